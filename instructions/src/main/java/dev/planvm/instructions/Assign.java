@@ -1,0 +1,20 @@
+package dev.planvm.instructions;
+
+import dev.planvm.instructions.expr.ValueTemplate;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code assign}: each key of {@code parameters} is a variable, assigned in document order, so a
+ * later key sees an earlier one (DESIGN P7).
+ *
+ * @param values variable name → value template, in document order
+ */
+public record Assign(Header header, Map<String, ValueTemplate> values) implements Instruction {
+    public Assign {
+        Objects.requireNonNull(header, "header");
+        values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    }
+}

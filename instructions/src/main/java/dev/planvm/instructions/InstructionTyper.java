@@ -1,0 +1,258 @@
+package dev.planvm.instructions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.instructions.expr.Template;
+import dev.planvm.instructions.expr.ValueTemplate;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Phase 3: turns one instruction's JSON into its typed record, parsing every {@code ${...}} it will
+ * interpolate. Reports what the schema cannot say well: unknown types (with a suggestion), the
+ * "exactly one of" rules of {@code jmp} and {@code calling}, the legacy {@code output_var}, and
+ * reference syntax errors.
+ */
+final class InstructionTyper {
+
+    static final List<String> TYPES = List.of("assign", "calling", "jmp", "reasoning");
+    private static final Set<String> TOOL_KEYS = Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var");
+
+    private final Set<String> knownTools;
+
+    InstructionTyper(Set<String> knownTools) {
+        this.knownTools = Set.copyOf(knownTools);
+    }
+
+    /**
+     * Types the instruction at {@code pointer}. Returns {@code null} when it has errors (reported to
+     * {@code out}); {@code schemaValid} says whether the schema check found no error.
+     */
+    Instruction type(JsonNode node, String pointer, Integer seqNo, boolean schemaValid, List<Diagnostic> out) {
+        if (!node.isObject()) {
+            return null;
+        }
+        JsonNode typeNode = node.get("type");
+        JsonNode parameters = node.path("parameters");
+        if (parameters.has("output_var")) {
+            out.add(Diagnostic.error(seqNo, pointer + "/parameters/output_var",
+                    "'output_var' is the legacy spelling: a calling instruction stores its output with 'output_vars'"));
+        }
+        if (typeNode == null || !typeNode.isTextual()) {
+            return null;
+        }
+        String type = typeNode.asText();
+        int before = out.size();
+        Checked checked = new Checked(seqNo, pointer, out);
+        boolean hasParameters = parameters.isObject();
+        switch (type) {
+            case "assign", "reasoning" -> { }
+            case "jmp" -> {
+                if (hasParameters) {
+                    checkJmp(parameters, checked);
+                }
+            }
+            case "calling" -> {
+                if (hasParameters) {
+                    checkCalling(parameters, checked);
+                }
+            }
+            default -> out.add(Diagnostic.error(seqNo, pointer + "/type", unknownType(type, node)));
+        }
+        if (!schemaValid || out.size() > before || seqNo == null) {
+            parseTemplatesForDiagnostics(type, parameters, checked);
+            return null;
+        }
+        Header header = new Header(seqNo, type, pointer, textOrNull(node.get("execution_objective")), node);
+        Instruction typed = switch (type) {
+            case "assign" -> new Assign(header, assignValues(parameters, checked));
+            case "jmp" -> new Jmp(header, branch(parameters, checked));
+            case "calling" -> calling(header, parameters, checked);
+            default -> new Reasoning(header, node.has("parameters") ? parameters : JsonNodeFactory.instance.objectNode());
+        };
+        return out.size() > before ? null : typed;
+    }
+
+    /** Where a diagnostic for this instruction goes. */
+    private record Checked(Integer seqNo, String pointer, List<Diagnostic> out) {
+        void error(String relativePointer, String message) {
+            out.add(Diagnostic.error(seqNo, pointer + relativePointer, message));
+        }
+
+        ValueTemplate template(JsonNode value, String relativePointer) {
+            return ValueTemplate.parse(value, pointer + relativePointer, problem -> out.add(Diagnostic.error(seqNo,
+                    problem.pointer(), "bad ${...} reference at character " + (problem.offset() + 1) + ": " + problem.message())));
+        }
+    }
+
+    private static void checkJmp(JsonNode parameters, Checked at) {
+        List<String> kinds = present(parameters, "target_seq", "condition_prompt", "condition");
+        if (kinds.isEmpty()) {
+            at.error("/parameters", "a jmp needs one of target_seq (unconditional), condition_prompt (LLM) or condition (expression)");
+        } else if (kinds.size() > 1) {
+            at.error("/parameters", "a jmp takes exactly one of target_seq, condition_prompt and condition, not "
+                    + String.join(" and ", kinds));
+        } else if (!kinds.get(0).equals("target_seq") && !parameters.has("jump_if_true")) {
+            at.error("/parameters", "a jmp with " + kinds.get(0) + " needs jump_if_true (and optionally jump_if_false)");
+        }
+        JsonNode condition = parameters.get("condition");
+        if (condition != null && condition.isTextual() && !isSingleReference(condition.asText())) {
+            at.error("/parameters/condition", "condition must be a boolean or exactly one ${expression}, e.g. \"${attempts < 3}\"");
+        }
+    }
+
+    private static boolean isSingleReference(String text) {
+        try {
+            return Template.parse(text).isSingleRef();
+        } catch (RuntimeException syntaxError) {
+            return true; // reported with its position when the template is parsed
+        }
+    }
+
+    private static void checkCalling(JsonNode parameters, Checked at) {
+        List<String> names = present(parameters, "tool", "tool_name");
+        if (names.isEmpty()) {
+            at.error("/parameters", "a calling instruction needs the tool's name in 'tool_name' (or 'tool')");
+        } else if (names.size() > 1) {
+            at.error("/parameters", "a calling instruction names its tool once: use 'tool_name' or 'tool', not both");
+        }
+        if (parameters.has("params") && parameters.has("tool_params")) {
+            at.error("/parameters", "a calling instruction takes 'tool_params' or 'params', not both");
+        }
+    }
+
+    private static List<String> present(JsonNode parameters, String... keys) {
+        List<String> found = new ArrayList<>();
+        for (String key : keys) {
+            if (parameters.has(key)) {
+                found.add(key);
+            }
+        }
+        return found;
+    }
+
+    private String unknownType(String type, JsonNode instruction) {
+        String callIt = "{\"type\": \"calling\", \"parameters\": {\"tool_name\": \"" + type
+                + "\", \"tool_params\": {...}, \"output_vars\": [...]}}";
+        if (knownTools.contains(type) || looksLikeToolCall(instruction.path("parameters")) || looksLikeToolCall(instruction)) {
+            return "unknown instruction type '" + type + "': a tool is called with " + callIt;
+        }
+        if (type.equals("jmp_if")) {
+            return "unknown instruction type 'jmp_if': use 'jmp' with condition_prompt, jump_if_true and jump_if_false";
+        }
+        if (type.equals("condition")) {
+            return "unknown instruction type 'condition': branch with 'jmp' (condition_prompt, jump_if_true, jump_if_false); "
+                    + "nested true_branch/false_branch instruction arrays are not supported";
+        }
+        for (String known : TYPES) {
+            if (editDistance(type.toLowerCase(), known) <= 2) {
+                return "unknown instruction type '" + type + "': did you mean '" + known + "'?";
+            }
+        }
+        return "unknown instruction type '" + type + "' (the types are " + String.join(", ", TYPES)
+                + "); to call a tool of that name, write " + callIt;
+    }
+
+    private static boolean looksLikeToolCall(JsonNode parameters) {
+        for (Iterator<String> names = parameters.fieldNames(); names.hasNext(); ) {
+            if (TOOL_KEYS.contains(names.next())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /** Parses the templates of an instruction that will not be typed, so syntax errors are still all listed. */
+    private static void parseTemplatesForDiagnostics(String type, JsonNode parameters, Checked at) {
+        if (!parameters.isObject()) {
+            return;
+        }
+        switch (type) {
+            case "assign" -> assignValues(parameters, at);
+            case "jmp" -> {
+                for (String key : List.of("condition_prompt", "context", "condition")) {
+                    if (parameters.has(key)) {
+                        at.template(parameters.get(key), "/parameters/" + key);
+                    }
+                }
+            }
+            case "calling" -> {
+                for (String key : List.of("tool_params", "params")) {
+                    if (parameters.has(key)) {
+                        at.template(parameters.get(key), "/parameters/" + key);
+                    }
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private static Map<String, ValueTemplate> assignValues(JsonNode parameters, Checked at) {
+        Map<String, ValueTemplate> values = new LinkedHashMap<>();
+        parameters.fields().forEachRemaining(field -> values.put(field.getKey(),
+                at.template(field.getValue(), "/parameters/" + JsonPointers.escape(field.getKey()))));
+        return values;
+    }
+
+    private static Jmp.Branch branch(JsonNode p, Checked at) {
+        if (p.has("target_seq")) {
+            return new Jmp.Unconditional(p.get("target_seq").asInt());
+        }
+        int ifTrue = p.get("jump_if_true").asInt();
+        Integer ifFalse = p.hasNonNull("jump_if_false") ? p.get("jump_if_false").asInt() : null;
+        if (p.has("condition_prompt")) {
+            ValueTemplate context = p.has("context") ? at.template(p.get("context"), "/parameters/context") : null;
+            return new Jmp.LlmCondition(at.template(p.get("condition_prompt"), "/parameters/condition_prompt"),
+                    context, ifTrue, ifFalse);
+        }
+        return new Jmp.LocalCondition(at.template(p.get("condition"), "/parameters/condition"), ifTrue, ifFalse);
+    }
+
+    private static Calling calling(Header header, JsonNode p, Checked at) {
+        String tool = p.has("tool_name") ? p.get("tool_name").asText() : p.get("tool").asText();
+        String paramsKey = p.has("tool_params") ? "tool_params" : "params";
+        ValueTemplate params = p.has(paramsKey)
+                ? at.template(p.get(paramsKey), "/parameters/" + paramsKey)
+                : new ValueTemplate.Constant(JsonNodeFactory.instance.objectNode());
+        return new Calling(header, tool, params, outputVars(p.get("output_vars")));
+    }
+
+    private static OutputVars outputVars(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return new OutputVars.None();
+        }
+        if (node.isTextual()) {
+            return new OutputVars.Whole(node.asText());
+        }
+        List<String> names = new ArrayList<>();
+        node.forEach(name -> names.add(name.asText()));
+        return new OutputVars.Keys(names);
+    }
+
+    private static String textOrNull(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asText();
+    }
+}

@@ -1,0 +1,73 @@
+package dev.planvm.instructions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The plan JSON Schema (draft 2020-12), kept as the resource {@code plan.schema.json}: the
+ * document {@code planvm schema} prints for agents' structured output, and the schema every loaded
+ * instruction is checked against.
+ */
+public final class PlanSchemas {
+
+    private static final String RESOURCE = "plan.schema.json";
+
+    private PlanSchemas() {
+    }
+
+    /** The plan schema as text, exactly as shipped. */
+    public static String planSchemaText() {
+        try (InputStream in = PlanSchemas.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The plan schema as a JSON tree (a fresh copy). */
+    public static JsonNode planSchema() {
+        try {
+            return new ObjectMapper().readTree(planSchemaText());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The compiled schema of the whole plan document. */
+    static Schema compiledPlanSchema() {
+        return Holder.PLAN;
+    }
+
+    /** The compiled schema of one instruction ({@code #/$defs/instruction} of the plan schema). */
+    static Schema compiledInstructionSchema() {
+        return Holder.INSTRUCTION;
+    }
+
+    /** Compiled once, on first use; networknt schemas are immutable and thread-safe. */
+    private static final class Holder {
+        static final Schema PLAN;
+        static final Schema INSTRUCTION;
+
+        static {
+            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+            ObjectNode plan = (ObjectNode) planSchema();
+            PLAN = registry.getSchema(plan);
+            ObjectNode instruction = plan.deepCopy();
+            instruction.remove("anyOf");
+            instruction.put("$id", "https://planvm.dev/schema/instruction.schema.json");
+            instruction.put("$ref", "#/$defs/instruction");
+            INSTRUCTION = registry.getSchema(instruction);
+        }
+    }
+}

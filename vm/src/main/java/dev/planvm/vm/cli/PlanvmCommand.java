@@ -1,0 +1,24 @@
+package dev.planvm.vm.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm}: the top-level command; does nothing by itself but list its subcommands. */
+@Command(name = "planvm",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Validate and run sequenced plans (the StackVM plan format).",
+        synopsisSubcommandLabel = "COMMAND",
+        subcommands = {ValidateCommand.class, SchemaCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage"})
+final class PlanvmCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: try 'planvm --help'");
+    }
+}

@@ -1,0 +1,98 @@
+package dev.planvm.vm.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanLoader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm validate FILE...}: checks plans without running them. */
+@Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Check plans against the schema and the static rules, without running them.",
+                "Errors go to stdout as FILE: seq_no N at /pointer: message; warnings to stderr."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every plan is valid (warnings allowed)", "2:some plan is invalid, or bad usage"})
+final class ValidateCommand implements Callable<Integer> {
+
+    enum Format { text, json }
+
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "FILE", description = "Plan files (JSON). '-' reads standard input.")
+    private List<String> files;
+
+    @CommandLine.Option(names = "--format", defaultValue = "text",
+            description = "text (one line per problem) or json (one document with every diagnostic). Default: ${DEFAULT-VALUE}.")
+    private Format format;
+
+    @CommandLine.Option(names = {"-q", "--quiet"}, description = "Print errors only: no warnings, no 'ok' lines.")
+    private boolean quiet;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PlanLoader loader = new PlanLoader();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ObjectMapper mapper = new ObjectMapper();
+        ArrayNode reports = mapper.createArrayNode();
+        boolean allValid = true;
+        for (String file : files) {
+            LoadResult result = file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file));
+            allValid &= result.valid();
+            if (format == Format.json) {
+                reports.add(report(mapper, file, result));
+                continue;
+            }
+            for (Diagnostic diagnostic : result.diagnostics()) {
+                if (diagnostic.isError()) {
+                    out.println(diagnostic.format(file));
+                } else if (!quiet) {
+                    err.println(diagnostic.format(file));
+                }
+            }
+            if (result.valid() && !quiet) {
+                int warnings = result.warnings().size();
+                out.println(file + ": ok (" + count(result.plan().instructions().size(), "instruction")
+                        + (warnings == 0 ? "" : ", " + count(warnings, "warning")) + ")");
+            }
+        }
+        if (format == Format.json) {
+            ObjectNode document = mapper.createObjectNode().put("valid", allValid);
+            document.set("files", reports);
+            out.println(document.toPrettyString());
+        }
+        out.flush();
+        err.flush();
+        return allValid ? ExitCodes.OK : ExitCodes.INVALID;
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static ObjectNode report(ObjectMapper mapper, String file, LoadResult result) {
+        ObjectNode report = mapper.createObjectNode().put("file", file).put("valid", result.valid());
+        ArrayNode diagnostics = report.putArray("diagnostics");
+        for (Diagnostic d : result.diagnostics()) {
+            ObjectNode item = diagnostics.addObject().put("severity", d.severity().name().toLowerCase());
+            if (d.seqNo() == null) {
+                item.putNull("seq_no");
+            } else {
+                item.put("seq_no", d.seqNo());
+            }
+            item.put("pointer", d.pointer()).put("message", d.message());
+        }
+        return report;
+    }
+}
