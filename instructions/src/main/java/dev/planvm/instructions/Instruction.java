@@ -6,7 +6,7 @@ import java.util.List;
  * One instruction of a plan, typed once at load time. There is one record per instruction type;
  * a handler in the VM is looked up by {@link #type()}.
  */
-public sealed interface Instruction permits Assign, Jmp, Calling, Reasoning {
+public sealed interface Instruction permits Assign, Jmp, Calling, Reasoning, Custom {
 
     Header header();
 

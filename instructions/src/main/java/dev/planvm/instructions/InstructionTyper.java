@@ -23,9 +23,11 @@ final class InstructionTyper {
     private static final Set<String> TOOL_KEYS = Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var");
 
     private final Set<String> knownTools;
+    private final Set<String> customTypes;
 
-    InstructionTyper(Set<String> knownTools) {
+    InstructionTyper(Set<String> knownTools, Set<String> customTypes) {
         this.knownTools = Set.copyOf(knownTools);
+        this.customTypes = Set.copyOf(customTypes);
     }
 
     /**
@@ -61,7 +63,11 @@ final class InstructionTyper {
                     checkCalling(parameters, checked);
                 }
             }
-            default -> out.add(Diagnostic.error(seqNo, pointer + "/type", unknownType(type, node)));
+            default -> {
+                if (!customTypes.contains(type)) {
+                    out.add(Diagnostic.error(seqNo, pointer + "/type", unknownType(type, node)));
+                }
+            }
         }
         if (!schemaValid || out.size() > before || seqNo == null) {
             parseTemplatesForDiagnostics(type, parameters, checked);
@@ -72,7 +78,10 @@ final class InstructionTyper {
             case "assign" -> new Assign(header, assignValues(parameters, checked));
             case "jmp" -> new Jmp(header, branch(parameters, checked));
             case "calling" -> calling(header, parameters, checked);
-            default -> new Reasoning(header, node.has("parameters") ? parameters : JsonNodeFactory.instance.objectNode());
+            case "reasoning" -> new Reasoning(header, node.has("parameters") ? parameters : JsonNodeFactory.instance.objectNode());
+            default -> new Custom(header, node.has("parameters")
+                    ? checked.template(parameters, "/parameters")
+                    : new ValueTemplate.Constant(JsonNodeFactory.instance.objectNode()));
         };
         return out.size() > before ? null : typed;
     }

@@ -227,6 +227,8 @@ final class PlanAnalyzer {
         } else if (instruction instanceof Calling calling) {
             String key = calling.header().raw().path("parameters").has("tool_params") ? "tool_params" : "params";
             walk(calling.params(), parameters + "/" + key, visitor);
+        } else if (instruction instanceof Custom custom) {
+            walk(custom.parameters(), parameters, visitor);
         } else if (instruction instanceof Jmp jmp) {
             if (jmp.branch() instanceof Jmp.LlmCondition c) {
                 walk(c.prompt(), parameters + "/condition_prompt", visitor);

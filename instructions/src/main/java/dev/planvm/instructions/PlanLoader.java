@@ -24,18 +24,22 @@ import java.util.Set;
 public final class PlanLoader {
 
     private final InstructionTyper typer;
+    private final Set<String> customTypes;
 
-    /** A loader with no extra knowledge of tools. */
+    /** A loader of the four built-in instruction types, with no extra knowledge of tools. */
     public PlanLoader() {
-        this(Set.of());
+        this(Set.of(), Set.of());
     }
 
     /**
-     * @param knownTools tool names, so an instruction whose {@code type} is a tool name gets a
-     *                   "use calling" suggestion even when its parameters do not look like a call
+     * @param knownTools  tool names, so an instruction whose {@code type} is a tool name gets a
+     *                    "use calling" suggestion even when its parameters do not look like a call
+     * @param customTypes instruction types besides the four built-ins that the VM has handlers for;
+     *                    they load as {@link Custom} instructions
      */
-    public PlanLoader(Set<String> knownTools) {
-        this.typer = new InstructionTyper(knownTools);
+    public PlanLoader(Set<String> knownTools, Set<String> customTypes) {
+        this.typer = new InstructionTyper(knownTools, customTypes);
+        this.customTypes = Set.copyOf(customTypes);
     }
 
     public LoadResult load(Path file) {
@@ -81,7 +85,7 @@ public final class PlanLoader {
         JsonNode seqNode = node.path("seq_no");
         Integer seqNo = seqNode.canConvertToExactIntegral() && seqNode.canConvertToInt() && seqNode.asInt() >= 0
                 ? seqNode.asInt() : null;
-        List<Diagnostic> schemaProblems = SchemaCheck.check(node, pointer, seqNo);
+        List<Diagnostic> schemaProblems = SchemaCheck.check(node, pointer, seqNo, customTypes);
         diagnostics.addAll(schemaProblems);
         boolean schemaValid = schemaProblems.stream().noneMatch(Diagnostic::isError);
         Instruction typed = typer.type(node, pointer, seqNo, schemaValid, diagnostics);

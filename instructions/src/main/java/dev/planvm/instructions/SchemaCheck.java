@@ -5,6 +5,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.path.NodePath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Phase 2: checks one instruction against the plan schema and turns each schema error into a
@@ -19,9 +20,15 @@ final class SchemaCheck {
 
     /** Returns the diagnostics for one instruction found at {@code pointer}. */
     static List<Diagnostic> check(JsonNode instruction, String pointer, Integer seqNo) {
+        return check(instruction, pointer, seqNo, Set.of());
+    }
+
+    /** As {@link #check(JsonNode, String, Integer)}, with extra keys allowed on custom-typed instructions. */
+    static List<Diagnostic> check(JsonNode instruction, String pointer, Integer seqNo, Set<String> customTypes) {
+        boolean custom = customTypes.contains(instruction.path("type").asText());
         List<Diagnostic> out = new ArrayList<>();
         for (Error error : PlanSchemas.compiledInstructionSchema().validate(instruction)) {
-            if (ownedByTyper(error)) {
+            if (ownedByTyper(error) || custom && isTypeSpecific(error)) {
                 continue;
             }
             String at = pointer + toPointer(error.getInstanceLocation());
@@ -47,6 +54,11 @@ final class SchemaCheck {
         return typeEnum || legacyOutputVar
                 || "oneOf".equals(keyword) || "not".equals(keyword) || "dependentRequired".equals(keyword)
                 || schemaLocation.contains("/oneOf/") || schemaLocation.contains("/not/");
+    }
+
+    /** Rules a custom type's parameters need not follow. */
+    private static boolean isTypeSpecific(Error error) {
+        return String.valueOf(error.getSchemaLocation()).contains("/allOf/");
     }
 
     private static String unknownKey(boolean instructionLevel, String key, JsonNode instruction) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "Validate and run sequenced plans (the StackVM plan format).",
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = {ValidateCommand.class, SchemaCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ValidateCommand.class, SchemaCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage"})
 final class PlanvmCommand implements Runnable {

@@ -1,0 +1,83 @@
+package dev.planvm.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+/**
+ * Something a plan can call with a {@code calling} instruction. A tool has a name
+ * ({@code module:function} or a plain identifier), a description, a JSON Schema for its params
+ * (checked before every call) and {@link #invoke}. Implementations must be thread-safe: one tool
+ * instance serves every run. Failures are reported by throwing {@link ToolException}.
+ */
+public interface Tool {
+
+    /** The name plans call it by. */
+    String name();
+
+    /** One or two sentences for {@code planvm tools} and for agents writing plans. */
+    default String description() {
+        return "";
+    }
+
+    /** JSON Schema (draft 2020-12) of the params object; the default accepts any object. */
+    default JsonNode paramsSchema() {
+        return anyObjectSchema();
+    }
+
+    /**
+     * Calls the tool.
+     *
+     * @param params  the interpolated params, already checked against {@link #paramsSchema()}
+     * @param context where the call comes from and what output it expects
+     * @return the output, any JSON value (text for an LLM answer)
+     */
+    JsonNode invoke(JsonNode params, CallContext context);
+
+    /** The schema {@code {"type": "object"}}. */
+    static ObjectNode anyObjectSchema() {
+        ObjectNode schema = JsonNodeFactory.instance.objectNode();
+        schema.put("type", "object");
+        return schema;
+    }
+
+    /** A tool from a function, for tests and embedding code: {@code Tool.of("echo", "…", (params, ctx) -> params)}. */
+    static Tool of(String name, String description, BiFunction<JsonNode, CallContext, JsonNode> function) {
+        return of(name, description, anyObjectSchema(), function);
+    }
+
+    /** A tool from a function with a params schema. */
+    static Tool of(String name, String description, JsonNode paramsSchema,
+                   BiFunction<JsonNode, CallContext, JsonNode> function) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(function, "function");
+        return new Tool() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public String description() {
+                return description;
+            }
+
+            @Override
+            public JsonNode paramsSchema() {
+                return paramsSchema;
+            }
+
+            @Override
+            public JsonNode invoke(JsonNode params, CallContext context) {
+                return function.apply(params, context);
+            }
+
+            @Override
+            public String toString() {
+                return "Tool[" + name + "]";
+            }
+        };
+    }
+}

@@ -1,0 +1,129 @@
+package dev.planvm.vm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunResult;
+import dev.planvm.vm.trace.AtomicFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm run FILE}: runs a plan and prints its {@code final_answer}. */
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Run a plan and print its final_answer on stdout (text as is, anything else as compact JSON).",
+                "Logs, warnings and errors go to stderr."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run succeeded", "1:the run failed (the message names the seq_no, type and cause)",
+                "2:the plan is invalid or cannot run here, or bad usage"})
+final class RunCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(index = "0", paramLabel = "FILE", description = "The plan file (JSON); '-' reads standard input.")
+    private String file;
+
+    @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
+            description = "Set a variable before the first instruction; VALUE is parsed as JSON when it parses, else taken as text. Repeatable.")
+    private List<String> vars = List.of();
+
+    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the run's trace (JSON) to OUT, also when the run fails.")
+    private Path trace;
+
+    @CommandLine.Option(names = "--max-steps", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
+            description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
+    private int maxSteps;
+
+    @CommandLine.Option(names = "--strict", description = "Fail when final_answer is never set (instead of a warning and a null result).")
+    private boolean strict;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (maxSteps < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-steps must be at least 1");
+        }
+        Map<String, JsonNode> inputs = Inputs.parse(vars, spec.commandLine());
+        PlanVm vm = PlanVm.builder().maxSteps(maxSteps).strict(strict).build();
+        LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
+        for (Diagnostic diagnostic : loaded.diagnostics()) {
+            if (diagnostic.isError() || verbosity.verbose()) {
+                err.println(diagnostic.format(file));
+            }
+        }
+        if (!loaded.valid()) {
+            return ExitCodes.INVALID;
+        }
+        RunResult result;
+        try {
+            result = vm.run(loaded.plan(), inputs);
+        } catch (PlanRejectedException rejected) {
+            rejected.problems().forEach(problem -> err.println(file + ": " + problem));
+            return ExitCodes.INVALID;
+        }
+        if (trace != null) {
+            AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
+        }
+        result.warnings().forEach(warning -> err.println("warning: " + file + ": " + warning));
+        if (!result.succeeded()) {
+            err.println(file + ": " + result.error().describe());
+            if (verbosity.verbose() && result.error().cause() != null) {
+                result.error().cause().printStackTrace(err);
+            }
+            return ExitCodes.RUNTIME_FAILURE;
+        }
+        JsonNode answer = result.finalAnswer();
+        out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
+        return ExitCodes.OK;
+    }
+
+    /** {@code --var NAME=VALUE} options to input variables. */
+    static final class Inputs {
+        private static final ObjectMapper MAPPER = new ObjectMapper();
+
+        private Inputs() {
+        }
+
+        static Map<String, JsonNode> parse(List<String> vars, CommandLine commandLine) {
+            Map<String, JsonNode> inputs = new LinkedHashMap<>();
+            for (String var : vars) {
+                int eq = var.indexOf('=');
+                String name = eq < 0 ? var : var.substring(0, eq);
+                if (eq < 0 || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw new CommandLine.ParameterException(commandLine, "--var " + var
+                            + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
+                }
+                inputs.put(name, value(var.substring(eq + 1)));
+            }
+            return inputs;
+        }
+
+        /** JSON when the text parses as JSON, else the text itself. */
+        static JsonNode value(String text) {
+            try {
+                JsonNode parsed = MAPPER.readTree(text);
+                if (parsed != null && !parsed.isMissingNode()) {
+                    return parsed;
+                }
+            } catch (IOException notJson) {
+                // plain text
+            }
+            return TextNode.valueOf(text);
+        }
+    }
+}

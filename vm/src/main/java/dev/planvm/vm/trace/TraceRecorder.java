@@ -1,0 +1,87 @@
+package dev.planvm.vm.trace;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Plan;
+import dev.planvm.vm.RunError;
+import dev.planvm.vm.RunListener;
+import dev.planvm.vm.RunResult;
+import dev.planvm.vm.StepRecord;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Builds the trace document of one run (DESIGN §6) from run events:
+ * <pre>{@code
+ * {"format": "planvm-trace/1", "plan": {"source": ..., "digest": ...}, "inputs": {...},
+ *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
+ *  "steps": [{"seq_no", "type", "started", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}]}
+ * }</pre>
+ * Steps appear in execution order, one entry per executed step (a loop body appears once per pass).
+ */
+public final class TraceRecorder implements RunListener {
+
+    public static final String FORMAT = "planvm-trace/1";
+
+    private final JsonNodeFactory json = JsonNodeFactory.instance;
+    private final ObjectNode document = json.objectNode();
+    private final ArrayNode steps = json.arrayNode();
+
+    @Override
+    public void runStarted(Plan plan, Map<String, JsonNode> inputs) {
+        document.put("format", FORMAT);
+        document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
+        ObjectNode given = document.putObject("inputs");
+        inputs.forEach(given::set);
+        document.put("started", Instant.now().toString());
+    }
+
+    @Override
+    public void stepFinished(StepRecord step) {
+        ObjectNode entry = steps.addObject();
+        entry.put("seq_no", step.seqNo());
+        entry.put("type", step.type());
+        entry.put("started", step.started().toString());
+        entry.put("duration_ms", step.durationNanos() / 1_000_000.0);
+        entry.set("inputs", step.inputs());
+        entry.set("writes", step.writes());
+        if (step.jumpTo() != null || step.explanation() != null) {
+            ObjectNode jump = entry.putObject("jump");
+            if (step.jumpTo() == null) {
+                jump.putNull("to");
+            } else {
+                jump.put("to", step.jumpTo());
+            }
+            jump.put("explanation", step.explanation());
+        }
+        if (step.error() != null) {
+            entry.put("error", step.error());
+        }
+    }
+
+    /** Completes and returns the document for this result. */
+    public JsonNode finish(RunResult result) {
+        document.put("finished", Instant.now().toString());
+        document.put("status", result.status().name().toLowerCase());
+        document.set("result", result.finalAnswer());
+        RunError error = result.error();
+        if (error == null) {
+            document.putNull("error");
+        } else {
+            ObjectNode e = document.putObject("error");
+            if (error.seqNo() == null) {
+                e.putNull("seq_no");
+                e.putNull("type");
+            } else {
+                e.put("seq_no", error.seqNo());
+                e.put("type", error.type());
+            }
+            e.put("message", error.message());
+        }
+        document.put("step_count", result.steps());
+        document.set("steps", steps);
+        return document;
+    }
+}
