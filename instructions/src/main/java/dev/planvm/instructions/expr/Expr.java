@@ -15,88 +15,88 @@ import java.util.Objects;
  */
 public sealed interface Expr {
 
-  /** 0-based character offset of this node in the original string. */
-  int pos();
+    /** 0-based character offset of this node in the original string. */
+    int pos();
 
-  /**
-   * A literal value. Integer literals without fraction or exponent are {@code IntNode} or
-   * {@code LongNode} (when they fit a long), all other numbers are {@code DoubleNode}; strings are
-   * {@code TextNode}; {@code true}/{@code false} are {@code BooleanNode}; {@code null} is
-   * {@code NullNode}.
-   */
-  record Literal(JsonNode value, int pos) implements Expr {
-    public Literal {
-      Objects.requireNonNull(value, "value");
+    /**
+     * A literal value. Integer literals without fraction or exponent are {@code IntNode} or
+     * {@code LongNode} (when they fit a long), all other numbers are {@code DoubleNode}; strings are
+     * {@code TextNode}; {@code true}/{@code false} are {@code BooleanNode}; {@code null} is
+     * {@code NullNode}.
+     */
+    record Literal(JsonNode value, int pos) implements Expr {
+        public Literal {
+            Objects.requireNonNull(value, "value");
+        }
     }
-  }
 
-  /** A root variable reference such as {@code steps}. */
-  record Variable(String name, int pos) implements Expr {
-    public Variable {
-      Objects.requireNonNull(name, "name");
+    /** A root variable reference such as {@code steps}. */
+    record Variable(String name, int pos) implements Expr {
+        public Variable {
+            Objects.requireNonNull(name, "name");
+        }
     }
-  }
 
-  /** Member access {@code target.name}. */
-  record Member(Expr target, String name, int pos) implements Expr {
-    public Member {
-      Objects.requireNonNull(target, "target");
-      Objects.requireNonNull(name, "name");
+    /** Member access {@code target.name}. */
+    record Member(Expr target, String name, int pos) implements Expr {
+        public Member {
+            Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(name, "name");
+        }
     }
-  }
 
-  /** Index access {@code target[index]}. */
-  record Index(Expr target, Expr index, int pos) implements Expr {
-    public Index {
-      Objects.requireNonNull(target, "target");
-      Objects.requireNonNull(index, "index");
+    /** Index access {@code target[index]}. */
+    record Index(Expr target, Expr index, int pos) implements Expr {
+        public Index {
+            Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(index, "index");
+        }
     }
-  }
 
-  /** A prefix operation such as {@code !x} or {@code -x}. */
-  record Unary(UnaryOp op, Expr operand, int pos) implements Expr {
-    public Unary {
-      Objects.requireNonNull(op, "op");
-      Objects.requireNonNull(operand, "operand");
+    /** A prefix operation such as {@code !x} or {@code -x}. */
+    record Unary(UnaryOp op, Expr operand, int pos) implements Expr {
+        public Unary {
+            Objects.requireNonNull(op, "op");
+            Objects.requireNonNull(operand, "operand");
+        }
     }
-  }
 
-  /** A binary operation such as {@code a + b}. */
-  record Binary(BinaryOp op, Expr left, Expr right, int pos) implements Expr {
-    public Binary {
-      Objects.requireNonNull(op, "op");
-      Objects.requireNonNull(left, "left");
-      Objects.requireNonNull(right, "right");
+    /** A binary operation such as {@code a + b}. */
+    record Binary(BinaryOp op, Expr left, Expr right, int pos) implements Expr {
+        public Binary {
+            Objects.requireNonNull(op, "op");
+            Objects.requireNonNull(left, "left");
+            Objects.requireNonNull(right, "right");
+        }
     }
-  }
 
-  /** A call of a builtin function (see {@link Builtins}). */
-  record Call(String function, List<Expr> args, int pos) implements Expr {
-    public Call {
-      Objects.requireNonNull(function, "function");
-      args = List.copyOf(args);
+    /** A call of a builtin function (see {@link Builtins}). */
+    record Call(String function, List<Expr> args, int pos) implements Expr {
+        public Call {
+            Objects.requireNonNull(function, "function");
+            args = List.copyOf(args);
+        }
     }
-  }
 
-  /** An array literal {@code [a, b]}. */
-  record ArrayLiteral(List<Expr> elements, int pos) implements Expr {
-    public ArrayLiteral {
-      elements = List.copyOf(elements);
+    /** An array literal {@code [a, b]}. */
+    record ArrayLiteral(List<Expr> elements, int pos) implements Expr {
+        public ArrayLiteral {
+            elements = List.copyOf(elements);
+        }
     }
-  }
 
-  /** An object literal {@code {k: v}}; fields keep their source order. */
-  record ObjectLiteral(List<Field> fields, int pos) implements Expr {
-    public ObjectLiteral {
-      fields = List.copyOf(fields);
+    /** An object literal {@code {k: v}}; fields keep their source order. */
+    record ObjectLiteral(List<Field> fields, int pos) implements Expr {
+        public ObjectLiteral {
+            fields = List.copyOf(fields);
+        }
     }
-  }
 
-  /** One {@code key: value} entry of an {@link ObjectLiteral}. */
-  record Field(String key, Expr value) {
-    public Field {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(value, "value");
+    /** One {@code key: value} entry of an {@link ObjectLiteral}. */
+    record Field(String key, Expr value) {
+        public Field {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+        }
     }
-  }
 }

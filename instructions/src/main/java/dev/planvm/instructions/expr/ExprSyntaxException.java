@@ -7,18 +7,18 @@ package dev.planvm.instructions.expr;
  */
 public final class ExprSyntaxException extends RuntimeException {
 
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  private final int offset;
+    private final int offset;
 
-  /** Creates an exception with a user-facing message and the offset of the offending character. */
-  public ExprSyntaxException(String message, int offset) {
-    super(message);
-    this.offset = offset;
-  }
+    /** Creates an exception with a user-facing message and the offset of the offending character. */
+    public ExprSyntaxException(String message, int offset) {
+        super(message);
+        this.offset = offset;
+    }
 
-  /** 0-based character offset in the parsed string where the problem was found. */
-  public int offset() {
-    return offset;
-  }
+    /** 0-based character offset in the parsed string where the problem was found. */
+    public int offset() {
+        return offset;
+    }
 }

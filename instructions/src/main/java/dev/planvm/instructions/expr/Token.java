@@ -12,29 +12,29 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 record Token(TokenType type, String text, JsonNode value, int pos) {
 
-  /** Describes the token for messages, e.g. {@code ')'}, {@code 'name'}, {@code number 42}. */
-  String describe() {
-    switch (type) {
-      case EOF:
-        return "end of expression";
-      case NUMBER:
-        return "number " + text;
-      case STRING:
-        String s = value.textValue();
-        if (s.length() > 20) {
-          s = s.substring(0, 20) + "...";
+    /** Describes the token for messages, e.g. {@code ')'}, {@code 'name'}, {@code number 42}. */
+    String describe() {
+        switch (type) {
+            case EOF:
+                return "end of expression";
+            case NUMBER:
+                return "number " + text;
+            case STRING:
+                String s = value.textValue();
+                if (s.length() > 20) {
+                    s = s.substring(0, 20) + "...";
+                }
+                return "string " + Exprs.quote(s);
+            default:
+                return "'" + text + "'";
         }
-        return "string " + Exprs.quote(s);
-      default:
-        return "'" + text + "'";
     }
-  }
 
-  /** Whether this token may serve as a member or field name (identifiers and keywords). */
-  boolean isName() {
-    return type == TokenType.IDENT
-        || type == TokenType.TRUE
-        || type == TokenType.FALSE
-        || type == TokenType.NULL;
-  }
+    /** Whether this token may serve as a member or field name (identifiers and keywords). */
+    boolean isName() {
+        return type == TokenType.IDENT
+                || type == TokenType.TRUE
+                || type == TokenType.FALSE
+                || type == TokenType.NULL;
+    }
 }
