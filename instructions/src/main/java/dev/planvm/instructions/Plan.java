@@ -22,6 +22,7 @@ public final class Plan {
     private final JsonNode document;
     private final List<Instruction> instructions;
     private final Map<Integer, Integer> positions;
+    private volatile String digest;
 
     Plan(String source, JsonNode document, List<Instruction> sortedInstructions) {
         this.source = Objects.requireNonNull(source, "source");
@@ -63,8 +64,17 @@ public final class Plan {
         return instructions.get(positionOf(seqNo));
     }
 
-    /** SHA-256 of the plan document (compact JSON), hex: identifies the plan in traces. */
+    /** SHA-256 of the plan document (compact JSON), hex: identifies the plan in traces. Computed once. */
     public String digest() {
+        String known = digest;
+        if (known == null) {
+            known = computeDigest();
+            digest = known;
+        }
+        return known;
+    }
+
+    private String computeDigest() {
         try {
             byte[] json = PlanReader.MAPPER.writeValueAsString(document).getBytes(StandardCharsets.UTF_8);
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));

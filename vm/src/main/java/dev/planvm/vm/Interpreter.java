@@ -9,7 +9,6 @@ import dev.planvm.tools.ToolException;
 import dev.planvm.vm.expr.EvaluationException;
 import dev.planvm.vm.trace.TraceRecorder;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +64,6 @@ final class Interpreter {
             }
             steps++;
             StepContext step = new StepContext(instruction, variables, calls, recording);
-            Instant started = recording ? Instant.now() : null;
             long stepStart = System.nanoTime();
             if (recording) {
                 notify(all, l -> l.stepStarted(instruction));
@@ -75,11 +73,11 @@ final class Interpreter {
                 outcome = execute(instruction, step);
             } catch (RuntimeException e) {
                 error = new RunError(instruction.seqNo(), instruction.type(), describe(e), e);
-                finishStep(all, recording, step, started, stepStart, null, error.message());
+                finishStep(all, recording, step, start, stepStart, null, error.message());
                 break;
             }
             Integer jumpTo = outcome instanceof Outcome.JumpTo j ? j.seqNo() : null;
-            finishStep(all, recording, step, started, stepStart, jumpTo, null);
+            finishStep(all, recording, step, start, stepStart, jumpTo, null);
             if (outcome instanceof Outcome.Halt) {
                 break;
             }
@@ -116,13 +114,13 @@ final class Interpreter {
         return handler.execute(instruction, step);
     }
 
-    private void finishStep(List<RunListener> all, boolean recording, StepContext step, Instant started, long stepStart,
+    private void finishStep(List<RunListener> all, boolean recording, StepContext step, long runStart, long stepStart,
                             Integer jumpTo, String error) {
         if (!recording) {
             return;
         }
         JsonNodeFactory json = JsonNodeFactory.instance;
-        StepRecord record = new StepRecord(step.seqNo(), step.instruction().type(), started,
+        StepRecord record = new StepRecord(step.seqNo(), step.instruction().type(), stepStart - runStart,
                 System.nanoTime() - stepStart,
                 step.inputs() == null ? json.objectNode() : step.inputs(),
                 step.writes() == null ? json.objectNode() : step.writes(),

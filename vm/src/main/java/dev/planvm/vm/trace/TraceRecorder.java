@@ -17,9 +17,10 @@ import java.util.Map;
  * <pre>{@code
  * {"format": "planvm-trace/1", "plan": {"source": ..., "digest": ...}, "inputs": {...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
- *  "steps": [{"seq_no", "type", "started", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}]}
+ *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}]}
  * }</pre>
- * Steps appear in execution order, one entry per executed step (a loop body appears once per pass).
+ * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
+ * a step's {@code start_ms} counts from the run's {@code started}.
  */
 public final class TraceRecorder implements RunListener {
 
@@ -43,7 +44,7 @@ public final class TraceRecorder implements RunListener {
         ObjectNode entry = steps.addObject();
         entry.put("seq_no", step.seqNo());
         entry.put("type", step.type());
-        entry.put("started", step.started().toString());
+        entry.put("start_ms", step.offsetNanos() / 1_000_000.0);
         entry.put("duration_ms", step.durationNanos() / 1_000_000.0);
         entry.set("inputs", step.inputs());
         entry.set("writes", step.writes());
