@@ -95,10 +95,10 @@ final class Interpreter {
         }
         RunResult result = new RunResult(error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                 finalAnswer == null ? NullNode.getInstance() : finalAnswer, variables.snapshot(), error, steps,
-                Duration.ofNanos(System.nanoTime() - start), null, warnings);
+                Duration.ofNanos(System.nanoTime() - start), null, warnings, calls.recording());
         if (trace != null) {
             result = new RunResult(result.status(), result.finalAnswer(), result.variables(), result.error(),
-                    result.steps(), result.duration(), trace.finish(result), result.warnings());
+                    result.steps(), result.duration(), trace.finish(result), result.warnings(), result.recording());
         }
         RunResult finished = result;
         notify(listeners, l -> l.runFinished(finished));

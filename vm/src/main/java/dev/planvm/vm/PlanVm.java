@@ -7,13 +7,18 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
-import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ConditionEvaluator;
-import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.ParamsCheck;
 import dev.planvm.tools.Tool;
-import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.cassette.CassettePlayer;
+import dev.planvm.tools.cassette.CassetteRecorder;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.tools.chain.CallChains;
+import dev.planvm.tools.chain.CallListener;
+import dev.planvm.tools.chain.DryRunLink;
+import dev.planvm.tools.chain.RetryLink;
+import dev.planvm.tools.chain.RetryPolicy;
 import dev.planvm.vm.handlers.BuiltinHandlers;
 import dev.planvm.vm.trace.TraceRecorder;
 import java.util.ArrayList;
@@ -35,19 +40,28 @@ import java.util.Set;
  * Plan plan = vm.loader().load(Path.of("plan.json")).planOrThrow();
  * RunResult result = vm.run(plan, Map.of());
  * }</pre>
+ *
+ * Every tool call and LLM condition of a run goes through one call chain, assembled per run by
+ * {@link CallChains#standard}: permission → record/replay (or dry run) → retry → the tool.
  */
 public final class PlanVm {
 
     /** DESIGN P11: a run stops after this many executed instructions unless configured otherwise. */
     public static final int DEFAULT_MAX_STEPS = 1000;
 
+    /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
+    public static final String LLM_TOOL = "llm_generate";
+
     private final ToolRegistry tools;
     private final ConditionEvaluator conditions;
     private final Map<String, InstructionHandler<?>> handlers;
     private final List<RunListener> listeners;
+    private final List<CallListener> callListeners;
+    private final RetryLink retry;
     private final int maxSteps;
     private final boolean strict;
     private final boolean tracing;
+    private final String llmHint;
     private final ParamsCheck paramsCheck = new ParamsCheck();
 
     private PlanVm(Builder b) {
@@ -55,9 +69,12 @@ public final class PlanVm {
         this.conditions = b.conditions;
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
+        this.callListeners = List.copyOf(b.callListeners);
+        this.retry = new RetryLink(b.retryPolicy, b.sleeper);
         this.maxSteps = b.maxSteps;
         this.strict = b.strict;
         this.tracing = b.tracing;
+        this.llmHint = b.llmHint;
     }
 
     public static Builder builder() {
@@ -75,63 +92,71 @@ public final class PlanVm {
         return tools;
     }
 
-    /**
-     * What stops this VM from running {@code plan}, one sentence per problem: tools that are not
-     * installed, LLM conditions with no condition evaluator, types with no handler.
-     */
+    /** {@link #problems(Plan, RunOptions)} for a live run. */
     public List<String> problems(Plan plan) {
+        return problems(plan, RunOptions.LIVE);
+    }
+
+    /**
+     * What stops this VM from running {@code plan} with {@code options}, one sentence per problem,
+     * each starting with the {@code seq_no}: tools that are neither installed nor answered by the
+     * replayed cassette, LLM conditions with no evaluator and no cassette, types with no handler.
+     * A dry run needs no tool and no LLM.
+     */
+    public List<String> problems(Plan plan, RunOptions options) {
         List<String> problems = new ArrayList<>();
+        Set<String> available = new HashSet<>(tools.names());
+        if (options.replay() != null) {
+            available.addAll(options.replay().tools());
+        }
+        boolean callsAnswered = options.dryRun();
+        boolean conditionsAnswered = callsAnswered || options.replay() != null || conditions != null;
         for (Instruction instruction : plan.instructions()) {
+            String at = "seq_no " + instruction.seqNo() + ": ";
             if (!handlers.containsKey(instruction.type())) {
-                problems.add("seq_no " + instruction.seqNo() + ": no handler is registered for instruction type '"
-                        + instruction.type() + "'");
+                problems.add(at + "no handler is registered for instruction type '" + instruction.type() + "'");
             }
-            if (instruction instanceof Calling calling && tools.find(calling.tool()).isEmpty()) {
-                problems.add("seq_no " + instruction.seqNo() + ": tool '" + calling.tool() + "' is not installed"
-                        + (tools.names().isEmpty() ? " (no tools are installed)" : " (installed: "
-                        + String.join(", ", tools.names()) + ")"));
+            if (instruction instanceof Calling calling && !callsAnswered && !available.contains(calling.tool())) {
+                String reason = calling.tool().equals(LLM_TOOL) && llmHint != null ? llmHint
+                        : tools.names().isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", tools.names());
+                problems.add(at + "tool '" + calling.tool() + "' is not installed ("
+                        + (options.replay() != null ? "nor in the cassette; " : "") + reason + ")");
             }
-            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition && conditions == null) {
-                problems.add("seq_no " + instruction.seqNo() + ": this jmp has a condition_prompt, which needs an LLM "
-                        + "condition evaluator, and none is configured");
+            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition && !conditionsAnswered) {
+                problems.add(at + "this jmp has a condition_prompt, which needs an LLM to decide it"
+                        + (llmHint != null ? ": " + llmHint : ", and no condition evaluator is configured"));
             }
         }
         return problems;
     }
 
+    /** Runs a plan live. See {@link #run(Plan, Map, RunOptions)}. */
+    public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
+        return run(plan, inputs, RunOptions.LIVE);
+    }
+
     /**
      * Runs a plan to its end.
      *
-     * @param inputs variables set before the first instruction
-     * @throws PlanRejectedException before anything runs, when {@link #problems} is not empty
+     * @param inputs  variables set before the first instruction
+     * @param options replay, record or dry run
+     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunOptions)} is not empty
      */
-    public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
+    public RunResult run(Plan plan, Map<String, JsonNode> inputs, RunOptions options) {
         Objects.requireNonNull(plan, "plan");
-        List<String> problems = problems(plan);
+        Objects.requireNonNull(options, "options");
+        List<String> problems = problems(plan, options);
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
-        Interpreter interpreter = new Interpreter(plan, handlers, new DirectCalls(), listeners, maxSteps, strict);
-        return interpreter.run(new LinkedHashMap<>(inputs), tracing ? new TraceRecorder() : null);
-    }
-
-    /** Tool calls and conditions, each tool's params checked against its schema first. */
-    private final class DirectCalls implements Calls {
-        @Override
-        public JsonNode callTool(String name, JsonNode params, CallContext context) {
-            Tool tool = tools.find(name).orElseThrow(() -> new StepFailure("tool '" + name + "' is not installed"));
-            paramsCheck.check(tool, params);
-            JsonNode output = tool.invoke(params, context);
-            if (output == null) {
-                throw ToolException.permanent("tool '" + name + "' returned nothing (Java null)");
-            }
-            return output;
-        }
-
-        @Override
-        public ConditionResult evaluateCondition(String prompt, JsonNode context, CallContext call) {
-            return conditions.evaluate(prompt, context, call);
-        }
+        CassetteRecorder recorder = options.record() ? new CassetteRecorder() : null;
+        CallChain chain = CallChains.standard(tools, conditions, paramsCheck, retry,
+                options.dryRun() ? new DryRunLink(options.dryRunConditions()) : null,
+                options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming()) : null,
+                recorder, callListeners);
+        Calls calls = new Calls(chain, recorder, options.dryRun());
+        Interpreter interpreter = new Interpreter(plan, handlers, calls, listeners, maxSteps, strict);
+        return interpreter.run(new LinkedHashMap<>(inputs), tracing ? new TraceRecorder(options.mode()) : null);
     }
 
     /** Configures a {@link PlanVm}. */
@@ -140,9 +165,13 @@ public final class PlanVm {
         private ConditionEvaluator conditions;
         private final Map<String, InstructionHandler<?>> handlers = new LinkedHashMap<>(BuiltinHandlers.all());
         private final List<RunListener> listeners = new ArrayList<>();
+        private final List<CallListener> callListeners = new ArrayList<>();
+        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        private RetryLink.Sleeper sleeper = duration -> Thread.sleep(duration.toMillis());
         private int maxSteps = DEFAULT_MAX_STEPS;
         private boolean strict;
         private boolean tracing = true;
+        private String llmHint;
 
         private Builder() {
         }
@@ -157,7 +186,7 @@ public final class PlanVm {
             return this;
         }
 
-        /** Decides {@code jmp}s with a {@code condition_prompt}; without one such plans are refused. */
+        /** Decides {@code jmp}s with a {@code condition_prompt}; without one such plans need a cassette. */
         public Builder conditionEvaluator(ConditionEvaluator evaluator) {
             this.conditions = evaluator;
             return this;
@@ -174,6 +203,24 @@ public final class PlanVm {
 
         public Builder listener(RunListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** Observes every tool call and condition beside the call chain. */
+        public Builder callListener(CallListener listener) {
+            callListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** How retriable failures are retried (default: 3 attempts, backoff from 0.5 s). */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** How the retry link waits (tests use a no-op). */
+        public Builder retrySleeper(RetryLink.Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
         }
 
@@ -195,6 +242,15 @@ public final class PlanVm {
         /** Whether runs build a trace document (on by default). */
         public Builder tracing(boolean tracing) {
             this.tracing = tracing;
+            return this;
+        }
+
+        /**
+         * Why no LLM is available (e.g. which environment variables to set); used in the message
+         * that refuses a plan calling {@code llm_generate} or using a {@code condition_prompt}.
+         */
+        public Builder llmUnavailable(String hint) {
+            this.llmHint = hint;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.cassette.Cassette;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +17,11 @@ import java.util.Map;
  * @param duration    wall time of the run
  * @param trace       the trace document (DESIGN §6), or {@code null} when tracing was off
  * @param warnings    run-time warnings (e.g. {@code final_answer} never set)
+ * @param recording   the calls recorded by a run with {@link RunOptions#record()}, else {@code null};
+ *                    also set when the run failed
  */
 public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, JsonNode> variables, RunError error,
-                        int steps, Duration duration, JsonNode trace, List<String> warnings) {
+                        int steps, Duration duration, JsonNode trace, List<String> warnings, Cassette recording) {
 
     public RunResult {
         variables = Map.copyOf(variables);

@@ -1,6 +1,7 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Instruction;
@@ -76,16 +77,27 @@ public final class StepContext {
         this.explanation = explanation;
     }
 
-    /** Calls a tool; {@code expectedKeys} are the output names the plan will read from its JSON object output. */
+    /**
+     * Calls a tool through the run's call chain; {@code expectedKeys} are the output names the plan
+     * will read from its JSON object output. In a dry run the answer is a placeholder, marked in the trace.
+     */
     public JsonNode callTool(String tool, JsonNode params, List<String> expectedKeys) {
+        markPlaceholder();
         return calls.callTool(tool, params, new CallContext(seqNo(), expectedKeys));
     }
 
-    /** Asks the condition evaluator; the explanation is recorded. */
+    /** Asks the condition evaluator through the run's call chain; the explanation is recorded. */
     public ConditionResult evaluateCondition(String prompt, JsonNode context) {
+        markPlaceholder();
         ConditionResult result = calls.evaluateCondition(prompt, context, CallContext.of(seqNo()));
         explain(result.explanation());
         return result;
+    }
+
+    private void markPlaceholder() {
+        if (calls.placeholders()) {
+            recordInput("placeholder", BooleanNode.TRUE);
+        }
     }
 
     ObjectNode inputs() {

@@ -3,6 +3,7 @@ package dev.planvm.vm.cli;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import picocli.CommandLine;
 
 /**
@@ -18,11 +19,19 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs one command line with the given streams and returns the exit code (used by tests). */
+    /** Runs one command line with the given streams and the process environment; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, System.getenv());
+    }
+
+    /**
+     * Runs one command line with the given streams and environment (where the LLM configuration
+     * and tool settings are read from) and returns the exit code. Tests pass their own environment.
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> environment) {
         PrintWriter outWriter = new PrintWriter(out, true, StandardCharsets.UTF_8);
         PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
-        CommandLine commandLine = new CommandLine(new PlanvmCommand())
+        CommandLine commandLine = new CommandLine(new PlanvmCommand(environment))
                 .setOut(outWriter)
                 .setErr(errWriter)
                 .setExecutionExceptionHandler(Main::onUnexpectedFailure);

@@ -1,5 +1,6 @@
 package dev.planvm.vm.cli;
 
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,13 +10,25 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "Validate and run sequenced plans (the StackVM plan format).",
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = {RunCommand.class, ValidateCommand.class, SchemaCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class,
+                CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage"})
 final class PlanvmCommand implements Runnable {
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
+
+    private final Map<String, String> environment;
+
+    PlanvmCommand(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** The environment commands read their configuration from. */
+    Map<String, String> environment() {
+        return environment;
+    }
 
     @Override
     public void run() {

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunOptions;
 import dev.planvm.vm.RunResult;
 import dev.planvm.vm.trace.AtomicFiles;
 import java.io.IOException;
@@ -45,11 +48,39 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--strict", description = "Fail when final_answer is never set (instead of a warning and a null result).")
     private boolean strict;
 
+    @CommandLine.ArgGroup(exclusive = true)
+    private Mode mode = new Mode();
+
+    /** At most one of --record, --replay, --dry-run. */
+    static final class Mode {
+        @CommandLine.Option(names = "--record", paramLabel = "CASSETTE",
+                description = "Record every tool call and LLM condition into CASSETTE (written atomically, also when the run fails).")
+        Path record;
+
+        @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
+                description = "Answer every tool call and LLM condition from CASSETTE; call nothing real (tools need not be installed).")
+        Path replay;
+
+        @CommandLine.Option(names = "--dry-run",
+                description = "Call nothing: tools answer placeholders shaped by output_vars; LLM conditions answer --dry-run-conditions.")
+        boolean dryRun;
+    }
+
+    @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
+    private boolean replayTiming;
+
+    @CommandLine.Option(names = "--dry-run-conditions", paramLabel = "true|false", defaultValue = "false", arity = "1",
+            description = "What LLM conditions answer in a dry run (default: ${DEFAULT-VALUE}).")
+    private boolean dryRunConditions;
+
     @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
 
     @Override
     public Integer call() throws IOException {
@@ -59,7 +90,20 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--max-steps must be at least 1");
         }
         Map<String, JsonNode> inputs = Inputs.parse(vars, spec.commandLine());
-        PlanVm vm = PlanVm.builder().maxSteps(maxSteps).strict(strict).build();
+        if (replayTiming && mode.replay == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--replay-timing needs --replay");
+        }
+        RunOptions options;
+        try {
+            options = mode.replay != null ? RunOptions.replay(Cassette.read(mode.replay), replayTiming)
+                    : mode.record != null ? RunOptions.recording()
+                    : mode.dryRun ? RunOptions.dryRun(dryRunConditions)
+                    : RunOptions.LIVE;
+        } catch (CassetteException e) {
+            err.println("planvm: " + e.getMessage());
+            return ExitCodes.INVALID;
+        }
+        PlanVm vm = Toolbox.fromEnvironment(parent.environment()).vmBuilder().maxSteps(maxSteps).strict(strict).build();
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {
             if (diagnostic.isError() || verbosity.verbose()) {
@@ -71,13 +115,16 @@ final class RunCommand implements Callable<Integer> {
         }
         RunResult result;
         try {
-            result = vm.run(loaded.plan(), inputs);
+            result = vm.run(loaded.plan(), inputs, options);
         } catch (PlanRejectedException rejected) {
             rejected.problems().forEach(problem -> err.println(file + ": " + problem));
             return ExitCodes.INVALID;
         }
         if (trace != null) {
             AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
+        }
+        if (mode.record != null) {
+            result.recording().write(mode.record);
         }
         result.warnings().forEach(warning -> err.println("warning: " + file + ": " + warning));
         if (!result.succeeded()) {

@@ -15,12 +15,14 @@ import java.util.Map;
 /**
  * Builds the trace document of one run (DESIGN §6) from run events:
  * <pre>{@code
- * {"format": "planvm-trace/1", "plan": {"source": ..., "digest": ...}, "inputs": {...},
+ * {"format": "planvm-trace/1", "mode": "live" | "replay" | "record" | "dry-run",
+ *  "plan": {"source": ..., "digest": ...}, "inputs": {...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
  *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}]}
  * }</pre>
  * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
- * a step's {@code start_ms} counts from the run's {@code started}.
+ * a step's {@code start_ms} counts from the run's {@code started}. In a dry run, steps whose tool
+ * output or condition answer is a placeholder have {@code "placeholder": true} in their inputs.
  */
 public final class TraceRecorder implements RunListener {
 
@@ -29,10 +31,17 @@ public final class TraceRecorder implements RunListener {
     private final JsonNodeFactory json = JsonNodeFactory.instance;
     private final ObjectNode document = json.objectNode();
     private final ArrayNode steps = json.arrayNode();
+    private final String mode;
+
+    /** @param mode how the run calls tools: {@code live}, {@code replay}, {@code record} or {@code dry-run} */
+    public TraceRecorder(String mode) {
+        this.mode = mode;
+    }
 
     @Override
     public void runStarted(Plan plan, Map<String, JsonNode> inputs) {
         document.put("format", FORMAT);
+        document.put("mode", mode);
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
         inputs.forEach(given::set);

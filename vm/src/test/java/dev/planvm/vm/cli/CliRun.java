@@ -3,15 +3,21 @@ package dev.planvm.vm.cli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /** One in-process run of the planvm command line, with what it printed. */
 record CliRun(int exitCode, String out, String err) {
 
+    /** Runs with an empty environment: no LLM configured, whatever the machine has. */
     static CliRun of(String... args) {
+        return withEnvironment(Map.of(), args);
+    }
+
+    static CliRun withEnvironment(Map<String, String> environment, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), environment);
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

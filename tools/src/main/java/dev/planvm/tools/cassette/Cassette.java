@@ -1,0 +1,149 @@
+package dev.planvm.tools.cassette;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Recorded tool outputs and condition answers (DESIGN §4), stable and hand-writable:
+ * <pre>{@code
+ * {"format": "planvm-cassette/1",
+ *  "interactions": [
+ *    {"type": "tool", "tool": "vector_search", "params": {...}, "output": ..., "duration_ms": 812},
+ *    {"type": "condition", "prompt": "Is 4 even?", "context": null, "result": true, "explanation": "...", "duration_ms": 640}]}
+ * }</pre>
+ */
+public record Cassette(List<Interaction> interactions) {
+
+    public static final String FORMAT = "planvm-cassette/1";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    public Cassette {
+        interactions = List.copyOf(interactions);
+    }
+
+    /** The tool names the cassette answers for. */
+    public Set<String> tools() {
+        Set<String> names = new TreeSet<>();
+        for (Interaction interaction : interactions) {
+            if (interaction instanceof Interaction.ToolInteraction tool) {
+                names.add(tool.tool());
+            }
+        }
+        return names;
+    }
+
+    public boolean hasConditions() {
+        return interactions.stream().anyMatch(i -> i instanceof Interaction.ConditionInteraction);
+    }
+
+    /** Reads and checks a cassette file; every problem is a {@link CassetteException} naming the file. */
+    public static Cassette read(Path file) {
+        JsonNode document;
+        try {
+            document = MAPPER.readTree(Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            throw new CassetteException(file + ": cassette not found");
+        } catch (JsonProcessingException e) {
+            throw new CassetteException(file + ": malformed JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new CassetteException(file + ": cannot read the cassette: " + e.getMessage(), e);
+        }
+        return fromJson(document, file.toString());
+    }
+
+    /** Parses a cassette document; {@code source} names it in messages. */
+    public static Cassette fromJson(JsonNode document, String source) {
+        if (document == null || !FORMAT.equals(document.path("format").asText())) {
+            throw new CassetteException(source + ": not a cassette: \"format\" must be \"" + FORMAT + "\"");
+        }
+        JsonNode list = document.path("interactions");
+        if (!list.isArray()) {
+            throw new CassetteException(source + ": \"interactions\" must be an array");
+        }
+        List<Interaction> interactions = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            interactions.add(interaction(list.get(i), source + ": /interactions/" + i));
+        }
+        return new Cassette(interactions);
+    }
+
+    private static Interaction interaction(JsonNode item, String where) {
+        String type = item.path("type").asText();
+        long duration = item.path("duration_ms").asLong(0);
+        if (type.equals("tool")) {
+            if (!item.path("tool").isTextual() || !item.has("output")) {
+                throw new CassetteException(where + ": a tool interaction needs \"tool\" (text) and \"output\"");
+            }
+            JsonNode params = item.has("params") ? item.get("params") : MAPPER.createObjectNode();
+            return new Interaction.ToolInteraction(item.get("tool").asText(), params, item.get("output"), duration);
+        }
+        if (type.equals("condition")) {
+            if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
+                throw new CassetteException(where + ": a condition interaction needs \"prompt\" (text) and \"result\" (boolean)");
+            }
+            JsonNode context = item.has("context") ? item.get("context") : NullNode.getInstance();
+            return new Interaction.ConditionInteraction(item.get("prompt").asText(), context, item.get("result").asBoolean(),
+                    item.path("explanation").asText(""), duration);
+        }
+        throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
+    }
+
+    /** The cassette as its JSON document. */
+    public ObjectNode toJson() {
+        ObjectNode document = MAPPER.createObjectNode();
+        document.put("format", FORMAT);
+        ArrayNode list = document.putArray("interactions");
+        for (Interaction interaction : interactions) {
+            ObjectNode item = list.addObject();
+            if (interaction instanceof Interaction.ToolInteraction tool) {
+                item.put("type", "tool").put("tool", tool.tool());
+                item.set("params", tool.params());
+                item.set("output", tool.output());
+            } else {
+                Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
+                item.put("type", "condition").put("prompt", condition.prompt());
+                item.set("context", condition.context());
+                item.put("result", condition.result()).put("explanation", condition.explanation());
+            }
+            item.put("duration_ms", interaction.durationMs());
+        }
+        return document;
+    }
+
+    /** Writes the cassette atomically: readers see the old file or the whole new one. */
+    public void write(Path file) {
+        try {
+            Path target = file.toAbsolutePath();
+            Files.createDirectories(target.getParent());
+            Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+            try {
+                Files.writeString(temp, toJson().toPrettyString() + "\n", StandardCharsets.UTF_8);
+                try {
+                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        } catch (IOException e) {
+            throw new CassetteException(file + ": cannot write the cassette: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.planvm.tools.cassette;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.chain.Call;
+import dev.planvm.tools.chain.CallInterceptor;
+import dev.planvm.tools.chain.Conditions;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Replay: answers every call from a cassette and never proceeds to a real tool or LLM. A tool call
+ * matches by tool name and params, a condition by prompt and context (JSON equality, numbers by
+ * value). When several interactions match, they are served in recorded order. A call with no
+ * match left fails (not retriable), naming the call and showing the closest recorded interaction
+ * with a diff. One player per run: it remembers which interactions it served.
+ */
+public final class CassettePlayer implements CallInterceptor {
+
+    private final Cassette cassette;
+    private final boolean timing;
+    /** Unserved interaction indexes per tool name (conditions under {@link #CONDITIONS}), in recorded order. */
+    private final Map<String, LinkedList<Integer>> unserved = new HashMap<>();
+    private static final String CONDITIONS = "\0conditions";
+
+    /** @param timing sleep each interaction's {@code duration_ms} before answering ({@code --replay-timing}) */
+    public CassettePlayer(Cassette cassette, boolean timing) {
+        this.cassette = cassette;
+        this.timing = timing;
+        List<Interaction> all = cassette.interactions();
+        for (int i = 0; i < all.size(); i++) {
+            unserved.computeIfAbsent(key(all.get(i)), k -> new LinkedList<>()).add(i);
+        }
+    }
+
+    private static String key(Interaction interaction) {
+        return interaction instanceof Interaction.ToolInteraction tool ? tool.tool() : CONDITIONS;
+    }
+
+    private static String key(Call call) {
+        return call instanceof Call.ToolCall tool ? tool.tool() : CONDITIONS;
+    }
+
+    @Override
+    public JsonNode intercept(Chain chain) {
+        Call call = chain.call();
+        Interaction interaction = take(call);
+        if (timing && interaction.durationMs() > 0) {
+            try {
+                Thread.sleep(interaction.durationMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ToolException("interrupted while replaying " + call.describe(), false, e);
+            }
+        }
+        if (interaction instanceof Interaction.ToolInteraction tool) {
+            return tool.output();
+        }
+        Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
+        return Conditions.toJson(new ConditionResult(condition.result(), condition.explanation()));
+    }
+
+    /** The first unserved matching interaction; replaying in recorded order finds it at the head. */
+    private synchronized Interaction take(Call call) {
+        List<Interaction> all = cassette.interactions();
+        LinkedList<Integer> candidates = unserved.getOrDefault(key(call), new LinkedList<>());
+        for (Iterator<Integer> it = candidates.iterator(); it.hasNext(); ) {
+            Interaction candidate = all.get(it.next());
+            if (matches(candidate, call)) {
+                it.remove();
+                return candidate;
+            }
+        }
+        throw ToolException.permanent(noMatch(call));
+    }
+
+    private static boolean matches(Interaction interaction, Call call) {
+        if (interaction instanceof Interaction.ToolInteraction tool && call instanceof Call.ToolCall toolCall) {
+            return tool.tool().equals(toolCall.tool()) && JsonMatch.same(tool.params(), toolCall.params());
+        }
+        if (interaction instanceof Interaction.ConditionInteraction condition && call instanceof Call.ConditionCall c) {
+            return condition.prompt().equals(c.prompt()) && JsonMatch.same(condition.context(), c.conditionContext());
+        }
+        return false;
+    }
+
+    private String noMatch(Call call) {
+        StringBuilder message = new StringBuilder("the cassette has no ");
+        JsonNode actual = asRecorded(call);
+        int exactButServed = 0;
+        Interaction closest = null;
+        int closestDistance = Integer.MAX_VALUE;
+        List<Interaction> all = cassette.interactions();
+        for (int i = 0; i < all.size(); i++) {
+            Interaction candidate = all.get(i);
+            if (!sameKind(candidate, call)) {
+                continue;
+            }
+            if (matches(candidate, call)) {
+                exactButServed++;
+                continue;
+            }
+            int distance = JsonMatch.distance(asRecorded(candidate), actual);
+            if (distance < closestDistance) {
+                closest = candidate;
+                closestDistance = distance;
+            }
+        }
+        message.append(exactButServed > 0 ? "interaction left for " : "recorded interaction for ");
+        message.append(call.describe()).append(" with ").append(JsonMatch.brief(actual));
+        if (exactButServed > 0) {
+            message.append(": its ").append(exactButServed).append(exactButServed == 1 ? " recording was" : " recordings were")
+                    .append(" already served (the plan makes this call more often than when it was recorded)");
+        } else if (closest == null) {
+            message.append(": nothing of that kind was recorded");
+        } else {
+            message.append("; closest recorded: ").append(JsonMatch.brief(asRecorded(closest))).append("; differences: ")
+                    .append(String.join("; ", JsonMatch.diff(asRecorded(closest), actual, 5)));
+        }
+        return message.toString();
+    }
+
+    private static boolean sameKind(Interaction interaction, Call call) {
+        return interaction instanceof Interaction.ToolInteraction ? call instanceof Call.ToolCall : call instanceof Call.ConditionCall;
+    }
+
+    /** What matching compares, as one JSON object: tool and params, or prompt and context. */
+    private static JsonNode asRecorded(Object callOrInteraction) {
+        var json = JsonNodeFactory.instance.objectNode();
+        if (callOrInteraction instanceof Call.ToolCall c) {
+            json.put("tool", c.tool()).set("params", c.params());
+        } else if (callOrInteraction instanceof Call.ConditionCall c) {
+            json.put("prompt", c.prompt()).set("context", c.conditionContext());
+        } else if (callOrInteraction instanceof Interaction.ToolInteraction t) {
+            json.put("tool", t.tool()).set("params", t.params());
+        } else if (callOrInteraction instanceof Interaction.ConditionInteraction c) {
+            json.put("prompt", c.prompt()).set("context", c.context());
+        }
+        return json;
+    }
+}

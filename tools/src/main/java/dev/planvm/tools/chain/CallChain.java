@@ -1,0 +1,80 @@
+package dev.planvm.tools.chain;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one path every tool call and LLM condition takes: a list of {@link CallInterceptor}s ending
+ * in a terminal link that does the real work. The standard order is assembled in one place,
+ * {@link CallChains#standard}. Listeners observe each call beside the chain. Immutable and
+ * thread-safe when its links are.
+ */
+public final class CallChain {
+
+    private final List<CallInterceptor> links;
+    private final List<CallListener> listeners;
+
+    /** @param links the interceptors in order; the last must answer every call without proceeding */
+    public CallChain(List<CallInterceptor> links, List<CallListener> listeners) {
+        if (links.isEmpty()) {
+            throw new IllegalArgumentException("a call chain needs at least a terminal link");
+        }
+        this.links = List.copyOf(links);
+        this.listeners = List.copyOf(listeners);
+    }
+
+    /** Sends the call through the chain. Any failure surfaces as a {@link ToolException}. */
+    public JsonNode execute(Call call) {
+        Objects.requireNonNull(call, "call");
+        listeners.forEach(l -> quietly(() -> l.callStarted(call)));
+        long start = System.nanoTime();
+        try {
+            JsonNode output = new Position(0, call).proceed(call);
+            long took = System.nanoTime() - start;
+            listeners.forEach(l -> quietly(() -> l.callFinished(call, output, took)));
+            return output;
+        } catch (ToolException e) {
+            long took = System.nanoTime() - start;
+            listeners.forEach(l -> quietly(() -> l.callFailed(call, e, took)));
+            throw e;
+        }
+    }
+
+    /** The chain as seen from link {@code index}. */
+    private final class Position implements CallInterceptor.Chain {
+        private final int index;
+        private final Call call;
+
+        Position(int index, Call call) {
+            this.index = index;
+            this.call = call;
+        }
+
+        @Override
+        public Call call() {
+            return call;
+        }
+
+        @Override
+        public JsonNode proceed(Call next) {
+            if (index >= links.size()) {
+                throw new IllegalStateException("the last link of the call chain proceeded: it must answer");
+            }
+            JsonNode output = links.get(index).intercept(new Position(index + 1, next));
+            if (output == null) {
+                throw ToolException.permanent(next.describe() + " returned nothing (Java null)");
+            }
+            return output;
+        }
+    }
+
+    private static void quietly(Runnable event) {
+        try {
+            event.run();
+        } catch (RuntimeException ignored) {
+            // observation never breaks a call
+        }
+    }
+}

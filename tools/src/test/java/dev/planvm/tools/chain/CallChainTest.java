@@ -1,0 +1,180 @@
+package dev.planvm.tools.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.ParamsCheck;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.ToolRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class CallChainTest {
+
+    private final List<Duration> waits = new ArrayList<>();
+    private final RetryLink retry = new RetryLink(new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)), waits::add);
+
+    private static Call.ToolCall call(String tool, List<String> expectedKeys) {
+        return new Call.ToolCall(tool, JsonNodeFactory.instance.objectNode().put("q", "x"), new CallContext(4, expectedKeys));
+    }
+
+    private CallChain chain(Tool tool, DryRunLink dryRun, List<CallListener> listeners) {
+        return CallChains.standard(ToolRegistry.of(List.of(tool)),
+                (prompt, context, c) -> new ConditionResult(prompt.contains("yes"), "because"),
+                new ParamsCheck(), retry, dryRun, null, null, listeners);
+    }
+
+    @Test
+    void links_run_in_the_order_they_are_given_and_the_last_answers() {
+        List<String> order = new ArrayList<>();
+        CallInterceptor first = chain -> {
+            order.add("first");
+            return chain.proceed(chain.call());
+        };
+        CallInterceptor second = chain -> {
+            order.add("second");
+            return TextNode.valueOf("answered by second");
+        };
+        JsonNode output = new CallChain(List.of(first, second), List.of()).execute(call("t", List.of()));
+        assertThat(order).containsExactly("first", "second");
+        assertThat(output.asText()).isEqualTo("answered by second");
+    }
+
+    @Test
+    void a_retriable_failure_is_retried_with_growing_waits_until_it_succeeds() {
+        AtomicInteger attempts = new AtomicInteger();
+        Tool flaky = Tool.of("flaky", "", (p, c) -> {
+            if (attempts.incrementAndGet() < 3) {
+                throw ToolException.transientFailure("HTTP 503", null);
+            }
+            return TextNode.valueOf("ok");
+        });
+        assertThat(chain(flaky, null, List.of()).execute(call("flaky", List.of())).asText()).isEqualTo("ok");
+        assertThat(attempts).hasValue(3);
+        assertThat(waits).hasSize(2);
+        assertThat(waits.get(0)).isBetween(Duration.ofMillis(50), Duration.ofMillis(100));
+        assertThat(waits.get(1)).isBetween(Duration.ofMillis(100), Duration.ofMillis(200));
+    }
+
+    @Test
+    void retries_stop_at_the_limit_and_say_how_many_attempts_were_made() {
+        AtomicInteger attempts = new AtomicInteger();
+        Tool down = Tool.of("down", "", (p, c) -> {
+            attempts.incrementAndGet();
+            throw ToolException.transientFailure("HTTP 500", null);
+        });
+        assertThatThrownBy(() -> chain(down, null, List.of()).execute(call("down", List.of())))
+                .isInstanceOf(ToolException.class).hasMessage("HTTP 500 (after 3 attempts)");
+        assertThat(attempts).hasValue(3);
+    }
+
+    @Test
+    void a_non_retriable_failure_fails_at_once() {
+        AtomicInteger attempts = new AtomicInteger();
+        Tool refusing = Tool.of("refusing", "", (p, c) -> {
+            attempts.incrementAndGet();
+            throw ToolException.permanent("HTTP 401: bad key");
+        });
+        assertThatThrownBy(() -> chain(refusing, null, List.of()).execute(call("refusing", List.of())))
+                .hasMessage("HTTP 401: bad key");
+        assertThat(attempts).hasValue(1);
+        assertThat(waits).isEmpty();
+    }
+
+    @Test
+    void a_tool_that_throws_a_plain_exception_fails_the_call_cleanly() {
+        Tool buggy = Tool.of("buggy", "", (p, c) -> {
+            throw new IllegalStateException("oops");
+        });
+        assertThatThrownBy(() -> chain(buggy, null, List.of()).execute(call("buggy", List.of())))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isFalse())
+                .hasMessageContaining("tool 'buggy' failed unexpectedly").hasMessageContaining("oops");
+    }
+
+    @Test
+    void a_dry_run_calls_nothing_and_shapes_placeholders_by_the_expected_keys() {
+        AtomicInteger calls = new AtomicInteger();
+        Tool counted = Tool.of("search", "", (p, c) -> {
+            calls.incrementAndGet();
+            return TextNode.valueOf("real");
+        });
+        CallChain dry = chain(counted, new DryRunLink(true), List.of());
+        assertThat(dry.execute(call("search", List.of())).asText()).isEqualTo("<dry-run seq_no 4 search>");
+        JsonNode object = dry.execute(call("search", List.of("summary", "insights")));
+        assertThat(object.get("summary").asText()).isEqualTo("<dry-run seq_no 4 search.summary>");
+        assertThat(object.get("insights").asText()).startsWith(DryRunLink.PLACEHOLDER_PREFIX);
+        JsonNode condition = dry.execute(new Call.ConditionCall("no", NullNode.getInstance(), CallContext.of(4)));
+        assertThat(condition.get("result").asBoolean()).isTrue();
+        assertThat(calls).hasValue(0);
+    }
+
+    @Test
+    void conditions_pass_through_the_same_chain_to_the_evaluator() {
+        List<Call> seen = new ArrayList<>();
+        CallChain chain = chain(Tool.of("t", "", (p, c) -> p), null, List.of(new CallListener() {
+            @Override
+            public void callStarted(Call call) {
+                seen.add(call);
+            }
+        }));
+        JsonNode answer = chain.execute(new Call.ConditionCall("say yes", NullNode.getInstance(), CallContext.of(2)));
+        assertThat(Conditions.fromJson(answer)).isEqualTo(new ConditionResult(true, "because"));
+        assertThat(seen).singleElement().isInstanceOf(Call.ConditionCall.class);
+    }
+
+    @Test
+    void listeners_observe_success_and_failure_and_one_that_throws_is_ignored() {
+        List<String> events = new ArrayList<>();
+        CallListener recording = new CallListener() {
+            @Override
+            public void callFinished(Call call, JsonNode output, long durationNanos) {
+                events.add("finished " + output.asText());
+            }
+
+            @Override
+            public void callFailed(Call call, ToolException failure, long durationNanos) {
+                events.add("failed " + failure.getMessage());
+            }
+        };
+        CallListener throwing = new CallListener() {
+            @Override
+            public void callStarted(Call call) {
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        Tool echo = Tool.of("echo", "", (p, c) -> {
+            if (p.path("q").asText().equals("fail")) {
+                throw ToolException.permanent("no");
+            }
+            return TextNode.valueOf("yes");
+        });
+        CallChain chain = chain(echo, null, List.of(throwing, recording));
+        chain.execute(call("echo", List.of()));
+        assertThatThrownBy(() -> chain.execute(new Call.ToolCall("echo",
+                JsonNodeFactory.instance.objectNode().put("q", "fail"), CallContext.of(1)))).isInstanceOf(ToolException.class);
+        assertThat(events).containsExactly("finished yes", "failed no");
+    }
+
+    @Test
+    void params_are_checked_against_the_tool_schema_before_the_call() {
+        AtomicInteger calls = new AtomicInteger();
+        Tool strictTool = Tool.of("strict", "", JsonNodeFactory.instance.objectNode().put("type", "object")
+                .set("required", JsonNodeFactory.instance.arrayNode().add("query")), (p, c) -> {
+                    calls.incrementAndGet();
+                    return p;
+                });
+        assertThatThrownBy(() -> chain(strictTool, null, List.of()).execute(call("strict", List.of())))
+                .hasMessageContaining("params do not fit the schema of tool 'strict'").hasMessageContaining("query");
+        assertThat(calls).hasValue(0);
+    }
+}
