@@ -20,7 +20,7 @@ class ExamplePlansTest {
                     && !p.toString().endsWith(".expected.json")).sorted().toList();
         }
         assertThat(plans).extracting(p -> p.getFileName().toString())
-                .contains("spec-assign.json", "spec-even-or-odd.json", "spec-sales-insights.json",
+                .contains("spec-assign.json", "spec-even-or-odd.json", "spec-sales-insights.json", "refine-until-complete.json",
                         "stackvm-tidb-best-practices.json");
         PlanLoader loader = new PlanLoader();
         for (Path plan : plans) {
@@ -35,7 +35,7 @@ class ExamplePlansTest {
         assertThat(assign.values().keySet()).containsExactly("number", "doubled_number");
         Jmp jmp = (Jmp) loader.load(Path.of("../plans/spec-even-or-odd.json")).planOrThrow().instruction(2);
         assertThat(jmp.branch()).isInstanceOf(Jmp.LlmCondition.class);
-        Calling calling = (Calling) loader.load(Path.of("../plans/spec-sales-insights.json")).planOrThrow().instruction(1);
+        Calling calling = (Calling) loader.load(Path.of("../plans/spec-sales-insights.json")).planOrThrow().instruction(2);
         assertThat(calling.outputVars().names()).containsExactly("summary", "insights");
     }
 }
