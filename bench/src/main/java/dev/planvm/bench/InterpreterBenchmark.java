@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunOptions;
 import dev.planvm.vm.RunResult;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,7 @@ public class InterpreterBenchmark {
     private Plan callingChainLong;
     private Plan assignJmp;
     private Plan assignJmpLong;
+    private RunOptions replayCallingChain;
 
     @Setup
     public void setUp() {
@@ -61,6 +63,11 @@ public class InterpreterBenchmark {
         callingChainLong = load(PlanShapes.callingChain(1000), 1000);
         assignJmp = load(PlanShapes.assignJmpAlternation(500), 500);
         assignJmpLong = load(PlanShapes.assignJmpAlternation(2500), 2500);
+        replayCallingChain = RunOptions.replay(vm.run(callingChain, Map.of(), RunOptions.recording()).recording(), false);
+        RunResult replayed = vm.run(callingChain, Map.of(), replayCallingChain);
+        if (!replayed.succeeded() || replayed.steps() != 200) {
+            throw new IllegalStateException("replayed calling chain failed: " + replayed.error());
+        }
     }
 
     private Plan load(String json, int steps) {
@@ -92,6 +99,13 @@ public class InterpreterBenchmark {
     @OperationsPerInvocation(200)
     public JsonNode callingChain200() {
         return run(callingChain);
+    }
+
+    /** The same 200 calls answered from a cassette: the difference to callingChain200 is the replay cost per call. */
+    @Benchmark
+    @OperationsPerInvocation(200)
+    public JsonNode callingChain200Replay() {
+        return vm.run(callingChain, Map.of(), replayCallingChain).finalAnswer();
     }
 
     @Benchmark
