@@ -23,8 +23,9 @@ final class ValidateCommand implements Callable<Integer> {
 
     enum Format { text, json }
 
-    @CommandLine.Parameters(arity = "1..*", paramLabel = "FILE", description = "Plan files (JSON). '-' reads standard input.")
-    private List<String> files;
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
+            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json). '-' reads standard input.")
+    private List<String> paths;
 
     @CommandLine.Option(names = "--format", defaultValue = "text",
             description = "text (one line per problem) or json (one document with every diagnostic). Default: ${DEFAULT-VALUE}.")
@@ -47,7 +48,7 @@ final class ValidateCommand implements Callable<Integer> {
         ObjectMapper mapper = new ObjectMapper();
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
-        for (String file : files) {
+        for (String file : PlanFiles.expand(paths)) {
             LoadResult result = file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file));
             allValid &= result.valid();
             if (format == Format.json) {

@@ -99,7 +99,7 @@ class ValidateCommandTest {
     void no_file_is_a_usage_error_with_exit_2() {
         CliRun run = CliRun.of("validate");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("Missing required parameter: 'FILE'").contains("Usage: planvm validate");
+        assertThat(run.err()).contains("Missing required parameter: 'PATH'").contains("Usage: planvm validate");
         assertThat(run.out()).isEmpty();
     }
 
@@ -108,5 +108,19 @@ class ValidateCommandTest {
         CliRun run = CliRun.of("validate", "--bogus", "x.json");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Unknown option: '--bogus'");
+    }
+
+    @Test
+    void a_directory_stands_for_its_plan_files_but_not_their_cassettes_and_expectations() throws Exception {
+        Path plans = Files.createDirectory(dir.resolve("plans"));
+        Files.writeString(plans.resolve("b.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Files.writeString(plans.resolve("a.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
+        Files.writeString(plans.resolve("a.cassette.json"), "{\"format\": \"planvm-cassette/1\", \"interactions\": []}");
+        Files.writeString(plans.resolve("a.expected.json"), "{\"final_answer\": 2}");
+        Files.writeString(plans.resolve("notes.txt"), "not a plan");
+        CliRun run = CliRun.of("validate", plans.toString());
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out().lines()).containsExactly(plans.resolve("a.json") + ": ok (1 instruction)",
+                plans.resolve("b.json") + ": ok (1 instruction)");
     }
 }
