@@ -36,6 +36,15 @@ public interface Tool {
      */
     JsonNode invoke(JsonNode params, CallContext context);
 
+    /**
+     * Whether a call changes something outside the run (sends mail, writes a database). Such a call
+     * is never started ahead of its turn: it waits for every earlier call and later calls wait for
+     * it. Default: no side effects (retrieval, LLM generation), so calls may overlap.
+     */
+    default boolean hasSideEffects() {
+        return false;
+    }
+
     /** The schema {@code {"type": "object"}}. */
     static ObjectNode anyObjectSchema() {
         ObjectNode schema = JsonNodeFactory.instance.objectNode();
