@@ -18,6 +18,7 @@ final class Calls {
     private final CallChain chain;
     private final CassetteRecorder recorder;
     private final boolean placeholders;
+    private Speculator speculator;
 
     /**
      * @param recorder     the run's recorder, or {@code null}
@@ -29,12 +30,31 @@ final class Calls {
         this.placeholders = placeholders;
     }
 
+    /** Lets calls started ahead of their turn answer when their turn comes. */
+    void speculateWith(Speculator speculator) {
+        this.speculator = speculator;
+    }
+
+    CallChain chain() {
+        return chain;
+    }
+
     JsonNode callTool(String tool, JsonNode params, CallContext context) {
-        return chain.execute(new Call.ToolCall(tool, params, context));
+        return execute(new Call.ToolCall(tool, params, context));
     }
 
     ConditionResult evaluateCondition(String prompt, JsonNode context, CallContext call) {
-        return Conditions.fromJson(chain.execute(new Call.ConditionCall(prompt, context, call)));
+        return Conditions.fromJson(execute(new Call.ConditionCall(prompt, context, call)));
+    }
+
+    private JsonNode execute(Call call) {
+        if (speculator != null) {
+            JsonNode early = speculator.take(call.context().seqNo(), call);
+            if (early != null) {
+                return early;
+            }
+        }
+        return chain.execute(call);
     }
 
     boolean placeholders() {

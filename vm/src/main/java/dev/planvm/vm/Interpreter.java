@@ -30,15 +30,19 @@ final class Interpreter {
     private final int maxSteps;
     private final boolean strict;
     private final VariableStore variables = new VariableStore();
+    private final Speculator speculator;
 
+    /** @param speculator runs calls ahead of their turn, or {@code null} for a strictly sequential run */
     Interpreter(Plan plan, Map<String, InstructionHandler<?>> handlers, Calls calls, List<RunListener> listeners,
-                int maxSteps, boolean strict) {
+                int maxSteps, boolean strict, Speculator speculator) {
         this.plan = plan;
         this.handlers = handlers;
         this.calls = calls;
         this.listeners = listeners;
         this.maxSteps = maxSteps;
         this.strict = strict;
+        this.speculator = speculator;
+        calls.speculateWith(speculator);
     }
 
     RunResult run(Map<String, JsonNode> inputs, TraceRecorder trace) {
@@ -48,40 +52,16 @@ final class Interpreter {
         if (trace != null) {
             all.add(0, trace);
         }
-        notify(all, l -> l.runStarted(plan, inputs));
-        List<Instruction> instructions = plan.instructions();
+        tell(all, l -> l.runStarted(plan, inputs));
         List<String> warnings = new ArrayList<>();
-        RunError error = null;
-        int steps = 0;
-        int pc = 0;
-        boolean recording = trace != null || !listeners.isEmpty();
-        while (pc < instructions.size()) {
-            Instruction instruction = instructions.get(pc);
-            if (steps == maxSteps) {
-                error = new RunError(instruction.seqNo(), instruction.type(), "the run exceeded the limit of " + maxSteps
-                        + " steps (--max-steps); an unguarded jmp loop is the usual cause", null);
-                break;
+        Loop loop = new Loop(all, trace != null || !listeners.isEmpty(), start);
+        RunError error;
+        try {
+            error = loop.run();
+        } finally {
+            if (speculator != null) {
+                speculator.close();
             }
-            steps++;
-            StepContext step = new StepContext(instruction, variables, calls, recording);
-            long stepStart = System.nanoTime();
-            if (recording) {
-                notify(all, l -> l.stepStarted(instruction));
-            }
-            Outcome outcome;
-            try {
-                outcome = execute(instruction, step);
-            } catch (RuntimeException e) {
-                error = new RunError(instruction.seqNo(), instruction.type(), describe(e), e);
-                finishStep(all, recording, step, start, stepStart, null, error.message());
-                break;
-            }
-            Integer jumpTo = outcome instanceof Outcome.JumpTo j ? j.seqNo() : null;
-            finishStep(all, recording, step, start, stepStart, jumpTo, null);
-            if (outcome instanceof Outcome.Halt) {
-                break;
-            }
-            pc = jumpTo != null ? plan.positionOf(jumpTo) : pc + 1;
         }
         JsonNode finalAnswer = variables.get("final_answer");
         if (error == null && finalAnswer == null) {
@@ -94,15 +74,70 @@ final class Interpreter {
             }
         }
         RunResult result = new RunResult(error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-                finalAnswer == null ? NullNode.getInstance() : finalAnswer, variables.snapshot(), error, steps,
+                finalAnswer == null ? NullNode.getInstance() : finalAnswer, variables.snapshot(), error, loop.steps,
                 Duration.ofNanos(System.nanoTime() - start), null, warnings, calls.recording());
         if (trace != null) {
+            if (speculator != null) {
+                Speculator.Stats stats = speculator.stats();
+                trace.earlyCalls(stats.started(), stats.used(), stats.mismatched());
+            }
             result = new RunResult(result.status(), result.finalAnswer(), result.variables(), result.error(),
                     result.steps(), result.duration(), trace.finish(result), result.warnings(), result.recording());
         }
         RunResult finished = result;
-        notify(listeners, l -> l.runFinished(finished));
+        tell(listeners, l -> l.runFinished(finished));
         return result;
+    }
+
+    /** The program counter loop: one instruction per step, in seq_no order unless a handler jumps. */
+    private final class Loop {
+        private final List<RunListener> all;
+        private final boolean recording;
+        private final long runStart;
+        int steps;
+
+        Loop(List<RunListener> all, boolean recording, long runStart) {
+            this.all = all;
+            this.recording = recording;
+            this.runStart = runStart;
+        }
+
+        /** Runs to the end; returns why the run failed, or {@code null}. */
+        RunError run() {
+            List<Instruction> instructions = plan.instructions();
+            int pc = 0;
+            while (pc < instructions.size()) {
+                Instruction instruction = instructions.get(pc);
+                if (steps == maxSteps) {
+                    return new RunError(instruction.seqNo(), instruction.type(), "the run exceeded the limit of " + maxSteps
+                            + " steps (--max-steps); an unguarded jmp loop is the usual cause", null);
+                }
+                steps++;
+                if (speculator != null) {
+                    speculator.beforeStep(pc, variables);
+                }
+                StepContext step = new StepContext(instruction, variables, calls, recording);
+                long stepStart = System.nanoTime();
+                if (recording) {
+                    tell(all, l -> l.stepStarted(instruction));
+                }
+                Outcome outcome;
+                try {
+                    outcome = execute(instruction, step);
+                } catch (RuntimeException e) {
+                    RunError error = new RunError(instruction.seqNo(), instruction.type(), describe(e), e);
+                    finishStep(all, recording, step, runStart, stepStart, null, error.message());
+                    return error;
+                }
+                Integer jumpTo = outcome instanceof Outcome.JumpTo j ? j.seqNo() : null;
+                finishStep(all, recording, step, runStart, stepStart, jumpTo, null);
+                if (outcome instanceof Outcome.Halt) {
+                    return null;
+                }
+                pc = jumpTo != null ? plan.positionOf(jumpTo) : pc + 1;
+            }
+            return null;
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -125,7 +160,7 @@ final class Interpreter {
                 step.inputs() == null ? json.objectNode() : step.inputs(),
                 step.writes() == null ? json.objectNode() : step.writes(),
                 jumpTo, step.explanation(), error);
-        notify(all, l -> l.stepFinished(record));
+        tell(all, l -> l.stepFinished(record));
     }
 
     /** The user-facing cause of a step failure. */
@@ -136,7 +171,7 @@ final class Interpreter {
         return "unexpected " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
-    private static void notify(List<RunListener> listeners, java.util.function.Consumer<RunListener> event) {
+    private static void tell(List<RunListener> listeners, java.util.function.Consumer<RunListener> event) {
         for (RunListener listener : listeners) {
             try {
                 event.accept(listener);

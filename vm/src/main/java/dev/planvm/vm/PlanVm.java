@@ -15,10 +15,15 @@ import dev.planvm.tools.cassette.CassettePlayer;
 import dev.planvm.tools.cassette.CassetteRecorder;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
+import dev.planvm.tools.chain.CallInterceptor;
 import dev.planvm.tools.chain.CallListener;
 import dev.planvm.tools.chain.DryRunLink;
 import dev.planvm.tools.chain.RetryLink;
 import dev.planvm.tools.chain.RetryPolicy;
+import dev.planvm.tools.chain.ToolLimitLink;
+import java.util.Collections;
+import java.util.WeakHashMap;
+import java.util.concurrent.ExecutorService;
 import dev.planvm.vm.handlers.BuiltinHandlers;
 import dev.planvm.vm.trace.TraceRecorder;
 import java.util.ArrayList;
@@ -42,7 +47,13 @@ import java.util.Set;
  * }</pre>
  *
  * Every tool call and LLM condition of a run goes through one call chain, assembled per run by
- * {@link CallChains#standard}: permission → record/replay (or dry run) → retry → the tool.
+ * {@link CallChains#standard}: permission → record/replay (or dry run) → retry → per-tool limit →
+ * the tool.
+ *
+ * <p>Runs keep the sequential semantics of the plan language, but by default a call whose inputs
+ * are final starts before its turn, so independent calls of a basic block overlap (see
+ * {@code Speculator}); variables, trace order, errors and {@code final_answer} are exactly those of
+ * a sequential run. {@link Builder#sequential(boolean)} turns this off.
  */
 public final class PlanVm {
 
@@ -52,25 +63,34 @@ public final class PlanVm {
     /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
     public static final String LLM_TOOL = "llm_generate";
 
+    /** Calls one run may have started ahead of their turn at once, unless configured otherwise. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 8;
+
     private final ToolRegistry tools;
     private final ConditionEvaluator conditions;
     private final Map<String, InstructionHandler<?>> handlers;
     private final List<RunListener> listeners;
-    private final List<CallListener> callListeners;
-    private final RetryLink retry;
+    private final CallChains.Parts chainParts;
+    private final boolean sequential;
+    private final int maxInFlight;
+    private final Map<Plan, Dataflow> dataflows = Collections.synchronizedMap(new WeakHashMap<>());
+    private volatile ExecutorService executor;
     private final int maxSteps;
     private final boolean strict;
     private final boolean tracing;
     private final String llmHint;
-    private final ParamsCheck paramsCheck = new ParamsCheck();
+    private final ParamsCheck paramsCheck;
 
     private PlanVm(Builder b) {
+        this.paramsCheck = new ParamsCheck();
         this.tools = ToolRegistry.of(b.tools);
         this.conditions = b.conditions;
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
-        this.callListeners = List.copyOf(b.callListeners);
-        this.retry = new RetryLink(b.retryPolicy, b.sleeper);
+        this.chainParts = new CallChains.Parts(tools, conditions, paramsCheck, new RetryLink(b.retryPolicy, b.sleeper),
+                new ToolLimitLink(b.toolLimits), b.callListeners);
+        this.sequential = b.sequential;
+        this.maxInFlight = b.maxInFlight;
         this.maxSteps = b.maxSteps;
         this.strict = b.strict;
         this.tracing = b.tracing;
@@ -150,13 +170,30 @@ public final class PlanVm {
             throw new PlanRejectedException(problems);
         }
         CassetteRecorder recorder = options.record() ? new CassetteRecorder() : null;
-        CallChain chain = CallChains.standard(tools, conditions, paramsCheck, retry,
-                options.dryRun() ? new DryRunLink(options.dryRunConditions()) : null,
-                options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming()) : null,
-                recorder, callListeners);
+        CallInterceptor mode = options.dryRun() ? new DryRunLink(options.dryRunConditions())
+                : options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming())
+                : recorder;
+        CallChain chain = CallChains.standard(chainParts, mode);
         Calls calls = new Calls(chain, recorder, options.dryRun());
-        Interpreter interpreter = new Interpreter(plan, handlers, calls, listeners, maxSteps, strict);
+        Speculator speculator = sequential ? null
+                : new Speculator(plan, dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), chain, executor(), maxInFlight);
+        Interpreter interpreter = new Interpreter(plan, handlers, calls, listeners, maxSteps, strict, speculator);
         return interpreter.run(new LinkedHashMap<>(inputs), tracing ? new TraceRecorder(options.mode()) : null);
+    }
+
+    /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */
+    private ExecutorService executor() {
+        ExecutorService current = executor;
+        if (current == null) {
+            synchronized (this) {
+                current = executor;
+                if (current == null) {
+                    current = Threads.perTask("planvm-call");
+                    executor = current;
+                }
+            }
+        }
+        return current;
     }
 
     /** Configures a {@link PlanVm}. */
@@ -168,6 +205,9 @@ public final class PlanVm {
         private final List<CallListener> callListeners = new ArrayList<>();
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
         private RetryLink.Sleeper sleeper = duration -> Thread.sleep(duration.toMillis());
+        private final Map<String, Integer> toolLimits = new LinkedHashMap<>();
+        private boolean sequential;
+        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private int maxSteps = DEFAULT_MAX_STEPS;
         private boolean strict;
         private boolean tracing = true;
@@ -221,6 +261,33 @@ public final class PlanVm {
         /** How the retry link waits (tests use a no-op). */
         public Builder retrySleeper(RetryLink.Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            return this;
+        }
+
+        /**
+         * Sequential: every call waits for its turn. By default (false) a call whose inputs are final
+         * starts early, so independent calls overlap; results are the same either way.
+         */
+        public Builder sequential(boolean sequential) {
+            this.sequential = sequential;
+            return this;
+        }
+
+        /** The most calls one run may have started ahead of their turn at once (default 8). */
+        public Builder maxInFlightPerRun(int maxInFlight) {
+            if (maxInFlight < 1) {
+                throw new IllegalArgumentException("maxInFlightPerRun must be at least 1");
+            }
+            this.maxInFlight = maxInFlight;
+            return this;
+        }
+
+        /** The most calls of {@code tool} that may run at once across all runs of this VM (default: no limit). */
+        public Builder toolConcurrency(String tool, int limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("the concurrency of tool '" + tool + "' must be at least 1");
+            }
+            toolLimits.put(Objects.requireNonNull(tool, "tool"), limit);
             return this;
         }
 

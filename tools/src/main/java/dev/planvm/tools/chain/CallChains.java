@@ -3,10 +3,9 @@ package dev.planvm.tools.chain;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.ParamsCheck;
 import dev.planvm.tools.ToolRegistry;
-import dev.planvm.tools.cassette.CassettePlayer;
-import dev.planvm.tools.cassette.CassetteRecorder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** Assembles the standard call chain: the one place its order is written down. */
 public final class CallChains {
@@ -15,27 +14,38 @@ public final class CallChains {
     }
 
     /**
-     * permission → (dry run | replay | record) → retry/timeout → the tool or condition evaluator.
-     * Dry run and replay answer every call themselves, so nothing after them runs.
+     * The parts of a chain that a VM keeps for all its runs.
      *
-     * @param player   replays a cassette, or {@code null}
-     * @param recorder records into a cassette, or {@code null}
-     * @param dryRun   answers placeholders, or {@code null}
+     * @param conditions may be {@code null} (conditions then fail unless replayed or dry-run)
+     * @param limits     per-tool concurrency limits shared by all runs
      */
-    public static CallChain standard(ToolRegistry tools, ConditionEvaluator conditions, ParamsCheck paramsCheck,
-                                     RetryLink retry, DryRunLink dryRun, CassettePlayer player, CassetteRecorder recorder,
-                                     List<CallListener> listeners) {
+    public record Parts(ToolRegistry tools, ConditionEvaluator conditions, ParamsCheck paramsCheck, RetryLink retry,
+                        ToolLimitLink limits, List<CallListener> listeners) {
+        public Parts {
+            Objects.requireNonNull(tools, "tools");
+            Objects.requireNonNull(paramsCheck, "paramsCheck");
+            Objects.requireNonNull(retry, "retry");
+            Objects.requireNonNull(limits, "limits");
+            listeners = List.copyOf(listeners);
+        }
+    }
+
+    /**
+     * permission → run mode (dry run, replay or record; none for a live run) → retry → per-tool
+     * limit → the tool or condition evaluator. Dry run and replay answer every call themselves, so
+     * nothing after them runs.
+     *
+     * @param mode a {@link DryRunLink}, a cassette player or recorder, or {@code null}
+     */
+    public static CallChain standard(Parts parts, CallInterceptor mode) {
         List<CallInterceptor> links = new ArrayList<>();
         links.add(new PermissionLink());
-        if (dryRun != null) {
-            links.add(dryRun);
-        } else if (player != null) {
-            links.add(player);
-        } else if (recorder != null) {
-            links.add(recorder);
+        if (mode != null) {
+            links.add(mode);
         }
-        links.add(retry);
-        links.add(new TerminalLink(tools, conditions, paramsCheck));
-        return new CallChain(links, listeners);
+        links.add(parts.retry());
+        links.add(parts.limits());
+        links.add(new TerminalLink(parts.tools(), parts.conditions(), parts.paramsCheck()));
+        return new CallChain(links, parts.listeners());
     }
 }

@@ -29,9 +29,9 @@ class CallChainTest {
     }
 
     private CallChain chain(Tool tool, DryRunLink dryRun, List<CallListener> listeners) {
-        return CallChains.standard(ToolRegistry.of(List.of(tool)),
+        return CallChains.standard(new CallChains.Parts(ToolRegistry.of(List.of(tool)),
                 (prompt, context, c) -> new ConditionResult(prompt.contains("yes"), "because"),
-                new ParamsCheck(), retry, dryRun, null, null, listeners);
+                new ParamsCheck(), retry, new ToolLimitLink(java.util.Map.of()), listeners), dryRun);
     }
 
     @Test

@@ -24,16 +24,19 @@ final class CallingHandler implements InstructionHandler<Calling> {
         step.recordInput("tool", TextNode.valueOf(calling.tool()));
         step.recordInput("params", params);
         OutputVars outputVars = calling.outputVars();
-        List<String> expected = outputVars instanceof OutputVars.Keys keys && keys.names().size() >= 2
-                ? keys.names() : List.of();
         JsonNode output;
         try {
-            output = step.callTool(calling.tool(), params, expected);
+            output = step.callTool(calling.tool(), params, expectedKeys(outputVars));
         } catch (ToolException e) {
             throw new StepFailure("tool '" + calling.tool() + "' failed: " + e.getMessage(), e);
         }
         step.recordInput("output", output);
         OutputBinding.bind(calling.tool(), outputVars, output, step);
         return Outcome.next();
+    }
+
+    /** The keys the tool is told to put in a JSON object: the names of two or more output_vars, else none. */
+    static List<String> expectedKeys(OutputVars outputVars) {
+        return outputVars instanceof OutputVars.Keys keys && keys.names().size() >= 2 ? keys.names() : List.of();
     }
 }

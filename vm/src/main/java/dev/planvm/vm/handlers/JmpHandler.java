@@ -37,9 +37,13 @@ final class JmpHandler implements InstructionHandler<Jmp> {
         JsonNode context = c.context() == null ? NullNode.getInstance() : step.interpolate(c.context());
         step.recordInput("condition_prompt", prompt);
         step.recordInput("context", context);
-        String promptText = prompt.isTextual() ? prompt.asText() : Interpolator.render(prompt);
-        ConditionResult result = step.evaluateCondition(promptText, context);
+        ConditionResult result = step.evaluateCondition(promptText(prompt), context);
         return choose(result.result(), c.ifTrue(), c.ifFalse());
+    }
+
+    /** The prompt as the condition evaluator gets it: text as is, other JSON rendered. */
+    static String promptText(JsonNode prompt) {
+        return prompt.isTextual() ? prompt.asText() : Interpolator.render(prompt);
     }
 
     private static Outcome choose(boolean result, int ifTrue, Integer ifFalse) {

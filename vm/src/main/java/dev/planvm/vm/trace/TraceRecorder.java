@@ -71,6 +71,14 @@ public final class TraceRecorder implements RunListener {
         }
     }
 
+    /**
+     * Records what running calls ahead of their turn did: {@code "early_calls": {"started", "used",
+     * "mismatched"}} (absent in a sequential run).
+     */
+    public void earlyCalls(int started, int used, int mismatched) {
+        document.putObject("early_calls").put("started", started).put("used", used).put("mismatched", mismatched);
+    }
+
     /** Completes and returns the document for this result. */
     public JsonNode finish(RunResult result) {
         document.put("finished", Instant.now().toString());

@@ -1,0 +1,144 @@
+package dev.planvm.vm;
+
+import dev.planvm.instructions.Assign;
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Custom;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.Jmp;
+import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.ValueTemplate;
+import dev.planvm.tools.ToolRegistry;
+import dev.planvm.vm.handlers.CallPredictor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The static dependency facts the concurrent scheduler needs, computed once per plan: basic
+ * blocks (a leader is the first instruction, every jump target, and what follows a {@code jmp} or
+ * a custom instruction), and for each call (a {@code calling}, or a {@code condition_prompt} jmp)
+ * the last earlier instruction of its block that writes a variable it reads, and the last earlier
+ * side-effecting call of its block. Positions index {@link Plan#instructions()}.
+ */
+final class Dataflow {
+
+    /** {@code blockStart[p]}: the first position of the block that holds position {@code p}. */
+    final int[] blockStart;
+    /** {@code blockEnd[p]}: the last position of the block that holds position {@code p}. */
+    final int[] blockEnd;
+    /** Whether position p makes a call through the chain. */
+    final boolean[] call;
+    /** Whether position p calls a tool with side effects (never started early; a barrier). */
+    final boolean[] sideEffects;
+    /** For a call at p: the last position before p in its block writing a variable p reads, else -1. */
+    final int[] lastWriter;
+    /** For a call at p: the last position before p in its block that is a side-effecting call, else -1. */
+    final int[] lastSideEffect;
+    /** Call positions of each block start, ordered by the position they wait for ({@code max(lastWriter, lastSideEffect)}). */
+    final Map<Integer, int[]> callsByReadiness;
+
+    private Dataflow(int size) {
+        blockStart = new int[size];
+        blockEnd = new int[size];
+        call = new boolean[size];
+        sideEffects = new boolean[size];
+        lastWriter = new int[size];
+        lastSideEffect = new int[size];
+        callsByReadiness = new HashMap<>();
+        Arrays.fill(lastWriter, -1);
+        Arrays.fill(lastSideEffect, -1);
+    }
+
+    /** The position before which a call at p may not start. */
+    int waitsFor(int p) {
+        return Math.max(lastWriter[p], lastSideEffect[p]);
+    }
+
+    static Dataflow of(Plan plan, ToolRegistry tools) {
+        List<Instruction> instructions = plan.instructions();
+        int n = instructions.size();
+        Dataflow flow = new Dataflow(n);
+        boolean[] leader = new boolean[n];
+        if (n > 0) {
+            leader[0] = true;
+        }
+        for (int p = 0; p < n; p++) {
+            Instruction instruction = instructions.get(p);
+            if (instruction instanceof Jmp || instruction instanceof Custom) {
+                if (p + 1 < n) {
+                    leader[p + 1] = true;
+                }
+                for (int target : instruction.jumpTargets()) {
+                    leader[plan.positionOf(target)] = true;
+                }
+            }
+        }
+        int start = 0;
+        for (int p = 0; p < n; p++) {
+            if (p + 1 == n || leader[p + 1]) {
+                flow.analyseBlock(instructions, start, p, tools);
+                start = p + 1;
+            }
+        }
+        return flow;
+    }
+
+    private void analyseBlock(List<Instruction> instructions, int start, int end, ToolRegistry tools) {
+        Map<String, Integer> lastWrite = new HashMap<>();
+        int lastEffect = -1;
+        List<Integer> calls = new ArrayList<>();
+        for (int p = start; p <= end; p++) {
+            blockStart[p] = start;
+            blockEnd[p] = end;
+            Instruction instruction = instructions.get(p);
+            if (CallPredictor.makesCall(instruction)) {
+                call[p] = true;
+                for (String read : reads(instruction)) {
+                    lastWriter[p] = Math.max(lastWriter[p], lastWrite.getOrDefault(read, -1));
+                }
+                lastSideEffect[p] = lastEffect;
+                sideEffects[p] = instruction instanceof Calling calling
+                        && tools.find(calling.tool()).map(t -> t.hasSideEffects()).orElse(false);
+                if (sideEffects[p]) {
+                    lastEffect = p;
+                } else {
+                    calls.add(p);
+                }
+            }
+            for (String written : writes(instruction)) {
+                lastWrite.put(written, p);
+            }
+        }
+        int[] ordered = calls.stream().sorted(Comparator.comparingInt(this::waitsFor)).mapToInt(Integer::intValue).toArray();
+        callsByReadiness.put(start, ordered);
+    }
+
+    private static Set<String> reads(Instruction instruction) {
+        Set<String> reads = new HashSet<>();
+        if (instruction instanceof Calling calling) {
+            reads.addAll(calling.params().variables());
+        } else if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition c) {
+            reads.addAll(c.prompt().variables());
+            ValueTemplate context = c.context();
+            if (context != null) {
+                reads.addAll(context.variables());
+            }
+        }
+        return reads;
+    }
+
+    private static List<String> writes(Instruction instruction) {
+        if (instruction instanceof Assign assign) {
+            return List.copyOf(assign.values().keySet());
+        }
+        if (instruction instanceof Calling calling) {
+            return calling.outputVars().names();
+        }
+        return List.of();
+    }
+}

@@ -1,0 +1,231 @@
+package dev.planvm.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Property: running a plan with calls started ahead of their turn gives exactly what a sequential
+ * run gives — the same status, final variables, trace (steps in order, with what they wrote and
+ * where they jumped) and error. Random plans mix assigns, calls with random dependencies on
+ * random latencies, a failing tool, a side-effecting tool, and unconditional, local and LLM jumps
+ * (loops included; the step limit ends runaway ones identically).
+ */
+class ConcurrencyEquivalenceTest {
+
+    private static final int CASES = 3000;
+    private static final List<String> VARIABLES = List.of("a", "b", "c", "d", "e");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger maxRunning = new AtomicInteger();
+
+    @Test
+    void concurrent_runs_equal_sequential_runs_on_thousands_of_random_plans() {
+        int ran = 0;
+        int failed = 0;
+        int startedEarly = 0;
+        int used = 0;
+        for (int seed = 0; seed < CASES; seed++) {
+            Random random = new Random(seed);
+            String json = randomPlan(random).toString();
+            RunResult sequential = run(json, true, seed);
+            RunResult concurrent = run(json, false, seed);
+            String where = "seed " + seed + ", plan " + json;
+            assertThat(concurrent.status()).as(where).isEqualTo(sequential.status());
+            assertThat(concurrent.variables()).as(where).isEqualTo(sequential.variables());
+            assertThat(concurrent.finalAnswer()).as(where).isEqualTo(sequential.finalAnswer());
+            assertThat(describe(concurrent.error())).as(where).isEqualTo(describe(sequential.error()));
+            assertThat(steps(concurrent.trace())).as(where).isEqualTo(steps(sequential.trace()));
+            JsonNode early = concurrent.trace().path("early_calls");
+            assertThat(early.path("mismatched").asInt()).as("early calls that differed from their turn's call, " + where)
+                    .isZero();
+            assertThat(sequential.trace().has("early_calls")).isFalse();
+            startedEarly += early.path("started").asInt();
+            used += early.path("used").asInt();
+            ran++;
+            failed += sequential.succeeded() ? 0 : 1;
+        }
+        assertThat(ran).isEqualTo(CASES);
+        assertThat(failed).as("some random plans fail, so error equivalence is exercised").isBetween(CASES / 20, CASES * 19 / 20);
+        assertThat(maxRunning.get()).as("calls overlapped in concurrent runs").isGreaterThan(1);
+        assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
+    }
+
+    private RunResult run(String json, boolean sequential, int seed) {
+        AtomicInteger effects = new AtomicInteger();
+        PlanVm vm = PlanVm.builder()
+                .tools(tools(effects))
+                .conditionEvaluator((prompt, context, call) -> {
+                    pause(Math.abs((prompt + context).hashCode()) % 3);
+                    return new ConditionResult((prompt + context).hashCode() % 2 == 0, "hash parity");
+                })
+                .sequential(sequential)
+                .maxSteps(60)
+                .build();
+        LoadResult loaded = vm.loader().load(json, "seed-" + seed);
+        assertThat(loaded.errors()).as(json).isEmpty();
+        Plan plan = loaded.plan();
+        return vm.run(plan, Map.of("a", TextNode.valueOf("start"), "b", IntNode.valueOf(seed % 7)));
+    }
+
+    private List<Tool> tools(AtomicInteger effects) {
+        Tool echo = Tool.of("echo", "", (params, context) -> observed(() -> {
+            pause(Math.abs(params.hashCode()) % 4);
+            return TextNode.valueOf("echo(" + params + ")");
+        }));
+        Tool pair = Tool.of("pair", "", (params, context) -> observed(() -> {
+            pause(Math.abs(params.hashCode()) % 3);
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            for (String key : context.expectedKeys()) {
+                out.put(key, key + ":" + params.path("x").asText());
+            }
+            return out;
+        }));
+        Tool flaky = Tool.of("flaky", "", (params, context) -> observed(() -> {
+            pause(1);
+            if (Math.abs(params.toString().hashCode()) % 4 == 0) {
+                throw ToolException.permanent("flaky refused " + params);
+            }
+            return TextNode.valueOf("flaky ok");
+        }));
+        Tool effect = new Tool() {
+            @Override
+            public String name() {
+                return "effect";
+            }
+
+            @Override
+            public boolean hasSideEffects() {
+                return true;
+            }
+
+            @Override
+            public JsonNode invoke(JsonNode params, CallContext context) {
+                return observed(() -> IntNode.valueOf(effects.incrementAndGet()));
+            }
+        };
+        return List.of(echo, pair, flaky, effect);
+    }
+
+    private JsonNode observed(java.util.function.Supplier<JsonNode> call) {
+        int now = running.incrementAndGet();
+        maxRunning.accumulateAndGet(now, Math::max);
+        try {
+            return call.get();
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    /** 0: no wait, 1: ~50 µs, 2: ~200 µs, 3: ~1 ms. */
+    private static void pause(int level) {
+        long nanos = switch (level) {
+            case 1 -> 50_000;
+            case 2 -> 200_000;
+            case 3 -> 1_000_000;
+            default -> 0;
+        };
+        if (nanos > 0) {
+            LockSupport.parkNanos(nanos);
+        }
+    }
+
+    private static ArrayNode randomPlan(Random random) {
+        int size = 3 + random.nextInt(12);
+        ArrayNode plan = MAPPER.createArrayNode();
+        for (int seq = 0; seq < size; seq++) {
+            ObjectNode instruction = plan.addObject().put("seq_no", seq);
+            ObjectNode parameters = JsonNodeFactory.instance.objectNode();
+            int kind = random.nextInt(100);
+            if (kind < 30) {
+                instruction.put("type", "assign");
+                int keys = 1 + random.nextInt(2);
+                for (int k = 0; k < keys; k++) {
+                    parameters.put(variable(random), expression(random));
+                }
+            } else if (kind < 70) {
+                instruction.put("type", "calling");
+                String tool = List.of("echo", "echo", "pair", "flaky", "effect").get(random.nextInt(5));
+                parameters.put("tool_name", tool);
+                parameters.putObject("tool_params").put("x", "${" + variable(random) + "}").put("n", random.nextInt(3));
+                if (tool.equals("pair")) {
+                    String first = variable(random);
+                    String second = VARIABLES.get((VARIABLES.indexOf(first) + 1 + random.nextInt(4)) % VARIABLES.size());
+                    parameters.putArray("output_vars").add(first).add(second);
+                } else if (random.nextInt(5) > 0) {
+                    parameters.putArray("output_vars").add(variable(random));
+                }
+            } else if (kind < 77) {
+                instruction.put("type", "jmp");
+                parameters.put("target_seq", random.nextInt(size + 1));
+            } else if (kind < 87) {
+                instruction.put("type", "jmp");
+                parameters.put("condition", "${len(str(" + variable(random) + ")) % 2 == 0}");
+                parameters.put("jump_if_true", random.nextInt(size + 1));
+                if (random.nextBoolean()) {
+                    parameters.put("jump_if_false", random.nextInt(size + 1));
+                }
+            } else if (kind < 95) {
+                instruction.put("type", "jmp");
+                parameters.put("condition_prompt", "Decide on ${" + variable(random) + "}");
+                parameters.put("context", "${" + variable(random) + "}");
+                parameters.put("jump_if_true", random.nextInt(size + 1));
+            } else {
+                instruction.put("type", "reasoning");
+                parameters.put("chain_of_thoughts", "thinking");
+            }
+            instruction.set("parameters", parameters);
+        }
+        plan.addObject().put("seq_no", size).put("type", "assign").putObject("parameters")
+                .put("final_answer", "${a} / ${b}");
+        return plan;
+    }
+
+    private static String variable(Random random) {
+        return VARIABLES.get(random.nextInt(VARIABLES.size()));
+    }
+
+    private static String expression(Random random) {
+        String v = variable(random);
+        return switch (random.nextInt(4)) {
+            case 0 -> "${" + v + "}";
+            case 1 -> "${" + v + "}-x";
+            case 2 -> "${len(str(" + v + "))}";
+            default -> "const";
+        };
+    }
+
+    private static String describe(RunError error) {
+        return error == null ? null : error.describe();
+    }
+
+    /** The trace without timings: per step its seq_no, type, writes, jump and error. */
+    private static List<String> steps(JsonNode trace) {
+        List<String> steps = new ArrayList<>();
+        for (JsonNode step : trace.path("steps")) {
+            steps.add(step.path("seq_no").asInt() + " " + step.path("type").asText() + " " + step.path("writes")
+                    + " " + step.path("jump") + " " + step.path("error").asText(""));
+        }
+        return steps;
+    }
+}
