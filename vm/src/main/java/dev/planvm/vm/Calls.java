@@ -48,13 +48,7 @@ final class Calls {
     }
 
     private JsonNode execute(Call call) {
-        if (speculator != null) {
-            JsonNode early = speculator.take(call.context().seqNo(), call);
-            if (early != null) {
-                return early;
-            }
-        }
-        return chain.execute(call);
+        return speculator == null ? chain.execute(call) : speculator.atTurn(call.context().seqNo(), call);
     }
 
     boolean placeholders() {

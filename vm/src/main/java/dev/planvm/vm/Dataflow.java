@@ -10,7 +10,6 @@ import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.vm.handlers.CallPredictor;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,9 +20,10 @@ import java.util.Set;
 /**
  * The static dependency facts the concurrent scheduler needs, computed once per plan: basic
  * blocks (a leader is the first instruction, every jump target, and what follows a {@code jmp} or
- * a custom instruction), and for each call (a {@code calling}, or a {@code condition_prompt} jmp)
- * the last earlier instruction of its block that writes a variable it reads, and the last earlier
- * side-effecting call of its block. Positions index {@link Plan#instructions()}.
+ * a custom instruction); for each call (a {@code calling}, or a {@code condition_prompt} jmp) and
+ * each assign, the last earlier instruction of its block writing each variable it reads; and for
+ * each call the last earlier side-effecting call of its block. Positions index
+ * {@link Plan#instructions()}.
  */
 final class Dataflow {
 
@@ -35,28 +35,25 @@ final class Dataflow {
     final boolean[] call;
     /** Whether position p calls a tool with side effects (never started early; a barrier). */
     final boolean[] sideEffects;
-    /** For a call at p: the last position before p in its block writing a variable p reads, else -1. */
-    final int[] lastWriter;
     /** For a call at p: the last position before p in its block that is a side-effecting call, else -1. */
     final int[] lastSideEffect;
-    /** Call positions of each block start, ordered by the position they wait for ({@code max(lastWriter, lastSideEffect)}). */
+    /** The non-side-effecting call positions of each block (keyed by its start), ordered by {@link #lastSideEffect}. */
     final Map<Integer, int[]> callsByReadiness;
+    /**
+     * For a call or an assign at p: each variable it reads that an earlier instruction of its block
+     * writes, to the position of the last such writer (variables not listed come from the store).
+     */
+    final List<Map<String, Integer>> writerOf;
 
     private Dataflow(int size) {
         blockStart = new int[size];
         blockEnd = new int[size];
         call = new boolean[size];
         sideEffects = new boolean[size];
-        lastWriter = new int[size];
         lastSideEffect = new int[size];
         callsByReadiness = new HashMap<>();
-        Arrays.fill(lastWriter, -1);
-        Arrays.fill(lastSideEffect, -1);
-    }
-
-    /** The position before which a call at p may not start. */
-    int waitsFor(int p) {
-        return Math.max(lastWriter[p], lastSideEffect[p]);
+        writerOf = new ArrayList<>(java.util.Collections.nCopies(size, Map.<String, Integer>of()));
+        java.util.Arrays.fill(lastSideEffect, -1);
     }
 
     static Dataflow of(Plan plan, ToolRegistry tools) {
@@ -96,11 +93,18 @@ final class Dataflow {
             blockStart[p] = start;
             blockEnd[p] = end;
             Instruction instruction = instructions.get(p);
+            if (CallPredictor.makesCall(instruction) || instruction instanceof Assign) {
+                Map<String, Integer> writers = new HashMap<>();
+                for (String read : reads(instruction)) {
+                    Integer writer = lastWrite.get(read);
+                    if (writer != null) {
+                        writers.put(read, writer);
+                    }
+                }
+                writerOf.set(p, Map.copyOf(writers));
+            }
             if (CallPredictor.makesCall(instruction)) {
                 call[p] = true;
-                for (String read : reads(instruction)) {
-                    lastWriter[p] = Math.max(lastWriter[p], lastWrite.getOrDefault(read, -1));
-                }
                 lastSideEffect[p] = lastEffect;
                 sideEffects[p] = instruction instanceof Calling calling
                         && tools.find(calling.tool()).map(t -> t.hasSideEffects()).orElse(false);
@@ -114,13 +118,15 @@ final class Dataflow {
                 lastWrite.put(written, p);
             }
         }
-        int[] ordered = calls.stream().sorted(Comparator.comparingInt(this::waitsFor)).mapToInt(Integer::intValue).toArray();
+        int[] ordered = calls.stream().sorted(Comparator.comparingInt(c -> lastSideEffect[c])).mapToInt(Integer::intValue).toArray();
         callsByReadiness.put(start, ordered);
     }
 
     private static Set<String> reads(Instruction instruction) {
         Set<String> reads = new HashSet<>();
-        if (instruction instanceof Calling calling) {
+        if (instruction instanceof Assign assign) {
+            assign.values().values().forEach(value -> reads.addAll(value.variables()));
+        } else if (instruction instanceof Calling calling) {
             reads.addAll(calling.params().variables());
         } else if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition c) {
             reads.addAll(c.prompt().variables());

@@ -1,53 +1,81 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Assign;
+import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.chain.Call;
 import dev.planvm.tools.chain.CallChain;
+import dev.planvm.vm.expr.Interpolator;
+import dev.planvm.vm.expr.Variables;
 import dev.planvm.vm.handlers.CallPredictor;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Runs calls ahead of their turn inside a basic block, keeping sequential semantics (one per run,
- * used by the run's thread only).
+ * used by the run's thread only) — dataflow execution with in-order commit.
  *
- * <p>The interpreter commits instructions in program order. Before each step at position
- * {@code pc}, every call of the current block after {@code pc} whose inputs are final (each
- * earlier writer in the block of a variable it reads is before {@code pc}, so has committed, and
- * no side-effecting call lies between) is started: its call is computed from the variable store
- * now, which holds exactly what the call would read at its turn. When the instruction's turn comes,
- * its handler computes its call again; if it is the same call, it gets the early answer (or
- * failure); otherwise it calls directly. Leaving the block (a jump, the end, a failure) discards
- * what is still running.
+ * <p>The interpreter commits instructions in program order; this class only decides which calls
+ * (a {@code calling}, or a {@code condition_prompt} jmp) to start early. A call of the current
+ * block starts as soon as the values of the variables it reads are known: from the store when no
+ * uncommitted instruction of the block before it writes them, otherwise forwarded from that
+ * writer — a call that has answered (its output bound by the {@code output_vars} rules) or an
+ * assign whose own inputs are known (evaluated ahead). While the run's thread waits for the call
+ * at its turn, every other answer wakes it to start whatever became ready. At its turn a handler
+ * computes its call again and uses the early answer only if it is the very same call (otherwise
+ * it calls directly and the run's trace counts a mismatch). Side-effecting calls never start
+ * early, and no call after one starts before it has committed. Leaving the block (a jump, the
+ * end, a failure) discards what is still running.
  */
 final class Speculator {
+
+
+
 
     private final Plan plan;
     private final Dataflow flow;
     private final CallChain chain;
     private final ExecutorService executor;
     private final int maxInFlight;
+    private final BlockingQueue<Integer> answered = new LinkedBlockingQueue<>();
 
+    private VariableStore variables;
+    private int pc = -1;
     private int blockStart = -1;
-    private int lastPc = -1;
     private int readinessCursor;
-    private final List<Integer> waiting = new ArrayList<>();
+    /** Calls not started yet that are worth checking now, by position. */
+    private final TreeSet<Integer> unchecked = new TreeSet<>();
+    /** Calls not started yet, by the position whose value they wait for (rechecked when it commits or answers). */
+    private final TreeMap<Integer, List<Integer>> blockedBy = new TreeMap<>();
     private final Map<Integer, Launched> launched = new HashMap<>();
+    /** Writes of uncommitted block instructions, known ahead (position → variable → value). */
+    private final Map<Integer, Map<String, JsonNode>> forwarded = new HashMap<>();
+
     private int started;
     private int used;
     private int mismatched;
 
     private record Launched(Call call, Future<JsonNode> future) {
+    }
+
+    /** Counts of one run, written into the trace as {@code "early_calls"}. */
+    record Stats(int started, int used, int mismatched) {
     }
 
     Speculator(Plan plan, Dataflow flow, CallChain chain, ExecutorService executor, int maxInFlight) {
@@ -58,73 +86,44 @@ final class Speculator {
         this.maxInFlight = maxInFlight;
     }
 
-    /** Before the step at {@code pc}: enter its block if needed and start every call that is ready. */
-    void beforeStep(int pc, VariableStore variables) {
-        if (pc <= lastPc || flow.blockStart[pc] != blockStart) {
-            enterBlock(flow.blockStart[pc]);
+    /** Before the step at {@code position}: enter its block if needed and start every call that is ready. */
+    void beforeStep(int position, VariableStore store) {
+        variables = store;
+        if (position <= pc || flow.blockStart[position] != blockStart) {
+            enterBlock(flow.blockStart[position]);
         }
-        lastPc = pc;
-        int[] ordered = flow.callsByReadiness.get(blockStart);
-        while (readinessCursor < ordered.length && flow.waitsFor(ordered[readinessCursor]) < pc) {
-            waiting.add(ordered[readinessCursor++]);
-        }
-        if (waiting.isEmpty()) {
-            return;
-        }
-        waiting.sort(null);
-        for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
-            int position = it.next();
-            if (position <= pc) {
-                it.remove(); // its turn is now or past: it runs directly
-            } else if (inFlight() < maxInFlight) {
-                it.remove();
-                launch(position, variables);
-            }
-        }
+        pc = position;
+        forwarded.keySet().removeIf(p -> p < position);
+        Map<Integer, List<Integer>> committed = blockedBy.headMap(position);
+        committed.values().forEach(unchecked::addAll);
+        committed.clear();
+        startReady();
     }
 
     /**
-     * The early answer for the call of instruction {@code seqNo}, when the same call was started early;
-     * {@code null} when it was not (then the caller calls directly).
+     * The answer to the call of the instruction at its turn. Uses the early answer when the very
+     * same call was started early; otherwise calls now — on this thread when nothing else is in
+     * flight, else on the executor so answers of other calls keep starting ready ones meanwhile.
      */
-    JsonNode take(int seqNo, Call call) {
+    JsonNode atTurn(int seqNo, Call call) {
         Launched early = launched.remove(seqNo);
-        if (early == null) {
-            return null;
-        }
-        if (!early.call().equals(call)) {
+        if (early != null && !early.call().equals(call)) {
             mismatched++;
             early.future().cancel(true);
-            return null;
+            early = null;
         }
-        used++;
-        try {
-            return early.future().get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new ToolException(call.describe() + " failed: " + cause, false, cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ToolException("interrupted while waiting for " + call.describe(), false, e);
-        } catch (CancellationException e) {
-            throw new ToolException(call.describe() + " was cancelled", false, e);
+        if (early != null) {
+            used++;
+        } else if (inFlight() == 0) {
+            return chain.execute(call);
+        } else {
+            early = new Launched(call, submit(-1, call));
         }
+        return await(early);
     }
 
-    /**
-     * What speculation did in this run: calls started early, early answers used at their turn, and
-     * early calls that turned out different from the call made at its turn (always 0 unless the
-     * dependency analysis is wrong; the turn's own call is then made instead).
-     */
     Stats stats() {
         return new Stats(started, used, mismatched);
-    }
-
-    /** Counts of one run, written into the trace as {@code "early_calls"}. */
-    record Stats(int started, int used, int mismatched) {
     }
 
     /** Discards everything still running (the run ended or failed). */
@@ -132,11 +131,37 @@ final class Speculator {
         discard();
     }
 
+    private JsonNode await(Launched call) {
+        try {
+            while (!call.future().isDone()) {
+                List<Integer> unblocked = blockedBy.remove(answered.take());
+                if (unblocked != null) {
+                    unchecked.addAll(unblocked);
+                }
+                startReady();
+            }
+            return call.future().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new ToolException(call.call().describe() + " failed: " + cause, false, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while waiting for " + call.call().describe(), false, e);
+        } catch (CancellationException e) {
+            throw new ToolException(call.call().describe() + " was cancelled", false, e);
+        }
+    }
+
     private void enterBlock(int start) {
         discard();
         blockStart = start;
         readinessCursor = 0;
-        waiting.clear();
+        unchecked.clear();
+        blockedBy.clear();
+        forwarded.clear();
     }
 
     private void discard() {
@@ -144,6 +169,42 @@ final class Speculator {
             early.future().cancel(true);
         }
         launched.clear();
+        answered.clear();
+    }
+
+    /** Starts, in position order, every unchecked call after {@code pc} whose inputs are known. */
+    private void startReady() {
+        int[] ordered = flow.callsByReadiness.get(blockStart);
+        while (readinessCursor < ordered.length && flow.lastSideEffect[ordered[readinessCursor]] < pc) {
+            unchecked.add(ordered[readinessCursor++]);
+        }
+        while (!unchecked.isEmpty() && inFlight() < maxInFlight) {
+            int position = unchecked.pollFirst();
+            if (position <= pc) {
+                continue; // its turn is now or past: it is called at its turn
+            }
+            try {
+                Call call = CallPredictor.predict(plan.instructions().get(position), viewAt(position));
+                started++;
+                launched.put(plan.instructions().get(position).seqNo(), new Launched(call, submit(position, call)));
+            } catch (NotKnownYet notYet) {
+                blockedBy.computeIfAbsent(notYet.position, p -> new ArrayList<>()).add(position);
+            } catch (RuntimeException fails) {
+                // it fails at its turn, exactly as in a sequential run
+            }
+        }
+    }
+
+    /** Runs the call on the executor; its position is announced once the future is complete (never before). */
+    private Future<JsonNode> submit(int position, Call call) {
+        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call)) {
+            @Override
+            protected void done() {
+                answered.offer(position);
+            }
+        };
+        executor.execute(task);
+        return task;
     }
 
     private int inFlight() {
@@ -156,15 +217,73 @@ final class Speculator {
         return running;
     }
 
-    private void launch(int position, VariableStore variables) {
-        Instruction instruction = plan.instructions().get(position);
-        Call call;
-        try {
-            call = CallPredictor.predict(instruction, variables);
-        } catch (RuntimeException cannotComputeYet) {
-            return; // it fails (or not) at its turn, exactly as in a sequential run
+    /** The variables as the instruction at {@code position} will see them, where known. */
+    private Variables viewAt(int position) {
+        Map<String, Integer> writers = flow.writerOf.get(position);
+        return name -> {
+            Integer writer = writers.get(name);
+            if (writer == null || writer < pc) {
+                return variables.get(name);
+            }
+            JsonNode value = writesOf(writer).get(name);
+            if (value == null) {
+                throw new NotKnownYet(writer);
+            }
+            return value;
+        };
+    }
+
+    /** What the uncommitted instruction at {@code position} will write, or {@link NotKnownYet}. */
+    private Map<String, JsonNode> writesOf(int position) {
+        Map<String, JsonNode> known = forwarded.get(position);
+        if (known != null) {
+            return known;
         }
-        started++;
-        launched.put(instruction.seqNo(), new Launched(call, executor.submit(() -> chain.execute(call))));
+        Instruction instruction = plan.instructions().get(position);
+        Map<String, JsonNode> writes;
+        if (instruction instanceof Assign assign) {
+            writes = evaluateAhead(assign, position);
+        } else if (instruction instanceof Calling calling) {
+            Launched early = launched.get(calling.seqNo());
+            if (early == null || !early.future().isDone() || early.future().isCancelled()) {
+                throw new NotKnownYet(position);
+            }
+            try {
+                writes = CallPredictor.writes(calling, early.future().get());
+            } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+                throw new NotKnownYet(position); // the failure surfaces at its turn
+            }
+        } else {
+            throw new NotKnownYet(position);
+        }
+        forwarded.put(position, writes);
+        return writes;
+    }
+
+    /** An assign evaluated ahead: keys in document order, each seeing the earlier ones. */
+    private Map<String, JsonNode> evaluateAhead(Assign assign, int position) {
+        Variables outer = viewAt(position);
+        Map<String, JsonNode> writes = new LinkedHashMap<>();
+        Variables view = name -> writes.containsKey(name) ? writes.get(name) : outer.get(name);
+        for (Map.Entry<String, ValueTemplate> entry : assign.values().entrySet()) {
+            try {
+                writes.put(entry.getKey(), Interpolator.interpolate(entry.getValue(), view));
+            } catch (NotKnownYet notYet) {
+                throw notYet;
+            } catch (RuntimeException fails) {
+                throw new NotKnownYet(position); // it fails at its turn
+            }
+        }
+        return writes;
+    }
+
+    /** A value needed ahead is not known yet: it waits for the instruction at {@link #position}. */
+    private static final class NotKnownYet extends RuntimeException {
+        final int position;
+
+        NotKnownYet(int position) {
+            super(null, null, false, false);
+            this.position = position;
+        }
     }
 }

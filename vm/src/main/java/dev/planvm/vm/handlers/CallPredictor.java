@@ -9,6 +9,7 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.chain.Call;
 import dev.planvm.vm.expr.Interpolator;
 import dev.planvm.vm.expr.Variables;
+import java.util.Map;
 
 /**
  * The call an instruction's handler will make, computed the same way the handler computes it, so
@@ -23,6 +24,14 @@ public final class CallPredictor {
     public static boolean makesCall(Instruction instruction) {
         return instruction instanceof Calling
                 || instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition;
+    }
+
+    /**
+     * The variables a {@code calling} instruction sets from this output (DESIGN P9); throws a
+     * {@link dev.planvm.vm.StepFailure} when the output cannot fill them.
+     */
+    public static Map<String, JsonNode> writes(Calling calling, JsonNode output) {
+        return OutputBinding.values(calling.tool(), calling.outputVars(), output);
     }
 
     /**

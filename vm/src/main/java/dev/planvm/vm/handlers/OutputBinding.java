@@ -8,7 +8,9 @@ import dev.planvm.vm.StepContext;
 import dev.planvm.vm.StepFailure;
 import dev.planvm.vm.expr.Interpolator;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Stores a tool's output in {@code output_vars} (DESIGN P9):
@@ -28,19 +30,25 @@ final class OutputBinding {
     }
 
     static void bind(String tool, OutputVars outputVars, JsonNode output, StepContext step) {
+        values(tool, outputVars, output).forEach(step::set);
+    }
+
+    /** The variables the output sets, in order; a {@link StepFailure} when it cannot fill them. */
+    static Map<String, JsonNode> values(String tool, OutputVars outputVars, JsonNode output) {
+        Map<String, JsonNode> values = new LinkedHashMap<>();
         if (outputVars instanceof OutputVars.Whole whole) {
-            step.set(whole.name(), output);
-            return;
+            values.put(whole.name(), output);
+            return values;
         }
         List<String> names = outputVars.names();
         if (names.isEmpty()) {
-            return;
+            return values;
         }
         ObjectNode object = asObject(output);
         if (names.size() == 1) {
             String name = names.get(0);
-            step.set(name, object != null && object.has(name) ? object.get(name) : output);
-            return;
+            values.put(name, object != null && object.has(name) ? object.get(name) : output);
+            return values;
         }
         if (object == null) {
             throw new StepFailure("tool '" + tool + "' returned " + preview(output) + ", with no JSON object holding "
@@ -59,8 +67,9 @@ final class OutputBinding {
                     + (had.isEmpty() ? "no keys" : String.join(", ", had)) + ")");
         }
         for (String name : names) {
-            step.set(name, object.get(name));
+            values.put(name, object.get(name));
         }
+        return values;
     }
 
     private static ObjectNode asObject(JsonNode output) {
