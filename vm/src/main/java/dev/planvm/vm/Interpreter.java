@@ -70,7 +70,7 @@ final class Interpreter {
                 error = new RunError(null, null, message + " (--strict)", null);
             } else {
                 warnings.add(message);
-                log.warn(message);
+                log.debug(message);
             }
         }
         RunResult result = new RunResult(error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,

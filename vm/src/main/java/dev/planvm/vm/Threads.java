@@ -40,6 +40,15 @@ public final class Threads {
         return Executors.newCachedThreadPool(daemon(name));
     }
 
+    /**
+     * An executor for at most {@code size} tasks at once (the caller bounds how many it submits):
+     * a virtual thread per task when available, else a fixed pool of {@code size} daemon threads.
+     * Shut it down when done (under release 17 it is not AutoCloseable).
+     */
+    public static ExecutorService bounded(String name, int size) {
+        return VIRTUAL_PER_TASK != null ? perTask(name) : Executors.newFixedThreadPool(size, daemon(name));
+    }
+
     /** A factory of daemon threads named {@code name-1}, {@code name-2}, ... */
     public static ThreadFactory daemon(String name) {
         AtomicInteger count = new AtomicInteger();
