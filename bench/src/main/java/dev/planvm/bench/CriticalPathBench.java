@@ -1,15 +1,11 @@
 package dev.planvm.bench;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Assign;
 import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
-import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.PlanVm;
@@ -22,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -111,31 +106,14 @@ public final class CriticalPathBench {
         return straight;
     }
 
-    /** Records the plan against instant stand-ins, then gives every interaction its tool's latency. */
+    /** The plan's stand-in cassette with every interaction given its tool's latency. */
     private static Cassette record(Plan plan, double scale) {
-        Set<String> tools = new TreeSet<>();
-        plan.instructions().forEach(i -> {
-            if (i instanceof Calling c) {
-                tools.add(c.tool());
-            }
-        });
-        PlanVm.Builder builder = PlanVm.builder().sequential(true);
-        for (String tool : tools) {
-            builder.tool(Tool.of(tool, "stand-in", (params, context) -> {
-                if (context.expectedKeys().size() < 2) {
-                    return TextNode.valueOf(tool + " answer for seq_no " + context.seqNo());
-                }
-                ObjectNode object = JsonNodeFactory.instance.objectNode();
-                context.expectedKeys().forEach(k -> object.put(k, k + " from seq_no " + context.seqNo()));
-                return object;
-            }));
-        }
-        RunResult recorded = builder.build().run(plan, Map.of(), RunOptions.recording());
-        if (!recorded.succeeded()) {
+        Cassette recorded = StandIns.record(plan);
+        if (recorded == null) {
             return null;
         }
         List<Interaction> timed = new ArrayList<>();
-        for (Interaction interaction : recorded.recording().interactions()) {
+        for (Interaction interaction : recorded.interactions()) {
             Interaction.ToolInteraction tool = (Interaction.ToolInteraction) interaction;
             timed.add(new Interaction.ToolInteraction(tool.tool(), tool.params(), tool.output(), latency(tool.tool(), scale)));
         }
