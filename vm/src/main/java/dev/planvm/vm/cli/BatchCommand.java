@@ -79,6 +79,9 @@ final class BatchCommand implements Callable<Integer> {
     private boolean noProgress;
 
     @CommandLine.Mixin
+    private ConcurrencyOptions calls;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -137,8 +140,8 @@ final class BatchCommand implements Callable<Integer> {
     }
 
     private Batch batch(Map<String, JsonNode> inputs) {
-        PlanVm vm = Toolbox.fromEnvironment(parent.environment()).vmBuilder()
-                .maxSteps(maxSteps).strict(strict).tracing(false).build();
+        PlanVm vm = calls.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()
+                .maxSteps(maxSteps).strict(strict).tracing(false), spec.commandLine()).build();
         Batch.Builder builder = Batch.builder(vm).inputs(inputs)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {

@@ -66,17 +66,8 @@ final class RunCommand implements Callable<Integer> {
         boolean dryRun;
     }
 
-    @CommandLine.Option(names = "--sequential",
-            description = "Start every call at its turn only. By default a call whose inputs are final starts early, so independent calls overlap (same results).")
-    private boolean sequential;
-
-    @CommandLine.Option(names = "--max-in-flight", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_IN_FLIGHT,
-            description = "The most calls started ahead of their turn at once (default: ${DEFAULT-VALUE}).")
-    private int maxInFlight;
-
-    @CommandLine.Option(names = "--tool-concurrency", paramLabel = "TOOL=N",
-            description = "The most calls of TOOL running at once (e.g. llm_generate=4). Repeatable.")
-    private Map<String, Integer> toolConcurrency = Map.of();
+    @CommandLine.Mixin
+    private ConcurrencyOptions concurrency;
 
     @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
     private boolean replayTiming;
@@ -115,18 +106,8 @@ final class RunCommand implements Callable<Integer> {
             err.println("planvm: " + e.getMessage());
             return ExitCodes.INVALID;
         }
-        if (maxInFlight < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--max-in-flight must be at least 1");
-        }
-        PlanVm.Builder builder = Toolbox.fromEnvironment(parent.environment()).vmBuilder().maxSteps(maxSteps).strict(strict)
-                .sequential(sequential).maxInFlightPerRun(maxInFlight);
-        for (Map.Entry<String, Integer> limit : toolConcurrency.entrySet()) {
-            if (limit.getValue() < 1) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--tool-concurrency " + limit.getKey()
-                        + "=" + limit.getValue() + ": the limit must be at least 1");
-            }
-            builder.toolConcurrency(limit.getKey(), limit.getValue());
-        }
+        PlanVm.Builder builder = concurrency.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()
+                .maxSteps(maxSteps).strict(strict), spec.commandLine());
         PlanVm vm = builder.build();
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {

@@ -219,4 +219,15 @@ class BatchCommandTest {
         assertThat(run.exitCode()).isZero();
         assertThat(lines(run.out())).extracting(line -> line.get("final_answer").asInt()).containsExactly(0, 1, 2, 3, 4, 5);
     }
+
+    @Test
+    void batch_takes_the_concurrency_options_of_run() throws Exception {
+        Path plan = Files.writeString(dir.resolve("p.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        CliRun ok = CliRun.of("batch", plan.toString(), "--sequential", "--max-in-flight", "2", "--tool-concurrency", "llm_generate=2");
+        assertThat(ok.exitCode()).isZero();
+        CliRun bad = CliRun.of("batch", plan.toString(), "--tool-concurrency", "llm_generate=0");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--tool-concurrency llm_generate=0: the limit must be at least 1");
+    }
 }
