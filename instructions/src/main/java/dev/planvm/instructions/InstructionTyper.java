@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -157,10 +158,9 @@ final class InstructionTyper {
             return "unknown instruction type 'condition': branch with 'jmp' (condition_prompt, jump_if_true, jump_if_false); "
                     + "nested true_branch/false_branch instruction arrays are not supported";
         }
-        for (String known : TYPES) {
-            if (editDistance(type.toLowerCase(), known) <= 2) {
-                return "unknown instruction type '" + type + "': did you mean '" + known + "'?";
-            }
+        Optional<String> meant = Spelling.closest(type, TYPES);
+        if (meant.isPresent()) {
+            return "unknown instruction type '" + type + "': did you mean '" + meant.get() + "'?";
         }
         return "unknown instruction type '" + type + "' (the types are " + String.join(", ", TYPES)
                 + "); to call a tool of that name, write " + callIt;
@@ -173,25 +173,6 @@ final class InstructionTyper {
             }
         }
         return false;
-    }
-
-    static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 
     /** Parses the templates of an instruction that will not be typed, so syntax errors are still all listed. */

@@ -6,13 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -129,19 +127,7 @@ public record Cassette(List<Interaction> interactions) {
     /** Writes the cassette atomically: readers see the old file or the whole new one. */
     public void write(Path file) {
         try {
-            Path target = file.toAbsolutePath();
-            Files.createDirectories(target.getParent());
-            Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
-            try {
-                Files.writeString(temp, toJson().toPrettyString() + "\n", StandardCharsets.UTF_8);
-                try {
-                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            AtomicFiles.write(file, toJson().toPrettyString() + "\n");
         } catch (IOException e) {
             throw new CassetteException(file + ": cannot write the cassette: " + e.getMessage(), e);
         }

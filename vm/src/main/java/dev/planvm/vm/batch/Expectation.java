@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.planvm.vm.trace.AtomicFiles;
+import dev.planvm.instructions.Spelling;
+import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -184,31 +185,7 @@ public record Expectation(JsonNode finalAnswer, PlanOutcome.Status status, Strin
     }
 
     private static String suggestion(String key) {
-        for (String known : KEYS) {
-            if (editDistance(key.toLowerCase(), known) <= 2) {
-                return ": did you mean '" + known + "'?";
-            }
-        }
-        return "";
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return Spelling.closest(key, KEYS).map(known -> ": did you mean '" + known + "'?").orElse("");
     }
 
     private static String quote(String text) {

@@ -1,6 +1,6 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.trace.AtomicFiles;
+import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;

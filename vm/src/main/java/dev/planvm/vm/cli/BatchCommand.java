@@ -6,7 +6,7 @@ import dev.planvm.vm.batch.Batch;
 import dev.planvm.vm.batch.BatchProgress;
 import dev.planvm.vm.batch.BatchReport;
 import dev.planvm.vm.batch.PlanOutcome;
-import dev.planvm.vm.trace.AtomicFiles;
+import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -43,17 +43,6 @@ final class BatchCommand implements Callable<Integer> {
             description = "Write the JSON lines to FILE instead of stdout, atomically once every plan has finished (nothing if interrupted).")
     private Path out;
 
-    @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
-            description = "Set a variable before the first instruction of every plan; VALUE is JSON when it parses, else text. Repeatable.")
-    private List<String> vars = List.of();
-
-    @CommandLine.Option(names = "--max-steps", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
-            description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
-    private int maxSteps;
-
-    @CommandLine.Option(names = "--strict", description = "Fail a run that never sets final_answer.")
-    private boolean strict;
-
     @CommandLine.ArgGroup(exclusive = true)
     private Mode mode = new Mode();
 
@@ -77,6 +66,9 @@ final class BatchCommand implements Callable<Integer> {
 
     @CommandLine.Option(names = "--no-progress", description = "Never draw the progress bar.")
     private boolean noProgress;
+
+    @CommandLine.Mixin
+    private RunSettings settings;
 
     @CommandLine.Mixin
     private ConcurrencyOptions calls;
@@ -124,9 +116,6 @@ final class BatchCommand implements Callable<Integer> {
     /** Refuses bad option values (exit 2) and returns the --var inputs. */
     private Map<String, JsonNode> checkUsage() {
         CommandLine commandLine = spec.commandLine();
-        if (maxSteps < 1) {
-            throw new CommandLine.ParameterException(commandLine, "--max-steps must be at least 1");
-        }
         if (concurrency != null && concurrency < 1) {
             throw new CommandLine.ParameterException(commandLine, "--concurrency must be at least 1");
         }
@@ -136,12 +125,12 @@ final class BatchCommand implements Callable<Integer> {
         if (mode.replayDir != null && !Files.isDirectory(mode.replayDir)) {
             throw new CommandLine.ParameterException(commandLine, "--replay-dir " + mode.replayDir + ": not a directory");
         }
-        return RunCommand.Inputs.parse(vars, commandLine);
+        return settings.inputs(commandLine);
     }
 
     private Batch batch(Map<String, JsonNode> inputs) {
-        PlanVm vm = calls.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()
-                .maxSteps(maxSteps).strict(strict).tracing(false), spec.commandLine()).build();
+        PlanVm vm = calls.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder())
+                .tracing(false), spec.commandLine()).build();
         Batch.Builder builder = Batch.builder(vm).inputs(inputs)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {

@@ -2,7 +2,6 @@ package dev.planvm.vm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.vm.PlanRejectedException;
@@ -11,12 +10,10 @@ import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunOptions;
 import dev.planvm.vm.RunResult;
-import dev.planvm.vm.trace.AtomicFiles;
+import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -34,19 +31,8 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Parameters(index = "0", paramLabel = "FILE", description = "The plan file (JSON); '-' reads standard input.")
     private String file;
 
-    @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
-            description = "Set a variable before the first instruction; VALUE is parsed as JSON when it parses, else taken as text. Repeatable.")
-    private List<String> vars = List.of();
-
     @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the run's trace (JSON) to OUT, also when the run fails.")
     private Path trace;
-
-    @CommandLine.Option(names = "--max-steps", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
-            description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
-    private int maxSteps;
-
-    @CommandLine.Option(names = "--strict", description = "Fail when final_answer is never set (instead of a warning and a null result).")
-    private boolean strict;
 
     @CommandLine.ArgGroup(exclusive = true)
     private Mode mode = new Mode();
@@ -65,6 +51,9 @@ final class RunCommand implements Callable<Integer> {
                 description = "Call nothing: tools answer placeholders shaped by output_vars; LLM conditions answer --dry-run-conditions.")
         boolean dryRun;
     }
+
+    @CommandLine.Mixin
+    private RunSettings settings;
 
     @CommandLine.Mixin
     private ConcurrencyOptions concurrency;
@@ -89,10 +78,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (maxSteps < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--max-steps must be at least 1");
-        }
-        Map<String, JsonNode> inputs = Inputs.parse(vars, spec.commandLine());
+        Map<String, JsonNode> inputs = settings.inputs(spec.commandLine());
         if (replayTiming && mode.replay == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--replay-timing needs --replay");
         }
@@ -106,8 +92,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("planvm: " + e.getMessage());
             return ExitCodes.INVALID;
         }
-        PlanVm.Builder builder = concurrency.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()
-                .maxSteps(maxSteps).strict(strict), spec.commandLine());
+        PlanVm.Builder builder = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()), spec.commandLine());
         PlanVm vm = builder.build();
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {
@@ -142,40 +127,5 @@ final class RunCommand implements Callable<Integer> {
         JsonNode answer = result.finalAnswer();
         out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
         return ExitCodes.OK;
-    }
-
-    /** {@code --var NAME=VALUE} options to input variables. */
-    static final class Inputs {
-        private static final ObjectMapper MAPPER = new ObjectMapper();
-
-        private Inputs() {
-        }
-
-        static Map<String, JsonNode> parse(List<String> vars, CommandLine commandLine) {
-            Map<String, JsonNode> inputs = new LinkedHashMap<>();
-            for (String var : vars) {
-                int eq = var.indexOf('=');
-                String name = eq < 0 ? var : var.substring(0, eq);
-                if (eq < 0 || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                    throw new CommandLine.ParameterException(commandLine, "--var " + var
-                            + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
-                }
-                inputs.put(name, value(var.substring(eq + 1)));
-            }
-            return inputs;
-        }
-
-        /** JSON when the text parses as JSON, else the text itself. */
-        static JsonNode value(String text) {
-            try {
-                JsonNode parsed = MAPPER.readTree(text);
-                if (parsed != null && !parsed.isMissingNode()) {
-                    return parsed;
-                }
-            } catch (IOException notJson) {
-                // plain text
-            }
-            return TextNode.valueOf(text);
-        }
     }
 }

@@ -49,16 +49,8 @@ final class TestCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write a JUnit XML report to FILE.")
     private Path junitXml;
 
-    @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
-            description = "Set a variable before the first instruction of every plan; VALUE is JSON when it parses, else text. Repeatable.")
-    private List<String> vars = List.of();
-
-    @CommandLine.Option(names = "--max-steps", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
-            description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
-    private int maxSteps;
-
-    @CommandLine.Option(names = "--strict", description = "Fail runs that never set final_answer.")
-    private boolean strict;
+    @CommandLine.Mixin
+    private RunSettings settings;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -74,15 +66,12 @@ final class TestCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         PrintWriter out = commandLine.getOut();
         PrintWriter err = commandLine.getErr();
-        if (maxSteps < 1) {
-            throw new CommandLine.ParameterException(commandLine, "--max-steps must be at least 1");
-        }
         if (update && junitXml != null) {
             throw new CommandLine.ParameterException(commandLine, "--junit-xml reports a test run; it does not go with --update");
         }
-        Map<String, JsonNode> inputs = RunCommand.Inputs.parse(vars, commandLine);
+        Map<String, JsonNode> inputs = settings.inputs(commandLine);
         List<Path> plans = plans(commandLine);
-        PlanVm vm = Toolbox.fromEnvironment(parent.environment()).vmBuilder().maxSteps(maxSteps).strict(strict).build();
+        PlanVm vm = settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).build();
         RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs);
         return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
     }

@@ -1,4 +1,4 @@
-package dev.planvm.vm.trace;
+package dev.planvm.tools;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
