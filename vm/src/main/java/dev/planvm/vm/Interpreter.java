@@ -45,8 +45,9 @@ final class Interpreter {
         calls.speculateWith(speculator);
     }
 
-    RunResult run(Map<String, JsonNode> inputs, TraceRecorder trace) {
+    RunResult run(Checkpoint checkpoint, TraceRecorder trace) {
         long start = System.nanoTime();
+        Map<String, JsonNode> inputs = checkpoint.variables();
         inputs.forEach(variables::set);
         List<RunListener> all = new ArrayList<>(listeners);
         if (trace != null) {
@@ -54,7 +55,7 @@ final class Interpreter {
         }
         tell(all, l -> l.runStarted(plan, inputs));
         List<String> warnings = new ArrayList<>();
-        Loop loop = new Loop(all, trace != null || !listeners.isEmpty(), start);
+        Loop loop = new Loop(all, trace != null || !listeners.isEmpty(), start, checkpoint);
         RunError error;
         try {
             error = loop.run();
@@ -94,18 +95,21 @@ final class Interpreter {
         private final List<RunListener> all;
         private final boolean recording;
         private final long runStart;
+        private final int firstPosition;
         int steps;
 
-        Loop(List<RunListener> all, boolean recording, long runStart) {
+        Loop(List<RunListener> all, boolean recording, long runStart, Checkpoint checkpoint) {
             this.all = all;
             this.recording = recording;
             this.runStart = runStart;
+            this.firstPosition = checkpoint.position();
+            this.steps = checkpoint.steps();
         }
 
         /** Runs to the end; returns why the run failed, or {@code null}. */
         RunError run() {
             List<Instruction> instructions = plan.instructions();
-            int pc = 0;
+            int pc = firstPosition;
             while (pc < instructions.size()) {
                 Instruction instruction = instructions.get(pc);
                 if (steps == maxSteps) {

@@ -163,7 +163,19 @@ public final class PlanVm {
      * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunOptions)} is not empty
      */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs, RunOptions options) {
+        return run(plan, Checkpoint.start(new LinkedHashMap<>(inputs)), options, List.of());
+    }
+
+    /**
+     * Runs a plan from a checkpoint: a fresh start, or where a stored run's last committed step
+     * left it (resume, rerun).
+     *
+     * @param runListeners listeners of this run only (besides the VM's), e.g. a run store recorder
+     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunOptions)} is not empty
+     */
+    public RunResult run(Plan plan, Checkpoint start, RunOptions options, List<RunListener> runListeners) {
         Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(start, "start");
         Objects.requireNonNull(options, "options");
         List<String> problems = problems(plan, options);
         if (!problems.isEmpty()) {
@@ -177,8 +189,10 @@ public final class PlanVm {
         Calls calls = new Calls(chain, recorder, options.dryRun());
         Speculator speculator = sequential ? null
                 : new Speculator(plan, dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), chain, executor(), maxInFlight);
-        Interpreter interpreter = new Interpreter(plan, handlers, calls, listeners, maxSteps, strict, speculator);
-        return interpreter.run(new LinkedHashMap<>(inputs), tracing ? new TraceRecorder(options.mode()) : null);
+        List<RunListener> all = new ArrayList<>(listeners);
+        all.addAll(runListeners);
+        Interpreter interpreter = new Interpreter(plan, handlers, calls, all, maxSteps, strict, speculator);
+        return interpreter.run(start, tracing ? new TraceRecorder(options.mode()) : null);
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.tools.chain.Call;
 import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,6 +48,23 @@ public record Cassette(List<Interaction> interactions) {
 
     public boolean hasConditions() {
         return interactions.stream().anyMatch(i -> i instanceof Interaction.ConditionInteraction);
+    }
+
+    /**
+     * This cassette without the interactions that {@code served} calls consumed (for each call, the
+     * first interaction it matches, in order): what a resumed run may still be served.
+     */
+    public Cassette remaining(List<Call> served) {
+        List<Interaction> left = new ArrayList<>(interactions);
+        for (Call call : served) {
+            for (int i = 0; i < left.size(); i++) {
+                if (CassettePlayer.matches(left.get(i), call)) {
+                    left.remove(i);
+                    break;
+                }
+            }
+        }
+        return new Cassette(left);
     }
 
     /** Reads and checks a cassette file; every problem is a {@link CassetteException} naming the file. */

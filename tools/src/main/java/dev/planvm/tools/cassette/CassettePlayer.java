@@ -79,7 +79,7 @@ public final class CassettePlayer implements CallInterceptor {
         throw ToolException.permanent(noMatch(call));
     }
 
-    private static boolean matches(Interaction interaction, Call call) {
+    static boolean matches(Interaction interaction, Call call) {
         if (interaction instanceof Interaction.ToolInteraction tool && call instanceof Call.ToolCall toolCall) {
             return tool.tool().equals(toolCall.tool()) && JsonMatch.same(tool.params(), toolCall.params());
         }

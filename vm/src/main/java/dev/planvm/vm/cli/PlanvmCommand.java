@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "Validate and run sequenced plans (the StackVM plan format).",
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = {RunCommand.class, BatchCommand.class, TestCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class,
+        subcommands = {RunCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
+                ResumeCommand.class, RerunCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage"})

@@ -1,16 +1,19 @@
 package dev.planvm.vm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
+import java.util.List;
+import dev.planvm.vm.store.StoreRecorder;
+import dev.planvm.vm.store.RunStore;
+import dev.planvm.vm.Checkpoint;
+import dev.planvm.instructions.Plan;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunOptions;
 import dev.planvm.vm.RunResult;
-import dev.planvm.tools.AtomicFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -54,6 +57,12 @@ final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     private RunSettings settings;
+
+    @CommandLine.Mixin
+    private StoreOptions store;
+
+    @CommandLine.Option(names = "--no-store", description = "Do not keep the run in the run store (it cannot be resumed).")
+    private boolean noStore;
 
     @CommandLine.Mixin
     private ConcurrencyOptions concurrency;
@@ -103,29 +112,25 @@ final class RunCommand implements Callable<Integer> {
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }
-        RunResult result;
-        try {
-            result = vm.run(loaded.plan(), inputs, options);
-        } catch (PlanRejectedException rejected) {
-            rejected.problems().forEach(problem -> err.println(file + ": " + problem));
-            return ExitCodes.INVALID;
+        Plan plan = loaded.plan();
+        RunOutput output = new RunOutput(file, out, err, verbosity.verbose());
+        List<String> problems = vm.problems(plan, options);
+        if (!problems.isEmpty()) {
+            return output.rejected(new PlanRejectedException(problems));
         }
-        if (trace != null) {
-            AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
+        if (noStore) {
+            return output.finished(vm.run(plan, inputs, options), trace, mode.record);
         }
-        if (mode.record != null) {
-            result.recording().write(mode.record);
-        }
-        result.warnings().forEach(warning -> err.println("warning: " + file + ": " + warning));
-        if (!result.succeeded()) {
-            err.println(file + ": " + result.error().describe());
-            if (verbosity.verbose() && result.error().cause() != null) {
-                result.error().cause().printStackTrace(err);
+        try (RunStore runs = store.open(parent.environment())) {
+            String id = runs.createRun(plan, inputs, options.mode(), null, null);
+            RunResult result = vm.run(plan, Checkpoint.start(inputs), options, List.of(new StoreRecorder(runs, id, plan, 0, 1)));
+            int code = output.finished(result, trace, mode.record);
+            if (!result.succeeded()) {
+                err.println("run " + id + " is stored: planvm show " + id + " shows it, planvm resume " + id + " continues it");
+            } else if (verbosity.verbose()) {
+                err.println("run " + id + " is stored in " + runs.file());
             }
-            return ExitCodes.RUNTIME_FAILURE;
+            return code;
         }
-        JsonNode answer = result.finalAnswer();
-        out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
-        return ExitCodes.OK;
     }
 }

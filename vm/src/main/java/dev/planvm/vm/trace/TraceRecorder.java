@@ -50,7 +50,12 @@ public final class TraceRecorder implements RunListener {
 
     @Override
     public void stepFinished(StepRecord step) {
-        ObjectNode entry = steps.addObject();
+        steps.add(entry(step));
+    }
+
+    /** The trace entry of one step (also what the run store keeps per committed step). */
+    public static ObjectNode entry(StepRecord step) {
+        ObjectNode entry = JsonNodeFactory.instance.objectNode();
         entry.put("seq_no", step.seqNo());
         entry.put("type", step.type());
         entry.put("start_ms", step.offsetNanos() / 1_000_000.0);
@@ -69,6 +74,7 @@ public final class TraceRecorder implements RunListener {
         if (step.error() != null) {
             entry.put("error", step.error());
         }
+        return entry;
     }
 
     /**

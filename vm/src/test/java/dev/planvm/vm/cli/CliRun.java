@@ -13,7 +13,16 @@ record CliRun(int exitCode, String out, String err) {
         return withEnvironment(Map.of(), args);
     }
 
+    /** One run store per test JVM, outside the repository, unless a test names its own. */
+    private static final String STORE = System.getProperty("java.io.tmpdir") + "/planvm-test-" + ProcessHandle.current().pid()
+            + "/runs.db";
+
     static CliRun withEnvironment(Map<String, String> environment, String... args) {
+        if (!environment.containsKey("PLANVM_STORE")) {
+            Map<String, String> withStore = new java.util.HashMap<>(environment);
+            withStore.put("PLANVM_STORE", STORE);
+            environment = withStore;
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),

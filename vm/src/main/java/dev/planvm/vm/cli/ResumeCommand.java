@@ -1,0 +1,96 @@
+package dev.planvm.vm.cli;
+
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.CassetteException;
+import dev.planvm.vm.Checkpoint;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunOptions;
+import dev.planvm.vm.store.RunStore;
+import dev.planvm.vm.store.ServedCalls;
+import dev.planvm.vm.store.StoreRecorder;
+import dev.planvm.vm.store.StoredRun;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm resume RUN}: continues an interrupted or failed run after its last committed step. */
+@Command(name = "resume", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Continue an interrupted or failed run from its last committed step, with its plan and inputs.",
+                "Committed steps are not run again; the step that was running when the process died runs again",
+                "(at-least-once for calls in flight, like Temporal activities)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run succeeded", "1:the run failed", "2:no such run, already succeeded, cannot run here, or bad usage"})
+final class ResumeCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
+    private String runId;
+
+    @CommandLine.Mixin
+    private StoreOptions store;
+
+    @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
+            description = "Answer calls from CASSETTE (the interactions the committed steps used are skipped).")
+    private Path replay;
+
+    @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
+    private boolean replayTiming;
+
+    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the trace of this session's steps to OUT.")
+    private Path trace;
+
+    @CommandLine.Mixin
+    private RunSettings settings;
+
+    @CommandLine.Mixin
+    private ConcurrencyOptions concurrency;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws IOException {
+        CommandLine commandLine = spec.commandLine();
+        if (!settings.inputs(commandLine).isEmpty()) {
+            throw new CommandLine.ParameterException(commandLine,
+                    "--var does not go with resume (a run keeps its inputs): use planvm rerun RUN --from SEQ --var ...");
+        }
+        try (RunStore runs = store.open(parent.environment())) {
+            StoredRun run = StoredRuns.find(runs, runId, commandLine);
+            RunOutput output = new RunOutput("run " + run.id(), commandLine.getOut(), commandLine.getErr(), verbosity.verbose());
+            if (run.status().equals("succeeded")) {
+                commandLine.getErr().println("run " + run.id() + " already succeeded: nothing to resume");
+                return ExitCodes.INVALID;
+            }
+            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()),
+                    commandLine).build();
+            Plan plan = StoredRuns.plan(vm, run, commandLine);
+            RunOptions options;
+            try {
+                options = replay == null ? RunOptions.LIVE
+                        : RunOptions.replay(Cassette.read(replay).remaining(ServedCalls.of(run.steps())), replayTiming);
+            } catch (CassetteException e) {
+                commandLine.getErr().println("planvm: " + e.getMessage());
+                return ExitCodes.INVALID;
+            }
+            Checkpoint checkpoint = run.checkpoint();
+            int session = runs.resumeRun(run.id());
+            StoreRecorder recorder = new StoreRecorder(runs, run.id(), plan, checkpoint.steps(), session);
+            try {
+                return output.finished(vm.run(plan, checkpoint, options, List.of(recorder)), trace, null);
+            } catch (PlanRejectedException rejected) {
+                return output.rejected(rejected);
+            }
+        }
+    }
+}
