@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.vm.expr.EvaluationException;
 import dev.planvm.vm.trace.TraceRecorder;
@@ -31,10 +32,11 @@ final class Interpreter {
     private final boolean strict;
     private final VariableStore variables = new VariableStore();
     private final Speculator speculator;
+    private final Redactor redactor;
 
     /** @param speculator runs calls ahead of their turn, or {@code null} for a strictly sequential run */
     Interpreter(Plan plan, Map<String, InstructionHandler<?>> handlers, Calls calls, List<RunListener> listeners,
-                int maxSteps, boolean strict, Speculator speculator) {
+                int maxSteps, boolean strict, Speculator speculator, Redactor redactor) {
         this.plan = plan;
         this.handlers = handlers;
         this.calls = calls;
@@ -42,6 +44,7 @@ final class Interpreter {
         this.maxSteps = maxSteps;
         this.strict = strict;
         this.speculator = speculator;
+        this.redactor = redactor;
         calls.speculateWith(speculator);
     }
 
@@ -129,7 +132,7 @@ final class Interpreter {
                 try {
                     outcome = execute(instruction, step);
                 } catch (RuntimeException e) {
-                    RunError error = new RunError(instruction.seqNo(), instruction.type(), describe(e), e);
+                    RunError error = new RunError(instruction.seqNo(), instruction.type(), redactor.redact(describe(e)), e);
                     finishStep(all, recording, step, runStart, stepStart, null, error.message());
                     return error;
                 }

@@ -9,6 +9,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.ParamsCheck;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.cassette.CassettePlayer;
@@ -79,6 +80,7 @@ public final class PlanVm {
     private final boolean strict;
     private final boolean tracing;
     private final String llmHint;
+    private final Redactor redactor;
     private final ParamsCheck paramsCheck;
 
     private PlanVm(Builder b) {
@@ -95,6 +97,7 @@ public final class PlanVm {
         this.strict = b.strict;
         this.tracing = b.tracing;
         this.llmHint = b.llmHint;
+        this.redactor = b.redactor;
     }
 
     public static Builder builder() {
@@ -110,6 +113,11 @@ public final class PlanVm {
 
     public ToolRegistry tools() {
         return tools;
+    }
+
+    /** What keeps this VM's secrets out of traces, cassettes, error messages and the run store. */
+    public Redactor redactor() {
+        return redactor;
     }
 
     /** {@link #problems(Plan, RunOptions)} for a live run. */
@@ -181,9 +189,9 @@ public final class PlanVm {
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
-        CassetteRecorder recorder = options.record() ? new CassetteRecorder() : null;
+        CassetteRecorder recorder = options.record() ? new CassetteRecorder(redactor) : null;
         CallInterceptor mode = options.dryRun() ? new DryRunLink(options.dryRunConditions())
-                : options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming())
+                : options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming(), redactor)
                 : recorder;
         CallChain chain = CallChains.standard(chainParts, mode);
         Calls calls = new Calls(chain, recorder, options.dryRun());
@@ -191,8 +199,8 @@ public final class PlanVm {
                 : new Speculator(plan, dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), chain, executor(), maxInFlight);
         List<RunListener> all = new ArrayList<>(listeners);
         all.addAll(runListeners);
-        Interpreter interpreter = new Interpreter(plan, handlers, calls, all, maxSteps, strict, speculator);
-        return interpreter.run(start, tracing ? new TraceRecorder(options.mode()) : null);
+        Interpreter interpreter = new Interpreter(plan, handlers, calls, all, maxSteps, strict, speculator, redactor);
+        return interpreter.run(start, tracing ? new TraceRecorder(options.mode(), redactor) : null);
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */
@@ -226,6 +234,7 @@ public final class PlanVm {
         private boolean strict;
         private boolean tracing = true;
         private String llmHint;
+        private Redactor redactor = Redactor.none();
 
         private Builder() {
         }
@@ -332,6 +341,15 @@ public final class PlanVm {
          */
         public Builder llmUnavailable(String hint) {
             this.llmHint = hint;
+            return this;
+        }
+
+        /**
+         * Secret values (name to value, each at least {@link Redactor#MIN_LENGTH} characters): they
+         * never reach traces, recorded cassettes, error messages or the run store.
+         */
+        public Builder secrets(Map<String, String> secrets) {
+            this.redactor = this.redactor.and(Redactor.of(secrets));
             return this;
         }
 

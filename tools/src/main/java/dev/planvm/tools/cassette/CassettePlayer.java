@@ -3,6 +3,7 @@ package dev.planvm.tools.cassette;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.chain.Call;
 import dev.planvm.tools.chain.CallInterceptor;
@@ -28,10 +29,21 @@ public final class CassettePlayer implements CallInterceptor {
     private final Map<String, LinkedList<Integer>> unserved = new HashMap<>();
     private static final String CONDITIONS = "\0conditions";
 
+    private final Redactor redactor;
+
     /** @param timing sleep each interaction's {@code duration_ms} before answering ({@code --replay-timing}) */
     public CassettePlayer(Cassette cassette, boolean timing) {
+        this(cassette, timing, Redactor.none());
+    }
+
+    /**
+     * @param redactor the secrets a recording left out: a call is matched with them redacted the
+     *                 same way, so a cassette recorded with secrets replays with them
+     */
+    public CassettePlayer(Cassette cassette, boolean timing, Redactor redactor) {
         this.cassette = cassette;
         this.timing = timing;
+        this.redactor = redactor;
         List<Interaction> all = cassette.interactions();
         for (int i = 0; i < all.size(); i++) {
             unserved.computeIfAbsent(key(all.get(i)), k -> new LinkedList<>()).add(i);
@@ -48,7 +60,7 @@ public final class CassettePlayer implements CallInterceptor {
 
     @Override
     public JsonNode intercept(Chain chain) {
-        Call call = chain.call();
+        Call call = redacted(chain.call());
         Interaction interaction = take(call);
         if (timing && interaction.durationMs() > 0) {
             try {
@@ -63,6 +75,18 @@ public final class CassettePlayer implements CallInterceptor {
         }
         Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
         return Conditions.toJson(new ConditionResult(condition.result(), condition.explanation()));
+    }
+
+    private Call redacted(Call call) {
+        if (redactor.isEmpty()) {
+            return call;
+        }
+        if (call instanceof Call.ToolCall tool) {
+            return new Call.ToolCall(tool.tool(), redactor.redact(tool.params()), tool.context());
+        }
+        Call.ConditionCall condition = (Call.ConditionCall) call;
+        return new Call.ConditionCall(redactor.redact(condition.prompt()), redactor.redact(condition.conditionContext()),
+                condition.context());
     }
 
     /** The first unserved matching interaction; replaying in recorded order finds it at the head. */

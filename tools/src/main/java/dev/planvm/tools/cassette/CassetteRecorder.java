@@ -5,6 +5,7 @@ import dev.planvm.tools.chain.Call;
 import dev.planvm.tools.chain.CallInterceptor;
 import dev.planvm.tools.chain.Conditions;
 import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.Redactor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,16 @@ import java.util.List;
 public final class CassetteRecorder implements CallInterceptor {
 
     private final List<Interaction> interactions = new ArrayList<>();
+    private final Redactor redactor;
+
+    /** A recorder that keeps secrets out of the cassette (see {@link Redactor}). */
+    public CassetteRecorder(Redactor redactor) {
+        this.redactor = redactor;
+    }
+
+    public CassetteRecorder() {
+        this(Redactor.none());
+    }
 
     @Override
     public JsonNode intercept(Chain chain) {
@@ -25,12 +36,14 @@ public final class CassetteRecorder implements CallInterceptor {
         long durationMs = (System.nanoTime() - start) / 1_000_000;
         Interaction interaction;
         if (call instanceof Call.ToolCall tool) {
-            interaction = new Interaction.ToolInteraction(tool.tool(), tool.params(), output, durationMs);
+            interaction = new Interaction.ToolInteraction(tool.tool(), redactor.redact(tool.params()), redactor.redact(output),
+                    durationMs);
         } else {
             Call.ConditionCall condition = (Call.ConditionCall) call;
             ConditionResult result = Conditions.fromJson(output);
-            interaction = new Interaction.ConditionInteraction(condition.prompt(), condition.conditionContext(),
-                    result.result(), result.explanation(), durationMs);
+            interaction = new Interaction.ConditionInteraction(redactor.redact(condition.prompt()),
+                    redactor.redact(condition.conditionContext()), result.result(), redactor.redact(result.explanation()),
+                    durationMs);
         }
         synchronized (interactions) {
             interactions.add(interaction);

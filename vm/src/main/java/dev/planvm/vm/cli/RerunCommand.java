@@ -2,6 +2,7 @@ package dev.planvm.vm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.Checkpoint;
@@ -68,10 +69,11 @@ final class RerunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
-        Map<String, JsonNode> edits = settings.inputs(commandLine);
-        try (RunStore runs = store.open(parent.environment())) {
+        Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
+        Map<String, JsonNode> edits = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
+        try (RunStore runs = store.open(parent.environment(), Redactor.of(secrets))) {
             StoredRun run = StoredRuns.find(runs, runId, commandLine);
-            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()),
+            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets),
                     commandLine).build();
             Plan plan = StoredRuns.plan(vm, run, commandLine);
             int position;
@@ -99,7 +101,8 @@ final class RerunCommand implements Callable<Integer> {
             }
             commandLine.getErr().println("run " + newRun + ": rerun of " + run.id() + " from seq_no " + fromSeq
                     + " (" + kept.size() + " committed steps kept)");
-            RunOutput output = new RunOutput("run " + newRun, commandLine.getOut(), commandLine.getErr(), verbosity.verbose());
+            RunOutput output = new RunOutput("run " + newRun, commandLine.getOut(), commandLine.getErr(),
+                    verbosity.verbose(), vm.redactor());
             StoreRecorder recorder = new StoreRecorder(runs, newRun, plan, kept.size(), 1);
             try {
                 return output.finished(vm.run(plan, new Checkpoint(position, kept.size(), variables), options,

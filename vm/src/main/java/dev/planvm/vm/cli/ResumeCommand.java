@@ -1,6 +1,7 @@
 package dev.planvm.vm.cli;
 
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.Checkpoint;
@@ -14,6 +15,7 @@ import dev.planvm.vm.store.StoredRun;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -65,16 +67,18 @@ final class ResumeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(commandLine,
                     "--var does not go with resume (a run keeps its inputs): use planvm rerun RUN --from SEQ --var ...");
         }
-        try (RunStore runs = store.open(parent.environment())) {
+        Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
+        try (RunStore runs = store.open(parent.environment(), Redactor.of(secrets))) {
             StoredRun run = StoredRuns.find(runs, runId, commandLine);
-            RunOutput output = new RunOutput("run " + run.id(), commandLine.getOut(), commandLine.getErr(), verbosity.verbose());
             if (run.status().equals("succeeded")) {
                 commandLine.getErr().println("run " + run.id() + " already succeeded: nothing to resume");
                 return ExitCodes.INVALID;
             }
-            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()),
+            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets),
                     commandLine).build();
             Plan plan = StoredRuns.plan(vm, run, commandLine);
+            RunOutput output = new RunOutput("run " + run.id(), commandLine.getOut(), commandLine.getErr(),
+                    verbosity.verbose(), vm.redactor());
             RunOptions options;
             try {
                 options = replay == null ? RunOptions.LIVE
@@ -83,7 +87,9 @@ final class ResumeCommand implements Callable<Integer> {
                 commandLine.getErr().println("planvm: " + e.getMessage());
                 return ExitCodes.INVALID;
             }
-            Checkpoint checkpoint = run.checkpoint();
+            Checkpoint stored = run.checkpoint();
+            Checkpoint checkpoint = new Checkpoint(stored.position(), stored.steps(),
+                    RunSettings.withSecrets(stored.variables(), secrets));
             int session = runs.resumeRun(run.id());
             StoreRecorder recorder = new StoreRecorder(runs, run.id(), plan, checkpoint.steps(), session);
             try {

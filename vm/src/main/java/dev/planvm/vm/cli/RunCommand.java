@@ -87,7 +87,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Map<String, JsonNode> inputs = settings.inputs(spec.commandLine());
+        Map<String, String> secrets = settings.secrets(parent.environment(), spec.commandLine());
+        Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(spec.commandLine()), secrets);
         if (replayTiming && mode.replay == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--replay-timing needs --replay");
         }
@@ -101,7 +102,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("planvm: " + e.getMessage());
             return ExitCodes.INVALID;
         }
-        PlanVm.Builder builder = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()), spec.commandLine());
+        PlanVm.Builder builder = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets), spec.commandLine());
         PlanVm vm = builder.build();
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {
@@ -113,7 +114,7 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.INVALID;
         }
         Plan plan = loaded.plan();
-        RunOutput output = new RunOutput(file, out, err, verbosity.verbose());
+        RunOutput output = new RunOutput(file, out, err, verbosity.verbose(), vm.redactor());
         List<String> problems = vm.problems(plan, options);
         if (!problems.isEmpty()) {
             return output.rejected(new PlanRejectedException(problems));
@@ -121,7 +122,7 @@ final class RunCommand implements Callable<Integer> {
         if (noStore) {
             return output.finished(vm.run(plan, inputs, options), trace, mode.record);
         }
-        try (RunStore runs = store.open(parent.environment())) {
+        try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             String id = runs.createRun(plan, inputs, options.mode(), null, null);
             RunResult result = vm.run(plan, Checkpoint.start(inputs), options, List.of(new StoreRecorder(runs, id, plan, 0, 1)));
             int code = output.finished(result, trace, mode.record);

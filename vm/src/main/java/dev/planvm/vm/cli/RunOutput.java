@@ -3,10 +3,12 @@ package dev.planvm.vm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.tools.AtomicFiles;
+import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunResult;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 
 /**
@@ -20,13 +22,19 @@ final class RunOutput {
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean verbose;
+    private final Redactor redactor;
 
-    /** @param label what messages are prefixed with (the plan file, or the run) */
-    RunOutput(String label, PrintWriter out, PrintWriter err, boolean verbose) {
+    /**
+     * @param label    what messages are prefixed with (the plan file, or the run)
+     * @param redactor keeps the run's secrets out of what is printed on stderr (and out of log lines)
+     */
+    RunOutput(String label, PrintWriter out, PrintWriter err, boolean verbose, Redactor redactor) {
         this.label = label;
         this.out = out;
         this.err = err;
         this.verbose = verbose;
+        this.redactor = redactor;
+        RedactingLogs.use(redactor);
     }
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
@@ -50,7 +58,9 @@ final class RunOutput {
         if (!result.succeeded()) {
             err.println(label + ": " + result.error().describe());
             if (verbose && result.error().cause() != null) {
-                result.error().cause().printStackTrace(err);
+                StringWriter stack = new StringWriter();
+                result.error().cause().printStackTrace(new PrintWriter(stack));
+                err.print(redactor.redact(stack.toString()));
             }
             return ExitCodes.RUNTIME_FAILURE;
         }

@@ -1,5 +1,6 @@
 package dev.planvm.vm.cli;
 
+import dev.planvm.tools.Redactor;
 import dev.planvm.vm.store.RunStore;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,5 +23,10 @@ final class StoreOptions {
 
     RunStore open(Map<String, String> environment) {
         return RunStore.open(path(environment));
+    }
+
+    /** The store, keeping the VM's secrets out of everything written to it. */
+    RunStore open(Map<String, String> environment, Redactor redactor) {
+        return RunStore.open(path(environment), redactor);
     }
 }

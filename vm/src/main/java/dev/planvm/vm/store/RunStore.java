@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
 import dev.planvm.vm.RunError;
 import dev.planvm.vm.RunResult;
 import java.io.IOException;
@@ -42,14 +43,21 @@ public final class RunStore implements AutoCloseable {
 
     private final Connection connection;
     private final Path file;
+    private final Redactor redactor;
 
-    private RunStore(Path file, Connection connection) {
+    private RunStore(Path file, Connection connection, Redactor redactor) {
         this.file = file;
         this.connection = connection;
+        this.redactor = redactor;
     }
 
     /** Opens (creating when needed) the store at {@code file}. */
     public static RunStore open(Path file) {
+        return open(file, Redactor.none());
+    }
+
+    /** Opens the store; every JSON value written to it first goes through {@code redactor}. */
+    public static RunStore open(Path file, Redactor redactor) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -67,7 +75,7 @@ public final class RunStore implements AutoCloseable {
                     }
                 }
             }
-            return new RunStore(file, connection);
+            return new RunStore(file, connection, redactor);
         } catch (SQLException | IOException e) {
             throw new StoreException(file + ": cannot open the run store: " + e.getMessage(), e);
         }
@@ -197,9 +205,9 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    private static String json(JsonNode node) {
+    private String json(JsonNode node) {
         try {
-            return node == null ? null : MAPPER.writeValueAsString(node);
+            return node == null ? null : MAPPER.writeValueAsString(redactor.redact(node));
         } catch (JsonProcessingException e) {
             throw new StoreException("cannot write JSON: " + e.getMessage(), e);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
 import dev.planvm.vm.RunError;
 import dev.planvm.vm.RunListener;
 import dev.planvm.vm.RunResult;
@@ -32,10 +33,15 @@ public final class TraceRecorder implements RunListener {
     private final ObjectNode document = json.objectNode();
     private final ArrayNode steps = json.arrayNode();
     private final String mode;
+    private final Redactor redactor;
 
-    /** @param mode how the run calls tools: {@code live}, {@code replay}, {@code record} or {@code dry-run} */
-    public TraceRecorder(String mode) {
+    /**
+     * @param mode     how the run calls tools: {@code live}, {@code replay}, {@code record} or {@code dry-run}
+     * @param redactor keeps secrets out of the document
+     */
+    public TraceRecorder(String mode, Redactor redactor) {
         this.mode = mode;
+        this.redactor = redactor;
     }
 
     @Override
@@ -106,6 +112,6 @@ public final class TraceRecorder implements RunListener {
         }
         document.put("step_count", result.steps());
         document.set("steps", steps);
-        return document;
+        return redactor.redact(document);
     }
 }
