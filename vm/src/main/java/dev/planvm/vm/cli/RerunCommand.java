@@ -29,8 +29,9 @@ import picocli.CommandLine.Command;
  * {@code SEQ} and executes from there, with edited inputs.
  */
 @Command(name = "rerun", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Start a new run that keeps what RUN committed before it first reached SEQ and runs from SEQ,",
-                "with inputs edited by --var (they override the variables at SEQ too). The new run records its parent."},
+        description = {"Start a new run from a stored run's state before a seq_no, with edited inputs.",
+                "The new run keeps what RUN committed before it first reached SEQ and runs from SEQ, with inputs",
+                "edited by --var (they override the variables at SEQ too). The new run records its parent."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run succeeded", "1:the run failed", "2:no such run or seq_no, cannot run here, or bad usage"})
 final class RerunCommand implements Callable<Integer> {

@@ -13,8 +13,8 @@ import picocli.CommandLine.Command;
 
 /** {@code planvm tools}: the tools a run can call here, with descriptions and params schemas. */
 @Command(name = "tools", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"List the tools a plan can call here, with their descriptions and params JSON Schemas,",
-                "and the tools that are not available (with what to configure)."})
+        description = {"List the tools a plan can call here, with descriptions and params schemas.",
+                "Also lists the tools that are not available, with what to configure."})
 final class ToolsCommand implements Callable<Integer> {
 
     @CommandLine.Option(names = "--format", defaultValue = "text", description = "text or json. Default: ${DEFAULT-VALUE}.")
