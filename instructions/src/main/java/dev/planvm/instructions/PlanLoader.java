@@ -2,18 +2,21 @@ package dev.planvm.instructions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Loads plans: read JSON → check each instruction against the schema → type it → analyse the whole
  * plan. Every phase reports all the problems it finds, each located by {@code seq_no} and JSON
  * pointer; nothing stops at the first. Thread-safe; one loader can serve many threads.
+ *
+ * <p>Plans are untrusted: a document over a {@link PlanLimits} (size, nesting, instruction count)
+ * is refused with one error before it can cost much, never with an exception.
  *
  * <pre>{@code
  * LoadResult result = new PlanLoader().load(Path.of("plans/example.json"));
@@ -24,11 +27,19 @@ import java.util.Set;
 public final class PlanLoader {
 
     private final InstructionTyper typer;
+    private final Set<String> knownTools;
     private final Set<String> customTypes;
+    private final PlanLimits limits;
+    private final PlanReader reader;
 
     /** A loader of the four built-in instruction types, with no extra knowledge of tools. */
     public PlanLoader() {
         this(Set.of(), Set.of());
+    }
+
+    /** A loader of the four built-in instruction types within {@code limits}. */
+    public PlanLoader(PlanLimits limits) {
+        this(Set.of(), Set.of(), limits);
     }
 
     /**
@@ -38,25 +49,48 @@ public final class PlanLoader {
      *                    they load as {@link Custom} instructions
      */
     public PlanLoader(Set<String> knownTools, Set<String> customTypes) {
+        this(knownTools, customTypes, PlanLimits.DEFAULT);
+    }
+
+    /** As {@link #PlanLoader(Set, Set)}, refusing plans over {@code limits}. */
+    public PlanLoader(Set<String> knownTools, Set<String> customTypes, PlanLimits limits) {
         this.typer = new InstructionTyper(knownTools, customTypes);
+        this.knownTools = Set.copyOf(knownTools);
         this.customTypes = Set.copyOf(customTypes);
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.reader = new PlanReader(limits);
     }
 
+    /** This loader with other limits (same tools and custom types). */
+    public PlanLoader withLimits(PlanLimits limits) {
+        return new PlanLoader(knownTools, customTypes, limits);
+    }
+
+    public PlanLimits limits() {
+        return limits;
+    }
+
+    /** Loads a plan file; a file over the size limit is refused without being read to the end. */
     public LoadResult load(Path file) {
-        return finish(file.toString(), PlanReader.read(file));
+        return finish(file.toString(), reader.read(file));
     }
 
+    /** Loads a plan from a stream, reading at most one byte more than the size limit. */
     public LoadResult load(InputStream in, String source) {
-        return finish(source, PlanReader.read(in));
+        return finish(source, reader.read(in));
     }
 
     public LoadResult load(String json, String source) {
-        return finish(source, PlanReader.parse(json.getBytes(StandardCharsets.UTF_8)));
+        return finish(source, reader.parse(json));
     }
 
-    /** Loads an already-parsed document (an array, or an object with a {@code plan} array). */
+    /**
+     * Loads an already-parsed document (an array, or an object with a {@code plan} array); its
+     * nesting and instruction count are checked against the limits as for text.
+     */
     public LoadResult load(JsonNode document, String source) {
-        return finish(source, new PlanReader.Read(document, null));
+        Diagnostic tooDeep = reader.checkDepth(document);
+        return finish(source, new PlanReader.Read(tooDeep == null ? document : null, tooDeep));
     }
 
     private LoadResult finish(String source, PlanReader.Read read) {
@@ -70,6 +104,11 @@ public final class PlanLoader {
             return new LoadResult(source, null, diagnostics);
         }
         JsonNode array = base.isEmpty() ? document : document.get("plan");
+        if (array.size() > limits.maxInstructions()) {
+            diagnostics.add(Diagnostic.error(null, base, "the plan has " + PlanLimits.count(array.size())
+                    + " instructions; the limit is " + PlanLimits.count(limits.maxInstructions())));
+            return new LoadResult(source, null, diagnostics);
+        }
         List<PlanAnalyzer.Entry> entries = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
             entries.add(typeOne(array.get(i), base + "/" + i, i, diagnostics));
@@ -85,11 +124,31 @@ public final class PlanLoader {
         JsonNode seqNode = node.path("seq_no");
         Integer seqNo = seqNode.canConvertToExactIntegral() && seqNode.canConvertToInt() && seqNode.asInt() >= 0
                 ? seqNode.asInt() : null;
+        int before = diagnostics.size();
         List<Diagnostic> schemaProblems = SchemaCheck.check(node, pointer, seqNo, customTypes);
         diagnostics.addAll(schemaProblems);
         boolean schemaValid = schemaProblems.stream().noneMatch(Diagnostic::isError);
         Instruction typed = typer.type(node, pointer, seqNo, schemaValid, diagnostics);
+        if (typed == null && diagnostics.subList(before, diagnostics.size()).stream().noneMatch(Diagnostic::isError)) {
+            diagnostics.add(untyped(node, pointer, seqNo));
+        }
         return new PlanAnalyzer.Entry(index, pointer, node, seqNo, typed);
+    }
+
+    /**
+     * The error for an instruction that could not be typed although no check reported why, so such
+     * a plan is refused rather than run with a hole: in practice a {@code type} that is not text
+     * (found by fuzzing: {@code "type": 5} loaded as valid and then failed with a NullPointerException).
+     */
+    private Diagnostic untyped(JsonNode node, String pointer, Integer seqNo) {
+        JsonNode type = node.path("type");
+        if (!type.isMissingNode() && !type.isTextual()) {
+            List<String> types = new ArrayList<>(List.of("assign", "jmp", "calling", "reasoning"));
+            customTypes.stream().sorted().forEach(types::add);
+            return Diagnostic.error(seqNo, pointer + "/type", "the instruction type must be text (one of "
+                    + String.join(", ", types) + "), not " + kind(type));
+        }
+        return Diagnostic.error(seqNo, pointer, "this instruction cannot be read as any instruction type");
     }
 
     /** Orders diagnostics by the instruction they concern (stable; plan-level ones last). */

@@ -30,13 +30,13 @@ final class Interpreter {
     private final List<RunListener> listeners;
     private final int maxSteps;
     private final boolean strict;
-    private final VariableStore variables = new VariableStore();
+    private final VariableStore variables;
     private final Speculator speculator;
     private final Redactor redactor;
 
     /** @param speculator runs calls ahead of their turn, or {@code null} for a strictly sequential run */
     Interpreter(Plan plan, Map<String, InstructionHandler<?>> handlers, Calls calls, List<RunListener> listeners,
-                int maxSteps, boolean strict, Speculator speculator, Redactor redactor) {
+                int maxSteps, boolean strict, Speculator speculator, Redactor redactor, RunLimits limits) {
         this.plan = plan;
         this.handlers = handlers;
         this.calls = calls;
@@ -45,13 +45,14 @@ final class Interpreter {
         this.strict = strict;
         this.speculator = speculator;
         this.redactor = redactor;
+        this.variables = new VariableStore(limits);
         calls.speculateWith(speculator);
     }
 
     RunResult run(Checkpoint checkpoint, TraceRecorder trace) {
         long start = System.nanoTime();
         Map<String, JsonNode> inputs = checkpoint.variables();
-        inputs.forEach(variables::set);
+        inputs.forEach(variables::restore);
         List<RunListener> all = new ArrayList<>(listeners);
         if (trace != null) {
             all.add(0, trace);

@@ -11,6 +11,7 @@ import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.ParamsCheck;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.cassette.CassettePlayer;
 import dev.planvm.tools.cassette.CassetteRecorder;
@@ -22,6 +23,10 @@ import dev.planvm.tools.chain.DryRunLink;
 import dev.planvm.tools.chain.RetryLink;
 import dev.planvm.tools.chain.RetryPolicy;
 import dev.planvm.tools.chain.ToolLimitLink;
+import dev.planvm.tools.chain.AttemptLog;
+import dev.planvm.tools.chain.RetrySettings;
+import dev.planvm.tools.chain.TimeoutLink;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
@@ -49,7 +54,7 @@ import java.util.Set;
  *
  * Every tool call and LLM condition of a run goes through one call chain, assembled per run by
  * {@link CallChains#standard}: permission → record/replay (or dry run) → retry → per-tool limit →
- * the tool.
+ * attempt timeout → the tool.
  *
  * <p>Runs keep the sequential semantics of the plan language, but by default a call whose inputs
  * are final starts before its turn, so independent calls of a basic block overlap (see
@@ -78,6 +83,7 @@ public final class PlanVm {
     private volatile ExecutorService executor;
     private final int maxSteps;
     private final boolean strict;
+    private final RunLimits runLimits;
     private final boolean tracing;
     private final String llmHint;
     private final Redactor redactor;
@@ -89,12 +95,14 @@ public final class PlanVm {
         this.conditions = b.conditions;
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
-        this.chainParts = new CallChains.Parts(tools, conditions, paramsCheck, new RetryLink(b.retryPolicy, b.sleeper),
-                new ToolLimitLink(b.toolLimits), b.callListeners);
+        RetrySettings retries = new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
+        this.chainParts = new CallChains.Parts(tools, conditions, paramsCheck, b.toolPolicy, new RetryLink(retries, b.sleeper),
+                new TimeoutLink(retries), new ToolLimitLink(b.toolLimits), b.callListeners);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
         this.maxSteps = b.maxSteps;
         this.strict = b.strict;
+        this.runLimits = b.runLimits;
         this.tracing = b.tracing;
         this.llmHint = b.llmHint;
         this.redactor = b.redactor;
@@ -128,7 +136,8 @@ public final class PlanVm {
     /**
      * What stops this VM from running {@code plan} with {@code options}, one sentence per problem,
      * each starting with the {@code seq_no}: tools that are neither installed nor answered by the
-     * replayed cassette, LLM conditions with no evaluator and no cassette, types with no handler.
+     * replayed cassette, LLM conditions with no evaluator and no cassette, types with no handler,
+     * and tools the {@link ToolPolicy} denies (in every mode, dry run and replay included).
      * A dry run needs no tool and no LLM.
      */
     public List<String> problems(Plan plan, RunOptions options) {
@@ -144,7 +153,11 @@ public final class PlanVm {
             if (!handlers.containsKey(instruction.type())) {
                 problems.add(at + "no handler is registered for instruction type '" + instruction.type() + "'");
             }
-            if (instruction instanceof Calling calling && !callsAnswered && !available.contains(calling.tool())) {
+            if (instruction instanceof Calling calling && !chainParts.policy().allowsEverything()) {
+                chainParts.policy().refusal(calling.tool()).ifPresent(refusal -> problems.add(at + refusal));
+            }
+            if (instruction instanceof Calling calling && !callsAnswered && !available.contains(calling.tool())
+                    && chainParts.policy().allows(calling.tool())) {
                 String reason = calling.tool().equals(LLM_TOOL) && llmHint != null ? llmHint
                         : tools.names().isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", tools.names());
                 problems.add(at + "tool '" + calling.tool() + "' is not installed ("
@@ -193,13 +206,14 @@ public final class PlanVm {
         CallInterceptor mode = options.dryRun() ? new DryRunLink(options.dryRunConditions())
                 : options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming(), redactor)
                 : recorder;
-        CallChain chain = CallChains.standard(chainParts, mode);
-        Calls calls = new Calls(chain, recorder, options.dryRun());
+        AttemptLog attempts = tracing || !listeners.isEmpty() || !runListeners.isEmpty() ? new AttemptLog() : null;
+        CallChain chain = CallChains.standard(chainParts, mode, attempts == null ? List.of() : List.of(attempts));
+        Calls calls = new Calls(chain, recorder, options.dryRun(), attempts);
         Speculator speculator = sequential ? null
                 : new Speculator(plan, dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), chain, executor(), maxInFlight);
         List<RunListener> all = new ArrayList<>(listeners);
         all.addAll(runListeners);
-        Interpreter interpreter = new Interpreter(plan, handlers, calls, all, maxSteps, strict, speculator, redactor);
+        Interpreter interpreter = new Interpreter(plan, handlers, calls, all, maxSteps, strict, speculator, redactor, runLimits);
         return interpreter.run(start, tracing ? new TraceRecorder(options.mode(), redactor) : null);
     }
 
@@ -226,12 +240,18 @@ public final class PlanVm {
         private final List<RunListener> listeners = new ArrayList<>();
         private final List<CallListener> callListeners = new ArrayList<>();
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        private final Map<String, RetryPolicy> toolRetries = new LinkedHashMap<>();
+        private Duration callTimeout;
+        private final Map<String, Duration> toolTimeouts = new LinkedHashMap<>();
+        private Duration maxRetryAfter = RetrySettings.DEFAULT_MAX_RETRY_AFTER;
+        private ToolPolicy toolPolicy = ToolPolicy.ALLOW_ALL;
         private RetryLink.Sleeper sleeper = duration -> Thread.sleep(duration.toMillis());
         private final Map<String, Integer> toolLimits = new LinkedHashMap<>();
         private boolean sequential;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private int maxSteps = DEFAULT_MAX_STEPS;
         private boolean strict;
+        private RunLimits runLimits = RunLimits.DEFAULT;
         private boolean tracing = true;
         private String llmHint;
         private Redactor redactor = Redactor.none();
@@ -275,9 +295,48 @@ public final class PlanVm {
             return this;
         }
 
-        /** How retriable failures are retried (default: 3 attempts, backoff from 0.5 s). */
+        /** How retriable failures are retried (default: 3 attempts, backoff from 0.5 s); conditions too. */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** How retriable failures of {@code tool} are retried, instead of the default policy. */
+        public Builder retryPolicy(String tool, RetryPolicy policy) {
+            toolRetries.put(Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(policy, "policy"));
+            return this;
+        }
+
+        /**
+         * The longest one attempt of a call (a tool or a condition) may take; a slower attempt is
+         * interrupted and fails as retriable ("the call timed out after 30 s"). Default: no limit.
+         */
+        public Builder callTimeout(Duration timeout) {
+            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+                throw new IllegalArgumentException("the call timeout must be positive, not " + timeout);
+            }
+            this.callTimeout = timeout;
+            return this;
+        }
+
+        /** The longest one attempt of a call of {@code tool} may take, instead of the default; zero: no limit. */
+        public Builder callTimeout(String tool, Duration timeout) {
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("the timeout of tool '" + tool + "' must not be negative");
+            }
+            toolTimeouts.put(Objects.requireNonNull(tool, "tool"), timeout);
+            return this;
+        }
+
+        /** The longest {@code Retry-After} waited for (default 60 s); a failure asking for more fails at once. */
+        public Builder maxRetryAfter(Duration max) {
+            this.maxRetryAfter = Objects.requireNonNull(max, "max");
+            return this;
+        }
+
+        /** Which tools plans may call (default: all); a plan calling a denied tool is refused before it runs. */
+        public Builder toolPolicy(ToolPolicy policy) {
+            this.toolPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -320,6 +379,12 @@ public final class PlanVm {
                 throw new IllegalArgumentException("maxSteps must be at least 1");
             }
             this.maxSteps = maxSteps;
+            return this;
+        }
+
+        /** How long one interpolated string and how large one variable may be (default {@link RunLimits#DEFAULT}). */
+        public Builder runLimits(RunLimits limits) {
+            this.runLimits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 

@@ -46,9 +46,9 @@ public final class StepContext {
         return variables;
     }
 
-    /** Interpolates a template over the current variables (DESIGN P5). */
+    /** Interpolates a template over the current variables (DESIGN P5), within the run's {@link RunLimits}. */
     public JsonNode interpolate(ValueTemplate template) {
-        return Interpolator.interpolate(template, variables);
+        return Interpolator.interpolate(template, variables, variables.limits().maxStringLength());
     }
 
     /** Sets a variable, recorded as a write of this step. */
@@ -80,16 +80,17 @@ public final class StepContext {
     /**
      * Calls a tool through the run's call chain; {@code expectedKeys} are the output names the plan
      * will read from its JSON object output. In a dry run the answer is a placeholder, marked in the trace.
+     * When attempts of the call failed and were retried, they are recorded as the input {@code attempts}.
      */
     public JsonNode callTool(String tool, JsonNode params, List<String> expectedKeys) {
         markPlaceholder();
-        return calls.callTool(tool, params, new CallContext(seqNo(), expectedKeys));
+        return calls.callTool(tool, params, new CallContext(seqNo(), expectedKeys), this);
     }
 
     /** Asks the condition evaluator through the run's call chain; the explanation is recorded. */
     public ConditionResult evaluateCondition(String prompt, JsonNode context) {
         markPlaceholder();
-        ConditionResult result = calls.evaluateCondition(prompt, context, CallContext.of(seqNo()));
+        ConditionResult result = calls.evaluateCondition(prompt, context, CallContext.of(seqNo()), this);
         explain(result.explanation());
         return result;
     }

@@ -68,6 +68,11 @@ public final class CallChain {
             }
             return output;
         }
+
+        @Override
+        public void attemptFailed(FailedAttempt attempt) {
+            listeners.forEach(l -> quietly(() -> l.attemptFailed(call, attempt)));
+        }
     }
 
     private static void quietly(Runnable event) {

@@ -19,5 +19,9 @@ public interface CallInterceptor {
 
         /** Passes {@code call} to the next link and returns its answer. */
         JsonNode proceed(Call call);
+
+        /** Tells the chain's listeners that an attempt of {@link #call()} failed (the retry link does). */
+        default void attemptFailed(FailedAttempt attempt) {
+        }
     }
 }

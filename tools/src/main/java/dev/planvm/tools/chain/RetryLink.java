@@ -2,6 +2,7 @@ package dev.planvm.tools.chain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -9,8 +10,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Retries calls that failed with a retriable {@link ToolException} (I/O errors, timeouts, HTTP 429
- * and 5xx), with exponential backoff and jitter, up to {@link RetryPolicy#maxAttempts()}.
- * Non-retriable failures pass through at once.
+ * and 5xx), with exponential backoff and jitter, up to the {@link RetryPolicy#maxAttempts()} of the
+ * call's policy ({@link RetrySettings#retryFor}). Non-retriable failures pass through at once.
+ *
+ * <p>A failure that carries a {@link ToolException#retryAfter() Retry-After} is retried after
+ * {@code max(backoff, retryAfter)}; when the server asks for more than
+ * {@link RetrySettings#maxRetryAfter()}, the call fails at once instead (waiting less would only be
+ * refused again). Every failed attempt of a call that is retried is told to the chain's listeners
+ * ({@link CallListener#attemptFailed}); when the last attempt fails too, the message ends with
+ * {@code (after N attempts)}.
  */
 public final class RetryLink implements CallInterceptor {
 
@@ -22,32 +30,50 @@ public final class RetryLink implements CallInterceptor {
         void sleep(Duration duration) throws InterruptedException;
     }
 
-    private final RetryPolicy policy;
+    private final RetrySettings settings;
     private final Sleeper sleeper;
 
     public RetryLink(RetryPolicy policy) {
-        this(policy, duration -> Thread.sleep(duration.toMillis()));
+        this(RetrySettings.of(policy));
     }
 
     public RetryLink(RetryPolicy policy, Sleeper sleeper) {
-        this.policy = policy;
+        this(RetrySettings.of(policy), sleeper);
+    }
+
+    public RetryLink(RetrySettings settings) {
+        this(settings, duration -> Thread.sleep(duration.toMillis()));
+    }
+
+    public RetryLink(RetrySettings settings, Sleeper sleeper) {
+        this.settings = settings;
         this.sleeper = sleeper;
+    }
+
+    public RetrySettings settings() {
+        return settings;
     }
 
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
+        RetryPolicy policy = settings.retryFor(call);
         for (int attempt = 1; ; attempt++) {
+            long start = System.nanoTime();
             try {
                 return chain.proceed(call);
             } catch (ToolException e) {
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                Duration retryAfter = e.retryAfter().orElse(Duration.ZERO);
                 if (!e.retriable() || attempt >= policy.maxAttempts()) {
-                    if (attempt > 1) {
-                        throw new ToolException(e.getMessage() + " (after " + attempt + " attempts)", e.retriable(), e);
-                    }
-                    throw e;
+                    throw giveUp(chain, e, attempt, took, null);
                 }
-                Duration wait = policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
+                if (retryAfter.compareTo(settings.maxRetryAfter()) > 0) {
+                    throw giveUp(chain, e, attempt, took, retryAfter);
+                }
+                Duration backoff = policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
+                Duration wait = retryAfter.compareTo(backoff) > 0 ? retryAfter : backoff;
+                chain.attemptFailed(new FailedAttempt(attempt, e, took, wait));
                 log.info("{} at seq_no {} failed ({}); attempt {} of {} in {} ms", call.describe(),
                         call.context().seqNo(), e.getMessage(), attempt + 1, policy.maxAttempts(), wait.toMillis());
                 try {
@@ -58,5 +84,24 @@ public final class RetryLink implements CallInterceptor {
                 }
             }
         }
+    }
+
+    /** The failure that ends the call at {@code attempt}; {@code refusedWait} when the server asked for too long a wait. */
+    private ToolException giveUp(Chain chain, ToolException e, int attempt, Duration took, Duration refusedWait) {
+        String message = e.getMessage();
+        if (refusedWait != null) {
+            message += " (the server asks to wait " + seconds(refusedWait) + " before retrying, more than the "
+                    + seconds(settings.maxRetryAfter()) + " planvm waits)";
+        }
+        if (attempt > 1) {
+            chain.attemptFailed(new FailedAttempt(attempt, e, took, null));
+            message += " (after " + attempt + " attempts)";
+        }
+        return message.equals(e.getMessage()) ? e : new ToolException(message, e.retriable(), e);
+    }
+
+    /** {@code 60 s}, {@code 1.5 s}. */
+    static String seconds(Duration duration) {
+        return BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
     }
 }

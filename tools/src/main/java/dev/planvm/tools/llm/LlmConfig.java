@@ -1,10 +1,8 @@
 package dev.planvm.tools.llm;
 
-import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.math.BigDecimal;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -79,12 +77,12 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
      * A chat model for this configuration. It never retries by itself ({@code maxRetries(0)}):
      * planvm's retry link does, and two retry loops would multiply. Nothing is logged. It speaks
      * HTTP/1.1: the JDK client's default, an HTTP/2 upgrade on {@code http://} URLs, makes
-     * uvicorn-based servers (vLLM) and LM Studio drop the request body.
+     * uvicorn-based servers (vLLM) and LM Studio drop the request body. Its HTTP client keeps an
+     * error answer's {@code Retry-After}, so the retry link waits as long as the server asks.
      */
     public ChatModel chatModel() {
         OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
-                .httpClientBuilder(JdkHttpClient.builder()
-                        .httpClientBuilder(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)))
+                .httpClientBuilder(StatusHttpClient.builder())
                 .apiKey(apiKey == null ? PLACEHOLDER_KEY : apiKey)
                 .modelName(model)
                 .timeout(timeout)

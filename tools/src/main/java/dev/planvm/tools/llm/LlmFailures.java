@@ -17,7 +17,8 @@ import java.time.Duration;
 /**
  * Turns what a langchain4j chat model throws into a {@link ToolException}: a plain sentence and the
  * right {@code retriable} flag (HTTP 429 and 5xx, timeouts and I/O errors are retriable; other 4xx
- * are not). Messages never hold the API key.
+ * are not) and, for an HTTP error, the server's {@code Retry-After} ({@link ToolException#retryAfter()}).
+ * Messages never hold the API key.
  *
  * @param serverUrl the server's URL for messages, or null when unknown
  * @param timeout   the configured timeout, or null when unknown (the measured wait is named then)
@@ -42,9 +43,7 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         ToolException mapped = classify(e, elapsed);
         String message = LlmText.redact(mapped.getMessage(), apiKey);
         // The cause helps debugging, unless a message in it (a server's echo) holds the key.
-        return showsKey(e)
-                ? new ToolException(message, mapped.retriable())
-                : new ToolException(message, mapped.retriable(), e);
+        return new ToolException(message, mapped.retriable(), showsKey(e) ? null : e, mapped.retryAfter().orElse(null));
     }
 
     private boolean showsKey(Throwable e) {
@@ -62,7 +61,8 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
     private ToolException classify(RuntimeException e, Duration elapsed) {
         HttpException http = find(e, HttpException.class);
         if (http != null) {
-            return httpStatus(http.statusCode(), http.getMessage());
+            Duration retryAfter = http instanceof HttpStatusException status ? status.retryAfter().orElse(null) : null;
+            return httpStatus(http.statusCode(), http.getMessage(), retryAfter);
         }
         if (find(e, HttpConnectTimeoutException.class) != null) {
             return new ToolException(unreachable("the connection timed out"), true);
@@ -92,7 +92,7 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         return new ToolException("the LLM call failed: " + detail, e instanceof RetriableException);
     }
 
-    private static ToolException httpStatus(int status, String body) {
+    private static ToolException httpStatus(int status, String body, Duration retryAfter) {
         boolean retriable = status == 408 || status == 429 || status >= 500;
         String detail = describeBody(body);
         String hint = "";
@@ -102,7 +102,7 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
             hint = " (check PLANVM_MODEL and OPENAI_BASE_URL)";
         }
         return new ToolException("the LLM server answered HTTP " + status
-                + (detail.isEmpty() ? "" : ": " + detail) + hint, retriable);
+                + (detail.isEmpty() ? "" : ": " + detail) + hint, retriable, null, retriable ? retryAfter : null);
     }
 
     /** The error message of an OpenAI error body ({@code {"error": {"message": ...}}}), else the body. */

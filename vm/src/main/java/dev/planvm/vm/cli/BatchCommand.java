@@ -74,6 +74,9 @@ final class BatchCommand implements Callable<Integer> {
     private ConcurrencyOptions calls;
 
     @CommandLine.Mixin
+    private CallPolicyOptions policy;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -129,8 +132,8 @@ final class BatchCommand implements Callable<Integer> {
     }
 
     private Batch batch(Map<String, JsonNode> inputs) {
-        PlanVm vm = calls.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder())
-                .tracing(false), spec.commandLine()).build();
+        PlanVm vm = policy.applyTo(calls.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder())
+                .tracing(false), spec.commandLine()), spec.commandLine()).build();
         Batch.Builder builder = Batch.builder(vm).inputs(inputs)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {

@@ -59,6 +59,9 @@ final class RerunCommand implements Callable<Integer> {
     private ConcurrencyOptions concurrency;
 
     @CommandLine.Mixin
+    private CallPolicyOptions policy;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -74,8 +77,8 @@ final class RerunCommand implements Callable<Integer> {
         Map<String, JsonNode> edits = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
         try (RunStore runs = store.open(parent.environment(), Redactor.of(secrets))) {
             StoredRun run = StoredRuns.find(runs, runId, commandLine);
-            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets),
-                    commandLine).build();
+            PlanVm vm = policy.applyTo(concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment())
+                    .vmBuilder()).secrets(secrets), commandLine), commandLine).build();
             Plan plan = StoredRuns.plan(vm, run, commandLine);
             int position;
             try {

@@ -52,6 +52,9 @@ final class ResumeCommand implements Callable<Integer> {
     private ConcurrencyOptions concurrency;
 
     @CommandLine.Mixin
+    private CallPolicyOptions policy;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -74,8 +77,8 @@ final class ResumeCommand implements Callable<Integer> {
                 commandLine.getErr().println("run " + run.id() + " already succeeded: nothing to resume");
                 return ExitCodes.INVALID;
             }
-            PlanVm vm = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets),
-                    commandLine).build();
+            PlanVm vm = policy.applyTo(concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment())
+                    .vmBuilder()).secrets(secrets), commandLine), commandLine).build();
             Plan plan = StoredRuns.plan(vm, run, commandLine);
             RunOutput output = new RunOutput("run " + run.id(), commandLine.getOut(), commandLine.getErr(),
                     verbosity.verbose(), vm.redactor());

@@ -67,6 +67,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private ConcurrencyOptions concurrency;
 
+    @CommandLine.Mixin
+    private CallPolicyOptions policy;
+
     @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
     private boolean replayTiming;
 
@@ -102,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("planvm: " + e.getMessage());
             return ExitCodes.INVALID;
         }
-        PlanVm.Builder builder = concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets), spec.commandLine());
+        PlanVm.Builder builder = policy.applyTo(concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets), spec.commandLine()), spec.commandLine());
         PlanVm vm = builder.build();
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {

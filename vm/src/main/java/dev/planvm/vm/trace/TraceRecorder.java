@@ -24,6 +24,10 @@ import java.util.Map;
  * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
  * a step's {@code start_ms} counts from the run's {@code started}. In a dry run, steps whose tool
  * output or condition answer is a placeholder have {@code "placeholder": true} in their inputs.
+ * A step whose call was retried has {@code "attempts"} in its inputs: its failed attempts, in
+ * order, as {@code {"attempt", "error", "duration_ms", "waited_ms"}} ({@code waited_ms}: the wait
+ * before the next attempt, absent on a last attempt that failed too); the successful attempt is
+ * not listed.
  */
 public final class TraceRecorder implements RunListener {
 

@@ -1,0 +1,158 @@
+package dev.planvm.tools;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which tools plans may call: an allow list and a deny list of glob rules over tool names.
+ * Immutable and thread-safe.
+ *
+ * <ul>
+ *   <li>A glob matches the <em>whole</em> tool name, {@code module:function} names included:
+ *       {@code *} matches any run of characters (none, and {@code :} too), {@code ?} exactly one;
+ *       every other character matches itself, case-sensitively. {@code web_*} matches
+ *       {@code web_search} and {@code web_}; {@code *search} matches {@code kb:search};
+ *       {@code kb:*} matches every function of module {@code kb}.</li>
+ *   <li>In the allow list, a rule that starts with {@code !} is a deny rule (seed 004:
+ *       {@code w*,!web_search} allows every tool starting with {@code w} but {@code web_search}).
+ *       Rules of the deny list are written without {@code !}; one that starts with it is an error.</li>
+ *   <li><b>Deny wins</b>: a tool that matches any deny rule is denied, whatever allows it.</li>
+ *   <li>Otherwise, when the allow list has at least one positive rule, a tool must match one of
+ *       them; when it has none (no allow list, or only {@code !} rules) every tool not denied is
+ *       allowed.</li>
+ * </ul>
+ *
+ * The policy governs tool calls ({@code calling}, and tools a custom instruction calls), in every
+ * run mode: a denied tool is denied live, in a replay and in a dry run. An LLM condition
+ * ({@code condition_prompt}) is not a tool call and is not governed by it.
+ */
+public final class ToolPolicy {
+
+    /** Allows every tool. */
+    public static final ToolPolicy ALLOW_ALL = new ToolPolicy(List.of(), List.of());
+
+    private final List<Rule> allows;
+    private final List<Rule> denies;
+
+    private ToolPolicy(List<Rule> allows, List<Rule> denies) {
+        this.allows = List.copyOf(allows);
+        this.denies = List.copyOf(denies);
+    }
+
+    /**
+     * A policy of these rules.
+     *
+     * @param allow globs a tool must match one of (when any is positive); a leading {@code !} makes a deny rule
+     * @param deny  globs a tool must match none of
+     * @throws IllegalArgumentException for a blank rule, a bare {@code !}, or a deny rule starting with {@code !}
+     */
+    public static ToolPolicy of(List<String> allow, List<String> deny) {
+        List<Rule> allows = new ArrayList<>();
+        List<Rule> denies = new ArrayList<>();
+        for (String rule : allow) {
+            check(rule, "allow");
+            if (rule.startsWith("!")) {
+                String glob = rule.substring(1);
+                check(glob, "allow");
+                denies.add(new Rule(rule, glob));
+            } else {
+                allows.add(new Rule(rule, rule));
+            }
+        }
+        for (String rule : deny) {
+            check(rule, "deny");
+            if (rule.startsWith("!")) {
+                throw new IllegalArgumentException("deny rule '" + rule + "' starts with '!': write deny rules without it"
+                        + " ('!' marks a deny rule inside an allow list)");
+            }
+            denies.add(new Rule(rule, rule));
+        }
+        return new ToolPolicy(allows, denies);
+    }
+
+    /** Whether this policy allows every tool (no rule at all). */
+    public boolean allowsEverything() {
+        return allows.isEmpty() && denies.isEmpty();
+    }
+
+    /** Whether {@code tool} may be called. */
+    public boolean allows(String tool) {
+        return refusal(tool).isEmpty();
+    }
+
+    /**
+     * Why {@code tool} may not be called: a sentence naming the rule that denied it, like
+     * {@code tool 'web_search' is denied by the tool policy (deny rule 'web_*')}; empty when it is allowed.
+     */
+    public Optional<String> refusal(String tool) {
+        Objects.requireNonNull(tool, "tool");
+        for (Rule rule : denies) {
+            if (Glob.matches(rule.glob(), tool)) {
+                return Optional.of("tool '" + tool + "' is denied by the tool policy (deny rule '" + rule.written() + "')");
+            }
+        }
+        if (allows.isEmpty()) {
+            return Optional.empty();
+        }
+        for (Rule rule : allows) {
+            if (Glob.matches(rule.glob(), tool)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("tool '" + tool + "' is denied by the tool policy (no allow rule matches it; allowed: "
+                + String.join(", ", allows.stream().map(Rule::written).toList()) + ")");
+    }
+
+    @Override
+    public String toString() {
+        return "ToolPolicy[allow=" + allows.stream().map(Rule::written).toList()
+                + ", deny=" + denies.stream().map(Rule::written).toList() + "]";
+    }
+
+    private static void check(String rule, String list) {
+        if (rule == null || rule.isBlank()) {
+            throw new IllegalArgumentException("a tool " + list + " rule must not be blank");
+        }
+        if (!rule.strip().equals(rule)) {
+            throw new IllegalArgumentException("tool " + list + " rule '" + rule + "' has spaces around it");
+        }
+    }
+
+    /** @param written the rule as the user wrote it; {@code glob} without the leading {@code !} */
+    private record Rule(String written, String glob) {
+    }
+
+    /** Glob matching over whole names: {@code *} any run, {@code ?} one character. */
+    static final class Glob {
+        private Glob() {
+        }
+
+        /** Iterative wildcard matching with backtracking to the last {@code *}: linear-ish, no regex. */
+        static boolean matches(String glob, String name) {
+            int g = 0;
+            int n = 0;
+            int star = -1;
+            int resume = 0;
+            while (n < name.length()) {
+                if (g < glob.length() && (glob.charAt(g) == '?' || glob.charAt(g) == name.charAt(n))) {
+                    g++;
+                    n++;
+                } else if (g < glob.length() && glob.charAt(g) == '*') {
+                    star = g++;
+                    resume = n;
+                } else if (star >= 0) {
+                    g = star + 1;
+                    n = ++resume;
+                } else {
+                    return false;
+                }
+            }
+            while (g < glob.length() && glob.charAt(g) == '*') {
+                g++;
+            }
+            return g == glob.length();
+        }
+    }
+}
