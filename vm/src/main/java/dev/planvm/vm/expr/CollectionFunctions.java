@@ -72,6 +72,11 @@ final class CollectionFunctions {
             throw Functions.needs("join", "an array", array);
         }
         String separator = sep == null ? DEFAULT_SEPARATOR : Interpolator.render(sep);
+        long length = (long) Math.max(0, array.size() - 1) * separator.length();
+        for (int i = 0; i < array.size() && length <= BuildLimits.MAX_TEXT; i++) {
+            length += RenderedLength.of(array.get(i), BuildLimits.MAX_TEXT);
+        }
+        BuildLimits.text("join()", length);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < array.size(); i++) {
             if (i > 0) {

@@ -34,6 +34,7 @@ final class Operators {
     /** Text on either side concatenates; numbers add; arrays concatenate. */
     static JsonNode add(JsonNode l, JsonNode r) {
         if (l.isTextual() || r.isTextual()) {
+            BuildLimits.text("'+'", RenderedLength.of(l, BuildLimits.MAX_TEXT) + RenderedLength.of(r, BuildLimits.MAX_TEXT));
             return TextNode.valueOf(Interpolator.render(l) + Interpolator.render(r));
         }
         if (l.isNumber() && r.isNumber()) {
@@ -43,6 +44,7 @@ final class Operators {
             return JsNumbers.number(l.doubleValue() + r.doubleValue());
         }
         if (l.isArray() && r.isArray()) {
+            BuildLimits.elements("'+'", (long) l.size() + r.size());
             ArrayNode sum = JsonNodeFactory.instance.arrayNode(l.size() + r.size());
             sum.addAll((ArrayNode) l);
             sum.addAll((ArrayNode) r);

@@ -63,6 +63,7 @@ final class TextFunctions {
             throw Functions.needs("split", "text as its separator", sep);
         }
         String separator = sep.textValue();
+        BuildLimits.elements("split()", separator.isEmpty() ? text.codePointCount(0, text.length()) : occurrences(text, separator) + 1);
         ArrayNode parts = JsonNodeFactory.instance.arrayNode();
         if (separator.isEmpty()) {
             text.codePoints().forEach(cp -> parts.add(new String(Character.toChars(cp))));
@@ -77,6 +78,14 @@ final class TextFunctions {
         }
         parts.add(text.substring(from));
         return parts;
+    }
+
+    private static long occurrences(String text, String separator) {
+        long count = 0;
+        for (int at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + separator.length())) {
+            count++;
+        }
+        return count;
     }
 
     private static String text(String function, JsonNode s) {
