@@ -1,13 +1,10 @@
 package dev.planvm.vm.cli;
 
-import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.chain.RetryPolicy;
 import dev.planvm.vm.PlanVm;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -17,15 +14,8 @@ import picocli.CommandLine;
  */
 final class CallPolicyOptions {
 
-    @CommandLine.Option(names = "--allow-tools", paramLabel = "GLOBS", split = ",",
-            description = "Only tools matching one of these globs may be called (* any characters, ? one); "
-                    + "a glob starting with ! denies (quote it: 'w*,!web_search'). Comma-separated, repeatable.")
-    private List<String> allowTools = List.of();
-
-    @CommandLine.Option(names = "--deny-tools", paramLabel = "GLOBS", split = ",",
-            description = "Tools matching one of these globs may not be called; deny wins over allow. "
-                    + "A plan calling a denied tool is refused before it runs. Comma-separated, repeatable.")
-    private List<String> denyTools = List.of();
+    @CommandLine.Mixin
+    private ToolPolicyOptions tools;
 
     @CommandLine.Option(names = "--retries", paramLabel = "N",
             description = "Attempts in all for a call that fails with a retriable error (429, 5xx, timeout, I/O); "
@@ -51,11 +41,7 @@ final class CallPolicyOptions {
 
     /** Applies the options to a VM builder; a bad value is a usage error (exit 2). */
     PlanVm.Builder applyTo(PlanVm.Builder builder, CommandLine commandLine) {
-        try {
-            builder.toolPolicy(ToolPolicy.of(rules(allowTools), rules(denyTools)));
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(commandLine, e.getMessage());
-        }
+        builder.toolPolicy(tools.policy(commandLine));
         RetryPolicy policy = RetryPolicy.DEFAULT;
         if (retries != null) {
             policy = policy.withMaxAttempts(attempts("--retries " + retries, retries, commandLine));
@@ -82,17 +68,6 @@ final class CallPolicyOptions {
     }
 
     /** The globs of a comma-separated option, blanks around them and empty ones dropped. */
-    private static List<String> rules(List<String> values) {
-        List<String> rules = new ArrayList<>();
-        for (String value : values) {
-            String rule = value.strip();
-            if (!rule.isEmpty()) {
-                rules.add(rule);
-            }
-        }
-        return rules;
-    }
-
     private static int attempts(String option, int value, CommandLine commandLine) {
         if (value < 1) {
             throw new CommandLine.ParameterException(commandLine, option + ": attempts must be at least 1 (1 = no retry)");

@@ -3,11 +3,15 @@ package dev.planvm.vm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.tools.ToolPolicy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -35,6 +39,9 @@ final class ValidateCommand implements Callable<Integer> {
     private boolean quiet;
 
     @CommandLine.Mixin
+    private ToolPolicyOptions tools;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -43,13 +50,14 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PlanLoader loader = new PlanLoader();
+        ToolPolicy policy = tools.policy(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ObjectMapper mapper = new ObjectMapper();
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.expand(paths)) {
-            LoadResult result = file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file));
+            LoadResult result = denied(file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file)), policy);
             allValid &= result.valid();
             if (format == Format.json) {
                 reports.add(report(mapper, file, result));
@@ -76,6 +84,22 @@ final class ValidateCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return allValid ? ExitCodes.OK : ExitCodes.INVALID;
+    }
+
+    /** The result with an error for every call of a tool the policy denies (tool names are static). */
+    private static LoadResult denied(LoadResult result, ToolPolicy policy) {
+        if (!result.valid() || policy.allowsEverything()) {
+            return result;
+        }
+        List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
+        for (Instruction instruction : result.plan().instructions()) {
+            if (instruction instanceof Calling calling) {
+                policy.refusal(calling.tool()).ifPresent(refusal -> diagnostics.add(Diagnostic.error(calling.seqNo(),
+                        calling.header().pointer() + "/parameters", refusal)));
+            }
+        }
+        boolean refused = diagnostics.size() > result.diagnostics().size();
+        return new LoadResult(result.source(), refused ? null : result.plan(), diagnostics);
     }
 
     private static String count(int n, String noun) {

@@ -123,4 +123,16 @@ class ValidateCommandTest {
         assertThat(run.out().lines()).containsExactly(plans.resolve("a.json") + ": ok (1 instruction)",
                 plans.resolve("b.json") + ": ok (1 instruction)");
     }
+
+    @Test
+    void a_plan_calling_a_denied_tool_is_refused_at_validation() throws Exception {
+        Path plan = write("search.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "web_search", "output_vars": "r"}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${r}"}}]""");
+        CliRun denied = CliRun.of("validate", plan.toString(), "--deny-tools", "web_*");
+        assertThat(denied.exitCode()).isEqualTo(2);
+        assertThat(denied.out()).contains(plan + ": seq_no 0 at /0/parameters: tool 'web_search' is denied by the tool policy");
+        assertThat(CliRun.of("validate", plan.toString(), "--allow-tools", "web_*").exitCode()).isZero();
+        assertThat(CliRun.of("validate", plan.toString()).exitCode()).isZero();
+    }
 }
