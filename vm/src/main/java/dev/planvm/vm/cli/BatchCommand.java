@@ -68,13 +68,7 @@ final class BatchCommand implements Callable<Integer> {
     private boolean noProgress;
 
     @CommandLine.Mixin
-    private RunSettings settings;
-
-    @CommandLine.Mixin
-    private ConcurrencyOptions calls;
-
-    @CommandLine.Mixin
-    private CallPolicyOptions policy;
+    private VmOptions vmOptions;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -128,12 +122,11 @@ final class BatchCommand implements Callable<Integer> {
         if (mode.replayDir != null && !Files.isDirectory(mode.replayDir)) {
             throw new CommandLine.ParameterException(commandLine, "--replay-dir " + mode.replayDir + ": not a directory");
         }
-        return settings.inputs(commandLine);
+        return vmOptions.inputs(commandLine);
     }
 
     private Batch batch(Map<String, JsonNode> inputs) {
-        PlanVm vm = policy.applyTo(calls.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder())
-                .tracing(false), spec.commandLine()), spec.commandLine()).build();
+        PlanVm vm = vmOptions.builder(parent.environment(), Map.of(), spec.commandLine()).tracing(false).build();
         Batch.Builder builder = Batch.builder(vm).inputs(inputs)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {

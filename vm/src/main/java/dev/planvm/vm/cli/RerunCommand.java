@@ -53,13 +53,7 @@ final class RerunCommand implements Callable<Integer> {
     private Path trace;
 
     @CommandLine.Mixin
-    private RunSettings settings;
-
-    @CommandLine.Mixin
-    private ConcurrencyOptions concurrency;
-
-    @CommandLine.Mixin
-    private CallPolicyOptions policy;
+    private VmOptions vmOptions;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -73,12 +67,11 @@ final class RerunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
-        Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
-        Map<String, JsonNode> edits = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
+        Map<String, JsonNode> edits = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         try (RunStore runs = store.open(parent.environment(), Redactor.of(secrets))) {
             StoredRun run = StoredRuns.find(runs, runId, commandLine);
-            PlanVm vm = policy.applyTo(concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment())
-                    .vmBuilder()).secrets(secrets), commandLine), commandLine).build();
+            PlanVm vm = vmOptions.builder(parent.environment(), secrets, commandLine).build();
             Plan plan = StoredRuns.plan(vm, run, commandLine);
             int position;
             try {

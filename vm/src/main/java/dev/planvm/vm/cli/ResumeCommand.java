@@ -46,13 +46,7 @@ final class ResumeCommand implements Callable<Integer> {
     private Path trace;
 
     @CommandLine.Mixin
-    private RunSettings settings;
-
-    @CommandLine.Mixin
-    private ConcurrencyOptions concurrency;
-
-    @CommandLine.Mixin
-    private CallPolicyOptions policy;
+    private VmOptions vmOptions;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -66,19 +60,18 @@ final class ResumeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
-        if (!settings.inputs(commandLine).isEmpty()) {
+        if (!vmOptions.inputs(commandLine).isEmpty()) {
             throw new CommandLine.ParameterException(commandLine,
                     "--var does not go with resume (a run keeps its inputs): use planvm rerun RUN --from SEQ --var ...");
         }
-        Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         try (RunStore runs = store.open(parent.environment(), Redactor.of(secrets))) {
             StoredRun run = StoredRuns.find(runs, runId, commandLine);
             if (run.status().equals("succeeded")) {
                 commandLine.getErr().println("run " + run.id() + " already succeeded: nothing to resume");
                 return ExitCodes.INVALID;
             }
-            PlanVm vm = policy.applyTo(concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment())
-                    .vmBuilder()).secrets(secrets), commandLine), commandLine).build();
+            PlanVm vm = vmOptions.builder(parent.environment(), secrets, commandLine).build();
             Plan plan = StoredRuns.plan(vm, run, commandLine);
             RunOutput output = new RunOutput("run " + run.id(), commandLine.getOut(), commandLine.getErr(),
                     verbosity.verbose(), vm.redactor());

@@ -56,19 +56,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     @CommandLine.Mixin
-    private RunSettings settings;
-
-    @CommandLine.Mixin
     private StoreOptions store;
 
     @CommandLine.Option(names = "--no-store", description = "Do not keep the run in the run store (it cannot be resumed).")
     private boolean noStore;
-
-    @CommandLine.Mixin
-    private ConcurrencyOptions concurrency;
-
-    @CommandLine.Mixin
-    private CallPolicyOptions policy;
 
     @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
     private boolean replayTiming;
@@ -76,6 +67,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--dry-run-conditions", paramLabel = "true|false", defaultValue = "false", arity = "1",
             description = "What LLM conditions answer in a dry run (default: ${DEFAULT-VALUE}).")
     private boolean dryRunConditions;
+
+    @CommandLine.Mixin
+    private VmOptions vmOptions;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -90,8 +84,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Map<String, String> secrets = settings.secrets(parent.environment(), spec.commandLine());
-        Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(spec.commandLine()), secrets);
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
+        Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(spec.commandLine()), secrets);
         if (replayTiming && mode.replay == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--replay-timing needs --replay");
         }
@@ -105,8 +99,7 @@ final class RunCommand implements Callable<Integer> {
             err.println("planvm: " + e.getMessage());
             return ExitCodes.INVALID;
         }
-        PlanVm.Builder builder = policy.applyTo(concurrency.applyTo(settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets), spec.commandLine()), spec.commandLine());
-        PlanVm vm = builder.build();
+        PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).build();
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {
             if (diagnostic.isError() || verbosity.verbose()) {
