@@ -29,12 +29,6 @@ final class Dataflow {
 
     /** {@code blockStart[p]}: the first position of the block that holds position {@code p}. */
     final int[] blockStart;
-    /** {@code blockEnd[p]}: the last position of the block that holds position {@code p}. */
-    final int[] blockEnd;
-    /** Whether position p makes a call through the chain. */
-    final boolean[] call;
-    /** Whether position p calls a tool with side effects (never started early; a barrier). */
-    final boolean[] sideEffects;
     /** For a call at p: the last position before p in its block that is a side-effecting call, else -1. */
     final int[] lastSideEffect;
     /** The non-side-effecting call positions of each block (keyed by its start), ordered by {@link #lastSideEffect}. */
@@ -47,9 +41,6 @@ final class Dataflow {
 
     private Dataflow(int size) {
         blockStart = new int[size];
-        blockEnd = new int[size];
-        call = new boolean[size];
-        sideEffects = new boolean[size];
         lastSideEffect = new int[size];
         callsByReadiness = new HashMap<>();
         writerOf = new ArrayList<>(java.util.Collections.nCopies(size, Map.<String, Integer>of()));
@@ -91,7 +82,6 @@ final class Dataflow {
         List<Integer> calls = new ArrayList<>();
         for (int p = start; p <= end; p++) {
             blockStart[p] = start;
-            blockEnd[p] = end;
             Instruction instruction = instructions.get(p);
             if (CallPredictor.makesCall(instruction) || instruction instanceof Assign) {
                 Map<String, Integer> writers = new HashMap<>();
@@ -104,11 +94,10 @@ final class Dataflow {
                 writerOf.set(p, Map.copyOf(writers));
             }
             if (CallPredictor.makesCall(instruction)) {
-                call[p] = true;
                 lastSideEffect[p] = lastEffect;
-                sideEffects[p] = instruction instanceof Calling calling
+                boolean sideEffects = instruction instanceof Calling calling
                         && tools.find(calling.tool()).map(t -> t.hasSideEffects()).orElse(false);
-                if (sideEffects[p]) {
+                if (sideEffects) {
                     lastEffect = p;
                 } else {
                     calls.add(p);
