@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>system property {@code planvm.corpus};</li>
  *   <li>environment variable {@code PLANVM_CORPUS};</li>
- *   <li>{@code ../shared/compat/stackvm} relative to the repository root, which is searched
+ *   <li>{@code plans/compat/stackvm} of the repository, which is searched
  *       for upwards from the working directory and from the location of this class
  *       (e.g. {@code bench/target/benchmarks.jar}).</li>
  * </ol>
@@ -23,7 +23,7 @@ final class Corpus {
 
     static final String PROPERTY = "planvm.corpus";
     static final String ENV = "PLANVM_CORPUS";
-    private static final String RELATIVE_TO_REPO = "../shared/compat/stackvm";
+    private static final String RELATIVE_TO_REPO = "plans/compat/stackvm";
 
     /** One corpus file, read into memory. */
     record Entry(String name, String json) {}

@@ -3,7 +3,7 @@ package dev.planvm.instructions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Finds the StackVM corpus: {@code -Dplanvm.corpus}, else {@code shared/compat/stackvm} beside the repository. */
+/** Finds the StackVM corpus: {@code -Dplanvm.corpus}, else {@code plans/compat/stackvm} of this repository. */
 final class Corpus {
     private Corpus() {
     }
@@ -14,12 +14,12 @@ final class Corpus {
             return Path.of(configured);
         }
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/compat/stackvm");
+            Path candidate = dir.resolve("plans/compat/stackvm");
             if (Files.isDirectory(candidate)) {
                 return candidate;
             }
         }
-        throw new IllegalStateException("StackVM corpus not found: expected shared/compat/stackvm beside the "
+        throw new IllegalStateException("StackVM corpus not found: expected plans/compat/stackvm in the "
                 + "repository, or set -Dplanvm.corpus / PLANVM_CORPUS");
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every plan of the public StackVM corpus ({@code ../shared/compat/stackvm}, see its INDEX.md)
+ * Every plan of the public StackVM corpus ({@code plans/compat/stackvm}, see its INDEX.md)
  * goes through the loader. The clean current-dialect plans must validate with no error; the
  * legacy-dialect and defective ones must be refused with located errors, never an exception.
  * "Clean" is decided here from the plan's JSON, independently of the loader.
