@@ -1,5 +1,6 @@
 package dev.planvm.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,8 +13,28 @@ import java.util.Optional;
  */
 public interface ToolProvider {
 
+    /**
+     * The top-level keys of the tools configuration ({@code planvm.json}) this provider reads, each
+     * with the JSON Schema (draft 2020-12) its value must fit. A key no provider claims is an error.
+     */
+    default Map<String, JsonNode> configSections() {
+        return Map.of();
+    }
+
+    /**
+     * The tools this provider offers with this setup (its configuration sections, secrets, the
+     * environment). Problems in its sections are reported with {@link ToolSetup#problem}; resources
+     * to close later are registered with {@link ToolSetup#closeWith}. The default asks
+     * {@link #tools(Map)} with the environment.
+     */
+    default List<Tool> tools(ToolSetup setup) {
+        return tools(setup.environment());
+    }
+
     /** The tools available in this environment (empty when not configured). */
-    List<Tool> tools(Map<String, String> environment);
+    default List<Tool> tools(Map<String, String> environment) {
+        return List.of();
+    }
 
     /** For each tool this provider could offer but does not here: its name and why not. */
     default Map<String, String> unavailable(Map<String, String> environment) {
