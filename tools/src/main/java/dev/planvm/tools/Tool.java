@@ -3,7 +3,10 @@ package dev.planvm.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.BiFunction;
 
 /**
@@ -43,6 +46,22 @@ public interface Tool {
      */
     default boolean hasSideEffects() {
         return false;
+    }
+
+    /**
+     * How long one attempt of a call may take when the tool knows better than the run's default
+     * (e.g. a timeout configured for this tool); empty: the run's setting decides.
+     */
+    default Optional<Duration> callTimeout() {
+        return Optional.empty();
+    }
+
+    /**
+     * How many attempts in all a retriable failure of this tool gets when the tool knows better than
+     * the run's default (e.g. retries configured for this tool); empty: the run's setting decides.
+     */
+    default OptionalInt maxAttempts() {
+        return OptionalInt.empty();
     }
 
     /** The schema {@code {"type": "object"}}. */

@@ -1,5 +1,6 @@
 package dev.planvm.tools.llm;
 
+import dev.planvm.tools.RetryAfter;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.TimeoutException;
 import dev.langchain4j.http.client.HttpClient;

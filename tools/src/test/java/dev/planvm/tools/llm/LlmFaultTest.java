@@ -1,5 +1,6 @@
 package dev.planvm.tools.llm;
 
+import dev.planvm.tools.RetryAfter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.type;

@@ -1,4 +1,4 @@
-package dev.planvm.tools.llm;
+package dev.planvm.tools;
 
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -13,14 +13,15 @@ import java.util.Map;
  * Reads how long a server asks to wait before the next request: {@code retry-after-ms}
  * (milliseconds, sent by OpenAI) when present, else {@code Retry-After} (RFC 9110: delay-seconds
  * or an HTTP date). A value that does not parse, or a date in the past, counts as absent / zero.
+ * For tools that call HTTP services: pass the result to {@link ToolException#retryAfter}.
  */
-final class RetryAfter {
+public final class RetryAfter {
 
     private RetryAfter() {
     }
 
     /** The wait the headers ask for, or {@code null} when they ask for none. Header names in any case. */
-    static Duration from(Map<String, List<String>> headers, Clock clock) {
+    public static Duration from(Map<String, List<String>> headers, Clock clock) {
         Duration millis = parseNumber(first(headers, "retry-after-ms"), 3);
         if (millis != null) {
             return millis;
