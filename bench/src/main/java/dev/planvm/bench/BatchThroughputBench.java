@@ -5,7 +5,6 @@ import dev.planvm.instructions.LoadResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.Threads;
 import dev.planvm.vm.batch.Batch;
 import dev.planvm.vm.batch.PlanOutcome;
 import java.lang.management.ManagementFactory;
@@ -71,7 +70,7 @@ public final class BatchThroughputBench {
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> counts = outcomes.stream().collect(Collectors.groupingBy(o -> o.status().label(), Collectors.counting()));
         System.out.printf("%s: %d plans, concurrency %d, %s threads, JDK %s%n", mode, files.size(), concurrency,
-                Threads.virtual() ? "virtual" : "platform", Runtime.version());
+                Runtime.version().feature() >= 21 ? "virtual" : "platform", Runtime.version());
         System.out.printf("wall %.2f s, %.0f plans/s, outcomes %s, heap max %d MB, heap used at peak %d MB%n", seconds,
                 files.size() / seconds, counts, Runtime.getRuntime().maxMemory() >> 20, peakHeapMb());
     }

@@ -9,8 +9,8 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunOptions;
-import dev.planvm.vm.RunResult;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -150,7 +150,7 @@ public final class CriticalPathBench {
 
     private static double wallMillis(PlanVm vm, Plan plan, Cassette cassette) {
         long start = System.nanoTime();
-        RunResult result = vm.run(plan, Map.of(), RunOptions.replay(cassette, true));
+        RunResult result = vm.run(plan, Map.of(), RunMode.replay(cassette, true));
         if (!result.succeeded()) {
             throw new IllegalStateException(plan.source() + ": " + result.error().describe());
         }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunOptions;
-import dev.planvm.vm.RunResult;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -48,7 +48,7 @@ public class InterpreterBenchmark {
     private Plan callingChainLong;
     private Plan assignJmp;
     private Plan assignJmpLong;
-    private RunOptions replayCallingChain;
+    private RunMode replayCallingChain;
 
     @Setup
     public void setUp() {
@@ -63,7 +63,9 @@ public class InterpreterBenchmark {
         callingChainLong = load(PlanShapes.callingChain(1000), 1000);
         assignJmp = load(PlanShapes.assignJmpAlternation(500), 500);
         assignJmpLong = load(PlanShapes.assignJmpAlternation(2500), 2500);
-        replayCallingChain = RunOptions.replay(vm.run(callingChain, Map.of(), RunOptions.recording()).recording(), false);
+        RunMode.Record record = RunMode.record();
+        vm.run(callingChain, Map.of(), record);
+        replayCallingChain = RunMode.replay(record.recording().cassette(), false);
         RunResult replayed = vm.run(callingChain, Map.of(), replayCallingChain);
         if (!replayed.succeeded() || replayed.steps() != 200) {
             throw new IllegalStateException("replayed calling chain failed: " + replayed.error());

@@ -9,8 +9,8 @@ import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunOptions;
-import dev.planvm.vm.RunResult;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,7 +41,8 @@ final class StandIns {
                 return object;
             }));
         }
-        RunResult recorded = builder.build().run(plan, Map.of(), RunOptions.recording());
-        return recorded.succeeded() ? recorded.recording() : null;
+        RunMode.Record record = RunMode.record();
+        RunResult recorded = builder.build().run(plan, Map.of(), record);
+        return recorded.succeeded() ? record.recording().cassette() : null;
     }
 }

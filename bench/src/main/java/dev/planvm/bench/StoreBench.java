@@ -2,12 +2,12 @@ package dev.planvm.bench;
 
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Tool;
-import dev.planvm.vm.Checkpoint;
+import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunOptions;
-import dev.planvm.vm.RunResult;
-import dev.planvm.vm.store.RunStore;
-import dev.planvm.vm.store.StoreRecorder;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.durable.DurableRuns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,8 +61,7 @@ public final class StoreBench {
         if (store == null) {
             result = vm.run(plan, Map.of());
         } else {
-            String id = store.createRun(plan, Map.of(), "live", null, null);
-            result = vm.run(plan, Checkpoint.start(Map.of()), RunOptions.LIVE, List.of(new StoreRecorder(store, id, plan, 0, 1)));
+            result = new DurableRuns(vm, store).start(plan, Map.of(), RunMode.live()).result();
         }
         if (!result.succeeded()) {
             throw new IllegalStateException(result.error().describe());

@@ -3,8 +3,11 @@ package dev.planvm.instructions;
 import dev.planvm.instructions.expr.ValueTemplate;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * {@code assign}: each key of {@code parameters} is a variable, assigned in document order, so a
@@ -16,5 +19,17 @@ public record Assign(Header header, Map<String, ValueTemplate> values) implement
     public Assign {
         Objects.requireNonNull(header, "header");
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    }
+
+    @Override
+    public List<String> writes() {
+        return List.copyOf(values.keySet());
+    }
+
+    @Override
+    public Set<String> reads() {
+        Set<String> reads = new LinkedHashSet<>();
+        values.values().forEach(value -> reads.addAll(value.variables()));
+        return reads;
     }
 }

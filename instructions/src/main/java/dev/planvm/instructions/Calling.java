@@ -1,7 +1,9 @@
 package dev.planvm.instructions;
 
 import dev.planvm.instructions.expr.ValueTemplate;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * {@code calling} (DESIGN P9): invokes a tool with interpolated params and stores its output.
@@ -17,5 +19,20 @@ public record Calling(Header header, String tool, ValueTemplate params, OutputVa
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(outputVars, "outputVars");
+    }
+
+    @Override
+    public boolean callsOut() {
+        return true;
+    }
+
+    @Override
+    public List<String> writes() {
+        return outputVars.names();
+    }
+
+    @Override
+    public Set<String> reads() {
+        return params.variables();
     }
 }

@@ -2,6 +2,7 @@ package dev.planvm.instructions;
 
 import dev.planvm.instructions.expr.ValueTemplate;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * An instruction of a type registered through the Java API (not one of the four built-ins). Its
@@ -12,5 +13,10 @@ public record Custom(Header header, ValueTemplate parameters) implements Instruc
     public Custom {
         Objects.requireNonNull(header, "header");
         Objects.requireNonNull(parameters, "parameters");
+    }
+
+    @Override
+    public Set<String> reads() {
+        return parameters.variables();
     }
 }

@@ -1,5 +1,7 @@
 package dev.planvm.instructions;
 
+import dev.planvm.json.JsonPointers;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 

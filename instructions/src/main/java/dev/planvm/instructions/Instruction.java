@@ -1,6 +1,7 @@
 package dev.planvm.instructions;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * One instruction of a plan, typed once at load time. There is one record per instruction type;
@@ -26,5 +27,24 @@ public sealed interface Instruction permits Assign, Jmp, Calling, Reasoning, Cus
     /** Whether execution may continue with the next instruction in {@code seq_no} order. */
     default boolean mayFallThrough() {
         return true;
+    }
+
+    /**
+     * Whether the instruction reaches the outside world through the call chain: a {@code calling},
+     * or a {@code jmp} with a {@code condition_prompt}. (A custom instruction's handler may call out
+     * too; that is not known statically.)
+     */
+    default boolean callsOut() {
+        return false;
+    }
+
+    /** The variables the instruction sets when it succeeds, in order (assign keys, output_vars names). */
+    default List<String> writes() {
+        return List.of();
+    }
+
+    /** The variables its {@code ${...}} references read (never those of {@code reasoning} text). */
+    default Set<String> reads() {
+        return Set.of();
     }
 }

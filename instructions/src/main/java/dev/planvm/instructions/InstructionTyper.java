@@ -1,5 +1,8 @@
 package dev.planvm.instructions;
 
+import dev.planvm.json.JsonPointers;
+import dev.planvm.json.Spelling;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.planvm.instructions.expr.Template;

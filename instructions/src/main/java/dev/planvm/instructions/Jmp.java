@@ -1,7 +1,9 @@
 package dev.planvm.instructions;
 
 import dev.planvm.instructions.expr.ValueTemplate;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Objects;
 
 /**
@@ -89,5 +91,24 @@ public record Jmp(Header header, Branch branch) implements Instruction {
     @Override
     public boolean mayFallThrough() {
         return branch.mayFallThrough();
+    }
+
+    @Override
+    public boolean callsOut() {
+        return branch instanceof LlmCondition;
+    }
+
+    @Override
+    public Set<String> reads() {
+        Set<String> reads = new LinkedHashSet<>();
+        if (branch instanceof LlmCondition c) {
+            reads.addAll(c.prompt().variables());
+            if (c.context() != null) {
+                reads.addAll(c.context().variables());
+            }
+        } else if (branch instanceof LocalCondition c) {
+            reads.addAll(c.condition().variables());
+        }
+        return reads;
     }
 }

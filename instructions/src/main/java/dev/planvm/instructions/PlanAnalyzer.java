@@ -1,5 +1,7 @@
 package dev.planvm.instructions;
 
+import dev.planvm.json.JsonPointers;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.expr.Template;
 import dev.planvm.instructions.expr.ValueTemplate;
@@ -165,10 +167,8 @@ final class PlanAnalyzer {
     private Set<String> assignedVariables() {
         Set<String> assigned = new HashSet<>();
         for (Entry entry : entries) {
-            if (entry.typed() instanceof Assign assign) {
-                assigned.addAll(assign.values().keySet());
-            } else if (entry.typed() instanceof Calling calling) {
-                assigned.addAll(calling.outputVars().names());
+            if (entry.typed() != null) {
+                assigned.addAll(entry.typed().writes());
             }
             JsonNode parameters = entry.node().path("parameters");
             for (String legacyKey : List.of("output_var", "var_name")) {

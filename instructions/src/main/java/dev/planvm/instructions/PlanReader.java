@@ -1,5 +1,6 @@
 package dev.planvm.instructions;
 
+import dev.planvm.json.JsonPointers;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -174,7 +175,7 @@ final class PlanReader {
     private static String pointer(Deque<Level> path) {
         StringBuilder pointer = new StringBuilder();
         for (Iterator<Level> it = path.descendingIterator(); it.hasNext(); ) {
-            pointer.append('/').append(it.next().token.replace("~", "~0").replace("/", "~1"));
+            pointer.append('/').append(JsonPointers.escape(it.next().token));
         }
         return pointer.toString();
     }

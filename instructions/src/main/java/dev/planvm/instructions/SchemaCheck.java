@@ -1,5 +1,7 @@
 package dev.planvm.instructions;
 
+import dev.planvm.json.JsonPointers;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.path.NodePath;

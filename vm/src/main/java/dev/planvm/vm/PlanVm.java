@@ -1,44 +1,48 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Custom;
-import dev.planvm.instructions.Instruction;
-import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.ConditionEvaluator;
-import dev.planvm.tools.ParamsCheck;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.cassette.CassettePlayer;
 import dev.planvm.tools.cassette.CassetteRecorder;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
-import dev.planvm.tools.chain.CallInterceptor;
-import dev.planvm.tools.chain.CallListener;
-import dev.planvm.tools.chain.DryRunLink;
-import dev.planvm.tools.chain.RetryLink;
-import dev.planvm.tools.chain.RetryPolicy;
-import dev.planvm.tools.chain.ToolLimitLink;
-import dev.planvm.tools.chain.AttemptLog;
-import dev.planvm.tools.chain.RetrySettings;
-import dev.planvm.tools.chain.TimeoutLink;
-import java.time.Duration;
-import java.util.Collections;
-import java.util.WeakHashMap;
-import java.util.concurrent.ExecutorService;
-import dev.planvm.vm.handlers.BuiltinHandlers;
+import dev.planvm.vm.internal.Dataflow;
+import dev.planvm.vm.internal.Interpreter;
+import dev.planvm.vm.internal.Preflight;
+import dev.planvm.vm.internal.RunSetup;
+import dev.planvm.vm.internal.Speculator;
+import dev.planvm.vm.internal.Threads;
+import dev.planvm.vm.internal.handlers.BuiltinHandlers;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunJournal;
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.trace.TraceRecorder;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ExecutorService;
 
 /**
  * The plan virtual machine. Configure once with {@link #builder()}, then {@link #run} any number
@@ -57,9 +61,9 @@ import java.util.Set;
  * attempt timeout → the tool.
  *
  * <p>Runs keep the sequential semantics of the plan language, but by default a call whose inputs
- * are final starts before its turn, so independent calls of a basic block overlap (see
- * {@code Speculator}); variables, trace order, errors and {@code final_answer} are exactly those of
- * a sequential run. {@link Builder#sequential(boolean)} turns this off.
+ * are final starts before its turn, so independent calls of a basic block overlap; variables,
+ * trace order, errors and {@code final_answer} are exactly those of a sequential run.
+ * {@link Builder#sequential(boolean)} turns this off.
  */
 public final class PlanVm {
 
@@ -67,16 +71,16 @@ public final class PlanVm {
     public static final int DEFAULT_MAX_STEPS = 1000;
 
     /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
-    public static final String LLM_TOOL = "llm_generate";
+    public static final String LLM_TOOL = Preflight.LLM_TOOL;
 
     /** Calls one run may have started ahead of their turn at once, unless configured otherwise. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 8;
 
     private final ToolRegistry tools;
-    private final ConditionEvaluator conditions;
     private final Map<String, InstructionHandler<?>> handlers;
     private final List<RunListener> listeners;
     private final CallChains.Parts chainParts;
+    private final Preflight preflight;
     private final boolean sequential;
     private final int maxInFlight;
     private final Map<Plan, Dataflow> dataflows = Collections.synchronizedMap(new WeakHashMap<>());
@@ -85,26 +89,22 @@ public final class PlanVm {
     private final boolean strict;
     private final RunLimits runLimits;
     private final boolean tracing;
-    private final String llmHint;
     private final Redactor redactor;
-    private final ParamsCheck paramsCheck;
 
     private PlanVm(Builder b) {
-        this.paramsCheck = new ParamsCheck();
         this.tools = ToolRegistry.of(b.tools);
-        this.conditions = b.conditions;
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         RetrySettings retries = new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
-        this.chainParts = new CallChains.Parts(tools, conditions, paramsCheck, b.toolPolicy, new RetryLink(retries, b.sleeper),
-                new TimeoutLink(retries), new ToolLimitLink(b.toolLimits), b.callListeners);
+        this.chainParts = CallChains.parts(tools).conditions(b.conditions).policy(b.toolPolicy).retries(retries)
+                .toolLimits(b.toolLimits).sleeper(b.sleeper).listeners(b.callListeners).build();
+        this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
         this.maxSteps = b.maxSteps;
         this.strict = b.strict;
         this.runLimits = b.runLimits;
         this.tracing = b.tracing;
-        this.llmHint = b.llmHint;
         this.redactor = b.redactor;
     }
 
@@ -128,93 +128,77 @@ public final class PlanVm {
         return redactor;
     }
 
-    /** {@link #problems(Plan, RunOptions)} for a live run. */
+    /** {@link #problems(Plan, RunMode)} for a live run. */
     public List<String> problems(Plan plan) {
-        return problems(plan, RunOptions.LIVE);
+        return problems(plan, RunMode.live());
     }
 
     /**
-     * What stops this VM from running {@code plan} with {@code options}, one sentence per problem,
-     * each starting with the {@code seq_no}: tools that are neither installed nor answered by the
+     * What stops this VM from running {@code plan} in {@code mode}, one sentence per problem, each
+     * starting with the {@code seq_no}: tools that are neither installed nor answered by the
      * replayed cassette, LLM conditions with no evaluator and no cassette, types with no handler,
      * and tools the {@link ToolPolicy} denies (in every mode, dry run and replay included).
      * A dry run needs no tool and no LLM.
      */
-    public List<String> problems(Plan plan, RunOptions options) {
-        List<String> problems = new ArrayList<>();
-        Set<String> available = new HashSet<>(tools.names());
-        if (options.replay() != null) {
-            available.addAll(options.replay().tools());
-        }
-        boolean callsAnswered = options.dryRun();
-        boolean conditionsAnswered = callsAnswered || options.replay() != null || conditions != null;
-        for (Instruction instruction : plan.instructions()) {
-            String at = "seq_no " + instruction.seqNo() + ": ";
-            if (!handlers.containsKey(instruction.type())) {
-                problems.add(at + "no handler is registered for instruction type '" + instruction.type() + "'");
-            }
-            if (instruction instanceof Calling calling && !chainParts.policy().allowsEverything()) {
-                chainParts.policy().refusal(calling.tool()).ifPresent(refusal -> problems.add(at + refusal));
-            }
-            if (instruction instanceof Calling calling && !callsAnswered && !available.contains(calling.tool())
-                    && chainParts.policy().allows(calling.tool())) {
-                String reason = calling.tool().equals(LLM_TOOL) && llmHint != null ? llmHint
-                        : tools.names().isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", tools.names());
-                problems.add(at + "tool '" + calling.tool() + "' is not installed ("
-                        + (options.replay() != null ? "nor in the cassette; " : "") + reason + ")");
-            }
-            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition && !conditionsAnswered) {
-                problems.add(at + "this jmp has a condition_prompt, which needs an LLM to decide it"
-                        + (llmHint != null ? ": " + llmHint : ", and no condition evaluator is configured"));
-            }
-        }
-        return problems;
+    public List<String> problems(Plan plan, RunMode mode) {
+        boolean replaying = mode instanceof RunMode.Replay;
+        Set<String> answered = mode instanceof RunMode.Replay replay ? replay.cassette().tools() : Set.of();
+        return preflight.problems(plan, answered, replaying, mode instanceof RunMode.DryRun);
     }
 
-    /** Runs a plan live. See {@link #run(Plan, Map, RunOptions)}. */
+    /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
-        return run(plan, inputs, RunOptions.LIVE);
+        return run(plan, inputs, RunMode.live());
+    }
+
+    /** Runs a plan from its start with these inputs. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
+    public RunResult run(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
+        return run(plan, Checkpoint.start(new LinkedHashMap<>(inputs)), mode, List.of(), null);
     }
 
     /**
-     * Runs a plan to its end.
+     * Runs a plan from a checkpoint (a fresh start, or where a stored run's last committed step left
+     * it) to its end. A failure while running is a failed result, never an exception.
      *
-     * @param inputs  variables set before the first instruction
-     * @param options replay, record or dry run
-     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunOptions)} is not empty
+     * @param runListeners listeners of this run only, after the VM's
+     * @param journal      where committed steps are made durable (a failure to record stops the run), or {@code null}
+     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode)} is not empty
      */
-    public RunResult run(Plan plan, Map<String, JsonNode> inputs, RunOptions options) {
-        return run(plan, Checkpoint.start(new LinkedHashMap<>(inputs)), options, List.of());
-    }
-
-    /**
-     * Runs a plan from a checkpoint: a fresh start, or where a stored run's last committed step
-     * left it (resume, rerun).
-     *
-     * @param runListeners listeners of this run only (besides the VM's), e.g. a run store recorder
-     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunOptions)} is not empty
-     */
-    public RunResult run(Plan plan, Checkpoint start, RunOptions options, List<RunListener> runListeners) {
+    public RunResult run(Plan plan, Checkpoint start, RunMode mode, List<RunListener> runListeners, RunJournal journal) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(start, "start");
-        Objects.requireNonNull(options, "options");
-        List<String> problems = problems(plan, options);
+        Objects.requireNonNull(mode, "mode");
+        List<String> problems = problems(plan, mode);
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
-        CassetteRecorder recorder = options.record() ? new CassetteRecorder(redactor) : null;
-        CallInterceptor mode = options.dryRun() ? new DryRunLink(options.dryRunConditions())
-                : options.replay() != null ? new CassettePlayer(options.replay(), options.replayTiming(), redactor)
-                : recorder;
-        AttemptLog attempts = tracing || !listeners.isEmpty() || !runListeners.isEmpty() ? new AttemptLog() : null;
-        CallChain chain = CallChains.standard(chainParts, mode, attempts == null ? List.of() : List.of(attempts));
-        Calls calls = new Calls(chain, recorder, options.dryRun(), attempts);
-        Speculator speculator = sequential ? null
-                : new Speculator(plan, dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), chain, executor(), maxInFlight);
-        List<RunListener> all = new ArrayList<>(listeners);
+        CallChain chain = CallChains.standard(chainParts, modeLink(mode));
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor) : null;
+        List<RunListener> all = new ArrayList<>();
+        if (trace != null) {
+            all.add(trace);
+        }
+        all.addAll(listeners);
         all.addAll(runListeners);
-        Interpreter interpreter = new Interpreter(plan, handlers, calls, all, maxSteps, strict, speculator, redactor, runLimits);
-        return interpreter.run(start, tracing ? new TraceRecorder(options.mode(), redactor) : null);
+        Speculator speculator = sequential ? null : new Speculator(plan,
+                dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, executor(), maxInFlight);
+        RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
+                redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
+        return trace == null ? result : result.withTrace(trace.document());
+    }
+
+    /** The link that makes a run live, recorded, replayed or dry: none for a live run. */
+    private CallInterceptor modeLink(RunMode mode) {
+        if (mode instanceof RunMode.Record record) {
+            return new CassetteRecorder(record.recording(), redactor);
+        }
+        if (mode instanceof RunMode.Replay replay) {
+            return new CassettePlayer(replay.cassette(), replay.timing(), redactor);
+        }
+        if (mode instanceof RunMode.DryRun dry) {
+            return CallChains.dryRun(dry.conditionsAnswer());
+        }
+        return null;
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */
@@ -245,7 +229,7 @@ public final class PlanVm {
         private final Map<String, Duration> toolTimeouts = new LinkedHashMap<>();
         private Duration maxRetryAfter = RetrySettings.DEFAULT_MAX_RETRY_AFTER;
         private ToolPolicy toolPolicy = ToolPolicy.ALLOW_ALL;
-        private RetryLink.Sleeper sleeper = duration -> Thread.sleep(duration.toMillis());
+        private Sleeper sleeper = Sleeper.REAL;
         private final Map<String, Integer> toolLimits = new LinkedHashMap<>();
         private boolean sequential;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
@@ -341,7 +325,7 @@ public final class PlanVm {
         }
 
         /** How the retry link waits (tests use a no-op). */
-        public Builder retrySleeper(RetryLink.Sleeper sleeper) {
+        public Builder retrySleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
         }

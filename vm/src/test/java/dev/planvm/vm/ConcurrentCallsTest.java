@@ -1,5 +1,7 @@
 package dev.planvm.vm;
 
+import dev.planvm.vm.run.RunResult;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

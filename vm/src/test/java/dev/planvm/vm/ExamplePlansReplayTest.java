@@ -1,5 +1,7 @@
 package dev.planvm.vm;
 
+import dev.planvm.vm.run.RunResult;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,7 +36,7 @@ class ExamplePlansReplayTest {
             String base = expected.getFileName().toString().replace(".expected.json", "");
             Path cassetteFile = PLANS.resolve(base + ".cassette.json");
             PlanVm vm = PlanVm.builder().build();
-            RunOptions options = Files.exists(cassetteFile) ? RunOptions.replay(Cassette.read(cassetteFile), false) : RunOptions.LIVE;
+            RunMode options = Files.exists(cassetteFile) ? RunMode.replay(Cassette.read(cassetteFile), false) : RunMode.live();
             RunResult result = vm.run(vm.loader().load(PLANS.resolve(base + ".json")).planOrThrow(), Map.of(), options);
             JsonNode want = new ObjectMapper().readTree(expected.toFile());
             assertThat(result.status().name().toLowerCase()).isEqualTo(want.path("status").asText("succeeded"));

@@ -1,5 +1,8 @@
 package dev.planvm.vm;
 
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,9 @@
 package dev.planvm.vm;
 
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
-import dev.planvm.vm.expr.ValueSize;
+import dev.planvm.instructions.expr.ValueSize;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

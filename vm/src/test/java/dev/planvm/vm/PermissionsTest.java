@@ -1,5 +1,11 @@
 package dev.planvm.vm;
 
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.call.Call;
+import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepFailure;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,8 +69,8 @@ class PermissionsTest {
                   {"type": "tool", "tool": "vector_search", "params": {"query": "tidb"}, "output": "d"},
                   {"type": "tool", "tool": "web_search", "params": {"query": "tidb"}, "output": "p"}]}""");
         String refusal = "seq_no 2: tool 'web_search' is denied by the tool policy (deny rule '!web_search')";
-        assertThat(vm.problems(plan, RunOptions.dryRun(false))).containsExactly(refusal);
-        assertThat(vm.problems(plan, RunOptions.replay(Cassette.fromJson(cassette, "c"), false))).containsExactly(refusal);
+        assertThat(vm.problems(plan, RunMode.dryRun(false))).containsExactly(refusal);
+        assertThat(vm.problems(plan, RunMode.replay(Cassette.fromJson(cassette, "c"), false))).containsExactly(refusal);
     }
 
     @Test
@@ -88,7 +94,7 @@ class PermissionsTest {
                 .handler("fetch", (instruction, step) -> {
                     JsonNode params = step.interpolate(instruction.parameters());
                     try {
-                        step.set("page", step.callTool(params.path("tool").asText(), params, List.of()));
+                        step.set("page", step.call(new Call.ToolCall(params.path("tool").asText(), params, CallContext.of(step.seqNo()))));
                     } catch (ToolException e) {
                         throw new StepFailure(e.getMessage(), e);
                     }

@@ -1,5 +1,10 @@
 package dev.planvm.vm;
 
+import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepRecord;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

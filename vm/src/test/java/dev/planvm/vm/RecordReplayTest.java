@@ -1,5 +1,7 @@
 package dev.planvm.vm;
 
+import dev.planvm.vm.run.RunResult;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,13 +29,14 @@ class RecordReplayTest {
         TestTools live = new TestTools().answering(List.of(true, false));
         PlanVm liveVm = PlanVm.builder().tools(live.tools()).conditionEvaluator(live.conditions()).build();
         Plan plan = liveVm.loader().load(PLAN, "p").planOrThrow();
-        RunResult recorded = liveVm.run(plan, Map.of(), RunOptions.recording());
+        RunMode.Record recording = RunMode.record();
+        RunResult recorded = liveVm.run(plan, Map.of(), recording);
         assertThat(recorded.finalAnswer().asText()).isEqualTo("X1X2");
-        Cassette cassette = recorded.recording();
+        Cassette cassette = recording.recording().cassette();
         assertThat(cassette.interactions()).hasSize(6);
 
         PlanVm bare = PlanVm.builder().build();
-        RunResult replayed = bare.run(plan, Map.of(), RunOptions.replay(cassette, false));
+        RunResult replayed = bare.run(plan, Map.of(), RunMode.replay(cassette, false));
 
         assertThat(replayed.finalAnswer()).isEqualTo(recorded.finalAnswer());
         assertThat(shape(replayed.trace())).isEqualTo(shape(recorded.trace()));
@@ -49,9 +52,10 @@ class RecordReplayTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "counter", "output_vars": "c"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "fail", "tool_params": {"message": "down"}}}]""", "p")
                 .planOrThrow();
-        RunResult result = vm.run(plan, Map.of(), RunOptions.recording());
+        RunMode.Record recording = RunMode.record();
+        RunResult result = vm.run(plan, Map.of(), recording);
         assertThat(result.succeeded()).isFalse();
-        assertThat(result.recording().interactions()).hasSize(1);
+        assertThat(recording.recording().cassette().interactions()).hasSize(1);
     }
 
     @Test
@@ -61,11 +65,13 @@ class RecordReplayTest {
         Plan recordedPlan = vm.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "a"}, "output_vars": "final_answer"}}]""",
                 "p").planOrThrow();
-        Cassette cassette = vm.run(recordedPlan, Map.of(), RunOptions.recording()).recording();
+        RunMode.Record recording = RunMode.record();
+        vm.run(recordedPlan, Map.of(), recording);
+        Cassette cassette = recording.recording().cassette();
         Plan changed = vm.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "b"}, "output_vars": "final_answer"}}]""",
                 "p").planOrThrow();
-        RunResult result = PlanVm.builder().build().run(changed, Map.of(), RunOptions.replay(cassette, false));
+        RunResult result = PlanVm.builder().build().run(changed, Map.of(), RunMode.replay(cassette, false));
         assertThat(result.error().describe()).startsWith("seq_no 0 (calling): tool 'upper' failed: the cassette has no recorded")
                 .contains("/params/text: recorded \"a\", got \"b\"");
     }
@@ -77,7 +83,7 @@ class RecordReplayTest {
         Plan plan = bare.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "llm_generate", "tool_params": {"prompt": "hi"}, "output_vars": "x"}}]""",
                 "p").planOrThrow();
-        assertThatThrownBy(() -> bare.run(plan, Map.of(), RunOptions.replay(empty, false)))
+        assertThatThrownBy(() -> bare.run(plan, Map.of(), RunMode.replay(empty, false)))
                 .hasMessage("seq_no 0: tool 'llm_generate' is not installed (nor in the cassette; set OPENAI_API_KEY)");
         assertThatThrownBy(() -> bare.run(plan, Map.of()))
                 .hasMessage("seq_no 0: tool 'llm_generate' is not installed (set OPENAI_API_KEY)");
@@ -93,7 +99,7 @@ class RecordReplayTest {
                  {"seq_no": 2, "type": "jmp", "parameters": {"condition_prompt": "Good?", "jump_if_true": 4}},
                  {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "not good: ${summary}"}},
                  {"seq_no": 4, "type": "reasoning", "parameters": {}}]""", "p").planOrThrow();
-        RunResult result = vm.run(plan, Map.of(), RunOptions.dryRun(false));
+        RunResult result = vm.run(plan, Map.of(), RunMode.dryRun(false));
         assertThat(result.succeeded()).isTrue();
         assertThat(result.finalAnswer().asText()).isEqualTo("not good: <dry-run seq_no 1 llm_generate.summary>");
         assertThat(result.variables().get("docs")).isEqualTo(TextNode.valueOf("<dry-run seq_no 0 vector_search>"));
@@ -103,7 +109,7 @@ class RecordReplayTest {
         assertThat(steps.get(0).at("/inputs/placeholder").asBoolean()).isTrue();
         assertThat(steps.get(2).at("/inputs/placeholder").asBoolean()).isTrue();
         assertThat(steps.get(3).at("/inputs/placeholder").isMissingNode()).isTrue();
-        RunResult yes = vm.run(plan, Map.of(), RunOptions.dryRun(true));
+        RunResult yes = vm.run(plan, Map.of(), RunMode.dryRun(true));
         assertThat(yes.finalAnswer().isNull()).isTrue();
         assertThat(yes.steps()).isEqualTo(4);
     }

@@ -1,12 +1,35 @@
 package dev.planvm.instructions.expr;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.Collections;
 
-/** The catalog of builtin functions callable from expressions, with their arities. */
+/**
+ * The builtin functions callable from expressions: ONE registry of name → arity + implementation,
+ * used by the parser (arity checks at load time) and the evaluator (the call itself). Each
+ * implementation is one small static method of {@link TextFunctions}, {@link NumberFunctions} or
+ * {@link CollectionFunctions}:
+ *
+ * <ul>
+ *   <li>{@code len(x)}: code points of text, size of an array or object.</li>
+ *   <li>{@code str(x)}: x rendered as text, as when embedded in a string.</li>
+ *   <li>{@code num(x)}: a number as is; text read as a decimal number; true/false as 1/0.</li>
+ *   <li>{@code json(x)}: text parsed as JSON (also a <code>```json</code> fence or an object in
+ *       prose); any other value as is.</li>
+ *   <li>{@code keys(x)}, {@code values(x)}: an object's keys / values in document order (also of
+ *       text holding an object).</li>
+ *   <li>{@code lower(s)}, {@code upper(s)}, {@code trim(s)}: of text.</li>
+ *   <li>{@code contains(a, b)}: text contains rendered b; array has an element equal to b; object
+ *       has key str(b).</li>
+ *   <li>{@code join(array[, sep])}: rendered elements joined by sep (default ",");
+ *       {@code split(text, sep)}: texts between the separators (each code point when sep is "").</li>
+ *   <li>{@code abs round floor ceil}: of a number; {@code round} is JavaScript's Math.round.</li>
+ *   <li>{@code min max}: of number arguments, or of a single array of numbers.</li>
+ * </ul>
+ */
 public final class Builtins {
 
     /** How many arguments a function accepts: {@code min..max} inclusive. */
@@ -53,33 +76,59 @@ public final class Builtins {
         }
     }
 
-    /** Every builtin function by name, sorted by name. */
+    /** A builtin applied to its evaluated arguments (already checked against its arity). */
+    @FunctionalInterface
+    interface Implementation {
+        JsonNode call(JsonNode[] args);
+    }
+
+    private record Builtin(Arity arity, Implementation implementation) {
+    }
+
+    private static final Map<String, Builtin> REGISTRY;
+
+    /** Every builtin function by name to its arity, sorted by name. */
     public static final Map<String, Arity> FUNCTIONS;
 
     /** The names of all builtin functions, sorted. */
     public static final List<String> NAMES;
 
     static {
-        Map<String, Arity> m = new TreeMap<>();
-        for (String one :
-                List.of("len", "str", "num", "json", "keys", "values", "lower", "upper", "trim", "abs",
-                        "round", "floor", "ceil")) {
-            m.put(one, Arity.exactly(1));
-        }
-        m.put("contains", Arity.exactly(2));
-        m.put("split", Arity.exactly(2));
-        m.put("join", new Arity(1, 2));
-        m.put("min", Arity.atLeast(1));
-        m.put("max", Arity.atLeast(1));
-        FUNCTIONS = Collections.unmodifiableMap(m);
-        NAMES = List.copyOf(m.keySet());
+        Map<String, Builtin> r = new TreeMap<>();
+        one(r, "len", x -> CollectionFunctions.len(x));
+        one(r, "str", TextFunctions::str);
+        one(r, "num", NumberFunctions::num);
+        one(r, "json", TextFunctions::json);
+        one(r, "keys", CollectionFunctions::keys);
+        one(r, "values", CollectionFunctions::values);
+        one(r, "lower", TextFunctions::lower);
+        one(r, "upper", TextFunctions::upper);
+        one(r, "trim", TextFunctions::trim);
+        one(r, "abs", NumberFunctions::abs);
+        one(r, "round", NumberFunctions::round);
+        one(r, "floor", NumberFunctions::floor);
+        one(r, "ceil", NumberFunctions::ceil);
+        r.put("contains", new Builtin(Arity.exactly(2), args -> CollectionFunctions.contains(args[0], args[1])));
+        r.put("split", new Builtin(Arity.exactly(2), args -> TextFunctions.split(args[0], args[1])));
+        r.put("join", new Builtin(new Arity(1, 2), args -> CollectionFunctions.join(args[0], args.length > 1 ? args[1] : null)));
+        r.put("min", new Builtin(Arity.atLeast(1), NumberFunctions::min));
+        r.put("max", new Builtin(Arity.atLeast(1), NumberFunctions::max));
+        REGISTRY = Collections.unmodifiableMap(r);
+        Map<String, Arity> arities = new TreeMap<>();
+        r.forEach((name, builtin) -> arities.put(name, builtin.arity()));
+        FUNCTIONS = Collections.unmodifiableMap(arities);
+        NAMES = List.copyOf(r.keySet());
+    }
+
+    private static void one(Map<String, Builtin> registry, String name, java.util.function.UnaryOperator<JsonNode> f) {
+        registry.put(name, new Builtin(Arity.exactly(1), args -> f.apply(args[0])));
     }
 
     private Builtins() {}
 
     /** Whether {@code name} is a builtin function. */
     public static boolean isBuiltin(String name) {
-        return FUNCTIONS.containsKey(name);
+        return REGISTRY.containsKey(name);
     }
 
     /** The arity of a builtin, or empty when {@code name} is not a builtin. */
@@ -90,5 +139,22 @@ public final class Builtins {
     /** The sorted names joined with ", ", for messages. */
     public static String knownList() {
         return String.join(", ", NAMES);
+    }
+
+    /** Calls builtin {@code name}; the arity is checked again, as the AST may not come from the parser. */
+    static JsonNode call(String name, JsonNode[] args) {
+        Builtin builtin = REGISTRY.get(name);
+        if (builtin == null) {
+            throw new EvaluationException("unknown function '" + name + "' (known: " + knownList() + ")");
+        }
+        if (!builtin.arity().accepts(args.length)) {
+            throw new EvaluationException(name + "() takes " + builtin.arity().describe() + ", got " + args.length);
+        }
+        return builtin.implementation().call(args);
+    }
+
+    /** The error for an argument of the wrong kind: "len() needs text, an array or an object, got ...". */
+    static EvaluationException needs(String function, String wanted, JsonNode got) {
+        return new EvaluationException(function + "() needs " + wanted + ", got " + Values.describe(got));
     }
 }

@@ -197,7 +197,7 @@ final class Parser {
     }
 
     private Expr call(Token name) {
-        Builtins.Arity arity = Builtins.FUNCTIONS.get(name.text());
+        Builtins.Arity arity = Builtins.arity(name.text()).orElse(null);
         if (arity == null) {
             throw new ExprSyntaxException(
                     "unknown function '" + name.text() + "' (known: " + Builtins.knownList() + ")",

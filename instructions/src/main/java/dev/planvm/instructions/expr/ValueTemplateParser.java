@@ -1,5 +1,6 @@
 package dev.planvm.instructions.expr;
 
+import dev.planvm.json.JsonPointers;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ final class ValueTemplateParser {
             Map<String, ValueTemplate> fields = new LinkedHashMap<>();
             boolean constant = true;
             for (Map.Entry<String, JsonNode> field : node.properties()) {
-                ValueTemplate v = parse(field.getValue(), pointer + "/" + escape(field.getKey()), problems);
+                ValueTemplate v = parse(field.getValue(), pointer + "/" + JsonPointers.escape(field.getKey()), problems);
                 constant &= v instanceof ValueTemplate.Constant;
                 fields.put(field.getKey(), v);
             }
@@ -58,8 +59,4 @@ final class ValueTemplateParser {
         return plain ? new ValueTemplate.Constant(node) : new ValueTemplate.StringTemplate(t);
     }
 
-    /** Escapes a key as a JSON pointer reference token (RFC 6901). */
-    static String escape(String key) {
-        return key.replace("~", "~0").replace("/", "~1");
-    }
 }

@@ -128,7 +128,9 @@ class ValueTemplateTest {
     }
 
     @Test
-    void pointer_tokens_escape_tilde_before_slash() {
-        assertThat(ValueTemplateParser.escape("~1/")).isEqualTo("~01~1");
+    void problems_in_keys_with_slashes_and_tildes_are_located_by_escaped_pointers() {
+        List<ValueTemplate.SyntaxProblem> problems = new ArrayList<>();
+        ValueTemplateParser.parse(json("{\"a/~b\": \"${\"}"), "/p", problems::add);
+        assertThat(problems).singleElement().extracting(ValueTemplate.SyntaxProblem::pointer).isEqualTo("/p/a~1~0b");
     }
 }

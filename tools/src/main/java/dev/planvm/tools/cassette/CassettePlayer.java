@@ -5,9 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
-import dev.planvm.tools.chain.Call;
-import dev.planvm.tools.chain.CallInterceptor;
-import dev.planvm.tools.chain.Conditions;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedList;
@@ -74,7 +73,7 @@ public final class CassettePlayer implements CallInterceptor {
             return tool.output();
         }
         Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
-        return Conditions.toJson(new ConditionResult(condition.result(), condition.explanation()));
+        return new ConditionResult(condition.result(), condition.explanation()).toJson();
     }
 
     private Call redacted(Call call) {

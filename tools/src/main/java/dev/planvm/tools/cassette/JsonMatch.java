@@ -1,28 +1,21 @@
 package dev.planvm.tools.cassette;
 
+import dev.planvm.json.JsonEquality;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
-/** JSON equality where numbers compare by value ({@code 5 == 5.0}), and a readable diff. */
+/** Cassette matching: {@link JsonEquality} and a readable diff of what was recorded against what is asked now. */
 final class JsonMatch {
-
-    private static final Comparator<JsonNode> NUMBERS_BY_VALUE = (a, b) -> {
-        if (a.isNumber() && b.isNumber()) {
-            return a.decimalValue().compareTo(b.decimalValue());
-        }
-        return a.equals(b) ? 0 : 1;
-    };
 
     private JsonMatch() {
     }
 
     static boolean same(JsonNode a, JsonNode b) {
-        return a.equals(NUMBERS_BY_VALUE, b);
+        return JsonEquality.equal(a, b);
     }
 
     /** Lines {@code /pointer: recorded X, got Y}, at most {@code limit} of them. */

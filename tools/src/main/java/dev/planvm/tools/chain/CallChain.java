@@ -2,8 +2,13 @@ package dev.planvm.tools.chain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.FailedAttempt;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The one path every tool call and LLM condition takes: a list of {@link CallInterceptor}s ending
@@ -27,11 +32,22 @@ public final class CallChain {
 
     /** Sends the call through the chain. Any failure surfaces as a {@link ToolException}. */
     public JsonNode execute(Call call) {
+        return execute(call, attempt -> {
+        });
+    }
+
+    /**
+     * Sends the call through the chain and tells {@code failedAttempts} of every attempt that failed
+     * before the call was answered or given up (the retry link's attempts), on the calling thread,
+     * in order. Any failure surfaces as a {@link ToolException}.
+     */
+    public JsonNode execute(Call call, Consumer<FailedAttempt> failedAttempts) {
         Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(failedAttempts, "failedAttempts");
         listeners.forEach(l -> quietly(() -> l.callStarted(call)));
         long start = System.nanoTime();
         try {
-            JsonNode output = new Position(0, call).proceed(call);
+            JsonNode output = new Position(0, call, failedAttempts).proceed(call);
             long took = System.nanoTime() - start;
             listeners.forEach(l -> quietly(() -> l.callFinished(call, output, took)));
             return output;
@@ -46,10 +62,12 @@ public final class CallChain {
     private final class Position implements CallInterceptor.Chain {
         private final int index;
         private final Call call;
+        private final Consumer<FailedAttempt> failedAttempts;
 
-        Position(int index, Call call) {
+        Position(int index, Call call, Consumer<FailedAttempt> failedAttempts) {
             this.index = index;
             this.call = call;
+            this.failedAttempts = failedAttempts;
         }
 
         @Override
@@ -62,7 +80,7 @@ public final class CallChain {
             if (index >= links.size()) {
                 throw new IllegalStateException("the last link of the call chain proceeded: it must answer");
             }
-            JsonNode output = links.get(index).intercept(new Position(index + 1, next));
+            JsonNode output = links.get(index).intercept(new Position(index + 1, next, failedAttempts));
             if (output == null) {
                 throw ToolException.permanent(next.describe() + " returned nothing (Java null)");
             }
@@ -71,6 +89,7 @@ public final class CallChain {
 
         @Override
         public void attemptFailed(FailedAttempt attempt) {
+            failedAttempts.accept(attempt);
             listeners.forEach(l -> quietly(() -> l.attemptFailed(call, attempt)));
         }
     }

@@ -1,77 +1,161 @@
 package dev.planvm.tools.chain;
 
 import dev.planvm.tools.ConditionEvaluator;
-import dev.planvm.tools.ParamsCheck;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.call.Sleeper;
+import dev.planvm.tools.chain.internal.DryRunLink;
+import dev.planvm.tools.chain.internal.ParamsCheck;
+import dev.planvm.tools.chain.internal.PermissionLink;
+import dev.planvm.tools.chain.internal.RetryLink;
+import dev.planvm.tools.chain.internal.TerminalLink;
+import dev.planvm.tools.chain.internal.TimeoutLink;
+import dev.planvm.tools.chain.internal.ToolLimitLink;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
-/** Assembles the standard call chain: the one place its order is written down. */
+/**
+ * Assembles the standard call chain: the one place its order is written down.
+ *
+ * <pre>{@code
+ * CallChains.Parts parts = CallChains.parts(ToolRegistry.of(tools)).retries(RetrySettings.DEFAULT).build();
+ * CallChain chain = CallChains.standard(parts, null);                 // a live run
+ * CallChain dry = CallChains.standard(parts, CallChains.dryRun(false)); // a dry run
+ * }</pre>
+ */
 public final class CallChains {
+
+    /** Every dry-run placeholder text starts with this, so placeholders are easy to spot downstream. */
+    public static final String DRY_RUN_PLACEHOLDER_PREFIX = DryRunLink.PLACEHOLDER_PREFIX;
 
     private CallChains() {
     }
 
-    /**
-     * The parts of a chain that a VM keeps for all its runs.
-     *
-     * @param conditions may be {@code null} (conditions then fail unless replayed or dry-run)
-     * @param policy     which tools may be called
-     * @param timeouts   bounds each attempt of a call (a {@link TimeoutLink} over the same settings as {@code retry})
-     * @param limits     per-tool concurrency limits shared by all runs
-     */
-    public record Parts(ToolRegistry tools, ConditionEvaluator conditions, ParamsCheck paramsCheck, ToolPolicy policy,
-                        RetryLink retry, TimeoutLink timeouts, ToolLimitLink limits, List<CallListener> listeners) {
-        public Parts {
-            Objects.requireNonNull(tools, "tools");
-            Objects.requireNonNull(paramsCheck, "paramsCheck");
-            Objects.requireNonNull(policy, "policy");
-            Objects.requireNonNull(retry, "retry");
-            Objects.requireNonNull(timeouts, "timeouts");
-            Objects.requireNonNull(limits, "limits");
-            listeners = List.copyOf(listeners);
-        }
-
-        /** Every tool allowed; attempt timeouts as {@code retry}'s settings say. */
-        public Parts(ToolRegistry tools, ConditionEvaluator conditions, ParamsCheck paramsCheck, RetryLink retry,
-                     ToolLimitLink limits, List<CallListener> listeners) {
-            this(tools, conditions, paramsCheck, ToolPolicy.ALLOW_ALL, retry, new TimeoutLink(retry.settings()), limits,
-                    listeners);
-        }
-    }
-
-    /** {@link #standard(Parts, CallInterceptor, List)} without listeners of its own. */
-    public static CallChain standard(Parts parts, CallInterceptor mode) {
-        return standard(parts, mode, List.of());
+    /** Starts the parts of a chain over these tools: no condition evaluator, every tool allowed, default retries. */
+    public static PartsBuilder parts(ToolRegistry tools) {
+        return new PartsBuilder(tools);
     }
 
     /**
      * permission → run mode (dry run, replay or record; none for a live run) → retry → per-tool
-     * limit → attempt timeout → the tool or condition evaluator. Dry run and replay answer every
-     * call themselves, so nothing after them runs; a denied tool is denied in every mode.
+     * limit → attempt timeout → the tool or condition evaluator (params checked against the tool's
+     * schema first). Dry run and replay answer every call themselves, so nothing after them runs;
+     * a denied tool is denied in every mode.
      *
-     * @param mode         a {@link DryRunLink}, a cassette player or recorder, or {@code null}
-     * @param runListeners listeners of this chain only, after the parts' listeners (e.g. one run's {@link AttemptLog})
+     * @param mode a {@link #dryRun} link, a cassette player or recorder, or {@code null} for a live run
      */
-    public static CallChain standard(Parts parts, CallInterceptor mode, List<CallListener> runListeners) {
+    public static CallChain standard(Parts parts, CallInterceptor mode) {
         List<CallInterceptor> links = new ArrayList<>();
-        links.add(new PermissionLink(parts.policy()));
+        links.add(parts.permission);
         if (mode != null) {
             links.add(mode);
         }
-        links.add(parts.retry());
-        links.add(parts.limits());
-        if (parts.timeouts().active()) {
-            links.add(parts.timeouts());
+        links.add(parts.retry);
+        links.add(parts.limits);
+        if (parts.timeouts.active()) {
+            links.add(parts.timeouts);
         }
-        links.add(new TerminalLink(parts.tools(), parts.conditions(), parts.paramsCheck()));
-        List<CallListener> listeners = parts.listeners();
-        if (!runListeners.isEmpty()) {
-            listeners = new ArrayList<>(listeners);
-            listeners.addAll(runListeners);
+        links.add(parts.terminal);
+        return new CallChain(links, parts.listeners);
+    }
+
+    /**
+     * Dry run: answers every call with a placeholder and calls nothing. A tool call expecting two or
+     * more output names gets an object with a placeholder per name (text starting with
+     * {@value #DRY_RUN_PLACEHOLDER_PREFIX}); conditions answer {@code conditionsAnswer}.
+     */
+    public static CallInterceptor dryRun(boolean conditionsAnswer) {
+        return new DryRunLink(conditionsAnswer);
+    }
+
+    /**
+     * The parts of a chain that a VM keeps for all its runs: its links are shared, so per-tool
+     * concurrency limits hold across runs. Immutable; build with {@link #parts(ToolRegistry)}.
+     */
+    public static final class Parts {
+        private final ToolPolicy policy;
+        private final PermissionLink permission;
+        private final RetryLink retry;
+        private final ToolLimitLink limits;
+        private final TimeoutLink timeouts;
+        private final TerminalLink terminal;
+        private final List<CallListener> listeners;
+
+        private Parts(PartsBuilder b) {
+            this.policy = b.policy;
+            this.permission = new PermissionLink(b.policy);
+            this.retry = new RetryLink(b.retries, b.sleeper);
+            this.limits = new ToolLimitLink(b.toolLimits);
+            this.timeouts = new TimeoutLink(b.retries);
+            this.terminal = new TerminalLink(b.tools, b.conditions, new ParamsCheck());
+            this.listeners = List.copyOf(b.listeners);
         }
-        return new CallChain(links, listeners);
+
+        /** Which tools may be called. */
+        public ToolPolicy policy() {
+            return policy;
+        }
+    }
+
+    /** Configures {@link Parts}. */
+    public static final class PartsBuilder {
+        private final ToolRegistry tools;
+        private ConditionEvaluator conditions;
+        private ToolPolicy policy = ToolPolicy.ALLOW_ALL;
+        private RetrySettings retries = RetrySettings.DEFAULT;
+        private Map<String, Integer> toolLimits = Map.of();
+        private Sleeper sleeper = Sleeper.REAL;
+        private final List<CallListener> listeners = new ArrayList<>();
+
+        private PartsBuilder(ToolRegistry tools) {
+            this.tools = Objects.requireNonNull(tools, "tools");
+        }
+
+        /** Decides {@code condition_prompt}s; without one a condition call fails (unless replayed or dry-run). */
+        public PartsBuilder conditions(ConditionEvaluator evaluator) {
+            this.conditions = evaluator;
+            return this;
+        }
+
+        public PartsBuilder policy(ToolPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        public PartsBuilder retries(RetrySettings retries) {
+            this.retries = Objects.requireNonNull(retries, "retries");
+            return this;
+        }
+
+        /** Tool name to the most calls of it that may run at once, across every run sharing these parts. */
+        public PartsBuilder toolLimits(Map<String, Integer> limits) {
+            this.toolLimits = Map.copyOf(new LinkedHashMap<>(limits));
+            return this;
+        }
+
+        public PartsBuilder sleeper(Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            return this;
+        }
+
+        public PartsBuilder listener(CallListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        public PartsBuilder listeners(List<CallListener> more) {
+            more.forEach(this::listener);
+            return this;
+        }
+
+        public Parts build() {
+            return new Parts(this);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.planvm.tools.cassette;
 
+import dev.planvm.tools.Redactor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,9 +10,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ToolException;
-import dev.planvm.tools.chain.Call;
+import dev.planvm.tools.call.Call;
 import dev.planvm.tools.chain.CallChain;
-import dev.planvm.tools.chain.CallInterceptor;
+import dev.planvm.tools.call.CallInterceptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -135,7 +136,8 @@ class CassetteTest {
 
     @Test
     void the_recorder_records_plan_level_values_and_outputs_in_answer_order() {
-        CassetteRecorder recorder = new CassetteRecorder();
+        Recording recording = new Recording();
+        CassetteRecorder recorder = new CassetteRecorder(recording, Redactor.none());
         AtomicInteger n = new AtomicInteger();
         CallInterceptor tool = chain -> chain.call() instanceof Call.ToolCall
                 ? TextNode.valueOf("out" + n.incrementAndGet())
@@ -143,7 +145,7 @@ class CassetteTest {
         CallChain chain = new CallChain(List.of(recorder, tool), List.of());
         chain.execute(search("{\"query\": \"a\"}"));
         chain.execute(new Call.ConditionCall("Done?", TextNode.valueOf("ctx"), CallContext.of(3)));
-        Cassette recorded = recorder.cassette();
+        Cassette recorded = recording.cassette();
         assertThat(recorded.interactions()).hasSize(2);
         assertThat(recorded.interactions().get(0)).isInstanceOfSatisfying(Interaction.ToolInteraction.class, t -> {
             assertThat(t.params()).isEqualTo(json("{\"query\": \"a\"}"));

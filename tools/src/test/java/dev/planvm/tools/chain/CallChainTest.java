@@ -1,5 +1,11 @@
 package dev.planvm.tools.chain;
 
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +15,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ConditionResult;
-import dev.planvm.tools.ParamsCheck;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
@@ -22,16 +27,16 @@ import org.junit.jupiter.api.Test;
 class CallChainTest {
 
     private final List<Duration> waits = new ArrayList<>();
-    private final RetryLink retry = new RetryLink(new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)), waits::add);
+    private final RetrySettings retry = RetrySettings.of(new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)));
 
     private static Call.ToolCall call(String tool, List<String> expectedKeys) {
         return new Call.ToolCall(tool, JsonNodeFactory.instance.objectNode().put("q", "x"), new CallContext(4, expectedKeys));
     }
 
-    private CallChain chain(Tool tool, DryRunLink dryRun, List<CallListener> listeners) {
-        return CallChains.standard(new CallChains.Parts(ToolRegistry.of(List.of(tool)),
-                (prompt, context, c) -> new ConditionResult(prompt.contains("yes"), "because"),
-                new ParamsCheck(), retry, new ToolLimitLink(java.util.Map.of()), listeners), dryRun);
+    private CallChain chain(Tool tool, CallInterceptor dryRun, List<CallListener> listeners) {
+        return CallChains.standard(CallChains.parts(ToolRegistry.of(List.of(tool)))
+                .conditions((prompt, context, c) -> new ConditionResult(prompt.contains("yes"), "because"))
+                .retries(retry).sleeper(waits::add).listeners(listeners).build(), dryRun);
     }
 
     @Test
@@ -108,11 +113,11 @@ class CallChainTest {
             calls.incrementAndGet();
             return TextNode.valueOf("real");
         });
-        CallChain dry = chain(counted, new DryRunLink(true), List.of());
+        CallChain dry = chain(counted, CallChains.dryRun(true), List.of());
         assertThat(dry.execute(call("search", List.of())).asText()).isEqualTo("<dry-run seq_no 4 search>");
         JsonNode object = dry.execute(call("search", List.of("summary", "insights")));
         assertThat(object.get("summary").asText()).isEqualTo("<dry-run seq_no 4 search.summary>");
-        assertThat(object.get("insights").asText()).startsWith(DryRunLink.PLACEHOLDER_PREFIX);
+        assertThat(object.get("insights").asText()).startsWith(CallChains.DRY_RUN_PLACEHOLDER_PREFIX);
         JsonNode condition = dry.execute(new Call.ConditionCall("no", NullNode.getInstance(), CallContext.of(4)));
         assertThat(condition.get("result").asBoolean()).isTrue();
         assertThat(calls).hasValue(0);
@@ -128,7 +133,7 @@ class CallChainTest {
             }
         }));
         JsonNode answer = chain.execute(new Call.ConditionCall("say yes", NullNode.getInstance(), CallContext.of(2)));
-        assertThat(Conditions.fromJson(answer)).isEqualTo(new ConditionResult(true, "because"));
+        assertThat(ConditionResult.fromJson(answer)).isEqualTo(new ConditionResult(true, "because"));
         assertThat(seen).singleElement().isInstanceOf(Call.ConditionCall.class);
     }
 

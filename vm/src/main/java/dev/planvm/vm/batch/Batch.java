@@ -1,9 +1,10 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.Threads;
-import dev.planvm.vm.RunOptions;
+import dev.planvm.vm.internal.Threads;
+import dev.planvm.vm.RunMode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -38,9 +39,8 @@ public final class Batch {
     private final int concurrency;
 
     private Batch(Builder b) {
-        RunOptions options = b.dryRun ? RunOptions.dryRun(b.dryRunConditions)
-                : new RunOptions(null, b.replayTiming, false, false, false);
-        this.runner = new BatchPlanRunner(b.vm, options, b.replayDir, b.inputs);
+        RunMode mode = b.dryRun ? RunMode.dryRun(b.dryRunConditions) : RunMode.live();
+        this.runner = new BatchPlanRunner(b.vm, mode, b.replayDir, b.replayTiming, b.inputs);
         this.concurrency = b.concurrency;
     }
 
@@ -110,7 +110,7 @@ public final class Batch {
             outcome = runner.run(plan);
         } catch (RuntimeException | StackOverflowError e) {
             LOG.debug("{}: unexpected failure", plan, e);
-            outcome = new PlanOutcome(plan, PlanOutcome.Status.FAILED, null, "unexpected failure: " + e,
+            outcome = new PlanOutcome(plan, RunStatus.FAILED, null, "unexpected failure: " + e,
                     (System.nanoTime() - start) / 1_000_000, 0, List.of(), null);
         }
         try {
@@ -154,7 +154,7 @@ public final class Batch {
 
         /**
          * Replays plan {@code X.json} from {@code dir/X.cassette.json}. A plan without a cassette
-         * runs when it calls nothing and is {@link PlanOutcome.Status#REJECTED} when it calls a
+         * runs when it calls nothing and is {@link RunStatus#REJECTED} when it calls a
          * tool or has a {@code condition_prompt}; nothing real is ever called.
          *
          * @param timing wait each interaction's recorded duration

@@ -1,12 +1,13 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunOptions;
+import dev.planvm.vm.RunMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,36 +18,39 @@ import java.util.Map;
  * Runs one plan of a batch in the batch's mode: live, dry run, or replay from a directory of
  * cassettes. In replay mode a plan without a cassette runs only when it calls nothing (no
  * {@code calling}, no {@code condition_prompt}); one that does call something is
- * {@link PlanOutcome.Status#REJECTED} without running, so a replayed batch never calls anything
+ * {@link RunStatus#REJECTED} without running, so a replayed batch never calls anything
  * real, even when the tool is installed.
  */
 final class BatchPlanRunner {
 
     private final PlanVm vm;
     private final PlanFileRunner runner;
-    private final RunOptions options;
+    private final RunMode mode;
     private final Path replayDir;
+    private final boolean replayTiming;
     private final Map<String, JsonNode> inputs;
 
     /**
-     * @param options   live or dry run; with a {@code replayDir}, carries {@code replayTiming}
-     * @param replayDir where {@code X.cassette.json} is for each {@code X.json}, or {@code null}
+     * @param mode         live or dry run, when not replaying
+     * @param replayDir    where {@code X.cassette.json} is for each {@code X.json}, or {@code null}
+     * @param replayTiming while replaying, wait each interaction's recorded duration
      */
-    BatchPlanRunner(PlanVm vm, RunOptions options, Path replayDir, Map<String, JsonNode> inputs) {
+    BatchPlanRunner(PlanVm vm, RunMode mode, Path replayDir, boolean replayTiming, Map<String, JsonNode> inputs) {
         this.vm = vm;
         this.runner = new PlanFileRunner(vm);
-        this.options = options;
+        this.mode = mode;
         this.replayDir = replayDir;
+        this.replayTiming = replayTiming;
         this.inputs = Map.copyOf(inputs);
     }
 
     PlanOutcome run(Path plan) {
         if (replayDir == null) {
-            return runner.run(plan, null, options, inputs);
+            return runner.run(plan, mode, inputs);
         }
         Path cassette = PlanFileRunner.cassetteFor(plan, replayDir);
         if (Files.exists(cassette)) {
-            return runner.run(plan, cassette, options, inputs);
+            return runner.replay(plan, cassette, replayTiming, inputs);
         }
         return runWithoutCassette(plan, cassette);
     }
@@ -56,10 +60,10 @@ final class BatchPlanRunner {
         LoadResult loaded = vm.loader().load(plan);
         List<String> calls = loaded.valid() ? callsOut(loaded.plan().instructions()) : List.of();
         if (calls.isEmpty()) {
-            return runner.run(plan, null, RunOptions.LIVE, inputs);
+            return runner.run(plan, RunMode.live(), inputs);
         }
         String error = "no cassette " + cassette + ", and the plan calls out: " + String.join("; ", calls);
-        return new PlanOutcome(plan, PlanOutcome.Status.REJECTED, null, error, (System.nanoTime() - start) / 1_000_000,
+        return new PlanOutcome(plan, RunStatus.REJECTED, null, error, (System.nanoTime() - start) / 1_000_000,
                 0, loaded.diagnostics(), null);
     }
 
@@ -67,11 +71,11 @@ final class BatchPlanRunner {
     static List<String> callsOut(List<Instruction> instructions) {
         List<String> calls = new ArrayList<>();
         for (Instruction instruction : instructions) {
-            if (instruction instanceof Calling calling) {
-                calls.add("seq_no " + instruction.seqNo() + " calls tool '" + calling.tool() + "'");
-            } else if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition) {
-                calls.add("seq_no " + instruction.seqNo() + " has a condition_prompt");
+            if (!instruction.callsOut()) {
+                continue;
             }
+            calls.add("seq_no " + instruction.seqNo() + (instruction instanceof Calling calling
+                    ? " calls tool '" + calling.tool() + "'" : " has a condition_prompt"));
         }
         return calls;
     }

@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
@@ -37,9 +38,9 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
     }
 
     /** How many plans ended in each status (every status present, zero included), in declaration order. */
-    public Map<PlanOutcome.Status, Integer> counts() {
-        Map<PlanOutcome.Status, Integer> counts = new EnumMap<>(PlanOutcome.Status.class);
-        for (PlanOutcome.Status status : PlanOutcome.Status.values()) {
+    public Map<RunStatus, Integer> counts() {
+        Map<RunStatus, Integer> counts = new EnumMap<>(RunStatus.class);
+        for (RunStatus status : PlanOutcome.STATUSES) {
             counts.put(status, 0);
         }
         outcomes.forEach(outcome -> counts.merge(outcome.status(), 1, Integer::sum));

@@ -1,5 +1,8 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
+import dev.planvm.json.JsonDiff;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,8 +11,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.planvm.instructions.Spelling;
-import dev.planvm.tools.AtomicFiles;
+import dev.planvm.json.Spelling;
+import dev.planvm.json.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -42,7 +45,7 @@ import java.util.stream.Collectors;
  * @param status      the expected status
  * @param error       text the error message must contain, or {@code null} for no check
  */
-public record Expectation(JsonNode finalAnswer, PlanOutcome.Status status, String error) {
+public record Expectation(JsonNode finalAnswer, RunStatus status, String error) {
 
     /** The keys an expectation may have. */
     public static final List<String> KEYS = List.of("final_answer", "status", "error");
@@ -54,7 +57,7 @@ public record Expectation(JsonNode finalAnswer, PlanOutcome.Status status, Strin
     public Expectation {
         finalAnswer = finalAnswer == null ? NullNode.getInstance() : finalAnswer;
         Objects.requireNonNull(status, "status");
-        if (error != null && status == PlanOutcome.Status.SUCCEEDED) {
+        if (error != null && status == RunStatus.SUCCEEDED) {
             throw new IllegalArgumentException("'error' is checked only with a status other than \"succeeded\"");
         }
     }
@@ -105,8 +108,8 @@ public record Expectation(JsonNode finalAnswer, PlanOutcome.Status status, Strin
         if (document.has("error") && !error.isTextual()) {
             throw new ExpectationException("'error' must be text, got " + JsonDiff.brief(error));
         }
-        PlanOutcome.Status status = status(document.get("status"));
-        if (error.isTextual() && status == PlanOutcome.Status.SUCCEEDED) {
+        RunStatus status = status(document.get("status"));
+        if (error.isTextual() && status == RunStatus.SUCCEEDED) {
             throw new ExpectationException("'error' is checked only with a status other than \"succeeded\"");
         }
         return new Expectation(document.get("final_answer"), status, error.isTextual() ? error.textValue() : null);
@@ -171,16 +174,16 @@ public record Expectation(JsonNode finalAnswer, PlanOutcome.Status status, Strin
                 .replace(plan.toString(), plan.getFileName().toString());
     }
 
-    private static PlanOutcome.Status status(JsonNode value) {
+    private static RunStatus status(JsonNode value) {
         if (value == null) {
-            return PlanOutcome.Status.SUCCEEDED;
+            return RunStatus.SUCCEEDED;
         }
-        for (PlanOutcome.Status status : PlanOutcome.Status.values()) {
+        for (RunStatus status : PlanOutcome.STATUSES) {
             if (value.isTextual() && value.textValue().equals(status.label())) {
                 return status;
             }
         }
-        throw new ExpectationException("'status' must be one of " + Arrays.stream(PlanOutcome.Status.values())
+        throw new ExpectationException("'status' must be one of " + PlanOutcome.STATUSES.stream()
                 .map(s -> "\"" + s.label() + "\"").collect(Collectors.joining(", ")) + ", not " + JsonDiff.brief(value));
     }
 

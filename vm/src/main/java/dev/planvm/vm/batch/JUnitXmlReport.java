@@ -1,6 +1,6 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.tools.AtomicFiles;
+import dev.planvm.json.AtomicFiles;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;

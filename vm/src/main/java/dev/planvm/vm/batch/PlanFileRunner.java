@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
@@ -7,8 +8,8 @@ import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunOptions;
-import dev.planvm.vm.RunResult;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,43 +44,56 @@ public final class PlanFileRunner {
         return name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
     }
 
+    /** Runs {@code plan} live or as a dry run. */
+    public PlanOutcome run(Path plan, RunMode mode, Map<String, JsonNode> inputs) {
+        return run(plan, () -> mode, inputs);
+    }
+
     /**
-     * Runs {@code plan}; with a non-null {@code cassette} path, replays it (a missing cassette file
-     * makes the outcome {@link PlanOutcome.Status#REJECTED}).
+     * Runs {@code plan} replaying {@code cassette}; a missing or unreadable cassette makes the
+     * outcome {@link RunStatus#REJECTED}.
      *
-     * @param options the run mode when no cassette is given (live or dry run)
+     * @param timing wait each interaction's recorded duration
      */
-    public PlanOutcome run(Path plan, Path cassette, RunOptions options, Map<String, JsonNode> inputs) {
+    public PlanOutcome replay(Path plan, Path cassette, boolean timing, Map<String, JsonNode> inputs) {
+        return run(plan, () -> {
+            if (!Files.exists(cassette)) {
+                throw new CassetteException(cassette + ": cassette not found");
+            }
+            return RunMode.replay(Cassette.read(cassette), timing);
+        }, inputs);
+    }
+
+    /** How a run's mode is found once the plan has loaded: reading a cassette may fail. */
+    private interface ModeSource {
+        RunMode get();
+    }
+
+    private PlanOutcome run(Path plan, ModeSource modeSource, Map<String, JsonNode> inputs) {
         long start = System.nanoTime();
         LoadResult loaded = vm.loader().load(plan);
         if (!loaded.valid()) {
             String errors = loaded.errors().stream().map(d -> d.format(plan.toString())).collect(Collectors.joining("; "));
-            return outcome(plan, PlanOutcome.Status.INVALID, null, errors, start, 0, loaded.diagnostics(), null);
+            return outcome(plan, RunStatus.INVALID, null, errors, start, 0, loaded.diagnostics(), null);
         }
-        RunOptions effective = options;
-        if (cassette != null) {
-            if (!Files.exists(cassette)) {
-                return outcome(plan, PlanOutcome.Status.REJECTED, null, cassette + ": cassette not found", start, 0,
-                        loaded.diagnostics(), null);
-            }
-            try {
-                effective = RunOptions.replay(Cassette.read(cassette), options.replayTiming());
-            } catch (CassetteException e) {
-                return outcome(plan, PlanOutcome.Status.REJECTED, null, e.getMessage(), start, 0, loaded.diagnostics(), null);
-            }
+        RunMode effective;
+        try {
+            effective = modeSource.get();
+        } catch (CassetteException e) {
+            return outcome(plan, RunStatus.REJECTED, null, e.getMessage(), start, 0, loaded.diagnostics(), null);
         }
         try {
             RunResult result = vm.run(loaded.plan(), inputs, effective);
-            return outcome(plan, result.succeeded() ? PlanOutcome.Status.SUCCEEDED : PlanOutcome.Status.FAILED,
+            return outcome(plan, result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                     result.finalAnswer(), result.succeeded() ? null : result.error().describe(), start, result.steps(),
                     loaded.diagnostics(), result.trace());
         } catch (PlanRejectedException e) {
-            return outcome(plan, PlanOutcome.Status.REJECTED, null, String.join("; ", e.problems()), start, 0,
+            return outcome(plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0,
                     loaded.diagnostics(), null);
         }
     }
 
-    private static PlanOutcome outcome(Path plan, PlanOutcome.Status status, JsonNode answer, String error, long start,
+    private static PlanOutcome outcome(Path plan, RunStatus status, JsonNode answer, String error, long start,
                                        int steps, List<Diagnostic> diagnostics, JsonNode trace) {
         return new PlanOutcome(plan, status, answer, error, (System.nanoTime() - start) / 1_000_000, steps, diagnostics, trace);
     }

@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
@@ -12,7 +13,7 @@ import java.util.Objects;
  * {@code planvm test} compares.
  *
  * @param file        the plan file
- * @param status      what happened
+ * @param status      what happened: succeeded, failed, invalid or rejected
  * @param finalAnswer the run's {@code final_answer} (JSON null unless it ran)
  * @param error       why it did not succeed (one line: the run error, the rejection, or the
  *                    validation errors), or {@code null}
@@ -21,25 +22,12 @@ import java.util.Objects;
  * @param diagnostics validation diagnostics (errors and warnings)
  * @param trace       the run's trace, or {@code null} unless it ran
  */
-public record PlanOutcome(Path file, Status status, JsonNode finalAnswer, String error, long durationMs, int steps,
+public record PlanOutcome(Path file, RunStatus status, JsonNode finalAnswer, String error, long durationMs, int steps,
                           List<Diagnostic> diagnostics, JsonNode trace) {
 
-    /** What happened to a plan file. */
-    public enum Status {
-        /** The run succeeded. */
-        SUCCEEDED,
-        /** The run failed (a step failed, max steps, strict). */
-        FAILED,
-        /** The plan did not validate (or could not be read). */
-        INVALID,
-        /** The plan is valid but cannot run here (a tool not installed, no LLM, a missing cassette). */
-        REJECTED;
-
-        /** The lower-case name used in JSON reports and expectations. */
-        public String label() {
-            return name().toLowerCase();
-        }
-    }
+    /** The statuses a plan file can end with: succeeded, failed, invalid, rejected. */
+    public static final List<RunStatus> STATUSES = List.of(RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.INVALID,
+            RunStatus.REJECTED);
 
     public PlanOutcome {
         Objects.requireNonNull(file, "file");
@@ -49,6 +37,6 @@ public record PlanOutcome(Path file, Status status, JsonNode finalAnswer, String
     }
 
     public boolean succeeded() {
-        return status == Status.SUCCEEDED;
+        return status == RunStatus.SUCCEEDED;
     }
 }

@@ -1,7 +1,7 @@
 package dev.planvm.vm.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.vm.RunOptions;
+import dev.planvm.vm.RunMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +73,7 @@ public final class RegressionRun {
     /** Runs one plan, replaying the cassette beside it when there is one. */
     public PlanOutcome run(Path plan) {
         Path cassette = cassetteBeside(plan);
-        return runner.run(plan, Files.exists(cassette) ? cassette : null, RunOptions.LIVE, inputs);
+        return Files.exists(cassette) ? runner.replay(plan, cassette, false, inputs) : runner.run(plan, RunMode.live(), inputs);
     }
 
     /** {@code X.cassette.json} beside {@code X.json}. */

@@ -6,19 +6,21 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
-import dev.planvm.vm.RunError;
-import dev.planvm.vm.RunListener;
-import dev.planvm.vm.RunResult;
-import dev.planvm.vm.StepRecord;
+import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepRecord;
 import java.time.Instant;
 import java.util.Map;
 
 /**
- * Builds the trace document of one run (DESIGN §6) from run events:
+ * Builds the trace document of one run (DESIGN §6) from run events, an ordinary
+ * {@link RunListener}; {@link #document()} is complete once the run has finished:
  * <pre>{@code
  * {"format": "planvm-trace/1", "mode": "live" | "replay" | "record" | "dry-run",
  *  "plan": {"source": ..., "digest": ...}, "inputs": {...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
+ *  "step_count": N, "early_calls": {"started", "used", "mismatched"},
  *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}]}
  * }</pre>
  * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
@@ -27,7 +29,7 @@ import java.util.Map;
  * A step whose call was retried has {@code "attempts"} in its inputs: its failed attempts, in
  * order, as {@code {"attempt", "error", "duration_ms", "waited_ms"}} ({@code waited_ms}: the wait
  * before the next attempt, absent on a last attempt that failed too); the successful attempt is
- * not listed.
+ * not listed. {@code early_calls} is absent in a sequential run. Secrets are redacted.
  */
 public final class TraceRecorder implements RunListener {
 
@@ -38,6 +40,7 @@ public final class TraceRecorder implements RunListener {
     private final ArrayNode steps = json.arrayNode();
     private final String mode;
     private final Redactor redactor;
+    private JsonNode finished;
 
     /**
      * @param mode     how the run calls tools: {@code live}, {@code replay}, {@code record} or {@code dry-run}
@@ -63,6 +66,40 @@ public final class TraceRecorder implements RunListener {
         steps.add(entry(step));
     }
 
+    @Override
+    public void runFinished(RunResult result) {
+        document.put("finished", Instant.now().toString());
+        document.put("status", result.status().label());
+        document.set("result", result.finalAnswer());
+        RunError error = result.error();
+        if (error == null) {
+            document.putNull("error");
+        } else {
+            ObjectNode e = document.putObject("error");
+            if (error.seqNo() == null) {
+                e.putNull("seq_no");
+                e.putNull("type");
+            } else {
+                e.put("seq_no", error.seqNo());
+                e.put("type", error.type());
+            }
+            e.put("message", error.message());
+        }
+        document.put("step_count", result.steps());
+        if (result.earlyCalls() != null) {
+            RunResult.EarlyCalls early = result.earlyCalls();
+            document.putObject("early_calls").put("started", early.started()).put("used", early.used())
+                    .put("mismatched", early.mismatched());
+        }
+        document.set("steps", steps);
+        finished = redactor.redact(document);
+    }
+
+    /** The finished document, or {@code null} before the run has finished. */
+    public JsonNode document() {
+        return finished;
+    }
+
     /** The trace entry of one step (also what the run store keeps per committed step). */
     public static ObjectNode entry(StepRecord step) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
@@ -85,37 +122,5 @@ public final class TraceRecorder implements RunListener {
             entry.put("error", step.error());
         }
         return entry;
-    }
-
-    /**
-     * Records what running calls ahead of their turn did: {@code "early_calls": {"started", "used",
-     * "mismatched"}} (absent in a sequential run).
-     */
-    public void earlyCalls(int started, int used, int mismatched) {
-        document.putObject("early_calls").put("started", started).put("used", used).put("mismatched", mismatched);
-    }
-
-    /** Completes and returns the document for this result. */
-    public JsonNode finish(RunResult result) {
-        document.put("finished", Instant.now().toString());
-        document.put("status", result.status().name().toLowerCase());
-        document.set("result", result.finalAnswer());
-        RunError error = result.error();
-        if (error == null) {
-            document.putNull("error");
-        } else {
-            ObjectNode e = document.putObject("error");
-            if (error.seqNo() == null) {
-                e.putNull("seq_no");
-                e.putNull("type");
-            } else {
-                e.put("seq_no", error.seqNo());
-                e.put("type", error.type());
-            }
-            e.put("message", error.message());
-        }
-        document.put("step_count", result.steps());
-        document.set("steps", steps);
-        return redactor.redact(document);
     }
 }

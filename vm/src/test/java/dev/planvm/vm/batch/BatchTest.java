@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -116,8 +117,8 @@ class BatchTest {
                         [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "missing", "tool_params": {}, "output_vars": "x"}}]"""),
                 sleeper("last.json", 0, "two"));
         List<PlanOutcome> outcomes = Batch.builder(vm).concurrency(2).build().run(plans);
-        assertThat(outcomes).extracting(PlanOutcome::status).containsExactly(PlanOutcome.Status.SUCCEEDED,
-                PlanOutcome.Status.FAILED, PlanOutcome.Status.INVALID, PlanOutcome.Status.REJECTED, PlanOutcome.Status.SUCCEEDED);
+        assertThat(outcomes).extracting(PlanOutcome::status).containsExactly(RunStatus.SUCCEEDED,
+                RunStatus.FAILED, RunStatus.INVALID, RunStatus.REJECTED, RunStatus.SUCCEEDED);
         assertThat(outcomes.get(1).error()).contains("seq_no 0").contains("boom");
         assertThat(outcomes.get(2).error()).contains("did you mean 'assign'");
         assertThat(outcomes.get(3).error()).contains("tool 'missing' is not installed");
@@ -155,7 +156,7 @@ class BatchTest {
     @Test
     void dry_run_calls_no_tool() throws Exception {
         List<PlanOutcome> outcomes = Batch.builder(vm).dryRun(false).build().run(List.of(sleeper("a.json", 1000, "a")));
-        assertThat(outcomes.get(0).status()).isEqualTo(PlanOutcome.Status.SUCCEEDED);
+        assertThat(outcomes.get(0).status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outcomes.get(0).finalAnswer().asText()).isEqualTo("<dry-run seq_no 0 sleep>");
         assertThat(calls).hasValue(0);
     }
@@ -179,7 +180,7 @@ class BatchTest {
         Path calling = sleeper("calling.json", 0, "live");
         List<PlanOutcome> outcomes = Batch.builder(vm).replay(cassettes, false).build().run(List.of(quiet, calling));
         assertThat(outcomes).extracting(PlanOutcome::status)
-                .containsExactly(PlanOutcome.Status.SUCCEEDED, PlanOutcome.Status.REJECTED);
+                .containsExactly(RunStatus.SUCCEEDED, RunStatus.REJECTED);
         assertThat(outcomes.get(0).finalAnswer().asInt()).isEqualTo(42);
         assertThat(outcomes.get(1).error()).contains("no cassette").contains("calling.cassette.json")
                 .contains("seq_no 0 calls tool 'sleep'");

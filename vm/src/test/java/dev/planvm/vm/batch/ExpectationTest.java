@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,12 +20,12 @@ class ExpectationTest {
     @TempDir
     Path dir;
 
-    private static PlanOutcome outcome(PlanOutcome.Status status, JsonNode answer, String error) {
+    private static PlanOutcome outcome(RunStatus status, JsonNode answer, String error) {
         return new PlanOutcome(Path.of("plans/x.json"), status, answer, error, 3, 1, List.of(), null);
     }
 
     private static PlanOutcome succeeded(JsonNode answer) {
-        return outcome(PlanOutcome.Status.SUCCEEDED, answer, null);
+        return outcome(RunStatus.SUCCEEDED, answer, null);
     }
 
     private Expectation read(String json) throws Exception {
@@ -41,7 +42,7 @@ class ExpectationTest {
 
     @Test
     void status_defaults_to_succeeded() throws Exception {
-        assertThat(read("{\"final_answer\": 1}").status()).isEqualTo(PlanOutcome.Status.SUCCEEDED);
+        assertThat(read("{\"final_answer\": 1}").status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 
     @Test
@@ -53,7 +54,7 @@ class ExpectationTest {
     @Test
     void a_status_mismatch_names_both_statuses_and_the_error() throws Exception {
         Expectation expectation = read("{\"final_answer\": null}");
-        PlanOutcome failed = outcome(PlanOutcome.Status.FAILED, null, "seq_no 3 (calling): tool 'x' failed: boom");
+        PlanOutcome failed = outcome(RunStatus.FAILED, null, "seq_no 3 (calling): tool 'x' failed: boom");
         assertThat(expectation.compare(failed))
                 .containsExactly("status: expected \"succeeded\", got \"failed\" (seq_no 3 (calling): tool 'x' failed: boom)");
     }
@@ -68,9 +69,9 @@ class ExpectationTest {
     @Test
     void the_error_must_contain_the_expected_text() throws Exception {
         Expectation expectation = read("{\"final_answer\": null, \"status\": \"failed\", \"error\": \"has no key 'email'\"}");
-        assertThat(expectation.compare(outcome(PlanOutcome.Status.FAILED, null,
+        assertThat(expectation.compare(outcome(RunStatus.FAILED, null,
                 "seq_no 1 (assign): ${user.email}: 'user' has no key 'email' (it has: name)"))).isEmpty();
-        assertThat(expectation.compare(outcome(PlanOutcome.Status.FAILED, null, "seq_no 1 (assign): division by zero")))
+        assertThat(expectation.compare(outcome(RunStatus.FAILED, null, "seq_no 1 (assign): division by zero")))
                 .containsExactly("error: expected a message containing \"has no key 'email'\", got \"seq_no 1 (assign): division by zero\"");
     }
 
@@ -117,18 +118,18 @@ class ExpectationTest {
 
     @Test
     void a_snapshot_of_a_failure_keeps_the_whole_error_with_the_plan_path_reduced_to_its_file_name() {
-        PlanOutcome invalid = outcome(PlanOutcome.Status.INVALID, null, "plans/x.json: seq_no 0 at /0/type: unknown; plans/x.json: more");
+        PlanOutcome invalid = outcome(RunStatus.INVALID, null, "plans/x.json: seq_no 0 at /0/type: unknown; plans/x.json: more");
         Expectation snapshot = Expectation.snapshot(invalid);
         assertThat(snapshot.toJson().toString()).isEqualTo(
                 "{\"final_answer\":null,\"status\":\"invalid\",\"error\":\"x.json: seq_no 0 at /0/type: unknown; x.json: more\"}");
-        PlanOutcome elsewhere = new PlanOutcome(Path.of("/tmp/copy/x.json"), PlanOutcome.Status.INVALID, null,
+        PlanOutcome elsewhere = new PlanOutcome(Path.of("/tmp/copy/x.json"), RunStatus.INVALID, null,
                 "/tmp/copy/x.json: seq_no 0 at /0/type: unknown; /tmp/copy/x.json: more", 1, 0, List.of(), null);
         assertThat(snapshot.matches(elsewhere)).isTrue();
     }
 
     @Test
     void an_error_is_only_allowed_with_a_status_other_than_succeeded() {
-        assertThatThrownBy(() -> new Expectation(TextNode.valueOf("x"), PlanOutcome.Status.SUCCEEDED, "boom"))
+        assertThatThrownBy(() -> new Expectation(TextNode.valueOf("x"), RunStatus.SUCCEEDED, "boom"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -144,7 +145,7 @@ class RegressionRunTest {
         Path plan = write("d.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 / 0}\"}}]");
         regression.update(plan);
         Expectation written = Expectation.read(dir.resolve("d.expected.json"));
-        assertThat(written.status()).isEqualTo(PlanOutcome.Status.FAILED);
+        assertThat(written.status()).isEqualTo(RunStatus.FAILED);
         assertThat(written.error()).startsWith("seq_no 0 (assign): ").containsIgnoringCase("division by zero");
     }
 }

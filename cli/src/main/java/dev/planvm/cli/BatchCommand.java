@@ -1,0 +1,148 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.batch.Batch;
+import dev.planvm.vm.batch.BatchReport;
+import dev.planvm.vm.batch.PlanOutcome;
+import dev.planvm.json.AtomicFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm batch PATH...}: runs many plans concurrently and reports each as a JSON line. */
+@Command(name = "batch", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Run many plans concurrently, each in its own run, and print one JSON line per plan, in the order of the"
+                + " files: {\"file\", \"status\" (succeeded, failed, invalid or rejected), \"final_answer\", \"error\","
+                + " \"duration_ms\", \"steps\"}.",
+                "A summary (counts, wall time, plans/s, the slowest plans) goes to stderr, with a progress bar when stderr is a terminal.",
+                "With --replay-dir, a plan without a cassette runs only if it calls nothing (no calling, no condition_prompt);"
+                        + " one that calls a tool or an LLM is rejected without running: a replayed batch never calls anything real."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every plan succeeded", "1:some plan failed, was invalid or was rejected",
+                "2:bad usage, or no plan file found"})
+final class BatchCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
+            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json).")
+    private List<String> paths;
+
+    @CommandLine.Option(names = "--concurrency", paramLabel = "N",
+            description = "Plans in flight at once (default: twice the available processors, at least 4).")
+    private Integer concurrency;
+
+    @CommandLine.Option(names = "--out", paramLabel = "FILE",
+            description = "Write the JSON lines to FILE instead of stdout, atomically once every plan has finished (nothing if interrupted).")
+    private Path out;
+
+    @CommandLine.ArgGroup(exclusive = true)
+    private Mode mode = new Mode();
+
+    /** At most one of --replay-dir, --dry-run. */
+    static final class Mode {
+        @CommandLine.Option(names = "--replay-dir", paramLabel = "DIR",
+                description = "Replay plan X.json from DIR/X.cassette.json; call nothing real. A plan without a cassette runs if it calls nothing, else is rejected.")
+        Path replayDir;
+
+        @CommandLine.Option(names = "--dry-run",
+                description = "Call nothing: tools answer placeholders shaped by output_vars; LLM conditions answer --dry-run-conditions.")
+        boolean dryRun;
+    }
+
+    @CommandLine.Option(names = "--replay-timing", description = "With --replay-dir, wait each interaction's recorded duration.")
+    private boolean replayTiming;
+
+    @CommandLine.Option(names = "--dry-run-conditions", paramLabel = "true|false", defaultValue = "false", arity = "1",
+            description = "What LLM conditions answer in a dry run (default: ${DEFAULT-VALUE}).")
+    private boolean dryRunConditions;
+
+    @CommandLine.Option(names = "--no-progress", description = "Never draw the progress bar.")
+    private boolean noProgress;
+
+    @CommandLine.Mixin
+    private VmOptions vmOptions;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, JsonNode> inputs = checkUsage();
+        List<String> files = PlanFiles.expand(paths);
+        if (files.contains("-")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "batch reads plan files, not standard input ('-')");
+        }
+        if (files.isEmpty()) {
+            err.println("planvm batch: no plan file in " + String.join(", ", paths));
+            return ExitCodes.INVALID;
+        }
+        Batch batch = batch(inputs);
+        long start = System.nanoTime();
+        List<PlanOutcome> outcomes;
+        try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(files.size())) {
+            outcomes = batch.run(files.stream().map(Path::of).toList(), progress);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("planvm batch: interrupted; nothing written");
+            return ExitCodes.RUNTIME_FAILURE;
+        }
+        BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
+        write(report);
+        if (verbosity.verbose()) {
+            outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> err.println(o.file() + ": " + o.status().label() + ": " + o.error()));
+        }
+        err.println(report.summary());
+        return report.allSucceeded() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+    }
+
+    /** Refuses bad option values (exit 2) and returns the --var inputs. */
+    private Map<String, JsonNode> checkUsage() {
+        CommandLine commandLine = spec.commandLine();
+        if (concurrency != null && concurrency < 1) {
+            throw new CommandLine.ParameterException(commandLine, "--concurrency must be at least 1");
+        }
+        if (replayTiming && mode.replayDir == null) {
+            throw new CommandLine.ParameterException(commandLine, "--replay-timing needs --replay-dir");
+        }
+        if (mode.replayDir != null && !Files.isDirectory(mode.replayDir)) {
+            throw new CommandLine.ParameterException(commandLine, "--replay-dir " + mode.replayDir + ": not a directory");
+        }
+        return vmOptions.inputs(commandLine);
+    }
+
+    private Batch batch(Map<String, JsonNode> inputs) {
+        PlanVm vm = vmOptions.builder(parent.environment(), Map.of(), spec.commandLine()).tracing(false).build();
+        Batch.Builder builder = Batch.builder(vm).inputs(inputs)
+                .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
+        if (mode.replayDir != null) {
+            builder.replay(mode.replayDir, replayTiming);
+        } else if (mode.dryRun) {
+            builder.dryRun(dryRunConditions);
+        }
+        return builder.build();
+    }
+
+    private void write(BatchReport report) throws IOException {
+        if (out != null) {
+            AtomicFiles.write(out, report.jsonLines());
+            return;
+        }
+        PrintWriter stdout = spec.commandLine().getOut();
+        report.outcomes().forEach(outcome -> stdout.println(BatchReport.jsonLine(outcome)));
+        stdout.flush();
+    }
+}

@@ -1,0 +1,62 @@
+package dev.planvm.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import dev.planvm.tools.cassette.CassetteException;
+import dev.planvm.vm.durable.DurableRunException;
+import picocli.CommandLine;
+
+/**
+ * Entry point of the {@code planvm} command. Exit codes: 0 success, 1 runtime failure, 2 invalid
+ * plan or usage. No stack trace is printed unless {@code --verbose} is given.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command line with the given streams and the process environment; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, System.getenv());
+    }
+
+    /**
+     * Runs one command line with the given streams and environment (where the LLM configuration
+     * and tool settings are read from) and returns the exit code. Tests pass their own environment.
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> environment) {
+        PrintWriter outWriter = new PrintWriter(out, true, StandardCharsets.UTF_8);
+        PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
+        CommandLine commandLine = new CommandLine(new PlanvmCommand(environment))
+                .setOut(outWriter)
+                .setErr(errWriter)
+                .setExecutionExceptionHandler(Main::onUnexpectedFailure);
+        int code = commandLine.execute(args);
+        outWriter.flush();
+        errWriter.flush();
+        return code;
+    }
+
+    /**
+     * A failure a command did not turn into an exit code itself: one line on stderr, the stack trace
+     * only with --verbose. A request that cannot be carried out (an unknown run, an unreadable
+     * cassette) exits 2; anything else (a bug, a disk failure) exits 1.
+     */
+    private static int onUnexpectedFailure(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+        PrintWriter err = commandLine.getErr();
+        err.println("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        boolean refused = e instanceof DurableRunException || e instanceof CassetteException;
+        if (Verbosity.isVerbose(parseResult)) {
+            e.printStackTrace(err);
+        } else if (!refused) {
+            err.println("(run again with --verbose for details)");
+        }
+        return refused ? ExitCodes.INVALID : ExitCodes.RUNTIME_FAILURE;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code planvm rerun RUN --from SEQ}: a new run that keeps the committed state of RUN before
+ * {@code SEQ} and executes from there, with edited inputs.
+ */
+@Command(name = "rerun", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Start a new run from a stored run's state before a seq_no, with edited inputs.",
+                "The new run keeps what RUN committed before it first reached SEQ and runs from SEQ, with inputs "
+                        + "edited by --var (they override the variables at SEQ too). The new run records its parent."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run succeeded", "1:the run failed", "2:no such run or seq_no, cannot run here, or bad usage"})
+final class RerunCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
+    private String runId;
+
+    @CommandLine.Option(names = "--from", paramLabel = "SEQ", required = true, description = "The seq_no to run from.")
+    private int fromSeq;
+
+    @CommandLine.Mixin
+    private StoreOptions store;
+
+    @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
+            description = "Answer calls from CASSETTE (the interactions the kept steps used are skipped).")
+    private Path replay;
+
+    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the trace of the new run's steps to OUT.")
+    private Path trace;
+
+    @CommandLine.Mixin
+    private VmOptions vmOptions;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws IOException {
+        CommandLine commandLine = spec.commandLine();
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
+        Map<String, JsonNode> edits = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
+        RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
+        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null);
+        try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
+            DurableRun run = new DurableRuns(vm, runs).rerun(runId, fromSeq, edits, mode);
+            commandLine.getErr().println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq
+                    + " (" + run.stepsBefore() + " committed steps kept)");
+            return output.finished(run.result(), mode);
+        } catch (PlanRejectedException rejected) {
+            return output.rejected(rejected);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.planvm.cli;
+
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm resume RUN}: continues an interrupted or failed run after its last committed step. */
+@Command(name = "resume", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Continue an interrupted or failed run from its last committed step, with its plan and inputs.",
+                "Committed steps are not run again; the step that was running when the process died runs again "
+                        + "(at-least-once for calls in flight, like Temporal activities)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run succeeded", "1:the run failed", "2:no such run, already succeeded, cannot run here, or bad usage"})
+final class ResumeCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
+    private String runId;
+
+    @CommandLine.Mixin
+    private StoreOptions store;
+
+    @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
+            description = "Answer calls from CASSETTE (the interactions the committed steps used are skipped).")
+    private Path replay;
+
+    @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
+    private boolean replayTiming;
+
+    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the trace of this session's steps to OUT.")
+    private Path trace;
+
+    @CommandLine.Mixin
+    private VmOptions vmOptions;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws IOException {
+        CommandLine commandLine = spec.commandLine();
+        if (!vmOptions.inputs(commandLine).isEmpty()) {
+            throw new CommandLine.ParameterException(commandLine,
+                    "--var does not go with resume (a run keeps its inputs): use planvm rerun RUN --from SEQ --var ...");
+        }
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
+        RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), replayTiming);
+        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null);
+        try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
+            DurableRun run = new DurableRuns(vm, runs).resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets));
+            return output.finished(run.result(), mode);
+        } catch (PlanRejectedException rejected) {
+            return output.rejected(rejected);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm run FILE}: runs a plan (a durable run unless {@code --no-store}) and prints its {@code final_answer}. */
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Run a plan and print its final_answer on stdout (text as is, anything else as compact JSON).",
+                "Logs, warnings and errors go to stderr."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the run succeeded", "1:the run failed (the message names the seq_no, type and cause)",
+                "2:the plan is invalid or cannot run here, or bad usage"})
+final class RunCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(index = "0", paramLabel = "FILE", description = "The plan file (JSON); '-' reads standard input.")
+    private String file;
+
+    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the run's trace (JSON) to OUT, also when the run fails.")
+    private Path trace;
+
+    @CommandLine.Mixin
+    private ModeOptions modeOptions;
+
+    @CommandLine.Mixin
+    private StoreOptions store;
+
+    @CommandLine.Option(names = "--no-store", description = "Do not keep the run in the run store (it cannot be resumed).")
+    private boolean noStore;
+
+    @CommandLine.Mixin
+    private VmOptions vmOptions;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws IOException {
+        CommandLine commandLine = spec.commandLine();
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
+        Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
+        RunMode mode = modeOptions.mode(commandLine);
+        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        LoadResult loaded = PlanInput.load(vm, file, commandLine.getErr(), verbosity.verbose());
+        if (!loaded.valid()) {
+            return ExitCodes.INVALID;
+        }
+        RunOutput output = new RunOutput(file, commandLine, verbosity.verbose(), vm.redactor(), trace, modeOptions.recordTo());
+        try {
+            if (noStore) {
+                return output.finished(vm.run(loaded.plan(), inputs, mode), mode);
+            }
+            try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
+                DurableRun run = new DurableRuns(vm, runs).start(loaded.plan(), inputs, mode);
+                return output.stored(run, mode, runs.file());
+            }
+        } catch (PlanRejectedException rejected) {
+            return output.rejected(rejected);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.tools.Redactor;
+import dev.planvm.vm.PlanVm;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --strict}. */
+final class RunSettings {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
+            description = "Set a variable before the first instruction (of every plan); VALUE is parsed as JSON when it parses, else taken as text. Repeatable.")
+    private List<String> vars = List.of();
+
+    @CommandLine.Option(names = "--max-steps", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
+            description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
+    private int maxSteps;
+
+    @CommandLine.Option(names = "--strict", description = "Fail a run that never sets final_answer (instead of a warning and a null result).")
+    private boolean strict;
+
+    @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
+            description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
+                    + "Without =VALUE the value is read from the environment variable NAME. Repeatable.")
+    private List<String> secrets = List.of();
+
+    /** The {@code --var} inputs; a malformed one, or a bad {@code --max-steps}, is a usage error. */
+    Map<String, JsonNode> inputs(CommandLine commandLine) {
+        if (maxSteps < 1) {
+            throw new CommandLine.ParameterException(commandLine, "--max-steps must be at least 1");
+        }
+        Map<String, JsonNode> inputs = new LinkedHashMap<>();
+        for (String var : vars) {
+            int eq = var.indexOf('=');
+            String name = eq < 0 ? var : var.substring(0, eq);
+            if (eq < 0 || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new CommandLine.ParameterException(commandLine, "--var " + var
+                        + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
+            }
+            inputs.put(name, value(var.substring(eq + 1)));
+        }
+        return inputs;
+    }
+
+    /**
+     * The {@code --secret} variables, name to value; a missing environment variable or a value too
+     * short to redact reliably is a usage error.
+     */
+    Map<String, String> secrets(Map<String, String> environment, CommandLine commandLine) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String secret : secrets) {
+            int eq = secret.indexOf('=');
+            String name = eq < 0 ? secret : secret.substring(0, eq);
+            if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new CommandLine.ParameterException(commandLine, "--secret " + name + ": not a variable name");
+            }
+            String value = eq < 0 ? environment.get(name) : secret.substring(eq + 1);
+            if (value == null) {
+                throw new CommandLine.ParameterException(commandLine, "--secret " + name
+                        + ": no value given and no environment variable " + name);
+            }
+            if (value.length() < Redactor.MIN_LENGTH) {
+                throw new CommandLine.ParameterException(commandLine, "--secret " + name + ": a secret needs at least "
+                        + Redactor.MIN_LENGTH + " characters to be kept out of traces and logs reliably");
+            }
+            values.put(name, value);
+        }
+        return values;
+    }
+
+    /** The inputs with the secrets added as text variables. */
+    static Map<String, JsonNode> withSecrets(Map<String, JsonNode> inputs, Map<String, String> secrets) {
+        Map<String, JsonNode> all = new LinkedHashMap<>(inputs);
+        secrets.forEach((name, value) -> all.put(name, TextNode.valueOf(value)));
+        return all;
+    }
+
+    /** Sets the step limit and strictness on a VM builder. */
+    PlanVm.Builder applyTo(PlanVm.Builder builder) {
+        return builder.maxSteps(Math.max(1, maxSteps)).strict(strict);
+    }
+
+    /** JSON when the text parses as JSON, else the text itself. */
+    static JsonNode value(String text) {
+        try {
+            JsonNode parsed = MAPPER.readTree(text);
+            if (parsed != null && !parsed.isMissingNode()) {
+                return parsed;
+            }
+        } catch (IOException notJson) {
+            // plain text
+        }
+        return TextNode.valueOf(text);
+    }
+}

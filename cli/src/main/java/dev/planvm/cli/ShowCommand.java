@@ -1,0 +1,60 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.durable.StoredStep;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm show RUN}: one stored run and the trace of its committed steps. */
+@Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Print one stored run as JSON: its status, inputs, result and the trace entry of every committed step.")
+final class ShowCommand implements Callable<Integer> {
+
+    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
+    private String runId;
+
+    @CommandLine.Mixin
+    private StoreOptions store;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() {
+        try (RunStore runs = store.open(parent.environment())) {
+            StoredRun run = DurableRuns.find(runs, runId);
+            ObjectMapper mapper = new ObjectMapper();
+            ObjectNode document = mapper.createObjectNode();
+            document.put("run", run.id()).put("status", run.status().label());
+            document.putObject("plan").put("source", run.planSource()).put("digest", run.planDigest());
+            document.set("inputs", mapper.valueToTree(run.inputs()));
+            document.put("mode", run.mode()).put("started", run.startedAt()).put("finished", run.finishedAt());
+            document.put("sessions", run.sessions());
+            if (run.parentRun() != null) {
+                document.put("rerun_of", run.parentRun()).put("from_seq", run.fromSeq());
+            }
+            document.set("result", run.finalAnswer());
+            document.set("error", run.error());
+            ArrayNode steps = document.putArray("steps");
+            for (StoredStep step : run.steps()) {
+                ObjectNode entry = ((ObjectNode) step.trace()).deepCopy();
+                entry.put("step", step.index()).put("session", step.session()).put("committed", step.committedAt());
+                steps.add(entry);
+            }
+            spec.commandLine().getOut().println(document.toPrettyString());
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolDiscovery;
+import java.io.PrintWriter;
+import java.util.Comparator;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm tools}: the tools a run can call here, with descriptions and params schemas. */
+@Command(name = "tools", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"List the tools a plan can call here, with descriptions and params schemas.",
+                "Also lists the tools that are not available, with what to configure."})
+final class ToolsCommand implements Callable<Integer> {
+
+    @CommandLine.Option(names = "--format", defaultValue = "text", description = "text or json. Default: ${DEFAULT-VALUE}.")
+    private ValidateCommand.Format format;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws Exception {
+        ToolDiscovery discovery = Toolbox.fromEnvironment(parent.environment()).discovery();
+        PrintWriter out = spec.commandLine().getOut();
+        ObjectMapper mapper = new ObjectMapper();
+        var tools = discovery.tools().stream().sorted(Comparator.comparing(Tool::name)).toList();
+        if (format == ValidateCommand.Format.json) {
+            ObjectNode document = mapper.createObjectNode();
+            ArrayNode list = document.putArray("tools");
+            for (Tool tool : tools) {
+                list.addObject().put("name", tool.name()).put("description", tool.description())
+                        .set("params_schema", tool.paramsSchema());
+            }
+            ObjectNode unavailable = document.putObject("unavailable");
+            discovery.unavailable().forEach(unavailable::put);
+            out.println(document.toPrettyString());
+            return ExitCodes.OK;
+        }
+        if (tools.isEmpty()) {
+            out.println("No tools are available.");
+        }
+        for (Tool tool : tools) {
+            out.println(tool.name());
+            if (!tool.description().isBlank()) {
+                out.println("  " + tool.description());
+            }
+            out.println("  params: " + mapper.writeValueAsString(tool.paramsSchema()));
+        }
+        discovery.unavailable().forEach((name, why) -> out.println(name + " (not available: " + why + ")"));
+        out.println(discovery.conditions().isPresent()
+                ? "LLM conditions (jmp condition_prompt): available"
+                : "LLM conditions (jmp condition_prompt): not available");
+        return ExitCodes.OK;
+    }
+}

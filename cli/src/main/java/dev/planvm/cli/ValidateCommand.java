@@ -1,0 +1,123 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.tools.ToolPolicy;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code planvm validate FILE...}: checks plans without running them. */
+@Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Check plans against the schema and the static rules, without running them.",
+                "Errors go to stdout as FILE: seq_no N at /pointer: message; warnings to stderr."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every plan is valid (warnings allowed)", "2:some plan is invalid, or bad usage"})
+final class ValidateCommand implements Callable<Integer> {
+
+    enum Format { text, json }
+
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
+            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json). '-' reads standard input.")
+    private List<String> paths;
+
+    @CommandLine.Option(names = "--format", defaultValue = "text",
+            description = "text (one line per problem) or json (one document with every diagnostic). Default: ${DEFAULT-VALUE}.")
+    private Format format;
+
+    @CommandLine.Option(names = {"-q", "--quiet"}, description = "Print errors only: no warnings, no 'ok' lines.")
+    private boolean quiet;
+
+    @CommandLine.Mixin
+    private ToolPolicyOptions tools;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PlanLoader loader = new PlanLoader();
+        ToolPolicy policy = tools.policy(spec.commandLine());
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ObjectMapper mapper = new ObjectMapper();
+        ArrayNode reports = mapper.createArrayNode();
+        boolean allValid = true;
+        for (String file : PlanFiles.expand(paths)) {
+            LoadResult result = denied(file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file)), policy);
+            allValid &= result.valid();
+            if (format == Format.json) {
+                reports.add(report(mapper, file, result));
+                continue;
+            }
+            for (Diagnostic diagnostic : result.diagnostics()) {
+                if (diagnostic.isError()) {
+                    out.println(diagnostic.format(file));
+                } else if (!quiet) {
+                    err.println(diagnostic.format(file));
+                }
+            }
+            if (result.valid() && !quiet) {
+                int warnings = result.warnings().size();
+                out.println(file + ": ok (" + count(result.plan().instructions().size(), "instruction")
+                        + (warnings == 0 ? "" : ", " + count(warnings, "warning")) + ")");
+            }
+        }
+        if (format == Format.json) {
+            ObjectNode document = mapper.createObjectNode().put("valid", allValid);
+            document.set("files", reports);
+            out.println(document.toPrettyString());
+        }
+        out.flush();
+        err.flush();
+        return allValid ? ExitCodes.OK : ExitCodes.INVALID;
+    }
+
+    /** The result with an error for every call of a tool the policy denies (tool names are static). */
+    private static LoadResult denied(LoadResult result, ToolPolicy policy) {
+        if (!result.valid() || policy.allowsEverything()) {
+            return result;
+        }
+        List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
+        for (Instruction instruction : result.plan().instructions()) {
+            if (instruction instanceof Calling calling) {
+                policy.refusal(calling.tool()).ifPresent(refusal -> diagnostics.add(Diagnostic.error(calling.seqNo(),
+                        calling.header().pointer() + "/parameters", refusal)));
+            }
+        }
+        boolean refused = diagnostics.size() > result.diagnostics().size();
+        return new LoadResult(result.source(), refused ? null : result.plan(), diagnostics);
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static ObjectNode report(ObjectMapper mapper, String file, LoadResult result) {
+        ObjectNode report = mapper.createObjectNode().put("file", file).put("valid", result.valid());
+        ArrayNode diagnostics = report.putArray("diagnostics");
+        for (Diagnostic d : result.diagnostics()) {
+            ObjectNode item = diagnostics.addObject().put("severity", d.severity().name().toLowerCase());
+            if (d.seqNo() == null) {
+                item.putNull("seq_no");
+            } else {
+                item.put("seq_no", d.seqNo());
+            }
+            item.put("pointer", d.pointer()).put("message", d.message());
+        }
+        return report;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.vm.PlanVm;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * Every option that shapes the VM of a command that runs plans ({@code run}, {@code batch},
+ * {@code resume}, {@code rerun}): inputs and limits ({@link RunSettings}), how calls overlap
+ * ({@link ConcurrencyOptions}) and which tools may be called and how they are retried
+ * ({@link CallPolicyOptions}).
+ */
+final class VmOptions {
+
+    @CommandLine.Mixin
+    private RunSettings settings;
+
+    @CommandLine.Mixin
+    private ConcurrencyOptions concurrency;
+
+    @CommandLine.Mixin
+    private CallPolicyOptions policy;
+
+    /** The {@code --var} inputs (usage errors for malformed ones). */
+    Map<String, JsonNode> inputs(CommandLine commandLine) {
+        return settings.inputs(commandLine);
+    }
+
+    /** The {@code --secret} values. */
+    Map<String, String> secrets(Map<String, String> environment, CommandLine commandLine) {
+        return settings.secrets(environment, commandLine);
+    }
+
+    /** A VM builder with the environment's tools and LLM, these secrets and every option applied. */
+    PlanVm.Builder builder(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
+        PlanVm.Builder builder = settings.applyTo(Toolbox.fromEnvironment(environment).vmBuilder()).secrets(secrets);
+        return policy.applyTo(concurrency.applyTo(builder, commandLine), commandLine);
+    }
+
+    /**
+     * The command's VM; from here on, the process's log lines are redacted with its secrets (the
+     * one place a command changes process-wide logging).
+     */
+    PlanVm build(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
+        PlanVm vm = builder(environment, secrets, commandLine).build();
+        RedactingLogs.use(vm.redactor());
+        return vm;
+    }
+}

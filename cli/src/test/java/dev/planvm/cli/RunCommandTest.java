@@ -1,0 +1,136 @@
+package dev.planvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private String plan(String name, String json) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, json);
+        return file.toString();
+    }
+
+    @Test
+    void a_text_answer_is_printed_raw_and_exits_0() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello ${name}\"}}]");
+        CliRun run = CliRun.of("run", plan, "--var", "name=World");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo("Hello World\n");
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void any_other_answer_is_printed_as_compact_json() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": {\"n\": \"${n}\", \"list\": [1, 2]}}}]");
+        CliRun run = CliRun.of("run", plan, "--var", "n=41.5");
+        assertThat(run.out()).isEqualTo("{\"n\":41.5,\"list\":[1,2]}\n");
+    }
+
+    @Test
+    void var_values_are_json_when_they_parse_and_text_otherwise() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": [\"${a}\", \"${b}\", \"${c}\", \"${d}\"]}}]");
+        CliRun run = CliRun.of("run", plan, "--var", "a=42", "--var", "b=hello world", "--var", "c={\"k\":true}", "--var", "d=\"42\"");
+        assertThat(run.out()).isEqualTo("[42,\"hello world\",{\"k\":true},\"42\"]\n");
+    }
+
+    @Test
+    void a_runtime_failure_exits_1_naming_seq_no_type_and_cause_without_a_stack_trace() throws Exception {
+        String plan = plan("p.json", """
+                [{"seq_no": 0, "type": "assign", "parameters": {"x": 1}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${missing}"}}]""");
+        CliRun run = CliRun.of("run", plan);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith(plan + ": seq_no 1 (assign): ").contains("'missing' is not set");
+        assertThat(run.err()).doesNotContain("\tat ");
+    }
+
+    @Test
+    void verbose_adds_the_stack_trace_of_a_failure() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${missing}\"}}]");
+        CliRun run = CliRun.of("run", "--verbose", plan);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("\tat ");
+    }
+
+    @Test
+    void an_invalid_plan_exits_2_with_its_errors() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 4}}]");
+        CliRun run = CliRun.of("run", plan);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("seq_no 0 at /0/parameters/target_seq: jump target 4 is not a seq_no");
+    }
+
+    @Test
+    void a_plan_calling_an_unknown_tool_exits_2_before_running() throws Exception {
+        String plan = plan("p.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "q"}, "output_vars": ["docs"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${docs}"}}]""");
+        CliRun run = CliRun.of("run", plan);
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("seq_no 0: tool 'vector_search' is not installed");
+    }
+
+    @Test
+    void a_bad_var_is_a_usage_error() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        CliRun run = CliRun.of("run", plan, "--var", "not a name=1");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--var not a name=1: expected NAME=VALUE");
+    }
+
+    @Test
+    void max_steps_stops_an_unguarded_loop_with_exit_1() throws Exception {
+        String plan = plan("p.json", """
+                [{"seq_no": 0, "type": "assign", "parameters": {"n": 0}},
+                 {"seq_no": 1, "type": "jmp", "parameters": {"target_seq": 0}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${n}"}}]""");
+        CliRun run = CliRun.of("run", plan, "--max-steps", "10");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("exceeded the limit of 10 steps (--max-steps)");
+    }
+
+    @Test
+    void strict_fails_a_run_that_never_sets_final_answer() throws Exception {
+        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"result\": 1}}]");
+        CliRun lenient = CliRun.of("run", plan);
+        assertThat(lenient.exitCode()).isZero();
+        assertThat(lenient.out()).isEqualTo("null\n");
+        assertThat(lenient.err()).contains("warning: ").contains("final_answer was never set");
+        CliRun strict = CliRun.of("run", plan, "--strict");
+        assertThat(strict.exitCode()).isEqualTo(1);
+        assertThat(strict.err()).contains("final_answer was never set, so the result is null (--strict)");
+    }
+
+    @Test
+    void trace_is_written_on_success_and_on_failure() throws Exception {
+        String ok = plan("ok.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 7}}]");
+        String bad = plan("bad.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${nope}\"}}]");
+        Path okTrace = dir.resolve("out/ok-trace.json");
+        Path badTrace = dir.resolve("bad-trace.json");
+        assertThat(CliRun.of("run", ok, "--trace", okTrace.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("run", bad, "--trace", badTrace.toString()).exitCode()).isEqualTo(1);
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode okDoc = mapper.readTree(okTrace.toFile());
+        assertThat(okDoc.path("status").asText()).isEqualTo("succeeded");
+        assertThat(okDoc.path("result").asInt()).isEqualTo(7);
+        assertThat(okDoc.path("steps")).hasSize(1);
+        JsonNode badDoc = mapper.readTree(badTrace.toFile());
+        assertThat(badDoc.path("status").asText()).isEqualTo("failed");
+        assertThat(badDoc.at("/error/seq_no").asInt()).isZero();
+        assertThat(badDoc.at("/steps/0/error").asText()).contains("nope");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package dev.planvm.llm.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * An OpenAI-compatible chat server on loopback for tests: {@code POST /v1/chat/completions} answers
+ * with scripted replies, in order, and records every request body. When the script runs out it
+ * answers HTTP 500 "no scripted reply left". Thread-safe; close it to stop it.
+ *
+ * <pre>{@code
+ * try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
+ *     server.reply("hello").replyStatus(500, "{\"error\":{\"message\":\"boom\"}}");
+ *     ... OpenAiChatModel.builder().baseUrl(server.baseUrl()) ...
+ *     server.requests();   // the JSON bodies received
+ * }
+ * }</pre>
+ *
+ * Free of JUnit on purpose: other modules reuse it through the test jar.
+ */
+public final class FakeOpenAiServer implements AutoCloseable {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String PATH = "/v1/chat/completions";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final Queue<Reply> script = new ConcurrentLinkedQueue<>();
+    private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    private final List<Headers> headers = new CopyOnWriteArrayList<>();
+    private final AtomicLong ids = new AtomicLong();
+
+    private FakeOpenAiServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /** Starts a server on 127.0.0.1 and an ephemeral port. */
+    public static FakeOpenAiServer start() {
+        try {
+            HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            ExecutorService executor = Executors.newCachedThreadPool(runnable -> {
+                Thread thread = new Thread(runnable, "fake-openai-server");
+                thread.setDaemon(true);
+                return thread;
+            });
+            FakeOpenAiServer fake = new FakeOpenAiServer(http, executor);
+            http.createContext("/", fake::handle);
+            http.setExecutor(executor);
+            http.start();
+            return fake;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the fake OpenAI server", e);
+        }
+    }
+
+    /** The base URL to configure a client with: {@code http://127.0.0.1:PORT/v1}. */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** Next, answer 200 with a chat completion whose message content is {@code content}. */
+    public FakeOpenAiServer reply(String content) {
+        return replyAfter(Duration.ZERO, content);
+    }
+
+    /** Next, wait {@code delay}, then answer like {@link #reply(String)}. */
+    public FakeOpenAiServer replyAfter(Duration delay, String content) {
+        Objects.requireNonNull(content, "content");
+        return enqueue((exchange, request) -> {
+            if (!sleep(delay)) {
+                exchange.close();
+                return;
+            }
+            send(exchange, 200, completion(request, content).toString(), Map.of());
+        });
+    }
+
+    /** Next, answer with this status and body (JSON content type). */
+    public FakeOpenAiServer replyStatus(int status, String body) {
+        return replyStatus(status, body, Map.of());
+    }
+
+    /** Next, answer with this status, body and extra headers (e.g. {@code Retry-After}). */
+    public FakeOpenAiServer replyStatus(int status, String body, Map<String, String> headers) {
+        Map<String, String> copy = Map.copyOf(headers);
+        return enqueue((exchange, request) -> send(exchange, status, body, copy));
+    }
+
+    /** Next, close the connection without answering. */
+    public FakeOpenAiServer closeConnection() {
+        // Closing an exchange before sending headers closes its connection.
+        return enqueue((exchange, request) -> exchange.close());
+    }
+
+    /** Every request body received, in order (a body that is not JSON is kept as a text node). */
+    public List<JsonNode> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** How many requests arrived. */
+    public int requestCount() {
+        return requests.size();
+    }
+
+    /**
+     * The first value of header {@code name} (any case) in every request, in order; "" where a
+     * request had none. {@code headers("Authorization")} shows the keys sent.
+     */
+    public List<String> headers(String name) {
+        return headers.stream()
+                .map(h -> Objects.requireNonNullElse(h.getFirst(name), ""))
+                .collect(Collectors.toUnmodifiableList());
+    }
+
+    /** How many scripted replies are still unused. */
+    public int remainingReplies() {
+        return script.size();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    /** One scripted answer to one request. */
+    @FunctionalInterface
+    private interface Reply {
+        void send(HttpExchange exchange, JsonNode request) throws IOException;
+    }
+
+    private FakeOpenAiServer enqueue(Reply reply) {
+        script.add(reply);
+        return this;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            byte[] bytes = exchange.getRequestBody().readAllBytes();
+            if (!"POST".equals(exchange.getRequestMethod()) || !PATH.equals(exchange.getRequestURI().getPath())) {
+                send(exchange, 404, error("the fake OpenAI server only serves POST " + PATH), Map.of());
+                return;
+            }
+            JsonNode request = parse(new String(bytes, StandardCharsets.UTF_8));
+            headers.add(copy(exchange.getRequestHeaders()));
+            requests.add(request);
+            Reply reply = script.poll();
+            if (reply == null) {
+                send(exchange, 500, error("no scripted reply left (request " + requests.size() + ")"), Map.of());
+            } else {
+                reply.send(exchange, request);
+            }
+        } catch (IOException e) {
+            // The client went away (e.g. it timed out): nothing to answer.
+        }
+    }
+
+    private ObjectNode completion(JsonNode request, String content) {
+        ObjectNode completion = MAPPER.createObjectNode();
+        completion.put("id", "chatcmpl-fake-" + ids.incrementAndGet());
+        completion.put("object", "chat.completion");
+        completion.put("created", System.currentTimeMillis() / 1000);
+        completion.put("model", request.path("model").asText("fake-model"));
+        ObjectNode choice = completion.putArray("choices").addObject();
+        choice.put("index", 0);
+        ObjectNode message = choice.putObject("message");
+        message.put("role", "assistant");
+        message.put("content", content);
+        choice.put("finish_reason", "stop");
+        ObjectNode usage = completion.putObject("usage");
+        usage.put("prompt_tokens", 10);
+        usage.put("completion_tokens", 5);
+        usage.put("total_tokens", 15);
+        return completion;
+    }
+
+    private static String error(String message) {
+        ObjectNode body = MAPPER.createObjectNode();
+        ObjectNode error = body.putObject("error");
+        error.put("message", message);
+        error.put("type", "fake_server_error");
+        return body.toString();
+    }
+
+    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers)
+            throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static Headers copy(Headers original) {
+        Headers copy = new Headers();
+        copy.putAll(original);
+        return copy;
+    }
+
+    private static JsonNode parse(String body) {
+        try {
+            return MAPPER.readTree(body);
+        } catch (IOException e) {
+            return TextNode.valueOf(body);
+        }
+    }
+
+    /** Sleeps; false when interrupted (the server is closing). */
+    private static boolean sleep(Duration delay) {
+        if (delay.isZero() || delay.isNegative()) {
+            return true;
+        }
+        try {
+            Thread.sleep(delay.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

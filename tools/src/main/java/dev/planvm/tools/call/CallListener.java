@@ -1,0 +1,32 @@
+package dev.planvm.tools.call;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
+
+/**
+ * Observes calls beside the chain (it cannot change them). No-op defaults; a listener that
+ * throws is ignored. Calls may run on several threads at once (calls started ahead of their turn),
+ * so a listener must be thread-safe.
+ */
+public interface CallListener {
+
+    /** A call is about to enter the chain. */
+    default void callStarted(Call call) {
+    }
+
+    /** The chain answered. */
+    default void callFinished(Call call, JsonNode output, long durationNanos) {
+    }
+
+    /** The chain failed the call. */
+    default void callFailed(Call call, ToolException failure, long durationNanos) {
+    }
+
+    /**
+     * An attempt of a call failed and the retry link retried it ({@link FailedAttempt#nextWait()} set)
+     * or gave up after more than one attempt ({@code nextWait} null). Not told for a call that failed
+     * at its only attempt: {@link #callFailed} says that.
+     */
+    default void attemptFailed(Call call, FailedAttempt attempt) {
+    }
+}

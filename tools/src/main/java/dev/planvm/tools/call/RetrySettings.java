@@ -1,0 +1,73 @@
+package dev.planvm.tools.call;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How the retry and timeout links treat each call: a {@link RetryPolicy} and an attempt timeout,
+ * by default and per tool name. Conditions ({@code condition_prompt}) use the defaults. Immutable.
+ *
+ * @param retry         the policy of tools without one of their own, and of conditions
+ * @param toolRetries   tool name to its own policy
+ * @param timeout       the longest one attempt of a call may take, or {@code null} for no limit
+ * @param toolTimeouts  tool name to its own attempt timeout; {@link Duration#ZERO} means no limit for that tool
+ * @param maxRetryAfter the longest wait a failure's {@code Retry-After} may ask for: a longer one is
+ *                      not waited for, the call fails at once
+ */
+public record RetrySettings(RetryPolicy retry, Map<String, RetryPolicy> toolRetries, Duration timeout,
+                            Map<String, Duration> toolTimeouts, Duration maxRetryAfter) {
+
+    /** The longest {@code Retry-After} waited for by default. */
+    public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(60);
+
+    /** {@link RetryPolicy#DEFAULT}, no timeout, {@code Retry-After} up to 60 s. */
+    public static final RetrySettings DEFAULT = of(RetryPolicy.DEFAULT);
+
+    public RetrySettings {
+        Objects.requireNonNull(retry, "retry");
+        toolRetries = Map.copyOf(toolRetries);
+        toolTimeouts = Map.copyOf(toolTimeouts);
+        if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+            throw new IllegalArgumentException("the call timeout must be positive, not " + timeout);
+        }
+        toolTimeouts.forEach((tool, limit) -> {
+            if (limit.isNegative()) {
+                throw new IllegalArgumentException("the timeout of tool '" + tool + "' must not be negative");
+            }
+        });
+        Objects.requireNonNull(maxRetryAfter, "maxRetryAfter");
+        if (maxRetryAfter.isNegative()) {
+            throw new IllegalArgumentException("maxRetryAfter must not be negative");
+        }
+    }
+
+    /** {@code retry} for every call, no timeout, {@code Retry-After} up to 60 s. */
+    public static RetrySettings of(RetryPolicy retry) {
+        return new RetrySettings(retry, Map.of(), null, Map.of(), DEFAULT_MAX_RETRY_AFTER);
+    }
+
+    /** The retry policy of {@code call}. */
+    public RetryPolicy retryFor(Call call) {
+        if (call instanceof Call.ToolCall tool && !toolRetries.isEmpty()) {
+            return toolRetries.getOrDefault(tool.tool(), retry);
+        }
+        return retry;
+    }
+
+    /** The timeout of one attempt of {@code call}, or {@code null} when it has none. */
+    public Duration timeoutFor(Call call) {
+        if (call instanceof Call.ToolCall tool && !toolTimeouts.isEmpty()) {
+            Duration own = toolTimeouts.get(tool.tool());
+            if (own != null) {
+                return own.isZero() ? null : own;
+            }
+        }
+        return timeout;
+    }
+
+    /** Whether some call may have a timeout (if not, the timeout link passes every call straight on). */
+    public boolean hasTimeouts() {
+        return timeout != null || toolTimeouts.values().stream().anyMatch(t -> !t.isZero());
+    }
+}

@@ -1,0 +1,42 @@
+package dev.planvm.tools.chain.internal;
+
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.ToolPolicy;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * First link: decides whether a call may happen at all. A tool call that the {@link ToolPolicy}
+ * denies fails at once with a non-retriable {@link ToolException} naming the rule, e.g.
+ * {@code tool 'web_search' is denied by the tool policy (deny rule 'web_*')}; nothing after this
+ * link runs (no replay, no dry-run placeholder, no tool). Conditions always pass.
+ */
+public final class PermissionLink implements CallInterceptor {
+
+    private final ToolPolicy policy;
+
+    /** Allows every call. */
+    public PermissionLink() {
+        this(ToolPolicy.ALLOW_ALL);
+    }
+
+    public PermissionLink(ToolPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    @Override
+    public JsonNode intercept(Chain chain) {
+        Call call = chain.call();
+        if (call instanceof Call.ToolCall tool && !policy.allowsEverything()) {
+            Optional<String> refusal = policy.refusal(tool.tool());
+            if (refusal.isPresent()) {
+                throw ToolException.permanent(refusal.get());
+            }
+        }
+        return chain.proceed(call);
+    }
+}

@@ -1,0 +1,93 @@
+package dev.planvm.tools.chain.internal;
+
+import dev.planvm.tools.call.Sleeper;
+
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Retries calls that failed with a retriable {@link ToolException} (I/O errors, timeouts, HTTP 429
+ * and 5xx), with exponential backoff and jitter, up to the {@link RetryPolicy#maxAttempts()} of the
+ * call's policy ({@link RetrySettings#retryFor}). Non-retriable failures pass through at once.
+ *
+ * <p>A failure that carries a {@link ToolException#retryAfter() Retry-After} is retried after
+ * {@code max(backoff, retryAfter)}; when the server asks for more than
+ * {@link RetrySettings#maxRetryAfter()}, the call fails at once instead (waiting less would only be
+ * refused again). Every failed attempt of a call that is retried is told to the chain's listeners
+ * ({@link CallListener#attemptFailed}); when the last attempt fails too, the message ends with
+ * {@code (after N attempts)}.
+ */
+public final class RetryLink implements CallInterceptor {
+
+    private static final Logger log = LoggerFactory.getLogger(RetryLink.class);
+
+    private final RetrySettings settings;
+    private final Sleeper sleeper;
+
+    public RetryLink(RetrySettings settings, Sleeper sleeper) {
+        this.settings = settings;
+        this.sleeper = sleeper;
+    }
+
+    @Override
+    public JsonNode intercept(Chain chain) {
+        Call call = chain.call();
+        RetryPolicy policy = settings.retryFor(call);
+        for (int attempt = 1; ; attempt++) {
+            long start = System.nanoTime();
+            try {
+                return chain.proceed(call);
+            } catch (ToolException e) {
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                Duration retryAfter = e.retryAfter().orElse(Duration.ZERO);
+                if (!e.retriable() || attempt >= policy.maxAttempts()) {
+                    throw giveUp(chain, e, attempt, took, null);
+                }
+                if (retryAfter.compareTo(settings.maxRetryAfter()) > 0) {
+                    throw giveUp(chain, e, attempt, took, retryAfter);
+                }
+                Duration backoff = policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
+                Duration wait = retryAfter.compareTo(backoff) > 0 ? retryAfter : backoff;
+                chain.attemptFailed(new FailedAttempt(attempt, e, took, wait));
+                log.info("{} at seq_no {} failed ({}); attempt {} of {} in {} ms", call.describe(),
+                        call.context().seqNo(), e.getMessage(), attempt + 1, policy.maxAttempts(), wait.toMillis());
+                try {
+                    sleeper.sleep(wait);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new ToolException("interrupted while waiting to retry " + call.describe(), false, interrupted);
+                }
+            }
+        }
+    }
+
+    /** The failure that ends the call at {@code attempt}; {@code refusedWait} when the server asked for too long a wait. */
+    private ToolException giveUp(Chain chain, ToolException e, int attempt, Duration took, Duration refusedWait) {
+        String message = e.getMessage();
+        if (refusedWait != null) {
+            message += " (the server asks to wait " + seconds(refusedWait) + " before retrying, more than the "
+                    + seconds(settings.maxRetryAfter()) + " planvm waits)";
+        }
+        if (attempt > 1) {
+            chain.attemptFailed(new FailedAttempt(attempt, e, took, null));
+            message += " (after " + attempt + " attempts)";
+        }
+        return message.equals(e.getMessage()) ? e : new ToolException(message, e.retriable(), e);
+    }
+
+    /** {@code 60 s}, {@code 1.5 s}. */
+    static String seconds(Duration duration) {
+        return BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+    }
+}

@@ -1,0 +1,52 @@
+package dev.planvm.tools.chain.internal;
+
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ConditionEvaluator;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.ToolRegistry;
+
+/**
+ * Last link: the real work. A tool call checks the params against the tool's schema and invokes
+ * the tool; a condition asks the condition evaluator. A tool that throws something other than a
+ * {@link ToolException} fails the call with a non-retriable one (a bug in the tool must not crash
+ * the VM).
+ */
+public final class TerminalLink implements CallInterceptor {
+
+    private final ToolRegistry tools;
+    private final ConditionEvaluator conditions;
+    private final ParamsCheck paramsCheck;
+
+    /** @param conditions may be {@code null} when no LLM is configured (conditions then fail) */
+    public TerminalLink(ToolRegistry tools, ConditionEvaluator conditions, ParamsCheck paramsCheck) {
+        this.tools = tools;
+        this.conditions = conditions;
+        this.paramsCheck = paramsCheck;
+    }
+
+    @Override
+    public JsonNode intercept(Chain chain) {
+        Call call = chain.call();
+        try {
+            if (call instanceof Call.ConditionCall condition) {
+                if (conditions == null) {
+                    throw ToolException.permanent("no condition evaluator is configured");
+                }
+                return conditions.evaluate(condition.prompt(), condition.conditionContext(), call.context()).toJson();
+            }
+            Call.ToolCall toolCall = (Call.ToolCall) call;
+            Tool tool = tools.find(toolCall.tool())
+                    .orElseThrow(() -> ToolException.permanent("tool '" + toolCall.tool() + "' is not installed"));
+            paramsCheck.check(tool, toolCall.params());
+            return tool.invoke(toolCall.params(), call.context());
+        } catch (ToolException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ToolException(call.describe() + " failed unexpectedly: " + e, false, e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.planvm.tools.chain.internal;
+
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.RetrySettings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Bounds how long one attempt of a call may take ({@link RetrySettings#timeoutFor}): the attempt
+ * runs on another thread, and when it has not answered in time it is interrupted and fails with a
+ * <em>retriable</em> {@link ToolException} "the call timed out after 30 s", which the
+ * {@link RetryLink} before this link retries like any other. It sits after the per-tool limit, so
+ * waiting for a free slot of a tool does not count. A call without a timeout passes straight on,
+ * on its own thread (no cost). Shared by all runs of a VM; its daemon threads end when idle.
+ *
+ * <p>A tool that ignores interruption keeps running in the background after its timeout; its
+ * answer is dropped.
+ */
+public final class TimeoutLink implements CallInterceptor {
+
+    private final RetrySettings settings;
+    private volatile ExecutorService executor;
+
+    public TimeoutLink(RetrySettings settings) {
+        this.settings = settings;
+    }
+
+    /** Whether some call has a timeout; when none has, the chain leaves this link out. */
+    public boolean active() {
+        return settings.hasTimeouts();
+    }
+
+    @Override
+    public JsonNode intercept(Chain chain) {
+        Call call = chain.call();
+        Duration timeout = settings.timeoutFor(call);
+        if (timeout == null) {
+            return chain.proceed(call);
+        }
+        FutureTask<JsonNode> attempt = new FutureTask<>(() -> chain.proceed(call));
+        executor().execute(attempt);
+        try {
+            return attempt.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException late) {
+            if (attempt.cancel(true)) {
+                throw new ToolException("the call timed out after " + RetryLink.seconds(timeout), true);
+            }
+            return answer(attempt, call); // it answered just in time
+        } catch (ExecutionException failed) {
+            throw unwrap(failed, call);
+        } catch (InterruptedException e) {
+            attempt.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while waiting for " + call.describe(), false, e);
+        }
+    }
+
+    private static JsonNode answer(FutureTask<JsonNode> attempt, Call call) {
+        try {
+            return attempt.get();
+        } catch (ExecutionException failed) {
+            throw unwrap(failed, call);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while waiting for " + call.describe(), false, e);
+        }
+    }
+
+    private static RuntimeException unwrap(ExecutionException failed, Call call) {
+        Throwable cause = failed.getCause();
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        return new ToolException(call.describe() + " failed unexpectedly: " + cause, false, cause);
+    }
+
+    private ExecutorService executor() {
+        ExecutorService current = executor;
+        if (current == null) {
+            synchronized (this) {
+                current = executor;
+                if (current == null) {
+                    AtomicInteger count = new AtomicInteger();
+                    current = Executors.newCachedThreadPool(task -> {
+                        Thread thread = new Thread(task, "planvm-timed-call-" + count.incrementAndGet());
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+                    executor = current;
+                }
+            }
+        }
+        return current;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.planvm.tools.chain.internal;
+
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.tools.chain.CallChains;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Attempt timeouts: a slow attempt is interrupted and retried; no timeout means no thread hop. */
+class TimeoutLinkTest {
+
+    private final List<Duration> waits = new ArrayList<>();
+    private final AttemptsSeen log = new AttemptsSeen();
+
+    private CallChain chain(List<Tool> tools, RetrySettings settings, Map<String, Integer> limits) {
+        return CallChains.standard(CallChains.parts(ToolRegistry.of(tools)).retries(settings).sleeper(waits::add)
+                .toolLimits(limits).listener(log).build(), null);
+    }
+
+    private static RetrySettings timeout(RetryPolicy policy, Duration timeout, Map<String, Duration> perTool) {
+        return new RetrySettings(policy, Map.of(), timeout, perTool, RetrySettings.DEFAULT_MAX_RETRY_AFTER);
+    }
+
+    private static Call.ToolCall call(String tool) {
+        return new Call.ToolCall(tool, JsonNodeFactory.instance.objectNode(), CallContext.of(5));
+    }
+
+    /** Sleeps {@code slowFirst} on its first call, answers at once after; records interruption. */
+    private static Tool slowOnce(String name, Duration slowFirst, AtomicInteger calls, AtomicBoolean interrupted) {
+        return Tool.of(name, "", (p, c) -> {
+            if (calls.incrementAndGet() == 1) {
+                try {
+                    Thread.sleep(slowFirst.toMillis());
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                    throw new ToolException("interrupted", false);
+                }
+            }
+            return TextNode.valueOf("fast");
+        });
+    }
+
+    @Test
+    void a_slow_attempt_times_out_as_retriable_is_interrupted_and_the_retry_answers() {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Tool slow = slowOnce("slow", Duration.ofSeconds(5), calls, interrupted);
+        RetrySettings settings = timeout(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)), Duration.ofMillis(100), Map.of());
+        long start = System.nanoTime();
+        assertThat(chain(List.of(slow), settings, Map.of()).execute(call("slow")).asText()).isEqualTo("fast");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        assertThat(calls).hasValue(2);
+        assertThat(log.take(call("slow"))).singleElement()
+                .satisfies(a -> assertThat(a.failure().getMessage()).isEqualTo("the call timed out after 0.1 s"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (!interrupted.get() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(interrupted).as("the timed-out attempt was interrupted").isTrue();
+    }
+
+    @Test
+    void a_call_that_keeps_timing_out_fails_after_its_attempts() {
+        Tool hang = Tool.of("hang", "", (p, c) -> {
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return TextNode.valueOf("never");
+        });
+        RetrySettings settings = timeout(new RetryPolicy(2, Duration.ZERO, Duration.ZERO), Duration.ofMillis(50), Map.of());
+        assertThatThrownBy(() -> chain(List.of(hang), settings, Map.of()).execute(call("hang")))
+                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isTrue())
+                .hasMessage("the call timed out after 0.05 s (after 2 attempts)");
+    }
+
+    @Test
+    void without_a_timeout_the_tool_runs_on_the_calling_thread() {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        Tool here = Tool.of("here", "", (p, c) -> {
+            ranOn.set(Thread.currentThread());
+            return TextNode.valueOf("ok");
+        });
+        chain(List.of(here), RetrySettings.of(RetryPolicy.NONE), Map.of()).execute(call("here"));
+        assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+    }
+
+    @Test
+    void a_tool_timeout_overrides_the_default_and_zero_means_none() {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        Tool free = Tool.of("free", "", (p, c) -> {
+            ranOn.set(Thread.currentThread());
+            return TextNode.valueOf("ok");
+        });
+        AtomicInteger calls = new AtomicInteger();
+        Tool tight = slowOnce("tight", Duration.ofSeconds(5), calls, new AtomicBoolean());
+        RetrySettings settings = timeout(RetryPolicy.NONE, Duration.ofSeconds(30),
+                Map.of("free", Duration.ZERO, "tight", Duration.ofMillis(50)));
+        CallChain chain = chain(List.of(free, tight), settings, Map.of());
+        chain.execute(call("free"));
+        assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+        assertThatThrownBy(() -> chain.execute(call("tight"))).hasMessage("the call timed out after 0.05 s");
+    }
+
+    @Test
+    void waiting_for_a_tool_concurrency_slot_does_not_count_toward_the_timeout() throws Exception {
+        CountDownLatch firstInside = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Tool busy = Tool.of("busy", "", (p, c) -> {
+            boolean first = calls.incrementAndGet() == 1;
+            if (first) {
+                firstInside.countDown();
+            }
+            try {
+                Thread.sleep(first ? 700 : 500);
+            } catch (InterruptedException e) {
+                throw new ToolException("interrupted", false);
+            }
+            return TextNode.valueOf("done");
+        });
+        // one slot: the second call waits ~700 ms for it, then works 500 ms; only the 500 ms count
+        CallChain chain = chain(List.of(busy), timeout(RetryPolicy.NONE, Duration.ofMillis(1000), Map.of()), Map.of("busy", 1));
+        Thread first = new Thread(() -> chain.execute(call("busy")));
+        first.start();
+        assertThat(firstInside.await(2, TimeUnit.SECONDS)).isTrue();
+        long start = System.nanoTime();
+        assertThat(chain.execute(call("busy")).asText()).isEqualTo("done");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(1000));
+        first.join();
+    }
+
+    @Test
+    void settings_without_any_timeout_leave_the_link_out_of_the_chain() {
+        assertThat(new TimeoutLink(RetrySettings.of(RetryPolicy.DEFAULT)).active()).isFalse();
+        assertThat(new TimeoutLink(timeout(RetryPolicy.NONE, null, Map.of("x", Duration.ZERO))).active()).isFalse();
+        assertThat(new TimeoutLink(timeout(RetryPolicy.NONE, null, Map.of("x", Duration.ofSeconds(1)))).active()).isTrue();
+    }
+}

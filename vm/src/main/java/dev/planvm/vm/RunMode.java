@@ -1,0 +1,87 @@
+package dev.planvm.vm;
+
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.Recording;
+import java.util.Objects;
+
+/**
+ * How one run reaches the outside world: live, recording every call into a cassette, replaying
+ * one, or calling nothing at all (a dry run). Exactly one mode per run.
+ *
+ * <pre>{@code
+ * vm.run(plan, inputs, RunMode.live());
+ * RunMode.Record record = RunMode.record();
+ * vm.run(plan, inputs, record);
+ * record.recording().cassette().write(path);
+ * vm.run(plan, inputs, RunMode.replay(Cassette.read(path), false));
+ * vm.run(plan, inputs, RunMode.dryRun(false));
+ * }</pre>
+ */
+public sealed interface RunMode permits RunMode.Live, RunMode.Record, RunMode.Replay, RunMode.DryRun {
+
+    /** {@code live}, {@code record}, {@code replay} or {@code dry-run}: how the trace and the store name the mode. */
+    String label();
+
+    /** Calls tools and the LLM for real, records nothing. */
+    record Live() implements RunMode {
+        @Override
+        public String label() {
+            return "live";
+        }
+    }
+
+    /** Calls for real and records every answered call into {@link #recording()} (secrets redacted). */
+    record Record(Recording recording) implements RunMode {
+        public Record {
+            Objects.requireNonNull(recording, "recording");
+        }
+
+        @Override
+        public String label() {
+            return "record";
+        }
+    }
+
+    /**
+     * Answers every call from the cassette and calls nothing real (tools need not be installed).
+     *
+     * @param timing wait each interaction's recorded duration before answering
+     */
+    record Replay(Cassette cassette, boolean timing) implements RunMode {
+        public Replay {
+            Objects.requireNonNull(cassette, "cassette");
+        }
+
+        @Override
+        public String label() {
+            return "replay";
+        }
+    }
+
+    /**
+     * Calls nothing: tools answer placeholders shaped by their {@code output_vars}, LLM conditions
+     * answer {@code conditionsAnswer}.
+     */
+    record DryRun(boolean conditionsAnswer) implements RunMode {
+        @Override
+        public String label() {
+            return "dry-run";
+        }
+    }
+
+    static Live live() {
+        return new Live();
+    }
+
+    static Record record() {
+        return new Record(new Recording());
+    }
+
+    static Replay replay(Cassette cassette, boolean timing) {
+        return new Replay(cassette, timing);
+    }
+
+    static DryRun dryRun(boolean conditionsAnswer) {
+        return new DryRun(conditionsAnswer);
+    }
+}

@@ -1,0 +1,12 @@
+package dev.planvm.vm.durable;
+
+/**
+ * A durable-run request that cannot be carried out, in one sentence: no such run, an ambiguous id,
+ * a run that already succeeded, a {@code seq_no} the run never reached, a stored plan that no
+ * longer loads. Nothing was run and nothing was written to the store.
+ */
+public final class DurableRunException extends RuntimeException {
+    public DurableRunException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.planvm.vm.durable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.call.Call;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * Durable runs: runs whose every committed step is in a {@link RunStore}, so that a run whose
+ * process died can be resumed where it stopped, and any stored run can be rerun from a step with
+ * edited inputs. This is the Java API the {@code run}, {@code resume} and {@code rerun} commands
+ * call.
+ *
+ * <pre>{@code
+ * try (RunStore store = RunStore.open(Path.of(".planvm/runs.db"), vm.redactor())) {
+ *     DurableRuns runs = new DurableRuns(vm, store);
+ *     DurableRun run = runs.start(plan, inputs, RunMode.live());
+ *     // ... the process dies; later, in another process:
+ *     DurableRun resumed = runs.resume(run.id(), RunMode.live(), Map.of());
+ * }
+ * }</pre>
+ *
+ * <p>Guarantees: no committed step runs again on resume, so a committed call is never re-invoked;
+ * the step that was in flight when a process died runs again (at-least-once for calls in flight).
+ * A request refused before running (an unknown run, a plan that cannot run here) writes nothing to
+ * the store. Replaying a cassette skips the interactions the kept steps already used.
+ */
+public final class DurableRuns {
+
+    private final PlanVm vm;
+    private final RunStore store;
+
+    public DurableRuns(PlanVm vm, RunStore store) {
+        this.vm = Objects.requireNonNull(vm, "vm");
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * A new stored run of {@code plan} from its start.
+     *
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     */
+    public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
+        reject(plan, mode);
+        String id = store.createRun(plan, inputs, mode.label(), null, null);
+        return new DurableRun(id, null, 0,
+                vm.run(plan, Checkpoint.start(inputs), mode, List.of(), new StoreJournal(store, id, 0, 1)));
+    }
+
+    /**
+     * Continues a stored run after its last committed step, with its stored plan and inputs.
+     *
+     * @param mode    live, or a replay (whose interactions already used by committed steps are skipped)
+     * @param secrets secret variables to give again (their stored values are redacted), name to value
+     * @throws DurableRunException for an unknown or ambiguous id, or a run that already succeeded
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     */
+    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets) {
+        StoredRun run = find(runId);
+        if (run.status() == RunStatus.SUCCEEDED) {
+            throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
+        }
+        Plan plan = plan(run);
+        RunMode effective = skipServed(mode, run.steps());
+        reject(plan, effective);
+        Checkpoint stored = run.checkpoint();
+        Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
+        variables.putAll(secrets);
+        int session = store.resumeRun(run.id());
+        return new DurableRun(run.id(), run.parentRun(), stored.steps(), vm.run(plan,
+                new Checkpoint(stored.position(), stored.steps(), variables), effective, List.of(),
+                new StoreJournal(store, run.id(), stored.steps(), session)));
+    }
+
+    /**
+     * A new stored run (recording its parent) that keeps what {@code runId} committed before it
+     * first reached {@code fromSeq}, applies {@code edits} (they also override variables of the same
+     * name at {@code fromSeq}) and runs from {@code fromSeq}. When the run failed at {@code fromSeq},
+     * all its committed steps are kept: fix an input, rerun the failed step.
+     *
+     * @throws DurableRunException for an unknown run or a {@code seq_no} it has not or never reached
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     */
+    public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode) {
+        StoredRun run = find(runId);
+        Plan plan = plan(run);
+        int position;
+        try {
+            position = plan.positionOf(fromSeq);
+        } catch (NoSuchElementException e) {
+            throw new DurableRunException("no instruction of run " + run.id() + "'s plan has seq_no " + fromSeq);
+        }
+        List<StoredStep> kept = keptSteps(run, fromSeq, position);
+        RunMode effective = skipServed(mode, kept);
+        reject(plan, effective);
+        Map<String, JsonNode> inputs = new LinkedHashMap<>(run.inputs());
+        inputs.putAll(edits);
+        Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
+        variables.putAll(edits);
+        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq);
+        for (StoredStep step : kept) {
+            store.commitStep(id, step);
+        }
+        return new DurableRun(id, run.id(), kept.size(), vm.run(plan, new Checkpoint(position, kept.size(), variables),
+                effective, List.of(), new StoreJournal(store, id, kept.size(), 1)));
+    }
+
+    /** The stored run, or a {@link DurableRunException} saying why not. */
+    public StoredRun find(String runId) {
+        return find(store, runId);
+    }
+
+    /** The run of {@code store} whose id is {@code runId} or starts with it, or a {@link DurableRunException} saying why not. */
+    public static StoredRun find(RunStore store, String runId) {
+        try {
+            return store.find(runId).orElseThrow(() -> new DurableRunException(
+                    "no run '" + runId + "' in " + store.file() + " (see planvm runs)"));
+        } catch (StoreException ambiguous) {
+            throw new DurableRunException(ambiguous.getMessage());
+        }
+    }
+
+    private void reject(Plan plan, RunMode mode) {
+        List<String> problems = vm.problems(plan, mode);
+        if (!problems.isEmpty()) {
+            throw new PlanRejectedException(problems);
+        }
+    }
+
+    /** The stored run's plan, loaded again by this VM. */
+    private Plan plan(StoredRun run) {
+        LoadResult loaded = vm.loader().load(run.plan(), run.planSource());
+        if (!loaded.valid()) {
+            throw new DurableRunException("the stored plan of run " + run.id() + " does not load here: "
+                    + loaded.errors().get(0).message());
+        }
+        return loaded.plan();
+    }
+
+    /** A replay without the interactions the given committed steps already used. */
+    private static RunMode skipServed(RunMode mode, List<StoredStep> committed) {
+        if (!(mode instanceof RunMode.Replay replay)) {
+            return mode;
+        }
+        List<Call> served = new ArrayList<>();
+        committed.forEach(step -> served.addAll(step.calls()));
+        return RunMode.replay(replay.cassette().remaining(served), replay.timing());
+    }
+
+    /**
+     * The committed steps before the first step at {@code fromSeq}; when the run never ran it, all
+     * its steps if that is where the run stopped (a failed step), else an error.
+     */
+    private static List<StoredStep> keptSteps(StoredRun run, int fromSeq, int position) {
+        List<StoredStep> steps = run.steps();
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).seqNo() == fromSeq) {
+                return steps.subList(0, i);
+            }
+        }
+        if (run.checkpoint().position() == position) {
+            return steps;
+        }
+        throw new DurableRunException("run " + run.id() + " never reached seq_no " + fromSeq
+                + ", so there is no state to start it from (it ran seq_nos "
+                + steps.stream().map(s -> String.valueOf(s.seqNo())).distinct().reduce((a, b) -> a + ", " + b).orElse("none")
+                + ")");
+    }
+}

@@ -1,0 +1,12 @@
+package dev.planvm.vm.durable;
+
+/** The run store cannot be read or written; the message names the file and the cause. */
+public final class StoreException extends RuntimeException {
+    public StoreException(String message) {
+        super(message);
+    }
+
+    public StoreException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.planvm.vm.durable;
+
+import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.RunJournal;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepRecord;
+import dev.planvm.vm.trace.TraceRecorder;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Writes a run's committed steps to the {@link RunStore} as they commit, each in its own
+ * transaction, before the next step starts. A failed step is not committed (a resume runs it
+ * again); a write that fails stops the run (see {@link RunJournal}).
+ */
+final class StoreJournal implements RunJournal {
+
+    private final RunStore store;
+    private final String runId;
+    private final int session;
+    private int stepIndex;
+
+    /**
+     * @param stepsBefore steps the run had already committed (0 for a new run)
+     * @param session     1 for the first process, 2 for the first resume, ...
+     */
+    StoreJournal(RunStore store, String runId, int stepsBefore, int session) {
+        this.store = store;
+        this.runId = runId;
+        this.stepIndex = stepsBefore;
+        this.session = session;
+    }
+
+    @Override
+    public void commit(StepRecord step, int nextPosition) {
+        store.commitStep(runId, new StoredStep(stepIndex + 1, step.seqNo(), step.type(), outcome(step.outcome()),
+                nextPosition, step.writes(), step.calls(), TraceRecorder.entry(step), session,
+                Instant.now().truncatedTo(ChronoUnit.MILLIS).toString()));
+        stepIndex++;
+    }
+
+    @Override
+    public void finish(RunResult result) {
+        store.finishRun(runId, result);
+    }
+
+    private static String outcome(Outcome outcome) {
+        if (outcome instanceof Outcome.JumpTo) {
+            return "jump";
+        }
+        return outcome instanceof Outcome.Halt ? "halt" : "next";
+    }
+}

@@ -1,0 +1,34 @@
+package dev.planvm.vm.internal;
+
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunJournal;
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.RunListener;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one run needs, assembled by the VM from its configuration and the run's mode.
+ *
+ * @param listeners    observers (the trace first when tracing); a listener that throws is ignored
+ * @param journal      where committed steps are made durable, or {@code null}
+ * @param placeholders whether call answers are dry-run placeholders
+ * @param speculator   runs calls ahead of their turn, or {@code null} for a sequential run
+ */
+public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
+                       List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
+                       Redactor redactor, boolean placeholders, Speculator speculator) {
+
+    public RunSetup {
+        handlers = Map.copyOf(handlers);
+        listeners = List.copyOf(listeners);
+    }
+
+    /** Whether steps must be recorded: someone reads them. */
+    boolean recording() {
+        return !listeners.isEmpty() || journal != null;
+    }
+}

@@ -1,0 +1,323 @@
+package dev.planvm.vm.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Assign;
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.vm.internal.handlers.AssignHandler;
+import dev.planvm.vm.internal.handlers.OutputBinding;
+import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.instructions.expr.Variables;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+import java.util.Collections;
+import java.util.Optional;
+
+/**
+ * Runs calls ahead of their turn inside a basic block, keeping sequential semantics (one per run,
+ * used by the run's thread only) — dataflow execution with in-order commit.
+ *
+ * <p>The interpreter commits instructions in program order; this class only decides which calls
+ * (a {@code calling}, or a {@code condition_prompt} jmp) to start early. A call of the current
+ * block starts as soon as the values of the variables it reads are known: from the store when no
+ * uncommitted instruction of the block before it writes them, otherwise forwarded from that
+ * writer — a call that has answered (its output bound by the {@code output_vars} rules) or an
+ * assign whose own inputs are known (evaluated ahead). While the run's thread waits for the call
+ * at its turn, every other answer wakes it to start whatever became ready. At its turn a handler
+ * computes its call again and uses the early answer only if it is the very same call (otherwise
+ * it calls directly and the run's trace counts a mismatch). Side-effecting calls never start
+ * early, and no call after one starts before it has committed. Leaving the block (a jump, the
+ * end, a failure) discards what is still running.
+ *
+ * <p>The call started early is computed by the instruction's own handler
+ * ({@link InstructionHandler#callFor}), over the variables as the instruction will see them and
+ * within the run's {@link RunLimits}: the same computation the handler makes at its turn. Values
+ * forwarded ahead of commit are held to the same limits as the variables they will become.
+ */
+public final class Speculator {
+
+    private final Plan plan;
+    private final Dataflow flow;
+    private final Map<String, InstructionHandler<?>> handlers;
+    private final RunLimits limits;
+    private final CallChain chain;
+    private final ExecutorService executor;
+    private final int maxInFlight;
+    private final BlockingQueue<Integer> answered = new LinkedBlockingQueue<>();
+
+    private VariableStore variables;
+    private int pc = -1;
+    private int blockStart = -1;
+    private int readinessCursor;
+    /** Calls not started yet that are worth checking now, by position. */
+    private final TreeSet<Integer> unchecked = new TreeSet<>();
+    /** Calls not started yet, by the position whose value they wait for (rechecked when it commits or answers). */
+    private final TreeMap<Integer, List<Integer>> blockedBy = new TreeMap<>();
+    private final Map<Integer, Launched> launched = new HashMap<>();
+    /** Writes of uncommitted block instructions, known ahead (position → variable → value). */
+    private final Map<Integer, Map<String, JsonNode>> forwarded = new HashMap<>();
+
+    private int started;
+    private int used;
+    private int mismatched;
+
+    /** A call started early, and its failed attempts (written by the thread that runs it). */
+    private record Launched(Call call, Future<JsonNode> future, List<FailedAttempt> attempts) {
+    }
+
+    public Speculator(Plan plan, Dataflow flow, Map<String, InstructionHandler<?>> handlers, RunLimits limits,
+                      CallChain chain, ExecutorService executor, int maxInFlight) {
+        this.plan = plan;
+        this.flow = flow;
+        this.handlers = handlers;
+        this.limits = limits;
+        this.chain = chain;
+        this.executor = executor;
+        this.maxInFlight = maxInFlight;
+    }
+
+    /** Before the step at {@code position}: enter its block if needed and start every call that is ready. */
+    void beforeStep(int position, VariableStore store) {
+        variables = store;
+        if (position <= pc || flow.blockStart[position] != blockStart) {
+            enterBlock(flow.blockStart[position]);
+        }
+        pc = position;
+        forwarded.keySet().removeIf(p -> p < position);
+        Map<Integer, List<Integer>> committed = blockedBy.headMap(position);
+        committed.values().forEach(unchecked::addAll);
+        committed.clear();
+        startReady();
+    }
+
+    /**
+     * The answer to the call of the instruction at its turn. Uses the early answer when the very
+     * same call was started early; otherwise calls now — on this thread when nothing else is in
+     * flight, else on the executor so answers of other calls keep starting ready ones meanwhile.
+     */
+    JsonNode atTurn(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {
+        Launched early = launched.remove(seqNo);
+        if (early != null && !early.call().equals(call)) {
+            mismatched++;
+            early.future().cancel(true);
+            early = null;
+        }
+        if (early != null) {
+            used++;
+        } else if (inFlight() == 0) {
+            return chain.execute(call, failedAttempts);
+        } else {
+            early = submit(-1, call);
+        }
+        try {
+            return await(early);
+        } finally {
+            early.attempts().forEach(failedAttempts);
+        }
+    }
+
+    RunResult.EarlyCalls stats() {
+        return new RunResult.EarlyCalls(started, used, mismatched);
+    }
+
+    /** Discards everything still running (the run ended or failed). */
+    void close() {
+        discard();
+    }
+
+    private JsonNode await(Launched call) {
+        try {
+            while (!call.future().isDone()) {
+                unblock(answered.take());
+                startReady();
+            }
+            // answers that came in meanwhile may make calls ready: start them before this step commits
+            for (Integer done = answered.poll(); done != null; done = answered.poll()) {
+                unblock(done);
+            }
+            startReady();
+            return call.future().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new ToolException(call.call().describe() + " failed: " + cause, false, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while waiting for " + call.call().describe(), false, e);
+        } catch (CancellationException e) {
+            throw new ToolException(call.call().describe() + " was cancelled", false, e);
+        }
+    }
+
+    /** The calls that waited for the instruction at {@code position} are worth checking again. */
+    private void unblock(int position) {
+        List<Integer> unblocked = blockedBy.remove(position);
+        if (unblocked != null) {
+            unchecked.addAll(unblocked);
+        }
+    }
+
+    private void enterBlock(int start) {
+        discard();
+        blockStart = start;
+        readinessCursor = 0;
+        unchecked.clear();
+        blockedBy.clear();
+        forwarded.clear();
+    }
+
+    private void discard() {
+        for (Launched early : launched.values()) {
+            early.future().cancel(true);
+        }
+        launched.clear();
+        answered.clear();
+    }
+
+    /** Starts, in position order, every unchecked call after {@code pc} whose inputs are known. */
+    private void startReady() {
+        int[] ordered = flow.callsByReadiness.get(blockStart);
+        while (readinessCursor < ordered.length && flow.lastSideEffect[ordered[readinessCursor]] < pc) {
+            unchecked.add(ordered[readinessCursor++]);
+        }
+        while (!unchecked.isEmpty() && inFlight() < maxInFlight) {
+            int position = unchecked.pollFirst();
+            if (position <= pc) {
+                continue; // its turn is now or past: it is called at its turn
+            }
+            try {
+                Instruction instruction = plan.instructions().get(position);
+                Optional<Call> call = callFor(instruction, viewAt(position));
+                if (call.isPresent()) {
+                    started++;
+                    launched.put(instruction.seqNo(), submit(position, call.get()));
+                }
+            } catch (NotKnownYet notYet) {
+                blockedBy.computeIfAbsent(notYet.position, p -> new ArrayList<>()).add(position);
+            } catch (RuntimeException fails) {
+                // it fails at its turn, exactly as in a sequential run
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Optional<Call> callFor(Instruction instruction, Variables view) {
+        InstructionHandler<Instruction> handler = (InstructionHandler<Instruction>) handlers.get(instruction.type());
+        return handler == null ? Optional.empty() : handler.callFor(instruction, view, limits);
+    }
+
+    /** Runs the call on the executor; its position is announced once the future is complete (never before). */
+    private Launched submit(int position, Call call) {
+        List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
+        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call, attempts::add)) {
+            @Override
+            protected void done() {
+                answered.offer(position);
+            }
+        };
+        executor.execute(task);
+        return new Launched(call, task, attempts);
+    }
+
+    private int inFlight() {
+        int running = 0;
+        for (Launched early : launched.values()) {
+            if (!early.future().isDone()) {
+                running++;
+            }
+        }
+        return running;
+    }
+
+    /** The variables as the instruction at {@code position} will see them, where known. */
+    private Variables viewAt(int position) {
+        Map<String, Integer> writers = flow.writerOf.get(position);
+        return name -> {
+            Integer writer = writers.get(name);
+            if (writer == null || writer < pc) {
+                return variables.get(name);
+            }
+            JsonNode value = writesOf(writer).get(name);
+            if (value == null) {
+                throw new NotKnownYet(writer);
+            }
+            return value;
+        };
+    }
+
+    /** What the uncommitted instruction at {@code position} will write, or {@link NotKnownYet}. */
+    private Map<String, JsonNode> writesOf(int position) {
+        Map<String, JsonNode> known = forwarded.get(position);
+        if (known != null) {
+            return known;
+        }
+        Instruction instruction = plan.instructions().get(position);
+        Map<String, JsonNode> writes;
+        if (instruction instanceof Assign assign) {
+            writes = evaluateAhead(assign, position);
+        } else if (instruction instanceof Calling calling) {
+            Launched early = launched.get(calling.seqNo());
+            if (early == null || !early.future().isDone() || early.future().isCancelled()) {
+                throw new NotKnownYet(position);
+            }
+            try {
+                writes = OutputBinding.values(calling.tool(), calling.outputVars(), early.future().get());
+                writes.forEach(limits::checkVariable);
+            } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+                throw new NotKnownYet(position); // the failure surfaces at its turn
+            }
+        } else {
+            throw new NotKnownYet(position);
+        }
+        forwarded.put(position, writes);
+        return writes;
+    }
+
+    /** An assign evaluated ahead, as its handler evaluates it, each value held to the variable limits. */
+    private Map<String, JsonNode> evaluateAhead(Assign assign, int position) {
+        Map<String, JsonNode> writes = new LinkedHashMap<>();
+        try {
+            AssignHandler.evaluate(assign, viewAt(position), limits, (name, value) -> {
+                limits.checkVariable(name, value);
+                writes.put(name, value);
+            });
+        } catch (NotKnownYet notYet) {
+            throw notYet;
+        } catch (RuntimeException fails) {
+            throw new NotKnownYet(position); // it fails at its turn
+        }
+        return writes;
+    }
+
+    /** A value needed ahead is not known yet: it waits for the instruction at {@link #position}. */
+    private static final class NotKnownYet extends RuntimeException {
+        final int position;
+
+        NotKnownYet(int position) {
+            super(null, null, false, false);
+            this.position = position;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.planvm.vm.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.expr.Interpolator;
+import dev.planvm.instructions.expr.ValueTemplate;
+import dev.planvm.instructions.expr.Variables;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.StepContext;
+import dev.planvm.vm.run.StepRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** The {@link StepContext} of one step: what the handler did, ready to become a {@link StepRecord}. */
+final class Step implements StepContext {
+
+    /** Answers the calls of a step: at its turn through the chain, or from a call started ahead. */
+    @FunctionalInterface
+    interface Caller {
+        JsonNode call(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts);
+    }
+
+    private final Instruction instruction;
+    private final VariableStore variables;
+    private final Caller caller;
+    private final boolean recording;
+    private final boolean placeholders;
+    private final List<Call> calls = new ArrayList<>(1);
+    private ObjectNode inputs;
+    private ObjectNode writes;
+    private String explanation;
+
+    /**
+     * @param recording    whether someone reads the record (a listener, the trace, a journal)
+     * @param placeholders whether answers are dry-run placeholders (marked in the inputs)
+     */
+    Step(Instruction instruction, VariableStore variables, Caller caller, boolean recording, boolean placeholders) {
+        this.instruction = instruction;
+        this.variables = variables;
+        this.caller = caller;
+        this.recording = recording;
+        this.placeholders = placeholders;
+    }
+
+    @Override
+    public Instruction instruction() {
+        return instruction;
+    }
+
+    @Override
+    public Variables variables() {
+        return variables;
+    }
+
+    @Override
+    public RunLimits limits() {
+        return variables.limits();
+    }
+
+    @Override
+    public JsonNode interpolate(ValueTemplate template) {
+        return Interpolator.interpolate(template, variables, variables.limits().maxStringLength());
+    }
+
+    @Override
+    public void set(String name, JsonNode value) {
+        variables.set(name, value);
+        if (recording) {
+            if (writes == null) {
+                writes = JsonNodeFactory.instance.objectNode();
+            }
+            writes.set(name, variables.get(name));
+        }
+    }
+
+    @Override
+    public void recordInput(String name, JsonNode value) {
+        if (recording) {
+            if (inputs == null) {
+                inputs = JsonNodeFactory.instance.objectNode();
+            }
+            inputs.set(name, value);
+        }
+    }
+
+    @Override
+    public void explain(String explanation) {
+        this.explanation = explanation;
+    }
+
+    @Override
+    public JsonNode call(Call call) {
+        calls.add(call);
+        if (placeholders) {
+            recordInput("placeholder", BooleanNode.TRUE);
+        }
+        List<FailedAttempt> failed = new ArrayList<>();
+        try {
+            return caller.call(seqNo(), call, failed::add);
+        } finally {
+            if (!failed.isEmpty()) {
+                recordInput("attempts", FailedAttempt.toJson(failed));
+            }
+        }
+    }
+
+    /** The record of this step, which started {@code offsetNanos} after the run and took {@code durationNanos}. */
+    StepRecord record(long offsetNanos, long durationNanos, Outcome outcome, String error) {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        return new StepRecord(seqNo(), instruction.type(), offsetNanos, durationNanos,
+                inputs == null ? json.objectNode() : inputs, writes == null ? json.objectNode() : writes,
+                outcome, explanation, error, calls);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.planvm.vm.run;
+
+import java.util.Locale;
+
+/**
+ * The one vocabulary of how a run (or a plan file in a batch) stands. A finished {@link RunResult}
+ * is {@link #SUCCEEDED} or {@link #FAILED}; the run store also knows {@link #RUNNING}; batch and
+ * regression runs of plan files add {@link #INVALID} and {@link #REJECTED} for plans that never
+ * ran. JSON reports, the store and expectations use {@link #label()}.
+ */
+public enum RunStatus {
+    /** Started and not finished: in progress, or its process died (a resume continues it). */
+    RUNNING,
+    /** The program counter passed the last instruction (or a handler halted). */
+    SUCCEEDED,
+    /** A step failed, the step limit was hit, or (strict) {@code final_answer} was never set. */
+    FAILED,
+    /** The plan did not validate (or could not be read); nothing ran. */
+    INVALID,
+    /** The plan is valid but cannot run here (a tool not installed, no LLM, a missing cassette); nothing ran. */
+    REJECTED;
+
+    /** The lower-case name: {@code succeeded}, {@code failed}, ... */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The status with this {@link #label()}; an unknown label is an {@link IllegalArgumentException}. */
+    public static RunStatus ofLabel(String label) {
+        for (RunStatus status : values()) {
+            if (status.label().equals(label)) {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException("unknown run status '" + label + "'");
+    }
+}

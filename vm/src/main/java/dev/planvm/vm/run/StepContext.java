@@ -1,0 +1,48 @@
+package dev.planvm.vm.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.expr.ValueTemplate;
+import dev.planvm.instructions.expr.Variables;
+import dev.planvm.tools.call.Call;
+
+/**
+ * What a handler may do during one step: read and write variables, interpolate templates, make
+ * calls through the run's call chain. Everything it does is recorded for listeners, the trace and
+ * the run store. One context per step, used on the run's thread only.
+ */
+public interface StepContext {
+
+    Instruction instruction();
+
+    default int seqNo() {
+        return instruction().seqNo();
+    }
+
+    /** Read-only view of the variables (for the expression evaluator). */
+    Variables variables();
+
+    /** The run's limits (string length, value size and depth). */
+    RunLimits limits();
+
+    /** Interpolates a template over the current variables (DESIGN P5), within the run's {@link RunLimits}. */
+    JsonNode interpolate(ValueTemplate template);
+
+    /** Sets a variable, recorded as a write of this step; a value over the {@link RunLimits} is a {@link StepFailure}. */
+    void set(String name, JsonNode value);
+
+    /** Records a resolved input of this step for the trace. */
+    void recordInput(String name, JsonNode value);
+
+    /** Records why a condition went the way it did. */
+    void explain(String explanation);
+
+    /**
+     * Makes {@code call} through the run's call chain and returns its answer (for a condition, the
+     * JSON form of a {@code ConditionResult}). The answer may come from the same call started ahead
+     * of its turn. In a dry run it is a placeholder (the step's inputs say {@code "placeholder":
+     * true}); when attempts failed and were retried, they are recorded as the input
+     * {@code attempts}. A failure is a {@link dev.planvm.tools.ToolException}.
+     */
+    JsonNode call(Call call);
+}

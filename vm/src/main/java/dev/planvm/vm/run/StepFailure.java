@@ -1,0 +1,12 @@
+package dev.planvm.vm.run;
+
+/** A step that cannot complete; the message is the cause, in a sentence (the VM adds where). */
+public class StepFailure extends RuntimeException {
+    public StepFailure(String message) {
+        super(message);
+    }
+
+    public StepFailure(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

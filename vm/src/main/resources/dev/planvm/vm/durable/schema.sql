@@ -1,0 +1,35 @@
+-- planvm run store: plain SQL shared by the SQLite store (and a later PostgreSQL one).
+-- A run, its plan and inputs; one row per committed step, written when the step commits.
+CREATE TABLE IF NOT EXISTS runs (
+    id            TEXT PRIMARY KEY,
+    plan_source   TEXT NOT NULL,
+    plan_digest   TEXT NOT NULL,
+    plan_json     TEXT NOT NULL,
+    inputs_json   TEXT NOT NULL,
+    mode          TEXT NOT NULL,
+    status        TEXT NOT NULL,          -- running | succeeded | failed (RunStatus labels)
+    parent_run    TEXT,                   -- the run a rerun started from
+    from_seq      INTEGER,                -- the seq_no a rerun started at
+    started_at    TEXT NOT NULL,
+    finished_at   TEXT,
+    sessions      INTEGER NOT NULL,       -- processes that worked on the run (1 + resumes)
+    final_answer  TEXT,                   -- JSON
+    error         TEXT                    -- JSON {seq_no, type, message}
+);
+
+CREATE TABLE IF NOT EXISTS steps (
+    run_id        TEXT NOT NULL REFERENCES runs (id),
+    step_index    INTEGER NOT NULL,       -- 1, 2, ... in execution order
+    seq_no        INTEGER NOT NULL,
+    type          TEXT NOT NULL,
+    outcome       TEXT NOT NULL,          -- next | jump | halt: what the handler said happens next
+    next_position INTEGER NOT NULL,       -- where execution goes on (index into the plan's instructions)
+    writes_json   TEXT NOT NULL,          -- variables the step set
+    calls_json    TEXT NOT NULL,          -- the calls it made: [{type: tool, tool, params} | {type: condition, prompt, context}]
+    trace_json    TEXT NOT NULL,          -- the step's trace entry (inputs, tool output, jump)
+    session       INTEGER NOT NULL,       -- which session committed it
+    committed_at  TEXT NOT NULL,
+    PRIMARY KEY (run_id, step_index)
+);
+
+CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
