@@ -21,7 +21,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * terminal: redrawn lines ({@code \r}) would litter a log or a pipe. Otherwise it draws nothing.
  * Close it when the batch is done.
  */
-public final class BatchProgress implements BatchListener, AutoCloseable {
+final class BatchProgress implements BatchListener, AutoCloseable {
 
     private static final MethodHandle IS_TERMINAL = lookUpIsTerminal();
 

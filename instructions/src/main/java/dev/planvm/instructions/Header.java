@@ -1,6 +1,5 @@
 package dev.planvm.instructions;
 
-import dev.planvm.json.JsonPointers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
@@ -19,10 +18,5 @@ public record Header(int seqNo, String type, String pointer, String objective, J
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(pointer, "pointer");
         Objects.requireNonNull(raw, "raw");
-    }
-
-    /** The pointer of one of this instruction's parameters, e.g. {@code /3/parameters/target_seq}. */
-    public String parameterPointer(String name) {
-        return pointer + "/parameters/" + JsonPointers.escape(name);
     }
 }

@@ -74,35 +74,33 @@ public final class Evaluator {
 
     /** The walk itself; errors carry no expression prefix yet. */
     static JsonNode eval(Expr e, Variables vars) {
-        if (e instanceof Expr.Variable) {
-            return variable((Expr.Variable) e, vars);
+        if (e instanceof Expr.Variable v) {
+            return variable(v, vars);
         }
-        if (e instanceof Expr.Member) {
-            Expr.Member m = (Expr.Member) e;
+        if (e instanceof Expr.Member m) {
             return Paths.member(eval(m.target(), vars), m, vars);
         }
-        if (e instanceof Expr.Literal) {
-            return ((Expr.Literal) e).value();
+        if (e instanceof Expr.Literal literal) {
+            return literal.value();
         }
-        if (e instanceof Expr.Binary) {
-            return binary((Expr.Binary) e, vars);
+        if (e instanceof Expr.Binary b) {
+            return binary(b, vars);
         }
-        if (e instanceof Expr.Index) {
-            Expr.Index i = (Expr.Index) e;
+        if (e instanceof Expr.Index i) {
             JsonNode target = eval(i.target(), vars);
             return Paths.index(target, eval(i.index(), vars), i, vars);
         }
-        if (e instanceof Expr.Call) {
-            return call((Expr.Call) e, vars);
+        if (e instanceof Expr.Call c) {
+            return call(c, vars);
         }
-        if (e instanceof Expr.Unary) {
-            return unary((Expr.Unary) e, vars);
+        if (e instanceof Expr.Unary u) {
+            return unary(u, vars);
         }
-        if (e instanceof Expr.ArrayLiteral) {
-            return array((Expr.ArrayLiteral) e, vars);
+        if (e instanceof Expr.ArrayLiteral arrayLiteral) {
+            return array(arrayLiteral, vars);
         }
-        if (e instanceof Expr.ObjectLiteral) {
-            return object((Expr.ObjectLiteral) e, vars);
+        if (e instanceof Expr.ObjectLiteral objectLiteral) {
+            return object(objectLiteral, vars);
         }
         throw new IllegalArgumentException("unknown expression node " + e.getClass().getSimpleName());
     }
@@ -117,30 +115,22 @@ public final class Evaluator {
 
     private static JsonNode binary(Expr.Binary b, Variables vars) {
         JsonNode left = eval(b.left(), vars);
-        switch (b.op()) {
-            case AND:
-                return Values.truthy(left) ? eval(b.right(), vars) : left;
-            case OR:
-                return Values.truthy(left) ? left : eval(b.right(), vars);
-            default:
-                return Operators.apply(b.op(), left, eval(b.right(), vars));
-        }
+        return switch (b.op()) {
+            case AND -> Values.truthy(left) ? eval(b.right(), vars) : left;
+            case OR -> Values.truthy(left) ? left : eval(b.right(), vars);
+            default -> Operators.apply(b.op(), left, eval(b.right(), vars));
+        };
     }
 
     private static JsonNode unary(Expr.Unary u, Variables vars) {
         JsonNode operand = eval(u.operand(), vars);
-        switch (u.op()) {
-            case NOT:
-                return BooleanNode.valueOf(!Values.truthy(operand));
-            default:
-                if (!operand.isNumber()) {
-                    throw new EvaluationException("'-' needs a number, got " + Values.describe(operand));
-                }
-                if (operand.isInt()) {
-                    return JsNumbers.number(-(long) operand.intValue());
-                }
-                return JsNumbers.number(-operand.doubleValue());
+        if (u.op() == UnaryOp.NOT) {
+            return BooleanNode.valueOf(!Values.truthy(operand));
         }
+        if (!operand.isNumber()) {
+            throw new EvaluationException("'-' needs a number, got " + Values.describe(operand));
+        }
+        return operand.isInt() ? JsNumbers.number(-(long) operand.intValue()) : JsNumbers.number(-operand.doubleValue());
     }
 
     private static JsonNode call(Expr.Call c, Variables vars) {

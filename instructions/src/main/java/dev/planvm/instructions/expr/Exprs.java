@@ -26,8 +26,8 @@ public final class Exprs {
         stack.push(e);
         while (!stack.isEmpty()) {
             Expr next = stack.pop();
-            if (next instanceof Expr.Variable) {
-                names.add(((Expr.Variable) next).name());
+            if (next instanceof Expr.Variable variable) {
+                names.add(variable.name());
             }
             List<Expr> children = children(next);
             for (int i = children.size() - 1; i >= 0; i--) {
@@ -39,23 +39,21 @@ public final class Exprs {
 
     /** The direct sub-expressions of {@code e}, in source order. */
     static List<Expr> children(Expr e) {
-        if (e instanceof Expr.Member) {
-            return List.of(((Expr.Member) e).target());
-        } else if (e instanceof Expr.Index) {
-            Expr.Index i = (Expr.Index) e;
+        if (e instanceof Expr.Member member) {
+            return List.of(member.target());
+        } else if (e instanceof Expr.Index i) {
             return List.of(i.target(), i.index());
-        } else if (e instanceof Expr.Unary) {
-            return List.of(((Expr.Unary) e).operand());
-        } else if (e instanceof Expr.Binary) {
-            Expr.Binary b = (Expr.Binary) e;
+        } else if (e instanceof Expr.Unary unary) {
+            return List.of(unary.operand());
+        } else if (e instanceof Expr.Binary b) {
             return List.of(b.left(), b.right());
-        } else if (e instanceof Expr.Call) {
-            return ((Expr.Call) e).args();
-        } else if (e instanceof Expr.ArrayLiteral) {
-            return ((Expr.ArrayLiteral) e).elements();
-        } else if (e instanceof Expr.ObjectLiteral) {
+        } else if (e instanceof Expr.Call call) {
+            return call.args();
+        } else if (e instanceof Expr.ArrayLiteral arrayLiteral) {
+            return arrayLiteral.elements();
+        } else if (e instanceof Expr.ObjectLiteral objectLiteral) {
             List<Expr> values = new ArrayList<>();
-            for (Expr.Field f : ((Expr.ObjectLiteral) e).fields()) {
+            for (Expr.Field f : objectLiteral.fields()) {
                 values.add(f.value());
             }
             return values;
@@ -75,43 +73,38 @@ public final class Exprs {
     }
 
     private static void render(Expr e, StringBuilder sb) {
-        if (e instanceof Expr.Literal) {
-            renderLiteral(((Expr.Literal) e).value(), sb);
-        } else if (e instanceof Expr.Variable) {
-            sb.append(((Expr.Variable) e).name());
-        } else if (e instanceof Expr.Member) {
-            Expr.Member m = (Expr.Member) e;
+        if (e instanceof Expr.Literal literal) {
+            renderLiteral(literal.value(), sb);
+        } else if (e instanceof Expr.Variable variable) {
+            sb.append(variable.name());
+        } else if (e instanceof Expr.Member m) {
             Expr target = m.target();
             boolean numberTarget =
-                    target instanceof Expr.Literal && ((Expr.Literal) target).value().isNumber();
+                    target instanceof Expr.Literal literal && literal.value().isNumber();
             renderOperand(target, numberTarget || precedence(target) < POSTFIX_PRECEDENCE, sb);
             sb.append('.').append(m.name());
-        } else if (e instanceof Expr.Index) {
-            Expr.Index i = (Expr.Index) e;
+        } else if (e instanceof Expr.Index i) {
             renderOperand(i.target(), precedence(i.target()) < POSTFIX_PRECEDENCE, sb);
             sb.append('[');
             render(i.index(), sb);
             sb.append(']');
-        } else if (e instanceof Expr.Unary) {
-            Expr.Unary u = (Expr.Unary) e;
+        } else if (e instanceof Expr.Unary u) {
             sb.append(u.op().symbol());
             renderOperand(u.operand(), precedence(u.operand()) < UNARY_PRECEDENCE, sb);
-        } else if (e instanceof Expr.Binary) {
-            Expr.Binary b = (Expr.Binary) e;
+        } else if (e instanceof Expr.Binary b) {
             int p = b.op().precedence();
             renderOperand(b.left(), precedence(b.left()) < p, sb);
             sb.append(' ').append(b.op().symbol()).append(' ');
             renderOperand(b.right(), precedence(b.right()) <= p, sb);
-        } else if (e instanceof Expr.Call) {
-            Expr.Call c = (Expr.Call) e;
+        } else if (e instanceof Expr.Call c) {
             sb.append(c.function());
             renderList(c.args(), "(", ")", sb);
-        } else if (e instanceof Expr.ArrayLiteral) {
-            renderList(((Expr.ArrayLiteral) e).elements(), "[", "]", sb);
-        } else if (e instanceof Expr.ObjectLiteral) {
+        } else if (e instanceof Expr.ArrayLiteral arrayLiteral) {
+            renderList(arrayLiteral.elements(), "[", "]", sb);
+        } else if (e instanceof Expr.ObjectLiteral objectLiteral) {
             sb.append('{');
             String sep = "";
-            for (Expr.Field f : ((Expr.ObjectLiteral) e).fields()) {
+            for (Expr.Field f : objectLiteral.fields()) {
                 sb.append(sep);
                 sep = ", ";
                 sb.append(isIdentifier(f.key()) ? f.key() : quote(f.key())).append(": ");
@@ -155,14 +148,14 @@ public final class Exprs {
     }
 
     private static int precedence(Expr e) {
-        if (e instanceof Expr.Binary) {
-            return ((Expr.Binary) e).op().precedence();
+        if (e instanceof Expr.Binary binary) {
+            return binary.op().precedence();
         }
         if (e instanceof Expr.Unary) {
             return UNARY_PRECEDENCE;
         }
-        if (e instanceof Expr.Literal) {
-            JsonNode v = ((Expr.Literal) e).value();
+        if (e instanceof Expr.Literal literal) {
+            JsonNode v = literal.value();
             if (v.isNumber() && v.asText().startsWith("-")) {
                 return UNARY_PRECEDENCE;
             }

@@ -56,15 +56,15 @@ public final class Interpolator {
      *     the limit is 1,000,000}
      */
     public static JsonNode interpolate(ValueTemplate template, Variables vars, int maxStringLength) {
-        if (template instanceof ValueTemplate.Constant) {
-            return ((ValueTemplate.Constant) template).value();
+        if (template instanceof ValueTemplate.Constant constant) {
+            return constant.value();
         }
-        if (template instanceof ValueTemplate.StringTemplate) {
-            return string(((ValueTemplate.StringTemplate) template).template(), vars, maxStringLength);
+        if (template instanceof ValueTemplate.StringTemplate stringTemplate) {
+            return string(stringTemplate.template(), vars, maxStringLength);
         }
-        if (template instanceof ValueTemplate.ObjectTemplate) {
+        if (template instanceof ValueTemplate.ObjectTemplate objectTemplate) {
             ObjectNode object = JsonNodeFactory.instance.objectNode();
-            Map<String, ValueTemplate> fields = ((ValueTemplate.ObjectTemplate) template).fields();
+            Map<String, ValueTemplate> fields = objectTemplate.fields();
             for (Map.Entry<String, ValueTemplate> field : fields.entrySet()) {
                 object.set(field.getKey(), interpolate(field.getValue(), vars, maxStringLength));
             }
@@ -91,8 +91,8 @@ public final class Interpolator {
         long length = 0;
         boolean exact = true;
         for (Template.Part part : template.parts()) {
-            if (part instanceof Template.Text) {
-                length += ((Template.Text) part).text().length();
+            if (part instanceof Template.Text text) {
+                length += text.text().length();
             } else {
                 JsonNode value = Evaluator.evaluate(((Template.Ref) part).expr(), vars);
                 long rendered = RenderedLength.of(value, max);
@@ -107,8 +107,8 @@ public final class Interpolator {
         StringBuilder sb = new StringBuilder((int) length);
         int next = 0;
         for (Template.Part part : template.parts()) {
-            if (part instanceof Template.Text) {
-                sb.append(((Template.Text) part).text());
+            if (part instanceof Template.Text text) {
+                sb.append(text.text());
             } else {
                 sb.append(render(values.get(next++)));
             }
@@ -122,8 +122,7 @@ public final class Interpolator {
                 || expr instanceof Expr.Literal) {
             return false;
         }
-        if (expr instanceof Expr.Binary) {
-            Expr.Binary b = (Expr.Binary) expr;
+        if (expr instanceof Expr.Binary b) {
             boolean picks = b.op() == BinaryOp.AND || b.op() == BinaryOp.OR;
             return !picks || computes(b.left()) || computes(b.right());
         }

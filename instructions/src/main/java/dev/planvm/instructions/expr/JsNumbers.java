@@ -19,7 +19,7 @@ import java.math.RoundingMode;
  * {@code 0.30000000000000004} — never a trailing {@code .0}. Integer nodes (int, long, big
  * integer) render with all their digits, so large identifiers read from JSON stay intact.
  */
-public final class JsNumbers {
+final class JsNumbers {
 
     /** 2^53: from here on, not every whole number is a double. */
     private static final double SAFE_LIMIT = 9007199254740992.0;

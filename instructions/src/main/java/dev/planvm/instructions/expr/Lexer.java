@@ -129,16 +129,12 @@ final class Lexer {
             pos++;
         }
         String name = src.substring(start, pos);
-        switch (name) {
-            case "true":
-                return new Token(TokenType.TRUE, name, BooleanNode.TRUE, start);
-            case "false":
-                return new Token(TokenType.FALSE, name, BooleanNode.FALSE, start);
-            case "null":
-                return new Token(TokenType.NULL, name, NullNode.getInstance(), start);
-            default:
-                return new Token(TokenType.IDENT, name, null, start);
-        }
+        return switch (name) {
+            case "true" -> new Token(TokenType.TRUE, name, BooleanNode.TRUE, start);
+            case "false" -> new Token(TokenType.FALSE, name, BooleanNode.FALSE, start);
+            case "null" -> new Token(TokenType.NULL, name, NullNode.getInstance(), start);
+            default -> new Token(TokenType.IDENT, name, null, start);
+        };
     }
 
     private Token number() {

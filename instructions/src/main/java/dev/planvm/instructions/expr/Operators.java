@@ -14,21 +14,13 @@ final class Operators {
     }
 
     static JsonNode apply(BinaryOp op, JsonNode l, JsonNode r) {
-        switch (op) {
-            case ADD:
-                return add(l, r);
-            case SUB:
-            case MUL:
-            case DIV:
-            case MOD:
-                return arithmetic(op, l, r);
-            case EQ:
-                return BooleanNode.valueOf(JsonEquality.equal(l, r));
-            case NE:
-                return BooleanNode.valueOf(!JsonEquality.equal(l, r));
-            default:
-                return BooleanNode.valueOf(compare(op, l, r));
-        }
+        return switch (op) {
+            case ADD -> add(l, r);
+            case SUB, MUL, DIV, MOD -> arithmetic(op, l, r);
+            case EQ -> BooleanNode.valueOf(JsonEquality.equal(l, r));
+            case NE -> BooleanNode.valueOf(!JsonEquality.equal(l, r));
+            default -> BooleanNode.valueOf(compare(op, l, r));
+        };
     }
 
     /** Text on either side concatenates; numbers add; arrays concatenate. */
@@ -77,16 +69,12 @@ final class Operators {
         }
         double x = l.doubleValue();
         double y = r.doubleValue();
-        switch (op) {
-            case SUB:
-                return JsNumbers.number(x - y);
-            case MUL:
-                return JsNumbers.number(x * y);
-            case DIV:
-                return JsNumbers.number(x / y);
-            default:
-                return JsNumbers.number(x % y);
-        }
+        return switch (op) {
+            case SUB -> JsNumbers.number(x - y);
+            case MUL -> JsNumbers.number(x * y);
+            case DIV -> JsNumbers.number(x / y);
+            default -> JsNumbers.number(x % y);
+        };
     }
 
     /** {@code < <= > >=}: numbers by value, text by {@link String#compareTo}. */
@@ -105,16 +93,12 @@ final class Operators {
             throw new EvaluationException("cannot compare " + Values.describe(l) + " and "
                     + Values.describe(r) + " with '" + op.symbol() + "'" + numHint(l, r));
         }
-        switch (op) {
-            case LT:
-                return c < 0;
-            case LE:
-                return c <= 0;
-            case GT:
-                return c > 0;
-            default:
-                return c >= 0;
-        }
+        return switch (op) {
+            case LT -> c < 0;
+            case LE -> c <= 0;
+            case GT -> c > 0;
+            default -> c >= 0;
+        };
     }
 
     /** A hint to use num() when a side is text that reads as a number. */

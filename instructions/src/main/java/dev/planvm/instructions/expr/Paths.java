@@ -109,7 +109,7 @@ final class Paths {
             return fail(what + " is null" + read, step, vars);
         }
         String hint = "";
-        if (target.isArray() && step instanceof Expr.Member && isSizeName(((Expr.Member) step).name())) {
+        if (target.isArray() && step instanceof Expr.Member member && isSizeName(member.name())) {
             hint = " (use len(" + pathOf(targetOf(step), vars) + "))";
         }
         return fail(what + " is " + Values.typeName(target) + ", not " + wanted + read + hint, step, vars);
@@ -124,7 +124,7 @@ final class Paths {
     }
 
     private static Expr targetOf(Expr step) {
-        return step instanceof Expr.Member ? ((Expr.Member) step).target() : ((Expr.Index) step).target();
+        return step instanceof Expr.Member member ? member.target() : ((Expr.Index) step).target();
     }
 
     /** The variable a path starts from, or null when it starts from something else. */
@@ -133,7 +133,7 @@ final class Paths {
         while (base instanceof Expr.Member || base instanceof Expr.Index) {
             base = targetOf(base);
         }
-        return base instanceof Expr.Variable ? ((Expr.Variable) base).name() : null;
+        return base instanceof Expr.Variable variable ? variable.name() : null;
     }
 
     /**
@@ -141,15 +141,13 @@ final class Paths {
      * {@code user.address}, {@code items[2].name}, {@code row['first name']}.
      */
     static String pathOf(Expr e, Variables vars) {
-        if (e instanceof Expr.Variable) {
-            return ((Expr.Variable) e).name();
+        if (e instanceof Expr.Variable variable) {
+            return variable.name();
         }
-        if (e instanceof Expr.Member) {
-            Expr.Member m = (Expr.Member) e;
+        if (e instanceof Expr.Member m) {
             return pathOf(m.target(), vars) + "." + m.name();
         }
-        if (e instanceof Expr.Index) {
-            Expr.Index i = (Expr.Index) e;
+        if (e instanceof Expr.Index i) {
             return pathOf(i.target(), vars) + "[" + indexText(i.index(), vars) + "]";
         }
         String source = Exprs.render(e);

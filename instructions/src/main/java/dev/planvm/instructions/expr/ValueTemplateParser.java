@@ -54,8 +54,8 @@ final class ValueTemplateParser {
         boolean plain =
                 t.parts().isEmpty()
                         || (t.parts().size() == 1
-                                && t.parts().get(0) instanceof Template.Text
-                                && ((Template.Text) t.parts().get(0)).text().equals(s));
+                                && t.parts().get(0) instanceof Template.Text text
+                                && text.text().equals(s));
         return plain ? new ValueTemplate.Constant(node) : new ValueTemplate.StringTemplate(t);
     }
 
