@@ -125,8 +125,10 @@ final class BatchCommand implements Callable<Integer> {
     }
 
     private Batch batch(Map<String, JsonNode> inputs) {
-        PlanVm vm = vmOptions.builder(parent.environment(), Map.of(), spec.commandLine()).tracing(false).build();
-        Batch.Builder builder = Batch.builder(vm).inputs(inputs)
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
+        PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
+        RedactingLogs.use(vm.redactor());
+        Batch.Builder builder = Batch.builder(vm).inputs(RunSettings.withSecrets(inputs, secrets))
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {
             builder.replay(mode.replayDir, replayTiming);

@@ -34,7 +34,7 @@ final class RerunCommand implements Callable<Integer> {
     private int fromSeq;
 
     @CommandLine.Mixin
-    private StoreOptions store;
+    private DurableStoreOptions store;
 
     @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
             description = "Answer calls from CASSETTE (the interactions the kept steps used are skipped).")

@@ -20,14 +20,15 @@ import picocli.CommandLine.Command;
                 "Committed steps are not run again; the step that was running when the process died runs again "
                         + "(at-least-once for calls in flight, like Temporal activities)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the run succeeded", "1:the run failed", "2:no such run, already succeeded, cannot run here, or bad usage"})
+        exitCodeList = {"0:the run succeeded", "1:the run failed",
+                "2:no such run, already succeeded, another live process works on it, cannot run here, or bad usage"})
 final class ResumeCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
     private String runId;
 
     @CommandLine.Mixin
-    private StoreOptions store;
+    private DurableStoreOptions store;
 
     @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
             description = "Answer calls from CASSETTE (the interactions the committed steps used are skipped).")
@@ -38,6 +39,10 @@ final class ResumeCommand implements Callable<Integer> {
 
     @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the trace of this session's steps to OUT.")
     private Path trace;
+
+    @CommandLine.Option(names = "--force",
+            description = "Take the run over even when the process that owns it looks alive (only after making sure it died).")
+    private boolean force;
 
     @CommandLine.Mixin
     private VmOptions vmOptions;
@@ -63,7 +68,7 @@ final class ResumeCommand implements Callable<Integer> {
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
         RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null);
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-            DurableRun run = new DurableRuns(vm, runs).resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets));
+            DurableRun run = new DurableRuns(vm, runs).resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets), force);
             return output.finished(run.result(), mode);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

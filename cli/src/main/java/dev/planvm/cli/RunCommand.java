@@ -34,7 +34,7 @@ final class RunCommand implements Callable<Integer> {
     private ModeOptions modeOptions;
 
     @CommandLine.Mixin
-    private StoreOptions store;
+    private DurableStoreOptions store;
 
     @CommandLine.Option(names = "--no-store", description = "Do not keep the run in the run store (it cannot be resumed).")
     private boolean noStore;

@@ -3,21 +3,41 @@ package dev.planvm.cli;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code planvm runs}: the stored runs, newest first. */
+/** {@code planvm runs}: the stored runs, newest first; {@code --prune} deletes old ones. */
 @Command(name = "runs", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "List stored runs, newest first: id, status, steps, started, plan.")
+        description = {"List stored runs, newest first: id, state, steps, started, plan.",
+                "A run's state is running (a live process works on it), interrupted (its process died: planvm resume "
+                        + "continues it), succeeded or failed.",
+                "With --prune, delete runs older than --older-than and/or all but the --keep newest (never one a live "
+                        + "process works on), and the stored values no remaining run uses."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:listed (or pruned)", "2:no run store there, or bad usage"})
 final class RunsCommand implements Callable<Integer> {
+
+    private static final Pattern AGE = Pattern.compile("(\\d+)([dhms])");
 
     @CommandLine.Mixin
     private StoreOptions store;
 
     @CommandLine.Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N runs (default: ${DEFAULT-VALUE}).")
     private int limit;
+
+    @CommandLine.Option(names = "--prune", description = "Delete old runs (see --older-than and --keep) instead of listing.")
+    private boolean prune;
+
+    @CommandLine.Option(names = "--older-than", paramLabel = "AGE", description = "With --prune: runs started more than AGE ago (30d, 12h, 90m).")
+    private String olderThan;
+
+    @CommandLine.Option(names = "--keep", paramLabel = "N", description = "With --prune: all but the N newest runs.")
+    private Integer keep;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -30,19 +50,46 @@ final class RunsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        try (RunStore runs = store.open(parent.environment())) {
+        CommandLine commandLine = spec.commandLine();
+        PrintWriter out = commandLine.getOut();
+        if (prune != (olderThan != null || keep != null)) {
+            throw new CommandLine.ParameterException(commandLine, prune ? "--prune needs --older-than AGE and/or --keep N"
+                    : "--older-than and --keep go with --prune");
+        }
+        try (RunStore runs = store.openExisting(parent.environment())) {
+            if (prune) {
+                int deleted = runs.prune(age(commandLine), keep == null ? null : Math.max(0, keep));
+                out.println("pruned " + deleted + " run" + (deleted == 1 ? "" : "s") + " from " + runs.file());
+                return ExitCodes.OK;
+            }
             List<RunSummary> summaries = runs.list(Math.max(1, limit));
             if (summaries.isEmpty()) {
-                out.println("no runs in " + store.path(parent.environment()));
+                out.println("no runs in " + runs.file());
             } else {
-                out.printf("%-12s  %-9s  %5s  %-24s  %s%n", "RUN", "STATUS", "STEPS", "STARTED", "PLAN");
+                out.printf("%-12s  %-11s  %5s  %-24s  %s%n", "RUN", "STATE", "STEPS", "STARTED", "PLAN");
             }
             for (RunSummary run : summaries) {
-                out.printf("%-12s  %-9s  %5d  %-24s  %s%s%n", run.id(), run.status().label(), run.steps(), run.startedAt(),
+                out.printf("%-12s  %-11s  %5d  %-24s  %s%s%n", run.id(), run.state(), run.steps(), run.startedAt(),
                         run.planSource(), run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
             }
         }
         return ExitCodes.OK;
+    }
+
+    private Duration age(CommandLine commandLine) {
+        if (olderThan == null) {
+            return null;
+        }
+        Matcher m = AGE.matcher(olderThan);
+        if (!m.matches()) {
+            throw new CommandLine.ParameterException(commandLine, "--older-than " + olderThan + ": expected a number and d, h, m or s (30d)");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "d" -> Duration.ofDays(n);
+            case "h" -> Duration.ofHours(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofSeconds(n);
+        };
     }
 }

@@ -33,7 +33,7 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (RunStore runs = store.open(parent.environment())) {
+        try (RunStore runs = store.openExisting(parent.environment())) {
             StoredRun run = DurableRuns.find(runs, runId);
             ObjectMapper mapper = new ObjectMapper();
             ObjectNode document = mapper.createObjectNode();

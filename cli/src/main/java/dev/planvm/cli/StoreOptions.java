@@ -21,12 +21,8 @@ final class StoreOptions {
         return configured != null && !configured.isBlank() ? Path.of(configured) : RunStore.DEFAULT_PATH;
     }
 
-    RunStore open(Map<String, String> environment) {
-        return RunStore.open(path(environment));
-    }
-
-    /** The store, keeping the VM's secrets out of everything written to it. */
-    RunStore open(Map<String, String> environment, Redactor redactor) {
-        return RunStore.open(path(environment), redactor);
+    /** The store, which must exist already (commands that only read runs never create one). */
+    RunStore openExisting(Map<String, String> environment) {
+        return RunStore.openExisting(path(environment));
     }
 }

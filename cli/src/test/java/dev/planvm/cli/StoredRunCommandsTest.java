@@ -62,6 +62,7 @@ class StoredRunCommandsTest {
     void no_store_keeps_nothing() throws Exception {
         Path plan = Files.writeString(dir.resolve("p.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         assertThat(planvm("run", plan.toString(), "--no-store").exitCode()).isZero();
-        assertThat(planvm("runs").out()).startsWith("no runs in ");
+        assertThat(planvm("runs").err()).startsWith("planvm: there is no run store at ");
+        assertThat(dir.resolve("runs.db")).doesNotExist();
     }
 }

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * Loads, validates and runs one plan file and never throws for anything the plan or its cassette
- * does: every outcome is a {@link PlanOutcome}. Thread-safe (the {@link PlanVm} is).
+ * does: every outcome is a {@link PlanOutcome}, whose answer has the VM's secrets redacted. Thread-safe (the {@link PlanVm}
+ * is).
  */
 public final class PlanFileRunner {
 
@@ -85,7 +86,7 @@ public final class PlanFileRunner {
         try {
             RunResult result = vm.run(loaded.plan(), inputs, effective);
             return outcome(plan, result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-                    result.finalAnswer(), result.succeeded() ? null : result.error().describe(), start, result.steps(),
+                    vm.redactor().redact(result.finalAnswer()), result.succeeded() ? null : result.error().describe(), start, result.steps(),
                     loaded.diagnostics(), result.trace());
         } catch (PlanRejectedException e) {
             return outcome(plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0,

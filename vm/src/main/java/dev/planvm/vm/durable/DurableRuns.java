@@ -54,19 +54,30 @@ public final class DurableRuns {
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
         reject(plan, mode);
         String id = store.createRun(plan, inputs, mode.label(), null, null);
-        return new DurableRun(id, null, 0,
-                vm.run(plan, Checkpoint.start(inputs), mode, List.of(), new StoreJournal(store, id, 0, 1)));
+        try (Heartbeat alive = store.heartbeat(id)) {
+            return new DurableRun(id, null, 0,
+                    vm.run(plan, Checkpoint.start(inputs), mode, List.of(), new StoreJournal(store, id, 0, 1)));
+        }
+    }
+
+    /** {@link #resume(String, RunMode, Map, boolean)} of a run no live process owns. */
+    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets) {
+        return resume(runId, mode, secrets, false);
     }
 
     /**
-     * Continues a stored run after its last committed step, with its stored plan and inputs.
+     * Continues a stored run after its last committed step, with its stored plan and inputs. This
+     * process claims the run first: a run another live process works on is refused (its owner holds a
+     * lease it renews), unless {@code force}; a run whose owner died is taken over.
      *
      * @param mode    live, or a replay (whose interactions already used by committed steps are skipped)
      * @param secrets secret variables to give again (their stored values are redacted), name to value
-     * @throws DurableRunException for an unknown or ambiguous id, or a run that already succeeded
+     * @param force   take the run over even when its owner looks alive (after making sure it died)
+     * @throws DurableRunException for an unknown or ambiguous id, a run that already succeeded, or one
+     *                             another live process works on
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
-    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets) {
+    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force) {
         StoredRun run = find(runId);
         if (run.status() == RunStatus.SUCCEEDED) {
             throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
@@ -77,10 +88,12 @@ public final class DurableRuns {
         Checkpoint stored = run.checkpoint();
         Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
         variables.putAll(secrets);
-        int session = store.resumeRun(run.id());
-        return new DurableRun(run.id(), run.parentRun(), stored.steps(), vm.run(plan,
-                new Checkpoint(stored.position(), stored.steps(), variables), effective, List.of(),
-                new StoreJournal(store, run.id(), stored.steps(), session)));
+        int session = store.claim(run.id(), force);
+        try (Heartbeat alive = store.heartbeat(run.id())) {
+            return new DurableRun(run.id(), run.parentRun(), stored.steps(), vm.run(plan,
+                    new Checkpoint(stored.position(), stored.steps(), variables), effective, List.of(),
+                    new StoreJournal(store, run.id(), stored.steps(), session)));
+        }
     }
 
     /**
@@ -109,11 +122,13 @@ public final class DurableRuns {
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
         String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq);
-        for (StoredStep step : kept) {
-            store.commitStep(id, step);
+        try (Heartbeat alive = store.heartbeat(id)) {
+            for (StoredStep step : kept) {
+                store.commitStep(id, step);
+            }
+            return new DurableRun(id, run.id(), kept.size(), vm.run(plan, new Checkpoint(position, kept.size(), variables),
+                    effective, List.of(), new StoreJournal(store, id, kept.size(), 1)));
         }
-        return new DurableRun(id, run.id(), kept.size(), vm.run(plan, new Checkpoint(position, kept.size(), variables),
-                effective, List.of(), new StoreJournal(store, id, kept.size(), 1)));
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */

@@ -1,7 +1,5 @@
 package dev.planvm.vm.durable;
 
-import dev.planvm.vm.run.RunStatus;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,126 +7,249 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Durable runs in an embedded SQLite database (WAL journal): a run, its plan and inputs, and one
  * row per committed step, each written in its own transaction when the step commits — so a
  * process that dies at any point loses at most the step that was running. The schema
  * ({@code schema.sql}) is plain SQL. Thread-safe (one connection, methods synchronized).
+ *
+ * <ul>
+ *   <li><b>Durability</b>: {@link Durability#FULL} (the default) syncs every commit to the disk, so
+ *       a committed step survives a power loss or an OS crash; {@link Durability#PROCESS} only
+ *       survives the process dying (SQLite {@code synchronous=NORMAL}: the last commits may be lost
+ *       when the machine goes down), for about half the cost per step.</li>
+ *   <li><b>Bounded growth</b>: large values are stored once per content ({@link Blobs}), and a run
+ *       may write at most {@link Settings#maxRunBytes()} to the store: a step that would pass it is
+ *       not committed and the run stops with a sentence. {@link #prune} removes old runs.</li>
+ *   <li><b>Ownership</b>: the process working on a run holds a lease on it, renewed while it works;
+ *       {@link #claim} lets one process take over a run whose owner is gone (its lease ran out, or
+ *       it is a dead process of this host), atomically, so two resumes cannot both proceed.</li>
+ * </ul>
  */
 public final class RunStore implements AutoCloseable {
 
     /** Where the CLI keeps runs unless told otherwise. */
     public static final Path DEFAULT_PATH = Path.of(".planvm", "runs.db");
 
+    /** What a committed step survives. */
+    public enum Durability {
+        /** A process crash, a power loss and an OS crash: every commit is synced to the disk. */
+        FULL,
+        /** A process crash only: commits reach the OS, which writes them out later. */
+        PROCESS;
+
+        /** {@code full} or {@code process}. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * How a store is opened.
+     *
+     * @param durability  what a committed step survives
+     * @param maxRunBytes the most one run may write to the store (steps, trace entries, new values)
+     * @param lease       how long a run's owner holds it without renewing (it renews every third of it)
+     */
+    public record Settings(Durability durability, long maxRunBytes, Duration lease) {
+        /** Full durability, 256 MiB per run, a 30 s lease. */
+        public static final Settings DEFAULT = new Settings(Durability.FULL, 256L * 1024 * 1024, Duration.ofSeconds(30));
+
+        public Settings {
+            Objects.requireNonNull(durability, "durability");
+            Objects.requireNonNull(lease, "lease");
+            if (maxRunBytes < 1 || lease.isNegative() || lease.isZero()) {
+                throw new IllegalArgumentException("maxRunBytes and lease must be positive");
+            }
+        }
+
+        public Settings withDurability(Durability value) {
+            return new Settings(value, maxRunBytes, lease);
+        }
+
+        public Settings withMaxRunBytes(long value) {
+            return new Settings(durability, value, lease);
+        }
+
+        public Settings withLease(Duration value) {
+            return new Settings(durability, maxRunBytes, value);
+        }
+    }
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final Connection connection;
-    private final Path file;
-    private final Redactor redactor;
+    /**
+     * The runs this process works on now (created or claimed, until their session ends): a run this
+     * process owns but no longer works on is not live, and two claims in one process exclude each other.
+     */
+    private static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
 
-    private RunStore(Path file, Connection connection, Redactor redactor) {
-        this.file = file;
-        this.connection = connection;
+    private final StoreDatabase db;
+    private final Blobs blobs;
+    private final Redactor redactor;
+    private final Settings settings;
+
+    private RunStore(StoreDatabase db, Redactor redactor, Settings settings) {
+        this.db = db;
+        this.blobs = new Blobs(db);
         this.redactor = redactor;
+        this.settings = settings;
     }
 
     /** Opens (creating when needed) the store at {@code file}. */
     public static RunStore open(Path file) {
-        return open(file, Redactor.none());
+        return open(file, Redactor.none(), Settings.DEFAULT);
     }
 
-    /** Opens the store; every JSON value written to it first goes through {@code redactor}. */
+    /** Opens (creating when needed) the store; every JSON value written to it first goes through {@code redactor}. */
     public static RunStore open(Path file, Redactor redactor) {
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("PRAGMA journal_mode=WAL");
-                statement.execute("PRAGMA synchronous=NORMAL");
-                statement.execute("PRAGMA busy_timeout=10000");
-                statement.execute("PRAGMA foreign_keys=ON");
-                for (String ddl : schema().replaceAll("--[^\n]*", "").split(";")) {
-                    if (!ddl.isBlank()) {
-                        statement.execute(ddl);
-                    }
-                }
-                migrate(statement);
-            }
-            return new RunStore(file, connection, redactor);
-        } catch (SQLException | IOException e) {
-            throw new StoreException(file + ": cannot open the run store: " + e.getMessage(), e);
-        }
+        return open(file, redactor, Settings.DEFAULT);
     }
 
-    /** Stores written by planvm before steps kept their outcome and typed calls get both columns. */
-    private static void migrate(Statement statement) throws SQLException {
-        List<String> columns = new ArrayList<>();
-        try (ResultSet rs = statement.executeQuery("PRAGMA table_info(steps)")) {
-            while (rs.next()) {
-                columns.add(rs.getString("name"));
-            }
+    public static RunStore open(Path file, Redactor redactor, Settings settings) {
+        return new RunStore(StoreDatabase.open(file, true, settings.durability()), redactor, settings);
+    }
+
+    /**
+     * Opens the store at {@code file} only if it exists (read-only commands never create one): a
+     * missing store is a {@link DurableRunException} that says where runs are kept.
+     */
+    public static RunStore openExisting(Path file) {
+        if (!java.nio.file.Files.exists(file)) {
+            throw new DurableRunException("there is no run store at " + file + " (runs are kept where planvm run was "
+                    + "started: .planvm/runs.db, or --store / PLANVM_STORE)");
         }
-        if (!columns.contains("outcome")) {
-            statement.execute("ALTER TABLE steps ADD COLUMN outcome TEXT NOT NULL DEFAULT 'next'");
-        }
-        if (!columns.contains("calls_json")) {
-            statement.execute("ALTER TABLE steps ADD COLUMN calls_json TEXT NOT NULL DEFAULT '[]'");
-        }
+        return new RunStore(StoreDatabase.open(file, false, Settings.DEFAULT.durability()), Redactor.none(), Settings.DEFAULT);
     }
 
     public Path file() {
-        return file;
+        return db.file();
     }
 
-    /** Records a new run (status {@code running}) and returns its id. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** Records a new run (status {@code running}, owned by this process) and returns its id. */
     public synchronized String createRun(Plan plan, Map<String, JsonNode> inputs, String mode, String parentRun,
                                          Integer fromSeq) {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        update("INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
-                        + "started_at, sessions) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1)",
-                id, plan.source(), plan.digest(), json(plan.document()), json(MAPPER.valueToTree(inputs)), mode, parentRun,
-                fromSeq, Instant.now().truncatedTo(ChronoUnit.MILLIS).toString());
+        String planJson = json(plan.document());
+        String inputsJson = json(MAPPER.valueToTree(inputs));
+        db.update("INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
+                        + "started_at, sessions, owner, owned_since, lease_until, stored_bytes) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?)",
+                id, plan.source(), plan.digest(), planJson, inputsJson, mode, parentRun, fromSeq, now(),
+                Owner.CURRENT.toString(), now(), leaseUntil(), planJson.length() + inputsJson.length());
+        ACTIVE.add(id);
         return id;
     }
 
-    /** Marks a run as worked on again by a new session (a resume); returns the session number. */
-    public synchronized int resumeRun(String id) {
-        update("UPDATE runs SET status = 'running', sessions = sessions + 1, finished_at = NULL, error = NULL WHERE id = ?", id);
-        return query("SELECT sessions FROM runs WHERE id = ?", rs -> rs.getInt(1), id).get(0);
+    /**
+     * Makes this process the owner of run {@code id} for a new session (a resume) and returns the
+     * session number. Refused with a {@link DurableRunException} when another live process owns it
+     * (unless {@code force}); a run whose owner's lease ran out, or whose owner is a dead process of
+     * this host, is taken over. The claim is one conditional update: of two processes claiming at
+     * once, one wins.
+     */
+    public synchronized int claim(String id, boolean force) {
+        Map<String, Object> row = db.query("SELECT owner, lease_until, owned_since, status FROM runs WHERE id = ?", rs -> {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("owner", rs.getString(1));
+            r.put("lease", rs.getObject(2) == null ? null : rs.getLong(2));
+            r.put("since", rs.getString(3));
+            r.put("status", rs.getString(4));
+            return r;
+        }, id).stream().findFirst().orElseThrow(() -> new DurableRunException("no run '" + id + "' in " + file()));
+        String owner = (String) row.get("owner");
+        Long lease = (Long) row.get("lease");
+        boolean alive = owner != null && live(id, owner, lease);
+        if ((alive && !force) || !ACTIVE.add(id)) { // reserved in this process before the conditional update
+            throw ownedElsewhere(id, owner, (String) row.get("since"));
+        }
+        int claimed = db.update("UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
+                        + "sessions = sessions + 1, finished_at = NULL, error = NULL "
+                        + "WHERE id = ? AND owner IS ? AND lease_until IS ? AND status <> 'succeeded'",
+                Owner.CURRENT.toString(), now(), leaseUntil(), id, owner, lease);
+        if (claimed == 0) {
+            ACTIVE.remove(id);
+            String now = db.query("SELECT owner, owned_since FROM runs WHERE id = ?", rs -> rs.getString(1) + "\n"
+                    + rs.getString(2), id).get(0);
+            throw ownedElsewhere(id, now.split("\n")[0], now.split("\n")[1]);
+        }
+        return db.query("SELECT sessions FROM runs WHERE id = ?", rs -> rs.getInt(1), id).get(0);
     }
 
-    /** Writes one committed step, durably, before the run goes on. */
+    private static DurableRunException ownedElsewhere(String id, String owner, String since) {
+        Optional<Owner> who = Owner.parse(owner);
+        return new DurableRunException("run " + id + " is running in process " + who.map(o -> String.valueOf(o.pid()))
+                .orElse(String.valueOf(owner)) + " on host " + who.map(Owner::host).orElse("?") + " since " + since
+                + "; use --force after it died");
+    }
+
+    /** Extends this process's lease on run {@code id} (the heartbeat calls it). */
+    public synchronized void renewLease(String id) {
+        db.update("UPDATE runs SET lease_until = ? WHERE id = ? AND owner = ?", leaseUntil(), id, Owner.CURRENT.toString());
+    }
+
+    /** Keeps this process's lease on run {@code id} alive until the returned heartbeat is closed, which {@link #release}s it. */
+    Heartbeat heartbeat(String id) {
+        return new Heartbeat(this, id, settings.lease());
+    }
+
+    /** This process no longer works on run {@code id} (its session ended, or it was abandoned). */
+    void release(String id) {
+        ACTIVE.remove(id);
+    }
+
+    /**
+     * Writes one committed step, durably, in one transaction, before the run goes on. A step that
+     * would take the run past {@link Settings#maxRunBytes()} is not written: a {@link StoreException}.
+     */
     public synchronized void commitStep(String runId, StoredStep step) {
-        update("INSERT INTO steps (run_id, step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
-                        + "trace_json, session, committed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                runId, step.index(), step.seqNo(), step.type(), step.outcome(), step.nextPosition(), json(step.writes()),
-                json(CallsJson.write(step.calls())), json(step.trace()), step.session(), step.committedAt());
+        db.transaction(() -> {
+            long[] bytes = {0};
+            ObjectNode writes = blobs.externalize((ObjectNode) redactor.redact(step.writes()), runId, bytes);
+            ObjectNode trace = MAPPER.createObjectNode(); // the entry without its writes, which have their own column
+            redactor.redact(step.trace()).properties().forEach(field -> {
+                if (field.getKey().equals("inputs") && field.getValue() instanceof ObjectNode inputs) {
+                    trace.set("inputs", blobs.externalize(inputs, runId, bytes));
+                } else if (!field.getKey().equals("writes")) {
+                    trace.set(field.getKey(), field.getValue());
+                }
+            });
+            String writesJson = Blobs.write(writes);
+            String callsJson = json(CallsJson.write(step.calls()));
+            String traceJson = Blobs.write(trace);
+            bytes[0] += writesJson.length() + callsJson.length() + traceJson.length();
+            if (db.update("UPDATE runs SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?",
+                    bytes[0], runId, bytes[0], settings.maxRunBytes()) == 0) {
+                throw new StoreException(file() + ": run " + runId + " would store more than " + mebibytes(settings.maxRunBytes())
+                        + " with step " + step.index() + " (seq_no " + step.seqNo() + "), the limit for one run (--max-store-bytes)");
+            }
+            db.update("INSERT INTO steps (run_id, step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
+                            + "trace_json, session, committed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    runId, step.index(), step.seqNo(), step.type(), step.outcome(), step.nextPosition(), writesJson,
+                    callsJson, traceJson, step.session(), step.committedAt());
+        });
     }
 
-    /** Records how a run (or one session of it) ended. */
+    /** Records how a run (or one session of it) ended, and gives up its ownership. */
     public synchronized void finishRun(String runId, RunResult result) {
         RunError error = result.error();
         ObjectNode errorJson = null;
@@ -136,22 +257,25 @@ public final class RunStore implements AutoCloseable {
             errorJson = MAPPER.createObjectNode();
             errorJson.put("seq_no", error.seqNo()).put("type", error.type()).put("message", error.message());
         }
-        update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ? WHERE id = ?",
-                result.status().label(), Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), json(result.finalAnswer()),
+        db.update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
+                        + "WHERE id = ?", result.status().label(), now(), json(result.finalAnswer()),
                 errorJson == null ? null : json(errorJson), runId);
+        ACTIVE.remove(runId);
     }
 
     /** The most recent runs first. */
     public synchronized List<RunSummary> list(int limit) {
-        return query("SELECT r.id, r.plan_source, r.status, r.started_at, r.finished_at, "
-                + "(SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.parent_run FROM runs r "
+        return db.query("SELECT r.id, r.plan_source, r.status, r.started_at, r.finished_at, "
+                + "(SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.parent_run, r.owner, r.lease_until FROM runs r "
                 + "ORDER BY r.started_at DESC LIMIT ?", rs -> new RunSummary(rs.getString(1), rs.getString(2),
-                RunStatus.ofLabel(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getInt(6), rs.getString(7)), limit);
+                RunStatus.ofLabel(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getInt(6), rs.getString(7),
+                rs.getString(8) != null && live(rs.getString(1), rs.getString(8), rs.getObject(9) == null ? null
+                        : rs.getLong(9))), limit);
     }
 
     /** The run whose id is {@code idOrPrefix} or starts with it (when exactly one does). */
     public synchronized Optional<StoredRun> find(String idOrPrefix) {
-        List<String> ids = query("SELECT id FROM runs WHERE id = ? OR id LIKE ? ORDER BY id", rs -> rs.getString(1),
+        List<String> ids = db.query("SELECT id FROM runs WHERE id = ? OR id LIKE ? ORDER BY id", rs -> rs.getString(1),
                 idOrPrefix, idOrPrefix.replace("%", "").replace("_", "") + "%");
         if (ids.size() > 1 && !ids.contains(idOrPrefix)) {
             throw new StoreException("'" + idOrPrefix + "' names " + ids.size() + " runs: give more of the id");
@@ -160,12 +284,18 @@ public final class RunStore implements AutoCloseable {
             return Optional.empty();
         }
         String id = ids.contains(idOrPrefix) ? idOrPrefix : ids.get(0);
-        List<StoredStep> steps = query("SELECT step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
-                + "trace_json, session, committed_at FROM steps WHERE run_id = ? ORDER BY step_index",
-                rs -> new StoredStep(rs.getInt(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getInt(5),
-                        parse(rs.getString(6)), CallsJson.read(parse(rs.getString(7)), rs.getInt(2)), parse(rs.getString(8)),
-                        rs.getInt(9), rs.getString(10)), id);
-        return Optional.of(query("SELECT id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, "
+        List<StoredStep> steps = db.query("SELECT step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
+                + "trace_json, session, committed_at FROM steps WHERE run_id = ? ORDER BY step_index", rs -> {
+                    JsonNode writes = blobs.internalize(parse(rs.getString(6)));
+                    ObjectNode trace = (ObjectNode) parse(rs.getString(8));
+                    trace.set("inputs", blobs.internalize(trace.path("inputs")));
+                    if (!trace.has("writes")) {
+                        trace.set("writes", writes);
+                    }
+                    return new StoredStep(rs.getInt(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getInt(5), writes,
+                            CallsJson.read(parse(rs.getString(7)), rs.getInt(2)), trace, rs.getInt(9), rs.getString(10));
+                }, id);
+        return Optional.of(db.query("SELECT id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, "
                 + "from_seq, started_at, finished_at, sessions, final_answer, error FROM runs WHERE id = ?",
                 rs -> new StoredRun(rs.getString(1), rs.getString(2), rs.getString(3), parse(rs.getString(4)),
                         inputs(parse(rs.getString(5))), rs.getString(6), RunStatus.ofLabel(rs.getString(7)), rs.getString(8),
@@ -173,70 +303,85 @@ public final class RunStore implements AutoCloseable {
                         parse(rs.getString(14)), steps), id).get(0));
     }
 
+    /**
+     * Deletes runs that started before {@code now - olderThan} (when not {@code null}) and all but
+     * the {@code keep} newest (when not {@code null}), with their steps and the values no remaining
+     * run uses; runs a live process works on are kept. Then gives the space back (VACUUM).
+     *
+     * @return how many runs were deleted
+     */
+    public synchronized int prune(Duration olderThan, Integer keep) {
+        List<String[]> runs = db.query("SELECT id, started_at, owner, lease_until FROM runs ORDER BY started_at DESC",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3),
+                        rs.getObject(4) == null ? null : String.valueOf(rs.getLong(4))});
+        Instant cutoff = olderThan == null ? null : Instant.now().minus(olderThan);
+        int deleted = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            String[] run = runs.get(i);
+            boolean old = cutoff != null && Instant.parse(run[1]).isBefore(cutoff);
+            boolean beyond = keep != null && i >= keep;
+            boolean busy = run[2] != null && live(run[0], run[2], run[3] == null ? null : Long.parseLong(run[3]));
+            if ((old || beyond) && !busy) {
+                db.transaction(() -> {
+                    db.update("DELETE FROM steps WHERE run_id = ?", run[0]);
+                    db.update("DELETE FROM blob_refs WHERE run_id = ?", run[0]);
+                    db.update("DELETE FROM runs WHERE id = ?", run[0]);
+                });
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            db.update("DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_refs)");
+            db.vacuum();
+        }
+        return deleted;
+    }
+
     @Override
     public synchronized void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            throw new StoreException(file + ": cannot close the run store: " + e.getMessage(), e);
-        }
+        db.close();
     }
 
-    @FunctionalInterface
-    private interface Row<T> {
-        T read(ResultSet rs) throws SQLException;
+    /** SQLite's {@code synchronous} setting of this connection (2 FULL, 1 NORMAL): what the durability chose. */
+    synchronized int synchronousPragma() {
+        return db.query("PRAGMA synchronous", rs -> rs.getInt(1)).get(0);
     }
 
-    private <T> List<T> query(String sql, Row<T> row, Object... args) {
-        try (PreparedStatement statement = prepare(sql, args); ResultSet rs = statement.executeQuery()) {
-            List<T> rows = new ArrayList<>();
-            while (rs.next()) {
-                rows.add(row.read(rs));
-            }
-            return rows;
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + e.getMessage(), e);
+    /**
+     * Whether {@code owner} still works on run {@code id}: this process when the run is one it works on
+     * now; another process when its lease has not run out and it is not a dead process of this host.
+     */
+    private static boolean live(String id, String owner, Long leaseUntil) {
+        if (Owner.CURRENT.toString().equals(owner)) {
+            return ACTIVE.contains(id);
         }
+        if (leaseUntil == null || leaseUntil < System.currentTimeMillis()) {
+            return false;
+        }
+        return Owner.parse(owner).map(o -> !o.knownDead()).orElse(false);
     }
 
-    private void update(String sql, Object... args) {
-        try (PreparedStatement statement = prepare(sql, args)) {
-            statement.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreException(file + ": " + e.getMessage(), e);
-        }
+    private long leaseUntil() {
+        return System.currentTimeMillis() + settings.lease().toMillis();
     }
 
-    private PreparedStatement prepare(String sql, Object... args) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        for (int i = 0; i < args.length; i++) {
-            statement.setObject(i + 1, args[i]);
-        }
-        return statement;
+    private static String now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
     }
 
-    private static String schema() throws IOException {
-        try (InputStream in = RunStore.class.getResourceAsStream("schema.sql")) {
-            if (in == null) {
-                throw new IOException("missing resource schema.sql");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+    private static String mebibytes(long bytes) {
+        return bytes % (1024 * 1024) == 0 ? bytes / (1024 * 1024) + " MiB" : String.format(Locale.ROOT, "%,d bytes", bytes);
     }
 
     private String json(JsonNode node) {
-        try {
-            return node == null ? null : MAPPER.writeValueAsString(redactor.redact(node));
-        } catch (JsonProcessingException e) {
-            throw new StoreException("cannot write JSON: " + e.getMessage(), e);
-        }
+        return node == null ? null : Blobs.write(redactor.redact(node));
     }
 
     private static JsonNode parse(String json) {
         try {
             return json == null ? null : MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new StoreException("the run store holds malformed JSON: " + e.getMessage(), e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new StoreException("the run store holds malformed JSON: " + e.getOriginalMessage(), e);
         }
     }
 

@@ -1,5 +1,6 @@
 -- planvm run store: plain SQL shared by the SQLite store (and a later PostgreSQL one).
--- A run, its plan and inputs; one row per committed step, written when the step commits.
+-- A run, its plan and inputs; one row per committed step, written when the step commits; large
+-- values once per content hash.
 CREATE TABLE IF NOT EXISTS runs (
     id            TEXT PRIMARY KEY,
     plan_source   TEXT NOT NULL,
@@ -14,7 +15,11 @@ CREATE TABLE IF NOT EXISTS runs (
     finished_at   TEXT,
     sessions      INTEGER NOT NULL,       -- processes that worked on the run (1 + resumes)
     final_answer  TEXT,                   -- JSON
-    error         TEXT                    -- JSON {seq_no, type, message}
+    error         TEXT,                   -- JSON {seq_no, type, message}
+    owner         TEXT,                   -- the process working on it: pid@host@start-epoch-ms, NULL when none
+    owned_since   TEXT,                   -- when that process claimed it
+    lease_until   INTEGER,                -- epoch ms; the owner renews it while it works (heartbeat)
+    stored_bytes  INTEGER NOT NULL DEFAULT 0 -- what this run has written to the store (its budget)
 );
 
 CREATE TABLE IF NOT EXISTS steps (
@@ -24,12 +29,27 @@ CREATE TABLE IF NOT EXISTS steps (
     type          TEXT NOT NULL,
     outcome       TEXT NOT NULL,          -- next | jump | halt: what the handler said happens next
     next_position INTEGER NOT NULL,       -- where execution goes on (index into the plan's instructions)
-    writes_json   TEXT NOT NULL,          -- variables the step set
+    writes_json   TEXT NOT NULL,          -- variables the step set (large values as blob references)
     calls_json    TEXT NOT NULL,          -- the calls it made: [{type: tool, tool, params} | {type: condition, prompt, context}]
-    trace_json    TEXT NOT NULL,          -- the step's trace entry (inputs, tool output, jump)
+    trace_json    TEXT NOT NULL,          -- the step's trace entry without its writes (large values as blob references)
     session       INTEGER NOT NULL,       -- which session committed it
     committed_at  TEXT NOT NULL,
     PRIMARY KEY (run_id, step_index)
 );
 
+-- Values of 512 bytes or more (as compact JSON), once per SHA-256 of that JSON; a stored value
+-- {"$planvm-blob": HASH} stands for one.
+CREATE TABLE IF NOT EXISTS blobs (
+    hash          TEXT PRIMARY KEY,
+    json          TEXT NOT NULL
+);
+
+-- Which runs use which blobs, so that pruning runs can drop the blobs no run uses any more.
+CREATE TABLE IF NOT EXISTS blob_refs (
+    hash          TEXT NOT NULL,
+    run_id        TEXT NOT NULL,
+    PRIMARY KEY (hash, run_id)
+);
+
 CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
+CREATE INDEX IF NOT EXISTS blob_refs_run ON blob_refs (run_id);

@@ -135,6 +135,7 @@ class RunStoreTest {
                 List.of(new Call.ToolCall("work", mapper.valueToTree(Map.of("i", 7)), CallContext.of(0))),
                 mapper.valueToTree(Map.of("inputs", Map.of("tool", "work", "params", Map.of("i", 7)))), 1, "t");
         store.commitStep(id, first);
+        store.release(id); // the process that ran it died
         RunResult resumed = new DurableRuns(bare, store).resume(id, RunMode.replay(cassette, false), Map.of()).result();
         assertThat(resumed.finalAnswer().asText()).isEqualTo("firstsecond");
     }

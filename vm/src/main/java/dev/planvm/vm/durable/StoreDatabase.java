@@ -1,0 +1,189 @@
+package dev.planvm.vm.durable;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The SQLite connection of a run store: opening it with the journal and durability settings,
+ * creating or upgrading the schema, and small query and update helpers whose failures name the
+ * file. Not thread-safe: {@link RunStore} serialises access.
+ */
+final class StoreDatabase implements AutoCloseable {
+
+    /** A row mapper that may throw what JDBC throws. */
+    @FunctionalInterface
+    interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private final Path file;
+    private final Connection connection;
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+
+    private StoreDatabase(Path file, Connection connection) {
+        this.file = file;
+        this.connection = connection;
+    }
+
+    /** Opens the database at {@code file} (creating it when {@code create}), with WAL and this durability. */
+    static StoreDatabase open(Path file, boolean create, RunStore.Durability durability) {
+        try {
+            if (!Files.exists(file)) {
+                if (!create) {
+                    throw new StoreException("there is no run store at " + file + " (runs are kept where planvm run "
+                            + "was started: .planvm/runs.db, or --store / PLANVM_STORE)");
+                }
+                Path parent = file.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+            }
+            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("PRAGMA journal_mode=WAL");
+                statement.execute("PRAGMA synchronous=" + (durability == RunStore.Durability.FULL ? "FULL" : "NORMAL"));
+                statement.execute("PRAGMA busy_timeout=10000");
+                statement.execute("PRAGMA foreign_keys=ON");
+                for (String ddl : schema().replaceAll("--[^\n]*", "").split(";")) {
+                    if (!ddl.isBlank()) {
+                        statement.execute(ddl);
+                    }
+                }
+                migrate(statement);
+            }
+            return new StoreDatabase(file, connection);
+        } catch (SQLException | IOException e) {
+            throw new StoreException(file + ": cannot open the run store: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores written by earlier versions of planvm get the columns they lack. */
+    private static void migrate(Statement statement) throws SQLException {
+        addMissing(statement, "steps", "outcome", "TEXT NOT NULL DEFAULT 'next'");
+        addMissing(statement, "steps", "calls_json", "TEXT NOT NULL DEFAULT '[]'");
+        addMissing(statement, "runs", "owner", "TEXT");
+        addMissing(statement, "runs", "owned_since", "TEXT");
+        addMissing(statement, "runs", "lease_until", "INTEGER");
+        addMissing(statement, "runs", "stored_bytes", "INTEGER NOT NULL DEFAULT 0");
+    }
+
+    private static void addMissing(Statement statement, String table, String column, String type) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (ResultSet rs = statement.executeQuery("PRAGMA table_info(" + table + ")")) {
+            while (rs.next()) {
+                columns.add(rs.getString("name"));
+            }
+        }
+        if (!columns.contains(column)) {
+            statement.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
+        }
+    }
+
+    private static String schema() throws IOException {
+        try (InputStream in = StoreDatabase.class.getResourceAsStream("schema.sql")) {
+            if (in == null) {
+                throw new IOException("missing resource schema.sql");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    Path file() {
+        return file;
+    }
+
+    <T> List<T> query(String sql, Row<T> row, Object... args) {
+        try {
+            PreparedStatement statement = prepare(sql, args);
+            try (ResultSet rs = statement.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(row.read(rs));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs an insert, update or delete; returns how many rows it changed. */
+    int update(String sql, Object... args) {
+        try {
+            return prepare(sql, args).executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code work} in one transaction: all of it is written, or (when it throws) none of it. */
+    void transaction(Runnable work) {
+        try {
+            connection.setAutoCommit(false);
+            try {
+                work.run();
+                connection.commit();
+            } catch (RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Gives back the space of deleted rows to the file system (after pruning); needs no statement open. */
+    void vacuum() {
+        try {
+            for (PreparedStatement statement : statements.values()) {
+                statement.close();
+            }
+            statements.clear();
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("VACUUM");
+            }
+        } catch (SQLException e) {
+            throw new StoreException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private PreparedStatement prepare(String sql, Object... args) throws SQLException {
+        PreparedStatement statement = statements.get(sql);
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+            statements.put(sql, statement);
+        }
+        statement.clearParameters();
+        for (int i = 0; i < args.length; i++) {
+            statement.setObject(i + 1, args[i]);
+        }
+        return statement;
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (PreparedStatement statement : statements.values()) {
+                statement.close();
+            }
+            connection.close();
+        } catch (SQLException e) {
+            throw new StoreException(file + ": cannot close the run store: " + e.getMessage(), e);
+        }
+    }
+}
