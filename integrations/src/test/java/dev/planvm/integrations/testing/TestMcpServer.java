@@ -103,6 +103,15 @@ public final class TestMcpServer {
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         context.addServlet(new ServletHolder(transport), "/*");
+        jakarta.servlet.Filter recorder = (request, response, chain) -> {
+            String authorization = ((jakarta.servlet.http.HttpServletRequest) request).getHeader("Authorization");
+            if (authorization != null) {
+                AUTHORIZATION.set(authorization);
+            }
+            chain.doFilter(request, response);
+        };
+        context.addFilter(new org.eclipse.jetty.ee11.servlet.FilterHolder(recorder), "/*",
+                java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
         jetty.setHandler(context);
         jetty.start();
         return new Http(jetty, mcp, connector.getLocalPort());
@@ -120,6 +129,9 @@ public final class TestMcpServer {
             jetty.stop();
         }
     }
+
+    /** The last Authorization header the HTTP server received. */
+    public static final java.util.concurrent.atomic.AtomicReference<String> AUTHORIZATION = new java.util.concurrent.atomic.AtomicReference<>();
 
     /** How many times {@code write} was called in this JVM (the HTTP server's count). */
     public static final AtomicInteger WRITES = new AtomicInteger();
