@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.integrations.http.HttpToolProvider;
 import dev.planvm.integrations.mcp.McpToolProvider;
+import dev.planvm.integrations.openapi.OpenApiToolProvider;
 import dev.planvm.tools.ToolProvider;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ public final class Configs {
 
     /** The providers of this module. */
     public static List<ToolProvider> providers() {
-        return List.of(new McpToolProvider(), new HttpToolProvider());
+        return List.of(new McpToolProvider(), new HttpToolProvider(), new OpenApiToolProvider());
     }
 
     /** A stdio server entry that runs {@link TestMcpServer} in a new JVM with these options. */
