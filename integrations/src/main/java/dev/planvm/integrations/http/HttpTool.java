@@ -72,7 +72,7 @@ final class HttpTool implements Tool {
             for (Map.Entry<String, Template> header : spec.headers().entrySet()) {
                 String value = header.getValue().render(params, secrets::get, Template.Encoding.TEXT);
                 if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
-                    throw ToolException.permanent("tool '" + name() + "': the header " + header.getKey()
+                    throw ToolException.permanent("the header " + header.getKey()
                             + " would hold a line break (from the params); refused");
                 }
                 headers.put(header.getKey(), value);
@@ -83,18 +83,18 @@ final class HttpTool implements Tool {
                 headers.putIfAbsent("Content-Type", "application/json");
             }
         } catch (Template.MissingParam e) {
-            throw ToolException.permanent("tool '" + name() + "': " + e.getMessage() + ", which the request needs");
+            throw ToolException.permanent("" + e.getMessage() + ", which the request needs");
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw ToolException.permanent("tool '" + name() + "': cannot write the body: " + e.getOriginalMessage());
+            throw ToolException.permanent("cannot write the body: " + e.getOriginalMessage());
         }
         headers.putIfAbsent("Accept", "application/json, text/plain;q=0.9, */*;q=0.5");
         URI uri;
         try {
             uri = URI.create(url);
         } catch (IllegalArgumentException e) {
-            throw ToolException.permanent("tool '" + name() + "': the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
+            throw ToolException.permanent("the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
         }
-        return exchange.call(name(), new HttpExchange.Request(spec.method(), uri, headers, body), spec.timeout(), spec.output());
+        return exchange.call(new HttpExchange.Request(spec.method(), uri, headers, body), spec.timeout(), spec.output());
     }
 
 

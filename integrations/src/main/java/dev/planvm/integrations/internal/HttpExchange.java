@@ -68,26 +68,25 @@ public final class HttpExchange {
     /**
      * Sends {@code request} and returns the output.
      *
-     * @param tool   the tool's name, for messages
      * @param output a JSON pointer into the answer, or null for the whole answer
      */
-    public JsonNode call(String tool, Request request, Duration timeout, String output) {
+    public JsonNode call(Request request, Duration timeout, String output) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri()).timeout(timeout);
         request.headers().forEach(builder::header);
         builder.method(request.method(), request.body() == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofByteArray(request.body()));
-        HttpResponse<byte[]> response = send(tool, request, builder.build(), timeout);
+        HttpResponse<byte[]> response = send(request, builder.build(), timeout);
         int status = response.statusCode();
         String body = new String(response.body(), StandardCharsets.UTF_8);
         if (status >= 200 && status < 300) {
-            return output(tool, request, body, output);
+            return output(request, body, output);
         }
         boolean retriable = status == 408 || status == 429 || status >= 500;
         String detail = body.isBlank() ? "" : ": " + Json.shorten(body, MAX_DETAIL);
         String location = status >= 300 && status < 400 ? response.headers().firstValue("location")
                 .map(to -> " (a redirect to " + Json.shorten(to, MAX_DETAIL) + "; redirects are not followed, configure the final URL)")
                 .orElse("") : "";
-        String message = "tool '" + tool + "': " + request.describe() + " answered HTTP " + status + location + detail;
+        String message = request.describe() + " answered HTTP " + status + location + detail;
         return throwing(new ToolException(message, retriable, null,
                 retriable ? RetryAfter.from(response.headers().map(), clock) : null));
     }
@@ -96,27 +95,27 @@ public final class HttpExchange {
         throw e;
     }
 
-    private HttpResponse<byte[]> send(String tool, Request request, HttpRequest http, Duration timeout) {
+    private HttpResponse<byte[]> send(Request request, HttpRequest http, Duration timeout) {
         CompletableFuture<HttpResponse<byte[]>> future = client.sendAsync(http, LimitedBody.handler(maxBody));
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new ToolException("tool '" + tool + "': " + request.describe() + " gave no complete answer within "
+            throw new ToolException(request.describe() + " gave no complete answer within "
                     + seconds(timeout), true);
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
-            throw new ToolException("tool '" + tool + "': the call was interrupted", false);
+            throw new ToolException("the call was interrupted", false);
         } catch (CancellationException e) {
-            throw new ToolException("tool '" + tool + "': the call was cancelled", false);
+            throw new ToolException("the call was cancelled", false);
         } catch (ExecutionException e) {
-            throw failure(tool, request, e.getCause() == null ? e : e.getCause(), timeout);
+            throw failure(request, e.getCause() == null ? e : e.getCause(), timeout);
         }
     }
 
-    private static ToolException failure(String tool, Request request, Throwable cause, Duration timeout) {
-        String at = "tool '" + tool + "': " + request.describe();
+    private static ToolException failure(Request request, Throwable cause, Duration timeout) {
+        String at = request.describe();
         if (find(cause, LimitedBody.TooLarge.class) != null) {
             return new ToolException(at + ": " + find(cause, LimitedBody.TooLarge.class).getMessage(), false);
         }
@@ -134,18 +133,18 @@ public final class HttpExchange {
         return new ToolException(at + " failed: " + Json.shorten(reason, MAX_DETAIL), io != null);
     }
 
-    private static JsonNode output(String tool, Request request, String body, String pointer) {
+    private static JsonNode output(Request request, String body, String pointer) {
         if (pointer == null) {
             if (body.isEmpty()) {
                 return JsonNodeFactory.instance.nullNode();
             }
             return Json.parse(body).orElseGet(() -> TextNode.valueOf(body));
         }
-        JsonNode document = Json.parse(body).orElseThrow(() -> new ToolException("tool '" + tool + "': the answer of "
+        JsonNode document = Json.parse(body).orElseThrow(() -> new ToolException("the answer of "
                 + request.describe() + " is not JSON, so its output " + pointer + " cannot be read: " + Json.shorten(body, MAX_DETAIL), false));
         JsonNode value = document.at(pointer);
         if (value.isMissingNode()) {
-            throw new ToolException("tool '" + tool + "': the answer of " + request.describe() + " has nothing at " + pointer
+            throw new ToolException("the answer of " + request.describe() + " has nothing at " + pointer
                     + " (it is " + Json.kind(document) + keys(document) + ")", false);
         }
         return value;

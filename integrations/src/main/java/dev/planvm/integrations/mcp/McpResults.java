@@ -25,7 +25,7 @@ final class McpResults {
     static JsonNode output(String tool, McpSchema.CallToolResult result) {
         String text = text(result);
         if (Boolean.TRUE.equals(result.isError())) {
-            throw ToolException.permanent("MCP tool '" + tool + "' reported an error: "
+            throw ToolException.permanent("the MCP server reported an error: "
                     + (text.isBlank() ? "(no text)" : Json.shorten(text, MAX_ERROR_TEXT)));
         }
         if (result.structuredContent() != null) {

@@ -82,7 +82,7 @@ final class OpenApiTool implements Tool {
             JsonNode value = params.get(parameter.name());
             if (value == null || value.isNull()) {
                 if (parameter.in().equals("path")) {
-                    throw ToolException.permanent("tool '" + name() + "': the params have no '" + parameter.name() + "', which the path needs");
+                    throw ToolException.permanent("the params have no '" + parameter.name() + "', which the path needs");
                 }
                 continue;
             }
@@ -98,7 +98,7 @@ final class OpenApiTool implements Tool {
                 default -> {
                     String header = text(value);
                     if (header.indexOf('\r') >= 0 || header.indexOf('\n') >= 0) {
-                        throw ToolException.permanent("tool '" + name() + "': the header " + parameter.name() + " would hold a line break; refused");
+                        throw ToolException.permanent("the header " + parameter.name() + " would hold a line break; refused");
                     }
                     requestHeaders.put(parameter.name(), header);
                 }
@@ -114,9 +114,9 @@ final class OpenApiTool implements Tool {
         try {
             uri = URI.create(url);
         } catch (IllegalArgumentException e) {
-            throw ToolException.permanent("tool '" + name() + "': the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
+            throw ToolException.permanent("the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
         }
-        return exchange.call(name(), new HttpExchange.Request(operation.method(), uri, requestHeaders, body), timeout, null);
+        return exchange.call(new HttpExchange.Request(operation.method(), uri, requestHeaders, body), timeout, null);
     }
 
     private byte[] body(JsonNode params) {
@@ -140,7 +140,7 @@ final class OpenApiTool implements Tool {
         try {
             return Json.MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
-            throw ToolException.permanent("tool '" + name() + "': cannot write the body: " + e.getOriginalMessage());
+            throw ToolException.permanent("cannot write the body: " + e.getOriginalMessage());
         }
     }
 

@@ -112,7 +112,7 @@ class McpStdioTest {
     @Test
     void an_is_error_result_is_a_tool_failure_carrying_the_servers_text() {
         ToolException e = catchThrowableOfType(ToolException.class, () -> call("svc:fail", "{\"key\": \"x\"}"));
-        assertThat(e.getMessage()).isEqualTo("MCP tool 'svc:fail' reported an error: no such record: x");
+        assertThat(e.getMessage()).isEqualTo("the MCP server reported an error: no such record: x");
         assertThat(e.retriable()).isFalse();
     }
 
