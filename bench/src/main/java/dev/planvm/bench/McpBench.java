@@ -85,6 +85,12 @@ public final class McpBench {
     }
 
     private static void perCall(LoadedTools loaded, int calls) {
+        // Both JVMs (this one and the server's) are warmed up first: the first thousands of calls are
+        // several times slower while the JIT compiles the JSON-RPC paths on each side.
+        Tool warm = loaded.tools().stream().filter(t -> t.name().equals("bench:echo")).findFirst().orElseThrow();
+        for (int i = 0; i < 5000; i++) {
+            warm.invoke(JSON.createObjectNode().put("text", "w"), CallContext.of(0));
+        }
         PlanVm mcpVm = PlanVm.builder().tools(loaded.tools()).sequential(true).maxSteps(100_000).build();
         PlanVm localVm = PlanVm.builder().tool(Tool.of("echo", "", (p, c) -> TextNode.valueOf(p.path("text").asText())))
                 .sequential(true).maxSteps(100_000).build();
