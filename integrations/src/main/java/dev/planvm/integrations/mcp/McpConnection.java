@@ -312,8 +312,12 @@ final class McpConnection implements AutoCloseable {
             session = current;
             current = null;
         }
+        Session starting = live;
         if (session != null) {
             session.close();
+        }
+        if (starting != null && starting != session) {
+            starting.close();
         }
     }
 
