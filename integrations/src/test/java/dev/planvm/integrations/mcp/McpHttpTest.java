@@ -1,0 +1,100 @@
+package dev.planvm.integrations.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.integrations.testing.Configs;
+import dev.planvm.integrations.testing.TestMcpServer;
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.tools.config.ToolsConfig;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SDK-written test server on Streamable HTTP at 127.0.0.1, reached with headers that name a secret. */
+class McpHttpTest {
+
+    static final String TOKEN = "tok-7f3a9c2e1b";
+
+    @TempDir
+    Path dir;
+
+    private LoadedTools load(String url) throws Exception {
+        ObjectNode config = Configs.JSON.createObjectNode();
+        config.putObject("mcpServers").putObject("remote").put("url", url)
+                .putObject("headers").put("Authorization", "Bearer ${secret:MCP_TOKEN}");
+        return ToolsConfig.load(Configs.write(dir, config), Map.of(), Map.of("MCP_TOKEN", TOKEN), Configs.providers());
+    }
+
+    @Test
+    void tools_of_an_http_server_are_listed_aliased_and_called_with_the_secret_header() throws Exception {
+        try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+             LoadedTools loaded = load(server.url())) {
+            assertThat(loaded.tools()).extracting(Tool::name).contains("remote:lookup", "remote:write", "lookup", "write");
+            assertThat(loaded.aliases()).containsEntry("lookup", "remote:lookup");
+            Tool lookup = loaded.tools().stream().filter(t -> t.name().equals("lookup")).findFirst().orElseThrow();
+            JsonNode output = lookup.invoke(Configs.JSON.readTree("{\"key\": \"q\"}"), CallContext.of(0));
+            assertThat(output.path("value").asText()).isEqualTo("v-q");
+            assertThat(TestMcpServer.AUTHORIZATION.get()).isEqualTo("Bearer " + TOKEN);
+            assertThat(loaded.secretsUsed()).containsEntry("MCP_TOKEN", TOKEN);
+        }
+    }
+
+    @Test
+    void a_denied_full_name_also_denies_its_alias() throws Exception {
+        try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+             LoadedTools loaded = load(server.url())) {
+            List<Tool> allowed = loaded.tools(ToolPolicy.of(List.of(), List.of("remote:write")));
+            assertThat(allowed).extracting(Tool::name).contains("remote:write", "lookup").doesNotContain("write");
+        }
+    }
+
+    @Test
+    void the_secret_header_stays_out_of_the_trace_and_the_cassette() throws Exception {
+        try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+             LoadedTools loaded = load(server.url())) {
+            PlanVm vm = PlanVm.builder().tools(loaded.tools()).secrets(loaded.secretsUsed()).build();
+            RunMode.Record rec = RunMode.record();
+            RunResult result = vm.run(vm.loader().load("""
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool": "remote:echo", "params": {"t": "${token}"}, "output_vars": "final_answer"}}]""",
+                    "plan").planOrThrow(), Map.of("token", Configs.JSON.getNodeFactory().textNode(TOKEN)), rec);
+            assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+            Path cassette = dir.resolve("c.json");
+            rec.recording().cassette().write(cassette);
+            assertThat(result.trace().toString()).doesNotContain(TOKEN).contains("«secret:MCP_TOKEN»");
+            assertThat(Files.readString(cassette)).doesNotContain(TOKEN);
+        }
+    }
+
+    @Test
+    void a_server_that_went_away_is_a_retriable_failure_that_names_it() throws Exception {
+        TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+        try (LoadedTools loaded = load(server.url())) {
+            server.close();
+            Tool echo = loaded.tools().stream().filter(t -> t.name().equals("remote:echo")).findFirst().orElseThrow();
+            ToolException e = catchThrowableOfType(ToolException.class, () -> echo.invoke(Configs.JSON.readTree("{}"), CallContext.of(0)));
+            assertThat(e.retriable()).isTrue();
+            assertThat(e.getMessage()).contains("MCP server 'remote'").doesNotContain(TOKEN);
+        }
+    }
+
+    @Test
+    void a_server_that_cannot_be_reached_at_load_is_reported_as_unavailable() throws Exception {
+        try (LoadedTools loaded = load("http://127.0.0.1:9/mcp")) {
+            assertThat(loaded.tools()).isEmpty();
+            assertThat(loaded.unavailable().get("remote:*")).contains("did not start");
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.planvm.integrations.testing;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * A real MCP server for the tests, written with the official SDK: run as a stdio subprocess
+ * ({@link #main}, launched with the test class path) or on Streamable HTTP at 127.0.0.1
+ * ({@link #startHttp}). Tools:
+ * <ul>
+ *   <li>{@code lookup} (read-only): waits {@code --lookup-delay-ms}, answers structured content {@code {key, value}};</li>
+ *   <li>{@code write} (destructive): counts writes, answers the text {@code wrote KEY};</li>
+ *   <li>{@code echo}: answers its arguments as JSON text;</li>
+ *   <li>{@code fail}: answers {@code isError} with the text {@code no such record: KEY};</li>
+ *   <li>{@code crash}: the process exits (code 3) mid-call;</li>
+ *   <li>{@code crash_once}: exits mid-call unless the {@code --marker} file exists, which it creates first;</li>
+ *   <li>{@code bad name}: a name no plan can call.</li>
+ * </ul>
+ * Options: {@code --start-delay-ms N} (sleep before serving), {@code --lookup-delay-ms N}, {@code --marker FILE}.
+ */
+public final class TestMcpServer {
+
+    private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper());
+
+    private TestMcpServer() {
+    }
+
+    /** Options of one server. */
+    public record Options(long startDelayMs, long lookupDelayMs, Path marker) {
+        static Options parse(String[] args) {
+            long start = 0;
+            long lookup = 0;
+            Path marker = null;
+            for (int i = 0; i + 1 < args.length; i += 2) {
+                switch (args[i]) {
+                    case "--start-delay-ms" -> start = Long.parseLong(args[i + 1]);
+                    case "--lookup-delay-ms" -> lookup = Long.parseLong(args[i + 1]);
+                    case "--marker" -> marker = Path.of(args[i + 1]);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            return new Options(start, lookup, marker);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        Thread.sleep(options.startDelayMs());
+        System.err.println("test MCP server starting");
+        InputStream in = new FilterInputStream(System.in) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                if (n < 0) {
+                    Runtime.getRuntime().halt(0);
+                }
+                return n;
+            }
+        };
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(MAPPER, in, System.out);
+        McpServer.sync(transport).serverInfo("planvm-test", "1.0").jsonMapper(MAPPER)
+                .strictToolNameValidation(false)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .tools(tools(options)).build();
+        Thread.currentThread().join();
+    }
+
+    /** A Streamable HTTP server on 127.0.0.1 (an ephemeral port); close it when done. */
+    public static Http startHttp(Options options) throws Exception {
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(MAPPER).mcpEndpoint("/mcp").build();
+        McpSyncServer mcp = McpServer.sync(transport).serverInfo("planvm-test-http", "1.0").jsonMapper(MAPPER)
+                .strictToolNameValidation(false)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .tools(tools(options)).build();
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        jetty.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        context.addServlet(new ServletHolder(transport), "/*");
+        jakarta.servlet.Filter recorder = (request, response, chain) -> {
+            String authorization = ((jakarta.servlet.http.HttpServletRequest) request).getHeader("Authorization");
+            if (authorization != null) {
+                AUTHORIZATION.set(authorization);
+            }
+            chain.doFilter(request, response);
+        };
+        context.addFilter(new org.eclipse.jetty.ee11.servlet.FilterHolder(recorder), "/*",
+                java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+        jetty.setHandler(context);
+        jetty.start();
+        return new Http(jetty, mcp, connector.getLocalPort());
+    }
+
+    /** A running HTTP server. */
+    public record Http(Server jetty, McpSyncServer mcp, int port) implements AutoCloseable {
+        public String url() {
+            return "http://127.0.0.1:" + port + "/mcp";
+        }
+
+        @Override
+        public void close() throws Exception {
+            mcp.closeGracefully();
+            jetty.stop();
+        }
+    }
+
+    /** The last Authorization header the HTTP server received. */
+    public static final java.util.concurrent.atomic.AtomicReference<String> AUTHORIZATION = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** How many times {@code write} was called in this JVM (the HTTP server's count). */
+    public static final AtomicInteger WRITES = new AtomicInteger();
+
+    static List<SyncToolSpecification> tools(Options options) {
+        List<SyncToolSpecification> tools = new ArrayList<>();
+        tools.add(tool("lookup", "Looks a key up (read-only, slow).", new ToolAnnotations("Lookup", true, false, true, false, null),
+                (args) -> {
+                    sleep(options.lookupDelayMs());
+                    String key = String.valueOf(args.get("key"));
+                    return CallToolResult.builder().addTextContent("{\"key\": \"" + key + "\"}")
+                            .structuredContent(Map.of("key", key, "value", "v-" + key)).build();
+                }, "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
+        tools.add(tool("write", "Writes a record (destructive).", new ToolAnnotations("Write", false, true, false, false, null),
+                (args) -> {
+                    WRITES.incrementAndGet();
+                    return CallToolResult.builder().addTextContent("wrote " + args.get("key")).build();
+                }, "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
+        tools.add(tool("echo", "Answers its arguments as JSON text.", null,
+                (args) -> {
+                    try {
+                        return CallToolResult.builder().addTextContent(new ObjectMapper().writeValueAsString(args)).build();
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, "{\"type\": \"object\"}"));
+        tools.add(tool("fail", "Always reports an error.", new ToolAnnotations("Fail", true, false, true, false, null),
+                (args) -> CallToolResult.builder().isError(true).addTextContent("no such record: " + args.get("key")).build(),
+                "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}}"));
+        tools.add(tool("crash", "Exits mid-call.", null, (args) -> {
+            System.err.println("crashing on purpose");
+            Runtime.getRuntime().halt(3);
+            return null;
+        }, "{\"type\": \"object\"}"));
+        tools.add(tool("crash_once", "Exits mid-call unless the marker file exists.", null, (args) -> {
+            try {
+                if (options.marker() != null && !Files.exists(options.marker())) {
+                    Files.writeString(options.marker(), "crashed");
+                    System.err.println("crashing once");
+                    Runtime.getRuntime().halt(3);
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return CallToolResult.builder().addTextContent("survived").build();
+        }, "{\"type\": \"object\"}"));
+        tools.add(tool("bad name", "A name no plan can call.", null,
+                (args) -> CallToolResult.builder().addTextContent("unreachable").build(), "{\"type\": \"object\"}"));
+        return tools;
+    }
+
+    private interface Handler {
+        CallToolResult handle(Map<String, Object> args);
+    }
+
+    private static SyncToolSpecification tool(String name, String description, ToolAnnotations annotations, Handler handler,
+                                              String schema) {
+        McpSchema.Tool.Builder tool = McpSchema.Tool.builder().name(name).description(description).inputSchema(MAPPER, schema);
+        if (annotations != null) {
+            tool.annotations(annotations);
+        }
+        return SyncToolSpecification.builder().tool(tool.build())
+                .callHandler((exchange, request) -> handler.handle(request.arguments() == null ? Map.of() : request.arguments()))
+                .build();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.planvm.tools.config;
+
+import dev.planvm.tools.ConditionEvaluator;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolSetup;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The tools a configuration declares, ready to hand to the VM, and what must be closed when they are
+ * no longer needed (MCP server processes, the tool jars' class loader): close it once, when the
+ * process (or the embedding application) is done with every run.
+ *
+ * <pre>{@code
+ * try (LoadedTools loaded = ToolsConfig.load(file, env, secrets, ToolsConfig.classPathProviders())) {
+ *     PlanVm vm = PlanVm.builder().tools(loaded.tools(policy)).toolPolicy(policy)
+ *             .secrets(loaded.secretsUsed()).build();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class LoadedTools implements AutoCloseable {
+
+    private final Path file;
+    private final List<Tool> tools;
+    private final Map<String, String> aliases;
+    private final Map<String, String> unavailable;
+    private final ConditionEvaluator conditions;
+    private final ToolSetup setup;
+
+    LoadedTools(Path file, List<Tool> tools, Map<String, String> aliases, Map<String, String> unavailable,
+                ConditionEvaluator conditions, ToolSetup setup) {
+        this.file = file;
+        this.tools = List.copyOf(tools);
+        this.aliases = Map.copyOf(aliases);
+        this.unavailable = Map.copyOf(unavailable);
+        this.conditions = conditions;
+        this.setup = setup;
+    }
+
+    /** The configuration file these tools come from; empty when there was none. */
+    public Optional<Path> file() {
+        return Optional.ofNullable(file);
+    }
+
+    /** Every tool, aliases included, in the order the providers offered them. */
+    public List<Tool> tools() {
+        return tools;
+    }
+
+    /**
+     * The tools for a VM with this policy: every tool, less the aliases whose full name the policy
+     * refuses (so {@code --deny-tools 'fs:*'} also keeps the bare name {@code read_file} of
+     * {@code fs:read_file} from being called). Give the same policy to the VM, which refuses the full
+     * names themselves.
+     */
+    public List<Tool> tools(ToolPolicy policy) {
+        List<Tool> allowed = new ArrayList<>();
+        for (Tool tool : tools) {
+            if (tool instanceof ToolAlias alias && !policy.allows(alias.aliasOf())) {
+                continue;
+            }
+            allowed.add(tool);
+        }
+        return allowed;
+    }
+
+    /** Alias name to the full name of the tool it calls (e.g. {@code read_file → fs:read_file}). */
+    public Map<String, String> aliases() {
+        return aliases;
+    }
+
+    /**
+     * What the configuration declares but cannot offer here, and why: an MCP server that failed to
+     * start ({@code fs:*}), a server tool whose name a plan cannot call, a tool whose secret is not
+     * set, {@code llm_generate} without an LLM configured. Name (or {@code server:*}) to a sentence.
+     */
+    public Map<String, String> unavailable() {
+        return unavailable;
+    }
+
+    /** The secrets the tools read, name to value: give them to the VM ({@code builder.secrets(...)}) so they are redacted. */
+    public Map<String, String> secretsUsed() {
+        return setup.secretsUsed();
+    }
+
+    /** A condition evaluator (for {@code condition_prompt}) a provider offers, if any. */
+    public Optional<ConditionEvaluator> conditionEvaluator() {
+        return Optional.ofNullable(conditions);
+    }
+
+    /** The setup the providers were given. */
+    public ToolSetup setup() {
+        return setup;
+    }
+
+    /** Stops what the providers started (MCP servers) and closes the tool jars. */
+    @Override
+    public void close() {
+        setup.close();
+    }
+}
