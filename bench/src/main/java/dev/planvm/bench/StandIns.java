@@ -9,6 +9,7 @@ import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.RunResult;
 import java.util.Map;
@@ -29,7 +30,7 @@ final class StandIns {
                 tools.add(c.tool());
             }
         });
-        PlanVm.Builder builder = PlanVm.builder().sequential(true).tracing(false)
+        PlanVmBuilder builder = PlanVm.builder().sequential(true).tracing(false)
                 .conditionEvaluator((prompt, context, call) -> new ConditionResult(false, "stand-in"));
         for (String tool : tools) {
             builder.tool(Tool.of(tool, "stand-in", (params, context) -> {

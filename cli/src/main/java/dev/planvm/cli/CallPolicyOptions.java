@@ -1,7 +1,9 @@
 package dev.planvm.cli;
 
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.PlanVmBuilder;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -39,8 +41,13 @@ final class CallPolicyOptions {
             description = "The longest one attempt of a call of TOOL may take, instead of --call-timeout; 0: no limit. Repeatable.")
     private Map<String, String> toolTimeouts = Map.of();
 
+    /** The {@code --allow-tools} / {@code --deny-tools} policy. */
+    ToolPolicy toolPolicy(CommandLine commandLine) {
+        return tools.policy(commandLine);
+    }
+
     /** Applies the options to a VM builder; a bad value is a usage error (exit 2). */
-    PlanVm.Builder applyTo(PlanVm.Builder builder, CommandLine commandLine) {
+    PlanVmBuilder applyTo(PlanVmBuilder builder, CommandLine commandLine) {
         builder.toolPolicy(tools.policy(commandLine));
         RetryPolicy policy = RetryPolicy.DEFAULT;
         if (retries != null) {

@@ -1,6 +1,7 @@
 package dev.planvm.cli;
 
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.PlanVmBuilder;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -20,7 +21,7 @@ final class ConcurrencyOptions {
     private Map<String, Integer> toolConcurrency = Map.of();
 
     /** Applies the options to a VM builder; a bad value is a usage error. */
-    PlanVm.Builder applyTo(PlanVm.Builder builder, CommandLine commandLine) {
+    PlanVmBuilder applyTo(PlanVmBuilder builder, CommandLine commandLine) {
         if (maxInFlight < 1) {
             throw new CommandLine.ParameterException(commandLine, "--max-in-flight must be at least 1");
         }

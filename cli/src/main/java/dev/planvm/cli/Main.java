@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import dev.planvm.tools.cassette.CassetteException;
+import dev.planvm.tools.config.ToolsConfigException;
 import dev.planvm.vm.durable.DurableRunException;
 import picocli.CommandLine;
 
@@ -50,6 +51,10 @@ public final class Main {
      */
     private static int onUnexpectedFailure(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
+        if (e instanceof ToolsConfigException config) {
+            config.lines().forEach(err::println);
+            return ExitCodes.INVALID;
+        }
         err.println("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         boolean refused = e instanceof DurableRunException || e instanceof CassetteException;
         if (Verbosity.isVerbose(parseResult)) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.PlanVmBuilder;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,7 +85,7 @@ final class RunSettings {
     }
 
     /** Sets the step limit and strictness on a VM builder. */
-    PlanVm.Builder applyTo(PlanVm.Builder builder) {
+    PlanVmBuilder applyTo(PlanVmBuilder builder) {
         return builder.maxSteps(Math.max(1, maxSteps)).strict(strict);
     }
 

@@ -1,6 +1,7 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.JUnitXmlReport;
 import dev.planvm.vm.batch.PlanFileRunner;
@@ -53,6 +54,9 @@ final class TestCommand implements Callable<Integer> {
     private RunSettings settings;
 
     @CommandLine.Mixin
+    private ConfigOptions config;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -71,9 +75,11 @@ final class TestCommand implements Callable<Integer> {
         }
         Map<String, JsonNode> inputs = settings.inputs(commandLine);
         List<Path> plans = plans(commandLine);
-        PlanVm vm = settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).build();
-        RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs);
-        return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
+        try (PlanVm vm = settings.applyTo(PlanVm.builder()).tools(config.load(parent.environment(), Map.of()),
+                ToolPolicy.ALLOW_ALL).build()) {
+            RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs);
+            return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
+        }
     }
 
     private int test(RegressionRun regression, List<Path> plans, PrintWriter out, PrintWriter err) throws IOException {

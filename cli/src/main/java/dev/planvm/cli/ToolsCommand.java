@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.tools.Tool;
-import dev.planvm.tools.ToolDiscovery;
+import dev.planvm.tools.config.LoadedTools;
+import java.util.Map;
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.concurrent.Callable;
@@ -21,6 +22,9 @@ final class ToolsCommand implements Callable<Integer> {
     private ValidateCommand.Format format;
 
     @CommandLine.Mixin
+    private ConfigOptions config;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -31,10 +35,15 @@ final class ToolsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ToolDiscovery discovery = Toolbox.fromEnvironment(parent.environment()).discovery();
+        try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
+            return list(loaded);
+        }
+    }
+
+    private int list(LoadedTools loaded) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ObjectMapper mapper = new ObjectMapper();
-        var tools = discovery.tools().stream().sorted(Comparator.comparing(Tool::name)).toList();
+        var tools = loaded.tools().stream().sorted(Comparator.comparing(Tool::name)).toList();
         if (format == ValidateCommand.Format.json) {
             ObjectNode document = mapper.createObjectNode();
             ArrayNode list = document.putArray("tools");
@@ -43,7 +52,7 @@ final class ToolsCommand implements Callable<Integer> {
                         .set("params_schema", tool.paramsSchema());
             }
             ObjectNode unavailable = document.putObject("unavailable");
-            discovery.unavailable().forEach(unavailable::put);
+            loaded.unavailable().forEach(unavailable::put);
             out.println(document.toPrettyString());
             return ExitCodes.OK;
         }
@@ -57,8 +66,8 @@ final class ToolsCommand implements Callable<Integer> {
             }
             out.println("  params: " + mapper.writeValueAsString(tool.paramsSchema()));
         }
-        discovery.unavailable().forEach((name, why) -> out.println(name + " (not available: " + why + ")"));
-        out.println(discovery.conditions().isPresent()
+        loaded.unavailable().forEach((name, why) -> out.println(name + " (not available: " + why + ")"));
+        out.println(loaded.conditionEvaluator().isPresent()
                 ? "LLM conditions (jmp condition_prompt): available"
                 : "LLM conditions (jmp condition_prompt): not available");
         return ExitCodes.OK;

@@ -1,5 +1,10 @@
 package dev.planvm.cli;
 
+import java.util.stream.Collectors;
+import java.util.Set;
+import java.util.Map;
+import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.tools.Tool;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -31,6 +36,12 @@ final class ValidateCommand implements Callable<Integer> {
             description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json). '-' reads standard input.")
     private List<String> paths;
 
+    @CommandLine.Mixin
+    private ConfigOptions config;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
     @CommandLine.Option(names = "--format", defaultValue = "text",
             description = "text (one line per problem) or json (one document with every diagnostic). Default: ${DEFAULT-VALUE}.")
     private Format format;
@@ -49,8 +60,12 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PlanLoader loader = new PlanLoader();
         ToolPolicy policy = tools.policy(spec.commandLine());
+        Set<String> toolNames;
+        try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
+            toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
+        }
+        PlanLoader loader = new PlanLoader(toolNames, Set.of());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ObjectMapper mapper = new ObjectMapper();

@@ -2,6 +2,7 @@ package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.PlanVmBuilder;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -22,6 +23,9 @@ final class VmOptions {
     @CommandLine.Mixin
     private CallPolicyOptions policy;
 
+    @CommandLine.Mixin
+    private ConfigOptions config;
+
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         return settings.inputs(commandLine);
@@ -32,10 +36,13 @@ final class VmOptions {
         return settings.secrets(environment, commandLine);
     }
 
-    /** A VM builder with the environment's tools and LLM, these secrets and every option applied. */
-    PlanVm.Builder builder(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
-        PlanVm.Builder builder = settings.applyTo(Toolbox.fromEnvironment(environment).vmBuilder()).secrets(secrets);
-        return policy.applyTo(concurrency.applyTo(builder, commandLine), commandLine);
+    /**
+     * A VM builder with the configured tools (and the LLM), these secrets and every option applied; the
+     * VM it builds closes the tools (stops MCP servers).
+     */
+    PlanVmBuilder builder(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
+        PlanVmBuilder builder = policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
+        return builder.secrets(secrets).tools(config.load(environment, secrets), policy.toolPolicy(commandLine));
     }
 
     /**

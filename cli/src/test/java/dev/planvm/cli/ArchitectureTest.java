@@ -72,7 +72,7 @@ class ArchitectureTest {
         }));
     }
 
-    /** {@code dev.planvm.vm.PlanVm.Builder} imported as a nested type: its package is the part before the first capital. */
+    /** {@code dev.planvm.vm.PlanVmBuilder} imported as a nested type: its package is the part before the first capital. */
     private static String ownerPackage(String qualifier) {
         StringBuilder pkg = new StringBuilder();
         for (String part : qualifier.split("\\.")) {

@@ -3,6 +3,7 @@ package dev.planvm.llm;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolProvider;
+import dev.planvm.tools.ToolSetup;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +14,15 @@ import java.util.Optional;
  * {@code META-INF/services/dev.planvm.tools.ToolProvider}.
  */
 public final class LlmToolProvider implements ToolProvider {
+
+    /** The API key, read through the setup so that it is redacted wherever planvm writes things down. */
+    @Override
+    public List<Tool> tools(ToolSetup setup) {
+        if (setup.environment().containsKey("OPENAI_API_KEY")) {
+            setup.secret("OPENAI_API_KEY");
+        }
+        return tools(setup.environment());
+    }
 
     @Override
     public List<Tool> tools(Map<String, String> environment) {

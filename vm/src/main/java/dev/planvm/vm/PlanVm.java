@@ -1,19 +1,15 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.instructions.Custom;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
-import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
-import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.cassette.CassettePlayer;
 import dev.planvm.tools.cassette.CassetteRecorder;
 import dev.planvm.tools.chain.CallChain;
@@ -32,6 +28,7 @@ import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.trace.TraceRecorder;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,9 +60,9 @@ import java.util.concurrent.ExecutorService;
  * <p>Runs keep the sequential semantics of the plan language, but by default a call whose inputs
  * are final starts before its turn, so independent calls of a basic block overlap; variables,
  * trace order, errors and {@code final_answer} are exactly those of a sequential run.
- * {@link Builder#sequential(boolean)} turns this off.
+ * {@link PlanVmBuilder#sequential(boolean)} turns this off.
  */
-public final class PlanVm {
+public final class PlanVm implements AutoCloseable {
 
     /** DESIGN P11: a run stops after this many executed instructions unless configured otherwise. */
     public static final int DEFAULT_MAX_STEPS = 1000;
@@ -90,12 +87,15 @@ public final class PlanVm {
     private final RunLimits runLimits;
     private final boolean tracing;
     private final Redactor redactor;
+    private final List<AutoCloseable> resources;
 
-    private PlanVm(Builder b) {
+    PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools);
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
-        RetrySettings retries = new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
+        this.resources = List.copyOf(b.resources);
+        RetrySettings retries = new RetrySettings(b.retryPolicy, toolRetries(b), b.callTimeout, toolTimeouts(b),
+                b.maxRetryAfter);
         this.chainParts = CallChains.parts(tools).conditions(b.conditions).policy(b.toolPolicy).retries(retries)
                 .toolLimits(b.toolLimits).sleeper(b.sleeper).listeners(b.callListeners).build();
         this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
@@ -108,8 +108,49 @@ public final class PlanVm {
         this.redactor = b.redactor;
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static PlanVmBuilder builder() {
+        return new PlanVmBuilder();
+    }
+
+    /** Per-tool attempts: set on the builder, else what the tool itself declares (e.g. configured retries). */
+    private static Map<String, RetryPolicy> toolRetries(PlanVmBuilder b) {
+        Map<String, RetryPolicy> retries = new LinkedHashMap<>(b.toolRetries);
+        for (Tool tool : b.tools) {
+            tool.maxAttempts().ifPresent(n -> retries.putIfAbsent(tool.name(), b.retryPolicy.withMaxAttempts(n)));
+        }
+        return retries;
+    }
+
+    /** Per-tool attempt timeouts: set on the builder, else what the tool itself declares. */
+    private static Map<String, Duration> toolTimeouts(PlanVmBuilder b) {
+        Map<String, Duration> timeouts = new LinkedHashMap<>(b.toolTimeouts);
+        for (Tool tool : b.tools) {
+            tool.callTimeout().ifPresent(timeout -> timeouts.putIfAbsent(tool.name(), timeout));
+        }
+        return timeouts;
+    }
+
+    /**
+     * Stops the threads this VM started and closes what its configuration opened (MCP servers, tool
+     * jars). Runs must have ended.
+     */
+    @Override
+    public void close() {
+        ExecutorService current = executor;
+        if (current != null) {
+            current.shutdownNow();
+        }
+        RuntimeException failure = null;
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                failure = failure != null ? failure : new IllegalStateException("cannot close " + resource + ": " + e.getMessage(), e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** A loader that knows this VM's custom instruction types and tool names. */
@@ -214,196 +255,5 @@ public final class PlanVm {
             }
         }
         return current;
-    }
-
-    /** Configures a {@link PlanVm}. */
-    public static final class Builder {
-        private final List<Tool> tools = new ArrayList<>();
-        private ConditionEvaluator conditions;
-        private final Map<String, InstructionHandler<?>> handlers = new LinkedHashMap<>(BuiltinHandlers.all());
-        private final List<RunListener> listeners = new ArrayList<>();
-        private final List<CallListener> callListeners = new ArrayList<>();
-        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-        private final Map<String, RetryPolicy> toolRetries = new LinkedHashMap<>();
-        private Duration callTimeout;
-        private final Map<String, Duration> toolTimeouts = new LinkedHashMap<>();
-        private Duration maxRetryAfter = RetrySettings.DEFAULT_MAX_RETRY_AFTER;
-        private ToolPolicy toolPolicy = ToolPolicy.ALLOW_ALL;
-        private Sleeper sleeper = Sleeper.REAL;
-        private final Map<String, Integer> toolLimits = new LinkedHashMap<>();
-        private boolean sequential;
-        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
-        private int maxSteps = DEFAULT_MAX_STEPS;
-        private boolean strict;
-        private RunLimits runLimits = RunLimits.DEFAULT;
-        private boolean tracing = true;
-        private String llmHint;
-        private Redactor redactor = Redactor.none();
-
-        private Builder() {
-        }
-
-        public Builder tool(Tool tool) {
-            tools.add(Objects.requireNonNull(tool, "tool"));
-            return this;
-        }
-
-        public Builder tools(Iterable<? extends Tool> more) {
-            more.forEach(this::tool);
-            return this;
-        }
-
-        /** Decides {@code jmp}s with a {@code condition_prompt}; without one such plans need a cassette. */
-        public Builder conditionEvaluator(ConditionEvaluator evaluator) {
-            this.conditions = evaluator;
-            return this;
-        }
-
-        /** Registers a handler for a custom instruction type (loaded as {@link Custom}). */
-        public Builder handler(String type, InstructionHandler<Custom> handler) {
-            if (BuiltinHandlers.TYPES.contains(type)) {
-                throw new IllegalArgumentException("'" + type + "' is a built-in instruction type");
-            }
-            handlers.put(type, Objects.requireNonNull(handler, "handler"));
-            return this;
-        }
-
-        public Builder listener(RunListener listener) {
-            listeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /** Observes every tool call and condition beside the call chain. */
-        public Builder callListener(CallListener listener) {
-            callListeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /** How retriable failures are retried (default: 3 attempts, backoff from 0.5 s); conditions too. */
-        public Builder retryPolicy(RetryPolicy policy) {
-            this.retryPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /** How retriable failures of {@code tool} are retried, instead of the default policy. */
-        public Builder retryPolicy(String tool, RetryPolicy policy) {
-            toolRetries.put(Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(policy, "policy"));
-            return this;
-        }
-
-        /**
-         * The longest one attempt of a call (a tool or a condition) may take; a slower attempt is
-         * interrupted and fails as retriable ("the call timed out after 30 s"). Default: no limit.
-         */
-        public Builder callTimeout(Duration timeout) {
-            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-                throw new IllegalArgumentException("the call timeout must be positive, not " + timeout);
-            }
-            this.callTimeout = timeout;
-            return this;
-        }
-
-        /** The longest one attempt of a call of {@code tool} may take, instead of the default; zero: no limit. */
-        public Builder callTimeout(String tool, Duration timeout) {
-            if (timeout.isNegative()) {
-                throw new IllegalArgumentException("the timeout of tool '" + tool + "' must not be negative");
-            }
-            toolTimeouts.put(Objects.requireNonNull(tool, "tool"), timeout);
-            return this;
-        }
-
-        /** The longest {@code Retry-After} waited for (default 60 s); a failure asking for more fails at once. */
-        public Builder maxRetryAfter(Duration max) {
-            this.maxRetryAfter = Objects.requireNonNull(max, "max");
-            return this;
-        }
-
-        /** Which tools plans may call (default: all); a plan calling a denied tool is refused before it runs. */
-        public Builder toolPolicy(ToolPolicy policy) {
-            this.toolPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /** How the retry link waits (tests use a no-op). */
-        public Builder retrySleeper(Sleeper sleeper) {
-            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-            return this;
-        }
-
-        /**
-         * Sequential: every call waits for its turn. By default (false) a call whose inputs are final
-         * starts early, so independent calls overlap; results are the same either way.
-         */
-        public Builder sequential(boolean sequential) {
-            this.sequential = sequential;
-            return this;
-        }
-
-        /** The most calls one run may have started ahead of their turn at once (default 8). */
-        public Builder maxInFlightPerRun(int maxInFlight) {
-            if (maxInFlight < 1) {
-                throw new IllegalArgumentException("maxInFlightPerRun must be at least 1");
-            }
-            this.maxInFlight = maxInFlight;
-            return this;
-        }
-
-        /** The most calls of {@code tool} that may run at once across all runs of this VM (default: no limit). */
-        public Builder toolConcurrency(String tool, int limit) {
-            if (limit < 1) {
-                throw new IllegalArgumentException("the concurrency of tool '" + tool + "' must be at least 1");
-            }
-            toolLimits.put(Objects.requireNonNull(tool, "tool"), limit);
-            return this;
-        }
-
-        /** DESIGN P11: the most instructions one run may execute (default 1000). */
-        public Builder maxSteps(int maxSteps) {
-            if (maxSteps < 1) {
-                throw new IllegalArgumentException("maxSteps must be at least 1");
-            }
-            this.maxSteps = maxSteps;
-            return this;
-        }
-
-        /** How long one interpolated string and how large one variable may be (default {@link RunLimits#DEFAULT}). */
-        public Builder runLimits(RunLimits limits) {
-            this.runLimits = Objects.requireNonNull(limits, "limits");
-            return this;
-        }
-
-        /** Strict: a run that never sets {@code final_answer} fails instead of returning null. */
-        public Builder strict(boolean strict) {
-            this.strict = strict;
-            return this;
-        }
-
-        /** Whether runs build a trace document (on by default). */
-        public Builder tracing(boolean tracing) {
-            this.tracing = tracing;
-            return this;
-        }
-
-        /**
-         * Why no LLM is available (e.g. which environment variables to set); used in the message
-         * that refuses a plan calling {@code llm_generate} or using a {@code condition_prompt}.
-         */
-        public Builder llmUnavailable(String hint) {
-            this.llmHint = hint;
-            return this;
-        }
-
-        /**
-         * Secret values (name to value, each at least {@link Redactor#MIN_LENGTH} characters): they
-         * never reach traces, recorded cassettes, error messages or the run store.
-         */
-        public Builder secrets(Map<String, String> secrets) {
-            this.redactor = this.redactor.and(Redactor.of(secrets));
-            return this;
-        }
-
-        public PlanVm build() {
-            return new PlanVm(this);
-        }
     }
 }

@@ -116,10 +116,11 @@ public final class Speculator {
      * flight, else on the executor so answers of other calls keep starting ready ones meanwhile.
      */
     JsonNode atTurn(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {
-        Launched early = launched.remove(seqNo);
+        Launched early = launched.get(seqNo);
         if (early != null && !early.call().equals(call)) {
             mismatched++;
             early.future().cancel(true);
+            launched.remove(seqNo);
             early = null;
         }
         if (early != null) {
@@ -127,11 +128,13 @@ public final class Speculator {
         } else if (inFlight() == 0) {
             return chain.execute(call, failedAttempts);
         } else {
-            early = submit(-1, call);
+            early = submit(pc, call);
+            launched.put(seqNo, early);
         }
         try {
-            return await(early);
+            return await(early); // while it waits, later calls may start from this call's answer too
         } finally {
+            launched.remove(seqNo);
             early.attempts().forEach(failedAttempts);
         }
     }

@@ -1,0 +1,38 @@
+package dev.planvm.cli;
+
+import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.tools.config.ToolsConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * Where a command's tools come from: the {@code ToolProvider}s on the class path (llm_generate when
+ * an LLM is configured), the tools configuration ({@code --config}, {@code $PLANVM_CONFIG}, else
+ * {@code planvm.json} in the current directory when there is one) and tool jars ({@code --tools-path},
+ * {@code $PLANVM_TOOLS_PATH}). A configuration with problems is a {@code ToolsConfigException} (exit 2,
+ * every problem listed).
+ */
+final class ConfigOptions {
+
+    @CommandLine.Option(names = "--config", paramLabel = "FILE",
+            description = "The tools configuration (JSON: mcpServers, httpTools, openapi, toolPaths, knowledge). "
+                    + "Default: $PLANVM_CONFIG, else planvm.json in the current directory when there is one.")
+    private Path config;
+
+    @CommandLine.Option(names = "--tools-path", paramLabel = "PATH",
+            description = "A tool jar, or a directory of them, whose ToolProviders add tools (also $PLANVM_TOOLS_PATH, "
+                    + "separated by ':'). Repeatable.")
+    private List<Path> toolsPath = List.of();
+
+    /** Loads the tools; the caller closes them (or a VM built with them does). */
+    LoadedTools load(Map<String, String> environment, Map<String, String> secrets) {
+        Path workingDir = Path.of("").toAbsolutePath();
+        Path file = ToolsConfig.locate(workingDir, environment, config).orElse(null);
+        List<Path> extra = new ArrayList<>(toolsPath);
+        extra.addAll(ToolsConfig.toolsPathFromEnvironment(workingDir, environment));
+        return ToolsConfig.load(file, environment, secrets, ToolsConfig.classPathProviders(), extra);
+    }
+}

@@ -1,0 +1,252 @@
+package dev.planvm.vm;
+
+import dev.planvm.instructions.Custom;
+import dev.planvm.tools.ConditionEvaluator;
+import dev.planvm.tools.Redactor;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.call.Sleeper;
+import dev.planvm.vm.internal.handlers.BuiltinHandlers;
+import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.tools.config.ToolsConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Configures a {@link PlanVm}: {@code PlanVm.builder()...build()}. Not thread-safe; the VM it builds is. */
+public final class PlanVmBuilder {
+    final List<Tool> tools = new ArrayList<>();
+    ConditionEvaluator conditions;
+    final Map<String, InstructionHandler<?>> handlers = new LinkedHashMap<>(BuiltinHandlers.all());
+    final List<RunListener> listeners = new ArrayList<>();
+    final List<CallListener> callListeners = new ArrayList<>();
+    RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    final Map<String, RetryPolicy> toolRetries = new LinkedHashMap<>();
+    Duration callTimeout;
+    final Map<String, Duration> toolTimeouts = new LinkedHashMap<>();
+    Duration maxRetryAfter = RetrySettings.DEFAULT_MAX_RETRY_AFTER;
+    ToolPolicy toolPolicy = ToolPolicy.ALLOW_ALL;
+    Sleeper sleeper = Sleeper.REAL;
+    final Map<String, Integer> toolLimits = new LinkedHashMap<>();
+    boolean sequential;
+    int maxInFlight = PlanVm.DEFAULT_MAX_IN_FLIGHT;
+    int maxSteps = PlanVm.DEFAULT_MAX_STEPS;
+    boolean strict;
+    RunLimits runLimits = RunLimits.DEFAULT;
+    boolean tracing = true;
+    String llmHint;
+    Redactor redactor = Redactor.none();
+    final List<AutoCloseable> resources = new ArrayList<>();
+
+    PlanVmBuilder() {
+    }
+
+    /**
+     * The tools of a tools configuration ({@code planvm.json}: MCP servers, HTTP and OpenAPI tools,
+     * tool jars, knowledge bases) and of every {@code ToolProvider} on the class path, set up with the
+     * process environment; their secrets are redacted like every secret, and {@link PlanVm#close()}
+     * stops what they started. {@code null}: no file, the class path's providers only.
+     *
+     * @throws dev.planvm.tools.config.ToolsConfigException listing every problem of the file
+     */
+    public PlanVmBuilder config(Path file) {
+        return tools(ToolsConfig.load(file, System.getenv(), Map.of(), ToolsConfig.classPathProviders()),
+                ToolPolicy.ALLOW_ALL);
+    }
+
+    /**
+     * The tools of a loaded configuration, less the aliases {@code policy} refuses; also its
+     * condition evaluator, its secrets, and why {@code llm_generate} is unavailable when it is.
+     * {@link PlanVm#close()} closes {@code loaded}.
+     */
+    public PlanVmBuilder tools(LoadedTools loaded, ToolPolicy policy) {
+        tools(loaded.tools(policy));
+        Map<String, String> redactable = new LinkedHashMap<>();
+        loaded.secretsUsed().forEach((name, value) -> {
+            if (value.length() >= Redactor.MIN_LENGTH) { // a shorter value cannot be told apart from ordinary text
+                redactable.put(name, value);
+            }
+        });
+        secrets(redactable);
+        loaded.conditionEvaluator().ifPresent(this::conditionEvaluator);
+        String llmMissing = loaded.unavailable().get(PlanVm.LLM_TOOL);
+        if (llmMissing != null && llmHint == null) {
+            llmUnavailable(llmMissing);
+        }
+        resources.add(loaded);
+        return this;
+    }
+
+    public PlanVmBuilder tool(Tool tool) {
+        tools.add(Objects.requireNonNull(tool, "tool"));
+        return this;
+    }
+
+    public PlanVmBuilder tools(Iterable<? extends Tool> more) {
+        more.forEach(this::tool);
+        return this;
+    }
+
+    /** Decides {@code jmp}s with a {@code condition_prompt}; without one such plans need a cassette. */
+    public PlanVmBuilder conditionEvaluator(ConditionEvaluator evaluator) {
+        this.conditions = evaluator;
+        return this;
+    }
+
+    /** Registers a handler for a custom instruction type (loaded as {@link Custom}). */
+    public PlanVmBuilder handler(String type, InstructionHandler<Custom> handler) {
+        if (BuiltinHandlers.TYPES.contains(type)) {
+            throw new IllegalArgumentException("'" + type + "' is a built-in instruction type");
+        }
+        handlers.put(type, Objects.requireNonNull(handler, "handler"));
+        return this;
+    }
+
+    public PlanVmBuilder listener(RunListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** Observes every tool call and condition beside the call chain. */
+    public PlanVmBuilder callListener(CallListener listener) {
+        callListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** How retriable failures are retried (default: 3 attempts, backoff from 0.5 s); conditions too. */
+    public PlanVmBuilder retryPolicy(RetryPolicy policy) {
+        this.retryPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** How retriable failures of {@code tool} are retried, instead of the default policy. */
+    public PlanVmBuilder retryPolicy(String tool, RetryPolicy policy) {
+        toolRetries.put(Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(policy, "policy"));
+        return this;
+    }
+
+    /**
+     * The longest one attempt of a call (a tool or a condition) may take; a slower attempt is
+     * interrupted and fails as retriable ("the call timed out after 30 s"). Default: no limit.
+     */
+    public PlanVmBuilder callTimeout(Duration timeout) {
+        if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+            throw new IllegalArgumentException("the call timeout must be positive, not " + timeout);
+        }
+        this.callTimeout = timeout;
+        return this;
+    }
+
+    /** The longest one attempt of a call of {@code tool} may take, instead of the default; zero: no limit. */
+    public PlanVmBuilder callTimeout(String tool, Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("the timeout of tool '" + tool + "' must not be negative");
+        }
+        toolTimeouts.put(Objects.requireNonNull(tool, "tool"), timeout);
+        return this;
+    }
+
+    /** The longest {@code Retry-After} waited for (default 60 s); a failure asking for more fails at once. */
+    public PlanVmBuilder maxRetryAfter(Duration max) {
+        this.maxRetryAfter = Objects.requireNonNull(max, "max");
+        return this;
+    }
+
+    /** Which tools plans may call (default: all); a plan calling a denied tool is refused before it runs. */
+    public PlanVmBuilder toolPolicy(ToolPolicy policy) {
+        this.toolPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** How the retry link waits (tests use a no-op). */
+    public PlanVmBuilder retrySleeper(Sleeper sleeper) {
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        return this;
+    }
+
+    /**
+     * Sequential: every call waits for its turn. By default (false) a call whose inputs are final
+     * starts early, so independent calls overlap; results are the same either way.
+     */
+    public PlanVmBuilder sequential(boolean sequential) {
+        this.sequential = sequential;
+        return this;
+    }
+
+    /** The most calls one run may have started ahead of their turn at once (default 8). */
+    public PlanVmBuilder maxInFlightPerRun(int maxInFlight) {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlightPerRun must be at least 1");
+        }
+        this.maxInFlight = maxInFlight;
+        return this;
+    }
+
+    /** The most calls of {@code tool} that may run at once across all runs of this VM (default: no limit). */
+    public PlanVmBuilder toolConcurrency(String tool, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("the concurrency of tool '" + tool + "' must be at least 1");
+        }
+        toolLimits.put(Objects.requireNonNull(tool, "tool"), limit);
+        return this;
+    }
+
+    /** DESIGN P11: the most instructions one run may execute (default 1000). */
+    public PlanVmBuilder maxSteps(int maxSteps) {
+        if (maxSteps < 1) {
+            throw new IllegalArgumentException("maxSteps must be at least 1");
+        }
+        this.maxSteps = maxSteps;
+        return this;
+    }
+
+    /** How long one interpolated string and how large one variable may be (default {@link RunLimits#DEFAULT}). */
+    public PlanVmBuilder runLimits(RunLimits limits) {
+        this.runLimits = Objects.requireNonNull(limits, "limits");
+        return this;
+    }
+
+    /** Strict: a run that never sets {@code final_answer} fails instead of returning null. */
+    public PlanVmBuilder strict(boolean strict) {
+        this.strict = strict;
+        return this;
+    }
+
+    /** Whether runs build a trace document (on by default). */
+    public PlanVmBuilder tracing(boolean tracing) {
+        this.tracing = tracing;
+        return this;
+    }
+
+    /**
+     * Why no LLM is available (e.g. which environment variables to set); used in the message
+     * that refuses a plan calling {@code llm_generate} or using a {@code condition_prompt}.
+     */
+    public PlanVmBuilder llmUnavailable(String hint) {
+        this.llmHint = hint;
+        return this;
+    }
+
+    /**
+     * Secret values (name to value, each at least {@link Redactor#MIN_LENGTH} characters): they
+     * never reach traces, recorded cassettes, error messages or the run store.
+     */
+    public PlanVmBuilder secrets(Map<String, String> secrets) {
+        this.redactor = this.redactor.and(Redactor.of(secrets));
+        return this;
+    }
+
+    public PlanVm build() {
+        return new PlanVm(this);
+    }
+}
