@@ -84,7 +84,7 @@ public final class Backend {
         Set<Resolved> used = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         used.addAll(order);
         for (Resolved r : resolved.values()) {
-            if (r != result && !used.contains(r)) {
+            if (r != result && !used.contains(r) && !problems.hasErrors()) {
                 problems.warning(r.def().pos(), "alias '" + r.def().name() + "' is never used by the result: it is"
                         + " not compiled, so it never runs");
             }

@@ -183,6 +183,9 @@ public final class Resolver {
             noteDateHelper(n.pos());
             return new Ast.DateCall(n.name(), walkAll(c.args()), n.pos());
         }
+        if (binding instanceof Bindings.Alias) {
+            deps.add(n.name()); // used, if wrongly: not also reported as unused
+        }
         String what = binding instanceof Bindings.Alias ? "an alias" : binding instanceof Bindings.Input ? "an input"
                 : "a date/time constant";
         problems.error(n.pos(), "'" + n.name() + "' is " + what + ", not a function, so it cannot be called");

@@ -1,5 +1,6 @@
 package dev.planvm.dialects.js;
 
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.dialects.DialectOptions;
 import dev.planvm.dialects.internal.Ast;
 import dev.planvm.dialects.internal.Bindings;
@@ -39,6 +40,8 @@ final class JsParser {
     private final Map<String, Program.AliasDef> aliases = new LinkedHashMap<>();
     private Program.AliasDef result;
     private ExprParser p;
+    /** The name of the alias being defined, once its '=' was read. */
+    private Token pending;
 
     JsParser(String source, DialectOptions options, Problems problems) {
         this.source = source;
@@ -51,10 +54,16 @@ final class JsParser {
     Program parse() {
         p = start(0);
         while (p != null && !p.current().is(Kind.EOF) && !problems.full()) {
+            pending = null;
             try {
                 statement();
             } catch (SyntaxError e) {
                 problems.error(locator.at(e.offset()), e.getMessage());
+                if (pending != null && !aliases.containsKey(pending.text())) {
+                    // reported; keeps the name known, so its uses are not reported again
+                    aliases.put(pending.text(), new Program.AliasDef(pending.text(), p.pos(pending),
+                            new Ast.Literal(NullNode.getInstance(), p.pos(pending))));
+                }
                 synchronize();
             }
         }
@@ -119,6 +128,7 @@ final class JsParser {
             throw new SyntaxError("'" + name.text() + "' is not part of the plan language: a plan is alias definitions"
                     + " (name = expression;) and one 'return expression;'", name.offset());
         }
+        pending = name;
         p.advance();
         if (!p.current().is(Kind.EQUALS)) {
             throw new SyntaxError("expected '=' after the alias name '" + name.text() + "' but found "
@@ -127,6 +137,9 @@ final class JsParser {
                     p.current().offset());
         }
         p.advance();
+        if (p.current().isWord("await")) {
+            throw new SyntaxError("'await' is not needed: every call is awaited implicitly", p.current().offset());
+        }
         Ast value = p.expression();
         end();
         define(name, value);

@@ -1,5 +1,6 @@
 package dev.planvm.dialects.yaml;
 
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.dialects.DialectOptions;
 import dev.planvm.dialects.internal.Ast;
@@ -67,7 +68,7 @@ final class YamlPlan {
             }
             Ast body = alias(name, entry.value());
             if (body == null) {
-                continue;
+                body = new Ast.Literal(NullNode.getInstance(), at); // reported; keeps the name known
             }
             Program.AliasDef def = new Program.AliasDef(name, at, body);
             if (name.equals(RESULT)) {
@@ -191,6 +192,7 @@ final class YamlPlan {
         warnDashWithoutSpace(s);
         List<Ast> parts = new ArrayList<>();
         StringBuilder literal = new StringBuilder();
+        int references = 0;
         int i = 0;
         try {
             while (i < text.length()) {
@@ -202,24 +204,8 @@ final class YamlPlan {
                         parts.add(new Ast.Literal(TextNode.valueOf(literal.toString()), at.at(i)));
                         literal.setLength(0);
                     }
-                    ExprParser parser = new ExprParser(text, i + 2, at, false, options.limits().maxNesting());
-                    Token first = parser.current();
-                    if (first.is(Token.Kind.RBRACE)) {
-                        throw new SyntaxError("empty reference '${}'", i);
-                    }
-                    if (first.is(Token.Kind.EOF)) {
-                        throw new SyntaxError("unterminated reference: missing '}' to close '${'", i);
-                    }
-                    int start = i;
-                    parts.add(parser.expression());
-                    Token end = parser.current();
-                    if (end.is(Token.Kind.EOF)) {
-                        throw new SyntaxError("unterminated reference: missing '}' to close '${'", start);
-                    }
-                    if (!end.is(Token.Kind.RBRACE)) {
-                        throw new SyntaxError("expected '}' to end the reference but found " + end.describe(), end.offset());
-                    }
-                    i = end.offset() + 1;
+                    i = reference(text, i, at, parts);
+                    references++;
                 } else {
                     literal.append(text.charAt(i++));
                 }
@@ -231,13 +217,31 @@ final class YamlPlan {
         if (literal.length() > 0) {
             parts.add(new Ast.Literal(TextNode.valueOf(literal.toString()), at.at(i)));
         }
-        if (parts.size() == 1 && !(parts.get(0) instanceof Ast.Literal l && l.value().isTextual())) {
-            return parts.get(0);
-        }
-        if (parts.size() <= 1) {
+        if (references == 0) {
             return new Ast.Literal(TextNode.valueOf(literal.toString()), s.pos());
         }
-        return new Ast.Template(parts, s.pos());
+        return parts.size() == 1 ? parts.get(0) : new Ast.Template(parts, s.pos());
+    }
+
+    /** Parses the reference whose {@code $} is at {@code dollar} into {@code parts}; returns the offset after its '}'. */
+    private int reference(String text, int dollar, Locator at, List<Ast> parts) {
+        ExprParser parser = new ExprParser(text, dollar + 2, at, false, options.limits().maxNesting());
+        Token first = parser.current();
+        if (first.is(Token.Kind.RBRACE)) {
+            throw new SyntaxError("empty reference '${}'", dollar);
+        }
+        if (first.is(Token.Kind.EOF)) {
+            throw new SyntaxError("unterminated reference: missing '}' to close '${'", dollar);
+        }
+        parts.add(parser.expression());
+        Token end = parser.current();
+        if (end.is(Token.Kind.EOF)) {
+            throw new SyntaxError("unterminated reference: missing '}' to close '${'", dollar);
+        }
+        if (!end.is(Token.Kind.RBRACE)) {
+            throw new SyntaxError("expected '}' to end the reference but found " + end.describe(), end.offset());
+        }
+        return end.offset() + 1;
     }
 
     /** Seed 000 writes {@code -value3}: YAML reads that as the text "-value3", not as a list item. */

@@ -70,7 +70,7 @@ final class YamlReader {
                     case Alias -> {
                         problems.error(pos(event.getStartMark()), "YAML aliases (*name) are not supported in plans:"
                                 + " write the value out");
-                        add(new YNode.Scalar("", pos(event.getStartMark()), true, true, false, 1, 1));
+                        add(new YNode.Scalar("", pos(event.getStartMark()), false, false, false, 1, 1)); // reported
                     }
                     case Scalar -> add(scalar((ScalarEvent) event));
                     case MappingStart, SequenceStart -> {
@@ -88,7 +88,9 @@ final class YamlReader {
             }
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            problems.error(mark == null ? null : pos(mark), "not valid YAML: " + describe(e));
+            String hint = mark != null && lineOf(text, mark.getLine()).contains("${")
+                    ? " (YAML may misread a value holding ${...}, e.g. inside [...] or {...}: quote it, '${...}')" : "";
+            problems.error(mark == null ? null : pos(mark), "not valid YAML: " + describe(e) + hint);
         } catch (YAMLException e) {
             problems.fileError("not valid YAML: " + firstLine(e.getMessage()));
         } catch (RuntimeException | StackOverflowError e) {
@@ -146,7 +148,7 @@ final class YamlReader {
                     key = s;
                 } else {
                     problems.error(node.pos(), "a key must be text, not a " + (node instanceof YNode.Mapping ? "mapping" : "list"));
-                    key = new YNode.Scalar("", node.pos(), true, true, false, 1, 1);
+                    key = new YNode.Scalar("", node.pos(), false, false, false, 1, 1); // reported
                 }
                 Pos first = keys.putIfAbsent(key.value(), key.pos());
                 if (first != null) {
@@ -161,6 +163,19 @@ final class YamlReader {
         YNode build() {
             return mapping ? new YNode.Mapping(entries, pos) : new YNode.Sequence(items, pos);
         }
+    }
+
+    /** The 0-based line {@code line} of {@code text}, or "". */
+    private static String lineOf(String text, int line) {
+        int start = 0;
+        for (int i = 0; i < line; i++) {
+            start = text.indexOf('\n', start) + 1;
+            if (start == 0) {
+                return "";
+            }
+        }
+        int end = text.indexOf('\n', start);
+        return end < 0 ? text.substring(start) : text.substring(start, end);
     }
 
     private static String describe(MarkedYAMLException e) {
