@@ -93,10 +93,13 @@ class SeedExamplesRunTest {
     }
 
     static RunResult run(String example, boolean replayTiming) {
+        return run(example, replayTiming, PlanVm.builder().build());
+    }
+
+    static RunResult run(String example, boolean replayTiming, PlanVm vm) {
         Path source = source(example);
         Compiled compiled = Golden.compile(source);
         assertThat(compiled.errors()).as("compile errors").isEmpty();
-        PlanVm vm = PlanVm.builder().build();
         Plan plan = compiled.load(vm.loader(), source.getFileName().toString()).planOrThrow();
         Path cassette = Golden.EXAMPLES.resolve(example + ".cassette.json");
         RunOptions options = cassette.toFile().exists()
