@@ -41,7 +41,7 @@ public final class Problems {
     /** An error about the whole file (its size, its encoding). */
     public void fileError(String message) {
         errors++;
-        diagnostics.add(new Entry(null, Diagnostic.error(null, "", message)));
+        diagnostics.add(new Entry(null, Diagnostic.error(null, "", oneLine(message))));
     }
 
     public boolean hasErrors() {
@@ -67,7 +67,36 @@ public final class Problems {
         return all;
     }
 
+    /** The most characters of one message: names quoted from a hostile source stay short. */
+    static final int MAX_MESSAGE = 400;
+
     private static String located(Pos pos, String message) {
-        return pos == null ? message : pos.describe() + ": " + message;
+        return (pos == null ? "" : pos.describe() + ": ") + oneLine(message);
+    }
+
+    /** {@code message} on one line (control characters escaped) and at most {@link #MAX_MESSAGE} characters. */
+    static String oneLine(String message) {
+        StringBuilder sb = new StringBuilder(Math.min(message.length(), MAX_MESSAGE + 16));
+        int i = 0;
+        for (; i < message.length() && sb.length() < MAX_MESSAGE; i++) {
+            char c = message.charAt(i);
+            switch (c) {
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || c == '\u0085') {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        if (i < message.length()) {
+            sb.setLength(Math.min(sb.length(), MAX_MESSAGE - 3));
+            sb.append("...");
+        }
+        return sb.toString();
     }
 }
