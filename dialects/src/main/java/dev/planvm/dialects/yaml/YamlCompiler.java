@@ -15,12 +15,28 @@ import java.util.Map;
  */
 public final class YamlCompiler {
 
+    /**
+     * The longest line a YAML plan may have. SnakeYAML looks ahead over a whole plain value (and
+     * over each run of non-blanks in a quoted one) and copies its buffer for every 1 KiB it reads
+     * meanwhile, so one long line costs time quadratic in its length: about a second for 1 MiB.
+     * At 64 Ki characters a line costs a few milliseconds, and a 5 MiB plan well under a second.
+     * Longer text can be written as a block scalar ({@code |}), which is read line by line.
+     */
+    public static final int MAX_LINE_LENGTH = 65_536;
+
     private YamlCompiler() {
     }
 
     /** Compiles a YAML plan; never throws on bad input. The size limit is checked by the caller. */
     public static Compiled compile(String source, DialectOptions options) {
         Problems problems = new Problems();
+        int longLine = longLine(source);
+        if (longLine > 0) {
+            problems.error(new Pos(longLine, MAX_LINE_LENGTH + 1), "the line is longer than " + String.format(
+                    java.util.Locale.ROOT, "%,d", MAX_LINE_LENGTH) + " characters: write long text as a block"
+                    + " scalar (key: |, then the text on indented lines)");
+            return new Compiled(null, Map.of(), problems.list());
+        }
         ValueRepair.Result repaired = ValueRepair.repair(source);
         YNode root = YamlReader.read(repaired.text(), options.limits().maxNesting(), problems);
         if (root == null) {
@@ -36,5 +52,25 @@ public final class YamlCompiler {
         Backend.Settings settings = new Backend.Settings(java.util.Set.of(), false, options.inputs(), false,
                 options.limits().maxInstructions());
         return Results.of(Backend.compile(program, settings, problems), problems);
+    }
+
+    /** The 1-based number of the first line longer than {@link #MAX_LINE_LENGTH}, or 0. */
+    private static int longLine(String source) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= source.length(); i++) {
+            if (i == source.length() || source.charAt(i) == '\n' || source.charAt(i) == '\r') {
+                if (i - start > MAX_LINE_LENGTH) {
+                    return line;
+                }
+                if (i < source.length() && source.charAt(i) == '\r' && i + 1 < source.length()
+                        && source.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return 0;
     }
 }

@@ -133,11 +133,23 @@ class YamlPitfallsTest {
     }
 
     @Test
+    @Timeout(30)
     void a_document_above_snakeyamls_3_mb_default_compiles() {
-        String big = "result:\n  search:\n    q: " + "a".repeat(4 * 1024 * 1024) + "\n";
+        String line = "      " + "x".repeat(93) + "\n";
+        int lines = 4 * 1024 * 1024 / line.length();
+        String big = "result:\n  search:\n    q: |\n" + line.repeat(lines);
         Compiled compiled = YAML.compile(big, "big.yaml");
         assertThat(compiled.errors()).isEmpty();
-        assertThat(compiled.plan().at("/0/parameters/tool_params/q/0").textValue()).hasSize(4 * 1024 * 1024);
+        assertThat(compiled.plan().at("/0/parameters/tool_params/q/0").textValue()).hasSize(lines * 94);
+    }
+
+    @Test
+    @Timeout(10)
+    void a_line_longer_than_64_ki_characters_is_refused_before_yaml_spends_quadratic_time_on_it() {
+        String big = "result:\n  search:\n    q: " + "a".repeat(4 * 1024 * 1024) + "\n";
+        Compiled compiled = YAML.compile(big, "big.yaml");
+        assertThat(messages(compiled)).containsExactly("line 3, column 65537: the line is longer than 65,536 characters:"
+                + " write long text as a block scalar (key: |, then the text on indented lines)");
     }
 
     @Test
@@ -166,7 +178,7 @@ class YamlPitfallsTest {
     @Test
     @Timeout(10)
     void deep_nesting_is_refused_in_one_sentence_not_a_stack_overflow() {
-        String deep = "result: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n";
+        String deep = "result: " + "[".repeat(30_000) + "]".repeat(30_000) + "\n";
         Compiled compiled = YAML.compile(deep, "deep.yaml");
         assertThat(messages(compiled)).singleElement().asString().contains("nested too deeply");
     }
