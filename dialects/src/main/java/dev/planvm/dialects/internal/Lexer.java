@@ -10,11 +10,11 @@ import dev.planvm.dialects.internal.Token.Kind;
 /**
  * The scanner shared by both dialects: produces tokens on demand from an offset of a text, so an
  * expression inside a YAML {@code ${...}} is never scanned past its closing brace, and template
- * literals are scanned chunk by chunk ({@link #templateChunk()}) by the parser that drives it.
+ * literals are scanned chunk by chunk ({@link #templateChunk(int)}) by the parser that drives it.
  *
  * <p>Strings take single or double quotes and JavaScript's escapes; numbers are decimal (a leading
  * zero, JavaScript's old octal, is refused); names are {@code [A-Za-z_][A-Za-z0-9_]*}. With
- * {@code comments}, {@code //} and {@code /* *}{@code /} comments are skipped (the JavaScript
+ * {@code comments}, line comments ({@code //}) and block comments are skipped (the JavaScript
  * subset); operators the dialects do not have come back as {@code OPERATOR} tokens, so the parser
  * can say so.
  */
@@ -201,7 +201,7 @@ public final class Lexer {
 
     /**
      * Scans literal text of a template literal from {@link #position()} (just after the opening
-     * backtick, or just after the {@code }} closing a substitution) up to the next {@code ${} or the
+     * backtick, or just after the <code>}</code> closing a substitution) up to the next <code>${</code> or the
      * closing backtick, and steps over that delimiter.
      */
     public TemplateChunk templateChunk(int literalStart) {

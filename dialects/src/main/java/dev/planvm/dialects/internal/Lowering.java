@@ -14,7 +14,7 @@ import java.util.Set;
  * {@code "${...}"} string, which keeps its JSON type when it is the whole string) and as
  * expression text.
  *
- * <p>Text is escaped for planvm: {@code ${} in literal text is written {@code $${}. A dialect
+ * <p>Text is escaped for planvm: <code>${</code> in literal text is written <code>$${</code>. A dialect
  * template ({@code `Hi ${name}`}) becomes an interpolated string; inside a larger expression it
  * becomes {@code 'Hi ' + name} (planvm's {@code +} renders values exactly as interpolation does).
  * Date/time helpers are written as they were in the source.
@@ -168,7 +168,7 @@ final class Lowering {
         return Lexer.isName(s) && !PLANVM_WORDS.contains(s);
     }
 
-    /** Literal text for a planvm string: {@code ${} is written {@code $${}. */
+    /** Literal text for a planvm string: <code>${</code> is written <code>$${</code>. */
     static String escape(String text) {
         return text.replace("${", "$${");
     }

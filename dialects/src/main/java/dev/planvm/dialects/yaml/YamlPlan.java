@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * each domain a tool call whose slots are its params ({@code {slot: [values...]}}, a single text
  * being a one-element list), and the {@code result} alias. Slot values and text aliases may hold
  * {@code ${expression}} references; a value that is exactly one reference keeps the expression's
- * JSON type, and {@code $${} is a literal {@code ${} (as in planvm).
+ * JSON type, and <code>$${</code> is a literal <code>${</code> (as in planvm).
  */
 final class YamlPlan {
 
