@@ -58,7 +58,8 @@ public final class DialectCompiler {
     /**
      * Compiles {@code source}.
      *
-     * @param fileName names the source in messages (not read)
+     * @param fileName names the source (it is not read; diagnostics carry no file name, which
+     *                 {@link dev.planvm.instructions.Diagnostic#format(String)} adds when printing)
      */
     public Compiled compile(String source, String fileName) {
         Objects.requireNonNull(source, "source");

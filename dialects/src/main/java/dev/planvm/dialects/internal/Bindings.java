@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * What each identifier of a plan means: the plan's aliases shadow the external context, which holds
@@ -108,14 +109,12 @@ public final class Bindings {
         return inferTools;
     }
 
-    /** Names of the given kinds, sorted, for "did you mean" and "known" lists. */
-    public List<String> namesOf(Class<?>... kinds) {
+    /** The names whose binding {@code kind} accepts, sorted, for "did you mean" and "known" lists. */
+    public List<String> namesOf(Predicate<Binding> kind) {
         TreeSet<String> found = new TreeSet<>();
         names.forEach((n, b) -> {
-            for (Class<?> k : kinds) {
-                if (k.isInstance(b)) {
-                    found.add(n);
-                }
+            if (kind.test(b)) {
+                found.add(n);
             }
         });
         return List.copyOf(found);

@@ -222,18 +222,18 @@ public final class Resolver {
             return "'" + name + "' is not available in plans: they cannot run code or reach the host";
         }
         List<String> candidates = kind.equals("function")
-                ? bindings.namesOf(Bindings.Tool.class, Bindings.Builtin.class, Bindings.DateFunction.class)
-                : bindings.namesOf(Bindings.Alias.class, Bindings.Input.class, Bindings.DateConstant.class);
+                ? bindings.namesOf(Resolver::isFunction)
+                : bindings.namesOf(b -> !isFunction(b));
         String message = "unknown " + kind + " '" + name + "'";
         Optional<String> close = Suggest.closest(name, candidates);
         if (close.isPresent()) {
             return message + " (did you mean '" + close.get() + "'?)";
         }
         if (kind.equals("function")) {
-            List<String> tools = bindings.namesOf(Bindings.Tool.class);
+            List<String> tools = bindings.namesOf(b -> b instanceof Bindings.Tool);
             return message + (tools.isEmpty() ? "" : " (tools: " + String.join(", ", tools) + ")");
         }
-        List<String> aliases = bindings.namesOf(Bindings.Alias.class);
+        List<String> aliases = bindings.namesOf(b -> b instanceof Bindings.Alias);
         return message + (aliases.isEmpty() ? "" : " (aliases: " + Suggest.list(aliases, 10) + ")");
     }
 

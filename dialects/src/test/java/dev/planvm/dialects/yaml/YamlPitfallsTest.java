@@ -216,6 +216,15 @@ class YamlPitfallsTest {
                 .contains("quote it");
     }
 
+    @Test
+    void windows_line_ends_and_a_byte_order_mark_are_read_like_any_other_file() {
+        var tools = Recorder.echoing("search");
+        var result = tools.run("\ufeffx: X\r\nresult:\r\n  search:\r\n    q: ${{ a: x }}\r\n    n: 0123\r\n", "plan.yaml");
+        assertThat(result.finalAnswer()).isEqualTo(json("{\"q\": [{\"a\": \"X\"}], \"n\": [\"0123\"]}"));
+        Compiled broken = YAML.compile("x: X\r\nresult: ${{ a: y }}\r\n", "plan.yaml");
+        assertThat(messages(broken)).containsExactly("line 2, column 16: unknown name 'y' (did you mean 'x'?)");
+    }
+
     static List<String> messages(Compiled compiled) {
         return compiled.diagnostics().stream().map(Diagnostic::message).toList();
     }
