@@ -1,0 +1,103 @@
+package dev.planvm.dialects.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An expression of a dialect, located in its source. The parsers build the first group of nodes;
+ * the {@link Resolver} replaces every {@link Name} and {@link Call} with what it means (the second
+ * group), so the {@link Emitter} only ever sees resolved trees.
+ */
+public sealed interface Ast {
+
+    Pos pos();
+
+    /** Text, a number, a boolean or null ({@code undefined} is null: JSON has no undefined). */
+    record Literal(JsonNode value, Pos pos) implements Ast {
+        public Literal {
+            Objects.requireNonNull(value, "value");
+        }
+    }
+
+    /** Text built from parts: text {@link Literal}s and expressions, whose values are rendered. */
+    record Template(List<Ast> parts, Pos pos) implements Ast {
+        public Template {
+            parts = List.copyOf(parts);
+        }
+    }
+
+    record ArrayLit(List<Ast> elements, Pos pos) implements Ast {
+        public ArrayLit {
+            elements = List.copyOf(elements);
+        }
+    }
+
+    record ObjectLit(List<Property> properties, Pos pos) implements Ast {
+        public ObjectLit {
+            properties = List.copyOf(properties);
+        }
+    }
+
+    /** One {@code key: value} of an object literal ({@code {a}} is {@code {a: a}}). */
+    record Property(String key, Ast value, Pos pos) {
+        public Property {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+        }
+    }
+
+    /** An identifier as written; resolved to an alias, an input, a date/time helper or an error. */
+    record Name(String name, Pos pos) implements Ast {
+    }
+
+    record Member(Ast target, String name, Pos pos) implements Ast {
+    }
+
+    record Index(Ast target, Ast index, Pos pos) implements Ast {
+    }
+
+    /** A call as written; resolved to a tool call, a builtin, a date/time helper or an error. */
+    record Call(Ast callee, List<Ast> args, Pos pos) implements Ast {
+        public Call {
+            args = List.copyOf(args);
+        }
+    }
+
+    /** A plan variable: an alias's value, or an input given to the run. */
+    record Var(String variable, Pos pos) implements Ast {
+    }
+
+    /** An asynchronous call of a tool with these params (a plan {@code calling} instruction). */
+    record ToolCall(String tool, ObjectLit params, Pos pos) implements Ast {
+    }
+
+    /** A call of one of planvm's builtin functions ({@code len}, {@code str}, ...). */
+    record BuiltinCall(String function, List<Ast> args, Pos pos) implements Ast {
+        public BuiltinCall {
+            args = List.copyOf(args);
+        }
+    }
+
+    /** A date/time constant ({@code today}, {@code Thursday}, {@code hour}), compiled as written. */
+    record DateName(String name, Pos pos) implements Ast {
+    }
+
+    /** A date/time function ({@code next(Thursday)}), compiled as written. */
+    record DateCall(String function, List<Ast> args, Pos pos) implements Ast {
+        public DateCall {
+            args = List.copyOf(args);
+        }
+    }
+
+    /** A date/time method ({@code x.at('3:00pm')}), compiled as written. */
+    record MethodCall(Ast target, String method, List<Ast> args, Pos pos) implements Ast {
+        public MethodCall {
+            args = List.copyOf(args);
+        }
+    }
+
+    /** The value of {@code inner}, or its only element when it is an array of exactly one. */
+    record Unwrap(Ast inner, Pos pos) implements Ast {
+    }
+}

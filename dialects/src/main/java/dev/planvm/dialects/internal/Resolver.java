@@ -1,0 +1,252 @@
+package dev.planvm.dialects.internal;
+
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.planvm.dialects.internal.Bindings.Binding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Gives every {@link Ast.Name} and {@link Ast.Call} its meaning through {@link Bindings}: an alias
+ * or input becomes a {@link Ast.Var}, a tool call a {@link Ast.ToolCall} (one object-literal
+ * argument is the params; any other arguments become {@code {"args": [...]}}), a builtin a
+ * {@link Ast.BuiltinCall}, a date/time helper stays as written. Problems are reported, located, and
+ * the node is replaced by {@code null} so that one pass finds them all.
+ */
+public final class Resolver {
+
+    /** Property names the JavaScript seed's security rules keep out of plans. */
+    public static final Set<String> PROTOTYPE_NAMES = Set.of("__proto__", "prototype", "constructor",
+            "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "hasOwnProperty",
+            "isPrototypeOf", "propertyIsEnumerable", "toString", "toLocaleString", "valueOf");
+
+    private final Bindings bindings;
+    private final Problems problems;
+    private final boolean guardPrototypeNames;
+    private Set<String> deps;
+    private Pos firstDateHelper;
+
+    /**
+     * @param guardPrototypeNames refuse {@link #PROTOTYPE_NAMES} as property names (the JavaScript subset)
+     */
+    public Resolver(Bindings bindings, Problems problems, boolean guardPrototypeNames) {
+        this.bindings = bindings;
+        this.problems = problems;
+        this.guardPrototypeNames = guardPrototypeNames;
+    }
+
+    /** The resolved tree; the names of the aliases it reads are added to {@code aliasesRead}. */
+    public Ast resolve(Ast ast, Set<String> aliasesRead) {
+        this.deps = aliasesRead;
+        return walk(ast);
+    }
+
+    /** Where the plan first uses a date/time helper, or null. */
+    public Pos firstDateHelper() {
+        return firstDateHelper;
+    }
+
+    private Ast walk(Ast ast) {
+        if (ast instanceof Ast.Literal || ast instanceof Ast.Var || ast instanceof Ast.DateName) {
+            return ast;
+        }
+        if (ast instanceof Ast.Template t) {
+            return new Ast.Template(walkAll(t.parts()), t.pos());
+        }
+        if (ast instanceof Ast.ArrayLit a) {
+            return new Ast.ArrayLit(walkAll(a.elements()), a.pos());
+        }
+        if (ast instanceof Ast.ObjectLit o) {
+            return object(o);
+        }
+        if (ast instanceof Ast.Name n) {
+            return name(n);
+        }
+        if (ast instanceof Ast.Member m) {
+            checkProperty(m.name(), m.pos());
+            return new Ast.Member(value(m.target(), "read the property '" + m.name() + "' of"), m.name(), m.pos());
+        }
+        if (ast instanceof Ast.Index i) {
+            if (i.index() instanceof Ast.Literal l && l.value().isTextual()) {
+                checkProperty(l.value().textValue(), l.pos());
+            }
+            return new Ast.Index(value(i.target(), "index"), walk(i.index()), i.pos());
+        }
+        if (ast instanceof Ast.Call c) {
+            return call(c);
+        }
+        if (ast instanceof Ast.ToolCall t) {
+            return new Ast.ToolCall(t.tool(), object(t.params()), t.pos());
+        }
+        if (ast instanceof Ast.BuiltinCall b) {
+            return new Ast.BuiltinCall(b.function(), walkAll(b.args()), b.pos());
+        }
+        if (ast instanceof Ast.DateCall d) {
+            return new Ast.DateCall(d.function(), walkAll(d.args()), d.pos());
+        }
+        if (ast instanceof Ast.MethodCall m) {
+            return new Ast.MethodCall(walk(m.target()), m.method(), walkAll(m.args()), m.pos());
+        }
+        if (ast instanceof Ast.Unwrap u) {
+            return new Ast.Unwrap(walk(u.inner()), u.pos());
+        }
+        throw new IllegalStateException("unknown node " + ast);
+    }
+
+    private List<Ast> walkAll(List<Ast> items) {
+        List<Ast> out = new ArrayList<>(items.size());
+        for (Ast item : items) {
+            out.add(walk(item));
+        }
+        return out;
+    }
+
+    private Ast.ObjectLit object(Ast.ObjectLit o) {
+        List<Ast.Property> properties = new ArrayList<>();
+        for (Ast.Property p : o.properties()) {
+            checkProperty(p.key(), p.pos());
+            properties.add(new Ast.Property(p.key(), walk(p.value()), p.pos()));
+        }
+        return new Ast.ObjectLit(properties, o.pos());
+    }
+
+    /** A target of '.', '[...]' or a method: a value, never a function. */
+    private Ast value(Ast target, String doing) {
+        if (target instanceof Ast.Name n) {
+            Optional<Binding> b = bindings.lookup(n.name());
+            if (b.isPresent() && isFunction(b.get())) {
+                problems.error(n.pos(), "cannot " + doing + " the function '" + n.name() + "': call it first, e.g. "
+                        + n.name() + "(...)");
+                return nothing(n.pos());
+            }
+        }
+        return walk(target);
+    }
+
+    private Ast name(Ast.Name n) {
+        Optional<Binding> b = bindings.lookup(n.name());
+        if (b.isEmpty()) {
+            problems.error(n.pos(), unknown("name", n.name()));
+            return nothing(n.pos());
+        }
+        Binding binding = b.get();
+        if (binding instanceof Bindings.Alias a) {
+            deps.add(n.name());
+            return new Ast.Var(a.variable(), n.pos());
+        }
+        if (binding instanceof Bindings.Input in) {
+            return new Ast.Var(in.variable(), n.pos());
+        }
+        if (binding instanceof Bindings.DateConstant) {
+            noteDateHelper(n.pos());
+            return new Ast.DateName(n.name(), n.pos());
+        }
+        problems.error(n.pos(), "'" + n.name() + "' is a function: call it, e.g. " + n.name() + "(...)");
+        return nothing(n.pos());
+    }
+
+    private Ast call(Ast.Call c) {
+        if (c.callee() instanceof Ast.Member m) {
+            if (!Bindings.DATE_METHODS.contains(m.name())) {
+                problems.error(m.pos(), "there is no method '" + m.name() + "' (values have no methods; the date/time"
+                        + " helpers have " + String.join(", ", sorted(Bindings.DATE_METHODS)) + ")");
+                return nothing(c.pos());
+            }
+            noteDateHelper(m.pos());
+            return new Ast.MethodCall(value(m.target(), "call a method of"), m.name(), walkAll(c.args()), m.pos());
+        }
+        if (!(c.callee() instanceof Ast.Name n)) {
+            problems.error(c.pos(), "only a named function can be called");
+            return nothing(c.pos());
+        }
+        Optional<Binding> b = bindings.lookup(n.name());
+        if (b.isEmpty()) {
+            if (bindings.infersTools() && !Bindings.NEVER.contains(n.name())) {
+                return toolCall(n.name(), c);
+            }
+            problems.error(n.pos(), unknown("function", n.name()));
+            return nothing(c.pos());
+        }
+        Binding binding = b.get();
+        if (binding instanceof Bindings.Tool t) {
+            return toolCall(t.tool(), c);
+        }
+        if (binding instanceof Bindings.Builtin builtin) {
+            if (!builtin.arity().accepts(c.args().size())) {
+                problems.error(n.pos(), n.name() + "() takes " + builtin.arity().describe() + ", not " + c.args().size());
+                return nothing(c.pos());
+            }
+            return new Ast.BuiltinCall(n.name(), walkAll(c.args()), n.pos());
+        }
+        if (binding instanceof Bindings.DateFunction) {
+            noteDateHelper(n.pos());
+            return new Ast.DateCall(n.name(), walkAll(c.args()), n.pos());
+        }
+        if (binding instanceof Bindings.Alias) {
+            deps.add(n.name()); // used, if wrongly: not also reported as unused
+        }
+        String what = binding instanceof Bindings.Alias ? "an alias" : binding instanceof Bindings.Input ? "an input"
+                : "a date/time constant";
+        problems.error(n.pos(), "'" + n.name() + "' is " + what + ", not a function, so it cannot be called");
+        return nothing(c.pos());
+    }
+
+    private Ast toolCall(String tool, Ast.Call c) {
+        if (c.args().size() == 1 && c.args().get(0) instanceof Ast.ObjectLit params) {
+            return new Ast.ToolCall(tool, object(params), c.pos());
+        }
+        List<Ast.Property> params = new ArrayList<>();
+        if (!c.args().isEmpty()) {
+            params.add(new Ast.Property("args", new Ast.ArrayLit(walkAll(c.args()), c.pos()), c.pos()));
+        }
+        return new Ast.ToolCall(tool, new Ast.ObjectLit(params, c.pos()), c.pos());
+    }
+
+    private void checkProperty(String name, Pos pos) {
+        if (guardPrototypeNames && PROTOTYPE_NAMES.contains(name)) {
+            problems.error(pos, "'" + name + "' cannot be used as a property name (it names JavaScript object"
+                    + " internals, which plans must not reach)");
+        }
+    }
+
+    private void noteDateHelper(Pos pos) {
+        if (firstDateHelper == null || pos.line() < firstDateHelper.line()
+                || (pos.line() == firstDateHelper.line() && pos.column() < firstDateHelper.column())) {
+            firstDateHelper = pos;
+        }
+    }
+
+    private String unknown(String kind, String name) {
+        if (Bindings.NEVER.contains(name)) {
+            return "'" + name + "' is not available in plans: they cannot run code or reach the host";
+        }
+        List<String> candidates = kind.equals("function")
+                ? bindings.namesOf(Resolver::isFunction)
+                : bindings.namesOf(b -> !isFunction(b));
+        String message = "unknown " + kind + " '" + name + "'";
+        Optional<String> close = Suggest.closest(name, candidates);
+        if (close.isPresent()) {
+            return message + " (did you mean '" + close.get() + "'?)";
+        }
+        if (kind.equals("function")) {
+            List<String> tools = bindings.namesOf(b -> b instanceof Bindings.Tool);
+            return message + (tools.isEmpty() ? "" : " (tools: " + String.join(", ", tools) + ")");
+        }
+        List<String> aliases = bindings.namesOf(b -> b instanceof Bindings.Alias);
+        return message + (aliases.isEmpty() ? "" : " (aliases: " + Suggest.list(aliases, 10) + ")");
+    }
+
+    private static boolean isFunction(Binding b) {
+        return b instanceof Bindings.Tool || b instanceof Bindings.Builtin || b instanceof Bindings.DateFunction;
+    }
+
+    private static List<String> sorted(Set<String> s) {
+        return s.stream().sorted().toList();
+    }
+
+    /** Stands for a node that had a problem (already reported); never emitted, since the plan has errors. */
+    private static Ast nothing(Pos pos) {
+        return new Ast.Literal(NullNode.getInstance(), pos);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.planvm.dialects.internal;
+
+/** A syntax problem at a character offset of the text being scanned; caught and turned into a diagnostic. */
+public final class SyntaxError extends RuntimeException {
+
+    private final int offset;
+
+    public SyntaxError(String message, int offset) {
+        super(message, null, false, false);
+        this.offset = offset;
+    }
+
+    public int offset() {
+        return offset;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.planvm.dialects.js;
+
+import dev.planvm.dialects.Compiled;
+import dev.planvm.dialects.DialectOptions;
+import dev.planvm.dialects.internal.Backend;
+import dev.planvm.dialects.internal.Problems;
+import dev.planvm.dialects.internal.Program;
+import dev.planvm.dialects.internal.Results;
+
+/**
+ * The JavaScript-subset dialect (seed 001): parse, then the shared back end, which resolves each
+ * identifier through a map (aliases, inputs, tools, builtins, date/time helpers), keeps the seed's
+ * security rules (no {@code eval}, no prototype property names, no property of a function) and
+ * memoises each alias in a plan variable. Use it through {@link dev.planvm.dialects.DialectCompiler}.
+ */
+public final class JsCompiler {
+
+    private JsCompiler() {
+    }
+
+    /** Compiles a JavaScript-subset plan; never throws on bad input. The size limit is checked by the caller. */
+    public static Compiled compile(String source, DialectOptions options) {
+        Problems problems = new Problems();
+        Program program = new JsParser(source, options, problems).parse();
+        if (program == null) {
+            return Results.of(null, problems);
+        }
+        Backend.Settings settings = new Backend.Settings(options.tools(), true, options.inputs(), true,
+                options.limits().maxInstructions());
+        return Results.of(Backend.compile(program, settings, problems), problems);
+    }
+}

@@ -1,0 +1,2 @@
+final_answer = search({q: 'x'});
+return final_answer.items;

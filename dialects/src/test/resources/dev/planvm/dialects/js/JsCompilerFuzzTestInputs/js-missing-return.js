@@ -1,0 +1,2 @@
+// A plan ends with one return.
+a = search({q: 'x'});
