@@ -15,7 +15,10 @@ import picocli.CommandLine;
 /** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --strict}. */
 final class RunSettings {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
 
     @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
             description = "Set a variable before the first instruction (of every plan); VALUE is parsed as JSON when it parses, else taken as text. Repeatable.")
@@ -92,7 +95,7 @@ final class RunSettings {
     /** JSON when the text parses as JSON, else the text itself. */
     static JsonNode value(String text) {
         try {
-            JsonNode parsed = MAPPER.readTree(text);
+            JsonNode parsed = Json.MAPPER.readTree(text);
             if (parsed != null && !parsed.isMissingNode()) {
                 return parsed;
             }

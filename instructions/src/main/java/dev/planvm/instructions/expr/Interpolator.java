@@ -16,7 +16,7 @@ import java.util.Map;
  * <p>A string that is exactly one {@code ${expr}} yields the expression's value with its JSON type
  * kept ({@code "${n}"} with n = 42 is the number 42; an object stays an object). A reference
  * embedded in other text is rendered: text as is, numbers JavaScript-style, everything else as
- * compact JSON, {@code null} as {@code null}. {@code $${} is a literal {@code ${}. Objects and
+ * compact JSON, {@code null} as {@code null}. <code>$${</code> is a literal <code>${</code>. Objects and
  * arrays are walked; subtrees without references are returned as they are (values are treated as
  * immutable, never copied).
  *

@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * A string that may contain {@code ${expr}} references.
  *
- * <p>{@code $${} stands for a literal {@code ${}; a {@code $} not followed by <code>{</code> is
+ * <p><code>$${</code> stands for a literal <code>${</code>; a {@code $} not followed by <code>{</code> is
  * literal text. A reference ends at the {@code }} that follows its complete expression, found by
  * scanning with the expression lexer, so braces and quotes inside the expression are handled.
  *
@@ -22,7 +22,7 @@ public record Template(String source, List<Part> parts) {
     /** One piece of a template. */
     public sealed interface Part permits Text, Ref {}
 
-    /** Literal text (escapes already resolved: {@code $${} contributes {@code ${}). */
+    /** Literal text (escapes already resolved: <code>$${</code> contributes <code>${</code>). */
     public record Text(String text) implements Part {
         public Text {
             Objects.requireNonNull(text, "text");
@@ -33,7 +33,7 @@ public record Template(String source, List<Part> parts) {
      * A reference.
      *
      * @param expr the parsed expression
-     * @param source the raw text between {@code ${} and {@code }}
+     * @param source the raw text between <code>${</code> and {@code }}
      * @param offset index of the {@code $} in {@link Template#source()}
      */
     public record Ref(Expr expr, String source, int offset) implements Part {

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  */
 public sealed interface ValueTemplate {
 
-    /** A subtree with no references and no {@code $${} escapes: the original node, used as is. */
+    /** A subtree with no references and no <code>$${</code> escapes: the original node, used as is. */
     record Constant(JsonNode value) implements ValueTemplate {
         public Constant {
             Objects.requireNonNull(value, "value");

@@ -5,7 +5,7 @@ import dev.planvm.tools.CallContext;
 import java.util.Objects;
 
 /**
- * One request that passes through the {@link CallChain}: a tool call or an LLM condition. Both
+ * One request that passes through the {@link dev.planvm.tools.chain.CallChain}: a tool call or an LLM condition. Both
  * carry plan-level values after interpolation (never a prompt a tool builds internally), which is
  * what cassettes match on.
  */

@@ -3,7 +3,7 @@ package dev.planvm.tools.call;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * One link of the {@link CallChain} (the OkHttp interceptor pattern): look at
+ * One link of the {@link dev.planvm.tools.chain.CallChain} (the OkHttp interceptor pattern): look at
  * {@link Chain#call()}, then either answer it (replay, dry run, a refusal) or pass it on with
  * {@link Chain#proceed}, possibly several times (retry). Throw
  * {@link dev.planvm.tools.ToolException} to fail the call.

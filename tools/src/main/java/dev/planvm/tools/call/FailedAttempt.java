@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One attempt of a call that failed, as the {@link RetryLink} reports it to {@link CallListener}s.
+ * One attempt of a call that failed, as the retry link reports it to {@link CallListener}s.
  *
  * @param number   the attempt, counting from 1
  * @param failure  why it failed

@@ -9,7 +9,7 @@ import java.util.Locale;
  * How much memory one run's values may take. A plan is untrusted and a {@code jmp} loop can double
  * a value at every pass, so each limit fails the step that would pass it, through the normal step
  * failure (the run reports the {@code seq_no}, the type and a sentence naming the limit). The total
- * number of steps is limited separately ({@link PlanVmBuilder#maxSteps}).
+ * number of steps is limited separately ({@code PlanVmBuilder.maxSteps}).
  *
  * <p>The defaults are far above what real plans produce (LLM answers and search results are tens
  * of kilobytes) and keep a hostile plan within a few tens of megabytes per value.

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * {@code max(backoff, retryAfter)}; when the server asks for more than
  * {@link RetrySettings#maxRetryAfter()}, the call fails at once instead (waiting less would only be
  * refused again). Every failed attempt of a call that is retried is told to the chain's listeners
- * ({@link CallListener#attemptFailed}); when the last attempt fails too, the message ends with
+ * ({@link dev.planvm.tools.call.CallListener#attemptFailed}); when the last attempt fails too, the message ends with
  * {@code (after N attempts)}.
  */
 public final class RetryLink implements CallInterceptor {
