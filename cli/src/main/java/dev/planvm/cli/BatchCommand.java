@@ -82,14 +82,7 @@ final class BatchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, JsonNode> inputs = checkUsage();
-        List<String> files = PlanFiles.expand(paths);
-        if (files.contains("-")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "batch reads plan files, not standard input ('-')");
-        }
-        if (files.isEmpty()) {
-            err.println("planvm batch: no plan file in " + String.join(", ", paths));
-            return ExitCodes.INVALID;
-        }
+        List<String> files = PlanFiles.of(paths, false, spec.commandLine());
         Batch batch = batch(inputs);
         long start = System.nanoTime();
         List<PlanOutcome> outcomes;

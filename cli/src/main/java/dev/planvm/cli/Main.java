@@ -37,11 +37,25 @@ public final class Main {
         CommandLine commandLine = new CommandLine(new PlanvmCommand(environment))
                 .setOut(outWriter)
                 .setErr(errWriter)
-                .setExecutionExceptionHandler(Main::onUnexpectedFailure);
+                .setExecutionExceptionHandler(Main::onUnexpectedFailure)
+                .setParameterExceptionHandler(Main::onUsageError);
         int code = commandLine.execute(args);
         outWriter.flush();
         errWriter.flush();
         return code;
+    }
+
+    /**
+     * Bad usage: the sentence that says what is wrong (with suggestions for a mistyped option) and
+     * where the help is, never the whole usage text; exit 2.
+     */
+    private static int onUsageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine commandLine = e.getCommandLine();
+        PrintWriter err = commandLine.getErr();
+        err.println(commandLine.getCommandName() + ": " + e.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("(see " + commandLine.getCommandSpec().qualifiedName() + " --help)");
+        return ExitCodes.INVALID;
     }
 
     /**

@@ -1,36 +1,70 @@
 package dev.planvm.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 
 /**
- * Command-line PATH arguments to plan files: a file stays as given; a directory stands for its
- * {@code *.json} files (sorted, not recursive), leaving out the companions of a plan
- * ({@code X.cassette.json}, {@code X.expected.json}).
+ * Command-line PATH arguments to plan files: a file stays as given; a directory stands for its plan
+ * files (sorted, not recursive): {@code *.json} files that are neither the companions of a plan
+ * ({@code X.cassette.json}, {@code X.expected.json}) nor, whatever their name, a trace or a cassette
+ * (recognised by their {@code "format"}). The same rule for {@code validate}, {@code batch} and
+ * {@code test}: a PATH that does not exist, or PATHs that hold no plan file, are a usage error (exit 2).
  */
 final class PlanFiles {
+
+    private static final Pattern RECORDING = Pattern.compile("\"format\"\\s*:\\s*\"planvm-(trace|cassette)/");
 
     private PlanFiles() {
     }
 
-    static List<String> expand(List<String> paths) {
-        List<String> files = new ArrayList<>();
+    /**
+     * The plan files {@code paths} stand for, each once, in order.
+     *
+     * @param stdin whether {@code -} (standard input) is accepted as a PATH
+     */
+    static List<String> of(List<String> paths, boolean stdin, CommandLine commandLine) {
+        Set<String> files = new LinkedHashSet<>();
         for (String path : paths) {
-            Path p = Path.of(path);
-            if (!path.equals("-") && Files.isDirectory(p)) {
-                try (Stream<Path> entries = Files.list(p)) {
-                    entries.filter(PlanFiles::isPlanFile).sorted().forEach(f -> files.add(f.toString()));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot list " + path, e);
+            if (path.equals("-")) {
+                if (!stdin) {
+                    throw new CommandLine.ParameterException(commandLine, "this command reads plan files, not standard input ('-')");
                 }
+                files.add(path);
+                continue;
+            }
+            Path p = Path.of(path);
+            if (!Files.exists(p)) {
+                throw new CommandLine.ParameterException(commandLine, path + ": no such file or directory");
+            }
+            if (Files.isDirectory(p)) {
+                files.addAll(inDirectory(p));
             } else {
                 files.add(path);
             }
+        }
+        if (files.isEmpty()) {
+            throw new CommandLine.ParameterException(commandLine, "no plan file in " + String.join(", ", paths));
+        }
+        return List.copyOf(files);
+    }
+
+    private static List<String> inDirectory(Path dir) {
+        List<String> files = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(dir)) {
+            entries.filter(PlanFiles::isPlanFile).sorted().forEach(f -> files.add(f.toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);
         }
         return files;
     }
@@ -38,6 +72,16 @@ final class PlanFiles {
     static boolean isPlanFile(Path file) {
         String name = file.getFileName().toString();
         return name.endsWith(".json") && !name.endsWith(".cassette.json") && !name.endsWith(".expected.json")
-                && Files.isRegularFile(file);
+                && Files.isRegularFile(file) && !isRecording(file);
+    }
+
+    /** Whether the file starts like a trace or a cassette: an object whose first few kilobytes name such a format. */
+    private static boolean isRecording(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            String head = new String(in.readNBytes(4096), StandardCharsets.UTF_8).stripLeading();
+            return head.startsWith("{") && RECORDING.matcher(head).find();
+        } catch (IOException e) {
+            return false; // reading it for real reports the problem
+        }
     }
 }

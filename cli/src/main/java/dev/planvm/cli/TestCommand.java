@@ -30,9 +30,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "test", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Regression-test plans against their expectations (X.expected.json).",
-                "Each plan X.json with X.expected.json beside it runs, replaying X.cassette.json",
-                "when there is one, and its status and final_answer are compared. Prints PASS,",
-                "FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."},
+                "Each plan X.json with X.expected.json beside it runs, replaying X.cassette.json when there is one, "
+                        + "and its status and final_answer are compared.",
+                "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every plan met its expectation (plans without one are skipped); --update done",
                 "1:some plan failed, or a file could not be written",
@@ -122,17 +122,6 @@ final class TestCommand implements Callable<Integer> {
 
     /** The plan files the PATHs stand for, each once; a usage error when a PATH is missing or none is found. */
     private List<Path> plans(CommandLine commandLine) {
-        for (String path : paths) {
-            if (path.equals("-") || !Files.exists(Path.of(path))) {
-                throw new CommandLine.ParameterException(commandLine, path + ": "
-                        + (path.equals("-") ? "planvm test reads plan files, not standard input" : "no such file or directory"));
-            }
-        }
-        Set<Path> plans = new LinkedHashSet<>();
-        PlanFiles.expand(paths).forEach(file -> plans.add(Path.of(file).normalize()));
-        if (plans.isEmpty()) {
-            throw new CommandLine.ParameterException(commandLine, "no plan files in " + String.join(", ", paths));
-        }
-        return List.copyOf(plans);
+        return PlanFiles.of(paths, false, commandLine).stream().map(file -> Path.of(file).normalize()).distinct().toList();
     }
 }

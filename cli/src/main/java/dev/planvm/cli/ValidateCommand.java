@@ -71,7 +71,7 @@ final class ValidateCommand implements Callable<Integer> {
         ObjectMapper mapper = new ObjectMapper();
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
-        for (String file : PlanFiles.expand(paths)) {
+        for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
             LoadResult result = denied(file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file)), policy);
             allValid &= result.valid();
             if (format == Format.json) {

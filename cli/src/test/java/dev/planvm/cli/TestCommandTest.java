@@ -139,10 +139,10 @@ class TestCommandTest {
     void no_plan_found_is_a_usage_error() throws Exception {
         CliRun empty = CliRun.of("test", dir.toString());
         assertThat(empty.exitCode()).isEqualTo(2);
-        assertThat(empty.err()).startsWith("no plan files in " + dir);
+        assertThat(empty.err()).startsWith("test: no plan file in " + dir).contains("(see planvm test --help)");
         CliRun missing = CliRun.of("test", dir.resolve("nope.json").toString());
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.err()).startsWith(dir.resolve("nope.json") + ": no such file or directory");
+        assertThat(missing.err()).startsWith("test: " + dir.resolve("nope.json") + ": no such file or directory");
     }
 
     @Test
@@ -158,6 +158,6 @@ class TestCommandTest {
     void update_and_junit_xml_together_are_a_usage_error() {
         CliRun run = CliRun.of("test", "--update", "--junit-xml", dir.resolve("x.xml").toString(), "../plans");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("--junit-xml reports a test run; it does not go with --update");
+        assertThat(run.err()).startsWith("test: --junit-xml reports a test run; it does not go with --update");
     }
 }
