@@ -2,6 +2,7 @@ package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Custom;
+import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.ConditionEvaluator;
@@ -135,15 +136,33 @@ public final class PlanVm {
 
     /**
      * What stops this VM from running {@code plan} in {@code mode}, one sentence per problem, each
-     * starting with the {@code seq_no}: tools that are neither installed nor answered by the
-     * replayed cassette, LLM conditions with no evaluator and no cassette, types with no handler,
-     * and tools the {@link ToolPolicy} denies (in every mode, dry run and replay included).
-     * A dry run needs no tool and no LLM.
+     * starting with the {@code seq_no}: in a live or recorded run, tools that are not installed and
+     * LLM conditions with no evaluator; in every mode, types with no handler and tools the
+     * {@link ToolPolicy} denies. A replay and a dry run need no tool and no LLM: in a replay, a call
+     * the cassette cannot answer fails when it is made, as a cassette miss ({@link #warnings} names
+     * such calls beforehand).
      */
     public List<String> problems(Plan plan, RunMode mode) {
-        boolean replaying = mode instanceof RunMode.Replay;
-        Set<String> answered = mode instanceof RunMode.Replay replay ? replay.cassette().tools() : Set.of();
-        return preflight.problems(plan, answered, replaying, mode instanceof RunMode.DryRun);
+        return preflight.problems(plan, mode instanceof RunMode.Replay, mode instanceof RunMode.DryRun);
+    }
+
+    /** {@link #warnings(Plan, RunMode, int)} for a run from the plan's start. */
+    public List<Diagnostic> warnings(Plan plan, RunMode mode) {
+        return warnings(plan, mode, 0);
+    }
+
+    /**
+     * What may go wrong in a run of {@code plan} in {@code mode} from instruction {@code position}
+     * (an index into {@link Plan#instructions()}) without stopping it from starting: in a replay,
+     * each reachable {@code calling} of a tool the cassette has no interaction for, and each
+     * reachable {@code condition_prompt} when it has no condition answers. A run adds these
+     * warnings to {@link RunResult#warnings()}.
+     */
+    public List<Diagnostic> warnings(Plan plan, RunMode mode, int position) {
+        if (!(mode instanceof RunMode.Replay replay) || position >= plan.instructions().size()) {
+            return List.of();
+        }
+        return Preflight.uncovered(plan, position, replay.cassette().tools(), replay.cassette().hasConditions());
     }
 
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
@@ -172,6 +191,8 @@ public final class PlanVm {
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
+        List<String> warnings = warnings(plan, mode, start.position()).stream()
+                .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
         CallChain chain = CallChains.standard(chainParts, modeLink(mode));
         TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor) : null;
         List<RunListener> all = new ArrayList<>();
@@ -184,7 +205,8 @@ public final class PlanVm {
                 dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, executor(), maxInFlight);
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
                 redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
-        return trace == null ? result : result.withTrace(trace.document());
+        RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
+        return trace == null ? warned : warned.withTrace(trace.document());
     }
 
     /** The link that makes a run live, recorded, replayed or dry: none for a live run. */
