@@ -63,12 +63,18 @@ final class RunOutput {
         return code;
     }
 
+    /**
+     * Writes the trace and the recorded cassette, reports, prints the answer of a run that
+     * succeeded and returns the exit code: 1 when the run failed or an output file could not be
+     * written (the answer is printed all the same; the message names the file).
+     */
     int finished(RunResult result, RunMode mode) throws IOException {
+        boolean written = true;
         if (trace != null && result.trace() != null) {
-            AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
+            written = write(() -> AtomicFiles.write(trace, result.trace().toPrettyString() + "\n"));
         }
         if (record != null && mode instanceof RunMode.Record recording) {
-            recording.recording().cassette().write(record);
+            written &= write(() -> recording.recording().cassette().write(record));
         }
         result.warnings().forEach(warning -> err.println("warning: " + label + ": " + warning));
         if (!result.succeeded()) {
@@ -82,6 +88,27 @@ final class RunOutput {
         }
         JsonNode answer = result.finalAnswer();
         out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
-        return ExitCodes.OK;
+        return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+    }
+
+    /** Something that writes an output file. */
+    private interface Output {
+        void write() throws IOException;
+    }
+
+    /** Runs {@code output}; a failure is one line on stderr (naming the file) and {@code false}. */
+    private boolean write(Output output) {
+        try {
+            output.write();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            err.println(label + ": " + redactor.redact(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            if (verbose) {
+                StringWriter stack = new StringWriter();
+                e.printStackTrace(new PrintWriter(stack));
+                err.print(redactor.redact(stack.toString()));
+            }
+            return false;
+        }
     }
 }

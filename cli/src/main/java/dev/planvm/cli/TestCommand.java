@@ -104,7 +104,7 @@ final class TestCommand implements Callable<Integer> {
                 out.println(change.line());
                 counts.merge(change.change(), 1, Integer::sum);
             } catch (IOException e) {
-                err.println("planvm test: " + plan + ": cannot write its expectation: " + e.getMessage());
+                err.println("planvm test: " + plan + ": " + e.getMessage()); // "cannot write X.expected.json: why"
                 return ExitCodes.RUNTIME_FAILURE;
             }
         }

@@ -194,7 +194,7 @@ public final class PlanVm {
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
         CallChain chain = CallChains.standard(chainParts, modeLink(mode));
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor) : null;
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
             all.add(trace);
