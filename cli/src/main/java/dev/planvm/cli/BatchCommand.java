@@ -90,7 +90,10 @@ final class BatchCommand implements Callable<Integer> {
             err.println("planvm batch: no plan file in " + String.join(", ", paths));
             return ExitCodes.INVALID;
         }
-        Batch batch = batch(inputs);
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
+        PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
+        RedactingLogs.use(vm.redactor());
+        Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets));
         long start = System.nanoTime();
         List<PlanOutcome> outcomes;
         try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(files.size())) {
@@ -99,6 +102,10 @@ final class BatchCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             err.println("planvm batch: interrupted; nothing written");
             return ExitCodes.RUNTIME_FAILURE;
+        }
+        if (!vmOptions.revealSecrets() && !vm.redactor().isEmpty()) {
+            outcomes = outcomes.stream().map(o -> new PlanOutcome(o.file(), o.status(), vm.redactor().redact(o.finalAnswer()),
+                    o.error(), o.durationMs(), o.steps(), o.diagnostics(), o.trace())).toList();
         }
         BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
         write(report);
@@ -124,8 +131,7 @@ final class BatchCommand implements Callable<Integer> {
         return vmOptions.inputs(commandLine);
     }
 
-    private Batch batch(Map<String, JsonNode> inputs) {
-        PlanVm vm = vmOptions.builder(parent.environment(), Map.of(), spec.commandLine()).tracing(false).build();
+    private Batch batch(PlanVm vm, Map<String, JsonNode> inputs) {
         Batch.Builder builder = Batch.builder(vm).inputs(inputs)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {

@@ -28,14 +28,17 @@ final class RunOutput {
     private final Redactor redactor;
     private final Path trace;
     private final Path record;
+    private final boolean revealSecrets;
 
     /**
      * @param label    what messages are prefixed with (the plan file, or the run)
      * @param redactor keeps the run's secrets out of what is printed on stderr
      * @param trace    where to write the trace, or {@code null}
      * @param record   where to write the recorded cassette of a {@link RunMode.Record} run, or {@code null}
+     * @param revealSecrets print an answer that holds secrets as it is (else redacted, saying so on stderr)
      */
-    RunOutput(String label, CommandLine commandLine, boolean verbose, Redactor redactor, Path trace, Path record) {
+    RunOutput(String label, CommandLine commandLine, boolean verbose, Redactor redactor, Path trace, Path record,
+              boolean revealSecrets) {
         this.label = label;
         this.out = commandLine.getOut();
         this.err = commandLine.getErr();
@@ -43,6 +46,7 @@ final class RunOutput {
         this.redactor = redactor;
         this.trace = trace;
         this.record = record;
+        this.revealSecrets = revealSecrets;
     }
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
@@ -86,7 +90,10 @@ final class RunOutput {
             }
             return ExitCodes.RUNTIME_FAILURE;
         }
-        JsonNode answer = result.finalAnswer();
+        JsonNode answer = revealSecrets ? result.finalAnswer() : redactor.redact(result.finalAnswer());
+        if (!answer.equals(result.finalAnswer())) {
+            err.println(label + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
+        }
         out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
