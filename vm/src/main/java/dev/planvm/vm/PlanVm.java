@@ -10,13 +10,10 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
-import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
-import dev.planvm.tools.cassette.CassettePlayer;
-import dev.planvm.tools.cassette.CassetteRecorder;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflow;
@@ -152,17 +149,14 @@ public final class PlanVm {
     }
 
     /**
-     * What may go wrong in a run of {@code plan} in {@code mode} from instruction {@code position}
-     * (an index into {@link Plan#instructions()}) without stopping it from starting: in a replay,
-     * each reachable {@code calling} of a tool the cassette has no interaction for, and each
-     * reachable {@code condition_prompt} when it has no condition answers. A run adds these
-     * warnings to {@link RunResult#warnings()}.
+     * What may fail in a run from instruction {@code position} (an index into {@link Plan#instructions()})
+     * without stopping it from starting: in a replay, each reachable call the cassette cannot answer
+     * (a tool it has no interaction for, a {@code condition_prompt} when it has no condition answers).
+     * A run adds them to {@link RunResult#warnings()}.
      */
     public List<Diagnostic> warnings(Plan plan, RunMode mode, int position) {
-        if (!(mode instanceof RunMode.Replay replay) || position >= plan.instructions().size()) {
-            return List.of();
-        }
-        return Preflight.uncovered(plan, position, replay.cassette().tools(), replay.cassette().hasConditions());
+        return mode instanceof RunMode.Replay replay
+                ? Preflight.uncovered(plan, position, replay.cassette().tools(), replay.cassette().hasConditions()) : List.of();
     }
 
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
@@ -193,7 +187,7 @@ public final class PlanVm {
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
-        CallChain chain = CallChains.standard(chainParts, modeLink(mode));
+        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor));
         TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
@@ -207,20 +201,6 @@ public final class PlanVm {
                 redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
-    }
-
-    /** The link that makes a run live, recorded, replayed or dry: none for a live run. */
-    private CallInterceptor modeLink(RunMode mode) {
-        if (mode instanceof RunMode.Record record) {
-            return new CassetteRecorder(record.recording(), redactor);
-        }
-        if (mode instanceof RunMode.Replay replay) {
-            return new CassettePlayer(replay.cassette(), replay.timing(), redactor);
-        }
-        if (mode instanceof RunMode.DryRun dry) {
-            return CallChains.dryRun(dry.conditionsAnswer());
-        }
-        return null;
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */
