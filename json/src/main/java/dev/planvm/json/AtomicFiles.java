@@ -33,7 +33,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *     by the rules above, when that is a regular file or does not exist yet);</li>
  * <li>anything else that is not a directory — a device such as {@code /dev/null} or
  *     {@code /dev/stdout}, a FIFO, a socket — is <b>written through</b> as it is: opened and written,
- *     never replaced or truncated;</li>
+ *     never replaced or truncated. So is any path under {@code /dev} or {@code /proc}, or a link
+ *     leading through them ({@code /dev/stdout} redirected to a regular file: that file is
+ *     truncated and written, never replaced);</li>
  * <li>a directory is refused.</li>
  * </ul>
  * Every failure is an {@link IOException} whose message is one sentence naming the file:
@@ -53,12 +55,12 @@ public final class AtomicFiles {
 
     public static void write(Path target, byte[] content) throws IOException {
         try {
-            BasicFileAttributes followed = attributes(target, true);
+            BasicFileAttributes followed = attributes(target);
             if (followed != null && followed.isDirectory()) {
                 throw new IOException("it is a directory");
             }
-            if (followed != null && followed.isOther()) {
-                writeThrough(target, content);
+            if (followed != null && (followed.isOther() || throughDevOrProc(target))) {
+                writeThrough(target, content, followed.isRegularFile());
             } else if (followed != null) {
                 replace(target.toRealPath(), content);
             } else {
@@ -69,19 +71,37 @@ public final class AtomicFiles {
         }
     }
 
-    /** The attributes of {@code file} (of what links lead to, when {@code follow}), or {@code null} when nothing is there. */
-    private static BasicFileAttributes attributes(Path file, boolean follow) throws IOException {
+    /** The attributes of what {@code file} is or its links lead to, or {@code null} when nothing is there. */
+    private static BasicFileAttributes attributes(Path file) throws IOException {
         try {
-            return follow ? Files.readAttributes(file, BasicFileAttributes.class)
-                    : Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             return null;
         } catch (FileSystemException e) {
-            if (follow && Files.isSymbolicLink(file)) {
+            if (Files.isSymbolicLink(file)) {
                 return null; // a loop: danglingTarget says so
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether {@code target} is under {@code /dev} or {@code /proc}, or a link leads through them:
+     * {@code /dev/stdout} is {@code /proc/self/fd/1}, which may be a regular file the shell opened
+     * ({@code > out.txt}); renaming over it would cut the shell's output off from the file.
+     */
+    private static boolean throughDevOrProc(Path target) throws IOException {
+        Path at = target.toAbsolutePath().normalize();
+        for (int hops = 0; hops <= MAX_LINKS; hops++) {
+            if (at.startsWith("/dev") || at.startsWith("/proc")) {
+                return true;
+            }
+            if (!Files.isSymbolicLink(at)) {
+                return false;
+            }
+            at = at.getParent().resolve(Files.readSymbolicLink(at)).normalize();
+        }
+        return false;
     }
 
     /** Where the chain of links starting at {@code target} ends, when it ends where nothing is yet. */
@@ -96,9 +116,13 @@ public final class AtomicFiles {
         return at;
     }
 
-    /** Writes a device, FIFO or socket as it is: no temporary file, no rename, no truncation. */
-    private static void writeThrough(Path target, byte[] content) throws IOException {
-        try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.WRITE)) {
+    /**
+     * Writes a device, FIFO or socket as it is: no temporary file, no rename, no truncation (a
+     * regular file reached through {@code /proc} is truncated first, as a shell's {@code >} does).
+     */
+    private static void writeThrough(Path target, byte[] content, boolean regular) throws IOException {
+        try (OutputStream out = regular ? Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+                : Files.newOutputStream(target, StandardOpenOption.WRITE)) {
             out.write(content);
         }
     }

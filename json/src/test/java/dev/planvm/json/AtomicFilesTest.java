@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -126,6 +128,39 @@ class AtomicFilesTest {
         });
         assertThat(Files.isSymbolicLink(stdout)).isTrue();
         assertThat(isFifo(fifo)).isTrue();
+    }
+
+    @Test
+    void dev_stdout_redirected_to_a_regular_file_writes_that_file_and_does_not_replace_it() throws Exception {
+        Path shellOutput = dir.resolve("out.txt");
+        try (FileChannel stdout = FileChannel.open(shellOutput, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            Path fd = openDescriptorOf(shellOutput);
+            Path devStdout = Files.createSymbolicLink(dir.resolve("stdout"), fd);
+            Object inode = Files.readAttributes(shellOutput, BasicFileAttributes.class).fileKey();
+
+            AtomicFiles.write(devStdout, "the trace\n");
+
+            assertThat(Files.readAttributes(shellOutput, BasicFileAttributes.class).fileKey()).as("the same file").isEqualTo(inode);
+            assertThat(Files.readString(shellOutput)).isEqualTo("the trace\n");
+            stdout.write(java.nio.ByteBuffer.wrap("more".getBytes()), 10);
+            assertThat(Files.readString(shellOutput)).as("the shell's descriptor still writes the file").endsWith("more");
+        }
+    }
+
+    /** {@code /proc/self/fd/N} for the descriptor this process has open on {@code file}. */
+    private static Path openDescriptorOf(Path file) throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    if (Files.readSymbolicLink(fd).equals(file.toRealPath())) {
+                        return fd;
+                    }
+                } catch (IOException gone) {
+                    // the descriptor of the listing itself, closed meanwhile
+                }
+            }
+        }
+        throw new IllegalStateException("no descriptor open on " + file);
     }
 
     @Test
