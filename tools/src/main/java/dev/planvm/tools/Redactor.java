@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,16 +37,18 @@ public final class Redactor {
 
     /** Secret name to value, as given. */
     private final Map<String, String> secrets;
-    /** Every form of every secret, longest first (so a secret that contains another is replaced whole). */
+    /** Every form of every secret. */
     private final List<Form> forms;
-
-    /** One text to replace, and its placeholder. */
-    private record Form(String text, String placeholder) {
-    }
+    /** Finds runs that start like a form (whole forms and forms cut at the end). */
+    private final FormScanner heads;
+    /** Finds runs that end like a form (forms cut at the start). */
+    private final FormScanner tails;
 
     private Redactor(Map<String, String> secrets, List<Form> forms) {
         this.secrets = secrets;
         this.forms = forms;
+        this.heads = new FormScanner(forms, true);
+        this.tails = new FormScanner(forms, false);
     }
 
     /** No secrets: every method returns its argument. */
@@ -84,7 +85,6 @@ public final class Redactor {
                 }
             }
         });
-        forms.sort(Comparator.comparingInt((Form f) -> f.text().length()).reversed());
         return new Redactor(Map.copyOf(secrets), List.copyOf(forms));
     }
 
@@ -103,72 +103,10 @@ public final class Redactor {
     }
 
     public String redact(String text) {
-        if (text == null || forms.isEmpty()) {
+        if (text == null || forms.isEmpty() || text.length() < MIN_LENGTH) {
             return text;
         }
-        String result = text;
-        for (Form form : forms) {
-            if (result.contains(form.text())) {
-                result = result.replace(form.text(), form.placeholder());
-            }
-        }
-        for (Form form : forms) {
-            result = redactCut(result, form);
-        }
-        return result;
-    }
-
-    /**
-     * {@code text} with every run of at least {@link #MIN_LENGTH} characters that is the start or
-     * the end of {@code form} replaced: a secret cut short by a message that shortened it.
-     */
-    private static String redactCut(String text, Form form) {
-        String secret = form.text();
-        String head = secret.substring(0, MIN_LENGTH);
-        String tail = secret.substring(secret.length() - MIN_LENGTH);
-        if (!text.contains(head) && !text.contains(tail)) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length());
-        int i = 0;
-        while (i < text.length()) {
-            int start = text.indexOf(head, i);
-            if (start < 0) {
-                out.append(text, i, text.length());
-                break;
-            }
-            int end = start + MIN_LENGTH;
-            while (end < text.length() && end - start < secret.length() && text.charAt(end) == secret.charAt(end - start)) {
-                end++;
-            }
-            out.append(text, i, start).append(form.placeholder());
-            i = end;
-        }
-        return redactTail(out.toString(), form, tail);
-    }
-
-    /** Runs that end like the secret (its last {@link #MIN_LENGTH} characters or more). */
-    private static String redactTail(String text, Form form, String tail) {
-        String secret = form.text();
-        StringBuilder out = new StringBuilder(text.length());
-        int i = 0;
-        while (i < text.length()) {
-            int at = text.indexOf(tail, i);
-            if (at < 0) {
-                out.append(text, i, text.length());
-                break;
-            }
-            int end = at + MIN_LENGTH;
-            int start = at;
-            int s = secret.length() - MIN_LENGTH - 1;
-            while (start > i && s >= 0 && text.charAt(start - 1) == secret.charAt(s)) {
-                start--;
-                s--;
-            }
-            out.append(text, i, start).append(form.placeholder());
-            i = end;
-        }
-        return out.toString();
+        return tails.redact(heads.redact(text));
     }
 
     /** A copy of {@code value} with every secret in its texts (and keys) replaced; the same node when nothing changes. */
