@@ -64,6 +64,39 @@ class RedactorTest {
     }
 
     @Test
+    void no_start_or_end_of_eight_characters_of_any_secret_survives_in_random_texts() {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 2_000; round++) {
+            Map<String, String> secrets = new java.util.LinkedHashMap<>();
+            for (int s = 0; s < 1 + random.nextInt(4); s++) {
+                secrets.put("S" + s, randomText(random, 8 + random.nextInt(40), "abcx\n\"'"));
+            }
+            Redactor redactor = Redactor.of(secrets);
+            StringBuilder text = new StringBuilder();
+            for (int piece = 0; piece < 6; piece++) {
+                text.append(randomText(random, random.nextInt(12), "abcxyz "));
+                String secret = secrets.get("S" + random.nextInt(secrets.size()));
+                int from = random.nextBoolean() ? 0 : random.nextInt(secret.length() - 7);
+                int to = from == 0 ? 8 + random.nextInt(secret.length() - 7) : secret.length();
+                text.append(secret, from, to);
+            }
+            String redacted = redactor.redact(text.toString());
+            for (String secret : secrets.values()) {
+                assertThat(redacted).as("%s in %s", secret, text)
+                        .doesNotContain(secret.substring(0, 8)).doesNotContain(secret.substring(secret.length() - 8));
+            }
+        }
+    }
+
+    private static String randomText(java.util.Random random, int length, String alphabet) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return text.toString();
+    }
+
+    @Test
     void a_secret_shorter_than_eight_characters_is_refused_as_too_short_to_redact_safely() {
         assertThat(Redactor.MIN_LENGTH).isEqualTo(8);
         assertThatThrownBy(() -> Redactor.of(Map.of("PIN", "1234567")))
