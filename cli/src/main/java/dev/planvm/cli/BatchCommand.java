@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.Batch;
 import dev.planvm.vm.batch.BatchReport;
+import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.PlanOutcome;
 import dev.planvm.json.AtomicFiles;
 import java.io.IOException;
@@ -103,9 +104,9 @@ final class BatchCommand implements Callable<Integer> {
             err.println("planvm batch: interrupted; nothing written");
             return ExitCodes.RUNTIME_FAILURE;
         }
-        if (!vmOptions.revealSecrets() && !vm.redactor().isEmpty()) {
-            outcomes = outcomes.stream().map(o -> new PlanOutcome(o.file(), o.status(), vm.redactor().redact(o.finalAnswer()),
-                    o.error(), o.durationMs(), o.steps(), o.diagnostics(), o.trace())).toList();
+        if (!vmOptions.revealSecrets()) {
+            PlanFileRunner redacting = new PlanFileRunner(vm);
+            outcomes = outcomes.stream().map(redacting::redacted).toList();
         }
         BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
         write(report);

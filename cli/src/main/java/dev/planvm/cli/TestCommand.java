@@ -69,9 +69,11 @@ final class TestCommand implements Callable<Integer> {
         if (update && junitXml != null) {
             throw new CommandLine.ParameterException(commandLine, "--junit-xml reports a test run; it does not go with --update");
         }
-        Map<String, JsonNode> inputs = settings.inputs(commandLine);
+        Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
+        Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
         List<Path> plans = plans(commandLine);
-        PlanVm vm = settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).build();
+        PlanVm vm = settings.applyTo(Toolbox.fromEnvironment(parent.environment()).vmBuilder()).secrets(secrets).build();
+        RedactingLogs.use(vm.redactor());
         RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs);
         return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
     }

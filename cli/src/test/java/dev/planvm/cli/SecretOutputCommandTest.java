@@ -54,6 +54,21 @@ class SecretOutputCommandTest {
     }
 
     @Test
+    void test_takes_secrets_and_compares_and_writes_expectations_with_placeholders_only() throws Exception {
+        Files.createDirectory(dir.resolve("plans"));
+        plan("plans/p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Bearer ${token}\"}}]");
+
+        CliRun update = planvm("test", dir.resolve("plans").toString(), "--update", "--secret", "token=" + TOKEN);
+        assertThat(update.exitCode()).as(update.out() + update.err()).isZero();
+        String expectation = Files.readString(dir.resolve("plans/p.expected.json"));
+        assertThat(expectation).contains("Bearer «secret:token»").doesNotContain(TOKEN.substring(0, 8));
+
+        CliRun test = planvm("test", dir.resolve("plans").toString(), "--secret", "token=" + TOKEN);
+        assertThat(test.exitCode()).as(test.out() + test.err()).isZero();
+        assertThat(test.out()).endsWith("1 passed, 0 failed\n");
+    }
+
+    @Test
     void batch_takes_secrets_like_run_and_prints_their_answers_redacted() throws Exception {
         plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": {\"auth\": \"Bearer ${token}\"}}}]");
 

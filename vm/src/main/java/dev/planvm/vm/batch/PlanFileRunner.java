@@ -67,6 +67,13 @@ public final class PlanFileRunner {
         }, inputs);
     }
 
+    /** {@code outcome} with the VM's secrets redacted from its {@code final_answer} (its error already is). */
+    public PlanOutcome redacted(PlanOutcome outcome) {
+        JsonNode answer = vm.redactor().redact(outcome.finalAnswer());
+        return answer == outcome.finalAnswer() ? outcome : new PlanOutcome(outcome.file(), outcome.status(), answer,
+                outcome.error(), outcome.durationMs(), outcome.steps(), outcome.diagnostics(), outcome.trace());
+    }
+
     /** How a run's mode is found once the plan has loaded: reading a cassette may fail. */
     private interface ModeSource {
         RunMode get();
