@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.Batch;
 import dev.planvm.vm.batch.BatchReport;
+import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.PlanOutcome;
 import dev.planvm.json.AtomicFiles;
 import java.io.IOException;
@@ -83,7 +84,10 @@ final class BatchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, JsonNode> inputs = checkUsage();
         List<String> files = PlanFiles.of(paths, false, spec.commandLine());
-        Batch batch = batch(inputs);
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
+        PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
+        RedactingLogs.use(vm.redactor());
+        Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets));
         long start = System.nanoTime();
         List<PlanOutcome> outcomes;
         try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(files.size())) {
@@ -92,6 +96,10 @@ final class BatchCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             err.println("planvm batch: interrupted; nothing written");
             return ExitCodes.RUNTIME_FAILURE;
+        }
+        if (!vmOptions.revealSecrets()) {
+            PlanFileRunner redacting = new PlanFileRunner(vm);
+            outcomes = outcomes.stream().map(redacting::redacted).toList();
         }
         BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
         write(report);
@@ -117,11 +125,8 @@ final class BatchCommand implements Callable<Integer> {
         return vmOptions.inputs(commandLine);
     }
 
-    private Batch batch(Map<String, JsonNode> inputs) {
-        Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
-        PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
-        RedactingLogs.use(vm.redactor());
-        Batch.Builder builder = Batch.builder(vm).inputs(RunSettings.withSecrets(inputs, secrets))
+    private Batch batch(PlanVm vm, Map<String, JsonNode> inputs) {
+        Batch.Builder builder = Batch.builder(vm).inputs(inputs)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {
             builder.replay(mode.replayDir, replayTiming);

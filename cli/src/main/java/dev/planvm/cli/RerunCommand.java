@@ -62,7 +62,8 @@ final class RerunCommand implements Callable<Integer> {
         Map<String, JsonNode> edits = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null);
+        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null,
+                vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRun run = new DurableRuns(vm, runs).rerun(runId, fromSeq, edits, mode);
             commandLine.getErr().println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq

@@ -66,7 +66,8 @@ final class ResumeCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), replayTiming);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null);
+        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null,
+                vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRun run = new DurableRuns(vm, runs).resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets), force);
             return output.finished(run.result(), mode);

@@ -62,7 +62,8 @@ final class RunCommand implements Callable<Integer> {
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }
-        RunOutput output = new RunOutput(file, commandLine, verbosity.verbose(), vm.redactor(), trace, modeOptions.recordTo());
+        RunOutput output = new RunOutput(file, commandLine, verbosity.verbose(), vm.redactor(), trace, modeOptions.recordTo(),
+                vmOptions.revealSecrets());
         try {
             if (noStore) {
                 return output.finished(vm.run(loaded.plan(), inputs, mode), mode);

@@ -28,14 +28,17 @@ final class RunOutput {
     private final Redactor redactor;
     private final Path trace;
     private final Path record;
+    private final boolean revealSecrets;
 
     /**
      * @param label    what messages are prefixed with (the plan file, or the run)
      * @param redactor keeps the run's secrets out of what is printed on stderr
      * @param trace    where to write the trace, or {@code null}
      * @param record   where to write the recorded cassette of a {@link RunMode.Record} run, or {@code null}
+     * @param revealSecrets print an answer that holds secrets as it is (else redacted, saying so on stderr)
      */
-    RunOutput(String label, CommandLine commandLine, boolean verbose, Redactor redactor, Path trace, Path record) {
+    RunOutput(String label, CommandLine commandLine, boolean verbose, Redactor redactor, Path trace, Path record,
+              boolean revealSecrets) {
         this.label = label;
         this.out = commandLine.getOut();
         this.err = commandLine.getErr();
@@ -43,6 +46,7 @@ final class RunOutput {
         this.redactor = redactor;
         this.trace = trace;
         this.record = record;
+        this.revealSecrets = revealSecrets;
     }
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
@@ -63,12 +67,18 @@ final class RunOutput {
         return code;
     }
 
+    /**
+     * Writes the trace and the recorded cassette, reports, prints the answer of a run that
+     * succeeded and returns the exit code: 1 when the run failed or an output file could not be
+     * written (the answer is printed all the same; the message names the file).
+     */
     int finished(RunResult result, RunMode mode) throws IOException {
+        boolean written = true;
         if (trace != null && result.trace() != null) {
-            AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
+            written = write(() -> AtomicFiles.write(trace, result.trace().toPrettyString() + "\n"));
         }
         if (record != null && mode instanceof RunMode.Record recording) {
-            recording.recording().cassette().write(record);
+            written &= write(() -> recording.recording().cassette().write(record));
         }
         result.warnings().forEach(warning -> err.println("warning: " + label + ": " + warning));
         if (!result.succeeded()) {
@@ -80,8 +90,32 @@ final class RunOutput {
             }
             return ExitCodes.RUNTIME_FAILURE;
         }
-        JsonNode answer = result.finalAnswer();
+        JsonNode answer = revealSecrets ? result.finalAnswer() : redactor.redact(result.finalAnswer());
+        if (!answer.equals(result.finalAnswer())) {
+            err.println(label + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
+        }
         out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
-        return ExitCodes.OK;
+        return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+    }
+
+    /** Something that writes an output file. */
+    private interface Output {
+        void write() throws IOException;
+    }
+
+    /** Runs {@code output}; a failure is one line on stderr (naming the file) and {@code false}. */
+    private boolean write(Output output) {
+        try {
+            output.write();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            err.println(label + ": " + redactor.redact(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            if (verbose) {
+                StringWriter stack = new StringWriter();
+                e.printStackTrace(new PrintWriter(stack));
+                err.print(redactor.redact(stack.toString()));
+            }
+            return false;
+        }
     }
 }

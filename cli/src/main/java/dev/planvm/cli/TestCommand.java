@@ -73,10 +73,12 @@ final class TestCommand implements Callable<Integer> {
         if (update && junitXml != null) {
             throw new CommandLine.ParameterException(commandLine, "--junit-xml reports a test run; it does not go with --update");
         }
-        Map<String, JsonNode> inputs = settings.inputs(commandLine);
+        Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
+        Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
         List<Path> plans = plans(commandLine);
-        try (PlanVm vm = settings.applyTo(PlanVm.builder()).tools(config.load(parent.environment(), Map.of()),
-                ToolPolicy.ALLOW_ALL).build()) {
+        try (PlanVm vm = settings.applyTo(PlanVm.builder()).secrets(secrets)
+                .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL).build()) {
+            RedactingLogs.use(vm.redactor());
             RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs);
             return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
         }
@@ -110,7 +112,7 @@ final class TestCommand implements Callable<Integer> {
                 out.println(change.line());
                 counts.merge(change.change(), 1, Integer::sum);
             } catch (IOException e) {
-                err.println("planvm test: " + plan + ": cannot write its expectation: " + e.getMessage());
+                err.println("planvm test: " + plan + ": " + e.getMessage()); // "cannot write X.expected.json: why"
                 return ExitCodes.RUNTIME_FAILURE;
             }
         }

@@ -26,9 +26,19 @@ final class VmOptions {
     @CommandLine.Mixin
     private ConfigOptions config;
 
+    @CommandLine.Option(names = "--reveal-secrets",
+            description = "Print final answers as they are, even when they hold a secret value (by default such an answer "
+                    + "is printed with every secret replaced by «secret:NAME»).")
+    private boolean revealSecrets;
+
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         return settings.inputs(commandLine);
+    }
+
+    /** Whether {@code --reveal-secrets} was given. */
+    boolean revealSecrets() {
+        return revealSecrets;
     }
 
     /** The {@code --secret} values. */

@@ -91,7 +91,7 @@ class SecretsTest {
         Path plan = Files.writeString(dir.resolve("plan.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         CliRun shortOne = CliRun.of("run", plan.toString(), "--secret", "pin=123");
         assertThat(shortOne.exitCode()).isEqualTo(2);
-        assertThat(shortOne.err()).contains("--secret pin: a secret needs at least 4 characters");
+        assertThat(shortOne.err()).contains("--secret pin: a secret needs at least 8 characters");
         CliRun missing = CliRun.of("run", plan.toString(), "--secret", "NOT_IN_ENV");
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.err()).contains("no environment variable NOT_IN_ENV");

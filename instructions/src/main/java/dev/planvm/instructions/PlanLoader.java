@@ -125,14 +125,19 @@ public final class PlanLoader {
         Integer seqNo = seqNode.canConvertToExactIntegral() && seqNode.canConvertToInt() && seqNode.asInt() >= 0
                 ? seqNode.asInt() : null;
         int before = diagnostics.size();
-        List<Diagnostic> schemaProblems = SchemaCheck.check(node, pointer, seqNo, customTypes);
+        JsonNode legacyCall = LegacyToolType.asCalling(node, customTypes);
+        if (legacyCall != null) {
+            diagnostics.add(LegacyToolType.warning(node, pointer, seqNo));
+        }
+        JsonNode instruction = legacyCall != null ? legacyCall : node;
+        List<Diagnostic> schemaProblems = SchemaCheck.check(instruction, pointer, seqNo, customTypes);
         diagnostics.addAll(schemaProblems);
         boolean schemaValid = schemaProblems.stream().noneMatch(Diagnostic::isError);
-        Instruction typed = typer.type(node, pointer, seqNo, schemaValid, diagnostics);
+        Instruction typed = typer.type(instruction, pointer, seqNo, schemaValid, diagnostics);
         if (typed == null && diagnostics.subList(before, diagnostics.size()).stream().noneMatch(Diagnostic::isError)) {
             diagnostics.add(untyped(node, pointer, seqNo));
         }
-        return new PlanAnalyzer.Entry(index, pointer, node, seqNo, typed);
+        return new PlanAnalyzer.Entry(index, pointer, instruction, seqNo, typed);
     }
 
     /**

@@ -18,14 +18,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every plan of the public StackVM corpus ({@code plans/compat/stackvm}, see its INDEX.md)
- * goes through the loader. The clean current-dialect plans must validate with no error; the
- * legacy-dialect and defective ones must be refused with located errors, never an exception.
- * "Clean" is decided here from the plan's JSON, independently of the loader.
+ * goes through the loader. The clean current-dialect plans must validate with no error; the plans
+ * that are clean but for tool calls written with the tool's name as their type (and the calling
+ * parameters) must validate with a warning per such call; the other legacy-dialect and defective
+ * ones must be refused with located errors, never an exception. The classes are decided here from
+ * the plan's JSON, independently of the loader.
  */
 class StackVmCorpusTest {
 
     static final int CLEAN_PLANS = 903;
-    static final int REFUSED_PLANS = 51;
+    static final int LEGACY_CALL_PLANS = 16;
+    static final int REFUSED_PLANS = 35;
 
     private static final Set<String> TYPES = Set.of("assign", "calling", "jmp", "reasoning");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -40,22 +43,32 @@ class StackVmCorpusTest {
         try (Stream<Path> files = Files.list(dir)) {
             corpus = files.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json")).sorted().toList();
         }
-        assertThat(corpus).as("plans in " + dir).hasSize(CLEAN_PLANS + REFUSED_PLANS);
+        assertThat(corpus).as("plans in " + dir).hasSize(CLEAN_PLANS + LEGACY_CALL_PLANS + REFUSED_PLANS);
     }
 
     @Test
-    void clean_current_dialect_plans_validate_without_errors_and_the_others_are_refused_with_located_errors()
+    void clean_plans_validate_tool_typed_legacy_calls_validate_with_warnings_and_the_others_are_refused_with_located_errors()
             throws IOException {
         PlanLoader loader = new PlanLoader();
         List<String> clean = new ArrayList<>();
+        List<String> legacyCalls = new ArrayList<>();
         List<String> refused = new ArrayList<>();
         for (Path file : corpus) {
             String name = file.getFileName().toString();
             LoadResult result = loader.load(file);
-            if (isClean(MAPPER.readTree(file.toFile()))) {
+            JsonNode json = MAPPER.readTree(file.toFile());
+            if (isClean(json, false)) {
                 assertThat(result.errors()).as(name + " is clean").isEmpty();
                 assertThat(result.plan()).as(name).isNotNull();
                 clean.add(name);
+            } else if (isClean(json, true)) {
+                assertThat(result.errors()).as(name + " is clean but for legacy tool-typed calls").isEmpty();
+                assertThat(result.warnings()).as(name).filteredOn(w -> w.message().contains("the legacy form of a tool call"))
+                        .hasSize(legacyCallCount(json));
+                assertThat(result.plan().instructions()).as(name)
+                        .filteredOn(i -> !TYPES.contains(json.get(Integer.parseInt(i.header().pointer().substring(1))).path("type").asText()))
+                        .allSatisfy(i -> assertThat(i).isInstanceOf(Calling.class));
+                legacyCalls.add(name);
             } else {
                 assertThat(result.valid()).as(name + " is legacy or defective").isFalse();
                 assertThat(result.errors()).as(name).allSatisfy(error -> {
@@ -66,6 +79,7 @@ class StackVmCorpusTest {
             }
         }
         assertThat(clean).hasSize(CLEAN_PLANS);
+        assertThat(legacyCalls).hasSize(LEGACY_CALL_PLANS);
         assertThat(refused).hasSize(REFUSED_PLANS);
     }
 
@@ -88,10 +102,18 @@ class StackVmCorpusTest {
 
     /** The corpus INDEX's definition of a clean current-dialect plan, read off the JSON. */
     static boolean isClean(JsonNode plan) {
+        return isClean(plan, false);
+    }
+
+    /**
+     * Whether the plan is clean; with {@code legacyCalls}, an instruction whose type is the tool its
+     * {@code tool_name} (or {@code tool}) names counts as a {@code calling}.
+     */
+    static boolean isClean(JsonNode plan, boolean legacyCalls) {
         Set<Integer> seqNos = new HashSet<>();
         plan.forEach(i -> seqNos.add(i.path("seq_no").asInt()));
         for (JsonNode instruction : plan) {
-            String type = instruction.path("type").asText();
+            String type = legacyCalls && isLegacyCall(instruction) ? "calling" : instruction.path("type").asText();
             JsonNode parameters = instruction.path("parameters");
             if (!TYPES.contains(type) || !instruction.findValues("output_var").isEmpty()
                     || !parameters.findValues("true_branch").isEmpty() || !parameters.findValues("false_branch").isEmpty()) {
@@ -121,6 +143,21 @@ class StackVmCorpusTest {
             }
         }
         return true;
+    }
+
+    private static boolean isLegacyCall(JsonNode instruction) {
+        String type = instruction.path("type").asText();
+        JsonNode parameters = instruction.path("parameters");
+        String tool = parameters.has("tool_name") ? parameters.path("tool_name").asText() : parameters.path("tool").asText(null);
+        return !TYPES.contains(type) && type.equals(tool);
+    }
+
+    private static int legacyCallCount(JsonNode plan) {
+        int count = 0;
+        for (JsonNode instruction : plan) {
+            count += isLegacyCall(instruction) ? 1 : 0;
+        }
+        return count;
     }
 
     private static boolean containsLegacyReference(JsonNode node) {

@@ -38,7 +38,10 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         return new LlmFailures(config.serverUrl(), config.timeout(), config.apiKey());
     }
 
-    /** The failure {@code e}, thrown by a call that had run for {@code elapsed}. */
+    /**
+     * The failure {@code e}, thrown by a call that had run for {@code elapsed}. Every text from the
+     * server is redacted before it is cut to length, so a cut never keeps part of the key.
+     */
     ToolException map(RuntimeException e, Duration elapsed) {
         ToolException mapped = classify(e, elapsed);
         String message = LlmText.redact(mapped.getMessage(), apiKey);
@@ -62,7 +65,8 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         HttpException http = find(e, HttpException.class);
         if (http != null) {
             Duration retryAfter = http instanceof HttpStatusException status ? status.retryAfter().orElse(null) : null;
-            return httpStatus(http.statusCode(), http.getMessage(), retryAfter);
+            return httpStatus(http.statusCode(), http.getMessage() == null ? null : LlmText.redact(http.getMessage(), apiKey),
+                    retryAfter);
         }
         if (find(e, HttpConnectTimeoutException.class) != null) {
             return new ToolException(unreachable("the connection timed out"), true);
@@ -88,7 +92,8 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
             return new ToolException("the connection to the LLM server" + at() + " failed: "
                     + reason(io, io.getClass().getSimpleName()), true);
         }
-        String detail = e.getMessage() == null ? e.getClass().getSimpleName() : LlmText.shorten(e.getMessage(), MAX_BODY);
+        String detail = e.getMessage() == null ? e.getClass().getSimpleName()
+                : LlmText.shorten(LlmText.redact(e.getMessage(), apiKey), MAX_BODY);
         return new ToolException("the LLM call failed: " + detail, e instanceof RetriableException);
     }
 
@@ -139,9 +144,9 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         return elapsed.toMillis() < 1000 ? elapsed : Duration.ofSeconds(Math.round(elapsed.toMillis() / 1000.0));
     }
 
-    private static String reason(IOException e, String fallback) {
+    private String reason(IOException e, String fallback) {
         String message = e.getMessage();
-        return message == null || message.isBlank() ? fallback : message;
+        return message == null || message.isBlank() ? fallback : LlmText.redact(message, apiKey);
     }
 
     /** The first throwable of type {@code type} in the cause chain of {@code e}, or null. */

@@ -1,32 +1,54 @@
 package dev.planvm.tools;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Keeps secret values out of everything planvm writes down: traces, the run store, cassettes,
- * error messages and logs. Every occurrence of a secret value (of 4 characters or more) inside any
- * text is replaced by {@code «secret:NAME»}; shorter values cannot be told apart from ordinary
- * text and are refused. Immutable and thread-safe.
+ * error messages and logs. Every occurrence of a secret inside any text is replaced by
+ * {@code «secret:NAME»}, in each form a text may hold it:
+ * <ul>
+ * <li>the whole value;</li>
+ * <li>its JSON-escaped form (quotes, backslashes and control characters escaped, as in a JSON
+ *     document or a log line that holds one);</li>
+ * <li>each line of a multi-line value on its own (lines of at least {@value #MIN_LENGTH} characters);</li>
+ * <li>a cut form: a run of at least {@value #MIN_LENGTH} characters that starts or ends like one of
+ *     the forms above — what remains when a message shortens a quoted value ({@code 'tok-9f8e...'}).</li>
+ * </ul>
+ * Values shorter than {@value #MIN_LENGTH} characters are refused: they cannot be told apart from
+ * ordinary text. What is not caught: a secret transformed (base64, upper case, reversed), or split
+ * into pieces shorter than {@value #MIN_LENGTH} characters or spread over several values.
+ * Immutable and thread-safe.
  */
 public final class Redactor {
 
     /** The smallest secret value that can be redacted reliably. */
-    public static final int MIN_LENGTH = 4;
+    public static final int MIN_LENGTH = 8;
 
-    private static final Redactor NONE = new Redactor(Map.of());
+    private static final Redactor NONE = new Redactor(Map.of(), List.of());
 
-    /** value → placeholder, longest values first (so a secret that contains another is replaced whole). */
-    private final Map<String, String> placeholders;
+    /** Secret name to value, as given. */
+    private final Map<String, String> secrets;
+    /** Every form of every secret. */
+    private final List<Form> forms;
+    /** Finds runs that start like a form (whole forms and forms cut at the end). */
+    private final FormScanner heads;
+    /** Finds runs that end like a form (forms cut at the start). */
+    private final FormScanner tails;
 
-    private Redactor(Map<String, String> placeholders) {
-        this.placeholders = placeholders;
+    private Redactor(Map<String, String> secrets, List<Form> forms) {
+        this.secrets = secrets;
+        this.forms = forms;
+        this.heads = new FormScanner(forms, true);
+        this.tails = new FormScanner(forms, false);
     }
 
     /** No secrets: every method returns its argument. */
@@ -39,50 +61,57 @@ public final class Redactor {
      * @throws IllegalArgumentException for a value shorter than {@link #MIN_LENGTH}
      */
     public static Redactor of(Map<String, String> secrets) {
-        Map<String, String> byValue = new LinkedHashMap<>();
-        secrets.entrySet().stream()
-                .sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getValue().length()).reversed())
-                .forEach(e -> {
-                    if (e.getValue().length() < MIN_LENGTH) {
-                        throw new IllegalArgumentException("the secret '" + e.getKey() + "' is shorter than " + MIN_LENGTH
-                                + " characters, too short to keep out of traces and logs reliably");
+        if (secrets.isEmpty()) {
+            return NONE;
+        }
+        List<Form> forms = new ArrayList<>();
+        secrets.forEach((name, value) -> {
+            if (value.length() < MIN_LENGTH) {
+                throw new IllegalArgumentException("the secret '" + name + "' is shorter than " + MIN_LENGTH
+                        + " characters, too short to keep out of traces and logs reliably");
+            }
+            String placeholder = "«secret:" + name + "»";
+            forms.add(new Form(value, placeholder));
+            String escaped = new String(JsonStringEncoder.getInstance().quoteAsString(value));
+            if (!escaped.equals(value)) {
+                forms.add(new Form(escaped, placeholder));
+            }
+            String[] lines = value.split("\r?\n|\r");
+            if (lines.length > 1) {
+                for (String line : lines) {
+                    if (line.strip().length() >= MIN_LENGTH) {
+                        forms.add(new Form(line, placeholder));
                     }
-                    byValue.put(e.getValue(), "«secret:" + e.getKey() + "»");
-                });
-        return byValue.isEmpty() ? NONE : new Redactor(Map.copyOf(byValue));
+                }
+            }
+        });
+        return new Redactor(Map.copyOf(secrets), List.copyOf(forms));
     }
 
-    /** A redactor with the secrets of both. */
+    /** A redactor with the secrets of both (the other's value wins for a name in both). */
     public Redactor and(Redactor other) {
-        if (other.placeholders.isEmpty()) {
+        if (other.secrets.isEmpty()) {
             return this;
         }
-        Map<String, String> secrets = new LinkedHashMap<>();
-        placeholders.forEach((value, placeholder) -> secrets.put(name(placeholder), value));
-        other.placeholders.forEach((value, placeholder) -> secrets.put(name(placeholder), value));
-        return of(secrets);
+        Map<String, String> both = new LinkedHashMap<>(secrets);
+        both.putAll(other.secrets);
+        return of(both);
     }
 
     public boolean isEmpty() {
-        return placeholders.isEmpty();
+        return secrets.isEmpty();
     }
 
     public String redact(String text) {
-        if (text == null || placeholders.isEmpty()) {
+        if (text == null || forms.isEmpty() || text.length() < MIN_LENGTH) {
             return text;
         }
-        String result = text;
-        for (Map.Entry<String, String> secret : sortedByLength()) {
-            if (result.contains(secret.getKey())) {
-                result = result.replace(secret.getKey(), secret.getValue());
-            }
-        }
-        return result;
+        return tails.redact(heads.redact(text));
     }
 
     /** A copy of {@code value} with every secret in its texts (and keys) replaced; the same node when nothing changes. */
     public JsonNode redact(JsonNode value) {
-        if (value == null || placeholders.isEmpty()) {
+        if (value == null || forms.isEmpty()) {
             return value;
         }
         if (value.isTextual()) {
@@ -101,15 +130,5 @@ public final class Redactor {
             return copy;
         }
         return value;
-    }
-
-    private Iterable<Map.Entry<String, String>> sortedByLength() {
-        return placeholders.entrySet().stream()
-                .sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getKey().length()).reversed())
-                .toList();
-    }
-
-    private static String name(String placeholder) {
-        return placeholder.substring("«secret:".length(), placeholder.length() - 1);
     }
 }

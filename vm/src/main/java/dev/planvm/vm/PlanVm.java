@@ -1,17 +1,15 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
-import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
-import dev.planvm.tools.cassette.CassettePlayer;
-import dev.planvm.tools.cassette.CassetteRecorder;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflow;
@@ -176,15 +174,30 @@ public final class PlanVm implements AutoCloseable {
 
     /**
      * What stops this VM from running {@code plan} in {@code mode}, one sentence per problem, each
-     * starting with the {@code seq_no}: tools that are neither installed nor answered by the
-     * replayed cassette, LLM conditions with no evaluator and no cassette, types with no handler,
-     * and tools the {@link ToolPolicy} denies (in every mode, dry run and replay included).
-     * A dry run needs no tool and no LLM.
+     * starting with the {@code seq_no}: in a live or recorded run, tools that are not installed and
+     * LLM conditions with no evaluator; in every mode, types with no handler and tools the
+     * {@link ToolPolicy} denies. A replay and a dry run need no tool and no LLM: in a replay, a call
+     * the cassette cannot answer fails when it is made, as a cassette miss ({@link #warnings} names
+     * such calls beforehand).
      */
     public List<String> problems(Plan plan, RunMode mode) {
-        boolean replaying = mode instanceof RunMode.Replay;
-        Set<String> answered = mode instanceof RunMode.Replay replay ? replay.cassette().tools() : Set.of();
-        return preflight.problems(plan, answered, replaying, mode instanceof RunMode.DryRun);
+        return preflight.problems(plan, mode instanceof RunMode.Replay, mode instanceof RunMode.DryRun);
+    }
+
+    /** {@link #warnings(Plan, RunMode, int)} for a run from the plan's start. */
+    public List<Diagnostic> warnings(Plan plan, RunMode mode) {
+        return warnings(plan, mode, 0);
+    }
+
+    /**
+     * What may fail in a run from instruction {@code position} (an index into {@link Plan#instructions()})
+     * without stopping it from starting: in a replay, each reachable call the cassette cannot answer
+     * (a tool it has no interaction for, a {@code condition_prompt} when it has no condition answers).
+     * A run adds them to {@link RunResult#warnings()}.
+     */
+    public List<Diagnostic> warnings(Plan plan, RunMode mode, int position) {
+        return mode instanceof RunMode.Replay replay
+                ? Preflight.uncovered(plan, position, replay.cassette().tools(), replay.cassette().hasConditions()) : List.of();
     }
 
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
@@ -213,8 +226,10 @@ public final class PlanVm implements AutoCloseable {
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
-        CallChain chain = CallChains.standard(chainParts, modeLink(mode));
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor) : null;
+        List<String> warnings = warnings(plan, mode, start.position()).stream()
+                .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
+        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor));
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
             all.add(trace);
@@ -225,21 +240,8 @@ public final class PlanVm implements AutoCloseable {
                 dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, executor(), maxInFlight);
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
                 redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
-        return trace == null ? result : result.withTrace(trace.document());
-    }
-
-    /** The link that makes a run live, recorded, replayed or dry: none for a live run. */
-    private CallInterceptor modeLink(RunMode mode) {
-        if (mode instanceof RunMode.Record record) {
-            return new CassetteRecorder(record.recording(), redactor);
-        }
-        if (mode instanceof RunMode.Replay replay) {
-            return new CassettePlayer(replay.cassette(), replay.timing(), redactor);
-        }
-        if (mode instanceof RunMode.DryRun dry) {
-            return CallChains.dryRun(dry.conditionsAnswer());
-        }
-        return null;
+        RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
+        return trace == null ? warned : warned.withTrace(trace.document());
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */

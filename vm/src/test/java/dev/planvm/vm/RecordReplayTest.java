@@ -77,14 +77,17 @@ class RecordReplayTest {
     }
 
     @Test
-    void replay_needs_neither_tools_nor_an_llm_but_a_tool_missing_from_both_is_refused() {
+    void replay_needs_neither_tools_nor_an_llm_and_a_call_missing_from_the_cassette_fails_when_made() {
         Cassette empty = new Cassette(List.of());
         PlanVm bare = PlanVm.builder().llmUnavailable("set OPENAI_API_KEY").build();
         Plan plan = bare.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "llm_generate", "tool_params": {"prompt": "hi"}, "output_vars": "x"}}]""",
                 "p").planOrThrow();
-        assertThatThrownBy(() -> bare.run(plan, Map.of(), RunMode.replay(empty, false)))
-                .hasMessage("seq_no 0: tool 'llm_generate' is not installed (nor in the cassette; set OPENAI_API_KEY)");
+        RunResult replayed = bare.run(plan, Map.of(), RunMode.replay(empty, false));
+        assertThat(replayed.error().describe()).startsWith("seq_no 0 (calling): tool 'llm_generate' failed: the cassette has no "
+                + "recorded interaction for tool 'llm_generate'");
+        assertThat(replayed.warnings()).containsExactly(
+                "seq_no 0: tool 'llm_generate' is not in the cassette: a call to it fails as a cassette miss");
         assertThatThrownBy(() -> bare.run(plan, Map.of()))
                 .hasMessage("seq_no 0: tool 'llm_generate' is not installed (set OPENAI_API_KEY)");
     }

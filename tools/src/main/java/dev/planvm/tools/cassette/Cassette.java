@@ -147,7 +147,7 @@ public record Cassette(List<Interaction> interactions) {
         try {
             AtomicFiles.write(file, toJson().toPrettyString() + "\n");
         } catch (IOException e) {
-            throw new CassetteException(file + ": cannot write the cassette: " + e.getMessage(), e);
+            throw new CassetteException(e.getMessage(), e); // AtomicFiles: "cannot write FILE: why"
         }
     }
 }

@@ -12,14 +12,16 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Loads, validates and runs one plan file and never throws for anything the plan or its cassette
- * does: every outcome is a {@link PlanOutcome}, whose answer has the VM's secrets redacted. Thread-safe (the {@link PlanVm}
- * is).
+ * does: every outcome is a {@link PlanOutcome}, whose diagnostics are the plan's validation
+ * diagnostics and the run's {@linkplain PlanVm#warnings warnings} (e.g. calls a replayed cassette
+ * does not cover). Thread-safe (the {@link PlanVm} is).
  */
 public final class PlanFileRunner {
 
@@ -65,6 +67,13 @@ public final class PlanFileRunner {
         }, inputs);
     }
 
+    /** {@code outcome} with the VM's secrets redacted from its {@code final_answer} (its error already is). */
+    public PlanOutcome redacted(PlanOutcome outcome) {
+        JsonNode answer = vm.redactor().redact(outcome.finalAnswer());
+        return answer == outcome.finalAnswer() ? outcome : new PlanOutcome(outcome.file(), outcome.status(), answer,
+                outcome.error(), outcome.durationMs(), outcome.steps(), outcome.diagnostics(), outcome.trace());
+    }
+
     /** How a run's mode is found once the plan has loaded: reading a cassette may fail. */
     private interface ModeSource {
         RunMode get();
@@ -83,14 +92,16 @@ public final class PlanFileRunner {
         } catch (CassetteException e) {
             return outcome(plan, RunStatus.REJECTED, null, e.getMessage(), start, 0, loaded.diagnostics(), null);
         }
+        List<Diagnostic> diagnostics = new ArrayList<>(loaded.diagnostics());
+        diagnostics.addAll(vm.warnings(loaded.plan(), effective));
         try {
             RunResult result = vm.run(loaded.plan(), inputs, effective);
             return outcome(plan, result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-                    vm.redactor().redact(result.finalAnswer()), result.succeeded() ? null : result.error().describe(), start, result.steps(),
-                    loaded.diagnostics(), result.trace());
+                    result.finalAnswer(), result.succeeded() ? null : result.error().describe(), start, result.steps(),
+                    diagnostics, result.trace());
         } catch (PlanRejectedException e) {
             return outcome(plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0,
-                    loaded.diagnostics(), null);
+                    diagnostics, null);
         }
     }
 

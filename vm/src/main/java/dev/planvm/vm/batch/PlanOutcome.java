@@ -19,7 +19,7 @@ import java.util.Objects;
  *                    validation errors), or {@code null}
  * @param durationMs  wall time from loading to the end of the run
  * @param steps       instructions executed (0 unless it ran)
- * @param diagnostics validation diagnostics (errors and warnings)
+ * @param diagnostics validation diagnostics (errors and warnings), then the run's warnings (calls a replayed cassette does not cover)
  * @param trace       the run's trace, or {@code null} unless it ran
  */
 public record PlanOutcome(Path file, RunStatus status, JsonNode finalAnswer, String error, long durationMs, int steps,

@@ -70,10 +70,15 @@ public final class RegressionRun {
         return new RegressionUpdate(plan, file, existed ? RegressionUpdate.Change.UPDATED : RegressionUpdate.Change.CREATED);
     }
 
-    /** Runs one plan, replaying the cassette beside it when there is one. */
+    /**
+     * Runs one plan, replaying the cassette beside it when there is one. The outcome's
+     * {@code final_answer} has the VM's secrets redacted: expectations are compared with, and
+     * written from, {@code «secret:NAME»} placeholders, never the secrets.
+     */
     public PlanOutcome run(Path plan) {
         Path cassette = cassetteBeside(plan);
-        return Files.exists(cassette) ? runner.replay(plan, cassette, false, inputs) : runner.run(plan, RunMode.live(), inputs);
+        return runner.redacted(Files.exists(cassette) ? runner.replay(plan, cassette, false, inputs)
+                : runner.run(plan, RunMode.live(), inputs));
     }
 
     /** {@code X.cassette.json} beside {@code X.json}. */

@@ -1,13 +1,18 @@
 package dev.planvm.vm.internal;
 
 import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Custom;
+import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.vm.run.InstructionHandler;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +20,11 @@ import java.util.Set;
 /**
  * What stops a VM from running a plan, found before anything runs, one sentence per problem, each
  * starting with the {@code seq_no}: types with no handler, tools the policy denies (in every mode),
- * tools that are neither installed nor answered by the mode, and LLM conditions nothing can decide.
+ * tools that are not installed in a live or recorded run, and LLM conditions nothing can decide.
+ *
+ * <p>A replay calls nothing real, so a tool that is neither installed nor in the cassette is no
+ * problem before the run: a call actually made to it fails as a cassette miss. {@code PlanVm.warnings}
+ * names such calls among the instructions the run can still reach.
  *
  * @param llmHint why no LLM is available (which environment variables to set), or {@code null}
  */
@@ -26,13 +35,12 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
     public static final String LLM_TOOL = "llm_generate";
 
     /**
-     * @param answeredTools tools a replayed cassette answers (empty unless replaying)
-     * @param replaying     whether a cassette answers calls
-     * @param dryRun        whether nothing is called (no tool and no LLM needed)
+     * @param replaying whether a cassette answers calls (then no tool needs to be installed)
+     * @param dryRun    whether nothing is called (no tool and no LLM needed)
      */
-    public List<String> problems(Plan plan, Set<String> answeredTools, boolean replaying, boolean dryRun) {
+    public List<String> problems(Plan plan, boolean replaying, boolean dryRun) {
         List<String> problems = new ArrayList<>();
-        boolean conditionsAnswered = dryRun || replaying || hasConditionEvaluator;
+        boolean answered = dryRun || replaying;
         for (Instruction instruction : plan.instructions()) {
             String at = "seq_no " + instruction.seqNo() + ": ";
             if (!handlers.containsKey(instruction.type())) {
@@ -40,18 +48,80 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
             }
             if (instruction instanceof Calling calling) {
                 policy.refusal(calling.tool()).ifPresent(refusal -> problems.add(at + refusal));
-                if (!dryRun && policy.allows(calling.tool()) && tools.find(calling.tool()).isEmpty()
-                        && !answeredTools.contains(calling.tool())) {
-                    problems.add(at + "tool '" + calling.tool() + "' is not installed ("
-                            + (replaying ? "nor in the cassette; " : "") + missingReason(calling.tool()) + ")");
+                if (!answered && policy.allows(calling.tool()) && tools.find(calling.tool()).isEmpty()) {
+                    problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool()) + ")");
                 }
             }
-            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition && !conditionsAnswered) {
+            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition
+                    && !answered && !hasConditionEvaluator) {
                 problems.add(at + "this jmp has a condition_prompt, which needs an LLM to decide it"
                         + (llmHint != null ? ": " + llmHint : ", and no condition evaluator is configured"));
             }
         }
         return problems;
+    }
+
+    /**
+     * The calls of a replay that the cassette cannot answer, among the instructions reachable from
+     * {@code position}: each would fail as a cassette miss if the run reached it.
+     *
+     * @param cassetteTools the tools the cassette has interactions for
+     * @param hasConditions whether the cassette has condition answers
+     */
+    public static List<Diagnostic> uncovered(Plan plan, int position, Set<String> cassetteTools, boolean hasConditions) {
+        List<Diagnostic> warnings = new ArrayList<>();
+        List<Instruction> instructions = plan.instructions();
+        boolean[] reachable = reachableFrom(plan, position);
+        for (int i = 0; i < instructions.size(); i++) {
+            Instruction instruction = instructions.get(i);
+            if (!reachable[i]) {
+                continue;
+            }
+            if (instruction instanceof Calling calling && !cassetteTools.contains(calling.tool())) {
+                warnings.add(warning(instruction, "tool '" + calling.tool()
+                        + "' is not in the cassette: a call to it fails as a cassette miss"));
+            }
+            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition && !hasConditions) {
+                warnings.add(warning(instruction,
+                        "the cassette has no condition answers: this condition_prompt fails if it is reached"));
+            }
+        }
+        return warnings;
+    }
+
+    private static Diagnostic warning(Instruction instruction, String message) {
+        return Diagnostic.warning(instruction.seqNo(), instruction.header().pointer(), message);
+    }
+
+    /**
+     * Which instructions a run starting at {@code position} may execute, following fall-through and
+     * jump targets; a custom instruction may jump anywhere, so reaching one reaches everything after
+     * it and every instruction.
+     */
+    private static boolean[] reachableFrom(Plan plan, int position) {
+        List<Instruction> instructions = plan.instructions();
+        boolean[] reached = new boolean[instructions.size()];
+        Deque<Integer> work = new ArrayDeque<>();
+        work.push(position);
+        while (!work.isEmpty()) {
+            int at = work.pop();
+            if (at < 0 || at >= instructions.size() || reached[at]) {
+                continue;
+            }
+            reached[at] = true;
+            Instruction instruction = instructions.get(at);
+            if (instruction instanceof Custom) {
+                Arrays.fill(reached, true);
+                return reached;
+            }
+            if (instruction.mayFallThrough()) {
+                work.push(at + 1);
+            }
+            for (int target : instruction.jumpTargets()) {
+                work.push(plan.positionOf(target));
+            }
+        }
+        return reached;
     }
 
     private String missingReason(String tool) {

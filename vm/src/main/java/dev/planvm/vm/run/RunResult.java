@@ -2,6 +2,7 @@ package dev.planvm.vm.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -44,6 +45,13 @@ public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, Json
     /** This result with its trace document. */
     public RunResult withTrace(JsonNode document) {
         return new RunResult(status, finalAnswer, variables, error, steps, duration, document, warnings, earlyCalls);
+    }
+
+    /** This result with {@code earlier} warnings (found before the run) ahead of its own. */
+    public RunResult withWarningsFirst(List<String> earlier) {
+        List<String> all = new ArrayList<>(earlier);
+        all.addAll(warnings);
+        return new RunResult(status, finalAnswer, variables, error, steps, duration, trace, all, earlyCalls);
     }
 
     /** This result failed with {@code failure} (e.g. the journal could not record its end). */

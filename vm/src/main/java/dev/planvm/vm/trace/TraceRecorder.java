@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
@@ -30,6 +31,10 @@ import java.util.Map;
  * order, as {@code {"attempt", "error", "duration_ms", "waited_ms"}} ({@code waited_ms}: the wait
  * before the next attempt, absent on a last attempt that failed too); the successful attempt is
  * not listed. {@code early_calls} is absent in a sequential run. Secrets are redacted.
+ *
+ * <p>A value larger or deeper than one variable may be (an input, a tool param or output, a
+ * write, the result) is replaced by a marker, {@code {"truncated": "text of 6,000,000 characters",
+ * "size": 6000000}}, so the document can always be written; the run's own values are untouched.
  */
 public final class TraceRecorder implements RunListener {
 
@@ -40,15 +45,23 @@ public final class TraceRecorder implements RunListener {
     private final ArrayNode steps = json.arrayNode();
     private final String mode;
     private final Redactor redactor;
+    private final TraceValues values;
     private JsonNode finished;
+
+    /** A recorder whose values are bounded by {@link RunLimits#DEFAULT}. */
+    public TraceRecorder(String mode, Redactor redactor) {
+        this(mode, redactor, RunLimits.DEFAULT);
+    }
 
     /**
      * @param mode     how the run calls tools: {@code live}, {@code replay}, {@code record} or {@code dry-run}
      * @param redactor keeps secrets out of the document
+     * @param limits   the run's limits: a value larger or deeper than one variable may be is truncated
      */
-    public TraceRecorder(String mode, Redactor redactor) {
+    public TraceRecorder(String mode, Redactor redactor, RunLimits limits) {
         this.mode = mode;
         this.redactor = redactor;
+        this.values = new TraceValues(limits);
     }
 
     @Override
@@ -57,20 +70,20 @@ public final class TraceRecorder implements RunListener {
         document.put("mode", mode);
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
-        inputs.forEach(given::set);
+        inputs.forEach((name, value) -> given.set(name, values.bound(value)));
         document.put("started", Instant.now().toString());
     }
 
     @Override
     public void stepFinished(StepRecord step) {
-        steps.add(entry(step));
+        steps.add(entry(step, values));
     }
 
     @Override
     public void runFinished(RunResult result) {
         document.put("finished", Instant.now().toString());
         document.put("status", result.status().label());
-        document.set("result", result.finalAnswer());
+        document.set("result", values.bound(result.finalAnswer()));
         RunError error = result.error();
         if (error == null) {
             document.putNull("error");
@@ -100,15 +113,26 @@ public final class TraceRecorder implements RunListener {
         return finished;
     }
 
-    /** The trace entry of one step (also what the run store keeps per committed step). */
+    /**
+     * The trace entry of one step (also what the run store keeps per committed step), its values
+     * bounded by {@link RunLimits#DEFAULT}.
+     */
     public static ObjectNode entry(StepRecord step) {
+        return entry(step, new TraceValues(RunLimits.DEFAULT));
+    }
+
+    private static ObjectNode entry(StepRecord step, TraceValues values) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
         entry.put("seq_no", step.seqNo());
         entry.put("type", step.type());
         entry.put("start_ms", step.offsetNanos() / 1_000_000.0);
         entry.put("duration_ms", step.durationNanos() / 1_000_000.0);
-        entry.set("inputs", step.inputs());
-        entry.set("writes", step.writes());
+        ObjectNode inputs = step.inputs();
+        if (inputs.get("params") instanceof ObjectNode params) {
+            inputs = values.boundFields(inputs, "params", values.boundFields(params));
+        }
+        entry.set("inputs", values.boundFields(inputs));
+        entry.set("writes", values.boundFields(step.writes()));
         if (step.jumpTo() != null || step.explanation() != null) {
             ObjectNode jump = entry.putObject("jump");
             if (step.jumpTo() == null) {
