@@ -43,7 +43,7 @@ final class ToolsCommand implements Callable<Integer> {
     private int list(LoadedTools loaded) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ObjectMapper mapper = new ObjectMapper();
-        var tools = loaded.tools().stream().sorted(Comparator.comparing(Tool::name)).toList();
+        var tools = loaded.all().stream().sorted(Comparator.comparing(Tool::name)).toList();
         if (format == ValidateCommand.Format.json) {
             ObjectNode document = mapper.createObjectNode();
             ArrayNode list = document.putArray("tools");

@@ -29,6 +29,7 @@ class IssueExampleTest {
         try (LoadedTools loaded = ToolsConfig.load(file, Map.of(), Map.of("CITY_TOKEN", "city-secret", "MCP_TOKEN", "mcp-secret"),
                 ToolsConfig.classPathProviders())) {
             assertThat(loaded.tools()).extracting(Tool::name).contains("lookup", "searchDocs");
+            assertThat(loaded.all()).noneMatch(tool -> tool.name().startsWith("fs:") || tool.name().startsWith("remote:"));
             assertThat(loaded.unavailable()).containsKeys("fs:*", "remote:*");
             Tool lookup = loaded.tools().stream().filter(t -> t.name().equals("lookup")).findFirst().orElseThrow();
             assertThat(lookup.maxAttempts()).hasValue(4);

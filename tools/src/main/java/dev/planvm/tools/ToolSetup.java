@@ -39,6 +39,7 @@ public final class ToolSetup implements AutoCloseable {
     private final Map<String, String> secretsUsed = new LinkedHashMap<>();
     private final List<Problem> problems = new ArrayList<>();
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+    private final List<ToolResolver> resolvers = new ArrayList<>();
 
     /**
      * @param environment   environment variables (providers never read {@code System.getenv} themselves)
@@ -102,6 +103,16 @@ public final class ToolSetup implements AutoCloseable {
 
     public synchronized List<Problem> problems() {
         return List.copyOf(problems);
+    }
+
+    /** Offers tools that are set up on first use (see {@link ToolResolver}), besides those a provider returns. */
+    public synchronized void resolveWith(ToolResolver resolver) {
+        resolvers.add(Objects.requireNonNull(resolver, "resolver"));
+    }
+
+    /** The resolvers providers registered, in order. */
+    public synchronized List<ToolResolver> resolvers() {
+        return List.copyOf(resolvers);
     }
 
     /** Registers something to close with {@link #close()} (a server connection, an open index). */

@@ -79,6 +79,8 @@ public final class PlanVm implements AutoCloseable {
     private final boolean sequential;
     private final int maxInFlight;
     private final Map<Plan, Dataflow> dataflows = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Dataflows of replays and dry runs: they never set a tool up (no MCP server starts to answer from a cassette). */
+    private final Map<Plan, Dataflow> offlineDataflows = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile ExecutorService executor;
     private final int maxSteps;
     private final boolean strict;
@@ -88,12 +90,11 @@ public final class PlanVm implements AutoCloseable {
     private final List<AutoCloseable> resources;
 
     PlanVm(PlanVmBuilder b) {
-        this.tools = ToolRegistry.of(b.tools);
+        this.tools = ToolRegistry.of(b.tools, b.resolver);
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
-        RetrySettings retries = new RetrySettings(b.retryPolicy, toolRetries(b), b.callTimeout, toolTimeouts(b),
-                b.maxRetryAfter);
+        RetrySettings retries = new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
         this.chainParts = CallChains.parts(tools).conditions(b.conditions).policy(b.toolPolicy).retries(retries)
                 .toolLimits(b.toolLimits).sleeper(b.sleeper).listeners(b.callListeners).build();
         this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
@@ -108,24 +109,6 @@ public final class PlanVm implements AutoCloseable {
 
     public static PlanVmBuilder builder() {
         return new PlanVmBuilder();
-    }
-
-    /** Per-tool attempts: set on the builder, else what the tool itself declares (e.g. configured retries). */
-    private static Map<String, RetryPolicy> toolRetries(PlanVmBuilder b) {
-        Map<String, RetryPolicy> retries = new LinkedHashMap<>(b.toolRetries);
-        for (Tool tool : b.tools) {
-            tool.maxAttempts().ifPresent(n -> retries.putIfAbsent(tool.name(), b.retryPolicy.withMaxAttempts(n)));
-        }
-        return retries;
-    }
-
-    /** Per-tool attempt timeouts: set on the builder, else what the tool itself declares. */
-    private static Map<String, Duration> toolTimeouts(PlanVmBuilder b) {
-        Map<String, Duration> timeouts = new LinkedHashMap<>(b.toolTimeouts);
-        for (Tool tool : b.tools) {
-            tool.callTimeout().ifPresent(timeout -> timeouts.putIfAbsent(tool.name(), timeout));
-        }
-        return timeouts;
     }
 
     /**
@@ -237,11 +220,19 @@ public final class PlanVm implements AutoCloseable {
         all.addAll(listeners);
         all.addAll(runListeners);
         Speculator speculator = sequential ? null : new Speculator(plan,
-                dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, executor(), maxInFlight);
+                dataflow(plan, mode), handlers, runLimits, chain, executor(), maxInFlight);
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
                 redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
+    }
+
+    /** The plan's dependency facts; which tools have side effects is asked without setting any up in a replay or dry run. */
+    private Dataflow dataflow(Plan plan, RunMode mode) {
+        if (mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun) {
+            return offlineDataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools::findResolved));
+        }
+        return dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools::find));
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */

@@ -5,6 +5,7 @@ import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
@@ -47,6 +48,7 @@ public final class PlanVmBuilder {
     String llmHint;
     Redactor redactor = Redactor.none();
     final List<AutoCloseable> resources = new ArrayList<>();
+    ToolResolver resolver = ToolResolver.NONE;
 
     PlanVmBuilder() {
     }
@@ -71,6 +73,7 @@ public final class PlanVmBuilder {
      */
     public PlanVmBuilder tools(LoadedTools loaded, ToolPolicy policy) {
         tools(loaded.tools(policy));
+        resolver = loaded.resolver(policy);
         Map<String, String> redactable = new LinkedHashMap<>();
         loaded.secretsUsed().forEach((name, value) -> {
             if (value.length() >= Redactor.MIN_LENGTH) { // a shorter value cannot be told apart from ordinary text

@@ -22,6 +22,11 @@ final class McpTool implements Tool {
     private final JsonNode schema;
     private final boolean readOnly;
 
+    /** The server this tool belongs to. */
+    McpConnection connection() {
+        return connection;
+    }
+
     McpTool(McpConnection connection, String toolName, String description, JsonNode schema, boolean readOnly) {
         this.connection = connection;
         this.toolName = toolName;

@@ -95,14 +95,11 @@ public final class McpToolProvider implements ToolProvider {
             }
             connections.add(setup.closeWith(new McpConnection(spec, setup.environment(), secrets)));
         }
-        if (!setup.problems().isEmpty()) {
-            unavailable = Map.copyOf(notes);
-            return List.of();
-        }
-        Map<McpConnection, List<McpSchema.Tool>> listed = start(connections, notes);
-        List<Tool> tools = tools(listed, notes);
         unavailable = Map.copyOf(notes);
-        return tools;
+        if (setup.problems().isEmpty() && !connections.isEmpty()) {
+            setup.resolveWith(new LazyServers(connections));
+        }
+        return List.of(); // the servers start when a plan first needs one of their tools (LazyServers)
     }
 
     /** What the last {@link #tools(ToolSetup)} could not offer: servers that failed to start, tools with unusable names or schemas. */
@@ -111,8 +108,8 @@ public final class McpToolProvider implements ToolProvider {
         return unavailable;
     }
 
-    /** Starts every server in parallel and lists its tools; a server that fails is noted. */
-    private static Map<McpConnection, List<McpSchema.Tool>> start(List<McpConnection> connections, Map<String, String> notes) {
+    /** Starts these servers in parallel and lists their tools; a server that fails is noted. */
+    static Map<McpConnection, List<McpSchema.Tool>> start(List<McpConnection> connections, Map<String, String> notes) {
         Map<McpConnection, List<McpSchema.Tool>> listed = new LinkedHashMap<>();
         if (connections.isEmpty()) {
             return listed;
@@ -150,10 +147,9 @@ public final class McpToolProvider implements ToolProvider {
         return listed;
     }
 
-    /** The tools of the started servers, and the bare-name aliases that are unambiguous. */
-    private static List<Tool> tools(Map<McpConnection, List<McpSchema.Tool>> listed, Map<String, String> notes) {
+    /** The tools of the started servers (a tool a plan cannot call is noted instead). */
+    static List<McpTool> tools(Map<McpConnection, List<McpSchema.Tool>> listed, Map<String, String> notes) {
         List<McpTool> tools = new ArrayList<>();
-        Map<String, Integer> bareNames = new HashMap<>();
         listed.forEach((connection, serverTools) -> {
             Set<String> seen = new LinkedHashSet<>();
             for (McpSchema.Tool tool : serverTools) {
@@ -178,16 +174,22 @@ public final class McpToolProvider implements ToolProvider {
                 boolean readOnly = tool.annotations() != null && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
                 String description = tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
                 tools.add(new McpTool(connection, name, description, schema, readOnly));
-                bareNames.merge(name, 1, Integer::sum);
             }
         });
-        List<Tool> all = new ArrayList<>(tools);
+        return tools;
+    }
+
+    /** The bare-name aliases of these tools that are unambiguous among them. */
+    static List<McpAlias> aliases(List<McpTool> tools) {
+        Map<String, Integer> bareNames = new HashMap<>();
+        tools.forEach(tool -> bareNames.merge(tool.toolName(), 1, Integer::sum));
+        List<McpAlias> aliases = new ArrayList<>();
         for (McpTool tool : tools) {
             if (bareNames.get(tool.toolName()) == 1) {
-                all.add(new McpAlias(tool));
+                aliases.add(new McpAlias(tool));
             }
         }
-        return all;
+        return aliases;
     }
 
     private static Set<String> secretNames(ServerSpec spec) {

@@ -42,9 +42,10 @@ class McpHttpTest {
     void tools_of_an_http_server_are_listed_aliased_and_called_with_the_secret_header() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
              LoadedTools loaded = load(server.url())) {
-            assertThat(loaded.tools()).extracting(Tool::name).contains("remote:lookup", "remote:write", "lookup", "write");
-            assertThat(loaded.aliases()).containsEntry("lookup", "remote:lookup");
-            Tool lookup = loaded.tools().stream().filter(t -> t.name().equals("lookup")).findFirst().orElseThrow();
+            assertThat(loaded.all()).extracting(Tool::name).contains("remote:lookup", "remote:write", "lookup", "write");
+            assertThat(loaded.all()).filteredOn(t -> t instanceof dev.planvm.tools.config.ToolAlias)
+                    .extracting(t -> t.name() + "=" + ((dev.planvm.tools.config.ToolAlias) t).aliasOf()).contains("lookup=remote:lookup");
+            Tool lookup = loaded.all().stream().filter(t -> t.name().equals("lookup")).findFirst().orElseThrow();
             JsonNode output = lookup.invoke(Configs.JSON.readTree("{\"key\": \"q\"}"), CallContext.of(0));
             assertThat(output.path("value").asText()).isEqualTo("v-q");
             assertThat(TestMcpServer.AUTHORIZATION.get()).isEqualTo("Bearer " + TOKEN);
@@ -56,7 +57,7 @@ class McpHttpTest {
     void a_denied_full_name_also_denies_its_alias() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
              LoadedTools loaded = load(server.url())) {
-            List<Tool> allowed = loaded.tools(ToolPolicy.of(List.of(), List.of("remote:write")));
+            List<Tool> allowed = loaded.resolver(ToolPolicy.of(List.of(), List.of("remote:write"))).all();
             assertThat(allowed).extracting(Tool::name).contains("remote:write", "lookup").doesNotContain("write");
         }
     }
@@ -65,7 +66,7 @@ class McpHttpTest {
     void the_secret_header_stays_out_of_the_trace_and_the_cassette() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
              LoadedTools loaded = load(server.url())) {
-            PlanVm vm = PlanVm.builder().tools(loaded.tools()).secrets(loaded.secretsUsed()).build();
+            PlanVm vm = PlanVm.builder().tools(loaded, ToolPolicy.ALLOW_ALL).build();
             RunMode.Record rec = RunMode.record();
             RunResult result = vm.run(vm.loader().load("""
                     [{"seq_no": 0, "type": "calling", "parameters": {"tool": "remote:echo", "params": {"t": "${token}"}, "output_vars": "final_answer"}}]""",
@@ -82,8 +83,8 @@ class McpHttpTest {
     void a_server_that_went_away_is_a_retriable_failure_that_names_it() throws Exception {
         TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
         try (LoadedTools loaded = load(server.url())) {
+            Tool echo = loaded.all().stream().filter(t -> t.name().equals("remote:echo")).findFirst().orElseThrow();
             server.close();
-            Tool echo = loaded.tools().stream().filter(t -> t.name().equals("remote:echo")).findFirst().orElseThrow();
             ToolException e = catchThrowableOfType(ToolException.class, () -> echo.invoke(Configs.JSON.readTree("{}"), CallContext.of(0)));
             assertThat(e.retriable()).isTrue();
             assertThat(e.getMessage()).contains("MCP server 'remote'").doesNotContain(TOKEN);
@@ -93,7 +94,7 @@ class McpHttpTest {
     @Test
     void a_server_that_cannot_be_reached_at_load_is_reported_as_unavailable() throws Exception {
         try (LoadedTools loaded = load("http://127.0.0.1:9/mcp")) {
-            assertThat(loaded.tools()).isEmpty();
+            assertThat(loaded.all()).isEmpty();
             assertThat(loaded.unavailable().get("remote:*")).contains("did not start");
         }
     }

@@ -1,5 +1,6 @@
 package dev.planvm.integrations.mcp;
 
+import dev.planvm.tools.ToolPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,7 +37,7 @@ class McpPlanTest {
         config.putObject("mcpServers").set("svc", Configs.stdioServer("--lookup-delay-ms", String.valueOf(LOOKUP_MS),
                 "--marker", dir.resolve("crashed-once").toString()));
         loaded = ToolsConfig.load(Configs.write(dir, config), Map.of(), Map.of(), Configs.providers());
-        vm = PlanVm.builder().tools(loaded.tools()).retrySleeper(wait -> { }).build();
+        vm = PlanVm.builder().tools(loaded, ToolPolicy.ALLOW_ALL).retrySleeper(wait -> { }).build();
     }
 
     @AfterAll
@@ -136,13 +137,38 @@ class McpPlanTest {
         Path elsewhere = java.nio.file.Files.createDirectories(dir.resolve("offline"));
         try (LoadedTools without = ToolsConfig.load(Configs.write(elsewhere, absent), Map.of(), Map.of(),
                 Configs.providers())) {
-            assertThat(without.tools()).isEmpty();
-            assertThat(without.unavailable()).containsKey("svc:*");
-            PlanVm offline = PlanVm.builder().tools(without.tools()).build();
+            PlanVm offline = PlanVm.builder().tools(without, ToolPolicy.ALLOW_ALL).build();
             Plan again = offline.loader().load(json, "replayed-plan").planOrThrow();
             RunResult replayed = offline.run(again, Map.of(), RunMode.replay(Cassette.read(cassette), false));
             assertThat(replayed.succeeded()).as(String.valueOf(replayed.error())).isTrue();
             assertThat(replayed.finalAnswer()).isEqualTo(recorded.finalAnswer());
+        }
+    }
+
+    @Test
+    void a_server_starts_only_when_a_plan_first_calls_one_of_its_tools() throws Exception {
+        Path started = dir.resolve("lazy-started");
+        ObjectNode config = Configs.JSON.createObjectNode();
+        config.putObject("mcpServers").set("lazy", Configs.stdioServer("--started", started.toString()));
+        java.nio.file.Path elsewhere = java.nio.file.Files.createDirectories(dir.resolve("lazy"));
+        try (LoadedTools lazy = ToolsConfig.load(Configs.write(elsewhere, config), Map.of(), Map.of(), Configs.providers());
+             PlanVm vm = PlanVm.builder().tools(lazy, ToolPolicy.ALLOW_ALL).build()) {
+            RunResult none = vm.run(vm.loader().load("""
+                    [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": 1}}]""", "p").planOrThrow(), Map.of());
+            assertThat(none.succeeded()).isTrue();
+            assertThat(started).doesNotExist();
+            Plan calling = vm.loader().load("""
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool": "lazy:lookup", "params": {"key": "k"},
+                      "output_vars": "final_answer"}}]""", "p").planOrThrow();
+            Cassette answers = Cassette.fromJson(Configs.JSON.readTree("""
+                    {"format": "planvm-cassette/1", "interactions": [{"type": "tool", "tool": "lazy:lookup",
+                      "params": {"key": "k"}, "output": "from the cassette", "duration_ms": 1}]}"""), "c");
+            RunResult replayed = vm.run(calling, Map.of(), RunMode.replay(answers, false));
+            assertThat(replayed.finalAnswer().asText()).isEqualTo("from the cassette");
+            assertThat(started).as("a replay starts no server").doesNotExist();
+            RunResult called = vm.run(calling, Map.of());
+            assertThat(called.succeeded()).as(String.valueOf(called.error())).isTrue();
+            assertThat(started).exists();
         }
     }
 }

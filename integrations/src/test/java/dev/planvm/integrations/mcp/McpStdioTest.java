@@ -49,8 +49,8 @@ class McpStdioTest {
     }
 
     private static Tool tool(String name) {
-        return loaded.tools().stream().filter(t -> t.name().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("no tool " + name + " in " + loaded.tools()));
+        return loaded.all().stream().filter(t -> t.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no tool " + name + " in " + loaded.all()));
     }
 
     private static JsonNode call(String name, String params) throws Exception {
@@ -59,7 +59,7 @@ class McpStdioTest {
 
     @Test
     void every_tool_a_server_lists_is_callable_as_server_colon_tool_with_the_servers_schema() throws Exception {
-        assertThat(loaded.tools()).extracting(Tool::name)
+        assertThat(loaded.all()).extracting(Tool::name)
                 .contains("svc:lookup", "svc:write", "svc:echo", "svc:fail", "slow:lookup", "crashy:crash");
         assertThat(tool("svc:lookup").paramsSchema())
                 .isEqualTo(Configs.JSON.readTree("{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
@@ -69,7 +69,7 @@ class McpStdioTest {
     @Test
     void a_bare_name_listed_by_several_servers_is_no_alias() {
         assertThat(loaded.aliases()).isEmpty();
-        assertThat(loaded.tools()).extracting(Tool::name).doesNotContain("lookup");
+        assertThat(loaded.all()).extracting(Tool::name).doesNotContain("lookup");
     }
 
     @Test
@@ -81,15 +81,17 @@ class McpStdioTest {
 
     @Test
     void a_tool_whose_name_a_plan_cannot_call_is_reported_not_dropped() {
+        loaded.all();
         assertThat(loaded.unavailable()).containsKey("svc:bad name");
         assertThat(loaded.unavailable().get("svc:bad name")).contains("which a plan cannot call");
     }
 
     @Test
     void servers_that_fail_to_start_are_reported_with_why_and_the_others_work() throws Exception {
+        loaded.all();
         assertThat(loaded.unavailable().get("tooslow:*")).contains("did not answer 'initialize' within 1 s");
         assertThat(loaded.unavailable().get("broken:*")).contains("did not start").contains("cannot run").contains("no-such-server");
-        assertThat(loaded.tools()).extracting(Tool::name).noneMatch(name -> name.startsWith("tooslow:") || name.startsWith("broken:"));
+        assertThat(loaded.all()).extracting(Tool::name).noneMatch(name -> name.startsWith("tooslow:") || name.startsWith("broken:"));
         assertThat(call("svc:echo", "{\"a\": 1}")).isEqualTo(Configs.JSON.readTree("{\"a\": 1}"));
     }
 

@@ -38,7 +38,8 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>{@code crash_once}: exits mid-call unless the {@code --marker} file exists, which it creates first;</li>
  *   <li>{@code bad name}: a name no plan can call.</li>
  * </ul>
- * Options: {@code --start-delay-ms N} (sleep before serving), {@code --lookup-delay-ms N}, {@code --marker FILE}.
+ * Options: {@code --start-delay-ms N} (sleep before serving), {@code --lookup-delay-ms N}, {@code --marker FILE},
+ * {@code --started FILE} (created when the server starts).
  */
 public final class TestMcpServer {
 
@@ -48,25 +49,34 @@ public final class TestMcpServer {
     }
 
     /** Options of one server. */
-    public record Options(long startDelayMs, long lookupDelayMs, Path marker) {
+    public record Options(long startDelayMs, long lookupDelayMs, Path marker, Path started) {
+        public Options(long startDelayMs, long lookupDelayMs, Path marker) {
+            this(startDelayMs, lookupDelayMs, marker, null);
+        }
+
         static Options parse(String[] args) {
             long start = 0;
             long lookup = 0;
             Path marker = null;
+            Path started = null;
             for (int i = 0; i + 1 < args.length; i += 2) {
                 switch (args[i]) {
                     case "--start-delay-ms" -> start = Long.parseLong(args[i + 1]);
                     case "--lookup-delay-ms" -> lookup = Long.parseLong(args[i + 1]);
                     case "--marker" -> marker = Path.of(args[i + 1]);
+                    case "--started" -> started = Path.of(args[i + 1]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(start, lookup, marker);
+            return new Options(start, lookup, marker, started);
         }
     }
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
+        if (options.started() != null) {
+            Files.writeString(options.started(), "started");
+        }
         Thread.sleep(options.startDelayMs());
         System.err.println("test MCP server starting");
         InputStream in = new FilterInputStream(System.in) {

@@ -2,7 +2,11 @@ package dev.planvm.tools.call;
 
 import java.time.Duration;
 import java.util.Map;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolRegistry;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * How the retry and timeout links treat each call: a {@link RetryPolicy} and an attempt timeout,
@@ -45,6 +49,34 @@ public record RetrySettings(RetryPolicy retry, Map<String, RetryPolicy> toolRetr
     /** {@code retry} for every call, no timeout, {@code Retry-After} up to 60 s. */
     public static RetrySettings of(RetryPolicy retry) {
         return new RetrySettings(retry, Map.of(), null, Map.of(), DEFAULT_MAX_RETRY_AFTER);
+    }
+
+    /**
+     * The retry policy of {@code call}: its tool's own policy set here, else the attempts the tool
+     * itself declares ({@link dev.planvm.tools.Tool#maxAttempts()}) with the default backoff, else the default.
+     */
+    public RetryPolicy retryFor(Call call, ToolRegistry tools) {
+        if (call instanceof Call.ToolCall tool && !toolRetries.containsKey(tool.tool())) {
+            OptionalInt own = tools.find(tool.tool()).map(Tool::maxAttempts).orElse(OptionalInt.empty());
+            if (own.isPresent()) {
+                return retry.withMaxAttempts(own.getAsInt());
+            }
+        }
+        return retryFor(call);
+    }
+
+    /**
+     * The attempt timeout of {@code call}: its tool's own timeout set here, else the one the tool
+     * itself declares ({@link dev.planvm.tools.Tool#callTimeout()}), else the default; {@code null}: none.
+     */
+    public Duration timeoutFor(Call call, ToolRegistry tools) {
+        if (call instanceof Call.ToolCall tool && !toolTimeouts.containsKey(tool.tool())) {
+            Optional<Duration> own = tools.find(tool.tool()).flatMap(Tool::callTimeout);
+            if (own.isPresent()) {
+                return own.get().isZero() ? null : own.get();
+            }
+        }
+        return timeoutFor(call);
     }
 
     /** The retry policy of {@code call}. */

@@ -44,8 +44,8 @@ public final class CallChains {
 
     /**
      * permission → run mode (dry run, replay or record; none for a live run) → retry → per-tool
-     * limit → attempt timeout → the tool or condition evaluator (params checked against the tool's
-     * schema first). Dry run and replay answer every call themselves, so nothing after them runs;
+     * limit → attempt timeout (passing straight on when the call has none) → the tool or condition
+     * evaluator (params checked against the tool's schema first). Dry run and replay answer every call themselves, so nothing after them runs;
      * a denied tool is denied in every mode.
      *
      * @param mode a {@link #dryRun} link, a cassette player or recorder, or {@code null} for a live run
@@ -58,9 +58,7 @@ public final class CallChains {
         }
         links.add(parts.retry);
         links.add(parts.limits);
-        if (parts.timeouts.active()) {
-            links.add(parts.timeouts);
-        }
+        links.add(parts.timeouts);
         links.add(parts.terminal);
         return new CallChain(links, parts.listeners);
     }
@@ -90,9 +88,9 @@ public final class CallChains {
         private Parts(PartsBuilder b) {
             this.policy = b.policy;
             this.permission = new PermissionLink(b.policy);
-            this.retry = new RetryLink(b.retries, b.sleeper);
+            this.retry = new RetryLink(b.retries, b.sleeper, b.tools);
             this.limits = new ToolLimitLink(b.toolLimits);
-            this.timeouts = new TimeoutLink(b.retries);
+            this.timeouts = new TimeoutLink(b.retries, b.tools);
             this.terminal = new TerminalLink(b.tools, b.conditions, new ParamsCheck());
             this.listeners = List.copyOf(b.listeners);
         }

@@ -3,12 +3,14 @@ package dev.planvm.tools.config;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.ToolSetup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The tools a configuration declares, ready to hand to the VM, and what must be closed when they are
@@ -17,11 +19,14 @@ import java.util.Optional;
  *
  * <pre>{@code
  * try (LoadedTools loaded = ToolsConfig.load(file, env, secrets, ToolsConfig.classPathProviders())) {
- *     PlanVm vm = PlanVm.builder().tools(loaded.tools(policy)).toolPolicy(policy)
- *             .secrets(loaded.secretsUsed()).build();
+ *     PlanVm vm = PlanVm.builder().tools(loaded, policy).toolPolicy(policy).build();
  *     ...
  * }
  * }</pre>
+ *
+ * Some tools are set up only when first needed (an MCP server starts when a plan calls one of its
+ * tools): {@link #tools()} holds the others, {@link #resolver(ToolPolicy)} finds these by name, and
+ * {@link #all()} sets everything up for a listing.
  */
 public final class LoadedTools implements AutoCloseable {
 
@@ -69,7 +74,49 @@ public final class LoadedTools implements AutoCloseable {
         return allowed;
     }
 
-    /** Alias name to the full name of the tool it calls (e.g. {@code read_file → fs:read_file}). */
+    /**
+     * Finds the tools set up on first use, by name: the providers' {@link ToolResolver}s in turn, less
+     * the aliases whose full name {@code policy} refuses.
+     */
+    public ToolResolver resolver(ToolPolicy policy) {
+        List<ToolResolver> resolvers = setup.resolvers();
+        return new ToolResolver() {
+            @Override
+            public Optional<Tool> resolve(String name) {
+                for (ToolResolver resolver : resolvers) {
+                    Optional<Tool> tool = resolver.resolve(name).filter(t -> allowed(t, policy));
+                    if (tool.isPresent()) {
+                        return tool;
+                    }
+                }
+                return Optional.empty();
+            }
+
+            @Override
+            public List<Tool> all() {
+                List<Tool> all = new ArrayList<>();
+                resolvers.forEach(resolver -> resolver.all().stream().filter(t -> allowed(t, policy)).forEach(all::add));
+                return all;
+            }
+        };
+    }
+
+    /** Every tool, those set up on first use included (which this sets up: it may start servers). */
+    public List<Tool> all() {
+        List<Tool> all = new ArrayList<>(tools);
+        for (Tool tool : resolver(ToolPolicy.ALLOW_ALL).all()) {
+            if (all.stream().noneMatch(known -> known.name().equals(tool.name()))) {
+                all.add(tool);
+            }
+        }
+        return all;
+    }
+
+    private static boolean allowed(Tool tool, ToolPolicy policy) {
+        return !(tool instanceof ToolAlias alias) || policy.allows(alias.aliasOf());
+    }
+
+    /** Of the tools set up at load (not those set up on first use): alias name to the full name of the tool it calls (e.g. {@code read_file → fs:read_file}). */
     public Map<String, String> aliases() {
         return aliases;
     }
@@ -80,7 +127,9 @@ public final class LoadedTools implements AutoCloseable {
      * set, {@code llm_generate} without an LLM configured. Name (or {@code server:*}) to a sentence.
      */
     public Map<String, String> unavailable() {
-        return unavailable;
+        Map<String, String> all = new TreeMap<>(unavailable);
+        setup.resolvers().forEach(resolver -> all.putAll(resolver.unavailable()));
+        return all;
     }
 
     /** The secrets the tools read, name to value: give them to the VM ({@code builder.secrets(...)}) so they are redacted. */

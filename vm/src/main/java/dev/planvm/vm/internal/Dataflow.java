@@ -7,7 +7,9 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.ValueTemplate;
-import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.Tool;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -46,7 +48,7 @@ public final class Dataflow {
         java.util.Arrays.fill(lastSideEffect, -1);
     }
 
-    public static Dataflow of(Plan plan, ToolRegistry tools) {
+    public static Dataflow of(Plan plan, Function<String, Optional<Tool>> tools) {
         List<Instruction> instructions = plan.instructions();
         int n = instructions.size();
         Dataflow flow = new Dataflow(n);
@@ -75,7 +77,7 @@ public final class Dataflow {
         return flow;
     }
 
-    private void analyseBlock(List<Instruction> instructions, int start, int end, ToolRegistry tools) {
+    private void analyseBlock(List<Instruction> instructions, int start, int end, Function<String, Optional<Tool>> tools) {
         Map<String, Integer> lastWrite = new HashMap<>();
         int lastEffect = -1;
         List<Integer> calls = new ArrayList<>();
@@ -95,7 +97,7 @@ public final class Dataflow {
             if (instruction.callsOut()) {
                 lastSideEffect[p] = lastEffect;
                 boolean sideEffects = instruction instanceof Calling calling
-                        && tools.find(calling.tool()).map(t -> t.hasSideEffects()).orElse(false);
+                        && tools.apply(calling.tool()).map(Tool::hasSideEffects).orElse(false);
                 if (sideEffects) {
                     lastEffect = p;
                 } else {

@@ -1,5 +1,6 @@
 package dev.planvm.tools.chain.internal;
 
+import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.Sleeper;
 
 import dev.planvm.tools.call.Call;
@@ -35,7 +36,11 @@ public final class RetryLink implements CallInterceptor {
     private final RetrySettings settings;
     private final Sleeper sleeper;
 
-    public RetryLink(RetrySettings settings, Sleeper sleeper) {
+    private final ToolRegistry tools;
+
+    /** @param tools where a tool's own attempts are looked up ({@link RetrySettings#retryFor(Call, ToolRegistry)}) */
+    public RetryLink(RetrySettings settings, Sleeper sleeper, ToolRegistry tools) {
+        this.tools = tools;
         this.settings = settings;
         this.sleeper = sleeper;
     }
@@ -43,7 +48,7 @@ public final class RetryLink implements CallInterceptor {
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
-        RetryPolicy policy = settings.retryFor(call);
+        RetryPolicy policy = settings.retryFor(call, tools);
         for (int attempt = 1; ; attempt++) {
             long start = System.nanoTime();
             try {

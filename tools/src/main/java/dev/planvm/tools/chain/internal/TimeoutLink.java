@@ -1,5 +1,6 @@
 package dev.planvm.tools.chain.internal;
 
+import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.RetrySettings;
@@ -31,19 +32,18 @@ public final class TimeoutLink implements CallInterceptor {
     private final RetrySettings settings;
     private volatile ExecutorService executor;
 
-    public TimeoutLink(RetrySettings settings) {
-        this.settings = settings;
-    }
+    private final ToolRegistry tools;
 
-    /** Whether some call has a timeout; when none has, the chain leaves this link out. */
-    public boolean active() {
-        return settings.hasTimeouts();
+    /** @param tools where a tool's own timeout is looked up ({@link RetrySettings#timeoutFor(Call, ToolRegistry)}) */
+    public TimeoutLink(RetrySettings settings, ToolRegistry tools) {
+        this.settings = settings;
+        this.tools = tools;
     }
 
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
-        Duration timeout = settings.timeoutFor(call);
+        Duration timeout = settings.timeoutFor(call, tools);
         if (timeout == null) {
             return chain.proceed(call);
         }

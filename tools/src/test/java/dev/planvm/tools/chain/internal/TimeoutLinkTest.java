@@ -152,9 +152,44 @@ class TimeoutLinkTest {
     }
 
     @Test
-    void settings_without_any_timeout_leave_the_link_out_of_the_chain() {
-        assertThat(new TimeoutLink(RetrySettings.of(RetryPolicy.DEFAULT)).active()).isFalse();
-        assertThat(new TimeoutLink(timeout(RetryPolicy.NONE, null, Map.of("x", Duration.ZERO))).active()).isFalse();
-        assertThat(new TimeoutLink(timeout(RetryPolicy.NONE, null, Map.of("x", Duration.ofSeconds(1)))).active()).isTrue();
+    void a_call_without_a_timeout_passes_straight_on_on_the_calling_thread() {
+        java.util.concurrent.atomic.AtomicReference<Thread> ran = new java.util.concurrent.atomic.AtomicReference<>();
+        Tool tool = Tool.of("here", "", (p, c) -> {
+            ran.set(Thread.currentThread());
+            return TextNode.valueOf("ok");
+        });
+        chain(List.of(tool), timeout(RetryPolicy.NONE, null, Map.of("here", Duration.ZERO)), Map.of()).execute(call("here"));
+        assertThat(ran.get()).isSameAs(Thread.currentThread());
+        chain(List.of(tool), timeout(RetryPolicy.NONE, Duration.ofSeconds(5), Map.of()), Map.of()).execute(call("here"));
+        assertThat(ran.get()).isNotSameAs(Thread.currentThread());
+    }
+
+    @Test
+    void a_tools_own_timeout_applies_unless_one_is_set_for_it() {
+        Tool slow = new Tool() {
+            @Override
+            public String name() {
+                return "slow";
+            }
+
+            @Override
+            public java.util.Optional<Duration> callTimeout() {
+                return java.util.Optional.of(Duration.ofMillis(100));
+            }
+
+            @Override
+            public com.fasterxml.jackson.databind.JsonNode invoke(com.fasterxml.jackson.databind.JsonNode params, CallContext context) {
+                try {
+                    Thread.sleep(2_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return TextNode.valueOf("late");
+            }
+        };
+        assertThatThrownBy(() -> chain(List.of(slow), RetrySettings.of(RetryPolicy.NONE), Map.of()).execute(call("slow")))
+                .hasMessage("the call timed out after 0.1 s");
+        assertThat(chain(List.of(slow), timeout(RetryPolicy.NONE, null, Map.of("slow", Duration.ZERO)), Map.of())
+                .execute(call("slow")).asText()).isEqualTo("late");
     }
 }
