@@ -3,6 +3,7 @@ package dev.planvm.cli;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.RunMode;
 import java.nio.file.Path;
+import java.util.Set;
 import picocli.CommandLine;
 
 /** How {@code run} reaches the outside world: {@code --record}, {@code --replay} or {@code --dry-run} (at most one). */
@@ -29,17 +30,22 @@ final class ModeOptions {
     @CommandLine.Option(names = "--replay-timing", description = "With --replay, wait each interaction's recorded duration.")
     private boolean replayTiming;
 
+    @CommandLine.Option(names = "--live", paramLabel = "TOOLS", split = ",",
+            description = "With --replay, call these tools for real and answer every other call from the cassette (a partial "
+                    + "replay, e.g. --live vector_search,retrieve_knowledge_graph). Comma-separated, repeatable.")
+    private Set<String> live = Set.of();
+
     @CommandLine.Option(names = "--dry-run-conditions", paramLabel = "true|false", defaultValue = "false", arity = "1",
             description = "What LLM conditions answer in a dry run (default: ${DEFAULT-VALUE}).")
     private boolean dryRunConditions;
 
     /** The run mode; a cassette that cannot be read is a {@code CassetteException} (exit 2). */
     RunMode mode(CommandLine commandLine) {
-        if (replayTiming && mode.replay == null) {
-            throw new CommandLine.ParameterException(commandLine, "--replay-timing needs --replay");
+        if ((replayTiming || !live.isEmpty()) && mode.replay == null) {
+            throw new CommandLine.ParameterException(commandLine, (replayTiming ? "--replay-timing" : "--live") + " needs --replay");
         }
         if (mode.replay != null) {
-            return RunMode.replay(Cassette.read(mode.replay), replayTiming);
+            return RunMode.replay(Cassette.read(mode.replay), replayTiming, live);
         }
         if (mode.record != null) {
             return RunMode.record();

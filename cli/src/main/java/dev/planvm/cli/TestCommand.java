@@ -56,6 +56,11 @@ final class TestCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private ConfigOptions config;
 
+    @CommandLine.Option(names = "--live", paramLabel = "TOOLS", split = ",",
+            description = "Call these tools for real and answer every other call from the plan's cassette (pin the LLM's "
+                    + "answers, exercise retrieval live). Comma-separated, repeatable.")
+    private Set<String> live = Set.of();
+
     @CommandLine.Mixin
     private Verbosity verbosity;
 
@@ -79,7 +84,7 @@ final class TestCommand implements Callable<Integer> {
         try (PlanVm vm = settings.applyTo(PlanVm.builder()).secrets(secrets)
                 .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL).build()) {
             RedactingLogs.use(vm.redactor());
-            RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs);
+            RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs, live);
             return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
         }
     }

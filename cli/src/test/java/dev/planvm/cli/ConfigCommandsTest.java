@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,14 +24,17 @@ class ConfigCommandsTest {
 
     private HttpServer server;
     private final AtomicReference<String> authorization = new AtomicReference<>();
+    private final AtomicInteger population = new AtomicInteger(709000);
+    private final AtomicInteger hits = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/cities/", exchange -> {
             authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
+            hits.incrementAndGet();
             String city = exchange.getRequestURI().getPath().substring("/cities/".length());
-            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": 709000}}").getBytes(StandardCharsets.UTF_8);
+            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": " + population.get() + "}}").getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -88,5 +92,43 @@ class ConfigCommandsTest {
             assertThat(run.err()).as(command).contains("at /httpTool:").contains("did you mean 'httpTools'?")
                     .contains("at /mcpServers/fs").contains("comand");
         }
+    }
+
+    @Test
+    void a_partial_replay_calls_the_live_tool_for_real_and_answers_the_rest_from_the_cassette() throws Exception {
+        Path plan = Files.writeString(dir.resolve("p.json"), """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"city": "Oslo"},
+                  "output_vars": ["population"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${population}"}}]""");
+        Map<String, String> env = Map.of("CITY_TOKEN", "city-token-0123456789", "PLANVM_CONFIG", config().toString());
+        Path cassette = dir.resolve("p.cassette.json");
+        CliRun recorded = CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--record", cassette.toString());
+        assertThat(recorded.exitCode()).as(recorded.err()).isZero();
+        population.set(710000);
+        hits.set(0);
+
+        CliRun replayed = CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--replay", cassette.toString());
+        assertThat(replayed.out()).isEqualTo("709000\n");
+        assertThat(hits).hasValue(0);
+
+        CliRun partial = CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--replay", cassette.toString(),
+                "--live", "lookup");
+        assertThat(partial.exitCode()).as(partial.err()).isZero();
+        assertThat(partial.out()).isEqualTo("710000\n");
+        assertThat(hits).hasValue(1);
+
+        CliRun updated = CliRun.withEnvironment(env, "test", plan.toString(), "--live", "lookup", "--update");
+        assertThat(updated.exitCode()).as(updated.out() + updated.err()).isZero();
+        assertThat(Files.readString(dir.resolve("p.expected.json"))).contains("710000");
+        CliRun tested = CliRun.withEnvironment(env, "test", plan.toString(), "--live", "lookup");
+        assertThat(tested.exitCode()).as(tested.out() + tested.err()).isZero();
+        assertThat(hits).hasValue(3);
+        population.set(711000);
+        CliRun changed = CliRun.withEnvironment(env, "test", plan.toString(), "--live", "lookup");
+        assertThat(changed.exitCode()).as(changed.out() + changed.err()).isEqualTo(1);
+
+        CliRun misuse = CliRun.withEnvironment(env, "run", plan.toString(), "--live", "lookup");
+        assertThat(misuse.exitCode()).isEqualTo(2);
+        assertThat(misuse.err()).contains("--live needs --replay");
     }
 }

@@ -18,7 +18,7 @@ final class ModeLinks {
             return new CassetteRecorder(record.recording(), redactor);
         }
         if (mode instanceof RunMode.Replay replay) {
-            return new CassettePlayer(replay.cassette(), replay.timing(), redactor);
+            return new CassettePlayer(replay.cassette(), replay.timing(), redactor, replay.live());
         }
         if (mode instanceof RunMode.DryRun dry) {
             return CallChains.dryRun(dry.conditionsAnswer());

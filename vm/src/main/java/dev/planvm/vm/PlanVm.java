@@ -164,7 +164,8 @@ public final class PlanVm implements AutoCloseable {
      * such calls beforehand).
      */
     public List<String> problems(Plan plan, RunMode mode) {
-        return preflight.problems(plan, mode instanceof RunMode.Replay, mode instanceof RunMode.DryRun);
+        Set<String> live = mode instanceof RunMode.Replay replay ? replay.live() : Set.of();
+        return preflight.problems(plan, mode instanceof RunMode.Replay, mode instanceof RunMode.DryRun, live);
     }
 
     /** {@link #warnings(Plan, RunMode, int)} for a run from the plan's start. */
@@ -180,7 +181,14 @@ public final class PlanVm implements AutoCloseable {
      */
     public List<Diagnostic> warnings(Plan plan, RunMode mode, int position) {
         return mode instanceof RunMode.Replay replay
-                ? Preflight.uncovered(plan, position, replay.cassette().tools(), replay.cassette().hasConditions()) : List.of();
+                ? Preflight.uncovered(plan, position, union(replay.cassette().tools(), replay.live()),
+                        replay.cassette().hasConditions()) : List.of();
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */

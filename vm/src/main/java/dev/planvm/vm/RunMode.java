@@ -3,6 +3,7 @@ package dev.planvm.vm;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Recording;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How one run reaches the outside world: live, recording every call into a cassette, replaying
@@ -43,13 +44,21 @@ public sealed interface RunMode permits RunMode.Live, RunMode.Record, RunMode.Re
     }
 
     /**
-     * Answers every call from the cassette and calls nothing real (tools need not be installed).
+     * Answers every call from the cassette and calls nothing real (tools need not be installed) —
+     * except calls of the {@code live} tools, which run for real (a partial replay: pin the LLM's
+     * answers, exercise retrieval live).
      *
      * @param timing wait each interaction's recorded duration before answering
+     * @param live   tools called for real, not answered from the cassette (they must be installed)
      */
-    record Replay(Cassette cassette, boolean timing) implements RunMode {
+    record Replay(Cassette cassette, boolean timing, Set<String> live) implements RunMode {
         public Replay {
             Objects.requireNonNull(cassette, "cassette");
+            live = Set.copyOf(live);
+        }
+
+        public Replay(Cassette cassette, boolean timing) {
+            this(cassette, timing, Set.of());
         }
 
         @Override
@@ -79,6 +88,11 @@ public sealed interface RunMode permits RunMode.Live, RunMode.Record, RunMode.Re
 
     static Replay replay(Cassette cassette, boolean timing) {
         return new Replay(cassette, timing);
+    }
+
+    /** A partial replay: the {@code live} tools run for real, every other call is answered from the cassette. */
+    static Replay replay(Cassette cassette, boolean timing, Set<String> live) {
+        return new Replay(cassette, timing, live);
     }
 
     static DryRun dryRun(boolean conditionsAnswer) {

@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Replay: answers every call from a cassette and never proceeds to a real tool or LLM. A tool call
@@ -29,6 +30,7 @@ public final class CassettePlayer implements CallInterceptor {
     private static final String CONDITIONS = "\0conditions";
 
     private final Redactor redactor;
+    private final Set<String> live;
 
     /** @param timing sleep each interaction's {@code duration_ms} before answering ({@code --replay-timing}) */
     public CassettePlayer(Cassette cassette, boolean timing) {
@@ -40,6 +42,12 @@ public final class CassettePlayer implements CallInterceptor {
      *                 same way, so a cassette recorded with secrets replays with them
      */
     public CassettePlayer(Cassette cassette, boolean timing, Redactor redactor) {
+        this(cassette, timing, redactor, Set.of());
+    }
+
+    /** @param live tools whose calls pass on to the real tool instead of being answered (a partial replay) */
+    public CassettePlayer(Cassette cassette, boolean timing, Redactor redactor, Set<String> live) {
+        this.live = Set.copyOf(live);
         this.cassette = cassette;
         this.timing = timing;
         this.redactor = redactor;
@@ -59,6 +67,9 @@ public final class CassettePlayer implements CallInterceptor {
 
     @Override
     public JsonNode intercept(Chain chain) {
+        if (chain.call() instanceof Call.ToolCall tool && live.contains(tool.tool())) {
+            return chain.proceed(chain.call()); // a live tool of a partial replay: called for real
+        }
         Call call = redacted(chain.call());
         Interaction interaction = take(call);
         if (timing && interaction.durationMs() > 0) {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -59,11 +60,16 @@ public final class PlanFileRunner {
      * @param timing wait each interaction's recorded duration
      */
     public PlanOutcome replay(Path plan, Path cassette, boolean timing, Map<String, JsonNode> inputs) {
+        return replay(plan, cassette, timing, Set.of(), inputs);
+    }
+
+    /** {@link #replay(Path, Path, boolean, Map)}, calling the {@code live} tools for real (a partial replay). */
+    public PlanOutcome replay(Path plan, Path cassette, boolean timing, Set<String> live, Map<String, JsonNode> inputs) {
         return run(plan, () -> {
             if (!Files.exists(cassette)) {
                 throw new CassetteException(cassette + ": cassette not found");
             }
-            return RunMode.replay(Cassette.read(cassette), timing);
+            return RunMode.replay(Cassette.read(cassette), timing, live);
         }, inputs);
     }
 

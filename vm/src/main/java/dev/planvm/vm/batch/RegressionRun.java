@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Regression tests over stored plans: each plan {@code X.json} runs (replaying
@@ -19,12 +20,19 @@ public final class RegressionRun {
 
     private final PlanFileRunner runner;
     private final Map<String, JsonNode> inputs;
+    private final Set<String> live;
 
     /**
      * @param runner runs each plan file
      * @param inputs variables set before the first instruction of every plan
      */
     public RegressionRun(PlanFileRunner runner, Map<String, JsonNode> inputs) {
+        this(runner, inputs, Set.of());
+    }
+
+    /** @param live tools called for real while the rest of each plan's calls are replayed from its cassette */
+    public RegressionRun(PlanFileRunner runner, Map<String, JsonNode> inputs, Set<String> live) {
+        this.live = Set.copyOf(live);
         this.runner = runner;
         this.inputs = Map.copyOf(inputs);
     }
@@ -77,7 +85,7 @@ public final class RegressionRun {
      */
     public PlanOutcome run(Path plan) {
         Path cassette = cassetteBeside(plan);
-        return runner.redacted(Files.exists(cassette) ? runner.replay(plan, cassette, false, inputs)
+        return runner.redacted(Files.exists(cassette) ? runner.replay(plan, cassette, false, live, inputs)
                 : runner.run(plan, RunMode.live(), inputs));
     }
 

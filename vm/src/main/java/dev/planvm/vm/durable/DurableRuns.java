@@ -170,7 +170,7 @@ public final class DurableRuns {
         }
         List<Call> served = new ArrayList<>();
         committed.forEach(step -> served.addAll(step.calls()));
-        return RunMode.replay(replay.cassette().remaining(served), replay.timing());
+        return RunMode.replay(replay.cassette().remaining(served), replay.timing(), replay.live());
     }
 
     /**

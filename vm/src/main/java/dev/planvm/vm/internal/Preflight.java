@@ -39,8 +39,12 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
      * @param dryRun    whether nothing is called (no tool and no LLM needed)
      */
     public List<String> problems(Plan plan, boolean replaying, boolean dryRun) {
+        return problems(plan, replaying, dryRun, Set.of());
+    }
+
+    /** @param live tools a partial replay calls for real: they must be installed like in a live run */
+    public List<String> problems(Plan plan, boolean replaying, boolean dryRun, Set<String> live) {
         List<String> problems = new ArrayList<>();
-        boolean answered = dryRun || replaying;
         for (Instruction instruction : plan.instructions()) {
             String at = "seq_no " + instruction.seqNo() + ": ";
             if (!handlers.containsKey(instruction.type())) {
@@ -48,12 +52,13 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
             }
             if (instruction instanceof Calling calling) {
                 policy.refusal(calling.tool()).ifPresent(refusal -> problems.add(at + refusal));
+                boolean answered = dryRun || replaying && !live.contains(calling.tool());
                 if (!answered && policy.allows(calling.tool()) && tools.find(calling.tool()).isEmpty()) {
                     problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool()) + ")");
                 }
             }
             if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition
-                    && !answered && !hasConditionEvaluator) {
+                    && !dryRun && !replaying && !hasConditionEvaluator) {
                 problems.add(at + "this jmp has a condition_prompt, which needs an LLM to decide it"
                         + (llmHint != null ? ": " + llmHint : ", and no condition evaluator is configured"));
             }
