@@ -99,8 +99,23 @@ public final class Lucene {
     }
 
     private static String reason(Throwable e) {
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        String message;
+        if (e instanceof CorruptIndexException corrupt) {
+            message = corrupt.getOriginalMessage();
+        } else if (e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
+            message = "a file's format version is not one this planvm reads";
+        } else if (e instanceof EOFException) {
+            message = "a file is cut short";
+        } else if (e instanceof NoSuchFileException missing) {
+            message = "file " + Path.of(String.valueOf(missing.getFile())).getFileName() + " is missing";
+        } else {
+            message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
         String line = message.lines().findFirst().orElse(message).strip();
+        int resource = line.indexOf(" (resource");
+        if (resource > 0) {
+            line = line.substring(0, resource);
+        }
         return line.length() > 160 ? line.substring(0, 160) + "…" : line;
     }
 

@@ -68,14 +68,14 @@ public record Manifest(String name, String model, int dimension, int maxTokens, 
         }
         try {
             return new Manifest(
-                    text(json, "/name", file),
-                    text(json, "/embedding/model", file),
-                    integer(json, "/embedding/dimension", file),
-                    integer(json, "/chunking/max_tokens", file),
-                    integer(json, "/chunking/overlap_tokens", file),
-                    integer(json, "/hnsw/m", file),
-                    integer(json, "/hnsw/beam_width", file),
-                    Instant.parse(text(json, "/created", file)));
+                    text(json, what, "/name", file),
+                    text(json, what, "/embedding/model", file),
+                    integer(json, what, "/embedding/dimension", file),
+                    integer(json, what, "/chunking/max_tokens", file),
+                    integer(json, what, "/chunking/overlap_tokens", file),
+                    integer(json, what, "/hnsw/m", file),
+                    integer(json, what, "/hnsw/beam_width", file),
+                    Instant.parse(text(json, what, "/created", file)));
         } catch (java.time.DateTimeException e) {
             throw new KnowledgeException(what + " is damaged: " + file + " at /created holds no ISO-8601 instant");
         }
@@ -103,20 +103,18 @@ public record Manifest(String name, String model, int dimension, int maxTokens, 
         }
     }
 
-    private static String text(JsonNode json, String pointer, Path file) {
+    private static String text(JsonNode json, String what, String pointer, Path file) {
         JsonNode node = json.at(pointer);
         if (!node.isTextual() || node.asText().isBlank()) {
-            throw new KnowledgeException("knowledge base at " + file.getParent() + " is damaged: " + file + " at " + pointer
-                    + " holds no text");
+            throw new KnowledgeException(what + " is damaged: " + file + " at " + pointer + " holds no text");
         }
         return node.asText();
     }
 
-    private static int integer(JsonNode json, String pointer, Path file) {
+    private static int integer(JsonNode json, String what, String pointer, Path file) {
         JsonNode node = json.at(pointer);
         if (!node.canConvertToInt() || !node.isIntegralNumber() || node.asInt() < 0) {
-            throw new KnowledgeException("knowledge base at " + file.getParent() + " is damaged: " + file + " at " + pointer
-                    + " holds no count");
+            throw new KnowledgeException(what + " is damaged: " + file + " at " + pointer + " holds no count");
         }
         return node.asInt();
     }
