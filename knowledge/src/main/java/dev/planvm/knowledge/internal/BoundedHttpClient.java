@@ -68,7 +68,7 @@ final class BoundedHttpClient implements HttpClient {
                 bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
             }
             if (bytes.length > maxBodyBytes) {
-                throw new HttpException(502, "the answer is larger than " + maxBodyBytes + " bytes");
+                throw new AnswerTooLarge(maxBodyBytes);
             }
             int status = response.statusCode();
             if (status < 200 || status >= 300) {
@@ -89,6 +89,16 @@ final class BoundedHttpClient implements HttpClient {
     @Override
     public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
         throw new UnsupportedOperationException("the embeddings client does not stream");
+    }
+
+    /** An answer larger than the limit. */
+    static final class AnswerTooLarge extends RuntimeException {
+        final long limit;
+
+        AnswerTooLarge(long limit) {
+            super("the answer is larger than " + limit + " bytes", null, false, false);
+            this.limit = limit;
+        }
     }
 
     static final class Builder implements HttpClientBuilder {

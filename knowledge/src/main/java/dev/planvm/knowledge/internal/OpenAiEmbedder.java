@@ -29,9 +29,14 @@ public final class OpenAiEmbedder implements Embedder {
     private final OpenAiEmbeddingModel model;
 
     public OpenAiEmbedder(EmbeddingEndpoint endpoint) {
+        this(endpoint, MAX_ANSWER_BYTES);
+    }
+
+    /** An embedder refusing answers larger than {@code maxAnswerBytes}. */
+    public OpenAiEmbedder(EmbeddingEndpoint endpoint, long maxAnswerBytes) {
         this.endpoint = endpoint;
         this.model = OpenAiEmbeddingModel.builder()
-                .httpClientBuilder(BoundedHttpClient.builder(MAX_ANSWER_BYTES))
+                .httpClientBuilder(BoundedHttpClient.builder(maxAnswerBytes))
                 .baseUrl(endpoint.baseUrl().toString())
                 .apiKey(endpoint.apiKey() == null ? "not-needed" : endpoint.apiKey())
                 .modelName(endpoint.model())
@@ -82,6 +87,10 @@ public final class OpenAiEmbedder implements Embedder {
 
     private KnowledgeException failure(RuntimeException e) {
         String where = "the embeddings endpoint " + endpoint.baseUrl();
+        BoundedHttpClient.AnswerTooLarge tooLarge = find(e, BoundedHttpClient.AnswerTooLarge.class);
+        if (tooLarge != null) {
+            return new KnowledgeException(where + " sent an answer larger than " + tooLarge.limit + " bytes", false, null);
+        }
         HttpException http = find(e, HttpException.class);
         if (http != null) {
             int status = http.statusCode();
