@@ -46,10 +46,10 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
     public record Relationship(String source, String target, String description) {
     }
 
-    /** The context sent for a chunk: its title, heading path and text. */
+    /** The context sent for a chunk: its title, heading path (when it is more than the title) and text. */
     public static String context(String title, String heading, String content) {
         StringBuilder context = new StringBuilder("Document: ").append(title).append('\n');
-        if (!heading.isEmpty()) {
+        if (!heading.isEmpty() && !heading.equals(title)) {
             context.append("Section: ").append(heading).append('\n');
         }
         return context.append('\n').append(content).toString();

@@ -15,11 +15,12 @@ import java.util.Set;
 
 /**
  * Merges the per-chunk extractions into one graph. Entities with the same normalised name (Unicode NFKC,
- * lower case, every run of characters other than letters and digits made one space) are one entity:
- * its name is the first spelling seen, its type the most frequent, its description the distinct
- * descriptions joined (up to {@value #MAX_DESCRIPTION} characters). A relationship joins the entities its
- * endpoint names resolve to, across chunks; one whose endpoint names no entity is dropped (and counted),
- * as is one from an entity to itself. Ids are stable: derived from the normalised name.
+ * lower case, every run of characters other than letters and digits made one space) are one entity: its
+ * name is the most frequent spelling (on a tie, one with capitals before an all-lower-case one, then the
+ * first seen), its type the most frequent, its description the distinct descriptions joined (up to
+ * {@value #MAX_DESCRIPTION} characters). A relationship joins the entities its endpoint names resolve to,
+ * across chunks; one whose endpoint names no entity is dropped (and counted), as is one from an entity to
+ * itself. Ids are stable: derived from the normalised name.
  */
 public final class GraphMerge {
 
@@ -49,7 +50,7 @@ public final class GraphMerge {
             for (Extraction.Entity entity : entry.getValue().entities()) {
                 String key = normalise(entity.name());
                 if (!key.isEmpty()) {
-                    byKey.computeIfAbsent(key, k -> new Builder(k, entity.name())).add(entity, entry.getKey());
+                    byKey.computeIfAbsent(key, k -> new Builder(k)).add(entity, entry.getKey());
                 }
             }
         }
@@ -110,18 +111,18 @@ public final class GraphMerge {
 
     private static final class Builder {
         final long id;
-        final String name;
+        final Map<String, Integer> spellings = new LinkedHashMap<>();
         final Map<String, Integer> types = new HashMap<>();
         final List<String> typeOrder = new ArrayList<>();
         final Map<String, String> descriptions = new LinkedHashMap<>();
         final Set<String> chunkIds = new LinkedHashSet<>();
 
-        Builder(String key, String name) {
+        Builder(String key) {
             this.id = idOf(key);
-            this.name = name;
         }
 
         void add(Extraction.Entity entity, String chunkId) {
+            spellings.merge(entity.name().strip(), 1, Integer::sum);
             if (!entity.type().isBlank()) {
                 String type = entity.type().strip();
                 if (types.merge(type, 1, Integer::sum) == 1) {
@@ -155,6 +156,14 @@ public final class GraphMerge {
                     description.append(' ');
                 }
                 description.append(piece);
+            }
+            String name = null;
+            for (Map.Entry<String, Integer> spelling : spellings.entrySet()) {
+                if (name == null || spelling.getValue() > spellings.get(name)
+                        || (spelling.getValue().equals(spellings.get(name)) && name.equals(name.toLowerCase(Locale.ROOT))
+                        && !spelling.getKey().equals(spelling.getKey().toLowerCase(Locale.ROOT)))) {
+                    name = spelling.getKey();
+                }
             }
             return new Entity(id, name, type, description.toString(), List.copyOf(chunkIds));
         }
