@@ -17,6 +17,7 @@ import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
@@ -80,6 +81,9 @@ public final class Lucene {
     public static KnowledgeException failure(Throwable e, Path dir, String what) {
         if (e instanceof KnowledgeException known) {
             return known;
+        }
+        if (e instanceof AlreadyClosedException) {
+            return new KnowledgeException(what + " is closed", false, e);
         }
         if (e instanceof LockObtainFailedException) {
             return new KnowledgeException(what + " is being indexed by another process (" + dir.resolve("write.lock")
