@@ -151,24 +151,46 @@ public final class KnowledgeBase implements AutoCloseable {
         Set<GraphAnswer.Relationship> relationships = new LinkedHashSet<>();
         List<Long> frontier = new ArrayList<>(entities.keySet());
         for (int hop = 0; hop < depth && !frontier.isEmpty(); hop++) {
-            List<Long> next = new ArrayList<>();
+            Map<Long, List<GraphAnswer.Relationship>> byEntity = new LinkedHashMap<>();
             for (long id : frontier) {
-                for (GraphAnswer.Relationship relationship : graph.relationshipsOf(id, settings.relationshipsPerEntity())) {
-                    if (relationships.size() >= settings.graphMaxRelationships()) {
+                byEntity.put(id, new ArrayList<>());
+            }
+            for (GraphAnswer.Relationship relationship : graph.relationshipsOfAny(frontier,
+                    frontier.size() * settings.relationshipsPerEntity())) {
+                for (long end : new long[] {relationship.sourceEntityId(), relationship.targetEntityId()}) {
+                    List<GraphAnswer.Relationship> list = byEntity.get(end);
+                    if (list != null && list.size() < settings.relationshipsPerEntity()) {
+                        list.add(relationship);
                         break;
                     }
+                }
+            }
+            Map<Long, GraphAnswer.Relationship> reaching = new LinkedHashMap<>();
+            List<GraphAnswer.Relationship> within = new ArrayList<>();
+            for (Map.Entry<Long, List<GraphAnswer.Relationship>> entry : byEntity.entrySet()) {
+                long id = entry.getKey();
+                for (GraphAnswer.Relationship relationship : entry.getValue()) {
                     long other = relationship.sourceEntityId() == id ? relationship.targetEntityId() : relationship.sourceEntityId();
-                    if (!entities.containsKey(other)) {
-                        if (entities.size() >= settings.graphMaxEntities()) {
-                            continue;
-                        }
-                        Optional<GraphAnswer.Entity> found = graph.entity(other);
-                        if (found.isEmpty()) {
-                            continue;
-                        }
-                        entities.put(other, found.get());
-                        next.add(other);
+                    if (entities.containsKey(other)) {
+                        within.add(relationship);
+                    } else if (entities.size() + reaching.size() < settings.graphMaxEntities()) {
+                        reaching.putIfAbsent(other, relationship);
+                        within.add(relationship);
                     }
+                }
+            }
+            Map<Long, GraphAnswer.Entity> found = graph.entities(reaching.keySet());
+            List<Long> next = new ArrayList<>();
+            for (long id : reaching.keySet()) {
+                GraphAnswer.Entity entity = found.get(id);
+                if (entity != null) {
+                    entities.put(id, entity);
+                    next.add(id);
+                }
+            }
+            for (GraphAnswer.Relationship relationship : within) {
+                if (relationships.size() < settings.graphMaxRelationships()
+                        && entities.containsKey(relationship.sourceEntityId()) && entities.containsKey(relationship.targetEntityId())) {
                     relationships.add(relationship);
                 }
             }

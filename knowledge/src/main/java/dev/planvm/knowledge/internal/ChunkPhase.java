@@ -19,13 +19,14 @@ import java.util.Set;
  * The chunk phase of an indexing run: each file found is read and hashed; a file whose hash and chunking
  * settings match its record is left alone; a new or changed one is parsed, chunked and embedded (a chunk
  * whose text was embedded before reuses its vector) and replaces what was stored for it; a file gone from
- * the paths indexed is removed. Changes are committed every {@value #COMMIT_EVERY} chunks and at the end,
+ * the paths indexed is removed. Changes are committed every two minutes and at the end (each commit
+ * flushes a segment, and small segments cost HNSW merges),
  * so an interrupted run keeps what it finished, and one that fails on the embedder commits what it did
  * before failing.
  */
 public final class ChunkPhase {
 
-    private static final int COMMIT_EVERY = 2000;
+    private static final long COMMIT_EVERY_NANOS = 120_000_000_000L;
 
     /** What the phase did. */
     public record Outcome(List<String> added, List<String> changed, int unchanged, List<String> removed,
@@ -56,6 +57,7 @@ public final class ChunkPhase {
     private final List<String> warnings = new ArrayList<>();
     private int queuedTexts;
     private int uncommitted;
+    private long lastCommit = System.nanoTime();
     private int embedded;
     private int reused;
 
@@ -173,9 +175,10 @@ public final class ChunkPhase {
         if (queuedTexts >= embedder.batchSize() * 4 || queue.size() >= 256) {
             flush(writer);
         }
-        if (uncommitted >= COMMIT_EVERY) {
+        if (uncommitted > 0 && System.nanoTime() - lastCommit >= COMMIT_EVERY_NANOS) {
             writer.commit(commitData);
             uncommitted = 0;
+            lastCommit = System.nanoTime();
         }
         return true;
     }

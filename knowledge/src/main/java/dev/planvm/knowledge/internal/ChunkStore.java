@@ -66,13 +66,21 @@ public final class ChunkStore implements AutoCloseable {
         try {
             int k = Math.max(topK, fanout);
             TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, unitQuery, k), k);
+            int count = Math.min(topK, top.scoreDocs.length);
+            int[] docs = new int[count];
+            for (int i = 0; i < count; i++) {
+                docs[i] = top.scoreDocs[i].doc;
+            }
+            java.util.Arrays.sort(docs);
             StoredFields stored = searcher.storedFields();
-            List<ChunkHit> hits = new ArrayList<>(Math.min(topK, top.scoreDocs.length));
-            for (ScoreDoc scoreDoc : top.scoreDocs) {
-                if (hits.size() == topK) {
-                    break;
-                }
-                Document doc = stored.document(scoreDoc.doc);
+            Map<Integer, Document> byDoc = new java.util.HashMap<>();
+            for (int doc : docs) {
+                byDoc.put(doc, stored.document(doc)); // in doc order: each stored-fields block is decompressed once
+            }
+            List<ChunkHit> hits = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                ScoreDoc scoreDoc = top.scoreDocs[i];
+                Document doc = byDoc.get(scoreDoc.doc);
                 hits.add(new ChunkHit(doc.get(ID), doc.get(CONTENT), doc.get(SOURCE), cosine(scoreDoc.score),
                         doc.get(TITLE), doc.get(HEADING), intField(doc, START), intField(doc, END), intField(doc, TOKENS)));
             }

@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import org.apache.lucene.document.Document;
@@ -24,9 +27,11 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * The knowledge graph index ({@code graph/} beside the chunk index): one document per entity (its
@@ -105,10 +110,22 @@ public final class GraphStore implements AutoCloseable {
 
     /** The entity with this id, if any. */
     public Optional<GraphAnswer.Entity> entity(long id) {
+        return Optional.ofNullable(entities(List.of(id)).get(id));
+    }
+
+    /** The entities with these ids that exist, by id. */
+    public Map<Long, GraphAnswer.Entity> entities(Collection<Long> ids) {
+        Map<Long, GraphAnswer.Entity> found = new HashMap<>();
+        if (ids.isEmpty()) {
+            return found;
+        }
         try {
-            TopDocs top = searcher.search(new TermQuery(new Term(ID, Long.toString(id))), 1);
-            return top.scoreDocs.length == 0 ? Optional.empty()
-                    : Optional.of(entity(searcher.storedFields().document(top.scoreDocs[0].doc)));
+            TopDocs top = searcher.search(new TermInSetQuery(ID, terms(ids)), ids.size());
+            for (Document doc : inDocOrder(top)) {
+                GraphAnswer.Entity entity = entity(doc);
+                found.put(entity.id(), entity);
+            }
+            return found;
         } catch (IOException | RuntimeException e) {
             throw Lucene.failure(e, dir, what);
         }
@@ -116,20 +133,26 @@ public final class GraphStore implements AutoCloseable {
 
     /** Up to {@code limit} relationships from or to the entity {@code id}. */
     public List<GraphAnswer.Relationship> relationshipsOf(long id, int limit) {
-        String key = Long.toString(id);
+        return relationshipsOfAny(List.of(id), limit);
+    }
+
+    /** Up to {@code limit} relationships from or to any of these entities, in index order. */
+    public List<GraphAnswer.Relationship> relationshipsOfAny(Collection<Long> ids, int limit) {
+        if (ids.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        List<BytesRef> keys = terms(ids);
         BooleanQuery query = new BooleanQuery.Builder()
                 .add(new TermQuery(new Term(KIND, RELATIONSHIP)), BooleanClause.Occur.FILTER)
                 .add(new BooleanQuery.Builder()
-                        .add(new TermQuery(new Term(SOURCE, key)), BooleanClause.Occur.SHOULD)
-                        .add(new TermQuery(new Term(TARGET, key)), BooleanClause.Occur.SHOULD)
+                        .add(new TermInSetQuery(SOURCE, keys), BooleanClause.Occur.SHOULD)
+                        .add(new TermInSetQuery(TARGET, keys), BooleanClause.Occur.SHOULD)
                         .setMinimumNumberShouldMatch(1).build(), BooleanClause.Occur.FILTER)
                 .build();
         try {
             TopDocs top = searcher.search(query, limit);
-            StoredFields stored = searcher.storedFields();
             List<GraphAnswer.Relationship> result = new ArrayList<>(top.scoreDocs.length);
-            for (ScoreDoc scoreDoc : top.scoreDocs) {
-                Document doc = stored.document(scoreDoc.doc);
+            for (Document doc : inDocOrder(top)) {
                 result.add(new GraphAnswer.Relationship(Long.parseLong(doc.get(SOURCE)), Long.parseLong(doc.get(TARGET)),
                         doc.get(DESCRIPTION)));
             }
@@ -137,6 +160,29 @@ public final class GraphStore implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             throw Lucene.failure(e, dir, what);
         }
+    }
+
+    /** The stored documents of {@code top}, read in doc id order (stored-field blocks are decompressed once). */
+    private List<Document> inDocOrder(TopDocs top) throws IOException {
+        int[] docs = new int[top.scoreDocs.length];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = top.scoreDocs[i].doc;
+        }
+        java.util.Arrays.sort(docs);
+        StoredFields stored = searcher.storedFields();
+        List<Document> result = new ArrayList<>(docs.length);
+        for (int doc : docs) {
+            result.add(stored.document(doc));
+        }
+        return result;
+    }
+
+    private static List<BytesRef> terms(Collection<Long> ids) {
+        List<BytesRef> terms = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            terms.add(new BytesRef(Long.toString(id)));
+        }
+        return terms;
     }
 
     public int entityCount() {
