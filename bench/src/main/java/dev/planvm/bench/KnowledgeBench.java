@@ -33,7 +33,8 @@ import java.util.stream.IntStream;
  * </ol>
  *
  * <p>{@code bench/run --main dev.planvm.bench.KnowledgeBench [--sizes 10000,100000] [--queries 1000]
- * [--fanouts 10,20,50,100] [--m 16] [--beam 100] [--uniform] [--real-files 100] [--entities 10000] [--skip-real]}
+ * [--fanouts 10,20,50,100] [--m 16] [--beam 100] [--uniform] [--real-files 100] [--entities 10000] [--skip-real]
+ * [--rounds R]} (R latency rounds per setting: the machine is shared, so a round can be disturbed)
  */
 public final class KnowledgeBench {
 
@@ -46,6 +47,7 @@ public final class KnowledgeBench {
     private int realFiles = 100;
     private int entities = 10_000;
     private boolean skipReal;
+    private int rounds = 1;
 
     public static void main(String[] args) throws Exception {
         KnowledgeBench bench = new KnowledgeBench();
@@ -60,6 +62,7 @@ public final class KnowledgeBench {
                 case "--real-files" -> bench.realFiles = Integer.parseInt(args[++i]);
                 case "--entities" -> bench.entities = Integer.parseInt(args[++i]);
                 case "--skip-real" -> bench.skipReal = true;
+                case "--rounds" -> bench.rounds = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -69,6 +72,8 @@ public final class KnowledgeBench {
 
     private void run() throws Exception {
         Path work = Files.createTempDirectory("planvm-knowledge-bench");
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        System.out.printf("load average at start: %.1f (wall-clock tails grow with it; cpu figures do not)%n", load);
         System.out.printf("knowledge bench: JDK %s, %d processors, max heap %d MB, HNSW M=%d beamWidth=%d, %s vectors%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, m, beam,
                 uniform ? "uniform random" : "clustered (latent dimension " + KnowledgeBenchData.LATENT + ")");
@@ -146,21 +151,30 @@ public final class KnowledgeBench {
                 for (int w = 0; w < 2000; w++) {
                     kb.search("query " + (w % queries), 10, Integer.MAX_VALUE);
                 }
-                long[] times = new long[queries];
                 double recall = 0;
                 for (int q = 0; q < queries; q++) {
-                    long start = System.nanoTime();
-                    List<ChunkHit> hits = kb.search("query " + q, 10, Integer.MAX_VALUE);
-                    times[q] = System.nanoTime() - start;
                     Set<Integer> found = new HashSet<>();
-                    hits.forEach(hit -> found.add(KnowledgeBenchData.itemOf(hit.content())));
+                    kb.search("query " + q, 10, Integer.MAX_VALUE).forEach(hit -> found.add(KnowledgeBenchData.itemOf(hit.content())));
                     int agree = 0;
                     for (int id : exact[q]) {
                         agree += found.contains(id) ? 1 : 0;
                     }
                     recall += agree / 10.0;
                 }
-                System.out.printf("  fan-out %4d: recall@10 %.4f, search %s%n", fanout, recall / queries, percentiles(times));
+                StringBuilder latencies = new StringBuilder();
+                for (int round = 0; round < rounds; round++) {
+                    long[] times = new long[queries];
+                    long[] cpu = new long[queries];
+                    for (int q = 0; q < queries; q++) {
+                        long start = System.nanoTime();
+                        long cpuStart = THREADS.getCurrentThreadCpuTime();
+                        kb.search("query " + q, 10, Integer.MAX_VALUE);
+                        cpu[q] = THREADS.getCurrentThreadCpuTime() - cpuStart;
+                        times[q] = System.nanoTime() - start;
+                    }
+                    latencies.append(round == 0 ? "" : "; ").append(percentiles(times)).append(" [cpu ").append(cpuPercentiles(cpu)).append(']');
+                }
+                System.out.printf("  fan-out %4d: recall@10 %.4f, search %s%n", fanout, recall / queries, latencies);
             }
         }
     }
@@ -186,16 +200,21 @@ public final class KnowledgeBench {
             for (int w = 0; w < 2000; w++) {
                 tool.invoke(JsonNodeFactory.instance.objectNode().put("query", "query " + (w % queries)), CallContext.of(0));
             }
-            long[] times = new long[queries];
-            long entitiesSeen = 0;
-            for (int q = 0; q < queries; q++) {
-                long start = System.nanoTime();
-                var answer = tool.invoke(JsonNodeFactory.instance.objectNode().put("query", "query " + q), CallContext.of(0));
-                times[q] = System.nanoTime() - start;
-                entitiesSeen += answer.get("entities").size();
+            for (int round = 0; round < rounds; round++) {
+                long[] times = new long[queries];
+                long[] cpu = new long[queries];
+                long entitiesSeen = 0;
+                for (int q = 0; q < queries; q++) {
+                    long start = System.nanoTime();
+                    long cpuStart = THREADS.getCurrentThreadCpuTime();
+                    var answer = tool.invoke(JsonNodeFactory.instance.objectNode().put("query", "query " + q), CallContext.of(0));
+                    cpu[q] = THREADS.getCurrentThreadCpuTime() - cpuStart;
+                    times[q] = System.nanoTime() - start;
+                    entitiesSeen += answer.get("entities").size();
+                }
+                System.out.printf("retrieve_knowledge_graph (5 seeds, depth 2, <= 50 entities): %s [cpu %s], %.1f entities per answer%n",
+                        percentiles(times), cpuPercentiles(cpu), entitiesSeen / (double) queries);
             }
-            System.out.printf("retrieve_knowledge_graph (5 seeds, depth 2, <= 50 entities): %s, %.1f entities per answer%n",
-                    percentiles(times), entitiesSeen / (double) queries);
         }
     }
 
@@ -221,6 +240,16 @@ public final class KnowledgeBench {
             }
         }
         return best;
+    }
+
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** CPU time of the querying thread: what a query costs, without the waits of a shared machine. */
+    private static String cpuPercentiles(long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return String.format("p50 %.2f ms, p99 %.2f ms", sorted[sorted.length / 2] / 1e6,
+                sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
     }
 
     private static String percentiles(long[] nanos) {
