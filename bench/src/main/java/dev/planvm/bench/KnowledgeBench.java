@@ -48,6 +48,7 @@ public final class KnowledgeBench {
     private int entities = 10_000;
     private boolean skipReal;
     private int rounds = 1;
+    private int realRecall = 5000;
 
     public static void main(String[] args) throws Exception {
         KnowledgeBench bench = new KnowledgeBench();
@@ -63,6 +64,7 @@ public final class KnowledgeBench {
                 case "--entities" -> bench.entities = Integer.parseInt(args[++i]);
                 case "--skip-real" -> bench.skipReal = true;
                 case "--rounds" -> bench.rounds = Integer.parseInt(args[++i]);
+                case "--real-recall" -> bench.realRecall = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -80,6 +82,13 @@ public final class KnowledgeBench {
         try {
             if (!skipReal) {
                 realModel(work.resolve("real"));
+                if (realRecall > 0) {
+                    long start = System.nanoTime();
+                    KnowledgeBenchData real = KnowledgeBenchData.embedded(Embedders.local(), realRecall, 300, 11);
+                    System.out.printf("%nreal vectors: %,d paragraphs and 300 questions embedded by the in-process model in %.1f s%n",
+                            realRecall, (System.nanoTime() - start) / 1e9);
+                    recall(work.resolve("real-recall"), real, realRecall, 300, "real all-MiniLM-L6-v2-q vectors");
+                }
             }
             for (int size : sizes) {
                 System.gc();
@@ -131,7 +140,11 @@ public final class KnowledgeBench {
 
     /** Build time, recall@10 against brute force, and latency per fan-out, with synthetic vectors. */
     private void synthetic(Path dir, int size) throws Exception {
-        KnowledgeBenchData data = new KnowledgeBenchData(size, queries, 1, !uniform, 42);
+        recall(dir, new KnowledgeBenchData(size, queries, 1, !uniform, 42), size, queries,
+                uniform ? "synthetic uniform vectors" : "synthetic clustered vectors");
+    }
+
+    private void recall(Path dir, KnowledgeBenchData data, int size, int queries, String label) throws Exception {
         KnowledgeBenchData.writeItemDocs(dir.resolve("docs"), size);
         KnowledgeBases bases = KnowledgeBases.at(dir.resolve("kb"));
         IndexSettings settings = IndexSettings.defaults().withChunking(16, 0).withHnsw(m, beam);
@@ -140,8 +153,8 @@ public final class KnowledgeBench {
         if (report.chunksTotal() != size) {
             throw new IllegalStateException("expected " + size + " chunks, got " + report.chunksTotal());
         }
-        System.out.printf("%n%,d chunks (synthetic %d-d vectors): indexed in %.1f s (%.0f chunks/s without embedding), %d MB on disk%n",
-                size, KnowledgeBenchData.DIMENSION, report.elapsed().toNanos() / 1e9,
+        System.out.printf("%n%,d chunks (%s, %d-d): indexed in %.1f s (%.0f chunks/s without embedding), %d MB on disk%n",
+                size, label, KnowledgeBenchData.DIMENSION, report.elapsed().toNanos() / 1e9,
                 size / (report.elapsed().toNanos() / 1e9), bases.stats("items").bytes() >> 20);
         long exactStart = System.nanoTime();
         int[][] exact = IntStream.range(0, queries).parallel().mapToObj(q -> exactTop10(data.items, data.queries[q])).toArray(int[][]::new);

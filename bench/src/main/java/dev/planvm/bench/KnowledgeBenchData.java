@@ -62,6 +62,45 @@ final class KnowledgeBenchData {
         entities = generate(entityCount, centres, map, clustered, random.split());
     }
 
+    private KnowledgeBenchData(float[][] items, float[][] queries) {
+        this.items = items;
+        this.queries = queries;
+        this.entities = new float[0][];
+    }
+
+    /**
+     * Real embeddings: {@code count} English-like paragraphs and {@code queryCount} questions embedded by
+     * {@code embedder} (the in-process model), to measure recall on the geometry of a real model.
+     */
+    static KnowledgeBenchData embedded(Embedder embedder, int count, int queryCount, long seed) {
+        Random random = new Random(seed);
+        List<String> paragraphs = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            paragraphs.add(sentence(random) + sentence(random) + sentence(random));
+        }
+        List<String> questions = new ArrayList<>(queryCount);
+        for (int i = 0; i < queryCount; i++) {
+            questions.add("which " + sentence(random).toLowerCase(java.util.Locale.ROOT).replace(".", "?"));
+        }
+        return new KnowledgeBenchData(embedAll(embedder, paragraphs), embedAll(embedder, questions));
+    }
+
+    private static float[][] embedAll(Embedder embedder, List<String> texts) {
+        float[][] vectors = new float[texts.size()][];
+        for (int from = 0; from < texts.size(); from += 64) {
+            List<float[]> batch = embedder.embed(texts.subList(from, Math.min(texts.size(), from + 64)));
+            for (int i = 0; i < batch.size(); i++) {
+                vectors[from + i] = unit(batch.get(i));
+            }
+        }
+        return vectors;
+    }
+
+    private static String sentence(Random random) {
+        return SUBJECTS[random.nextInt(SUBJECTS.length)] + ' ' + VERBS[random.nextInt(VERBS.length)] + ' '
+                + OBJECTS[random.nextInt(OBJECTS.length)] + ' ' + TAILS[random.nextInt(TAILS.length)] + ". ";
+    }
+
     private static float[][] generate(int count, float[][] centres, float[][] map, boolean clustered, SplittableRandom random) {
         float[][] vectors = new float[count][];
         long[] seeds = new long[count];

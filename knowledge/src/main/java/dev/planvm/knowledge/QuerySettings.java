@@ -17,7 +17,7 @@ public record QuerySettings(int defaultTopK, int maxTopK, int tokenBudget, int f
                             int graphMaxEntities, int graphMaxRelationships, int relationshipsPerEntity) {
 
     public static final int DEFAULT_TOKEN_BUDGET = 10_240;
-    public static final int DEFAULT_FANOUT = 100;
+    public static final int DEFAULT_FANOUT = 50;
 
     public QuerySettings {
         check(maxTopK >= 1 && maxTopK <= 1000, "the largest top_k must be 1 to 1000, not " + maxTopK);
@@ -33,7 +33,7 @@ public record QuerySettings(int defaultTopK, int maxTopK, int tokenBudget, int f
                 "the relationships per entity must be 1 to 1000, not " + relationshipsPerEntity);
     }
 
-    /** top_k 10 (at most 100), token budget 10,240, fan-out 100; graph: 5 seeds, depth 2, at most 50 entities, 100 relationships, 20 per entity. */
+    /** top_k 10 (at most 100), token budget 10,240, fan-out 50; graph: 5 seeds, depth 2, at most 50 entities, 100 relationships, 20 per entity. */
     public static QuerySettings defaults() {
         return new QuerySettings(10, 100, DEFAULT_TOKEN_BUDGET, DEFAULT_FANOUT, 5, 2, 50, 100, 20);
     }
