@@ -55,6 +55,7 @@ public final class LocalEmbedder implements Embedder {
             synchronized (this) {
                 current = model;
                 if (current == null) {
+                    Djl.offline();
                     try {
                         current = new AllMiniLmL6V2QuantizedEmbeddingModel();
                     } catch (RuntimeException | LinkageError e) {

@@ -43,6 +43,7 @@ public final class Tokens {
     }
 
     private static Tokens load() {
+        Djl.offline();
         try (InputStream in = AllMiniLmL6V2QuantizedEmbeddingModel.class.getResourceAsStream(TOKENIZER)) {
             if (in == null) {
                 throw new KnowledgeException("the tokenizer of the embedding model is missing from the class path ("
