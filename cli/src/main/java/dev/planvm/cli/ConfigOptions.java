@@ -1,5 +1,7 @@
 package dev.planvm.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.tools.config.ToolsConfig;
 import java.nio.file.Path;
@@ -27,12 +29,19 @@ final class ConfigOptions {
                     + "separated by ':'). Repeatable.")
     private List<Path> toolsPath = List.of();
 
+    @CommandLine.Option(names = "--kb", paramLabel = "NAME",
+            description = "Answer vector_search and retrieve_knowledge_graph from knowledge base NAME (built with "
+                    + "planvm kb index; sets \"knowledge\": {\"kb\": NAME} over the configuration's).")
+    private String kb;
+
     /** Loads the tools; the caller closes them (or a VM built with them does). */
     LoadedTools load(Map<String, String> environment, Map<String, String> secrets) {
         Path workingDir = Path.of("").toAbsolutePath();
         Path file = ToolsConfig.locate(workingDir, environment, config).orElse(null);
         List<Path> extra = new ArrayList<>(toolsPath);
         extra.addAll(ToolsConfig.toolsPathFromEnvironment(workingDir, environment));
-        return ToolsConfig.load(file, environment, secrets, ToolsConfig.classPathProviders(), extra);
+        Map<String, JsonNode> overrides = kb == null ? Map.of()
+                : Map.of("knowledge", JsonNodeFactory.instance.objectNode().put("kb", kb));
+        return ToolsConfig.load(file, environment, secrets, ToolsConfig.classPathProviders(), extra, overrides);
     }
 }

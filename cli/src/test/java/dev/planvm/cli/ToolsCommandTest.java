@@ -26,7 +26,8 @@ class ToolsCommandTest {
         assertThat(tool.path("name").asText()).isEqualTo("llm_generate");
         assertThat(tool.path("description").asText()).isNotBlank();
         assertThat(tool.at("/params_schema/required/0").asText()).isEqualTo("prompt");
-        assertThat(document.path("unavailable").isEmpty()).isTrue();
+        assertThat(document.path("unavailable").has("llm_generate")).isFalse();
+        assertThat(document.at("/unavailable/vector_search").asText()).startsWith("no knowledge base is configured");
         CliRun text = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools");
         assertThat(text.out()).startsWith("llm_generate\n").contains("  params: {").contains("LLM conditions (jmp condition_prompt): available");
     }

@@ -145,6 +145,16 @@ public final class PlanVm implements AutoCloseable {
         return tools;
     }
 
+    /**
+     * The call chain a run in {@code mode} sends its calls through (permission, record or replay,
+     * retries, timeouts, secrets), for calls made on a plan's behalf outside a plan: {@code planvm kb
+     * index --graph} sends its extraction calls to {@code llm_generate} this way, so a cassette records
+     * and replays them like a plan's calls.
+     */
+    public CallChain callChain(RunMode mode) {
+        return CallChains.standard(chainParts, ModeLinks.of(Objects.requireNonNull(mode, "mode"), redactor));
+    }
+
     /** What keeps this VM's secrets out of traces, cassettes, error messages and the run store. */
     public Redactor redactor() {
         return redactor;
@@ -219,7 +229,7 @@ public final class PlanVm implements AutoCloseable {
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
-        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor));
+        CallChain chain = callChain(mode);
         TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {

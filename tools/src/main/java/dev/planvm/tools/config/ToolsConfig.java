@@ -1,6 +1,8 @@
 package dev.planvm.tools.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolProvider;
@@ -100,8 +102,19 @@ public final class ToolsConfig {
      */
     public static LoadedTools load(Path file, Map<String, String> env, Map<String, String> secrets,
                                    List<ToolProvider> providers, List<Path> extraToolPaths) {
+        return load(file, env, secrets, providers, extraToolPaths, Map.of());
+    }
+
+    /**
+     * {@link #load(Path, Map, Map, List, List)} with sections given on the command line: each key of
+     * {@code overrides} sets that section, or, when the file has the section and both are objects,
+     * sets those keys of it (so {@code --kb docs} picks the knowledge base and keeps the file's other
+     * knowledge settings). Overrides are checked like the file's sections.
+     */
+    public static LoadedTools load(Path file, Map<String, String> env, Map<String, String> secrets,
+                                   List<ToolProvider> providers, List<Path> extraToolPaths, Map<String, JsonNode> overrides) {
         Path absolute = file == null ? null : file.toAbsolutePath().normalize();
-        return new Loading(absolute, env, secrets).run(providers, extraToolPaths);
+        return new Loading(absolute, env, secrets).run(providers, extraToolPaths, overrides);
     }
 
     /** One load: collects problems across the phases. */
@@ -119,8 +132,8 @@ public final class ToolsConfig {
             this.secrets = Map.copyOf(secrets);
         }
 
-        LoadedTools run(List<ToolProvider> given, List<Path> extraToolPaths) {
-            JsonNode root = root();
+        LoadedTools run(List<ToolProvider> given, List<Path> extraToolPaths, Map<String, JsonNode> overrides) {
+            JsonNode root = overridden(root(), overrides);
             ToolJars.Loaded jars = ToolJars.load(toolPathEntries(root, extraToolPaths), ToolsConfig.class.getClassLoader());
             problems.addAll(jars.problems());
             List<ToolProvider> providers = new ArrayList<>(given);
@@ -142,16 +155,32 @@ public final class ToolsConfig {
             }
         }
 
+        private static JsonNode overridden(JsonNode root, Map<String, JsonNode> overrides) {
+            if (overrides.isEmpty() || !root.isObject()) {
+                return root;
+            }
+            ObjectNode merged = ((ObjectNode) root).deepCopy();
+            overrides.forEach((key, value) -> {
+                JsonNode existing = merged.get(key);
+                if (existing instanceof ObjectNode section && value.isObject()) {
+                    section.setAll((ObjectNode) value.deepCopy());
+                } else {
+                    merged.set(key, value.deepCopy());
+                }
+            });
+            return merged;
+        }
+
         /** The document, or an empty object when there is no file; a located problem when unreadable. */
         private JsonNode root() {
             if (file == null) {
-                return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                return JsonNodeFactory.instance.objectNode();
             }
             try {
                 JsonNode root = ConfigReader.read(file);
                 if (!root.isObject()) {
                     problems.add(new Problem("", "the tools configuration must be a JSON object, not " + kind(root)));
-                    return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                    return JsonNodeFactory.instance.objectNode();
                 }
                 return root;
             } catch (ConfigReader.Unreadable e) {
@@ -235,6 +264,7 @@ public final class ToolsConfig {
                 }
             }
             problems.addAll(setup.problems());
+            tools.forEach(tool -> unavailable.remove(tool.name())); // one provider offers what another only names
             Map<String, String> aliases = new TreeMap<>();
             List<Tool> kept = names(tools, aliases, unavailable);
             if (!problems.isEmpty()) {
