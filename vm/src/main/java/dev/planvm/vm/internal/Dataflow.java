@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The static dependency facts the concurrent scheduler needs, computed once per plan: basic
@@ -46,7 +47,16 @@ public final class Dataflow {
         java.util.Arrays.fill(lastSideEffect, -1);
     }
 
+    /** The facts of {@code plan}, where the installed tools that declare side effects are the barriers. */
     public static Dataflow of(Plan plan, ToolRegistry tools) {
+        return of(plan, name -> tools.find(name).map(t -> t.hasSideEffects()).orElse(false));
+    }
+
+    /**
+     * The facts of {@code plan}, where calls of the tools {@code sideEffects} accepts are barriers: never
+     * started early, and no later call starts before them (tools with side effects, tools that need approval).
+     */
+    public static Dataflow of(Plan plan, Predicate<String> sideEffects) {
         List<Instruction> instructions = plan.instructions();
         int n = instructions.size();
         Dataflow flow = new Dataflow(n);
@@ -68,14 +78,14 @@ public final class Dataflow {
         int start = 0;
         for (int p = 0; p < n; p++) {
             if (p + 1 == n || leader[p + 1]) {
-                flow.analyseBlock(instructions, start, p, tools);
+                flow.analyseBlock(instructions, start, p, sideEffects);
                 start = p + 1;
             }
         }
         return flow;
     }
 
-    private void analyseBlock(List<Instruction> instructions, int start, int end, ToolRegistry tools) {
+    private void analyseBlock(List<Instruction> instructions, int start, int end, Predicate<String> barriers) {
         Map<String, Integer> lastWrite = new HashMap<>();
         int lastEffect = -1;
         List<Integer> calls = new ArrayList<>();
@@ -94,8 +104,7 @@ public final class Dataflow {
             }
             if (instruction.callsOut()) {
                 lastSideEffect[p] = lastEffect;
-                boolean sideEffects = instruction instanceof Calling calling
-                        && tools.find(calling.tool()).map(t -> t.hasSideEffects()).orElse(false);
+                boolean sideEffects = instruction instanceof Calling calling && barriers.test(calling.tool());
                 if (sideEffects) {
                     lastEffect = p;
                 } else {
