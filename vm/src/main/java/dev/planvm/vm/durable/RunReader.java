@@ -53,6 +53,26 @@ final class RunReader {
     
     }
 
+    /** See {@link RunStore#list(int, int, RunStatus)}. */
+    List<RunSummary> list(int limit, int offset, RunStatus status) {
+        return db.query(SUMMARY + (status == null ? "" : "WHERE r.status = '" + status.label() + "' ")
+                + "ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?", RunReader::summary, limit, Math.max(0, offset));
+    }
+
+    /** See {@link RunStore#summary(String)}. */
+    Optional<RunSummary> summary(String id) {
+        return db.query(SUMMARY + "WHERE r.id = ?", RunReader::summary, id).stream().findFirst();
+    }
+
+    private static final String SUMMARY = "SELECT r.id, r.plan_source, r.status, r.started_at, r.finished_at, "
+            + "(SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.parent_run, r.owner, r.lease_until FROM runs r ";
+
+    private static RunSummary summary(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new RunSummary(rs.getString(1), rs.getString(2), RunStatus.ofLabel(rs.getString(3)), rs.getString(4),
+                rs.getString(5), rs.getInt(6), rs.getString(7), rs.getString(8) != null && RunStore.live(rs.getString(1),
+                rs.getString(8), rs.getObject(9) == null ? null : rs.getLong(9)));
+    }
+
     private static Map<String, JsonNode> inputs(JsonNode object) {
         Map<String, JsonNode> inputs = new LinkedHashMap<>();
         object.properties().forEach(e -> inputs.put(e.getKey(), e.getValue()));

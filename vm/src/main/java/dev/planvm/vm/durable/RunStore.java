@@ -333,13 +333,12 @@ public final class RunStore implements AutoCloseable {
      * runs; {@link RunSummary#state()} tells them apart).
      */
     public synchronized List<RunSummary> list(int limit, int offset, RunStatus status) {
-        return db.query("SELECT r.id, r.plan_source, r.status, r.started_at, r.finished_at, "
-                + "(SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.parent_run, r.owner, r.lease_until FROM runs r "
-                + (status == null ? "" : "WHERE r.status = '" + status.label() + "' ")
-                + "ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?", rs -> new RunSummary(rs.getString(1), rs.getString(2),
-                RunStatus.ofLabel(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getInt(6), rs.getString(7),
-                rs.getString(8) != null && live(rs.getString(1), rs.getString(8), rs.getObject(9) == null ? null
-                        : rs.getLong(9))), limit, Math.max(0, offset));
+        return reader.list(limit, offset, status);
+    }
+
+    /** The list line of run {@code id} (its exact id), if there is one. */
+    public synchronized Optional<RunSummary> summary(String id) {
+        return reader.summary(id);
     }
 
     /** The run whose id is {@code idOrPrefix} or starts with it (when exactly one does). */
