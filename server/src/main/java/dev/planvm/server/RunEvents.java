@@ -29,13 +29,18 @@ final class RunEvents implements RunListener, CallListener {
     private final int session;
     private final Redactor redactor;
     private final boolean resumed;
+    private final Runnable started;
     private String runId;
     /** The index the current step commits with: committed steps + 1. */
     private long step;
     private int n;
 
-    /** Events of session {@code session}; {@link #stored} names the run before it starts. */
-    RunEvents(EventLog log, int session, boolean resumed, Redactor redactor) {
+    /**
+     * Events of session {@code session}; {@link #stored} names the run before it starts; {@code started} is
+     * told when the session is under way (the run claimed, its plan accepted).
+     */
+    RunEvents(EventLog log, int session, boolean resumed, Redactor redactor, Runnable started) {
+        this.started = started;
         this.log = log;
         this.session = session;
         this.resumed = resumed;
@@ -54,6 +59,7 @@ final class RunEvents implements RunListener, CallListener {
         ObjectNode data = JSON.objectNode().put("run", runId).put("session", session).put("steps_before", step - 1)
                 .put("plan", plan.source());
         log.append(RunEvent.id(step, session, 0), resumed ? "run_resumed" : "run_started", data);
+        started.run();
     }
 
     @Override

@@ -77,7 +77,7 @@ final class RunSessions {
     }
 
     /**
-     * Runs one session on its own thread and returns once the run is stored (or refused). The caller's
+     * Runs one session on its own thread and returns once it is under way (or refused). The caller's
      * failures ({@link dev.planvm.vm.PlanRejectedException}, {@link DurableRunException}) are thrown here.
      *
      * @param knownId      the run's id when it exists already (a resume), else {@code null}
@@ -95,24 +95,24 @@ final class RunSessions {
                     + "try again shortly");
         }
         EventLog events = knownId == null ? new EventLog(logCapacity) : logOf(knownId).orElseGet(() -> new EventLog(logCapacity));
-        RunEvents listener = new RunEvents(events, session, session > 1, redactor);
-        RunControl control = new RunControl();
         CompletableFuture<String> stored = new CompletableFuture<>();
+        String[] id = {knownId};
+        RunEvents listener = new RunEvents(events, session, session > 1, redactor, () -> stored.complete(id[0]));
+        RunControl control = new RunControl();
         CompletableFuture<DurableRun> done = new CompletableFuture<>();
         RunHooks hooks = RunHooks.NONE.withListeners(List.of(listener, metrics)).withCallListeners(List.of(listener, metrics))
                 .withControl(control);
         metrics.active(1);
         try {
             executor.execute(() -> {
-                String[] id = {knownId};
                 try {
                     DurableRun run = work.run(hooks, (runId, stepsBefore) -> {
                         id[0] = runId;
                         listener.stored(runId, stepsBefore);
                         events.open();
                         active.put(runId, new Active(control, events, done));
-                        stored.complete(runId);
                     });
+                    stored.complete(run.id()); // a session that ended before it started (nothing to run)
                     done.complete(run);
                 } catch (RuntimeException | Error e) {
                     stored.completeExceptionally(e);
