@@ -227,10 +227,7 @@ public final class PlanService implements AutoCloseable {
         List<RunSummary> page = guard(() -> store.list(size, Math.max(0, offset), status));
         ObjectNode answer = JSON.objectNode();
         ArrayNode list = answer.putArray("runs");
-        page.stream().filter(r -> state == null || r.state().equals(state))
-                .forEach(r -> list.add(RunDocuments.summary(sessions.isActive(r.id()) && r.status() == RunStatus.RUNNING
-                        ? new RunSummary(r.id(), r.planSource(), r.status(), r.startedAt(), r.finishedAt(), r.steps(), r.parentRun(), true)
-                        : r)));
+        page.stream().filter(r -> state == null || r.state().equals(state)).forEach(r -> list.add(RunDocuments.summary(r)));
         answer.put("limit", size).put("offset", Math.max(0, offset));
         if (page.size() == size) {
             answer.put("next_offset", Math.max(0, offset) + size);
@@ -364,9 +361,6 @@ public final class PlanService implements AutoCloseable {
     private String state(StoredRun run) {
         if (run.status() != RunStatus.RUNNING) {
             return run.status().label();
-        }
-        if (sessions.isActive(run.id())) {
-            return "running";
         }
         return guard(() -> store.summary(run.id())).map(RunSummary::state).orElse("interrupted");
     }
