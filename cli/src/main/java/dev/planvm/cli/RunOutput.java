@@ -53,8 +53,8 @@ final class RunOutput {
 
     /** {@link #finished}, then where to find a stored run that did not succeed. */
     int stored(DurableRun run, RunMode mode, Path store) throws IOException {
-        int code = finished(run.result(), mode);
-        if (!run.result().succeeded()) {
+        int code = finished(run.result(), mode, run.id());
+        if (!run.result().succeeded() && !run.result().waiting()) {
             err.println("run " + run.id() + " is stored: planvm show " + run.id() + " shows it, planvm resume " + run.id()
                     + " continues it");
         } else if (verbose) {
@@ -63,7 +63,18 @@ final class RunOutput {
         return code;
     }
 
+    /** {@link #finished(RunResult, RunMode, String)} of a run that is not stored. */
     int finished(RunResult result, RunMode mode) throws IOException {
+        return finished(result, mode, null);
+    }
+
+    /**
+     * Writes the trace and cassette, reports warnings and failures, prints {@code final_answer}, and
+     * chooses the exit code; a waiting run prints the call it waits for and how to approve it (exit 3).
+     *
+     * @param runId the stored run's id, or {@code null} when it is not stored
+     */
+    int finished(RunResult result, RunMode mode, String runId) throws IOException {
         if (trace != null && result.trace() != null) {
             AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
         }
@@ -71,6 +82,13 @@ final class RunOutput {
             recording.recording().cassette().write(record);
         }
         result.warnings().forEach(warning -> err.println("warning: " + label + ": " + warning));
+        if (result.waiting()) {
+            err.println(label + ": " + result.error().describe());
+            err.println(runId == null ? "the run is not stored (--no-store), so it cannot be approved later"
+                    : "run " + runId + " waits for approval: planvm approve " + runId + " continues it, planvm approve " + runId
+                    + " --deny --reason TEXT fails the step");
+            return ExitCodes.WAITING;
+        }
         if (!result.succeeded()) {
             err.println(label + ": " + result.error().describe());
             if (verbose && result.error().cause() != null) {

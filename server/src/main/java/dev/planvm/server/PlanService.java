@@ -197,18 +197,7 @@ public final class PlanService implements AutoCloseable {
 
     /** The chain of runs a rerun started from, oldest first, ending with {@code run} (at most 50). */
     public List<StoredRun> lineage(StoredRun run) {
-        java.util.LinkedList<StoredRun> chain = new java.util.LinkedList<>();
-        chain.addFirst(run);
-        StoredRun current = run;
-        while (current.parentRun() != null && chain.size() < 50) {
-            String parent = current.parentRun();
-            current = guard(() -> store.find(parent)).orElse(null);
-            if (current == null) {
-                break;
-            }
-            chain.addFirst(current);
-        }
-        return chain;
+        return dev.planvm.server.report.Reports.lineage(run, parent -> guard(() -> store.find(parent)));
     }
 
     /**

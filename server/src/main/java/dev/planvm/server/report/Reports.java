@@ -28,6 +28,24 @@ public final class Reports {
         return new ReportInput("planvm run " + run.id() + " · " + run.planSource(), run.plan(), trace(run), lines(lineage), List.of());
     }
 
+    /**
+     * The chain of runs {@code run} was rerun from, oldest first, ending with {@code run} (at most 50);
+     * {@code find} reads a run by id.
+     */
+    public static List<StoredRun> lineage(StoredRun run, java.util.function.Function<String, java.util.Optional<StoredRun>> find) {
+        java.util.LinkedList<StoredRun> chain = new java.util.LinkedList<>();
+        chain.addFirst(run);
+        StoredRun current = run;
+        while (current.parentRun() != null && chain.size() < 50) {
+            current = find.apply(current.parentRun()).orElse(null);
+            if (current == null) {
+                break;
+            }
+            chain.addFirst(current);
+        }
+        return chain;
+    }
+
     /** The report of a trace document ({@code --trace OUT}); {@code plan} (may be null) draws the flow graph. */
     public static ReportInput of(JsonNode trace, JsonNode plan, String title) {
         return new ReportInput(title, plan, trace, List.of(), List.of());
