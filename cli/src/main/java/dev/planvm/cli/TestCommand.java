@@ -75,8 +75,11 @@ final class TestCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         PrintWriter out = commandLine.getOut();
         PrintWriter err = commandLine.getErr();
-        if (update && (junitXml != null || html != null)) {
-            throw new CommandLine.ParameterException(commandLine, "--junit-xml and --html report a test run; they do not go with --update");
+        if (update && junitXml != null) {
+            throw new CommandLine.ParameterException(commandLine, "--junit-xml reports a test run; it does not go with --update");
+        }
+        if (update && html != null) {
+            throw new CommandLine.ParameterException(commandLine, "--html reports a test run; it does not go with --update");
         }
         Map<String, JsonNode> inputs = settings.inputs(commandLine);
         List<Path> plans = plans(commandLine);

@@ -49,6 +49,14 @@ final class EventLog {
         notifyAll();
     }
 
+    /** Keeps only the newest {@code keep} events (a finished run's log kept for late readers). */
+    synchronized void trim(int keep) {
+        while (events.size() > keep) {
+            events.removeFirst();
+            dropped++;
+        }
+    }
+
     synchronized boolean isOpen() {
         return open;
     }

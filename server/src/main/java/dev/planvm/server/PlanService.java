@@ -265,28 +265,33 @@ public final class PlanService implements AutoCloseable {
                 break;
             }
         }
-        int found = 0;
+        List<String> found = new java.util.ArrayList<>();
         for (String id : ids) {
             StoredRun run = guard(() -> store.find(id)).orElse(null);
-            if (run == null || !settings.origin().equals(run.options().origin()) || !run.mode().equals("live")) {
-                continue;
+            if (run != null && settings.origin().equals(run.options().origin()) && run.mode().equals("live")) {
+                found.add(run.id());
             }
-            found++;
-            Thread resumer = new Thread(() -> {
+        }
+        if (found.isEmpty()) {
+            return 0;
+        }
+        Thread resumer = new Thread(() -> { // one at a time: each waits for a free slot
+            for (String id : found) {
                 try {
+                    StoredRun run = find(id);
                     submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
                         stored.as(run.id(), run.steps().size());
                         return runs.resume(run.id(), RunMode.live(), Map.of(), false, hooks);
                     }, true);
                     log.info("resuming interrupted run {}", run.id());
                 } catch (RuntimeException e) {
-                    log.warn("cannot resume interrupted run {}: {}", run.id(), e.getMessage());
+                    log.warn("cannot resume interrupted run {}: {}", id, e.getMessage());
                 }
-            }, "planvm-resume-" + run.id());
-            resumer.setDaemon(true);
-            resumer.start();
-        }
-        return found;
+            }
+        }, "planvm-resume");
+        resumer.setDaemon(true);
+        resumer.start();
+        return found.size();
     }
 
     /**

@@ -23,7 +23,7 @@ import java.util.Map;
 final class Plans {
 
     /** Plans longer than this (as JSON text) are not remembered. */
-    private static final int MAX_CACHED_CHARS = 64 * 1024;
+    private static final int MAX_CACHED_CHARS = 16 * 1024;
 
     private final PlanVm vm;
     private final Map<String, LoadResult> cache;

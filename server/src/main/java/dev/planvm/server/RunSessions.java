@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class RunSessions {
 
     private static final Logger log = LoggerFactory.getLogger(RunSessions.class);
+    /** Events a finished run's log keeps (its committed steps are rebuilt from the store). */
+    static final int FINISHED_LOG_EVENTS = 500;
 
     /** One session of a run, as the durable-runs API runs it. */
     @FunctionalInterface
@@ -119,6 +121,7 @@ final class RunSessions {
                     done.completeExceptionally(e);
                 } finally {
                     events.close();
+                    events.trim(FINISHED_LOG_EVENTS);
                     if (id[0] != null) {
                         active.remove(id[0]);
                         finished.put(id[0], events);

@@ -7,8 +7,9 @@ import java.util.Objects;
  * How a {@link PlanService} bounds its work.
  *
  * @param maxActiveRuns      runs that may execute at once; a request for more is refused as busy (HTTP 429)
- * @param eventLogCapacity   events kept in memory per run (older ones of a live run are rebuilt from the store)
- * @param finishedLogsKept   event logs of finished runs kept in memory (the rest are rebuilt from the store)
+ * @param eventLogCapacity   events kept in memory per running run (older committed steps are rebuilt from the store)
+ * @param finishedLogsKept   event logs of finished runs kept in memory, their last 500 events each (the rest are
+ *                           rebuilt from the store)
  * @param planCacheEntries   loaded plans kept by their text, so a plan sent again is not validated again
  * @param unavailableTools   tools the configuration declares but cannot offer, name to why ({@code GET /v1/tools})
  * @param origin             what the service writes as the origin of the runs it starts; it resumes on start
@@ -17,8 +18,8 @@ import java.util.Objects;
 public record ServiceSettings(int maxActiveRuns, int eventLogCapacity, int finishedLogsKept, int planCacheEntries,
                               Map<String, String> unavailableTools, String origin) {
 
-    /** 64 runs at once, 10,000 events per run, 256 finished logs, 512 cached plans, origin {@code serve}. */
-    public static final ServiceSettings DEFAULT = new ServiceSettings(64, 10_000, 256, 512, Map.of(), "serve");
+    /** 64 runs at once, 2,000 events per run (500 once it ended), 128 finished logs, 512 cached plans, origin {@code serve}. */
+    public static final ServiceSettings DEFAULT = new ServiceSettings(64, 2_000, 128, 512, Map.of(), "serve");
 
     public ServiceSettings {
         if (maxActiveRuns < 1 || eventLogCapacity < 10 || finishedLogsKept < 0 || planCacheEntries < 0) {
