@@ -56,6 +56,44 @@ class EventStreamTest {
     }
 
     @Test
+    void events_a_small_log_dropped_are_rebuilt_from_the_store_so_a_reader_from_the_start_misses_no_commit() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(dir.resolve("runs.db"), ServiceSettings.DEFAULT.withEventLogCapacity(10),
+                dev.planvm.server.http.ServerSettings.DEFAULT)) {
+            String id = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(LOOP, "\"inputs\": {\"run_key\": \"c\"}")).json()
+                    .path("id").asText();
+            List<Event> events = SseClient.read(fixture.client, fixture.request("/v1/runs/" + id + "/events"), null, 10_000);
+            assertThat(events).extracting(Event::id).isSorted().doesNotHaveDuplicates();
+            assertThat(events).filteredOn(e -> e.type().equals("step_committed")).hasSize(27);
+            assertThat(events.get(0).type()).isEqualTo("run_started");
+            assertThat(events.get(events.size() - 1).type()).isEqualTo("run_finished");
+        }
+    }
+
+    @Test
+    void event_streams_are_limited_and_a_malformed_last_event_id_is_refused() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(dir.resolve("runs.db"), ServiceSettings.DEFAULT,
+                dev.planvm.server.http.ServerSettings.DEFAULT.withMaxEventStreams(1))) {
+            String id = fixture.post("/v1/runs", ServerFixture.runBody("[{\"seq_no\": 0, \"type\": \"calling\", "
+                    + "\"parameters\": {\"tool_name\": \"gate\"}}]", "")).json().path("id").asText();
+            java.net.http.HttpResponse<java.io.InputStream> first = fixture.client.send(fixture.request("/v1/runs/" + id + "/events")
+                    .GET().build(), java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+            java.io.BufferedReader open = new java.io.BufferedReader(new java.io.InputStreamReader(first.body(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(open.readLine()).as("the first stream is open").isEqualTo("retry: 2000");
+            ServerFixture.Answer second = fixture.get("/v1/runs/" + id + "/events");
+            assertThat(second.status()).isEqualTo(429);
+            assertThat(second.header("Retry-After")).isEqualTo("1");
+            assertThat(second.json().path("message").asText()).contains("1 event streams at once");
+            fixture.open();
+            assertThat(open.lines().filter(line -> line.startsWith("event: ")).reduce((x, y) -> y)).hasValue("event: run_finished");
+            open.close();
+            ServerFixture.Answer bad = fixture.send(fixture.request("/v1/runs/" + id + "/events").header("Last-Event-ID", "x1").GET().build());
+            assertThat(bad.status()).isEqualTo(400);
+            assertThat(bad.json().path("message").asText()).isEqualTo("Last-Event-ID must be an event id (a number), not 'x1'");
+        }
+    }
+
+    @Test
     void after_a_restart_the_events_of_a_stored_run_are_rebuilt_with_the_same_ids() throws Exception {
         List<Event> live;
         String id;
