@@ -1,5 +1,7 @@
 package dev.planvm.dialects;
 
+import dev.planvm.dialects.internal.CompileResult;
+import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.JsonPassThrough;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.SourceText;
@@ -67,11 +69,19 @@ public final class DialectCompiler {
         if (bytes > options.limits().maxBytes()) {
             return tooLarge();
         }
-        return switch (dialect) {
-            case JSON -> JsonPassThrough.compile(source, options);
-            case YAML -> YamlCompiler.compile(source, options);
-            case JS -> JsCompiler.compile(source, options);
+        CompileResult result = switch (dialect) {
+            case JSON -> JsonPassThrough.compile(source, frontEnd());
+            case YAML -> YamlCompiler.compile(source, frontEnd());
+            case JS -> JsCompiler.compile(source, frontEnd());
         };
+        return new Compiled(result.plan(), result.lineOfSeqNo(), result.diagnostics());
+    }
+
+    /** The options as the front ends take them. */
+    private FrontEndOptions frontEnd() {
+        DialectLimits limits = options.limits();
+        return new FrontEndOptions(options.singleDomainResult(), options.unwrapSingleElement(), options.tools(),
+                options.inputs(), limits.maxNesting(), limits.maxAliases(), limits.maxInstructions());
     }
 
     /** Reads (at most the size limit, strict UTF-8) and compiles {@code file}; a file that cannot be read is a diagnostic. */

@@ -9,8 +9,6 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.planvm.dialects.Compiled;
-import dev.planvm.dialects.DialectOptions;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,7 +28,7 @@ public final class JsonPassThrough {
     private JsonPassThrough() {
     }
 
-    public static Compiled compile(String source, DialectOptions options) {
+    public static CompileResult compile(String source, FrontEndOptions options) {
         Problems problems = new Problems();
         JsonNode document;
         try {
@@ -41,13 +39,13 @@ public final class JsonPassThrough {
             String message = e.getOriginalMessage();
             int newline = message.indexOf('\n');
             problems.error(pos, "not valid JSON: " + (newline < 0 ? message : message.substring(0, newline)));
-            return new Compiled(null, Map.of(), problems.list());
+            return new CompileResult(null, Map.of(), problems.list());
         }
         if (document == null || document.isMissingNode()) {
             problems.fileError("the plan is empty");
-            return new Compiled(null, Map.of(), problems.list());
+            return new CompileResult(null, Map.of(), problems.list());
         }
-        return new Compiled(document, lines(source), problems.list());
+        return new CompileResult(document, lines(source), problems.list());
     }
 
     /** seq_no to the line of its instruction object, for a plan array or a {@code {"plan": [...]}} wrapper. */

@@ -1,7 +1,7 @@
 package dev.planvm.dialects.js;
 
-import dev.planvm.dialects.Compiled;
-import dev.planvm.dialects.DialectOptions;
+import dev.planvm.dialects.internal.CompileResult;
+import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.Backend;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.Program;
@@ -19,14 +19,14 @@ public final class JsCompiler {
     }
 
     /** Compiles a JavaScript-subset plan; never throws on bad input. The size limit is checked by the caller. */
-    public static Compiled compile(String source, DialectOptions options) {
+    public static CompileResult compile(String source, FrontEndOptions options) {
         Problems problems = new Problems();
         Program program = new JsParser(source, options, problems).parse();
         if (program == null) {
             return Results.of(null, problems);
         }
         Backend.Settings settings = new Backend.Settings(options.tools(), true, options.inputs(), true,
-                options.limits().maxInstructions());
+                options.maxInstructions());
         return Results.of(Backend.compile(program, settings, problems), problems);
     }
 }

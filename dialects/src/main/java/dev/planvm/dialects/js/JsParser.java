@@ -1,7 +1,7 @@
 package dev.planvm.dialects.js;
 
+import dev.planvm.dialects.internal.FrontEndOptions;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.planvm.dialects.DialectOptions;
 import dev.planvm.dialects.internal.Ast;
 import dev.planvm.dialects.internal.Bindings;
 import dev.planvm.dialects.internal.ExprParser;
@@ -34,7 +34,7 @@ final class JsParser {
             "async", "of");
 
     private final String source;
-    private final DialectOptions options;
+    private final FrontEndOptions options;
     private final Problems problems;
     private final Locator locator;
     private final Map<String, Program.AliasDef> aliases = new LinkedHashMap<>();
@@ -43,7 +43,7 @@ final class JsParser {
     /** The name of the alias being defined, once its '=' was read. */
     private Token pending;
 
-    JsParser(String source, DialectOptions options, Problems problems) {
+    JsParser(String source, FrontEndOptions options, Problems problems) {
         this.source = source;
         this.options = options;
         this.problems = problems;
@@ -67,9 +67,9 @@ final class JsParser {
                 synchronize();
             }
         }
-        if (aliases.size() > options.limits().maxAliases()) {
+        if (aliases.size() > options.maxAliases()) {
             problems.error(new Pos(1, 1), "the plan has " + aliases.size() + " aliases, more than the limit of "
-                    + options.limits().maxAliases());
+                    + options.maxAliases());
         }
         if (result == null) {
             if (!problems.hasErrors()) {
@@ -85,7 +85,7 @@ final class JsParser {
     private ExprParser start(int offset) {
         for (int at = offset; at <= source.length(); ) {
             try {
-                return new ExprParser(source, at, locator, true, options.limits().maxNesting());
+                return new ExprParser(source, at, locator, true, options.maxNesting());
             } catch (SyntaxError e) {
                 problems.error(locator.at(e.offset()), e.getMessage());
                 at = Math.max(e.offset(), at) + 1;

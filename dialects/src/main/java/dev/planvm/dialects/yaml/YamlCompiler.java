@@ -1,7 +1,7 @@
 package dev.planvm.dialects.yaml;
 
-import dev.planvm.dialects.Compiled;
-import dev.planvm.dialects.DialectOptions;
+import dev.planvm.dialects.internal.CompileResult;
+import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.Backend;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
@@ -28,29 +28,29 @@ public final class YamlCompiler {
     }
 
     /** Compiles a YAML plan; never throws on bad input. The size limit is checked by the caller. */
-    public static Compiled compile(String source, DialectOptions options) {
+    public static CompileResult compile(String source, FrontEndOptions options) {
         Problems problems = new Problems();
         int longLine = longLine(source);
         if (longLine > 0) {
             problems.error(new Pos(longLine, MAX_LINE_LENGTH + 1), "the line is longer than " + String.format(
                     java.util.Locale.ROOT, "%,d", MAX_LINE_LENGTH) + " characters: write long text as a block"
                     + " scalar (key: |, then the text on indented lines)");
-            return new Compiled(null, Map.of(), problems.list());
+            return new CompileResult(null, Map.of(), problems.list());
         }
         ValueRepair.Result repaired = ValueRepair.repair(source);
-        YNode root = YamlReader.read(repaired.text(), options.limits().maxNesting(), problems);
+        YNode root = YamlReader.read(repaired.text(), options.maxNesting(), problems);
         if (root == null) {
             if (!problems.hasErrors()) {
                 problems.error(new Pos(1, 1), "the plan is empty: write aliases and a 'result' alias");
             }
-            return new Compiled(null, Map.of(), problems.list());
+            return new CompileResult(null, Map.of(), problems.list());
         }
         Program program = new YamlPlan(options, repaired.repairs(), problems).build(root);
         if (program == null) {
             return Results.of(null, problems);
         }
         Backend.Settings settings = new Backend.Settings(java.util.Set.of(), false, options.inputs(), false,
-                options.limits().maxInstructions());
+                options.maxInstructions());
         return Results.of(Backend.compile(program, settings, problems), problems);
     }
 

@@ -1,8 +1,8 @@
 package dev.planvm.dialects.yaml;
 
+import dev.planvm.dialects.internal.FrontEndOptions;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.planvm.dialects.DialectOptions;
 import dev.planvm.dialects.internal.Ast;
 import dev.planvm.dialects.internal.Bindings;
 import dev.planvm.dialects.internal.ExprParser;
@@ -30,11 +30,11 @@ final class YamlPlan {
     static final String RESULT = "result";
     private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*(:[A-Za-z_][A-Za-z0-9_.-]*)?");
 
-    private final DialectOptions options;
+    private final FrontEndOptions options;
     private final Map<Integer, ValueRepair.Repair> repairs;
     private final Problems problems;
 
-    YamlPlan(DialectOptions options, Map<Integer, ValueRepair.Repair> repairs, Problems problems) {
+    YamlPlan(FrontEndOptions options, Map<Integer, ValueRepair.Repair> repairs, Problems problems) {
         this.options = options;
         this.repairs = repairs;
         this.problems = problems;
@@ -47,9 +47,9 @@ final class YamlPlan {
                     + RESULT + "' alias");
             return null;
         }
-        if (plan.entries().size() > options.limits().maxAliases()) {
+        if (plan.entries().size() > options.maxAliases()) {
             problems.error(plan.pos(), "the plan has " + plan.entries().size() + " aliases, more than the limit of "
-                    + options.limits().maxAliases());
+                    + options.maxAliases());
             return null;
         }
         List<Program.AliasDef> aliases = new ArrayList<>();
@@ -225,7 +225,7 @@ final class YamlPlan {
 
     /** Parses the reference whose {@code $} is at {@code dollar} into {@code parts}; returns the offset after its '}'. */
     private int reference(String text, int dollar, Locator at, List<Ast> parts) {
-        ExprParser parser = new ExprParser(text, dollar + 2, at, false, options.limits().maxNesting());
+        ExprParser parser = new ExprParser(text, dollar + 2, at, false, options.maxNesting());
         Token first = parser.current();
         if (first.is(Token.Kind.RBRACE)) {
             throw new SyntaxError("empty reference '${}'", dollar);
