@@ -264,7 +264,7 @@ public final class RunStore implements AutoCloseable {
     /**
      * Records how a run (or one session of it) ended, and gives up its ownership. A waiting run is
      * stored {@code waiting}; an interrupted one stays {@code running} with no owner (interrupted: any
-     * process may resume it at once).
+     * process may resume it at once); neither has a finished time.
      */
     public synchronized void finishRun(String runId, RunResult result) {
         RunError error = result.error();
@@ -274,7 +274,8 @@ public final class RunStore implements AutoCloseable {
             errorJson.put("seq_no", error.seqNo()).put("type", error.type()).put("message", error.message());
         }
         db.update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
-                        + "WHERE id = ?", result.status().label(), result.interrupted() ? null : now(), json(result.finalAnswer()),
+                        + "WHERE id = ?", result.status().label(), result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
+                json(result.finalAnswer()),
                 errorJson == null ? null : json(errorJson), runId);
         ACTIVE.remove(runId);
     }

@@ -134,6 +134,7 @@ class ApprovalsTest {
         try (RunStore store = RunStore.open(file)) { // a new process: nothing in memory
             StoredRun stored = store.find(id).orElseThrow();
             assertThat(stored.status()).isEqualTo(RunStatus.WAITING);
+            assertThat(stored.finishedAt()).as("a waiting run has not finished").isNull();
             assertThat(store.list(1).get(0).state()).isEqualTo("waiting");
             assertThat(stored.pendingApproval().orElseThrow().tool()).isEqualTo("send_mail");
             assertThat(stored.pendingApproval().orElseThrow().params().path("to").asText()).isEqualTo("ann@example.com");
