@@ -7,6 +7,8 @@ import dev.planvm.vm.PlanVmBuilder;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -18,6 +20,12 @@ final class CallPolicyOptions {
 
     @CommandLine.Mixin
     private ToolPolicyOptions tools;
+
+    @CommandLine.Option(names = "--approve-tools", paramLabel = "GLOBS", split = ",",
+            description = "Tools whose every call needs a reviewer's approval (globs, e.g. 'send_*'); also approveTools in "
+                    + "the tools configuration. On a terminal, run asks; otherwise the run stops waiting (exit 3) and "
+                    + "planvm approve RUN continues it. Comma-separated, repeatable.")
+    private List<String> approveTools = List.of();
 
     @CommandLine.Option(names = "--retries", paramLabel = "N",
             description = "Attempts in all for a call that fails with a retriable error (429, 5xx, timeout, I/O); "
@@ -49,6 +57,13 @@ final class CallPolicyOptions {
     /** Applies the options to a VM builder; a bad value is a usage error (exit 2). */
     PlanVmBuilder applyTo(PlanVmBuilder builder, CommandLine commandLine) {
         builder.toolPolicy(tools.policy(commandLine));
+        List<String> approve = new ArrayList<>();
+        approveTools.stream().map(String::strip).filter(glob -> !glob.isEmpty()).forEach(approve::add);
+        try {
+            builder.approveTools(approve);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(commandLine, "--approve-tools: " + e.getMessage());
+        }
         RetryPolicy policy = RetryPolicy.DEFAULT;
         if (retries != null) {
             policy = policy.withMaxAttempts(attempts("--retries " + retries, retries, commandLine));

@@ -5,6 +5,8 @@ final class ExitCodes {
     static final int OK = 0;
     static final int RUNTIME_FAILURE = 1;
     static final int INVALID = 2;
+    /** The run waits for a reviewer's approval of a tool call ({@code planvm approve RUN} continues it). */
+    static final int WAITING = 3;
 
     private ExitCodes() {
     }

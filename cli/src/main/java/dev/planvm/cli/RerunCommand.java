@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
                 "The new run keeps what RUN committed before it first reached SEQ and runs from SEQ, with inputs "
                         + "edited by --var (they override the variables at SEQ too). The new run records its parent."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the run succeeded", "1:the run failed", "2:no such run or seq_no, cannot run here, or bad usage"})
+        exitCodeList = {"0:the run succeeded", "1:the run failed", "3:the run waits for approval (planvm approve)", "2:no such run or seq_no, cannot run here, or bad usage"})
 final class RerunCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
@@ -68,7 +68,7 @@ final class RerunCommand implements Callable<Integer> {
             DurableRun run = new DurableRuns(vm, runs).rerun(runId, fromSeq, edits, mode);
             commandLine.getErr().println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq
                     + " (" + run.stepsBefore() + " committed steps kept)");
-            return output.finished(run.result(), mode);
+            return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

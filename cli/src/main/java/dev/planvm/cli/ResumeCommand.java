@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
                 "Committed steps are not run again; the step that was running when the process died runs again "
                         + "(at-least-once for calls in flight, like Temporal activities)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the run succeeded", "1:the run failed",
+        exitCodeList = {"0:the run succeeded", "1:the run failed", "3:the run waits for approval (planvm approve)",
                 "2:no such run, already succeeded, another live process works on it, cannot run here, or bad usage"})
 final class ResumeCommand implements Callable<Integer> {
 
@@ -70,7 +70,7 @@ final class ResumeCommand implements Callable<Integer> {
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRun run = new DurableRuns(vm, runs).resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets), force);
-            return output.finished(run.result(), mode);
+            return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

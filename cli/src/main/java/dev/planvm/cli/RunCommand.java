@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
                 "Logs, warnings and errors go to stderr."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the run succeeded", "1:the run failed (the message names the seq_no, type and cause)",
-                "2:the plan is invalid or cannot run here, or bad usage"})
+                "2:the plan is invalid or cannot run here, or bad usage",
+                "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"})
 final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "FILE", description = "The plan file (JSON); '-' reads standard input.")
@@ -57,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);
-        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
         LoadResult loaded = PlanInput.load(vm, file, commandLine.getErr(), verbosity.verbose());
         if (!loaded.valid()) {
             return ExitCodes.INVALID;

@@ -57,8 +57,8 @@ final class RunOutput {
 
     /** {@link #finished}, then where to find a stored run that did not succeed. */
     int stored(DurableRun run, RunMode mode, Path store) throws IOException {
-        int code = finished(run.result(), mode);
-        if (!run.result().succeeded()) {
+        int code = finished(run.result(), mode, run.id());
+        if (!run.result().succeeded() && !run.result().waiting()) {
             err.println("run " + run.id() + " is stored: planvm show " + run.id() + " shows it, planvm resume " + run.id()
                     + " continues it");
         } else if (verbose) {
@@ -67,12 +67,20 @@ final class RunOutput {
         return code;
     }
 
-    /**
-     * Writes the trace and the recorded cassette, reports, prints the answer of a run that
-     * succeeded and returns the exit code: 1 when the run failed or an output file could not be
-     * written (the answer is printed all the same; the message names the file).
-     */
+    /** {@link #finished(RunResult, RunMode, String)} of a run that is not stored. */
     int finished(RunResult result, RunMode mode) throws IOException {
+        return finished(result, mode, null);
+    }
+
+    /**
+     * Writes the trace and the recorded cassette, reports warnings and failures, prints the answer of
+     * a run that succeeded and returns the exit code: 1 when the run failed or an output file could
+     * not be written (the answer is printed all the same; the message names the file); 3 for a run
+     * that waits for approval (it prints the call it waits for and how to approve it).
+     *
+     * @param runId the stored run's id, or {@code null} when it is not stored
+     */
+    int finished(RunResult result, RunMode mode, String runId) throws IOException {
         boolean written = true;
         if (trace != null && result.trace() != null) {
             written = write(() -> AtomicFiles.write(trace, result.trace().toPrettyString() + "\n"));
@@ -81,6 +89,13 @@ final class RunOutput {
             written &= write(() -> recording.recording().cassette().write(record));
         }
         result.warnings().forEach(warning -> err.println("warning: " + label + ": " + warning));
+        if (result.waiting()) {
+            err.println(label + ": " + result.error().describe());
+            err.println(runId == null ? "the run is not stored (--no-store), so it cannot be approved later"
+                    : "run " + runId + " waits for approval: planvm approve " + runId + " continues it, planvm approve " + runId
+                    + " --deny --reason TEXT fails the step");
+            return ExitCodes.WAITING;
+        }
         if (!result.succeeded()) {
             err.println(label + ": " + result.error().describe());
             if (verbose && result.error().cause() != null) {

@@ -47,6 +47,13 @@ final class ShowCommand implements Callable<Integer> {
             }
             document.set("result", run.finalAnswer());
             document.set("error", run.error());
+            run.pendingApproval().ifPresent(pending -> document.putObject("pending").put("seq_no", pending.seqNo())
+                    .put("tool", pending.tool()).put("requested", pending.requestedAt()).set("params", pending.params()));
+            if (!run.approvals().isEmpty()) {
+                ArrayNode approvals = document.putArray("approvals");
+                run.approvals().forEach(a -> approvals.addObject().put("step", a.stepIndex()).put("seq_no", a.seqNo())
+                        .put("tool", a.tool()).put("decision", a.decision()).put("reason", a.reason()).put("decided", a.decidedAt()));
+            }
             ArrayNode steps = document.putArray("steps");
             for (StoredStep step : run.steps()) {
                 ObjectNode entry = ((ObjectNode) step.trace()).deepCopy();

@@ -5,6 +5,7 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.JUnitXmlReport;
 import dev.planvm.vm.batch.PlanFileRunner;
+import dev.planvm.vm.batch.PlanOutcome;
 import dev.planvm.vm.batch.RegressionReport;
 import dev.planvm.vm.batch.RegressionResult;
 import dev.planvm.vm.batch.RegressionRun;
@@ -50,6 +51,10 @@ final class TestCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write a JUnit XML report to FILE.")
     private Path junitXml;
 
+    @CommandLine.Option(names = "--html", paramLabel = "DIR",
+            description = "Write an HTML report (DIR/X.html) for each failing plan: its run, with the differences from X.expected.json.")
+    private Path html;
+
     @CommandLine.Mixin
     private RunSettings settings;
 
@@ -78,6 +83,9 @@ final class TestCommand implements Callable<Integer> {
         if (update && junitXml != null) {
             throw new CommandLine.ParameterException(commandLine, "--junit-xml reports a test run; it does not go with --update");
         }
+        if (update && html != null) {
+            throw new CommandLine.ParameterException(commandLine, "--html reports a test run; it does not go with --update");
+        }
         Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
         List<Path> plans = plans(commandLine);
@@ -92,10 +100,15 @@ final class TestCommand implements Callable<Integer> {
     private int test(RegressionRun regression, List<Path> plans, PrintWriter out, PrintWriter err) throws IOException {
         List<RegressionResult> results = new ArrayList<>();
         for (Path plan : plans) {
-            RegressionResult result = regression.test(plan);
+            PlanOutcome[] ran = new PlanOutcome[1];
+            RegressionResult result = regression.test(plan, outcome -> ran[0] = outcome);
             result.lines().forEach(out::println);
             out.flush();
             results.add(result);
+            if (html != null && result.verdict() == RegressionResult.Verdict.FAILED) {
+                Path page = FailureReport.write(html, plan, result, ran[0]);
+                out.println("  report: " + page);
+            }
         }
         RegressionReport report = new RegressionReport(results);
         out.println(report.summary());

@@ -1,6 +1,8 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import java.util.Map;
@@ -31,6 +33,8 @@ final class VmOptions {
                     + "is printed with every secret replaced by «secret:NAME»).")
     private boolean revealSecrets;
 
+    private LoadedTools loaded;
+
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         return settings.inputs(commandLine);
@@ -52,7 +56,13 @@ final class VmOptions {
      */
     PlanVmBuilder builder(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
         PlanVmBuilder builder = policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
-        return builder.secrets(secrets).tools(config.load(environment, secrets), policy.toolPolicy(commandLine));
+        loaded = config.load(environment, secrets);
+        return builder.secrets(secrets).tools(loaded, policy.toolPolicy(commandLine));
+    }
+
+    /** The tools the last {@link #builder} loaded (what is unavailable and why), or {@code null} before. */
+    LoadedTools loaded() {
+        return loaded;
     }
 
     /**
@@ -60,7 +70,12 @@ final class VmOptions {
      * one place a command changes process-wide logging).
      */
     PlanVm build(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
-        PlanVm vm = builder(environment, secrets, commandLine).build();
+        return build(environment, secrets, commandLine, null);
+    }
+
+    /** {@link #build(Map, Map, CommandLine)} with a reviewer who decides approvals (e.g. a prompt), or {@code null}. */
+    PlanVm build(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine, Approvals reviewer) {
+        PlanVm vm = builder(environment, secrets, commandLine).approvals(reviewer).build();
         RedactingLogs.use(vm.redactor());
         return vm;
     }

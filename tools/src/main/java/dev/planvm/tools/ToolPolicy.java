@@ -105,6 +105,14 @@ public final class ToolPolicy {
                 + String.join(", ", allows.stream().map(Rule::written).toList()) + ")");
     }
 
+    /**
+     * Whether {@code glob} matches the whole of {@code name} with this class's glob syntax
+     * ({@code *} any run of characters, {@code ?} exactly one, anything else itself).
+     */
+    public static boolean globMatches(String glob, String name) {
+        return Glob.matches(Objects.requireNonNull(glob, "glob"), Objects.requireNonNull(name, "name"));
+    }
+
     @Override
     public String toString() {
         return "ToolPolicy[allow=" + allows.stream().map(Rule::written).toList()

@@ -8,6 +8,10 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.approval.ApprovalRules;
+import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.chain.CallChain;
@@ -21,9 +25,11 @@ import dev.planvm.vm.internal.Threads;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.trace.TraceRecorder;
 import java.nio.file.Path;
@@ -35,9 +41,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The plan virtual machine. Configure once with {@link #builder()}, then {@link #run} any number
@@ -81,6 +90,8 @@ public final class PlanVm implements AutoCloseable {
     private final Map<Plan, Dataflow> dataflows = Collections.synchronizedMap(new WeakHashMap<>());
     /** Dataflows of replays and dry runs: they never set a tool up (no MCP server starts to answer from a cassette). */
     private final Map<Plan, Dataflow> offlineDataflows = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Dataflows without approval barriers, for live runs with no approval rules when the VM has some. */
+    private final Map<Plan, Dataflow> dataflowsNoApproval = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile ExecutorService executor;
     private final int maxSteps;
     private final boolean strict;
@@ -88,6 +99,8 @@ public final class PlanVm implements AutoCloseable {
     private final boolean tracing;
     private final Redactor redactor;
     private final List<AutoCloseable> resources;
+    private final ApprovalRules approveTools;
+    private final Approvals reviewer;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
@@ -105,6 +118,8 @@ public final class PlanVm implements AutoCloseable {
         this.runLimits = b.runLimits;
         this.tracing = b.tracing;
         this.redactor = b.redactor;
+        this.approveTools = b.approveTools;
+        this.reviewer = b.reviewer;
     }
 
     public static PlanVmBuilder builder() {
@@ -160,6 +175,16 @@ public final class PlanVm implements AutoCloseable {
         return redactor;
     }
 
+    /** The tools whose calls need a reviewer's approval in every run of this VM. */
+    public ApprovalRules approveTools() {
+        return approveTools;
+    }
+
+    /** Who decides approvals when a run brings no decision of its own, or {@code null} (runs then wait). */
+    public Approvals reviewer() {
+        return reviewer;
+    }
+
     /** {@link #problems(Plan, RunMode)} for a live run. */
     public List<String> problems(Plan plan) {
         return problems(plan, RunMode.live());
@@ -201,6 +226,21 @@ public final class PlanVm implements AutoCloseable {
         return all;
     }
 
+    /** {@link #problems(Plan, RunMode)}, and the calls of tools the run's own policy ({@code options}) denies. */
+    public List<String> problems(Plan plan, RunMode mode, RunOptions options) {
+        List<String> problems = new ArrayList<>(problems(plan, mode));
+        ToolPolicy own = options.policy();
+        if (!own.allowsEverything()) {
+            for (dev.planvm.instructions.Instruction instruction : plan.instructions()) {
+                if (instruction instanceof dev.planvm.instructions.Calling calling) {
+                    own.refusal(calling.tool()).ifPresent(refusal -> problems.add("seq_no " + calling.seqNo() + ": "
+                            + refusal.replace("the tool policy", "this run's tool policy")));
+                }
+            }
+        }
+        return problems;
+    }
+
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
         return run(plan, inputs, RunMode.live());
@@ -220,37 +260,83 @@ public final class PlanVm implements AutoCloseable {
      * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode)} is not empty
      */
     public RunResult run(Plan plan, Checkpoint start, RunMode mode, List<RunListener> runListeners, RunJournal journal) {
+        return run(plan, start, mode, RunHooks.of(runListeners), journal);
+    }
+
+    /**
+     * Runs a plan from a checkpoint with one run's own {@link RunHooks}: its listeners (after the
+     * VM's), its options (a narrower tool policy, more tools needing approval, a lower step limit), who
+     * decides its approvals and a control to stop it. A failure while running is a failed result, never
+     * an exception; a call waiting for approval ends the run {@link dev.planvm.vm.run.RunStatus#WAITING}.
+     *
+     * @param journal where committed steps are made durable (a failure to record stops the run), or {@code null}
+     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode, RunOptions)} is not empty
+     */
+    public RunResult run(Plan plan, Checkpoint start, RunMode mode, RunHooks hooks, RunJournal journal) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(start, "start");
         Objects.requireNonNull(mode, "mode");
-        List<String> problems = problems(plan, mode);
+        Objects.requireNonNull(hooks, "hooks");
+        RunOptions options = hooks.options();
+        List<String> problems = problems(plan, mode, options);
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
-        CallChain chain = callChain(mode);
+        ApprovalRules approvals = approveTools.and(options.approvalRules());
+        boolean callsForReal = mode instanceof RunMode.Live || mode instanceof RunMode.Record;
+        List<CallInterceptor> guards = new ArrayList<>();
+        if (!options.policy().allowsEverything()) {
+            guards.add(CallChains.permission(options.policy()));
+        }
+        if (callsForReal && !approvals.isEmpty()) {
+            Approvals decider = hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
+            guards.add(CallChains.approval(approvals, decider));
+        }
         TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
+        List<CallListener> callListeners = new ArrayList<>();
+        if (trace != null) {
+            callListeners.add(trace);
+        }
+        callListeners.addAll(hooks.callListeners());
+        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor), guards, callListeners);
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
             all.add(trace);
         }
         all.addAll(listeners);
-        all.addAll(runListeners);
+        all.addAll(hooks.listeners());
         Speculator speculator = sequential ? null : new Speculator(plan,
-                dataflow(plan, mode), handlers, runLimits, chain, executor(), maxInFlight);
-        RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
+                dataflow(plan, mode, callsForReal ? approvals : ApprovalRules.NONE), handlers, runLimits, chain, executor(),
+                maxInFlight);
+        int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
+        RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
+                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control())).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }
 
-    /** The plan's dependency facts; which tools have side effects is asked without setting any up in a replay or dry run. */
-    private Dataflow dataflow(Plan plan, RunMode mode) {
+    /**
+     * The plan's dependency facts: calls of tools with side effects, and of tools that need approval,
+     * are barriers. A replay or a dry run asks which tools have side effects without setting any up (no
+     * MCP server starts to answer from a cassette). Cached per plan for the VM's own approval rules.
+     */
+    private Dataflow dataflow(Plan plan, RunMode mode, ApprovalRules approvals) {
         if (mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun) {
-            return offlineDataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools::findResolved));
+            return offlineDataflows.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::findResolved)));
         }
-        return dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools::find));
+        if (approvals.globs().equals(approveTools.globs())) {
+            return dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::find)));
+        }
+        if (approvals.isEmpty()) {
+            return dataflowsNoApproval.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::find)));
+        }
+        return Dataflow.of(plan, barriers(approvals, tools::find));
+    }
+
+    private static Predicate<String> barriers(ApprovalRules approvals, Function<String, Optional<Tool>> lookup) {
+        return name -> approvals.matches(name) || lookup.apply(name).map(Tool::hasSideEffects).orElse(false);
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */

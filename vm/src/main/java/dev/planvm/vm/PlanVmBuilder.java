@@ -6,6 +6,8 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolResolver;
+import dev.planvm.tools.approval.ApprovalRules;
+import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
@@ -49,6 +51,8 @@ public final class PlanVmBuilder {
     Redactor redactor = Redactor.none();
     final List<AutoCloseable> resources = new ArrayList<>();
     ToolResolver resolver = ToolResolver.NONE;
+    ApprovalRules approveTools = ApprovalRules.NONE;
+    Approvals reviewer;
 
     PlanVmBuilder() {
     }
@@ -85,6 +89,9 @@ public final class PlanVmBuilder {
         String llmMissing = loaded.unavailable().get(PlanVm.LLM_TOOL);
         if (llmMissing != null && llmHint == null) {
             llmUnavailable(llmMissing);
+        }
+        if (!loaded.approveTools().isEmpty()) {
+            approveTools(loaded.approveTools());
         }
         resources.add(loaded);
         return this;
@@ -246,6 +253,29 @@ public final class PlanVmBuilder {
      */
     public PlanVmBuilder secrets(Map<String, String> secrets) {
         this.redactor = this.redactor.and(Redactor.of(secrets));
+        return this;
+    }
+
+    /**
+     * Tools whose every call needs a reviewer's approval (globs, e.g. {@code send_*}; added to any given
+     * before). Before such a call a live or recording run asks the run's {@link Approvals} (a durable
+     * run: the decisions recorded in its store; else {@link #approvals}); with no decision yet it ends
+     * {@code waiting}, the pending call in its result. Such tools never start ahead of their turn. Dry
+     * runs and replays call nothing real and ask nobody.
+     *
+     * @throws IllegalArgumentException for a malformed glob
+     */
+    public PlanVmBuilder approveTools(List<String> globs) {
+        this.approveTools = this.approveTools.and(ApprovalRules.of(globs));
+        return this;
+    }
+
+    /**
+     * Who decides approvals when a run brings no decision of its own (e.g. a prompt on a terminal); a
+     * decision it gives is recorded with a durable run. Default: nobody, so such runs wait.
+     */
+    public PlanVmBuilder approvals(Approvals reviewer) {
+        this.reviewer = reviewer;
         return this;
     }
 

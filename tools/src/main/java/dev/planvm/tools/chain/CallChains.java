@@ -3,10 +3,13 @@ package dev.planvm.tools.chain;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.approval.ApprovalRules;
+import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
+import dev.planvm.tools.chain.internal.ApprovalLink;
 import dev.planvm.tools.chain.internal.DryRunLink;
 import dev.planvm.tools.chain.internal.ParamsCheck;
 import dev.planvm.tools.chain.internal.PermissionLink;
@@ -51,8 +54,19 @@ public final class CallChains {
      * @param mode a {@link #dryRun} link, a cassette player or recorder, or {@code null} for a live run
      */
     public static CallChain standard(Parts parts, CallInterceptor mode) {
+        return standard(parts, mode, List.of(), List.of());
+    }
+
+    /**
+     * {@link #standard(Parts, CallInterceptor)} with one run's own links and listeners: {@code guards}
+     * go right after the permission link, in order (a run's narrower {@link #permission} policy, then
+     * its {@link #approval} link); {@code runListeners} observe after the parts' listeners.
+     */
+    public static CallChain standard(Parts parts, CallInterceptor mode, List<CallInterceptor> guards,
+                                     List<CallListener> runListeners) {
         List<CallInterceptor> links = new ArrayList<>();
         links.add(parts.permission);
+        links.addAll(guards);
         if (mode != null) {
             links.add(mode);
         }
@@ -60,7 +74,25 @@ public final class CallChains {
         links.add(parts.limits);
         links.add(parts.timeouts);
         links.add(parts.terminal);
-        return new CallChain(links, parts.listeners);
+        List<CallListener> listeners = parts.listeners;
+        if (!runListeners.isEmpty()) {
+            listeners = new ArrayList<>(parts.listeners);
+            listeners.addAll(runListeners);
+        }
+        return new CallChain(links, listeners);
+    }
+
+    /** A permission link of its own (e.g. one run's narrower policy): a denied tool fails the call, not retried. */
+    public static CallInterceptor permission(ToolPolicy policy) {
+        return new PermissionLink(policy);
+    }
+
+    /**
+     * The approval link: a call of a tool {@code rules} name proceeds once {@code approvals} approved
+     * it, fails when denied, and ends the run waiting when nobody has decided yet.
+     */
+    public static CallInterceptor approval(ApprovalRules rules, Approvals approvals) {
+        return new ApprovalLink(rules, approvals);
     }
 
     /**

@@ -36,15 +36,22 @@ public final class LoadedTools implements AutoCloseable {
     private final Map<String, String> unavailable;
     private final ConditionEvaluator conditions;
     private final ToolSetup setup;
+    private final List<String> approveTools;
 
     LoadedTools(Path file, List<Tool> tools, Map<String, String> aliases, Map<String, String> unavailable,
-                ConditionEvaluator conditions, ToolSetup setup) {
+                ConditionEvaluator conditions, ToolSetup setup, List<String> approveTools) {
         this.file = file;
         this.tools = List.copyOf(tools);
         this.aliases = Map.copyOf(aliases);
         this.unavailable = Map.copyOf(unavailable);
         this.conditions = conditions;
         this.setup = setup;
+        this.approveTools = List.copyOf(approveTools);
+    }
+
+    /** The {@code approveTools} globs: tools whose calls need a reviewer's approval (empty: none). */
+    public List<String> approveTools() {
+        return approveTools;
     }
 
     /** The configuration file these tools come from; empty when there was none. */

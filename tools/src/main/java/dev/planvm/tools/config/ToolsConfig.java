@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * The tools configuration ({@code planvm.json}): where it is ({@link #locate}) and what it declares
  * ({@link #load}). The file is a JSON object whose top-level keys are claimed by tool providers
  * ({@link ToolProvider#configSections()}: {@code mcpServers}, {@code httpTools}, {@code openapi}) or
- * read here ({@code toolPaths}: jars whose providers join the others). Loading checks, in order:
+ * read here ({@code toolPaths}: jars whose providers join the others; {@code approveTools}: globs of the
+ * tools whose calls need a reviewer's approval). Loading checks, in order:
  * strict JSON (bounded size and depth, no duplicate keys, nothing after the document), unknown
  * top-level keys (with a did-you-mean), each section against its provider's JSON Schema, then each
  * provider's own checks, then tool names offered twice. Every problem is collected and reported at
@@ -42,6 +43,8 @@ public final class ToolsConfig {
     public static final String TOOLS_PATH_VARIABLE = "PLANVM_TOOLS_PATH";
     /** The top-level key the loader reads itself. */
     public static final String TOOL_PATHS = "toolPaths";
+    /** The top-level key listing the tools whose calls need a reviewer's approval (globs). */
+    public static final String APPROVE_TOOLS = "approveTools";
 
     private ToolsConfig() {
     }
@@ -139,6 +142,7 @@ public final class ToolsConfig {
             List<ToolProvider> providers = new ArrayList<>(given);
             providers.addAll(jars.providers());
             Map<String, JsonNode> sections = sections(root, providers);
+            List<String> approveTools = approveTools(root);
             if (!problems.isEmpty()) {
                 closeQuietly(jars.loader());
                 throw new ToolsConfigException(file, problems);
@@ -148,7 +152,7 @@ public final class ToolsConfig {
                 setup.closeWith(jars.loader());
             }
             try {
-                return offer(providers, setup);
+                return offer(providers, setup, approveTools);
             } catch (RuntimeException e) {
                 setup.close();
                 throw e;
@@ -212,12 +216,39 @@ public final class ToolsConfig {
             return entries;
         }
 
+        /** The {@code approveTools} globs; a value that is not an array of globs is a problem. */
+        private List<String> approveTools(JsonNode root) {
+            JsonNode globs = root.get(APPROVE_TOOLS);
+            List<String> list = new ArrayList<>();
+            if (globs == null) {
+                return list;
+            }
+            if (!globs.isArray()) {
+                problems.add(new Problem("/" + APPROVE_TOOLS, "must be an array of tool name globs (e.g. [\"send_*\"]), not "
+                        + kind(globs)));
+                return list;
+            }
+            for (int i = 0; i < globs.size(); i++) {
+                JsonNode glob = globs.get(i);
+                try {
+                    if (!glob.isTextual()) {
+                        throw new IllegalArgumentException("must be a tool name glob, not " + kind(glob));
+                    }
+                    dev.planvm.tools.approval.ApprovalRules.of(List.of(glob.asText()));
+                    list.add(glob.asText());
+                } catch (IllegalArgumentException e) {
+                    problems.add(new Problem("/" + APPROVE_TOOLS + "/" + i, e.getMessage()));
+                }
+            }
+            return list;
+        }
+
         /** The claimed sections present in the file, each checked against its schema; unknown keys are problems. */
         private Map<String, JsonNode> sections(JsonNode root, List<ToolProvider> providers) {
             Map<String, JsonNode> schemas = new TreeMap<>();
             for (ToolProvider provider : providers) {
                 provider.configSections().forEach((key, schema) -> {
-                    if (schemas.putIfAbsent(key, schema) != null || key.equals(TOOL_PATHS)) {
+                    if (schemas.putIfAbsent(key, schema) != null || key.equals(TOOL_PATHS) || key.equals(APPROVE_TOOLS)) {
                         problems.add(new Problem("", "two tool providers claim the configuration key '" + key + "' ("
                                 + provider.getClass().getName() + " is the second)"));
                     }
@@ -225,12 +256,13 @@ public final class ToolsConfig {
             }
             List<String> known = new ArrayList<>(schemas.keySet());
             known.add(TOOL_PATHS);
+            known.add(APPROVE_TOOLS);
             SectionCheck check = new SectionCheck();
             Map<String, JsonNode> sections = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
                 String key = field.getKey();
-                if (key.equals(TOOL_PATHS)) {
+                if (key.equals(TOOL_PATHS) || key.equals(APPROVE_TOOLS)) {
                     continue;
                 }
                 JsonNode schema = schemas.get(key);
@@ -247,7 +279,7 @@ public final class ToolsConfig {
         }
 
         /** Asks every provider for its tools; their problems and duplicate names refuse the configuration. */
-        private LoadedTools offer(List<ToolProvider> providers, ToolSetup setup) {
+        private LoadedTools offer(List<ToolProvider> providers, ToolSetup setup, List<String> approveTools) {
             List<Tool> tools = new ArrayList<>();
             Map<String, String> unavailable = new TreeMap<>();
             ConditionEvaluator conditions = null;
@@ -271,7 +303,7 @@ public final class ToolsConfig {
                 setup.close();
                 throw new ToolsConfigException(file, problems);
             }
-            return new LoadedTools(file, kept, aliases, unavailable, conditions, setup);
+            return new LoadedTools(file, kept, aliases, unavailable, conditions, setup, approveTools);
         }
 
         /** Tools by unique name: two real tools with one name are a problem; an alias yields to a real tool. */

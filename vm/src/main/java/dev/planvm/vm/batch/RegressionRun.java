@@ -44,6 +44,12 @@ public final class RegressionRun {
 
     /** Runs one plan and compares it with its expectation; skipped when it has none. */
     public RegressionResult test(Path plan) {
+        return test(plan, outcome -> {
+        });
+    }
+
+    /** {@link #test(Path)}, telling {@code ran} how the plan ran (with its trace) when it ran. */
+    public RegressionResult test(Path plan, java.util.function.Consumer<PlanOutcome> ran) {
         Path file = PlanFileRunner.expectationFor(plan);
         if (!Files.exists(file)) {
             return RegressionResult.skipped(plan, "no " + file.getFileName());
@@ -55,6 +61,7 @@ public final class RegressionRun {
             return RegressionResult.failed(plan, List.of("expectation " + e.getMessage()), 0);
         }
         PlanOutcome outcome = run(plan);
+        ran.accept(outcome);
         List<String> differences = expectation.compare(outcome);
         return differences.isEmpty() ? RegressionResult.passed(plan, outcome.durationMs())
                 : RegressionResult.failed(plan, differences, outcome.durationMs());

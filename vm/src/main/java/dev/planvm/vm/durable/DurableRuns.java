@@ -3,11 +3,15 @@ package dev.planvm.vm.durable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Durable runs: runs whose every committed step is in a {@link RunStore}, so that a run whose
@@ -30,6 +35,10 @@ import java.util.Objects;
  *     DurableRun resumed = runs.resume(run.id(), RunMode.live(), Map.of());
  * }
  * }</pre>
+ *
+ * <p>A run that calls a tool needing a reviewer's approval ({@code approveTools}) stops {@code waiting}
+ * with the pending call stored; {@link #approve} records the decision and continues it, in this
+ * process or any other, also after a restart.
  *
  * <p>Guarantees: no committed step runs again on resume, so a committed call is never re-invoked;
  * the step that was in flight when a process died runs again (at-least-once for calls in flight).
@@ -52,11 +61,23 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
-        reject(plan, mode);
-        String id = store.createRun(plan, inputs, mode.label(), null, null);
+        return start(plan, inputs, mode, RunHooks.NONE, id -> {
+        });
+    }
+
+    /**
+     * A new stored run of {@code plan} from its start, with this run's {@link RunHooks} (its options are
+     * stored with the run and apply again when it is resumed or approved). {@code created} is told the
+     * run's id once it is stored, before the first step (e.g. to answer a request that does not wait).
+     *
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     */
+    public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
+        reject(plan, mode, hooks.options());
+        String id = store.createRun(plan, inputs, mode.label(), null, null, hooks.options());
         try (Heartbeat alive = store.heartbeat(id)) {
-            return new DurableRun(id, null, 0,
-                    vm.run(plan, Checkpoint.start(inputs), mode, List.of(), new StoreJournal(store, id, 0, 1)));
+            created.accept(id);
+            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks, id, 0, 1));
         }
     }
 
@@ -65,34 +86,72 @@ public final class DurableRuns {
         return resume(runId, mode, secrets, false);
     }
 
+    /** {@link #resume(String, RunMode, Map, boolean, RunHooks)} with no hooks. */
+    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force) {
+        return resume(runId, mode, secrets, force, RunHooks.NONE);
+    }
+
     /**
-     * Continues a stored run after its last committed step, with its stored plan and inputs. This
+     * Continues a stored run after its last committed step, with its stored plan, inputs and options. This
      * process claims the run first: a run another live process works on is refused (its owner holds a
      * lease it renews), unless {@code force}; a run whose owner died is taken over.
      *
      * @param mode    live, or a replay (whose interactions already used by committed steps are skipped)
      * @param secrets secret variables to give again (their stored values are redacted), name to value
      * @param force   take the run over even when its owner looks alive (after making sure it died)
-     * @throws DurableRunException for an unknown or ambiguous id, a run that already succeeded, or one
-     *                             another live process works on
+     * @param hooks   this session's listeners, reviewer and control (the stored options apply, not theirs)
+     * @throws DurableRunException for an unknown or ambiguous id, a run that already succeeded, one that
+     *                             waits for approval (see {@link #approve}), or one another live process works on
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
-    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force) {
+    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
         StoredRun run = find(runId);
+        if (run.status() == RunStatus.WAITING && run.pendingApproval().isPresent()) {
+            throw new DurableRunException("run " + run.id() + " waits for approval of " + run.pendingApproval()
+                    .map(a -> "seq_no " + a.seqNo() + " (" + a.tool() + ")").orElse("a call")
+                    + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
+        }
+        return continueRun(run, mode, secrets, force, hooks);
+    }
+
+    /**
+     * Records a reviewer's decision about the call run {@code runId} waits for, then continues the run
+     * as {@link #resume} does (claim and lease included): the waiting step runs again and finds the
+     * decision; approved, the call is made; denied, the step fails with {@code denied by a reviewer:
+     * REASON} (a re-plan sees the reason in the run's error).
+     *
+     * @throws DurableRunException for an unknown run, or one that does not wait for approval
+     * @throws PlanRejectedException before anything is run, when the plan cannot run here
+     */
+    public DurableRun approve(String runId, boolean approved, String reason, RunMode mode, Map<String, JsonNode> secrets,
+                              RunHooks hooks) {
+        StoredRun run = find(runId);
+        if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
+            throw new DurableRunException("run " + run.id() + " does not wait for approval (it is " + run.status().label()
+                    + ")");
+        }
+        reject(plan(run), skipServed(mode, run.steps()), run.options());
+        if (store.decide(run.id(), approved, reason) == 0) {
+            throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more");
+        }
+        return continueRun(find(run.id()), mode, secrets, false, hooks);
+    }
+
+    private DurableRun continueRun(StoredRun run, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
         if (run.status() == RunStatus.SUCCEEDED) {
             throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
         }
         Plan plan = plan(run);
         RunMode effective = skipServed(mode, run.steps());
-        reject(plan, effective);
+        reject(plan, effective, run.options());
         Checkpoint stored = run.checkpoint();
         Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
         variables.putAll(secrets);
         int session = store.claim(run.id(), force);
         try (Heartbeat alive = store.heartbeat(run.id())) {
-            return new DurableRun(run.id(), run.parentRun(), stored.steps(), vm.run(plan,
-                    new Checkpoint(stored.position(), stored.steps(), variables), effective, List.of(),
-                    new StoreJournal(store, run.id(), stored.steps(), session)));
+            return new DurableRun(run.id(), run.parentRun(), stored.steps(), execute(plan,
+                    new Checkpoint(stored.position(), stored.steps(), variables), effective, hooks.withOptions(run.options()),
+                    run.id(), stored.steps(), session));
         }
     }
 
@@ -106,6 +165,16 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode) {
+        return rerun(runId, fromSeq, edits, mode, RunHooks.NONE, id -> {
+        });
+    }
+
+    /**
+     * {@link #rerun(String, int, Map, RunMode)} with this run's hooks; the new run keeps its parent's
+     * options. {@code created} is told the new run's id once it is stored.
+     */
+    public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode, RunHooks hooks,
+                            Consumer<String> created) {
         StoredRun run = find(runId);
         Plan plan = plan(run);
         int position;
@@ -116,19 +185,38 @@ public final class DurableRuns {
         }
         List<StoredStep> kept = keptSteps(run, fromSeq, position);
         RunMode effective = skipServed(mode, kept);
-        reject(plan, effective);
+        reject(plan, effective, run.options());
         Map<String, JsonNode> inputs = new LinkedHashMap<>(run.inputs());
         inputs.putAll(edits);
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
-        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq);
+        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq, run.options());
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
-            return new DurableRun(id, run.id(), kept.size(), vm.run(plan, new Checkpoint(position, kept.size(), variables),
-                    effective, List.of(), new StoreJournal(store, id, kept.size(), 1)));
+            created.accept(id);
+            return new DurableRun(id, run.id(), kept.size(), execute(plan, new Checkpoint(position, kept.size(), variables),
+                    effective, hooks.withOptions(run.options()), id, kept.size(), 1));
         }
+    }
+
+    /**
+     * Fails run {@code runId}, which waits for approval, without running it: its pending call is
+     * neither approved nor denied. Returns false when the run does not wait (any more).
+     */
+    public boolean cancelWaiting(String runId, String reason) {
+        StoredRun run = find(runId);
+        return store.cancelWaiting(run.id(), "the run was cancelled while waiting for approval"
+                + (reason == null || reason.isBlank() ? "" : ": " + reason));
+    }
+
+    /** One session of a stored run: its journal, and approvals decided through the store. */
+    private RunResult execute(Plan plan, Checkpoint checkpoint, RunMode mode, RunHooks hooks, String id, int stepsBefore,
+                              int session) {
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session);
+        Approvals reviewer = hooks.approvals() != null ? hooks.approvals() : vm.reviewer();
+        return vm.run(plan, checkpoint, mode, hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)), journal);
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */
@@ -146,8 +234,8 @@ public final class DurableRuns {
         }
     }
 
-    private void reject(Plan plan, RunMode mode) {
-        List<String> problems = vm.problems(plan, mode);
+    private void reject(Plan plan, RunMode mode, RunOptions options) {
+        List<String> problems = vm.problems(plan, mode, options);
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
+import dev.planvm.tools.approval.Approvals;
+import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -101,12 +103,16 @@ public final class RunStore implements AutoCloseable {
 
     private final StoreDatabase db;
     private final Blobs blobs;
+    private final ApprovalRows approvals;
+    private final RunReader reader;
     private final Redactor redactor;
     private final Settings settings;
 
     private RunStore(StoreDatabase db, Redactor redactor, Settings settings) {
         this.db = db;
         this.blobs = new Blobs(db);
+        this.approvals = new ApprovalRows(db);
+        this.reader = new RunReader(db, blobs, approvals);
         this.redactor = redactor;
         this.settings = settings;
     }
@@ -146,16 +152,22 @@ public final class RunStore implements AutoCloseable {
     }
 
     /** Records a new run (status {@code running}, owned by this process) and returns its id. */
+    public String createRun(Plan plan, Map<String, JsonNode> inputs, String mode, String parentRun, Integer fromSeq) {
+        return createRun(plan, inputs, mode, parentRun, fromSeq, RunOptions.DEFAULT);
+    }
+
+    /** Records a new run with its own options (status {@code running}, owned by this process) and returns its id. */
     public synchronized String createRun(Plan plan, Map<String, JsonNode> inputs, String mode, String parentRun,
-                                         Integer fromSeq) {
+                                         Integer fromSeq, RunOptions options) {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String planJson = json(plan.document());
         String inputsJson = json(MAPPER.valueToTree(inputs));
+        String optionsJson = Blobs.write(OptionsJson.write(options));
         db.update("INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
-                        + "started_at, sessions, owner, owned_since, lease_until, stored_bytes) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?)",
+                        + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?)",
                 id, plan.source(), plan.digest(), planJson, inputsJson, mode, parentRun, fromSeq, now(),
-                Owner.CURRENT.toString(), now(), leaseUntil(), planJson.length() + inputsJson.length());
+                Owner.CURRENT.toString(), now(), leaseUntil(), planJson.length() + inputsJson.length(), optionsJson);
         ACTIVE.add(id);
         return id;
     }
@@ -249,7 +261,11 @@ public final class RunStore implements AutoCloseable {
         });
     }
 
-    /** Records how a run (or one session of it) ended, and gives up its ownership. */
+    /**
+     * Records how a run (or one session of it) ended, and gives up its ownership. A waiting run is
+     * stored {@code waiting}; an interrupted one stays {@code running} with no owner (interrupted: any
+     * process may resume it at once); neither has a finished time.
+     */
     public synchronized void finishRun(String runId, RunResult result) {
         RunError error = result.error();
         ObjectNode errorJson = null;
@@ -258,49 +274,77 @@ public final class RunStore implements AutoCloseable {
             errorJson.put("seq_no", error.seqNo()).put("type", error.type()).put("message", error.message());
         }
         db.update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
-                        + "WHERE id = ?", result.status().label(), now(), json(result.finalAnswer()),
+                        + "WHERE id = ?", result.status().label(), result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
+                json(result.finalAnswer()),
                 errorJson == null ? null : json(errorJson), runId);
         ACTIVE.remove(runId);
     }
 
+    /**
+     * Gives up this process's ownership of run {@code id} while it is still {@code running}: the run is
+     * then interrupted (any process may resume it at once). A server shutting down does this for the runs
+     * that did not reach a commit point in time. Returns whether this process owned it.
+     */
+    public synchronized boolean interrupt(String id) {
+        ACTIVE.remove(id);
+        return db.update("UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND status = 'running'",
+                id, Owner.CURRENT.toString()) > 0;
+    }
+
+    /** Fails a run that waits for approval, with {@code message}; false when it does not wait. */
+    synchronized boolean cancelWaiting(String id, String message) {
+        ObjectNode error = MAPPER.createObjectNode();
+        error.putNull("seq_no").putNull("type");
+        error.put("message", message);
+        return db.update("UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE id = ? AND status = 'waiting'",
+                now(), json(error), id) > 0;
+    }
+
+    /** Records that run {@code runId}'s step {@code stepIndex} waits for a decision about this call. */
+    synchronized void requestApproval(String runId, int stepIndex, int seqNo, String tool, JsonNode params) {
+        approvals.request(runId, stepIndex, seqNo, tool, json(params));
+    }
+
+    /** The decision recorded for this call of run {@code runId}'s step {@code stepIndex}, if any. */
+    synchronized Optional<Approvals.Decision> decision(String runId, int stepIndex, String tool, JsonNode params) {
+        return approvals.decision(runId, stepIndex, tool, json(params));
+    }
+
+    /** Decides the calls run {@code runId} waits for; returns how many there were. */
+    synchronized int decide(String runId, boolean approved, String reason) {
+        return approvals.decide(runId, approved, reason == null ? "" : redactor.redact(reason));
+    }
+
+    /** How many runs the store holds by stored status label ({@code running} includes interrupted runs). */
+    public synchronized Map<String, Integer> countByStatus() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        db.query("SELECT status, COUNT(*) FROM runs GROUP BY status ORDER BY status", rs -> counts.put(rs.getString(1),
+                rs.getInt(2)));
+        return counts;
+    }
+
     /** The most recent runs first. */
-    public synchronized List<RunSummary> list(int limit) {
-        return db.query("SELECT r.id, r.plan_source, r.status, r.started_at, r.finished_at, "
-                + "(SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.parent_run, r.owner, r.lease_until FROM runs r "
-                + "ORDER BY r.started_at DESC LIMIT ?", rs -> new RunSummary(rs.getString(1), rs.getString(2),
-                RunStatus.ofLabel(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getInt(6), rs.getString(7),
-                rs.getString(8) != null && live(rs.getString(1), rs.getString(8), rs.getObject(9) == null ? null
-                        : rs.getLong(9))), limit);
+    public List<RunSummary> list(int limit) {
+        return list(limit, 0, null);
+    }
+
+    /**
+     * A page of runs, the most recent first: {@code limit} runs after skipping {@code offset}, only those
+     * stored with {@code status} when it is not {@code null} ({@link RunStatus#RUNNING} includes interrupted
+     * runs; {@link RunSummary#state()} tells them apart).
+     */
+    public synchronized List<RunSummary> list(int limit, int offset, RunStatus status) {
+        return reader.list(limit, offset, status);
+    }
+
+    /** The list line of run {@code id} (its exact id), if there is one. */
+    public synchronized Optional<RunSummary> summary(String id) {
+        return reader.summary(id);
     }
 
     /** The run whose id is {@code idOrPrefix} or starts with it (when exactly one does). */
     public synchronized Optional<StoredRun> find(String idOrPrefix) {
-        List<String> ids = db.query("SELECT id FROM runs WHERE id = ? OR id LIKE ? ORDER BY id", rs -> rs.getString(1),
-                idOrPrefix, idOrPrefix.replace("%", "").replace("_", "") + "%");
-        if (ids.size() > 1 && !ids.contains(idOrPrefix)) {
-            throw new StoreException("'" + idOrPrefix + "' names " + ids.size() + " runs: give more of the id");
-        }
-        if (ids.isEmpty()) {
-            return Optional.empty();
-        }
-        String id = ids.contains(idOrPrefix) ? idOrPrefix : ids.get(0);
-        List<StoredStep> steps = db.query("SELECT step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
-                + "trace_json, session, committed_at FROM steps WHERE run_id = ? ORDER BY step_index", rs -> {
-                    JsonNode writes = blobs.internalize(parse(rs.getString(6)));
-                    ObjectNode trace = (ObjectNode) parse(rs.getString(8));
-                    trace.set("inputs", blobs.internalize(trace.path("inputs")));
-                    if (!trace.has("writes")) {
-                        trace.set("writes", writes);
-                    }
-                    return new StoredStep(rs.getInt(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getInt(5), writes,
-                            CallsJson.read(parse(rs.getString(7)), rs.getInt(2)), trace, rs.getInt(9), rs.getString(10));
-                }, id);
-        return Optional.of(db.query("SELECT id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, "
-                + "from_seq, started_at, finished_at, sessions, final_answer, error FROM runs WHERE id = ?",
-                rs -> new StoredRun(rs.getString(1), rs.getString(2), rs.getString(3), parse(rs.getString(4)),
-                        inputs(parse(rs.getString(5))), rs.getString(6), RunStatus.ofLabel(rs.getString(7)), rs.getString(8),
-                        (Integer) rs.getObject(9), rs.getString(10), rs.getString(11), rs.getInt(12), parse(rs.getString(13)),
-                        parse(rs.getString(14)), steps), id).get(0));
+        return reader.find(idOrPrefix);
     }
 
     /**
@@ -311,30 +355,7 @@ public final class RunStore implements AutoCloseable {
      * @return how many runs were deleted
      */
     public synchronized int prune(Duration olderThan, Integer keep) {
-        List<String[]> runs = db.query("SELECT id, started_at, owner, lease_until FROM runs ORDER BY started_at DESC",
-                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3),
-                        rs.getObject(4) == null ? null : String.valueOf(rs.getLong(4))});
-        Instant cutoff = olderThan == null ? null : Instant.now().minus(olderThan);
-        int deleted = 0;
-        for (int i = 0; i < runs.size(); i++) {
-            String[] run = runs.get(i);
-            boolean old = cutoff != null && Instant.parse(run[1]).isBefore(cutoff);
-            boolean beyond = keep != null && i >= keep;
-            boolean busy = run[2] != null && live(run[0], run[2], run[3] == null ? null : Long.parseLong(run[3]));
-            if ((old || beyond) && !busy) {
-                db.transaction(() -> {
-                    db.update("DELETE FROM steps WHERE run_id = ?", run[0]);
-                    db.update("DELETE FROM blob_refs WHERE run_id = ?", run[0]);
-                    db.update("DELETE FROM runs WHERE id = ?", run[0]);
-                });
-                deleted++;
-            }
-        }
-        if (deleted > 0) {
-            db.update("DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_refs)");
-            db.vacuum();
-        }
-        return deleted;
+        return new Pruning(db, approvals).prune(olderThan, keep);
     }
 
     @Override
@@ -351,7 +372,7 @@ public final class RunStore implements AutoCloseable {
      * Whether {@code owner} still works on run {@code id}: this process when the run is one it works on
      * now; another process when its lease has not run out and it is not a dead process of this host.
      */
-    private static boolean live(String id, String owner, Long leaseUntil) {
+    static boolean live(String id, String owner, Long leaseUntil) {
         if (Owner.CURRENT.toString().equals(owner)) {
             return ACTIVE.contains(id);
         }
@@ -377,7 +398,7 @@ public final class RunStore implements AutoCloseable {
         return node == null ? null : Blobs.write(redactor.redact(node));
     }
 
-    private static JsonNode parse(String json) {
+    static JsonNode parse(String json) {
         try {
             return json == null ? null : MAPPER.readTree(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -385,9 +406,4 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    private static Map<String, JsonNode> inputs(JsonNode object) {
-        Map<String, JsonNode> inputs = new LinkedHashMap<>();
-        object.properties().forEach(e -> inputs.put(e.getKey(), e.getValue()));
-        return inputs;
-    }
 }

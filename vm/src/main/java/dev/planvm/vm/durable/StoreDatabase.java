@@ -78,6 +78,7 @@ final class StoreDatabase implements AutoCloseable {
         addMissing(statement, "runs", "owned_since", "TEXT");
         addMissing(statement, "runs", "lease_until", "INTEGER");
         addMissing(statement, "runs", "stored_bytes", "INTEGER NOT NULL DEFAULT 0");
+        addMissing(statement, "runs", "options_json", "TEXT");
     }
 
     private static void addMissing(Statement statement, String table, String column, String type) throws SQLException {

@@ -39,6 +39,11 @@ final class StoreJournal implements RunJournal {
         stepIndex++;
     }
 
+    /** The index the step now running will have when it commits (committed steps + 1). */
+    int nextStepIndex() {
+        return stepIndex + 1;
+    }
+
     @Override
     public void finish(RunResult result) {
         store.finishRun(runId, result);

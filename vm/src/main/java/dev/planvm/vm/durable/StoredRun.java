@@ -6,20 +6,35 @@ import dev.planvm.vm.run.Checkpoint;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import dev.planvm.vm.run.RunOptions;
 
 /**
  * A run as the store keeps it: its plan, inputs, status and committed steps.
  *
  * @param status   {@link RunStatus#RUNNING} (in progress, or the process died), succeeded or failed
- * @param sessions processes that worked on it (1 + resumes)
+ * @param status    {@link RunStatus#RUNNING} (in progress, or the process died), succeeded, failed, or
+ *                  {@link RunStatus#WAITING} (a call waits for a reviewer's approval)
+ * @param sessions  processes that worked on it (1 + resumes)
+ * @param options   what the run was started with beyond the VM's settings (they apply again on resume)
+ * @param approvals the calls that waited for approval and what was decided, in the order they were asked
  */
 public record StoredRun(String id, String planSource, String planDigest, JsonNode plan, Map<String, JsonNode> inputs,
                         String mode, RunStatus status, String parentRun, Integer fromSeq, String startedAt,
-                        String finishedAt, int sessions, JsonNode finalAnswer, JsonNode error, List<StoredStep> steps) {
+                        String finishedAt, int sessions, JsonNode finalAnswer, JsonNode error, List<StoredStep> steps,
+                        RunOptions options, List<StoredApproval> approvals) {
 
     public StoredRun {
         inputs = Map.copyOf(inputs);
         steps = List.copyOf(steps);
+        Objects.requireNonNull(options, "options");
+        approvals = List.copyOf(approvals);
+    }
+
+    /** The call this run waits to have approved (no decision yet), if any. */
+    public Optional<StoredApproval> pendingApproval() {
+        return approvals.stream().filter(StoredApproval::pending).findFirst();
     }
 
     /** Where a resume continues: after the last committed step, with every variable it left. */

@@ -7,9 +7,6 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.ValueTemplate;
-import dev.planvm.tools.Tool;
-import java.util.Optional;
-import java.util.function.Function;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The static dependency facts the concurrent scheduler needs, computed once per plan: basic
@@ -48,7 +46,11 @@ public final class Dataflow {
         java.util.Arrays.fill(lastSideEffect, -1);
     }
 
-    public static Dataflow of(Plan plan, Function<String, Optional<Tool>> tools) {
+    /**
+     * The facts of {@code plan}, where calls of the tools {@code sideEffects} accepts are barriers: never
+     * started early, and no later call starts before them (tools with side effects, tools that need approval).
+     */
+    public static Dataflow of(Plan plan, Predicate<String> sideEffects) {
         List<Instruction> instructions = plan.instructions();
         int n = instructions.size();
         Dataflow flow = new Dataflow(n);
@@ -70,14 +72,14 @@ public final class Dataflow {
         int start = 0;
         for (int p = 0; p < n; p++) {
             if (p + 1 == n || leader[p + 1]) {
-                flow.analyseBlock(instructions, start, p, tools);
+                flow.analyseBlock(instructions, start, p, sideEffects);
                 start = p + 1;
             }
         }
         return flow;
     }
 
-    private void analyseBlock(List<Instruction> instructions, int start, int end, Function<String, Optional<Tool>> tools) {
+    private void analyseBlock(List<Instruction> instructions, int start, int end, Predicate<String> barriers) {
         Map<String, Integer> lastWrite = new HashMap<>();
         int lastEffect = -1;
         List<Integer> calls = new ArrayList<>();
@@ -96,8 +98,7 @@ public final class Dataflow {
             }
             if (instruction.callsOut()) {
                 lastSideEffect[p] = lastEffect;
-                boolean sideEffects = instruction instanceof Calling calling
-                        && tools.apply(calling.tool()).map(Tool::hasSideEffects).orElse(false);
+                boolean sideEffects = instruction instanceof Calling calling && barriers.test(calling.tool());
                 if (sideEffects) {
                     lastEffect = p;
                 } else {

@@ -6,11 +6,14 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.EvaluationException;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.PendingCall;
+import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
@@ -28,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * One run of one plan: the program counter loop. A fresh interpreter per run, so runs share
  * nothing but the (immutable) plan, handlers and tools. Each step commits in program order: its
  * record goes to the journal (which may stop the run) and then to the listeners.
+ *
+ * <p>A run ends succeeded, failed, waiting (a call needs a reviewer's approval: the step is not
+ * committed and not reported as failed) or interrupted (its {@link RunControl} asked it to stop; checked
+ * before each step, so the step in progress commits first).
  */
 public final class Interpreter {
 
@@ -50,17 +57,18 @@ public final class Interpreter {
         checkpoint.variables().forEach(variables::restore);
         steps = checkpoint.steps();
         tell(l -> l.runStarted(plan, checkpoint.variables()));
-        RunError error;
+        Ending ending;
         try {
-            error = loop(checkpoint.position(), start);
+            ending = loop(checkpoint.position(), start);
         } finally {
             if (setup.speculator() != null) {
                 setup.speculator().close();
             }
         }
+        RunError error = ending == null ? null : ending.error();
         List<String> warnings = new ArrayList<>();
         JsonNode finalAnswer = variables.get("final_answer");
-        if (error == null && finalAnswer == null) {
+        if (ending == null && finalAnswer == null) {
             String message = "final_answer was never set, so the result is null";
             if (setup.strict()) {
                 error = new RunError(null, null, message + " (--strict)", null);
@@ -69,10 +77,10 @@ public final class Interpreter {
                 log.debug(message);
             }
         }
-        RunResult result = new RunResult(error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-                finalAnswer == null ? NullNode.getInstance() : finalAnswer, variables.snapshot(), error, steps,
-                Duration.ofNanos(System.nanoTime() - start), null, warnings,
-                setup.speculator() == null ? null : setup.speculator().stats());
+        RunStatus status = error == null ? RunStatus.SUCCEEDED : ending == null ? RunStatus.FAILED : ending.status();
+        RunResult result = new RunResult(status, finalAnswer == null ? NullNode.getInstance() : finalAnswer,
+                variables.snapshot(), error, steps, Duration.ofNanos(System.nanoTime() - start), null, warnings,
+                setup.speculator() == null ? null : setup.speculator().stats(), ending == null ? null : ending.pending());
         if (setup.journal() != null) {
             try {
                 setup.journal().finish(result);
@@ -86,15 +94,26 @@ public final class Interpreter {
         return result;
     }
 
-    /** One instruction per step, in seq_no order unless a handler jumps; returns why the run failed, or null. */
-    private RunError loop(int firstPosition, long runStart) {
+    /** How a run ended before its end: failed, waiting or interrupted. */
+    private record Ending(RunStatus status, RunError error, PendingCall pending) {
+        static Ending failed(RunError error) {
+            return new Ending(RunStatus.FAILED, error, null);
+        }
+    }
+
+    /** One instruction per step, in seq_no order unless a handler jumps; returns how the run ended early, or null. */
+    private Ending loop(int firstPosition, long runStart) {
         List<Instruction> instructions = plan.instructions();
         int pc = firstPosition;
         while (pc < instructions.size()) {
             Instruction instruction = instructions.get(pc);
+            Ending stopped = stopRequested(instruction);
+            if (stopped != null) {
+                return stopped;
+            }
             if (steps == setup.maxSteps()) {
-                return new RunError(instruction.seqNo(), instruction.type(), "the run exceeded the limit of "
-                        + setup.maxSteps() + " steps (--max-steps); an unguarded jmp loop is the usual cause", null);
+                return Ending.failed(new RunError(instruction.seqNo(), instruction.type(), "the run exceeded the limit of "
+                        + setup.maxSteps() + " steps (--max-steps); an unguarded jmp loop is the usual cause", null));
             }
             steps++;
             if (setup.speculator() != null) {
@@ -109,10 +128,15 @@ public final class Interpreter {
             try {
                 outcome = execute(instruction, step);
             } catch (RuntimeException e) {
+                ApprovalRequired approval = approvalRequired(e);
+                if (approval != null) {
+                    steps--; // not executed: it runs again once the call is approved or denied
+                    return waiting(instruction, approval);
+                }
                 RunError error = new RunError(instruction.seqNo(), instruction.type(), setup.redactor().redact(describe(e)), e);
                 StepRecord failed = step.record(stepStart - runStart, System.nanoTime() - stepStart, null, error.message());
                 tell(l -> l.stepFinished(failed));
-                return error;
+                return Ending.failed(error);
             }
             int next = outcome instanceof Outcome.JumpTo jump ? plan.positionOf(jump.seqNo())
                     : outcome instanceof Outcome.Halt ? instructions.size() : pc + 1;
@@ -120,11 +144,51 @@ public final class Interpreter {
                 StepRecord record = step.record(stepStart - runStart, System.nanoTime() - stepStart, outcome, null);
                 RunError notRecorded = commit(record, next);
                 if (notRecorded != null) {
-                    return notRecorded;
+                    return Ending.failed(notRecorded);
                 }
                 tell(l -> l.stepFinished(record));
             }
             pc = next;
+        }
+        return null;
+    }
+
+    /** Stops the run before {@code next} when its control asks: cancelled (failed) or interrupted. */
+    private Ending stopRequested(Instruction next) {
+        RunControl control = setup.control();
+        if (control == null || control.requested().isEmpty()) {
+            return null;
+        }
+        RunControl.Stop stop = control.requested().get();
+        if (stop.cancel()) {
+            return Ending.failed(new RunError(next.seqNo(), next.type(), setup.redactor().redact(
+                    "the run was cancelled before this step: " + stop.reason()), null));
+        }
+        return new Ending(RunStatus.RUNNING, new RunError(next.seqNo(), next.type(), setup.redactor().redact(
+                "the run was interrupted before this step (" + stop.reason() + "); resume continues it here"), null), null);
+    }
+
+    /** The run waits before {@code instruction}'s call until a reviewer decides about it. */
+    private Ending waiting(Instruction instruction, ApprovalRequired approval) {
+        Call.ToolCall call = approval.call();
+        PendingCall pending = new PendingCall(instruction.seqNo(), instruction.type(), call.tool(),
+                setup.redactor().redact(call.params()));
+        return new Ending(RunStatus.WAITING, new RunError(instruction.seqNo(), instruction.type(),
+                setup.redactor().redact("waiting for approval to call tool '" + call.tool() + "' with "
+                        + abbreviate(pending.params().toString(), 300)), null),
+                pending);
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "… (" + text.length() + " characters)";
+    }
+
+    /** The approval signal {@code e} is or wraps (a custom handler may wrap it), or null. */
+    private static ApprovalRequired approvalRequired(Throwable e) {
+        for (int depth = 0; e != null && depth < 20; depth++, e = e.getCause()) {
+            if (e instanceof ApprovalRequired approval) {
+                return approval;
+            }
         }
         return null;
     }

@@ -4,6 +4,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
@@ -17,10 +18,11 @@ import java.util.Map;
  * @param journal      where committed steps are made durable, or {@code null}
  * @param placeholders whether call answers are dry-run placeholders
  * @param speculator   runs calls ahead of their turn, or {@code null} for a sequential run
+ * @param control      stops the run from outside at a commit point, or {@code null}
  */
 public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
                        List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
-                       Redactor redactor, boolean placeholders, Speculator speculator) {
+                       Redactor redactor, boolean placeholders, Speculator speculator, RunControl control) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

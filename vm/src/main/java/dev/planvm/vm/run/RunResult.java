@@ -7,9 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of one run.
+ * The outcome of one run (or of one session of a durable run).
  *
- * @param status      {@link RunStatus#SUCCEEDED} or {@link RunStatus#FAILED}
+ * @param status      {@link RunStatus#SUCCEEDED}; {@link RunStatus#FAILED}; {@link RunStatus#WAITING}
+ *                    (stopped before a call that needs approval, see {@link #pending()}); or
+ *                    {@link RunStatus#RUNNING} when the run was interrupted at a commit point before its
+ *                    end ({@link #interrupted()}: a resume continues it)
  * @param finalAnswer the variable {@code final_answer}; JSON null when it was never set
  * @param variables   every variable at the end of the run
  * @param error       why the run failed, or {@code null}
@@ -18,9 +21,14 @@ import java.util.Map;
  * @param trace       the trace document (DESIGN §6), or {@code null} when tracing was off
  * @param warnings    run-time warnings (e.g. {@code final_answer} never set)
  * @param earlyCalls  what running calls ahead of their turn did, or {@code null} in a sequential run
+ * @param pending     the call waiting for approval when {@link RunStatus#WAITING}, else {@code null}
+ *
+ * <p>Every result that did not succeed has an {@link #error()}: why it failed, what it waits for, or why
+ * it stopped.
  */
 public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, JsonNode> variables, RunError error,
-                        int steps, Duration duration, JsonNode trace, List<String> warnings, EarlyCalls earlyCalls) {
+                        int steps, Duration duration, JsonNode trace, List<String> warnings, EarlyCalls earlyCalls,
+                        PendingCall pending) {
 
     /**
      * Calls started ahead of their turn: how many were started, how many answered their
@@ -31,20 +39,43 @@ public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, Json
     }
 
     public RunResult {
-        if (status != RunStatus.SUCCEEDED && status != RunStatus.FAILED) {
-            throw new IllegalArgumentException("a finished run succeeded or failed, not " + status.label());
+        if (status != RunStatus.SUCCEEDED && status != RunStatus.FAILED && status != RunStatus.WAITING
+                && status != RunStatus.RUNNING) {
+            throw new IllegalArgumentException("a run ends succeeded, failed, waiting or interrupted, not " + status.label());
+        }
+        if ((status == RunStatus.WAITING) != (pending != null)) {
+            throw new IllegalArgumentException("a waiting run, and only one, has a pending call");
+        }
+        if (status != RunStatus.SUCCEEDED && error == null) {
+            throw new IllegalArgumentException("a run that did not succeed says why (error)");
         }
         variables = Map.copyOf(variables);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A result that waits for no approval. */
+    public RunResult(RunStatus status, JsonNode finalAnswer, Map<String, JsonNode> variables, RunError error, int steps,
+                     Duration duration, JsonNode trace, List<String> warnings, EarlyCalls earlyCalls) {
+        this(status, finalAnswer, variables, error, steps, duration, trace, warnings, earlyCalls, null);
     }
 
     public boolean succeeded() {
         return status == RunStatus.SUCCEEDED;
     }
 
+    /** Whether the run stopped before a call that needs a reviewer's approval. */
+    public boolean waiting() {
+        return status == RunStatus.WAITING;
+    }
+
+    /** Whether the run was interrupted at a commit point before its end (a resume continues it). */
+    public boolean interrupted() {
+        return status == RunStatus.RUNNING;
+    }
+
     /** This result with its trace document. */
     public RunResult withTrace(JsonNode document) {
-        return new RunResult(status, finalAnswer, variables, error, steps, duration, document, warnings, earlyCalls);
+        return new RunResult(status, finalAnswer, variables, error, steps, duration, document, warnings, earlyCalls, pending);
     }
 
     /** This result with {@code earlier} warnings (found before the run) ahead of its own. */
@@ -56,6 +87,7 @@ public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, Json
 
     /** This result failed with {@code failure} (e.g. the journal could not record its end). */
     public RunResult failedWith(RunError failure) {
-        return new RunResult(RunStatus.FAILED, finalAnswer, variables, failure, steps, duration, trace, warnings, earlyCalls);
+        return new RunResult(RunStatus.FAILED, finalAnswer, variables, failure, steps, duration, trace, warnings, earlyCalls,
+                null);
     }
 }

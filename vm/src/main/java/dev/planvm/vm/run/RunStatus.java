@@ -3,8 +3,10 @@ package dev.planvm.vm.run;
 import java.util.Locale;
 
 /**
- * The one vocabulary of how a run (or a plan file in a batch) stands. A finished {@link RunResult}
- * is {@link #SUCCEEDED} or {@link #FAILED}; the run store also knows {@link #RUNNING}; batch and
+ * The one vocabulary of how a run (or a plan file in a batch) stands. A {@link RunResult} is
+ * {@link #SUCCEEDED}, {@link #FAILED}, {@link #WAITING} (stopped before a call that needs a reviewer's
+ * approval) or {@link #RUNNING} (stopped at a commit point before its end, interrupted: a resume
+ * continues it); the run store also keeps {@link #RUNNING} for runs in progress; batch and
  * regression runs of plan files add {@link #INVALID} and {@link #REJECTED} for plans that never
  * ran. JSON reports, the store and expectations use {@link #label()}.
  */
@@ -18,7 +20,12 @@ public enum RunStatus {
     /** The plan did not validate (or could not be read); nothing ran. */
     INVALID,
     /** The plan is valid but cannot run here (a tool not installed, no LLM, a missing cassette); nothing ran. */
-    REJECTED;
+    REJECTED,
+    /**
+     * Stopped before a tool call that needs a reviewer's approval ({@code approveTools}); the step
+     * was not committed, and approving (or denying) the call continues the run.
+     */
+    WAITING;
 
     /** The lower-case name: {@code succeeded}, {@code failed}, ... */
     public String label() {

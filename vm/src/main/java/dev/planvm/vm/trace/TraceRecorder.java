@@ -6,12 +6,19 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,8 +29,16 @@ import java.util.Map;
  *  "plan": {"source": ..., "digest": ...}, "inputs": {...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
  *  "step_count": N, "early_calls": {"started", "used", "mismatched"},
- *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}]}
+ *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}],
+ *  "calls": [{"seq_no", "kind": "tool" | "condition", "tool", "start_ms", "duration_ms", "outcome": "answered" | "failed",
+ *             "error", "attempts": [...]}],
+ *  "pending": {"seq_no", "type", "tool", "params"}}
  * }</pre>
+ * {@code status} is also {@code waiting} (a call needs a reviewer's approval: {@code pending} names it)
+ * or {@code interrupted} (stopped at a commit point; a resume continues it). {@code calls} lists every
+ * call through the chain in the order they started, with its own timing (calls started ahead of their
+ * turn overlap the steps before them); a call still running when the run ended is left out, and past
+ * {@link #MAX_CALLS} calls are counted in {@code calls_omitted} instead of listed.
  * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
  * a step's {@code start_ms} counts from the run's {@code started}. In a dry run, steps whose tool
  * output or condition answer is a placeholder have {@code "placeholder": true} in their inputs.
@@ -36,7 +51,7 @@ import java.util.Map;
  * write, the result) is replaced by a marker, {@code {"truncated": "text of 6,000,000 characters",
  * "size": 6000000}}, so the document can always be written; the run's own values are untouched.
  */
-public final class TraceRecorder implements RunListener {
+public final class TraceRecorder implements RunListener, CallListener {
 
     public static final String FORMAT = "planvm-trace/1";
 
@@ -45,8 +60,19 @@ public final class TraceRecorder implements RunListener {
     private final ArrayNode steps = json.arrayNode();
     private final String mode;
     private final Redactor redactor;
+    /** The most calls a trace lists (a run's calls are bounded by its steps times their attempts). */
+    public static final int MAX_CALLS = 10_000;
+
     private final TraceValues values;
-    private JsonNode finished;
+    private volatile JsonNode finished;
+    /** When the run started (calls are timed from here, like steps). */
+    private volatile long startNanos = System.nanoTime();
+    /** Calls in the order they started; entries are filled in when they end (any thread). */
+    private final List<ObjectNode> calls = new ArrayList<>();
+    /** Calls past {@link #MAX_CALLS}, counted but not listed. */
+    private int callsOmitted;
+    private final Map<Call, ObjectNode> running = new IdentityHashMap<>();
+    private final Map<Call, List<FailedAttempt>> attempts = new IdentityHashMap<>();
 
     /** A recorder whose values are bounded by {@link RunLimits#DEFAULT}. */
     public TraceRecorder(String mode, Redactor redactor) {
@@ -66,12 +92,66 @@ public final class TraceRecorder implements RunListener {
 
     @Override
     public void runStarted(Plan plan, Map<String, JsonNode> inputs) {
+        startNanos = System.nanoTime();
         document.put("format", FORMAT);
         document.put("mode", mode);
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
         inputs.forEach((name, value) -> given.set(name, values.bound(value)));
         document.put("started", Instant.now().toString());
+    }
+
+    @Override
+    public synchronized void callStarted(Call call) {
+        ObjectNode entry = json.objectNode();
+        entry.put("seq_no", call.context().seqNo());
+        if (call instanceof Call.ToolCall tool) {
+            entry.put("kind", "tool").put("tool", tool.tool());
+        } else {
+            entry.put("kind", "condition");
+        }
+        entry.put("start_ms", millis(System.nanoTime() - startNanos));
+        running.put(call, entry);
+    }
+
+    @Override
+    public synchronized void attemptFailed(Call call, FailedAttempt attempt) {
+        attempts.computeIfAbsent(call, c -> new ArrayList<>()).add(attempt);
+    }
+
+    @Override
+    public synchronized void callFinished(Call call, JsonNode output, long durationNanos) {
+        ended(call, durationNanos, null);
+    }
+
+    @Override
+    public synchronized void callFailed(Call call, ToolException failure, long durationNanos) {
+        ended(call, durationNanos, failure.getMessage());
+    }
+
+    private void ended(Call call, long durationNanos, String error) {
+        ObjectNode entry = running.remove(call);
+        if (entry == null || finished != null) {
+            return;
+        }
+        entry.put("duration_ms", millis(durationNanos));
+        entry.put("outcome", error == null ? "answered" : "failed");
+        if (error != null) {
+            entry.set("error", values.bound(json.textNode(error)));
+        }
+        List<FailedAttempt> failed = attempts.remove(call);
+        if (failed != null) {
+            entry.set("attempts", values.bound(FailedAttempt.toJson(failed)));
+        }
+        if (calls.size() < MAX_CALLS) {
+            calls.add(entry);
+        } else {
+            callsOmitted++;
+        }
+    }
+
+    private static double millis(long nanos) {
+        return Math.round(nanos / 1_000.0) / 1_000.0;
     }
 
     @Override
@@ -82,7 +162,7 @@ public final class TraceRecorder implements RunListener {
     @Override
     public void runFinished(RunResult result) {
         document.put("finished", Instant.now().toString());
-        document.put("status", result.status().label());
+        document.put("status", result.interrupted() ? "interrupted" : result.status().label());
         document.set("result", values.bound(result.finalAnswer()));
         RunError error = result.error();
         if (error == null) {
@@ -105,7 +185,22 @@ public final class TraceRecorder implements RunListener {
                     .put("mismatched", early.mismatched());
         }
         document.set("steps", steps);
-        finished = redactor.redact(document);
+        ArrayNode callList = document.putArray("calls");
+        synchronized (this) {
+            calls.sort(java.util.Comparator.comparingDouble(c -> c.path("start_ms").asDouble()));
+            calls.forEach(callList::add);
+            if (callsOmitted > 0) {
+                document.put("calls_omitted", callsOmitted);
+            }
+        }
+        if (result.pending() != null) {
+            document.putObject("pending").put("seq_no", result.pending().seqNo()).put("type", result.pending().type())
+                    .put("tool", result.pending().tool()).set("params", values.bound(result.pending().params()));
+        }
+        JsonNode done = redactor.redact(document);
+        synchronized (this) {
+            finished = done;
+        }
     }
 
     /** The finished document, or {@code null} before the run has finished. */

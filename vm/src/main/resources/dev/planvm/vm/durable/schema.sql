@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS runs (
     plan_json     TEXT NOT NULL,
     inputs_json   TEXT NOT NULL,
     mode          TEXT NOT NULL,
-    status        TEXT NOT NULL,          -- running | succeeded | failed (RunStatus labels)
+    status        TEXT NOT NULL,          -- running | succeeded | failed | waiting (RunStatus labels)
     parent_run    TEXT,                   -- the run a rerun started from
     from_seq      INTEGER,                -- the seq_no a rerun started at
     started_at    TEXT NOT NULL,
@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS runs (
     owner         TEXT,                   -- the process working on it: pid@host@start-epoch-ms, NULL when none
     owned_since   TEXT,                   -- when that process claimed it
     lease_until   INTEGER,                -- epoch ms; the owner renews it while it works (heartbeat)
-    stored_bytes  INTEGER NOT NULL DEFAULT 0 -- what this run has written to the store (its budget)
+    stored_bytes  INTEGER NOT NULL DEFAULT 0, -- what this run has written to the store (its budget)
+    options_json  TEXT                    -- the run's own options: {allow_tools, deny_tools, approve_tools, max_steps, origin}
 );
 
 CREATE TABLE IF NOT EXISTS steps (
@@ -51,5 +52,21 @@ CREATE TABLE IF NOT EXISTS blob_refs (
     PRIMARY KEY (hash, run_id)
 );
 
+-- Calls that needed a reviewer's approval (approveTools): asked when the run reached them (it then
+-- waits), decided by planvm approve (or a prompt); the step that makes the call finds its decision here.
+CREATE TABLE IF NOT EXISTS approvals (
+    run_id        TEXT NOT NULL REFERENCES runs (id),
+    step_index    INTEGER NOT NULL,       -- the step that makes the call (its committed predecessors + 1)
+    seq_no        INTEGER NOT NULL,
+    tool          TEXT NOT NULL,
+    params_json   TEXT NOT NULL,          -- the interpolated params (secrets redacted)
+    requested_at  TEXT NOT NULL,
+    decision      TEXT,                   -- NULL while pending | approved | denied
+    reason        TEXT,
+    decided_at    TEXT,
+    PRIMARY KEY (run_id, step_index, tool, params_json)
+);
+
 CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
 CREATE INDEX IF NOT EXISTS blob_refs_run ON blob_refs (run_id);
+CREATE INDEX IF NOT EXISTS runs_status ON runs (status, started_at);

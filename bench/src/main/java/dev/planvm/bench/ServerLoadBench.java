@@ -1,0 +1,196 @@
+package dev.planvm.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.server.PlanService;
+import dev.planvm.server.ServiceSettings;
+import dev.planvm.server.http.PlanServer;
+import dev.planvm.server.http.ServerSettings;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.durable.RunStore;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Load on {@code planvm serve}: C concurrent clients (default 100) on loopback, each submitting small
+ * replayed plans ({@code POST /v1/runs?wait=true}: a replayed tool call, two assigns; every run durable in
+ * the run store, {@code process} durability) one after the other, for a warm-up and then a bounded
+ * measurement. Prints runs/s, p50/p99/max latency, errors by kind, and the heap (the most used after a
+ * collection, and the peak). Server and clients share this JVM and its cores.
+ *
+ * <p>{@code bench/run --main dev.planvm.bench.ServerLoadBench [--clients 100] [--seconds 20] [--warmup 5]
+ * [--durability process|full]}; with JDK 21+ ({@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64}) requests and
+ * runs use virtual threads.
+ */
+public final class ServerLoadBench {
+
+    private static final String PLAN = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "${q}"}, "output_vars": "docs"}},
+             {"seq_no": 1, "type": "assign", "parameters": {"n": "${len(docs)}"}},
+             {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${q + ': ' + n + ' documents'}"}}]""";
+    private static final String CASSETTE = """
+            {"format": "planvm-cassette/1", "interactions": [{"type": "tool", "tool": "vector_search", "params": {"query": "tidb"},
+             "output": [{"content": "TiDB supports foreign keys since 6.6", "source_uri": "a"}, {"content": "b", "source_uri": "b"}]}]}""";
+    private static final String BODY = "{\"plan\": " + PLAN + ", \"inputs\": {\"q\": \"tidb\"}, \"mode\": \"replay\", \"cassette\": "
+            + CASSETTE + "}";
+
+    public static void main(String[] args) throws Exception {
+        int clients = option(args, "--clients", 100);
+        int seconds = option(args, "--seconds", 20);
+        int warmup = option(args, "--warmup", 5);
+        RunStore.Durability durability = Arrays.asList(args).contains("full") ? RunStore.Durability.FULL : RunStore.Durability.PROCESS;
+        Path dir = Files.createTempDirectory("planvm-server-bench");
+        PlanVm vm = PlanVm.builder().build();
+        try (RunStore store = RunStore.open(dir.resolve("runs.db"), vm.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
+             PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2))) {
+            PlanServer server = PlanServer.start(service, ServerSettings.DEFAULT.withPort(0).withMaxRequests(clients * 2));
+            System.out.printf(Locale.ROOT, "planvm serve load: %d clients, POST /v1/runs?wait=true (replayed 3-step plan, "
+                            + "durable, %s durability), JDK %s, %d cores, virtual threads: %s%n", clients, durability.label(),
+                    Runtime.version(), Runtime.getRuntime().availableProcessors(), Runtime.version().feature() >= 21);
+            Load load = new Load(server.url(), clients);
+            load.run(Duration.ofSeconds(warmup));
+            System.gc();
+            long heapBefore = usedHeap();
+            resetPeaks();
+            Result result = load.run(Duration.ofSeconds(seconds));
+            System.gc();
+            long heapAfter = usedHeap();
+            System.out.printf(Locale.ROOT, "%,d runs in %.1f s: %.0f runs/s; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
+                            + "errors: %s%n", result.runs(), result.seconds(), result.runs() / result.seconds(), result.percentile(50),
+                    result.percentile(99), result.percentile(100), result.errors().isEmpty() ? "none" : result.errors());
+            System.out.printf(Locale.ROOT, "heap: %.0f MiB used after GC before the measurement, %.0f MiB after it; peak %.0f MiB "
+                            + "(max %.0f MiB)%n", heapBefore / 1048576.0, heapAfter / 1048576.0, peakHeap() / 1048576.0,
+                    Runtime.getRuntime().maxMemory() / 1048576.0);
+            System.out.printf(Locale.ROOT, "store: %,d runs, %.1f MiB%n", store.countByStatus().values().stream().mapToInt(i -> i).sum(),
+                    Files.size(dir.resolve("runs.db")) / 1048576.0);
+            server.stop(Duration.ofSeconds(5));
+        }
+        vm.close();
+    }
+
+    /** The clients. */
+    private static final class Load {
+        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        private final HttpRequest request;
+        private final int clients;
+        private final ObjectMapper json = new ObjectMapper();
+
+        Load(String url, int clients) {
+            this.request = HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true")).timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+            this.clients = clients;
+        }
+
+        Result run(Duration length) throws InterruptedException {
+            long end = System.nanoTime() + length.toNanos();
+            List<long[]> latencies = new ArrayList<>();
+            ConcurrentHashMap<String, LongAdder> errors = new ConcurrentHashMap<>();
+            AtomicLong runs = new AtomicLong();
+            CountDownLatch done = new CountDownLatch(clients);
+            long start = System.nanoTime();
+            for (int c = 0; c < clients; c++) {
+                long[] mine = new long[200_000];
+                latencies.add(mine);
+                Thread thread = new Thread(() -> {
+                    int n = 0;
+                    try {
+                        while (System.nanoTime() < end) {
+                            long t = System.nanoTime();
+                            String problem = send();
+                            long took = System.nanoTime() - t;
+                            if (problem == null) {
+                                if (n < mine.length - 1) {
+                                    mine[++n] = took;
+                                }
+                                runs.incrementAndGet();
+                            } else {
+                                errors.computeIfAbsent(problem, p -> new LongAdder()).increment();
+                            }
+                        }
+                    } finally {
+                        mine[0] = n;
+                        done.countDown();
+                    }
+                }, "client-" + c);
+                thread.setDaemon(true);
+                thread.start();
+            }
+            done.await();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            int total = latencies.stream().mapToInt(l -> (int) l[0]).sum();
+            long[] all = new long[total];
+            int i = 0;
+            for (long[] mine : latencies) {
+                System.arraycopy(mine, 1, all, i, (int) mine[0]);
+                i += (int) mine[0];
+            }
+            Arrays.sort(all);
+            java.util.Map<String, Long> errorCounts = new java.util.TreeMap<>();
+            errors.forEach((k, v) -> errorCounts.put(k, v.sum()));
+            return new Result(runs.get(), seconds, all, errorCounts);
+        }
+
+        /** One run; null when it succeeded with the expected answer, else what went wrong. */
+        private String send() {
+            try {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    return "HTTP " + response.statusCode();
+                }
+                JsonNode outcome = json.readTree(response.body());
+                return "tidb: 2 documents".equals(outcome.path("result").asText()) ? null : "wrong answer";
+            } catch (Exception e) {
+                return e.getClass().getSimpleName();
+            }
+        }
+    }
+
+    private record Result(long runs, double seconds, long[] sorted, java.util.Map<String, Long> errors) {
+        double percentile(int p) {
+            if (sorted.length == 0) {
+                return 0;
+            }
+            int index = Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1);
+            return sorted[Math.max(0, index)] / 1e6;
+        }
+    }
+
+    private static int option(String[] args, String name, int otherwise) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return Integer.parseInt(args[i + 1]);
+            }
+        }
+        return otherwise;
+    }
+
+    private static long usedHeap() {
+        return Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+    }
+
+    private static void resetPeaks() {
+        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+    }
+
+    private static long peakHeap() {
+        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+                .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+    }
+}

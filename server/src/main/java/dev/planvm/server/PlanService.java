@@ -1,0 +1,369 @@
+package dev.planvm.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanSchemas;
+import dev.planvm.tools.Tool;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRunException;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.durable.RunSummary;
+import dev.planvm.vm.durable.StoreException;
+import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.run.RunStatus;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * planvm as a service: what the HTTP server ({@code planvm serve}) and the MCP server ({@code planvm mcp})
+ * both do, over one {@link PlanVm} and one {@link RunStore}. Every run is a durable run; a request's
+ * options narrow the VM's settings; runs execute on threads of their own, a bounded number at once; each
+ * run's events can be followed as they happen ({@link #events}). Failures are {@link ServiceException}s:
+ * one located sentence, a stable code, details. Thread-safe.
+ *
+ * <pre>{@code
+ * PlanService service = new PlanService(vm, RunStore.open(path, vm.redactor()), ServiceSettings.DEFAULT);
+ * PlanService.Submitted run = service.start(RunRequest.fromJson(body));
+ * ObjectNode outcome = service.await(run, Duration.ofSeconds(30), false);
+ * }</pre>
+ */
+public final class PlanService implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(PlanService.class);
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final Set<String> VALIDATE_FIELDS = Set.of("plan", "name", "allow_tools", "deny_tools", "approve_tools",
+            "max_steps");
+
+    private final PlanVm vm;
+    private final RunStore store;
+    private final ServiceSettings settings;
+    private final DurableRuns runs;
+    private final Plans plans;
+    private final Metrics metrics = new Metrics();
+    private final RunSessions sessions;
+
+    /** A run handed to the service: its id, and the end of its session. */
+    public record Submitted(String id, CompletableFuture<DurableRun> done) {
+    }
+
+    public PlanService(PlanVm vm, RunStore store, ServiceSettings settings) {
+        this.vm = Objects.requireNonNull(vm, "vm");
+        this.store = Objects.requireNonNull(store, "store");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.runs = new DurableRuns(vm, store);
+        this.plans = new Plans(vm, settings.planCacheEntries());
+        this.sessions = new RunSessions(settings, metrics, vm.redactor());
+    }
+
+    public PlanVm vm() {
+        return vm;
+    }
+
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    /** The figures of {@code GET /metrics} (Prometheus text). */
+    public String metricsText() {
+        return metrics.text(guard(store::countByStatus));
+    }
+
+    /**
+     * Validates the plan of {@code {"plan", "name", "allow_tools", "deny_tools", ...}} without running it;
+     * see {@link Plans#report} for the answer.
+     */
+    public ObjectNode validate(JsonNode body) {
+        Fields fields = Fields.of(body, VALIDATE_FIELDS);
+        JsonNode plan = fields.node("plan");
+        if (plan == null) {
+            throw Fields.bad("/plan", "the plan is missing: give it as a JSON array of instructions (or its text)");
+        }
+        return plans.report(plan, fields.text("name", "plan.json"), RunRequest.options(fields));
+    }
+
+    /**
+     * Starts a run of the request's plan and returns once it is stored (its first step may be running).
+     *
+     * @throws ServiceException {@code invalid_plan} (with every diagnostic), {@code rejected} (cannot run
+     *                          here, every problem), {@code busy}, {@code shutting_down}
+     */
+    public Submitted start(RunRequest request) {
+        LoadResult loaded = plans.valid(request.plan(), request.name());
+        return submit(null, 1, (hooks, stored) -> runs.start(loaded.plan(), request.inputs(), request.mode(),
+                hooks.withOptions(request.options().withOrigin(settings.origin())), id -> stored.as(id, 0)), false);
+    }
+
+    /** Continues an interrupted or failed run ({@code POST /v1/runs/{id}/resume}). */
+    public Submitted resume(String id, ContinueRequest request) {
+        StoredRun run = find(id);
+        return submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
+            stored.as(run.id(), run.steps().size());
+            return runs.resume(run.id(), request.mode(), Map.of(), request.force(), hooks);
+        }, false);
+    }
+
+    /** Approves or denies the call a waiting run waits for, and continues it ({@code POST /v1/runs/{id}/approve}). */
+    public Submitted approve(String id, ContinueRequest request) {
+        StoredRun run = find(id);
+        if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
+            throw new ServiceException(ServiceException.Kind.CONFLICT, "run " + run.id() + " does not wait for approval (it is "
+                    + state(run) + ")");
+        }
+        return submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
+            stored.as(run.id(), run.steps().size());
+            return runs.approve(run.id(), request.approved(), request.reason(), request.mode(), Map.of(), hooks);
+        }, false);
+    }
+
+    /** A new run from a stored run's state before {@code from_seq}, with edited inputs ({@code POST /v1/runs/{id}/rerun}). */
+    public Submitted rerun(String id, ContinueRequest request) {
+        if (request.fromSeq() == null) {
+            throw Fields.bad("/from_seq", "a rerun needs from_seq: the seq_no to run from");
+        }
+        StoredRun run = find(id);
+        return submit(null, 1, (hooks, stored) -> runs.rerun(run.id(), request.fromSeq(), request.inputs(), request.mode(), hooks,
+                newId -> stored.as(newId, guard(() -> store.find(newId)).map(r -> r.steps().size()).orElse(0))), false);
+    }
+
+    /**
+     * Cancels a run: one this server runs stops before its next step, failed; a waiting run fails at once.
+     *
+     * @throws ServiceException {@code no_such_run}, or {@code conflict} for a run that neither runs here nor waits
+     */
+    public ObjectNode cancel(String id, String reason) {
+        StoredRun run = find(id);
+        String why = reason == null || reason.isBlank() ? "cancelled through the API" : reason;
+        if (sessions.cancel(run.id(), why)) {
+            return JSON.objectNode().put("id", run.id()).put("state", "cancelling")
+                    .put("message", "the run stops before its next step");
+        }
+        if (run.status() == RunStatus.WAITING && guard(() -> runs.cancelWaiting(run.id(), why))) {
+            return JSON.objectNode().put("id", run.id()).put("state", "failed").put("message", "the waiting run was cancelled");
+        }
+        throw new ServiceException(ServiceException.Kind.CONFLICT, "run " + run.id() + " is " + state(run)
+                + " and does not run in this server: there is nothing to cancel");
+    }
+
+    /**
+     * Waits up to {@code timeout} for a submitted run's session to end: its outcome ({@link
+     * RunDocuments#outcome}) when it did, else {@code {"id", "state": "running"}}.
+     */
+    public ObjectNode await(Submitted submitted, Duration timeout, boolean withTrace) {
+        try {
+            return RunDocuments.outcome(submitted.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS), withTrace);
+        } catch (TimeoutException e) {
+            return RunDocuments.accepted(submitted.id());
+        } catch (ExecutionException e) {
+            throw failure(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return RunDocuments.accepted(submitted.id());
+        }
+    }
+
+    /** What a request that does not wait is answered: {@code {"id", "state": "running", "links"}}. */
+    public ObjectNode accepted(Submitted submitted) {
+        return RunDocuments.accepted(submitted.id());
+    }
+
+    /** A stored run with its trace ({@code GET /v1/runs/{id}}). */
+    public ObjectNode run(String id) {
+        StoredRun run = find(id);
+        return RunDocuments.full(run, state(run));
+    }
+
+    /** A stored run, for the HTML report. */
+    public StoredRun storedRun(String id) {
+        return find(id);
+    }
+
+    /** The chain of runs a rerun started from, oldest first, ending with {@code run} (at most 50). */
+    public List<StoredRun> lineage(StoredRun run) {
+        return dev.planvm.server.report.Reports.lineage(run, parent -> guard(() -> store.find(parent)));
+    }
+
+    /**
+     * A page of runs, most recent first ({@code GET /v1/runs}): {@code {"runs": [...], "limit", "offset",
+     * "next_offset"}}; {@code state} filters by {@code running}, {@code interrupted}, {@code waiting},
+     * {@code succeeded} or {@code failed}.
+     */
+    public ObjectNode list(String state, int limit, int offset) {
+        RunStatus status = state == null ? null : switch (state) {
+            case "running", "interrupted" -> RunStatus.RUNNING;
+            case "waiting", "succeeded", "failed" -> RunStatus.ofLabel(state);
+            default -> throw Fields.bad("", "state must be running, interrupted, waiting, succeeded or failed, not '"
+                    + state + "'");
+        };
+        int size = Math.max(1, Math.min(limit, 500));
+        List<RunSummary> page = guard(() -> store.list(size, Math.max(0, offset), status));
+        ObjectNode answer = JSON.objectNode();
+        ArrayNode list = answer.putArray("runs");
+        page.stream().filter(r -> state == null || r.state().equals(state)).forEach(r -> list.add(RunDocuments.summary(r)));
+        answer.put("limit", size).put("offset", Math.max(0, offset));
+        if (page.size() == size) {
+            answer.put("next_offset", Math.max(0, offset) + size);
+        } else {
+            answer.putNull("next_offset");
+        }
+        return answer;
+    }
+
+    /** The tools runs can call here and what is unavailable ({@code GET /v1/tools}), as {@code planvm tools --format json}. */
+    public ObjectNode tools() {
+        ObjectNode document = JSON.objectNode();
+        ArrayNode list = document.putArray("tools");
+        vm.tools().all().stream().sorted(Comparator.comparing(Tool::name)).forEach(tool -> list.addObject()
+                .put("name", tool.name()).put("description", tool.description()).put("side_effects", tool.hasSideEffects())
+                .put("needs_approval", vm.approveTools().matches(tool.name())).set("params_schema", tool.paramsSchema()));
+        ObjectNode unavailable = document.putObject("unavailable");
+        settings.unavailableTools().forEach(unavailable::put);
+        vm.approveTools().globs().forEach(document.putArray("approve_tools")::add);
+        return document;
+    }
+
+    /** The plan JSON Schema (draft 2020-12). */
+    public JsonNode schema() {
+        return PlanSchemas.planSchema();
+    }
+
+    /** The events of run {@code id} for one reader ({@code GET /v1/runs/{id}/events}). */
+    public EventFeed events(String id) {
+        StoredRun run = find(id);
+        return new EventFeed(sessions.logOf(run.id()).orElse(null), () -> find(run.id()));
+    }
+
+    /**
+     * Resumes, in the background, the interrupted live runs this service's origin started (their process
+     * died, or a shutdown interrupted them); returns how many it found. Replays and dry runs stay
+     * interrupted (their cassette or setting is not stored): resume them through the API.
+     */
+    public int resumeInterrupted() {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int offset = 0; ; offset += 200) {
+            int from = offset;
+            List<RunSummary> page = guard(() -> store.list(200, from, RunStatus.RUNNING));
+            page.stream().filter(r -> !r.live()).forEach(r -> ids.add(r.id()));
+            if (page.size() < 200) {
+                break;
+            }
+        }
+        List<String> found = new java.util.ArrayList<>();
+        for (String id : ids) {
+            StoredRun run = guard(() -> store.find(id)).orElse(null);
+            if (run != null && settings.origin().equals(run.options().origin()) && run.mode().equals("live")) {
+                found.add(run.id());
+            }
+        }
+        if (found.isEmpty()) {
+            return 0;
+        }
+        Thread resumer = new Thread(() -> { // one at a time: each waits for a free slot
+            for (String id : found) {
+                try {
+                    StoredRun run = find(id);
+                    submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
+                        stored.as(run.id(), run.steps().size());
+                        return runs.resume(run.id(), RunMode.live(), Map.of(), false, hooks);
+                    }, true);
+                    log.info("resuming interrupted run {}", run.id());
+                } catch (RuntimeException e) {
+                    log.warn("cannot resume interrupted run {}: {}", id, e.getMessage());
+                }
+            }
+        }, "planvm-resume");
+        resumer.setDaemon(true);
+        resumer.start();
+        return found.size();
+    }
+
+    /**
+     * Stops accepting runs, interrupts the active ones at their next commit point and waits up to
+     * {@code grace}; returns the ids of runs that were still in a step (released in the store: interrupted).
+     */
+    public List<String> shutdown(Duration grace) {
+        return sessions.shutdown(grace, store);
+    }
+
+    /** Stops the service's threads; the VM and the store belong to the caller. */
+    @Override
+    public void close() {
+        sessions.shutdown(Duration.ZERO, store);
+    }
+
+    private Submitted submit(String knownId, int session, RunSessions.Work work, boolean blockForSlot) {
+        try {
+            RunSessions.Submitted submitted = sessions.submit(knownId, session, work, blockForSlot);
+            return new Submitted(submitted.id(), submitted.done());
+        } catch (RuntimeException e) {
+            throw failure(e);
+        }
+    }
+
+    /** The service's word for a failure of the durable-runs API. */
+    private static ServiceException failure(Throwable e) {
+        if (e instanceof ServiceException service) {
+            return service;
+        }
+        if (e instanceof PlanRejectedException rejected) {
+            ObjectNode details = JSON.objectNode();
+            rejected.problems().forEach(details.putArray("problems")::add);
+            return new ServiceException(ServiceException.Kind.REJECTED, "the plan cannot run here: "
+                    + Plans.count(rejected.problems().size(), "problem") + ", the first: " + rejected.problems().get(0), details);
+        }
+        if (e instanceof DurableRunException refused) {
+            return new ServiceException(refused.getMessage().startsWith("no run ") ? ServiceException.Kind.NO_SUCH_RUN
+                    : ServiceException.Kind.CONFLICT, refused.getMessage());
+        }
+        if (e instanceof StoreException store) {
+            return new ServiceException(ServiceException.Kind.INTERNAL, store.getMessage());
+        }
+        log.warn("unexpected failure", e);
+        return new ServiceException(ServiceException.Kind.INTERNAL, "unexpected " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    }
+
+    private StoredRun find(String id) {
+        if (id == null || id.isBlank() || id.length() > 64) {
+            throw new ServiceException(ServiceException.Kind.NO_SUCH_RUN, "no run '" + id + "'");
+        }
+        try {
+            return DurableRuns.find(store, id);
+        } catch (RuntimeException e) {
+            throw failure(e);
+        }
+    }
+
+    /** {@code running} (here, or in another live process), {@code interrupted}, {@code waiting}, {@code succeeded}, {@code failed}. */
+    private String state(StoredRun run) {
+        if (run.status() != RunStatus.RUNNING) {
+            return run.status().label();
+        }
+        return guard(() -> store.summary(run.id())).map(RunSummary::state).orElse("interrupted");
+    }
+
+    private static <T> T guard(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RuntimeException e) {
+            throw failure(e);
+        }
+    }
+}

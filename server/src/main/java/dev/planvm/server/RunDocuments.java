@@ -1,0 +1,123 @@
+package dev.planvm.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.StoredApproval;
+import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.durable.StoredStep;
+import dev.planvm.vm.durable.RunSummary;
+import dev.planvm.vm.run.PendingCall;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunResult;
+
+/** The JSON views of runs that both servers answer with. */
+public final class RunDocuments {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private RunDocuments() {
+    }
+
+    /** One line of a run list: {@code {"id", "state", "plan", "started", "finished", "steps", "parent_run"}}. */
+    static ObjectNode summary(RunSummary run) {
+        ObjectNode item = JSON.objectNode().put("id", run.id()).put("state", run.state()).put("plan", run.planSource())
+                .put("started", run.startedAt()).put("finished", run.finishedAt()).put("steps", run.steps());
+        item.put("parent_run", run.parentRun());
+        return item;
+    }
+
+    /**
+     * How a session of a run ended, as {@code POST /v1/runs?wait=true} answers: {@code {"id", "state",
+     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code trace} when asked.
+     */
+    static ObjectNode outcome(DurableRun run, boolean withTrace) {
+        RunResult result = run.result();
+        ObjectNode document = JSON.objectNode().put("id", run.id())
+                .put("state", result.interrupted() ? "interrupted" : result.status().label());
+        document.set("result", result.finalAnswer());
+        document.put("error", result.error() == null ? null : result.error().describe());
+        document.set("pending", pending(result.pending()));
+        document.put("steps", result.steps()).put("duration_ms", result.duration().toMillis()).put("parent_run", run.parentRun());
+        if (withTrace && result.trace() != null) {
+            document.set("trace", result.trace());
+        }
+        document.set("links", links(run.id()));
+        return document;
+    }
+
+    /** A run just accepted and not finished: {@code {"id", "state": "running", "links"}}. */
+    static ObjectNode accepted(String id) {
+        ObjectNode document = JSON.objectNode().put("id", id).put("state", "running");
+        document.set("links", links(id));
+        return document;
+    }
+
+    /**
+     * A stored run with the trace entries of its committed steps ({@code GET /v1/runs/{id}}): the shape of
+     * {@code planvm show}, plus {@code state}, {@code options}, {@code pending} and {@code approvals}.
+     */
+    public static ObjectNode full(StoredRun run, String state) {
+        ObjectNode document = JSON.objectNode().put("id", run.id()).put("state", state).put("status", run.status().label());
+        document.putObject("plan").put("source", run.planSource()).put("digest", run.planDigest());
+        ObjectNode inputs = document.putObject("inputs");
+        run.inputs().forEach(inputs::set);
+        document.put("mode", run.mode()).put("started", run.startedAt()).put("finished", run.finishedAt())
+                .put("sessions", run.sessions());
+        document.put("parent_run", run.parentRun());
+        if (run.fromSeq() == null) {
+            document.putNull("from_seq");
+        } else {
+            document.put("from_seq", run.fromSeq());
+        }
+        document.set("options", options(run.options()));
+        document.set("result", run.finalAnswer() == null ? JSON.nullNode() : run.finalAnswer());
+        document.put("error", StoredEvents.error(run));
+        document.set("pending", run.pendingApproval().map(RunDocuments::approval).orElse(null));
+        ArrayNode approvals = document.putArray("approvals");
+        run.approvals().forEach(a -> approvals.add(approval(a)));
+        ArrayNode steps = document.putArray("steps");
+        for (StoredStep step : run.steps()) {
+            ObjectNode entry = ((ObjectNode) step.trace()).deepCopy();
+            entry.put("step", step.index()).put("session", step.session()).put("committed", step.committedAt());
+            steps.add(entry);
+        }
+        document.set("links", links(run.id()));
+        return document;
+    }
+
+    static ObjectNode options(RunOptions options) {
+        ObjectNode json = JSON.objectNode();
+        options.allowTools().forEach(json.putArray("allow_tools")::add);
+        options.denyTools().forEach(json.putArray("deny_tools")::add);
+        options.approveTools().forEach(json.putArray("approve_tools")::add);
+        if (options.maxSteps() != null) {
+            json.put("max_steps", options.maxSteps());
+        }
+        return json;
+    }
+
+    private static JsonNode pending(PendingCall pending) {
+        if (pending == null) {
+            return JSON.nullNode();
+        }
+        ObjectNode json = JSON.objectNode().put("seq_no", pending.seqNo()).put("tool", pending.tool());
+        json.set("params", pending.params());
+        return json;
+    }
+
+    private static ObjectNode approval(StoredApproval a) {
+        ObjectNode json = JSON.objectNode().put("step", a.stepIndex()).put("seq_no", a.seqNo()).put("tool", a.tool());
+        json.set("params", a.params());
+        json.put("requested", a.requestedAt()).put("decision", a.decision()).put("reason", a.reason())
+                .put("decided", a.decidedAt());
+        return json;
+    }
+
+    private static ObjectNode links(String id) {
+        return JSON.objectNode().put("self", "/v1/runs/" + id).put("events", "/v1/runs/" + id + "/events")
+                .put("report", "/runs/" + id);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.planvm.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Redactor;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepRecord;
+import java.util.Map;
+
+/**
+ * Turns one session of a run into {@link RunEvent}s in its {@link EventLog}: a run and a call listener
+ * (calls may report from other threads, so every method holds the lock). Secrets are redacted.
+ */
+final class RunEvents implements RunListener, CallListener {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** A final answer larger than this (as JSON) is left out of {@code run_finished}. */
+    private static final int MAX_RESULT_CHARS = 64 * 1024;
+
+    private final EventLog log;
+    private final int session;
+    private final Redactor redactor;
+    private final boolean resumed;
+    private final Runnable started;
+    private String runId;
+    /** The index the current step commits with: committed steps + 1. */
+    private long step;
+    private int n;
+
+    /**
+     * Events of session {@code session}; {@link #stored} names the run before it starts; {@code started} is
+     * told when the session is under way (the run claimed, its plan accepted).
+     */
+    RunEvents(EventLog log, int session, boolean resumed, Redactor redactor, Runnable started) {
+        this.started = started;
+        this.log = log;
+        this.session = session;
+        this.resumed = resumed;
+        this.redactor = redactor;
+    }
+
+    /** The run is stored as {@code id} and has {@code stepsBefore} committed steps; its session starts. */
+    synchronized void stored(String id, int stepsBefore) {
+        this.runId = id;
+        this.step = stepsBefore + 1L;
+    }
+
+    @Override
+    public synchronized void runStarted(Plan plan, Map<String, JsonNode> inputs) {
+        log.open();
+        ObjectNode data = JSON.objectNode().put("run", runId).put("session", session).put("steps_before", step - 1)
+                .put("plan", plan.source());
+        log.append(RunEvent.id(step, session, 0), resumed ? "run_resumed" : "run_started", data);
+        started.run();
+    }
+
+    @Override
+    public synchronized void stepStarted(Instruction instruction) {
+        event("step_started", JSON.objectNode().put("seq_no", instruction.seqNo()).put("type", instruction.type())
+                .put("step", step));
+    }
+
+    @Override
+    public synchronized void stepFinished(StepRecord record) {
+        if (record.failed()) {
+            event("step_failed", JSON.objectNode().put("seq_no", record.seqNo()).put("type", record.type()).put("step", step)
+                    .put("error", record.error()));
+            return;
+        }
+        log.append(RunEvent.id(step, session, RunEvent.LAST), "step_committed", committed(record.seqNo(), record.type(), step));
+        step++;
+        n = 0;
+    }
+
+    /** The data of {@code step_committed}, live or rebuilt from the store. */
+    static ObjectNode committed(int seqNo, String type, long step) {
+        return JSON.objectNode().put("seq_no", seqNo).put("type", type).put("step", step);
+    }
+
+    @Override
+    public synchronized void runFinished(RunResult result) {
+        ObjectNode data = JSON.objectNode().put("status", result.interrupted() ? "interrupted" : result.status().label());
+        JsonNode answer = redactor.redact(result.finalAnswer());
+        if (answer.toString().length() <= MAX_RESULT_CHARS) {
+            data.set("result", answer);
+        } else {
+            data.putNull("result").put("result_left_out", true);
+        }
+        data.put("error", result.error() == null ? null : result.error().describe());
+        if (result.pending() != null) {
+            data.putObject("pending").put("seq_no", result.pending().seqNo()).put("tool", result.pending().tool())
+                    .set("params", result.pending().params());
+        }
+        data.put("committed_steps", step - 1);
+        log.append(RunEvent.id(step, session, RunEvent.LAST), "run_finished", (ObjectNode) redactor.redact(data));
+        log.close();
+    }
+
+    @Override
+    public synchronized void callStarted(Call call) {
+        event("call_started", describe(call));
+    }
+
+    @Override
+    public synchronized void callFinished(Call call, JsonNode output, long durationNanos) {
+        event("call_answered", describe(call).put("duration_ms", durationNanos / 1_000_000.0));
+    }
+
+    @Override
+    public synchronized void callFailed(Call call, ToolException failure, long durationNanos) {
+        event("call_failed", describe(call).put("error", redactor.redact(String.valueOf(failure.getMessage())))
+                .put("duration_ms", durationNanos / 1_000_000.0));
+    }
+
+    @Override
+    public synchronized void attemptFailed(Call call, FailedAttempt attempt) {
+        ObjectNode data = describe(call).put("attempt", attempt.number())
+                .put("error", redactor.redact(String.valueOf(attempt.failure().getMessage())));
+        if (attempt.nextWait() != null) {
+            data.put("wait_ms", attempt.nextWait().toMillis());
+        }
+        event("call_retried", data);
+    }
+
+    private static ObjectNode describe(Call call) {
+        ObjectNode data = JSON.objectNode().put("seq_no", call.context().seqNo());
+        if (call instanceof Call.ToolCall tool) {
+            data.put("kind", "tool").put("tool", tool.tool());
+        } else {
+            data.put("kind", "condition");
+        }
+        return data;
+    }
+
+    /** An event of the current step; beyond 998 of them the rest are left out. */
+    private void event(String type, ObjectNode data) {
+        if (n >= RunEvent.LAST - 1) {
+            return;
+        }
+        n++;
+        log.append(RunEvent.id(step, session, n), type, data);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.planvm.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
+
+/**
+ * A request the service cannot carry out, said the way both servers report it: a stable
+ * {@link Kind} (the HTTP status and the {@code error} code of the JSON body), one sentence, and
+ * details (e.g. every located diagnostic of an invalid plan). Never carries a stack trace or a secret.
+ */
+public final class ServiceException extends RuntimeException {
+
+    /** What went wrong, with its HTTP status and error code. */
+    public enum Kind {
+        BAD_REQUEST(400, "bad_request"),
+        UNAUTHORIZED(401, "unauthorized"),
+        NOT_FOUND(404, "not_found"),
+        NO_SUCH_RUN(404, "no_such_run"),
+        METHOD_NOT_ALLOWED(405, "method_not_allowed"),
+        CONFLICT(409, "conflict"),
+        TOO_LARGE(413, "too_large"),
+        INVALID_PLAN(422, "invalid_plan"),
+        REJECTED(422, "rejected"),
+        BUSY(429, "busy"),
+        INTERNAL(500, "internal"),
+        SHUTTING_DOWN(503, "shutting_down");
+
+        private final int status;
+        private final String code;
+
+        Kind(int status, String code) {
+            this.status = status;
+            this.code = code;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    private final Kind kind;
+    private final transient JsonNode details;
+
+    public ServiceException(Kind kind, String message) {
+        this(kind, message, JsonNodeFactory.instance.objectNode());
+    }
+
+    public ServiceException(Kind kind, String message, JsonNode details) {
+        super(Objects.requireNonNull(message, "message"), null, false, false);
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.details = details == null ? JsonNodeFactory.instance.objectNode() : details;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public JsonNode details() {
+        return details;
+    }
+
+    /** {@code {"error": CODE, "message": SENTENCE, "details": {...}}}: the body of every error answer. */
+    public ObjectNode toJson() {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.put("error", kind.code()).put("message", getMessage()).set("details", details);
+        return body;
+    }
+}

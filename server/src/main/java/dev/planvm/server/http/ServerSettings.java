@@ -1,0 +1,77 @@
+package dev.planvm.server.http;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How {@link PlanServer} listens and bounds its work.
+ *
+ * @param bind                  the address to listen on; anything but a loopback address needs a {@code token}
+ * @param port                  the port (0: any free one)
+ * @param token                 the bearer token every request but {@code GET /healthz} must carry, or {@code null} for
+ *                              none (loopback only); at least 16 characters
+ * @param maxBodyBytes          the largest request body read; a larger one is answered 413
+ * @param maxRequests           requests handled at once; beyond, 429 with {@code Retry-After}
+ * @param maxEventStreams       event streams ({@code GET /v1/runs/{id}/events}) open at once; beyond, 429
+ * @param maxWait               the longest {@code ?wait=true&timeout=S} a request may wait for its run
+ * @param shutdownGrace         how long a stopping server lets active runs reach a commit point
+ */
+public record ServerSettings(String bind, int port, String token, long maxBodyBytes, int maxRequests, int maxEventStreams,
+                             Duration maxWait, Duration shutdownGrace) {
+
+    /** The shortest token accepted. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+
+    /** 127.0.0.1:8080, no token, 8 MiB bodies, 256 requests and 64 event streams at once, waits up to 300 s, 10 s grace. */
+    public static final ServerSettings DEFAULT = new ServerSettings("127.0.0.1", 8080, null, 8L << 20, 256, 64,
+            Duration.ofSeconds(300), Duration.ofSeconds(10));
+
+    public ServerSettings {
+        Objects.requireNonNull(bind, "bind");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("the port must be between 0 and 65535, not " + port);
+        }
+        if (token != null && token.length() < MIN_TOKEN_LENGTH) {
+            throw new IllegalArgumentException("the bearer token must have at least " + MIN_TOKEN_LENGTH + " characters");
+        }
+        if (maxBodyBytes < 1024 || maxRequests < 1 || maxEventStreams < 1) {
+            throw new IllegalArgumentException("server limits must be positive (bodies of at least 1 KiB)");
+        }
+        Objects.requireNonNull(maxWait, "maxWait");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    }
+
+    public ServerSettings withBind(String value) {
+        return new ServerSettings(value, port, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+    }
+
+    public ServerSettings withPort(int value) {
+        return new ServerSettings(bind, value, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+    }
+
+    public ServerSettings withToken(String value) {
+        return new ServerSettings(bind, port, value, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+    }
+
+    public ServerSettings withMaxBodyBytes(long value) {
+        return new ServerSettings(bind, port, token, value, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+    }
+
+    public ServerSettings withMaxRequests(int value) {
+        return new ServerSettings(bind, port, token, maxBodyBytes, value, maxEventStreams, maxWait, shutdownGrace);
+    }
+
+    public ServerSettings withMaxEventStreams(int value) {
+        return new ServerSettings(bind, port, token, maxBodyBytes, maxRequests, value, maxWait, shutdownGrace);
+    }
+
+    public ServerSettings withShutdownGrace(Duration value) {
+        return new ServerSettings(bind, port, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, value);
+    }
+
+    @Override
+    public String toString() { // never the token
+        return "ServerSettings[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "none" : "set") + ", maxBodyBytes="
+                + maxBodyBytes + ", maxRequests=" + maxRequests + ", maxEventStreams=" + maxEventStreams + "]";
+    }
+}

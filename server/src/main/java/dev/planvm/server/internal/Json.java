@@ -1,0 +1,81 @@
+package dev.planvm.server.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+
+/**
+ * The one JSON reader and writer of the server: strict (no duplicate keys, nothing after the
+ * document) and bounded (depth, number and string lengths), so a hostile request body is refused with
+ * a located sentence instead of exhausting the machine.
+ */
+public final class Json {
+
+    /** The deepest nesting a request may have (a plan, its inputs, a cassette). */
+    public static final int MAX_DEPTH = 500;
+
+    public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(1000)
+                    .maxStringLength(64 << 20).build())
+            .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    private Json() {
+    }
+
+    /** A request body that is not one well-formed JSON document; the message says where and why. */
+    public static final class Malformed extends Exception {
+        public Malformed(String message) {
+            super(message);
+        }
+    }
+
+    /** Parses one JSON document; an empty body is {@link Malformed} too. */
+    public static JsonNode read(byte[] body) throws Malformed {
+        if (body.length == 0) {
+            throw new Malformed("the request body is empty; a JSON object was expected");
+        }
+        try {
+            JsonNode node = MAPPER.readTree(body);
+            if (node == null || node.isMissingNode()) {
+                throw new Malformed("the request body is empty; a JSON object was expected");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new Malformed("the request body is not valid JSON: " + located(e));
+        } catch (IOException e) {
+            throw new Malformed("the request body cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** {@code line 3, column 7: Unexpected character ...}, without Jackson's source excerpt. */
+    static String located(JsonProcessingException e) {
+        JsonLocation where = e.getLocation();
+        String message = e.getOriginalMessage();
+        int cut = message.indexOf('\n');
+        if (cut > 0) {
+            message = message.substring(0, cut);
+        }
+        if (message.length() > 300) {
+            message = message.substring(0, 300) + "…";
+        }
+        return where == null ? message : "line " + where.getLineNr() + ", column " + where.getColumnNr() + ": " + message;
+    }
+
+    /** Compact JSON text of {@code node}. */
+    public static String write(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.planvm.vm.durable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.vm.run.RunOptions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the store writes a run's {@link RunOptions}: {@code {"allow_tools": [...], "deny_tools": [...],
+ * "approve_tools": [...], "max_steps": N, "origin": "serve"}} (keys left out when empty).
+ */
+final class OptionsJson {
+
+    private OptionsJson() {
+    }
+
+    static ObjectNode write(RunOptions options) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        list(json, "allow_tools", options.allowTools());
+        list(json, "deny_tools", options.denyTools());
+        list(json, "approve_tools", options.approveTools());
+        if (options.maxSteps() != null) {
+            json.put("max_steps", options.maxSteps());
+        }
+        if (options.origin() != null) {
+            json.put("origin", options.origin());
+        }
+        return json;
+    }
+
+    /** The options of a stored run; {@code null} (a store of an earlier version) or unreadable ones are the defaults. */
+    static RunOptions read(JsonNode json) {
+        if (json == null || !json.isObject()) {
+            return RunOptions.DEFAULT;
+        }
+        try {
+            return new RunOptions(strings(json.get("allow_tools")), strings(json.get("deny_tools")),
+                    strings(json.get("approve_tools")), json.hasNonNull("max_steps") ? json.get("max_steps").asInt() : null,
+                    json.hasNonNull("origin") ? json.get("origin").asText() : null);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException("the run store holds unusable run options " + json + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void list(ObjectNode json, String key, List<String> values) {
+        if (!values.isEmpty()) {
+            values.forEach(json.putArray(key)::add);
+        }
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        if (array != null) {
+            array.forEach(value -> values.add(value.asText()));
+        }
+        return values;
+    }
+}

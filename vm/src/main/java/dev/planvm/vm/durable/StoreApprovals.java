@@ -1,0 +1,39 @@
+package dev.planvm.vm.durable;
+
+import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.Call;
+import java.util.Optional;
+
+/**
+ * Approvals of one session of a stored run, decided through the store: the decision recorded for the
+ * call (same step, tool and params), else what the session's reviewer (a prompt on a terminal) says,
+ * recorded; else the call is stored as pending and the run waits.
+ */
+final class StoreApprovals implements Approvals {
+
+    private final RunStore store;
+    private final String runId;
+    private final StoreJournal journal;
+    private final Approvals reviewer;
+
+    /** @param reviewer asked when the store has no decision, or {@code null} */
+    StoreApprovals(RunStore store, String runId, StoreJournal journal, Approvals reviewer) {
+        this.store = store;
+        this.runId = runId;
+        this.journal = journal;
+        this.reviewer = reviewer;
+    }
+
+    @Override
+    public Optional<Decision> decide(Call.ToolCall call) {
+        int step = journal.nextStepIndex();
+        Optional<Decision> recorded = store.decision(runId, step, call.tool(), call.params());
+        if (recorded.isPresent()) {
+            return recorded;
+        }
+        Optional<Decision> asked = reviewer == null ? Optional.empty() : reviewer.decide(call);
+        store.requestApproval(runId, step, call.context().seqNo(), call.tool(), call.params());
+        asked.ifPresent(decision -> store.decide(runId, decision.approved(), decision.reason()));
+        return asked;
+    }
+}

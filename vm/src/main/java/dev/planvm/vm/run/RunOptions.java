@@ -1,0 +1,65 @@
+package dev.planvm.vm.run;
+
+import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.approval.ApprovalRules;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one run may do beyond the VM's own settings, chosen per run (e.g. per server request) and kept
+ * with a durable run so that a resume applies them again. They only narrow the VM's settings: a tool
+ * the VM denies stays denied, tools the VM's {@code approveTools} name still need approval, and the
+ * step limit is the lower of the two.
+ *
+ * @param allowTools   allow globs of this run's tool policy ({@link ToolPolicy#of}); empty: no allow rule
+ * @param denyTools    deny globs of this run's tool policy
+ * @param approveTools globs of tools whose calls need approval in this run, besides the VM's
+ * @param maxSteps     this run's step limit, or {@code null} for the VM's
+ * @param origin       who started the run (e.g. {@code serve}), or {@code null}; a server resumes on start
+ *                     only the interrupted runs it started
+ */
+public record RunOptions(List<String> allowTools, List<String> denyTools, List<String> approveTools, Integer maxSteps,
+                         String origin) {
+
+    /** Nothing beyond the VM's settings. */
+    public static final RunOptions DEFAULT = new RunOptions(List.of(), List.of(), List.of(), null, null);
+
+    /**
+     * @throws IllegalArgumentException for a malformed glob or a step limit below 1
+     */
+    public RunOptions {
+        allowTools = List.copyOf(allowTools);
+        denyTools = List.copyOf(denyTools);
+        approveTools = List.copyOf(approveTools);
+        ToolPolicy.of(allowTools, denyTools);
+        ApprovalRules.of(approveTools);
+        if (maxSteps != null && maxSteps < 1) {
+            throw new IllegalArgumentException("max_steps must be at least 1, not " + maxSteps);
+        }
+    }
+
+    /** This run's own tool policy (the VM's applies too). */
+    public ToolPolicy policy() {
+        return ToolPolicy.of(allowTools, denyTools);
+    }
+
+    /** This run's own approval rules (the VM's apply too). */
+    public ApprovalRules approvalRules() {
+        return ApprovalRules.of(approveTools);
+    }
+
+    public RunOptions withOrigin(String value) {
+        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, value);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RunOptions o && allowTools.equals(o.allowTools) && denyTools.equals(o.denyTools)
+                && approveTools.equals(o.approveTools) && Objects.equals(maxSteps, o.maxSteps) && Objects.equals(origin, o.origin);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(allowTools, denyTools, approveTools, maxSteps, origin);
+    }
+}
