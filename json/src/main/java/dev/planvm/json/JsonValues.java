@@ -20,7 +20,7 @@ import java.util.Optional;
  * beyond a double's range, and text with a lone UTF-16 surrogate (from a {@code "\ud800"} escape,
  * or a tool). Written and read again (a durable run's store, a trace, a cassette) such a value
  * comes back different — {@code "Infinity"} as text, {@code ?} for the surrogate — so planvm
- * refuses them where they are made; {@link #problem(JsonNode)} finds the first one.
+ * refuses them where they are made; {@link #find(JsonNode)} finds the first one.
  */
 public final class JsonValues {
 
@@ -46,37 +46,79 @@ public final class JsonValues {
     }
 
     /**
-     * The first part of {@code value} that JSON cannot hold, as a phrase with its JSON pointer
-     * ({@code "/0 is the number Infinity, which JSON cannot hold"}), or empty when there is none.
-     * Walks containers with an explicit stack: any depth is safe.
+     * A part of a value that JSON cannot hold.
+     *
+     * @param pointer     where it is (RFC 6901; {@code ""} for the value itself)
+     * @param description what it is, as a phrase: {@code "the number Infinity"},
+     *                    {@code "text with a lone surrogate \\uD800 at character 3"}
      */
-    public static Optional<String> problem(JsonNode value) {
-        Deque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {"", value});
+    public record Problem(String pointer, String description) {
+
+        /** {@code /0 is the number Infinity, which JSON cannot hold}. */
+        @Override
+        public String toString() {
+            return (pointer.isEmpty() ? "the value" : pointer) + " is " + description + ", which JSON cannot hold";
+        }
+    }
+
+    /**
+     * The first part of {@code value} that JSON cannot hold, or empty when there is none. Walks
+     * containers with an explicit stack: any depth is safe.
+     */
+    public static Optional<Problem> find(JsonNode value) {
+        if (!value.isContainerNode()) {
+            String problem = own(value);
+            return problem == null ? Optional.empty() : Optional.of(new Problem("", problem));
+        }
+        Deque<Pending> stack = new ArrayDeque<>();
+        stack.push(new Pending(null, null, value));
         while (!stack.isEmpty()) {
-            Object[] next = stack.pop();
-            String pointer = (String) next[0];
-            JsonNode node = (JsonNode) next[1];
+            Pending next = stack.pop();
+            JsonNode node = next.node();
             String problem = own(node);
             if (problem != null) {
-                return Optional.of(where(pointer) + problem);
+                return Optional.of(new Problem(next.pointer(), problem));
             }
             if (node.isObject()) {
                 for (Map.Entry<String, JsonNode> field : node.properties()) {
                     int lone = loneSurrogate(field.getKey());
-                    String child = pointer + "/" + JsonPointers.escape(field.getKey());
                     if (lone >= 0) {
-                        return Optional.of("the key at " + child + " has " + surrogate(field.getKey(), lone));
+                        return Optional.of(new Problem(next.pointer(), "an object with a key that has "
+                                + surrogate(field.getKey(), lone)));
                     }
-                    stack.push(new Object[] {child, field.getValue()});
+                    if (field.getValue().isContainerNode() || own(field.getValue()) != null) {
+                        stack.push(new Pending(next, field.getKey(), field.getValue()));
+                    }
                 }
             } else if (node.isArray()) {
                 for (int i = node.size() - 1; i >= 0; i--) {
-                    stack.push(new Object[] {pointer + "/" + i, node.get(i)});
+                    JsonNode element = node.get(i);
+                    if (element.isContainerNode() || own(element) != null) {
+                        stack.push(new Pending(next, Integer.toString(i), element));
+                    }
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /** A value still to look at: its parent and its key or index there (the pointer is built only when needed). */
+    private record Pending(Pending parent, String token, JsonNode node) {
+
+        String pointer() {
+            Deque<String> tokens = new ArrayDeque<>();
+            for (Pending at = this; at.parent() != null; at = at.parent()) {
+                tokens.push(at.token());
+            }
+            StringBuilder pointer = new StringBuilder();
+            tokens.forEach(token -> pointer.append('/').append(JsonPointers.escape(token)));
+            return pointer.toString();
+        }
+    }
+
+    /** {@link #find} as a sentence: {@code "/0 is the number Infinity, which JSON cannot hold"}. */
+    public static Optional<String> problem(JsonNode value) {
+        return find(value).map(Problem::toString);
     }
 
     /** Whether JSON can hold every part of {@code value}. */
@@ -100,25 +142,20 @@ public final class JsonValues {
     private static String own(JsonNode node) {
         if (node.isTextual()) {
             int lone = loneSurrogate(node.textValue());
-            return lone < 0 ? null : "is text with " + surrogate(node.textValue(), lone);
+            return lone < 0 ? null : "text with " + surrogate(node.textValue(), lone);
         }
         if (node.isFloatingPointNumber()) {
             double d = node.doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 String shown = node.isBigDecimal() ? node.decimalValue().toString() : Double.toString(d);
-                return "is the number " + shorten(shown) + ", which JSON cannot hold";
+                return "the number " + shorten(shown);
             }
         }
         return null;
     }
 
     private static String surrogate(String s, int at) {
-        return "a lone surrogate \\u" + Integer.toHexString(s.charAt(at)).toUpperCase(Locale.ROOT)
-                + " at character " + at + ", which JSON text cannot hold";
-    }
-
-    private static String where(String pointer) {
-        return pointer.isEmpty() ? "the value " : pointer + " ";
+        return "a lone surrogate \\u" + Integer.toHexString(s.charAt(at)).toUpperCase(Locale.ROOT) + " at character " + at;
     }
 
     private static String shorten(String s) {

@@ -182,8 +182,9 @@ public final class PlanVm {
         all.addAll(runListeners);
         Speculator speculator = sequential ? null : new Speculator(plan,
                 dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, executor(), maxInFlight);
+        boolean retaining = trace != null || mode instanceof RunMode.Record;
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
+                redactor, mode instanceof RunMode.DryRun, speculator, retaining)).run(start);
         return trace == null ? result : result.withTrace(trace.document());
     }
 
@@ -366,7 +367,10 @@ public final class PlanVm {
             return this;
         }
 
-        /** How long one interpolated string and how large one variable may be (default {@link RunLimits#DEFAULT}). */
+        /**
+         * How long one interpolated string, how large one variable and how much one whole run may
+         * be (default {@link RunLimits#DEFAULT}).
+         */
         public Builder runLimits(RunLimits limits) {
             this.runLimits = Objects.requireNonNull(limits, "limits");
             return this;

@@ -20,6 +20,7 @@ import dev.planvm.vm.run.StepRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * One run of one plan: the program counter loop. A fresh interpreter per run, so runs share
  * nothing but the (immutable) plan, handlers and tools. Each step commits in program order: its
  * record goes to the journal (which may stop the run) and then to the listeners.
+ *
+ * <p>A run that exhausts the heap or the stack ({@link OutOfMemoryError}, {@link StackOverflowError})
+ * anywhere — a step, a call, a listener, the journal — fails with a sentence naming the step that
+ * was running, after dropping every value it held; the error never escapes {@link #run}.
  */
 public final class Interpreter {
 
@@ -37,6 +42,8 @@ public final class Interpreter {
     private final Plan plan;
     private final VariableStore variables;
     private int steps;
+    /** The instruction being executed, for the message when the run runs out of memory. */
+    private Instruction current;
 
     public Interpreter(RunSetup setup) {
         this.setup = setup;
@@ -47,6 +54,14 @@ public final class Interpreter {
     /** Runs from {@code checkpoint} to the end; failures become a failed result, never an exception. */
     public RunResult run(Checkpoint checkpoint) {
         long start = System.nanoTime();
+        try {
+            return runFrom(checkpoint, start);
+        } catch (OutOfMemoryError | StackOverflowError exhausted) {
+            return exhausted(exhausted, start);
+        }
+    }
+
+    private RunResult runFrom(Checkpoint checkpoint, long start) {
         checkpoint.variables().forEach(variables::restore);
         steps = checkpoint.steps();
         tell(l -> l.runStarted(plan, checkpoint.variables()));
@@ -58,6 +73,7 @@ public final class Interpreter {
                 setup.speculator().close();
             }
         }
+        current = null;
         List<String> warnings = new ArrayList<>();
         JsonNode finalAnswer = variables.get("final_answer");
         if (error == null && finalAnswer == null) {
@@ -86,6 +102,35 @@ public final class Interpreter {
         return result;
     }
 
+    /**
+     * The run exhausted the heap or the stack: free what it holds, then fail it with a sentence
+     * (recorded in the journal, so a stored run does not stay "running"). Nothing it held is kept:
+     * the result has no variables and, when listeners are told, the trace keeps no steps.
+     */
+    private RunResult exhausted(VirtualMachineError error, long start) {
+        variables.clear();
+        if (setup.speculator() != null) {
+            setup.speculator().close();
+        }
+        String cause = error instanceof StackOverflowError
+                ? "the run overflowed the stack (a value or expression nested too deep for this JVM's -Xss)"
+                : "the run ran out of memory (" + (error.getMessage() == null ? "Java heap" : error.getMessage())
+                        + ") before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)";
+        RunError runError = current == null ? new RunError(null, null, cause, error)
+                : new RunError(current.seqNo(), current.type(), cause, error);
+        RunResult result = new RunResult(RunStatus.FAILED, NullNode.getInstance(), Map.of(), runError, steps,
+                Duration.ofNanos(System.nanoTime() - start), null, List.of(), null);
+        try {
+            if (setup.journal() != null) {
+                setup.journal().finish(result);
+            }
+            tell(l -> l.runFinished(result));
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError again) {
+            log.debug("could not record the end of a run that ran out of memory", again);
+        }
+        return result;
+    }
+
     /** One instruction per step, in seq_no order unless a handler jumps; returns why the run failed, or null. */
     private RunError loop(int firstPosition, long runStart) {
         List<Instruction> instructions = plan.instructions();
@@ -100,7 +145,9 @@ public final class Interpreter {
             if (setup.speculator() != null) {
                 setup.speculator().beforeStep(pc, variables);
             }
-            Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.placeholders());
+            current = instruction;
+            Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.retaining(),
+                    setup.placeholders());
             long stepStart = System.nanoTime();
             if (setup.recording()) {
                 tell(l -> l.stepStarted(instruction));

@@ -17,10 +17,12 @@ import java.util.Map;
  * @param journal      where committed steps are made durable, or {@code null}
  * @param placeholders whether call answers are dry-run placeholders
  * @param speculator   runs calls ahead of their turn, or {@code null} for a sequential run
+ * @param retaining    whether the run keeps every step's record (a trace, a recorded cassette), so
+ *                     that it counts against the run's memory budget
  */
 public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
                        List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
-                       Redactor redactor, boolean placeholders, Speculator speculator) {
+                       Redactor redactor, boolean placeholders, Speculator speculator, boolean retaining) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);
