@@ -3,6 +3,7 @@ package dev.planvm.cli;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.durable.DurableRunException;
@@ -18,6 +19,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        Thread.setDefaultUncaughtExceptionHandler(Main::onUncaught);
         System.exit(run(args, System.out, System.err));
     }
 
@@ -37,10 +39,36 @@ public final class Main {
                 .setOut(outWriter)
                 .setErr(errWriter)
                 .setExecutionExceptionHandler(Main::onUnexpectedFailure);
-        int code = commandLine.execute(args);
+        int code;
+        try {
+            code = commandLine.execute(args);
+        } catch (OutOfMemoryError | StackOverflowError exhausted) {
+            code = onExhausted(exhausted, errWriter, Arrays.asList(args).contains("--verbose"));
+        }
         outWriter.flush();
         errWriter.flush();
         return code;
+    }
+
+    /**
+     * The JVM ran out of heap or stack outside a run (a run turns that into a failed result
+     * itself), e.g. while loading or reporting: one line, the stack trace only with --verbose.
+     */
+    private static int onExhausted(VirtualMachineError error, PrintWriter err, boolean verbose) {
+        err.println("planvm: " + (error instanceof StackOverflowError ? "the stack overflowed"
+                : "out of memory (" + error.getMessage() + "); give the JVM more (-Xmx) or lower the limits"));
+        if (verbose) {
+            error.printStackTrace(err);
+        }
+        return ExitCodes.RUNTIME_FAILURE;
+    }
+
+    /**
+     * A thread that is not the command's own died (an HTTP client's, a call's): one line on stderr,
+     * never the JVM's stack trace, which could fill the terminal and means nothing to the user.
+     */
+    private static void onUncaught(Thread thread, Throwable error) {
+        System.err.println("planvm: thread " + thread.getName() + " failed: " + error);
     }
 
     /**

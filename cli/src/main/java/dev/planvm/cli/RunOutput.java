@@ -2,7 +2,7 @@ package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.planvm.json.AtomicFiles;
+import dev.planvm.json.JsonFiles;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
@@ -65,7 +65,7 @@ final class RunOutput {
 
     int finished(RunResult result, RunMode mode) throws IOException {
         if (trace != null && result.trace() != null) {
-            AtomicFiles.write(trace, result.trace().toPrettyString() + "\n");
+            JsonFiles.writePretty(trace, result.trace());
         }
         if (record != null && mode instanceof RunMode.Record recording) {
             recording.recording().cassette().write(record);

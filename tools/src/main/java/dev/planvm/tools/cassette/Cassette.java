@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.tools.call.Call;
-import dev.planvm.json.AtomicFiles;
+import dev.planvm.json.JsonFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -145,7 +145,7 @@ public record Cassette(List<Interaction> interactions) {
     /** Writes the cassette atomically: readers see the old file or the whole new one. */
     public void write(Path file) {
         try {
-            AtomicFiles.write(file, toJson().toPrettyString() + "\n");
+            JsonFiles.writePretty(file, toJson());
         } catch (IOException e) {
             throw new CassetteException(file + ": cannot write the cassette: " + e.getMessage(), e);
         }
