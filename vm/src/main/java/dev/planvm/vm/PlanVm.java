@@ -90,6 +90,7 @@ public final class PlanVm {
     private final RunLimits runLimits;
     private final boolean tracing;
     private final Redactor redactor;
+    private final Sleeper sleeper;
 
     private PlanVm(Builder b) {
         this.tools = ToolRegistry.of(b.tools);
@@ -106,6 +107,7 @@ public final class PlanVm {
         this.runLimits = b.runLimits;
         this.tracing = b.tracing;
         this.redactor = b.redactor;
+        this.sleeper = b.sleeper;
     }
 
     public static Builder builder() {
@@ -194,7 +196,7 @@ public final class PlanVm {
             return new CassetteRecorder(record.recording(), redactor);
         }
         if (mode instanceof RunMode.Replay replay) {
-            return new CassettePlayer(replay.cassette(), replay.timing(), redactor);
+            return new CassettePlayer(replay.cassette(), replay.timing(), redactor, sleeper);
         }
         if (mode instanceof RunMode.DryRun dry) {
             return CallChains.dryRun(dry.conditionsAnswer());
@@ -325,7 +327,10 @@ public final class PlanVm {
             return this;
         }
 
-        /** How the retry link waits (tests use a no-op). */
+        /**
+         * How the VM waits: between retry attempts, and for each recorded duration of a replay with
+         * timing (at most {@link CassettePlayer#MAX_WAIT} each). Tests use one that does not wait.
+         */
         public Builder retrySleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
