@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.Batch;
@@ -87,7 +88,7 @@ final class BatchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "batch reads plan files, not standard input ('-')");
         }
         if (files.isEmpty()) {
-            err.println("planvm batch: no plan file in " + String.join(", ", paths));
+            err.println(TerminalText.safe("planvm batch: no plan file in " + String.join(", ", paths)));
             return ExitCodes.INVALID;
         }
         Batch batch = batch(inputs);
@@ -103,9 +104,9 @@ final class BatchCommand implements Callable<Integer> {
         BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
         write(report);
         if (verbosity.verbose()) {
-            outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> err.println(o.file() + ": " + o.status().label() + ": " + o.error()));
+            outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> err.println(TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
         }
-        err.println(report.summary());
+        report.summary().lines().forEach(line -> err.println(TerminalText.safe(line)));
         return report.allSucceeded() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 

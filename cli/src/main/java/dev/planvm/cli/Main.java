@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +79,7 @@ public final class Main {
      */
     private static int onUnexpectedFailure(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
-        err.println("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        err.println(TerminalText.safe("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
         boolean refused = e instanceof DurableRunException || e instanceof CassetteException;
         if (Verbosity.isVerbose(parseResult)) {
             e.printStackTrace(err);

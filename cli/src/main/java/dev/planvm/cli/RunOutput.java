@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.JsonFiles;
@@ -47,7 +48,7 @@ final class RunOutput {
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
     int rejected(PlanRejectedException rejected) {
-        rejected.problems().forEach(problem -> err.println(label + ": " + problem));
+        rejected.problems().forEach(problem -> err.println(TerminalText.safe(label + ": " + problem)));
         return ExitCodes.INVALID;
     }
 
@@ -70,9 +71,9 @@ final class RunOutput {
         if (record != null && mode instanceof RunMode.Record recording) {
             recording.recording().cassette().write(record);
         }
-        result.warnings().forEach(warning -> err.println("warning: " + label + ": " + warning));
+        result.warnings().forEach(warning -> err.println(TerminalText.safe("warning: " + label + ": " + warning)));
         if (!result.succeeded()) {
-            err.println(label + ": " + result.error().describe());
+            err.println(TerminalText.safe(label + ": " + result.error().describe()));
             if (verbose && result.error().cause() != null) {
                 StringWriter stack = new StringWriter();
                 result.error().cause().printStackTrace(new PrintWriter(stack));
@@ -81,7 +82,7 @@ final class RunOutput {
             return ExitCodes.RUNTIME_FAILURE;
         }
         JsonNode answer = result.finalAnswer();
-        out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
+        out.println(answer.isTextual() ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
         return ExitCodes.OK;
     }
 }

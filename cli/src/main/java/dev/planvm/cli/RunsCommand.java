@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import java.io.PrintWriter;
@@ -40,7 +41,7 @@ final class RunsCommand implements Callable<Integer> {
             }
             for (RunSummary run : summaries) {
                 out.printf("%-12s  %-9s  %5d  %-24s  %s%s%n", run.id(), run.status().label(), run.steps(), run.startedAt(),
-                        run.planSource(), run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
+                        TerminalText.safe(run.planSource()), run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
             }
         }
         return ExitCodes.OK;

@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.JUnitXmlReport;
@@ -80,7 +81,7 @@ final class TestCommand implements Callable<Integer> {
         List<RegressionResult> results = new ArrayList<>();
         for (Path plan : plans) {
             RegressionResult result = regression.test(plan);
-            result.lines().forEach(out::println);
+            result.lines().forEach(line -> out.println(TerminalText.safe(line)));
             out.flush();
             results.add(result);
         }
@@ -101,10 +102,10 @@ final class TestCommand implements Callable<Integer> {
         for (Path plan : plans) {
             try {
                 RegressionUpdate change = regression.update(plan);
-                out.println(change.line());
+                out.println(TerminalText.safe(change.line()));
                 counts.merge(change.change(), 1, Integer::sum);
             } catch (IOException e) {
-                err.println("planvm test: " + plan + ": cannot write its expectation: " + e.getMessage());
+                err.println(TerminalText.safe("planvm test: " + plan + ": cannot write its expectation: " + e.getMessage()));
                 return ExitCodes.RUNTIME_FAILURE;
             }
         }

@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -48,7 +49,7 @@ final class ValidateCommand implements Callable<Integer> {
     private CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PlanLoader loader = new PlanLoader();
         ToolPolicy policy = tools.policy(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
@@ -65,21 +66,21 @@ final class ValidateCommand implements Callable<Integer> {
             }
             for (Diagnostic diagnostic : result.diagnostics()) {
                 if (diagnostic.isError()) {
-                    out.println(diagnostic.format(file));
+                    out.println(TerminalText.safe(diagnostic.format(file)));
                 } else if (!quiet) {
-                    err.println(diagnostic.format(file));
+                    err.println(TerminalText.safe(diagnostic.format(file)));
                 }
             }
             if (result.valid() && !quiet) {
                 int warnings = result.warnings().size();
-                out.println(file + ": ok (" + count(result.plan().instructions().size(), "instruction")
+                out.println(TerminalText.safe(file) + ": ok (" + count(result.plan().instructions().size(), "instruction")
                         + (warnings == 0 ? "" : ", " + count(warnings, "warning")) + ")");
             }
         }
         if (format == Format.json) {
             ObjectNode document = mapper.createObjectNode().put("valid", allValid);
             document.set("files", reports);
-            out.println(document.toPrettyString());
+            out.println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
         }
         out.flush();
         err.flush();

@@ -1,5 +1,11 @@
 package dev.planvm.json;
 
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+
 /**
  * Text that is safe to print on one line of a terminal. Plan text, cassette text, tool answers and
  * file names reach messages, and printed as they are they could forge output lines (a newline,
@@ -12,6 +18,13 @@ package dev.planvm.json;
 public final class TerminalText {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /**
+     * JSON written for a terminal: besides what JSON escapes itself (controls below U+0020), DEL,
+     * the C1 controls, the line and paragraph separators and the bidi controls are written as
+     * {@code \}{@code uXXXX} escapes. The JSON means the same; it just cannot drive a terminal.
+     */
+    public static final ObjectWriter JSON = new ObjectMapper().writer().with(new Escapes());
 
     private TerminalText() {
     }
@@ -60,6 +73,30 @@ public final class TerminalText {
         return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029'
                 || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069') || c == '\u200e' || c == '\u200f'
                 || c == '\u061c' || Character.isSurrogate(c);
+    }
+
+    /** The escapes of {@link #JSON}. */
+    private static final class Escapes extends CharacterEscapes {
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        Escapes() {
+            ascii[0x7f] = ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int c) {
+            if (!unsafe((char) c) || Character.isSurrogate((char) c)) {
+                return null; // surrogates are written as they are: pairs must stay pairs
+            }
+            StringBuilder escaped = new StringBuilder(6);
+            escape((char) c, escaped);
+            return new SerializedString(escaped.toString());
+        }
     }
 
     private static void escape(char c, StringBuilder out) {
