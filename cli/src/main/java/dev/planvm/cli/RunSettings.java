@@ -3,6 +3,8 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonValues;
+import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.run.RunLimits;
@@ -53,7 +55,12 @@ final class RunSettings {
                 throw new CommandLine.ParameterException(commandLine, "--var " + var
                         + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
             }
-            inputs.put(name, value(var.substring(eq + 1)));
+            JsonNode value = value(var.substring(eq + 1));
+            JsonValues.problem(value).ifPresent(problem -> {
+                throw new CommandLine.ParameterException(commandLine, TerminalText.safe("--var " + name + ": " + problem
+                        + "; a stored run could not keep it"));
+            });
+            inputs.put(name, value);
         }
         return inputs;
     }

@@ -74,6 +74,18 @@ class TerminalSafetyTest {
         assertThat(line.path("error").asText()).contains(DRIVES);
     }
 
+    @Test
+    void a_var_json_cannot_hold_is_a_usage_error() throws Exception {
+        Path plan = Files.writeString(dir.resolve("p.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${n}\"}}]");
+
+        CliRun run = CliRun.of("run", "--no-store", plan.toString(), "--var", "n=[1e400]");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("--var n: /0 is the number Infinity, which JSON cannot hold; a stored run could"
+                + " not keep it");
+    }
+
     /** {@code s} as the inside of a JSON string, control characters escaped. */
     private static String json(String s) throws Exception {
         String quoted = new ObjectMapper().writeValueAsString(s);

@@ -183,4 +183,19 @@ class RenderingLimitsTest {
                 + " not array [\"xxx").endsWith("…");
         assertThat(allocated).as("bytes allocated").isLessThan(4_000_000);
     }
+
+    /** An array literal holding one large value a thousand times is a thousand references, compared in no time. */
+    @Test
+    void comparing_values_that_share_parts_takes_no_time_per_shared_part() {
+        ArrayNode million = JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i < 1_000_000; i++) {
+            million.add(i);
+        }
+        String refs = String.join(", ", java.util.Collections.nCopies(1_000, "x"));
+        String plan = assign("${[" + refs + "] == [" + refs + "] && contains([" + refs + "], x)}");
+
+        RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(3), () -> run(plan, Map.of("x", million)));
+
+        assertThat(result.finalAnswer().booleanValue()).isTrue();
+    }
 }
