@@ -3,8 +3,9 @@ package dev.planvm.json;
 /**
  * Finds, in one left-to-right pass, every JSON object and array that starts at a bracket of a
  * text and parses: strict JSON (RFC 8259 as Jackson reads it by default), and only what JSON can
- * hold — a number that would overflow a double, a lone surrogate (raw or escaped) or a number of
- * more than {@value #MAX_NUMBER_LENGTH} characters makes the value fail, like a syntax error.
+ * hold — a number that would overflow a double, a lone surrogate (raw or escaped), a number of
+ * more than {@value #MAX_NUMBER_LENGTH} characters or nesting deeper than {@value #MAX_DEPTH}
+ * levels makes the value fail, like a syntax error.
  *
  * <p><b>Why one pass is enough.</b> A parse started at a bracket is a pushdown automaton; a
  * bracket met where that parse expects a value starts a nested value that the same automaton
@@ -22,6 +23,14 @@ final class JsonScanner {
 
     /** Jackson's default limit on the length of one number. */
     static final int MAX_NUMBER_LENGTH = 1000;
+
+    /**
+     * Jackson's default nesting limit: a value nested deeper does not parse, so a container that
+     * comes to hold more than this many levels is given up (its start is forgotten) while the
+     * automaton goes on parsing what it holds. The starts kept are therefore at most this many,
+     * whatever the text: the scan needs constant memory beyond one bit per open container.
+     */
+    static final int MAX_DEPTH = 1000;
 
     /** Told about each value that parsed, as it closes, and asked when it may stop. */
     interface Sink {
@@ -81,10 +90,10 @@ final class JsonScanner {
     private int earliestOpen() {
         int earliest = Integer.MAX_VALUE;
         if (first.live) {
-            earliest = first.starts[0];
+            earliest = first.earliestStart();
         }
         if (second.live) {
-            earliest = Math.min(earliest, second.starts[0]);
+            earliest = Math.min(earliest, second.earliestStart());
         }
         return earliest;
     }
@@ -103,9 +112,14 @@ final class JsonScanner {
         boolean live;
         /** Whether the last {@link #read} closed a value. */
         boolean closedOne;
-        int[] starts = new int[16];
-        boolean[] objects = new boolean[16];
+        /** The start of each open container from level {@link #given} up, at {@code level % MAX_DEPTH}. */
+        final int[] starts = new int[MAX_DEPTH];
+        /** Whether each open container is an object (bit {@code level}), for every level. */
+        long[] objects = new long[4];
+        /** How many containers are open. */
         int depth;
+        /** The open containers below this level are given up: they nest deeper than {@link #MAX_DEPTH}. */
+        int given;
         byte expect;
         byte token;
         boolean stringIsKey;
@@ -122,6 +136,7 @@ final class JsonScanner {
         void start(char bracket, int at) {
             live = true;
             depth = 0;
+            given = 0;
             token = BETWEEN;
             expect = VALUE;
             closedOne = false;
@@ -179,7 +194,7 @@ final class JsonScanner {
                     if (expect != COMMA_OR_CLOSE) {
                         return false;
                     }
-                    expect = objects[depth - 1] ? KEY : VALUE;
+                    expect = isObject(depth - 1) ? KEY : VALUE;
                     return true;
                 default:
                     return scalarStart(c, at);
@@ -211,27 +226,46 @@ final class JsonScanner {
         }
 
         private void open(boolean object, int at) {
-            if (depth == starts.length) {
-                starts = java.util.Arrays.copyOf(starts, depth * 2);
-                objects = java.util.Arrays.copyOf(objects, depth * 2);
+            if (depth >> 6 == objects.length) {
+                objects = java.util.Arrays.copyOf(objects, objects.length * 2);
             }
-            starts[depth] = at;
-            objects[depth] = object;
+            if (object) {
+                objects[depth >> 6] |= 1L << depth;
+            } else {
+                objects[depth >> 6] &= ~(1L << depth);
+            }
+            starts[depth % MAX_DEPTH] = at;
             depth++;
+            if (depth - given > MAX_DEPTH) {
+                given = depth - MAX_DEPTH; // the outermost kept container now nests too deep to parse
+            }
             expect = object ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
+        }
+
+        private boolean isObject(int level) {
+            return (objects[level >> 6] & 1L << level) != 0;
+        }
+
+        /** The start of the outermost open container that may still parse, or {@link Integer#MAX_VALUE}. */
+        int earliestStart() {
+            return given < depth ? starts[given % MAX_DEPTH] : Integer.MAX_VALUE;
         }
 
         private boolean close(boolean object, int at, Sink sink) {
             boolean allowed = object ? expect == KEY_OR_CLOSE || expect == COMMA_OR_CLOSE
                     : expect == VALUE_OR_CLOSE || expect == COMMA_OR_CLOSE;
-            if (!allowed || objects[depth - 1] != object) {
+            if (!allowed || isObject(depth - 1) != object) {
                 return false;
             }
             depth--;
-            sink.closed(object, starts[depth], at + 1);
-            closedOne = true;
+            if (depth >= given) {
+                sink.closed(object, starts[depth % MAX_DEPTH], at + 1);
+                closedOne = true;
+            } else {
+                given = depth;
+            }
             if (depth == 0) {
-                live = false; // a whole value: this parse is over, successfully
+                live = false; // a whole value: this parse is over
             }
             expect = COMMA_OR_CLOSE;
             return true;

@@ -177,7 +177,7 @@ public final class JsonText {
             return start >= 0 && earliestOpen > start;
         }
 
-        /** The object found, read by Jackson; null when there is none (or Jackson's limits refuse it). */
+        /** The object found, read by Jackson; null when there is none (or Jackson's token limit refuses it). */
         JsonNode value(String text) {
             return start < 0 ? null : container(text.substring(start, end));
         }

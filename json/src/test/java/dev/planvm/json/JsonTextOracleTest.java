@@ -18,7 +18,8 @@ class JsonTextOracleTest {
 
     private static final String[] PIECES = {"{", "}", "[", "]", "\"", ":", ",", "\\", " ", "\n", "1", "0", "-", ".",
         "e", "a", "true", "null", "fals", "\"k\"", "\"v\":", "{\"a\":1}", "[1,2]", "\\u0041", "\\ud800", "\\udc00",
-        "\ud83d\ude00", "\ud800", "\udc00", "1e400", "x", "```json\n", "```\n", "\\\""};
+        "\ud83d\ude00", "\ud800", "\udc00", "1e400", "x", "```json\n", "```\n", "\\\"",
+        "[".repeat(300), "]".repeat(300), "{\"d\":[".repeat(200), "]}".repeat(200)};
 
     @Test
     void the_linear_scan_agrees_with_the_quadratic_search_on_random_texts() {
@@ -33,6 +34,22 @@ class JsonTextOracleTest {
             assertThat(JsonText.parse(s)).as("parse(%s)", show(s)).isEqualTo(Oracle.parse(s));
             assertThat(JsonText.findObject(s).map(JsonNode.class::cast)).as("findObject(%s)", show(s))
                     .isEqualTo(Oracle.findObject(s));
+        }
+    }
+
+    @Test
+    void containers_nested_deeper_than_jackson_reads_are_passed_over_as_the_quadratic_search_does() {
+        String[] texts = {
+            "{\"x\": " + "[".repeat(1500) + "]".repeat(1500) + "} then {\"a\": 1}",
+            "[".repeat(1200) + "{\"a\": 1}" + "]".repeat(1200),
+            "[".repeat(999) + "{\"a\": [2]}" + "]".repeat(999),
+            "[".repeat(1000) + "{\"a\": [2]}" + "]".repeat(1000),
+            "{\"d\": [".repeat(600) + "3" + "]}".repeat(600),
+            "[".repeat(2500) + "]".repeat(1200) + ", [1]" + "]".repeat(1300),
+        };
+        for (String text : texts) {
+            assertThat(JsonText.parse(text)).as("parse of %d characters", text.length()).isEqualTo(Oracle.parse(text));
+            assertThat(JsonText.findObject(text).map(JsonNode.class::cast)).isEqualTo(Oracle.findObject(text));
         }
     }
 
