@@ -70,9 +70,9 @@ public final class TerminalText {
     }
 
     private static boolean unsafe(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029'
-                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069') || c == '\u200e' || c == '\u200f'
-                || c == '\u061c' || Character.isSurrogate(c);
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 // line and paragraph separators
+                || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) // bidi embeddings, overrides, isolates
+                || c == 0x200e || c == 0x200f || c == 0x061c || Character.isSurrogate(c); // direction marks; lone halves
     }
 
     /** The escapes of {@link #JSON}. */

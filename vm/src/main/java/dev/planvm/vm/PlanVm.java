@@ -327,10 +327,7 @@ public final class PlanVm {
             return this;
         }
 
-        /**
-         * How the VM waits: between retry attempts, and for each recorded duration of a replay with
-         * timing (at most {@link CassettePlayer#MAX_WAIT} each). Tests use one that does not wait.
-         */
+        /** How the VM waits between attempts and, replaying with timing, each recorded duration (tests do not wait). */
         public Builder retrySleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
@@ -372,10 +369,7 @@ public final class PlanVm {
             return this;
         }
 
-        /**
-         * How long one interpolated string, how large one variable and how much one whole run may
-         * be (default {@link RunLimits#DEFAULT}).
-         */
+        /** How long one string, how large one variable and one whole run may be (default {@link RunLimits#DEFAULT}). */
         public Builder runLimits(RunLimits limits) {
             this.runLimits = Objects.requireNonNull(limits, "limits");
             return this;
