@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.Batch;
@@ -104,9 +105,9 @@ final class BatchCommand implements Callable<Integer> {
         BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
         write(report);
         if (verbosity.verbose()) {
-            outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> err.println(o.file() + ": " + o.status().label() + ": " + o.error()));
+            outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> err.println(TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
         }
-        err.println(report.summary());
+        report.summary().lines().forEach(line -> err.println(TerminalText.safe(line)));
         return report.allSucceeded() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 

@@ -1,8 +1,10 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.tools.config.ToolsConfigException;
@@ -19,6 +21,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        Thread.setDefaultUncaughtExceptionHandler(Main::onUncaught);
         System.exit(run(args, System.out, System.err));
     }
 
@@ -39,7 +42,12 @@ public final class Main {
                 .setErr(errWriter)
                 .setExecutionExceptionHandler(Main::onUnexpectedFailure)
                 .setParameterExceptionHandler(Main::onUsageError);
-        int code = commandLine.execute(args);
+        int code;
+        try {
+            code = commandLine.execute(args);
+        } catch (OutOfMemoryError | StackOverflowError exhausted) {
+            code = onExhausted(exhausted, errWriter, Arrays.asList(args).contains("--verbose"));
+        }
         outWriter.flush();
         errWriter.flush();
         return code;
@@ -52,10 +60,31 @@ public final class Main {
     private static int onUsageError(CommandLine.ParameterException e, String[] args) {
         CommandLine commandLine = e.getCommandLine();
         PrintWriter err = commandLine.getErr();
-        err.println(commandLine.getCommandName() + ": " + e.getMessage());
+        err.println(TerminalText.safe(commandLine.getCommandName() + ": " + e.getMessage()));
         CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
         err.println("(see " + commandLine.getCommandSpec().qualifiedName() + " --help)");
         return ExitCodes.INVALID;
+    }
+
+    /**
+     * The JVM ran out of heap or stack outside a run (a run turns that into a failed result
+     * itself), e.g. while loading or reporting: one line, the stack trace only with --verbose.
+     */
+    private static int onExhausted(VirtualMachineError error, PrintWriter err, boolean verbose) {
+        err.println("planvm: " + (error instanceof StackOverflowError ? "the stack overflowed"
+                : "out of memory (" + error.getMessage() + "); give the JVM more (-Xmx) or lower the limits"));
+        if (verbose) {
+            error.printStackTrace(err);
+        }
+        return ExitCodes.RUNTIME_FAILURE;
+    }
+
+    /**
+     * A thread that is not the command's own died (an HTTP client's, a call's): one line on stderr,
+     * never the JVM's stack trace, which could fill the terminal and means nothing to the user.
+     */
+    private static void onUncaught(Thread thread, Throwable error) {
+        System.err.println("planvm: thread " + thread.getName() + " failed: " + error);
     }
 
     /**
@@ -66,10 +95,10 @@ public final class Main {
     private static int onUnexpectedFailure(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
         if (e instanceof ToolsConfigException config) {
-            config.lines().forEach(err::println);
+            config.lines().forEach(line -> err.println(TerminalText.safe(line)));
             return ExitCodes.INVALID;
         }
-        err.println("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        err.println(TerminalText.safe("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
         boolean refused = e instanceof DurableRunException || e instanceof CassetteException;
         if (Verbosity.isVerbose(parseResult)) {
             e.printStackTrace(err);

@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.vm.PlanVm;
@@ -17,7 +18,7 @@ final class PlanInput {
         LoadResult loaded = file.equals("-") ? vm.loader().load(System.in, "<stdin>") : vm.loader().load(Path.of(file));
         for (Diagnostic diagnostic : loaded.diagnostics()) {
             if (diagnostic.isError() || verbose) {
-                err.println(diagnostic.format(file));
+                err.println(TerminalText.safe(diagnostic.format(file)));
             }
         }
         return loaded;

@@ -1,8 +1,9 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.planvm.json.AtomicFiles;
+import dev.planvm.json.JsonFiles;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
@@ -51,7 +52,7 @@ final class RunOutput {
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
     int rejected(PlanRejectedException rejected) {
-        rejected.problems().forEach(problem -> err.println(label + ": " + problem));
+        rejected.problems().forEach(problem -> err.println(TerminalText.safe(label + ": " + problem)));
         return ExitCodes.INVALID;
     }
 
@@ -83,21 +84,21 @@ final class RunOutput {
     int finished(RunResult result, RunMode mode, String runId) throws IOException {
         boolean written = true;
         if (trace != null && result.trace() != null) {
-            written = write(() -> AtomicFiles.write(trace, result.trace().toPrettyString() + "\n"));
+            written = write(() -> JsonFiles.writePretty(trace, result.trace()));
         }
         if (record != null && mode instanceof RunMode.Record recording) {
             written &= write(() -> recording.recording().cassette().write(record));
         }
-        result.warnings().forEach(warning -> err.println("warning: " + label + ": " + warning));
+        result.warnings().forEach(warning -> err.println(TerminalText.safe("warning: " + label + ": " + warning)));
         if (result.waiting()) {
-            err.println(label + ": " + result.error().describe());
+            err.println(TerminalText.safe(label + ": " + result.error().describe()));
             err.println(runId == null ? "the run is not stored (--no-store), so it cannot be approved later"
                     : "run " + runId + " waits for approval: planvm approve " + runId + " continues it, planvm approve " + runId
                     + " --deny --reason TEXT fails the step");
             return ExitCodes.WAITING;
         }
         if (!result.succeeded()) {
-            err.println(label + ": " + result.error().describe());
+            err.println(TerminalText.safe(label + ": " + result.error().describe()));
             if (verbose && result.error().cause() != null) {
                 StringWriter stack = new StringWriter();
                 result.error().cause().printStackTrace(new PrintWriter(stack));
@@ -109,7 +110,7 @@ final class RunOutput {
         if (!answer.equals(result.finalAnswer())) {
             err.println(label + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
         }
-        out.println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
+        out.println(answer.isTextual() ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 

@@ -3,9 +3,12 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonValues;
+import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
+import dev.planvm.vm.run.RunLimits;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +34,13 @@ final class RunSettings {
     @CommandLine.Option(names = "--strict", description = "Fail a run that never sets final_answer (instead of a warning and a null result).")
     private boolean strict;
 
+    @CommandLine.Option(names = "--max-run-memory", paramLabel = "SIZE", converter = MemorySize.class,
+            defaultValue = "64MiB",
+            description = "Fail a run (each plan's) whose live variables plus what its trace keeps pass SIZE, counted as"
+                    + " characters of text and keys plus one per other value: a number with KiB, MiB or GiB, or plain"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private long maxRunMemory;
+
     @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
             description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
                     + "Without =VALUE the value is read from the environment variable NAME. Repeatable.")
@@ -49,7 +59,12 @@ final class RunSettings {
                 throw new CommandLine.ParameterException(commandLine, "--var " + var
                         + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
             }
-            inputs.put(name, value(var.substring(eq + 1)));
+            JsonNode value = value(var.substring(eq + 1));
+            JsonValues.problem(value).ifPresent(problem -> {
+                throw new CommandLine.ParameterException(commandLine, TerminalText.safe("--var " + name + ": " + problem
+                        + "; a stored run could not keep it"));
+            });
+            inputs.put(name, value);
         }
         return inputs;
     }
@@ -87,9 +102,10 @@ final class RunSettings {
         return all;
     }
 
-    /** Sets the step limit and strictness on a VM builder. */
+    /** Sets the step limit, strictness and the run's memory budget on a VM builder. */
     PlanVmBuilder applyTo(PlanVmBuilder builder) {
-        return builder.maxSteps(Math.max(1, maxSteps)).strict(strict);
+        return builder.maxSteps(Math.max(1, maxSteps)).strict(strict)
+                .runLimits(RunLimits.DEFAULT.withMaxRunSize(Math.max(1, maxRunMemory)));
     }
 
     /** JSON when the text parses as JSON, else the text itself. */

@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import java.io.PrintWriter;
@@ -70,7 +71,7 @@ final class RunsCommand implements Callable<Integer> {
             }
             for (RunSummary run : summaries) {
                 out.printf("%-12s  %-11s  %5d  %-24s  %s%s%n", run.id(), run.state(), run.steps(), run.startedAt(),
-                        run.planSource(), run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
+                        TerminalText.safe(run.planSource()), run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
             }
         }
         return ExitCodes.OK;

@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,7 +33,7 @@ final class ShowCommand implements Callable<Integer> {
     private PlanvmCommand parent;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         try (RunStore runs = store.openExisting(parent.environment())) {
             StoredRun run = DurableRuns.find(runs, runId);
             ObjectMapper mapper = new ObjectMapper();
@@ -60,7 +61,7 @@ final class ShowCommand implements Callable<Integer> {
                 entry.put("step", step.index()).put("session", step.session()).put("committed", step.committedAt());
                 steps.add(entry);
             }
-            spec.commandLine().getOut().println(document.toPrettyString());
+            spec.commandLine().getOut().println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
         }
         return ExitCodes.OK;
     }

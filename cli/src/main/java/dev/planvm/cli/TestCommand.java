@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.vm.PlanVm;
@@ -102,7 +103,7 @@ final class TestCommand implements Callable<Integer> {
         for (Path plan : plans) {
             PlanOutcome[] ran = new PlanOutcome[1];
             RegressionResult result = regression.test(plan, outcome -> ran[0] = outcome);
-            result.lines().forEach(out::println);
+            result.lines().forEach(line -> out.println(TerminalText.safe(line)));
             out.flush();
             results.add(result);
             if (html != null && result.verdict() == RegressionResult.Verdict.FAILED) {
@@ -127,10 +128,10 @@ final class TestCommand implements Callable<Integer> {
         for (Path plan : plans) {
             try {
                 RegressionUpdate change = regression.update(plan);
-                out.println(change.line());
+                out.println(TerminalText.safe(change.line()));
                 counts.merge(change.change(), 1, Integer::sum);
             } catch (IOException e) {
-                err.println("planvm test: " + plan + ": " + e.getMessage()); // "cannot write X.expected.json: why"
+                err.println(TerminalText.safe("planvm test: " + plan + ": " + e.getMessage())); // "cannot write X.expected.json: why"
                 return ExitCodes.RUNTIME_FAILURE;
             }
         }

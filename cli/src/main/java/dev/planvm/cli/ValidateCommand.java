@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.Map;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.tools.Tool;
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -59,7 +60,7 @@ final class ValidateCommand implements Callable<Integer> {
     private CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         ToolPolicy policy = tools.policy(spec.commandLine());
         Set<String> toolNames;
         try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
@@ -80,21 +81,21 @@ final class ValidateCommand implements Callable<Integer> {
             }
             for (Diagnostic diagnostic : result.diagnostics()) {
                 if (diagnostic.isError()) {
-                    out.println(diagnostic.format(file));
+                    out.println(TerminalText.safe(diagnostic.format(file)));
                 } else if (!quiet) {
-                    err.println(diagnostic.format(file));
+                    err.println(TerminalText.safe(diagnostic.format(file)));
                 }
             }
             if (result.valid() && !quiet) {
                 int warnings = result.warnings().size();
-                out.println(file + ": ok (" + count(result.plan().instructions().size(), "instruction")
+                out.println(TerminalText.safe(file) + ": ok (" + count(result.plan().instructions().size(), "instruction")
                         + (warnings == 0 ? "" : ", " + count(warnings, "warning")) + ")");
             }
         }
         if (format == Format.json) {
             ObjectNode document = mapper.createObjectNode().put("valid", allValid);
             document.set("files", reports);
-            out.println(document.toPrettyString());
+            out.println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
         }
         out.flush();
         err.flush();

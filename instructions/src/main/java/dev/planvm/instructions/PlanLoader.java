@@ -1,6 +1,7 @@
 package dev.planvm.instructions;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.json.JsonValues;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -125,6 +126,8 @@ public final class PlanLoader {
         Integer seqNo = seqNode.canConvertToExactIntegral() && seqNode.canConvertToInt() && seqNode.asInt() >= 0
                 ? seqNode.asInt() : null;
         int before = diagnostics.size();
+        JsonValues.find(node).ifPresent(problem -> diagnostics.add(Diagnostic.error(seqNo, pointer + problem.pointer(),
+                "the value is " + problem.description() + ", which JSON cannot hold (a stored run could not keep it)")));
         JsonNode legacyCall = LegacyToolType.asCalling(node, customTypes);
         if (legacyCall != null) {
             diagnostics.add(LegacyToolType.warning(node, pointer, seqNo));

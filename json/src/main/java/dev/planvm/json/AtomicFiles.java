@@ -1,8 +1,9 @@
 package dev.planvm.json;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -49,11 +50,22 @@ public final class AtomicFiles {
     private AtomicFiles() {
     }
 
+    /** What is written: the bytes, streamed (a large document never has to be one string). */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     public static void write(Path target, String content) throws IOException {
         write(target, content.getBytes(StandardCharsets.UTF_8));
     }
 
     public static void write(Path target, byte[] content) throws IOException {
+        write(target, out -> out.write(content));
+    }
+
+    /** Writes what {@code content} streams, by the rules above. */
+    public static void write(Path target, Content content) throws IOException {
         try {
             BasicFileAttributes followed = attributes(target);
             if (followed != null && followed.isDirectory()) {
@@ -120,15 +132,16 @@ public final class AtomicFiles {
      * Writes a device, FIFO or socket as it is: no temporary file, no rename, no truncation (a
      * regular file reached through {@code /proc} is truncated first, as a shell's {@code >} does).
      */
-    private static void writeThrough(Path target, byte[] content, boolean regular) throws IOException {
-        try (OutputStream out = regular ? Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
-                : Files.newOutputStream(target, StandardOpenOption.WRITE)) {
-            out.write(content);
+    private static void writeThrough(Path target, Content content, boolean regular) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(regular
+                ? Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+                : Files.newOutputStream(target, StandardOpenOption.WRITE))) {
+            content.writeTo(out);
         }
     }
 
     /** Writes a temporary file beside {@code file}, flushes it and renames it over {@code file}. */
-    private static void replace(Path file, byte[] content) throws IOException {
+    private static void replace(Path file, Content content) throws IOException {
         Path dir = file.getParent();
         Files.createDirectories(dir);
         PosixFileAttributes existing = posixAttributes(file);
@@ -137,10 +150,9 @@ public final class AtomicFiles {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(content);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
+                OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024);
+                content.writeTo(out);
+                out.flush();
                 channel.force(true);
             }
             if (existing != null) {

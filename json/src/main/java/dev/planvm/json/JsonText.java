@@ -1,10 +1,7 @@
 package dev.planvm.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
 
@@ -16,19 +13,21 @@ import java.util.Optional;
  *   <li>the whole text, trimmed, is a JSON object or array;</li>
  *   <li>else the content of the first <code>```json</code> fence (or a fence with no language)
  *       that is a JSON object or array;</li>
- *   <li>else the first balanced <code>{...}</code> in the text that parses as an object — or the
- *       array around it when that object sits inside a balanced <code>[...]</code> that parses —
- *       and, when the text holds no object, the first balanced <code>[...]</code> that parses.
+ *   <li>else the first object in the text — the first <code>{</code> from which a JSON object
+ *       parses — or the array around it when that object sits inside an array that parses (the
+ *       first such array); and, when the text holds no object, the first array that parses.
  *       Brackets inside JSON strings (with their escapes) do not count.</li>
  * </ol>
- * A JSON scalar is never found: the text {@code 42} stays text. Nothing here throws; every method is
- * thread-safe.
+ * A JSON scalar is never found: the text {@code 42} stays text. Only values JSON can hold count
+ * ({@link JsonValues}): an object with a number beyond a double's range or a lone surrogate is
+ * passed over like malformed JSON, and so is one of more than {@link JsonValues#MAX_TOKENS} tokens
+ * or 1,000 levels.
+ *
+ * <p>Every method takes time linear in the text, whatever it holds: step 3 is one pass of
+ * {@link JsonScanner} (two when an object must be checked for an enclosing array), and only the
+ * value found is handed to Jackson. Nothing here throws; every method is thread-safe.
  */
 public final class JsonText {
-
-    private static final ObjectReader READER = new ObjectMapper()
-            .reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private static final String FENCE = "```";
 
@@ -64,11 +63,11 @@ public final class JsonText {
         if (fenced != null) {
             return Optional.of((ObjectNode) fenced);
         }
-        Candidate object = firstBalanced(text, '{', '}', 0);
-        return Optional.ofNullable(object == null ? null : (ObjectNode) object.value());
+        First first = First.object(text);
+        return Optional.ofNullable((ObjectNode) first.value(text));
     }
 
-    /** {@code s} parsed as a JSON object or array, or null when it is not exactly one of those. */
+    /** {@code s} parsed as a JSON object or array JSON can hold, or null when it is not exactly one of those. */
     private static JsonNode container(String s) {
         if (s.isEmpty()) {
             return null;
@@ -81,8 +80,8 @@ public final class JsonText {
             return null;
         }
         try {
-            JsonNode node = READER.readTree(s);
-            return node != null && node.isContainerNode() ? node : null;
+            JsonNode node = JsonValues.READER.readTree(s);
+            return node != null && node.isContainerNode() && JsonValues.holdable(node) ? node : null;
         } catch (JsonProcessingException | RuntimeException e) {
             return null;
         }
@@ -112,72 +111,75 @@ public final class JsonText {
         return null;
     }
 
-    /** Step (c): the first object (or an array enclosing it), else the first array. */
+    /** Step (c): the first object (or the first array enclosing it), else the first array. */
     private static JsonNode scan(String text) {
-        Candidate object = firstBalanced(text, '{', '}', 0);
-        if (object == null) {
-            Candidate array = firstBalanced(text, '[', ']', 0);
-            return array == null ? null : array.value();
+        First first = First.object(text);
+        if (first.start < 0) {
+            return first.arrayStart < 0 ? null : container(text.substring(first.arrayStart, first.arrayEnd));
         }
-        int from = 0;
-        while (true) {
-            Candidate array = firstBalanced(text, '[', ']', from);
-            if (array == null || array.start() > object.start()) {
-                return object.value();
+        if (text.lastIndexOf('[', first.start) >= 0) {
+            First around = First.arrayAround(text, first.start);
+            if (around.arrayStart >= 0) {
+                return container(text.substring(around.arrayStart, around.arrayEnd));
             }
-            if (array.end() > object.start()) {
-                return array.value();
-            }
-            from = array.start() + 1;
         }
+        return first.value(text);
     }
 
-    /** A parsed balanced value and its span {@code [start, end)} in the text. */
-    private record Candidate(JsonNode value, int start, int end) {
-    }
+    /** What a scan found: the first object's span and the first array's, each -1 when none. */
+    private static final class First implements JsonScanner.Sink {
+        private int start = -1;
+        private int end;
+        private int arrayStart = -1;
+        private int arrayEnd;
+        /** For {@link #arrayAround}: only arrays spanning this offset count, and no object does. */
+        private final int around;
 
-    /** The first balanced {@code open...close} span from {@code from} that parses, or null. */
-    private static Candidate firstBalanced(String text, char open, char close, int from) {
-        int start = text.indexOf(open, from);
-        while (start >= 0) {
-            int end = matchingClose(text, start, open, close);
-            if (end > 0) {
-                JsonNode node = container(text.substring(start, end));
-                if (node != null) {
-                    return new Candidate(node, start, end);
-                }
-            }
-            start = text.indexOf(open, start + 1);
+        private First(int around) {
+            this.around = around;
         }
-        return null;
-    }
 
-    /**
-     * The index just after the bracket closing the one at {@code start}, counting only brackets
-     * outside JSON strings; -1 when the text ends first.
-     */
-    private static int matchingClose(String text, int start, char open, char close) {
-        int depth = 0;
-        boolean inString = false;
-        for (int i = start; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
+        /** The first object, and the first array too when the text holds no object. */
+        static First object(String text) {
+            First first = new First(-1);
+            JsonScanner.scan(text, first);
+            return first;
+        }
+
+        /** The first array whose span encloses offset {@code at}. */
+        static First arrayAround(String text, int at) {
+            First first = new First(at);
+            JsonScanner.scan(text, first);
+            return first;
+        }
+
+        @Override
+        public void closed(boolean object, int from, int to) {
+            if (around >= 0) {
+                if (!object && from < around && to > around && (arrayStart < 0 || from < arrayStart)) {
+                    arrayStart = from;
+                    arrayEnd = to;
                 }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == open) {
-                depth++;
-            } else if (c == close) {
-                depth--;
-                if (depth == 0) {
-                    return i + 1;
-                }
+            } else if (object && (start < 0 || from < start)) {
+                start = from;
+                end = to;
+            } else if (!object && (arrayStart < 0 || from < arrayStart)) {
+                arrayStart = from;
+                arrayEnd = to;
             }
         }
-        return -1;
+
+        @Override
+        public boolean done(int position, int earliestOpen) {
+            if (around >= 0) {
+                return position > around && (earliestOpen >= around || arrayStart >= 0 && earliestOpen > arrayStart);
+            }
+            return start >= 0 && earliestOpen > start;
+        }
+
+        /** The object found, read by Jackson; null when there is none (or Jackson's token limit refuses it). */
+        JsonNode value(String text) {
+            return start < 0 ? null : container(text.substring(start, end));
+        }
     }
 }

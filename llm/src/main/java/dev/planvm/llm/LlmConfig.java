@@ -6,7 +6,10 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How to reach the chat model behind {@code llm_generate} and LLM conditions: an OpenAI-compatible
@@ -15,9 +18,11 @@ import java.util.Optional;
  * @param apiKey  the API key, or null when the server needs none (only with a base URL)
  * @param baseUrl the server's base URL ({@code http://localhost:11434/v1}), or null for OpenAI
  * @param model   the model name sent with every request
- * @param timeout how long one LLM call may take (connect and answer)
+ * @param timeout how long one LLM call may take (connect and answer, the whole body included)
+ * @param maxResponseBytes the largest answer read, in bytes; a larger one fails without being read
+ *                         to the end
  */
-public record LlmConfig(String apiKey, String baseUrl, String model, Duration timeout) {
+public record LlmConfig(String apiKey, String baseUrl, String model, Duration timeout, long maxResponseBytes) {
 
     /** What to tell the user when a plan needs an LLM and none is configured. */
     public static final String NOT_CONFIGURED = "no LLM is configured: set OPENAI_API_KEY (OpenAI) or "
@@ -29,6 +34,11 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
 
     /** The timeout used when {@code PLANVM_LLM_TIMEOUT_SECONDS} is unset. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The answer cap used when {@code PLANVM_LLM_MAX_RESPONSE_BYTES} is unset: 16 MiB. */
+    public static final long DEFAULT_MAX_RESPONSE_BYTES = StatusHttpClient.DEFAULT_MAX_RESPONSE_BYTES;
+
+    private static final Pattern SIZE = Pattern.compile("(\\d{1,15})\\s*(?:([kmg])(?:i?b)?|b)?", Pattern.CASE_INSENSITIVE);
 
     static final String OPENAI_URL = "https://api.openai.com/v1";
 
@@ -48,14 +58,24 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the LLM timeout must be positive, not " + timeout);
         }
+        if (maxResponseBytes < 1) {
+            throw new IllegalArgumentException("the LLM answer cap must be positive, not " + maxResponseBytes);
+        }
+    }
+
+    /** A configuration with the default answer cap ({@link #DEFAULT_MAX_RESPONSE_BYTES}). */
+    public LlmConfig(String apiKey, String baseUrl, String model, Duration timeout) {
+        this(apiKey, baseUrl, model, timeout, DEFAULT_MAX_RESPONSE_BYTES);
     }
 
     /**
      * The configuration the environment describes ({@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL},
-     * {@code PLANVM_MODEL}, {@code PLANVM_LLM_TIMEOUT_SECONDS}); empty when neither the key nor the
-     * base URL is set. Blank values count as unset.
+     * {@code PLANVM_MODEL}, {@code PLANVM_LLM_TIMEOUT_SECONDS}, {@code PLANVM_LLM_MAX_RESPONSE_BYTES}:
+     * bytes, or a number with KiB, MiB or GiB); empty when neither the key nor the base URL is set.
+     * Blank values count as unset.
      *
-     * @throws IllegalArgumentException when {@code PLANVM_LLM_TIMEOUT_SECONDS} is not a positive number
+     * @throws IllegalArgumentException when {@code PLANVM_LLM_TIMEOUT_SECONDS} is not a positive
+     *                                  number, or {@code PLANVM_LLM_MAX_RESPONSE_BYTES} not a size
      */
     public static Optional<LlmConfig> fromEnvironment(Map<String, String> env) {
         String apiKey = blankToNull(env.get("OPENAI_API_KEY"));
@@ -65,7 +85,8 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
         }
         String model = Objects.requireNonNullElse(blankToNull(env.get("PLANVM_MODEL")), DEFAULT_MODEL);
         Duration timeout = timeout(blankToNull(env.get("PLANVM_LLM_TIMEOUT_SECONDS")));
-        return Optional.of(new LlmConfig(apiKey, baseUrl, model, timeout));
+        long cap = bytes(blankToNull(env.get("PLANVM_LLM_MAX_RESPONSE_BYTES")));
+        return Optional.of(new LlmConfig(apiKey, baseUrl, model, timeout, cap));
     }
 
     /** The URL requests go to: the base URL, or OpenAI's. */
@@ -82,7 +103,7 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
      */
     public ChatModel chatModel() {
         OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
-                .httpClientBuilder(StatusHttpClient.builder())
+                .httpClientBuilder(StatusHttpClient.builder().maxResponseBytes(maxResponseBytes))
                 .apiKey(apiKey == null ? PLACEHOLDER_KEY : apiKey)
                 .modelName(model)
                 .timeout(timeout)
@@ -101,7 +122,8 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
         return "LlmConfig[apiKey=" + (apiKey == null ? "(none)" : "****")
                 + ", baseUrl=" + (baseUrl == null ? "(OpenAI)" : baseUrl)
                 + ", model=" + model
-                + ", timeout=" + LlmText.seconds(timeout) + "]";
+                + ", timeout=" + LlmText.seconds(timeout)
+                + ", maxResponseBytes=" + describeBytes(maxResponseBytes) + "]";
     }
 
     private static Duration timeout(String seconds) {
@@ -118,6 +140,34 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
         }
         throw new IllegalArgumentException(
                 "PLANVM_LLM_TIMEOUT_SECONDS must be a positive number of seconds, not '" + seconds + "'");
+    }
+
+    private static long bytes(String size) {
+        if (size == null) {
+            return DEFAULT_MAX_RESPONSE_BYTES;
+        }
+        Matcher matcher = SIZE.matcher(size.strip());
+        if (matcher.matches()) {
+            long number = Long.parseLong(matcher.group(1));
+            String unit = matcher.group(2) == null ? "" : matcher.group(2).toLowerCase(Locale.ROOT);
+            int shift = unit.equals("k") ? 10 : unit.equals("m") ? 20 : unit.equals("g") ? 30 : 0;
+            if (number >= 1 && number <= (1L << 40) >> shift) {
+                return number << shift;
+            }
+        }
+        throw new IllegalArgumentException("PLANVM_LLM_MAX_RESPONSE_BYTES must be a size such as 16MiB, 512KiB or"
+                + " a number of bytes, not '" + size + "'");
+    }
+
+    /** {@code 16 MiB}, {@code 512 KiB} or {@code 1,000 bytes}. */
+    static String describeBytes(long n) {
+        if (n >= 1 << 20 && n % (1 << 20) == 0) {
+            return n / (1 << 20) + " MiB";
+        }
+        if (n >= 1 << 10 && n % (1 << 10) == 0) {
+            return n / (1 << 10) + " KiB";
+        }
+        return String.format(Locale.ROOT, "%,d bytes", n);
     }
 
     private static String blankToNull(String s) {

@@ -62,6 +62,14 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
     }
 
     private ToolException classify(RuntimeException e, Duration elapsed) {
+        LlmAnswerException answer = find(e, LlmAnswerException.class);
+        if (answer != null) {
+            return new ToolException(answer.kind() == LlmAnswerException.Kind.TOO_LARGE
+                    ? "the LLM server" + at() + " answered with more than " + LlmConfig.describeBytes(answer.limit())
+                            + " (PLANVM_LLM_MAX_RESPONSE_BYTES); the answer was not read to the end"
+                    : "the LLM server" + at() + " answered " + answer.status() + " with a body that is not JSON: "
+                            + answer.getMessage(), false);
+        }
         HttpException http = find(e, HttpException.class);
         if (http != null) {
             Duration retryAfter = http instanceof HttpStatusException status ? status.retryAfter().orElse(null) : null;

@@ -10,6 +10,8 @@ import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -17,6 +19,9 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * langchain4j's HTTP client SPI over the JDK client, like its {@link JdkHttpClient} but keeping
@@ -25,10 +30,25 @@ import java.time.Duration;
  * client's HTTP/2 upgrade on {@code http://} URLs makes uvicorn-based servers and LM Studio drop the
  * body). Streaming and multipart requests, which planvm does not send, go to a {@link JdkHttpClient}.
  * Failures are thrown the way {@link JdkHttpClient} throws them, so langchain4j maps them alike.
+ *
+ * <p>The answer is untrusted: the read timeout covers the whole exchange, body included (the JDK
+ * client's own request timeout stops at the headers, so a server trickling its body would hang the
+ * call), the body is read up to a size cap and no further ({@link LlmAnswerException#tooLarge}),
+ * an error answer's body is cut at {@value #ERROR_BODY_BYTES} bytes (only a message shows it), and a
+ * success whose body is not JSON fails as such ({@link LlmAnswerException#notJson}) rather than
+ * deep inside langchain4j's parser.
  */
 final class StatusHttpClient implements HttpClient {
 
+    /** How much of an error answer's body is read: enough for its message. */
+    static final int ERROR_BODY_BYTES = 64 * 1024;
+    /** The answer cap unless configured otherwise: 16 MiB. */
+    static final long DEFAULT_MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int PREVIEW = 200;
+
     private final java.net.http.HttpClient http;
+    private final long maxResponseBytes;
     private final Duration readTimeout;
     private final Duration connectTimeout;
     private final Clock clock;
@@ -41,6 +61,7 @@ final class StatusHttpClient implements HttpClient {
         }
         this.http = jdk.build();
         this.readTimeout = builder.readTimeout;
+        this.maxResponseBytes = builder.maxResponseBytes;
         this.connectTimeout = builder.connectTimeout;
         this.clock = builder.clock;
     }
@@ -54,26 +75,74 @@ final class StatusHttpClient implements HttpClient {
         if (!request.formDataFields().isEmpty() || !request.formDataFiles().isEmpty()) {
             return fallback().execute(request);
         }
+        HttpResponse<byte[]> response = exchange(toJdk(request));
+        int status = response.statusCode();
+        if (status < 200 || status >= 300) {
+            throw new HttpStatusException(status, new String(response.body(), StandardCharsets.UTF_8),
+                    RetryAfter.from(response.headers().map(), clock));
+        }
+        if (!isJson(response.body())) {
+            throw LlmAnswerException.notJson(status, preview(response.body()));
+        }
+        return SuccessfulHttpResponse.builder()
+                .statusCode(status)
+                .headers(response.headers().map())
+                .body(response.body())
+                .build();
+    }
+
+    /** Sends the request and reads the answer, all of it within the read timeout and the size cap. */
+    private HttpResponse<byte[]> exchange(java.net.http.HttpRequest request) {
+        CappedBody[] body = new CappedBody[1];
+        CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> {
+            boolean success = info.statusCode() >= 200 && info.statusCode() < 300;
+            body[0] = success ? new CappedBody(maxResponseBytes, false) : new CappedBody(ERROR_BODY_BYTES, true);
+            return body[0];
+        });
         try {
-            HttpResponse<byte[]> response = http.send(toJdk(request), HttpResponse.BodyHandlers.ofByteArray());
-            int status = response.statusCode();
-            if (status < 200 || status >= 300) {
-                throw new HttpStatusException(status, new String(response.body(), StandardCharsets.UTF_8),
-                        RetryAfter.from(response.headers().map(), clock));
-            }
-            return SuccessfulHttpResponse.builder()
-                    .statusCode(status)
-                    .headers(response.headers().map())
-                    .body(response.body())
-                    .build();
-        } catch (HttpTimeoutException e) {
-            throw new TimeoutException(e);
+            return readTimeout == null ? answer.get() : answer.get(readTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException late) {
+            stop(answer, body[0]);
+            throw new TimeoutException(new HttpTimeoutException("no whole answer within " + readTimeout));
         } catch (InterruptedException e) {
+            stop(answer, body[0]);
             Thread.currentThread().interrupt();
             throw new RuntimeException(e);
-        } catch (IOException e) {
-            throw new RuntimeException(e);
+        } catch (ExecutionException failed) {
+            Throwable cause = failed.getCause();
+            if (cause instanceof HttpTimeoutException timeout) {
+                throw new TimeoutException(timeout);
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new RuntimeException(cause);
         }
+    }
+
+    private static void stop(CompletableFuture<?> answer, CappedBody body) {
+        if (body != null) {
+            body.cancel();
+        }
+        answer.cancel(true);
+    }
+
+    /** Whether {@code body} is one JSON value (read as a stream of tokens: no tree is built). */
+    private static boolean isJson(byte[] body) {
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String preview(byte[] body) {
+        String start = new String(body, 0, Math.min(body.length, PREVIEW * 4), StandardCharsets.UTF_8);
+        return start.isBlank() ? "(empty)" : LlmText.shorten(start, PREVIEW);
     }
 
     @Override
@@ -118,6 +187,7 @@ final class StatusHttpClient implements HttpClient {
     static final class Builder implements HttpClientBuilder {
         private Duration connectTimeout;
         private Duration readTimeout;
+        private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
         private Clock clock = Clock.systemUTC();
 
         @Override
@@ -139,6 +209,12 @@ final class StatusHttpClient implements HttpClient {
         @Override
         public Builder readTimeout(Duration timeout) {
             this.readTimeout = timeout;
+            return this;
+        }
+
+        /** The most bytes of an answer read (default 16 MiB); a larger one fails without being read to the end. */
+        Builder maxResponseBytes(long bytes) {
+            this.maxResponseBytes = bytes;
             return this;
         }
 

@@ -128,4 +128,19 @@ class LlmConfigTest {
             assertThat(server.requests().get(0).path("model").asText()).isEqualTo("llama3");
         }
     }
+
+    @Test
+    void the_answer_cap_defaults_to_16_mib_and_is_read_from_the_environment() {
+        Map<String, String> env = Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1");
+        assertThat(LlmConfig.fromEnvironment(env).orElseThrow().maxResponseBytes()).isEqualTo(16L * 1024 * 1024);
+
+        Map<String, String> capped = new java.util.HashMap<>(env);
+        capped.put("PLANVM_LLM_MAX_RESPONSE_BYTES", "512KiB");
+        assertThat(LlmConfig.fromEnvironment(capped).orElseThrow().maxResponseBytes()).isEqualTo(512L * 1024);
+        capped.put("PLANVM_LLM_MAX_RESPONSE_BYTES", "1000");
+        assertThat(LlmConfig.fromEnvironment(capped).orElseThrow().maxResponseBytes()).isEqualTo(1000);
+        capped.put("PLANVM_LLM_MAX_RESPONSE_BYTES", "lots");
+        assertThatThrownBy(() -> LlmConfig.fromEnvironment(capped)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("PLANVM_LLM_MAX_RESPONSE_BYTES must be a size such as 16MiB, 512KiB or a number of bytes, not 'lots'");
+    }
 }

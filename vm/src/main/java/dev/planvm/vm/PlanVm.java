@@ -14,6 +14,7 @@ import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflow;
@@ -101,6 +102,7 @@ public final class PlanVm implements AutoCloseable {
     private final List<AutoCloseable> resources;
     private final ApprovalRules approveTools;
     private final Approvals reviewer;
+    private final Sleeper sleeper;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
@@ -120,6 +122,7 @@ public final class PlanVm implements AutoCloseable {
         this.redactor = b.redactor;
         this.approveTools = b.approveTools;
         this.reviewer = b.reviewer;
+        this.sleeper = b.sleeper;
     }
 
     public static PlanVmBuilder builder() {
@@ -167,7 +170,7 @@ public final class PlanVm implements AutoCloseable {
      * and replays them like a plan's calls.
      */
     public CallChain callChain(RunMode mode) {
-        return CallChains.standard(chainParts, ModeLinks.of(Objects.requireNonNull(mode, "mode"), redactor));
+        return CallChains.standard(chainParts, ModeLinks.of(Objects.requireNonNull(mode, "mode"), redactor, sleeper));
     }
 
     /** What keeps this VM's secrets out of traces, cassettes, error messages and the run store. */
@@ -300,7 +303,7 @@ public final class PlanVm implements AutoCloseable {
             callListeners.add(trace);
         }
         callListeners.addAll(hooks.callListeners());
-        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor), guards, callListeners);
+        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor, sleeper), guards, callListeners);
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
             all.add(trace);
@@ -312,7 +315,8 @@ public final class PlanVm implements AutoCloseable {
                 maxInFlight);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control())).run(start);
+                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record))
+                .run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }

@@ -178,7 +178,7 @@ public final class PlanVmBuilder {
         return this;
     }
 
-    /** How the retry link waits (tests use a no-op). */
+    /** How the VM waits between attempts and, replaying with timing, each recorded duration (tests do not wait). */
     public PlanVmBuilder retrySleeper(Sleeper sleeper) {
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         return this;
@@ -220,7 +220,7 @@ public final class PlanVmBuilder {
         return this;
     }
 
-    /** How long one interpolated string and how large one variable may be (default {@link RunLimits#DEFAULT}). */
+    /** How long one string, how large one variable and one whole run may be (default {@link RunLimits#DEFAULT}). */
     public PlanVmBuilder runLimits(RunLimits limits) {
         this.runLimits = Objects.requireNonNull(limits, "limits");
         return this;

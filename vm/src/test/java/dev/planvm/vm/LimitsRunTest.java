@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Tool;
 import dev.planvm.instructions.expr.ValueSize;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -93,15 +94,16 @@ class LimitsRunTest {
 
     @Test
     void a_variable_larger_than_the_limit_fails_the_step_that_sets_it() {
-        TestTools tools = new TestTools();
-        PlanVm vm = PlanVm.builder().tools(tools.tools()).runLimits(RunLimits.DEFAULT.withMaxValueSize(50)).build();
-        Map<String, JsonNode> inputs = Map.of("doc", TextNode.valueOf("z".repeat(100)));
+        Tool twice = Tool.of("twice", "Returns its params twice, in an array.",
+                (params, call) -> JsonNodeFactory.instance.arrayNode().add(params).add(params));
+        PlanVm vm = PlanVm.builder().tool(twice).runLimits(RunLimits.DEFAULT.withMaxValueSize(50)).build();
+        Map<String, JsonNode> inputs = Map.of("doc", TextNode.valueOf("z".repeat(100)), "half", TextNode.valueOf("z".repeat(40)));
 
         RunResult text = run(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"copy": "${doc}"}}]""", inputs);
         RunResult output = run(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"ok": "${len(doc)}"}},
-                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "object", "tool_params": {"q": ["${doc}"]},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"q": ["${half}"]},
                                                                  "output_vars": "echo"}}]""", inputs);
 
         assertThat(text.error().describe())

@@ -48,10 +48,15 @@ final class CollectionFunctions {
         return values;
     }
 
-    /** Text: rendered {@code b} is a substring; array: an element equals {@code b}; object: key str(b). */
+    /**
+     * Text: rendered {@code b} is a substring; array: an element equals {@code b}; object: key str(b).
+     * {@code b} is rendered only when it is short enough to be found: no longer than the text, or
+     * than the longest key, so a huge {@code b} costs nothing.
+     */
     static JsonNode contains(JsonNode a, JsonNode b) {
         if (a.isTextual()) {
-            return bool(a.textValue().contains(Interpolator.render(b)));
+            String text = a.textValue();
+            return bool(RenderedLength.of(b, text.length()) <= text.length() && text.contains(Interpolator.render(b)));
         }
         if (a.isArray()) {
             for (JsonNode element : a) {
@@ -62,7 +67,11 @@ final class CollectionFunctions {
             return bool(false);
         }
         if (a.isObject()) {
-            return bool(a.has(Interpolator.render(b)));
+            int longest = 0;
+            for (Iterator<String> keys = a.fieldNames(); keys.hasNext(); ) {
+                longest = Math.max(longest, keys.next().length());
+            }
+            return bool(RenderedLength.of(b, longest) <= longest && a.has(Interpolator.render(b)));
         }
         throw Builtins.needs("contains", "text, an array or an object to look in", a);
     }

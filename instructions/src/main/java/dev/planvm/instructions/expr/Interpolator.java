@@ -140,6 +140,15 @@ public final class Interpolator {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
+    /**
+     * The length of {@link #render} of {@code value}, computed without rendering it: exact, or some
+     * figure above {@code limit} once it passes it (then the walk stops). Check it before rendering
+     * a value that may be huge.
+     */
+    public static long renderedLength(JsonNode value, long limit) {
+        return RenderedLength.of(value, limit);
+    }
+
     /** Rendering of a value embedded in text: text as is; numbers JS-style; else compact JSON. */
     public static String render(JsonNode value) {
         if (value.isTextual()) {

@@ -109,6 +109,50 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return enqueue((exchange, request) -> send(exchange, status, body, copy));
     }
 
+    /**
+     * Next, answer 200 with a chat completion, but send its body one byte every {@code every}: the
+     * headers arrive at once, the body trickles (a 200-byte body takes 200 × {@code every}).
+     */
+    public FakeOpenAiServer replyTrickling(Duration every) {
+        return enqueue((exchange, request) -> {
+            byte[] body = completion(request, "slow").toString().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            OutputStream out = exchange.getResponseBody();
+            for (byte b : body) {
+                out.write(b);
+                out.flush();
+                if (!sleep(every)) {
+                    return;
+                }
+            }
+            out.close();
+        });
+    }
+
+    /**
+     * Next, answer 200 with a chat completion whose content is {@code bytes} bytes of "x", streamed
+     * in chunks (never held in memory), so a huge answer costs the server nothing.
+     */
+    public FakeOpenAiServer replyHuge(long bytes) {
+        return enqueue((exchange, request) -> {
+            ObjectNode completion = completion(request, "CONTENT");
+            String[] around = completion.toString().split("CONTENT");
+            byte[] head = around[0].getBytes(StandardCharsets.UTF_8);
+            byte[] tail = around[1].getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, head.length + bytes + tail.length);
+            byte[] chunk = "x".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(head);
+                for (long sent = 0; sent < bytes; sent += chunk.length) {
+                    out.write(chunk, 0, (int) Math.min(chunk.length, bytes - sent));
+                }
+                out.write(tail);
+            }
+        });
+    }
+
     /** Next, close the connection without answering. */
     public FakeOpenAiServer closeConnection() {
         // Closing an exchange before sending headers closes its connection.

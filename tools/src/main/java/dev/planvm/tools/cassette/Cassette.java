@@ -1,16 +1,14 @@
 package dev.planvm.tools.cassette;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.tools.call.Call;
-import dev.planvm.json.AtomicFiles;
+import dev.planvm.json.JsonFiles;
+import dev.planvm.json.JsonValues;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +27,9 @@ import java.util.TreeSet;
 public record Cassette(List<Interaction> interactions) {
 
     public static final String FORMAT = "planvm-cassette/1";
+
+    /** The largest cassette file {@link #read(Path)} reads: 64 MiB. */
+    public static final long MAX_BYTES = 64L * 1024 * 1024;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     public Cassette {
@@ -67,20 +68,22 @@ public record Cassette(List<Interaction> interactions) {
         return new Cassette(left);
     }
 
-    /** Reads and checks a cassette file; every problem is a {@link CassetteException} naming the file. */
+    /**
+     * Reads and checks a cassette file of at most {@link #MAX_BYTES}; every problem is a
+     * {@link CassetteException} naming the file and where in it.
+     */
     public static Cassette read(Path file) {
-        JsonNode document;
-        try {
-            document = MAPPER.readTree(Files.readAllBytes(file));
-        } catch (NoSuchFileException e) {
-            throw new CassetteException(file + ": cassette not found");
-        } catch (JsonProcessingException e) {
-            throw new CassetteException(file + ": malformed JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new CassetteException(file + ": cannot read the cassette: " + e.getMessage(), e);
-        }
-        return fromJson(document, file.toString());
+        return read(file, MAX_BYTES);
+    }
+
+    /**
+     * Reads and checks a cassette file. Cassettes are untrusted: a file over {@code maxBytes} is
+     * refused before it is read; malformed JSON, a duplicate key and text after the document are
+     * refused with their line and column; a {@code duration_ms} that is not a number of
+     * milliseconds and a value JSON cannot hold ({@link JsonValues}) with their JSON pointer.
+     */
+    public static Cassette read(Path file, long maxBytes) {
+        return fromJson(CassetteReader.read(file, maxBytes), file.toString());
     }
 
     /** Parses a cassette document; {@code source} names it in messages. */
@@ -92,6 +95,10 @@ public record Cassette(List<Interaction> interactions) {
         if (!list.isArray()) {
             throw new CassetteException(source + ": \"interactions\" must be an array");
         }
+        JsonValues.find(list).ifPresent(problem -> {
+            throw new CassetteException(source + ": " + new JsonValues.Problem("/interactions" + problem.pointer(),
+                    problem.description()));
+        });
         List<Interaction> interactions = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             interactions.add(interaction(list.get(i), source + ": /interactions/" + i));
@@ -101,7 +108,7 @@ public record Cassette(List<Interaction> interactions) {
 
     private static Interaction interaction(JsonNode item, String where) {
         String type = item.path("type").asText();
-        long duration = item.path("duration_ms").asLong(0);
+        long duration = duration(item.get("duration_ms"), where);
         if (type.equals("tool")) {
             if (!item.path("tool").isTextual() || !item.has("output")) {
                 throw new CassetteException(where + ": a tool interaction needs \"tool\" (text) and \"output\"");
@@ -118,6 +125,17 @@ public record Cassette(List<Interaction> interactions) {
                     item.path("explanation").asText(""), duration);
         }
         throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
+    }
+
+    /** A recorded duration: absent is 0; otherwise a number of milliseconds, 0 or more (a fraction is cut). */
+    private static long duration(JsonNode duration, String where) {
+        if (duration == null || duration.isNull()) {
+            return 0;
+        }
+        if (!duration.isNumber() || duration.doubleValue() < 0) {
+            throw new CassetteException(where + "/duration_ms must be a number of milliseconds, 0 or more, not " + duration);
+        }
+        return duration.canConvertToLong() ? duration.longValue() : Long.MAX_VALUE;
     }
 
     /** The cassette as its JSON document. */
@@ -145,7 +163,7 @@ public record Cassette(List<Interaction> interactions) {
     /** Writes the cassette atomically: readers see the old file or the whole new one. */
     public void write(Path file) {
         try {
-            AtomicFiles.write(file, toJson().toPrettyString() + "\n");
+            JsonFiles.writePretty(file, toJson());
         } catch (IOException e) {
             throw new CassetteException(e.getMessage(), e); // AtomicFiles: "cannot write FILE: why"
         }

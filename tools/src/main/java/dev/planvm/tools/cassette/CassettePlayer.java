@@ -7,6 +7,8 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.Sleeper;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedList;
@@ -31,6 +33,10 @@ public final class CassettePlayer implements CallInterceptor {
 
     private final Redactor redactor;
     private final Set<String> live;
+    private final Sleeper sleeper;
+
+    /** The longest {@code --replay-timing} waits for one interaction, whatever its {@code duration_ms}: one minute. */
+    public static final Duration MAX_WAIT = Duration.ofMinutes(1);
 
     /** @param timing sleep each interaction's {@code duration_ms} before answering ({@code --replay-timing}) */
     public CassettePlayer(Cassette cassette, boolean timing) {
@@ -42,15 +48,20 @@ public final class CassettePlayer implements CallInterceptor {
      *                 same way, so a cassette recorded with secrets replays with them
      */
     public CassettePlayer(Cassette cassette, boolean timing, Redactor redactor) {
-        this(cassette, timing, redactor, Set.of());
+        this(cassette, timing, redactor, Set.of(), Sleeper.REAL);
     }
 
-    /** @param live tools whose calls pass on to the real tool instead of being answered (a partial replay) */
-    public CassettePlayer(Cassette cassette, boolean timing, Redactor redactor, Set<String> live) {
+    /**
+     * @param live    tools whose calls pass on to the real tool instead of being answered (a partial replay)
+     * @param sleeper how a recorded duration is waited for (tests record the waits); each wait is
+     *                at most {@link #MAX_WAIT}
+     */
+    public CassettePlayer(Cassette cassette, boolean timing, Redactor redactor, Set<String> live, Sleeper sleeper) {
         this.live = Set.copyOf(live);
         this.cassette = cassette;
         this.timing = timing;
         this.redactor = redactor;
+        this.sleeper = sleeper;
         List<Interaction> all = cassette.interactions();
         for (int i = 0; i < all.size(); i++) {
             unserved.computeIfAbsent(key(all.get(i)), k -> new LinkedList<>()).add(i);
@@ -74,7 +85,7 @@ public final class CassettePlayer implements CallInterceptor {
         Interaction interaction = take(call);
         if (timing && interaction.durationMs() > 0) {
             try {
-                Thread.sleep(interaction.durationMs());
+                sleeper.sleep(Duration.ofMillis(Math.min(interaction.durationMs(), MAX_WAIT.toMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new ToolException("interrupted while replaying " + call.describe(), false, e);

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs many plan files concurrently, each in its own run of one {@link PlanVm} (runs share no
  * state), and returns how each fared in the order the files were given, whatever order they
- * finish in. Nothing a plan does stops the others: every plan gets a {@link PlanOutcome}.
+ * finish in. Nothing a plan does stops the others — running out of memory or stack included: that
+ * plan fails with a sentence and the rest run — and every plan gets a {@link PlanOutcome}.
  *
  * <pre>{@code
  * PlanVm vm = PlanVm.builder().tools(myTools).tracing(false).build();
@@ -108,10 +109,12 @@ public final class Batch {
         PlanOutcome outcome;
         try {
             outcome = runner.run(plan);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             LOG.debug("{}: unexpected failure", plan, e);
-            outcome = new PlanOutcome(plan, RunStatus.FAILED, null, "unexpected failure: " + e,
-                    (System.nanoTime() - start) / 1_000_000, 0, List.of(), null);
+            String error = e instanceof OutOfMemoryError ? "the plan ran out of memory (" + e.getMessage() + ")"
+                    : e instanceof StackOverflowError ? "the plan overflowed the stack" : "unexpected failure: " + e;
+            outcome = new PlanOutcome(plan, RunStatus.FAILED, null, error, (System.nanoTime() - start) / 1_000_000, 0,
+                    List.of(), null);
         }
         try {
             listener.planFinished(index, outcome);

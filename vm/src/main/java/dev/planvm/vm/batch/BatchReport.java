@@ -1,7 +1,9 @@
 package dev.planvm.vm.batch;
 
 import dev.planvm.vm.run.RunStatus;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,7 +84,8 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
     /**
      * One outcome as compact JSON: {@code file}, {@code status} ({@code succeeded}, {@code failed},
      * {@code invalid}, {@code rejected}), {@code final_answer}, {@code error} (or null),
-     * {@code duration_ms}, {@code steps}.
+     * {@code duration_ms}, {@code steps}; characters that could drive a terminal are escaped
+     * ({@link TerminalText#JSON}), so the line is safe to print and means the same.
      */
     public static String jsonLine(PlanOutcome outcome) {
         ObjectNode line = MAPPER.createObjectNode()
@@ -92,7 +95,11 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
         line.put("error", outcome.error())
                 .put("duration_ms", outcome.durationMs())
                 .put("steps", outcome.steps());
-        return line.toString();
+        try {
+            return TerminalText.JSON.writeValueAsString(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a batch line cannot be written: " + e.getOriginalMessage(), e);
+        }
     }
 
     private String formatWallTime() {

@@ -20,9 +20,10 @@ import java.util.stream.Collectors;
 
 /**
  * Loads, validates and runs one plan file and never throws for anything the plan or its cassette
- * does: every outcome is a {@link PlanOutcome}, whose diagnostics are the plan's validation
- * diagnostics and the run's {@linkplain PlanVm#warnings warnings} (e.g. calls a replayed cassette
- * does not cover). Thread-safe (the {@link PlanVm} is).
+ * does — running out of memory or stack included: every outcome is a {@link PlanOutcome}, whose
+ * diagnostics are the plan's validation diagnostics and the run's {@linkplain PlanVm#warnings warnings}
+ * (e.g. calls a replayed cassette does not cover), so a batch or a regression run records the plan and
+ * goes on. Thread-safe (the {@link PlanVm} is).
  */
 public final class PlanFileRunner {
 
@@ -87,6 +88,17 @@ public final class PlanFileRunner {
 
     private PlanOutcome run(Path plan, ModeSource modeSource, Map<String, JsonNode> inputs) {
         long start = System.nanoTime();
+        try {
+            return loadAndRun(plan, modeSource, inputs, start);
+        } catch (OutOfMemoryError | StackOverflowError exhausted) {
+            // a run turns this into a failed result itself; this is loading, or reading the cassette
+            String error = exhausted instanceof StackOverflowError ? "the plan overflowed the stack"
+                    : "the plan ran out of memory (" + exhausted.getMessage() + ")";
+            return outcome(plan, RunStatus.FAILED, null, error, start, 0, List.of(), null);
+        }
+    }
+
+    private PlanOutcome loadAndRun(Path plan, ModeSource modeSource, Map<String, JsonNode> inputs, long start) {
         LoadResult loaded = vm.loader().load(plan);
         if (!loaded.valid()) {
             String errors = loaded.errors().stream().map(d -> d.format(plan.toString())).collect(Collectors.joining("; "));

@@ -23,6 +23,7 @@ import dev.planvm.vm.run.StepRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>A run ends succeeded, failed, waiting (a call needs a reviewer's approval: the step is not
  * committed and not reported as failed) or interrupted (its {@link RunControl} asked it to stop; checked
  * before each step, so the step in progress commits first).
+ *
+ * <p>A run that exhausts the heap or the stack ({@link OutOfMemoryError}, {@link StackOverflowError})
+ * anywhere — a step, a call, a listener, the journal — fails with a sentence naming the step that
+ * was running, after dropping every value it held; the error never escapes {@link #run}.
  */
 public final class Interpreter {
 
@@ -44,6 +49,8 @@ public final class Interpreter {
     private final Plan plan;
     private final VariableStore variables;
     private int steps;
+    /** The instruction being executed, for the message when the run runs out of memory. */
+    private Instruction current;
 
     public Interpreter(RunSetup setup) {
         this.setup = setup;
@@ -54,6 +61,14 @@ public final class Interpreter {
     /** Runs from {@code checkpoint} to the end; failures become a failed result, never an exception. */
     public RunResult run(Checkpoint checkpoint) {
         long start = System.nanoTime();
+        try {
+            return runFrom(checkpoint, start);
+        } catch (OutOfMemoryError | StackOverflowError exhausted) {
+            return exhausted(exhausted, start);
+        }
+    }
+
+    private RunResult runFrom(Checkpoint checkpoint, long start) {
         checkpoint.variables().forEach(variables::restore);
         steps = checkpoint.steps();
         tell(l -> l.runStarted(plan, checkpoint.variables()));
@@ -66,6 +81,7 @@ public final class Interpreter {
             }
         }
         RunError error = ending == null ? null : ending.error();
+        current = null;
         List<String> warnings = new ArrayList<>();
         JsonNode finalAnswer = variables.get("final_answer");
         if (ending == null && finalAnswer == null) {
@@ -94,6 +110,35 @@ public final class Interpreter {
         return result;
     }
 
+    /**
+     * The run exhausted the heap or the stack: free what it holds, then fail it with a sentence
+     * (recorded in the journal, so a stored run does not stay "running"). Nothing it held is kept:
+     * the result has no variables and, when listeners are told, the trace keeps no steps.
+     */
+    private RunResult exhausted(VirtualMachineError error, long start) {
+        variables.clear();
+        if (setup.speculator() != null) {
+            setup.speculator().close();
+        }
+        String cause = error instanceof StackOverflowError
+                ? "the run overflowed the stack (a value or expression nested too deep for this JVM's -Xss)"
+                : "the run ran out of memory (" + (error.getMessage() == null ? "Java heap" : error.getMessage())
+                        + ") before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)";
+        RunError runError = current == null ? new RunError(null, null, cause, error)
+                : new RunError(current.seqNo(), current.type(), cause, error);
+        RunResult result = new RunResult(RunStatus.FAILED, NullNode.getInstance(), Map.of(), runError, steps,
+                Duration.ofNanos(System.nanoTime() - start), null, List.of(), null);
+        try {
+            if (setup.journal() != null) {
+                setup.journal().finish(result);
+            }
+            tell(l -> l.runFinished(result));
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError again) {
+            log.debug("could not record the end of a run that ran out of memory", again);
+        }
+        return result;
+    }
+
     /** How a run ended before its end: failed, waiting or interrupted. */
     private record Ending(RunStatus status, RunError error, PendingCall pending) {
         static Ending failed(RunError error) {
@@ -119,7 +164,9 @@ public final class Interpreter {
             if (setup.speculator() != null) {
                 setup.speculator().beforeStep(pc, variables);
             }
-            Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.placeholders());
+            current = instruction;
+            Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.retaining(),
+                    setup.placeholders());
             long stepStart = System.nanoTime();
             if (setup.recording()) {
                 tell(l -> l.stepStarted(instruction));

@@ -19,10 +19,13 @@ import java.util.Map;
  * @param placeholders whether call answers are dry-run placeholders
  * @param speculator   runs calls ahead of their turn, or {@code null} for a sequential run
  * @param control      stops the run from outside at a commit point, or {@code null}
+ * @param retaining    whether the run keeps every step's record (a trace, a recorded cassette), so
+ *                     that it counts against the run's memory budget
  */
 public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
                        List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
-                       Redactor redactor, boolean placeholders, Speculator speculator, RunControl control) {
+                       Redactor redactor, boolean placeholders, Speculator speculator, RunControl control,
+                       boolean retaining) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

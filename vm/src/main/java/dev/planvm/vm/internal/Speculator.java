@@ -165,6 +165,9 @@ public final class Speculator {
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
+            if (cause instanceof OutOfMemoryError || cause instanceof StackOverflowError) {
+                throw (Error) cause; // the run fails as exhausted, as if the call had run on its own thread
+            }
             throw new ToolException(call.call().describe() + " failed: " + cause, false, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

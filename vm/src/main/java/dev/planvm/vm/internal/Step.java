@@ -8,11 +8,13 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.expr.Interpolator;
 import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.instructions.expr.Variables;
+import dev.planvm.json.JsonValues;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.StepContext;
+import dev.planvm.vm.run.StepFailure;
 import dev.planvm.vm.run.StepRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,7 @@ final class Step implements StepContext {
     private final VariableStore variables;
     private final Caller caller;
     private final boolean recording;
+    private final boolean retaining;
     private final boolean placeholders;
     private final List<Call> calls = new ArrayList<>(1);
     private ObjectNode inputs;
@@ -39,13 +42,17 @@ final class Step implements StepContext {
 
     /**
      * @param recording    whether someone reads the record (a listener, the trace, a journal)
+     * @param retaining    whether the run keeps the record (the trace, a recorded cassette): its
+     *                     inputs and writes then count against the run's memory budget
      * @param placeholders whether answers are dry-run placeholders (marked in the inputs)
      */
-    Step(Instruction instruction, VariableStore variables, Caller caller, boolean recording, boolean placeholders) {
+    Step(Instruction instruction, VariableStore variables, Caller caller, boolean recording, boolean retaining,
+         boolean placeholders) {
         this.instruction = instruction;
         this.variables = variables;
         this.caller = caller;
         this.recording = recording;
+        this.retaining = recording && retaining;
         this.placeholders = placeholders;
     }
 
@@ -72,6 +79,9 @@ final class Step implements StepContext {
     @Override
     public void set(String name, JsonNode value) {
         variables.set(name, value);
+        if (retaining) {
+            variables.retain("the write of '" + name + "'", variables.get(name));
+        }
         if (recording) {
             if (writes == null) {
                 writes = JsonNodeFactory.instance.objectNode();
@@ -82,6 +92,13 @@ final class Step implements StepContext {
 
     @Override
     public void recordInput(String name, JsonNode value) {
+        if (retaining) {
+            variables.retain("the input '" + name + "'", value);
+        }
+        keepInput(name, value);
+    }
+
+    private void keepInput(String name, JsonNode value) {
         if (recording) {
             if (inputs == null) {
                 inputs = JsonNodeFactory.instance.objectNode();
@@ -102,13 +119,19 @@ final class Step implements StepContext {
             recordInput("placeholder", BooleanNode.TRUE);
         }
         List<FailedAttempt> failed = new ArrayList<>();
+        JsonNode answer;
         try {
-            return caller.call(seqNo(), call, failed::add);
+            answer = caller.call(seqNo(), call, failed::add);
         } finally {
             if (!failed.isEmpty()) {
-                recordInput("attempts", FailedAttempt.toJson(failed));
+                keepInput("attempts", FailedAttempt.toJson(failed));
             }
         }
+        JsonValues.problem(answer).ifPresent(problem -> {
+            throw new StepFailure((call instanceof Call.ToolCall ? "" : "the LLM ") + call.describe()
+                    + " answered a value JSON cannot hold: " + problem);
+        });
+        return answer;
     }
 
     /** The record of this step, which started {@code offsetNanos} after the run and took {@code durationNanos}. */

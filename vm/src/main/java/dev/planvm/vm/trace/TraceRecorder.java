@@ -45,7 +45,8 @@ import java.util.Map;
  * A step whose call was retried has {@code "attempts"} in its inputs: its failed attempts, in
  * order, as {@code {"attempt", "error", "duration_ms", "waited_ms"}} ({@code waited_ms}: the wait
  * before the next attempt, absent on a last attempt that failed too); the successful attempt is
- * not listed. {@code early_calls} is absent in a sequential run. Secrets are redacted.
+ * not listed. {@code early_calls} is absent in a sequential run. Secrets are redacted. A run that
+ * ran out of memory (or stack) keeps no steps: they are dropped first, to free what they held.
  *
  * <p>A value larger or deeper than one variable may be (an input, a tool param or output, a
  * write, the result) is replaced by a marker, {@code {"truncated": "text of 6,000,000 characters",
@@ -161,6 +162,9 @@ public final class TraceRecorder implements RunListener, CallListener {
 
     @Override
     public void runFinished(RunResult result) {
+        if (result.error() != null && result.error().cause() instanceof VirtualMachineError) {
+            steps.removeAll();
+        }
         document.put("finished", Instant.now().toString());
         document.put("status", result.interrupted() ? "interrupted" : result.status().label());
         document.set("result", values.bound(result.finalAnswer()));

@@ -36,6 +36,25 @@ class TraceBoundsTest {
         return outer;
     }
 
+    /** Returns a value as deep or as long as its params say: the value grows inside the tool, not in the plan. */
+    private static final Tool GROW = Tool.of("grow", "Returns nested(depth) or text of chars characters.", (params, call) ->
+            params.has("depth") ? nested(params.path("depth").asInt()) : params.has("items") ? items(params.path("items").asInt())
+                    : TextNode.valueOf("x".repeat(params.path("chars").asInt())));
+
+    private static JsonNode items(int count) {
+        ArrayNode many = JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i < count; i++) {
+            many.add(i);
+        }
+        return many;
+    }
+
+    private static Plan growing(PlanVm vm, String params) {
+        return vm.loader().load("""
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "grow", "tool_params": %s}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "done"}}]""".formatted(params), "p.json").planOrThrow();
+    }
+
     private static Plan plan(PlanVm vm) {
         return vm.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "echo", "tool_params": {"v": "${big}"}}},
@@ -44,25 +63,24 @@ class TraceBoundsTest {
 
     @Test
     void a_value_deeper_than_the_trace_can_write_is_a_marker_and_the_trace_is_still_written() throws Exception {
-        PlanVm vm = PlanVm.builder().tool(ECHO).build();
-        RunResult result = vm.run(plan(vm), Map.of("big", nested(3000)));
+        PlanVm vm = PlanVm.builder().tool(GROW).build();
+        RunResult result = vm.run(growing(vm, "{\"depth\": 3000}"), Map.of("big", nested(3000)));
 
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         String written = result.trace().toPrettyString();
         JsonNode trace = MAPPER.readTree(written);
         assertThat(trace.at("/inputs/big/truncated").asText()).isEqualTo("an array nested 3,000 levels deep");
         assertThat(trace.at("/inputs/big/depth").asInt()).isEqualTo(3000);
-        assertThat(trace.at("/steps/0/inputs/params/v/truncated").asText()).isEqualTo("an array nested 3,000 levels deep");
         assertThat(trace.at("/steps/0/inputs/output/truncated").asText()).isEqualTo("an array nested 3,000 levels deep");
         assertThat(trace.at("/result").asText()).isEqualTo("done");
     }
 
     @Test
     void a_value_larger_than_one_variable_may_hold_is_cut_with_its_size() throws Exception {
-        PlanVm vm = PlanVm.builder().tool(ECHO).runLimits(RunLimits.DEFAULT.withMaxValueSize(1_000)).build();
-        RunResult result = vm.run(plan(vm), Map.of("big", TextNode.valueOf("x".repeat(1_500))));
+        PlanVm vm = PlanVm.builder().tool(GROW).runLimits(RunLimits.DEFAULT.withMaxValueSize(1_000)).build();
+        RunResult result = vm.run(growing(vm, "{\"chars\": 1500}"), Map.of());
 
-        assertThat(result.succeeded()).isTrue();
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         JsonNode marker = MAPPER.readTree(result.trace().toString()).at("/steps/0/inputs/output");
         assertThat(marker.path("truncated").asText()).isEqualTo("text of 1,500 characters");
         assertThat(marker.path("size").asLong()).isEqualTo(1_500);
@@ -90,12 +108,8 @@ class TraceBoundsTest {
 
     @Test
     void an_object_too_large_is_one_marker_with_its_size() {
-        PlanVm vm = PlanVm.builder().tool(ECHO).runLimits(RunLimits.DEFAULT.withMaxValueSize(100)).build();
-        ArrayNode many = JsonNodeFactory.instance.arrayNode();
-        for (int i = 0; i < 200; i++) {
-            many.add(i);
-        }
-        RunResult result = vm.run(plan(vm), Map.of("big", many));
+        PlanVm vm = PlanVm.builder().tool(GROW).runLimits(RunLimits.DEFAULT.withMaxValueSize(100)).build();
+        RunResult result = vm.run(growing(vm, "{\"items\": 200}"), Map.of());
         assertThat(result.trace().at("/steps/0/inputs/output").toString()).isEqualTo(
                 "{\"truncated\":\"an array of size 201 (characters of text and keys, plus one per other value)\",\"size\":201}");
     }

@@ -81,6 +81,9 @@ public final class TimeoutLink implements CallInterceptor {
         if (cause instanceof RuntimeException runtime) {
             return runtime;
         }
+        if (cause instanceof OutOfMemoryError || cause instanceof StackOverflowError) {
+            throw (Error) cause; // the run fails as exhausted, as if the call had run on its own thread
+        }
         return new ToolException(call.describe() + " failed unexpectedly: " + cause, false, cause);
     }
 

@@ -45,8 +45,10 @@ final class CallingHandler implements InstructionHandler<Calling> {
         return Optional.of(call(calling, variables, limits));
     }
 
+    /** The call: the interpolated params, held to the limits of one variable (a tool gets nothing larger). */
     private static Call.ToolCall call(Calling calling, Variables variables, RunLimits limits) {
         JsonNode params = Interpolator.interpolate(calling.params(), variables, limits.maxStringLength());
+        limits.checkValue("the tool_params value of tool '" + calling.tool() + "'", params);
         return new Call.ToolCall(calling.tool(), params, new CallContext(calling.seqNo(), expectedKeys(calling.outputVars())));
     }
 

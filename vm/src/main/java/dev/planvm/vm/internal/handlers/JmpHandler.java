@@ -14,6 +14,7 @@ import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.StepContext;
 import dev.planvm.vm.run.StepFailure;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -52,13 +53,27 @@ final class JmpHandler implements InstructionHandler<Jmp> {
         return jmp.branch() instanceof Jmp.LlmCondition c ? Optional.of(call(jmp, c, variables, limits)) : Optional.empty();
     }
 
-    /** The condition as the evaluator gets it: the prompt as text (other JSON rendered), the context as JSON. */
+    /**
+     * The condition as the evaluator gets it: the prompt as text (other JSON rendered, within the
+     * string limit), the context as JSON (within the limits of one variable).
+     */
     private static Call.ConditionCall call(Jmp jmp, Jmp.LlmCondition c, Variables variables, RunLimits limits) {
         JsonNode prompt = Interpolator.interpolate(c.prompt(), variables, limits.maxStringLength());
         JsonNode context = c.context() == null ? NullNode.getInstance()
                 : Interpolator.interpolate(c.context(), variables, limits.maxStringLength());
-        String text = prompt.isTextual() ? prompt.asText() : Interpolator.render(prompt);
+        limits.checkValue("the context of the condition", context);
+        String text = prompt.isTextual() ? prompt.asText() : rendered(prompt, limits.maxStringLength());
         return new Call.ConditionCall(text, context, CallContext.of(jmp.seqNo()));
+    }
+
+    /** {@code prompt} rendered as text, refused before rendering when it would be longer than {@code max}. */
+    private static String rendered(JsonNode prompt, int max) {
+        long length = Interpolator.renderedLength(prompt, max);
+        if (length > max) {
+            throw new StepFailure("the condition_prompt would be text of more than " + String.format(Locale.ROOT, "%,d", max)
+                    + " characters, the limit for one string");
+        }
+        return Interpolator.render(prompt);
     }
 
     private static Outcome choose(boolean result, int ifTrue, Integer ifFalse) {
@@ -69,7 +84,6 @@ final class JmpHandler implements InstructionHandler<Jmp> {
     }
 
     private static String describe(JsonNode value) {
-        String text = Interpolator.render(value);
-        return value.getNodeType().name().toLowerCase() + " " + (text.length() > 60 ? text.substring(0, 60) + "…" : text);
+        return value.getNodeType().name().toLowerCase() + " " + OutputBinding.shown(value, 60);
     }
 }

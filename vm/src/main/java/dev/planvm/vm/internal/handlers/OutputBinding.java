@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.OutputVars;
 import dev.planvm.json.JsonText;
 import dev.planvm.vm.run.StepFailure;
-import dev.planvm.instructions.expr.Interpolator;
+import dev.planvm.json.JsonPreview;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,9 +78,14 @@ public final class OutputBinding {
         return (names.size() == 1 ? "key " : "keys ") + "'" + String.join("', '", names) + "'";
     }
 
+    /** The start of the output, built without rendering the rest (an output can be huge). */
     private static String preview(JsonNode output) {
-        String text = Interpolator.render(output);
         String kind = output.isTextual() ? "text" : output.getNodeType().name().toLowerCase();
-        return kind + " \"" + (text.length() > 80 ? text.substring(0, 80) + "…" : text) + "\"";
+        return kind + " \"" + shown(output, 80) + "\"";
+    }
+
+    /** The start of {@code value} for a message: text as is, anything else as compact JSON, cut after {@code max} characters. */
+    static String shown(JsonNode value, int max) {
+        return value.isTextual() ? JsonPreview.cut(value.textValue(), max) : JsonPreview.compact(value, max);
     }
 }

@@ -1,0 +1,36 @@
+package dev.planvm.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.run.RunResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** {@code --replay-timing} waits each recorded duration, but never more than a minute per call. */
+class ReplayTimingTest {
+
+    @Test
+    void a_recorded_duration_longer_than_a_minute_is_waited_for_one_minute() throws Exception {
+        Cassette cassette = Cassette.fromJson(new ObjectMapper().readTree("""
+                {"format": "planvm-cassette/1", "interactions": [
+                  {"type": "tool", "tool": "t", "params": {}, "output": "fast", "duration_ms": 250},
+                  {"type": "tool", "tool": "t", "params": {}, "output": "forever", "duration_ms": 1000000000000}]}"""), "c");
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        PlanVm vm = PlanVm.builder().sequential(true).retrySleeper(waits::add).build();
+        String plan = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "t", "tool_params": {}, "output_vars": "a"}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "t", "tool_params": {}, "output_vars": "final_answer"}}]""";
+
+        RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> vm.run(vm.loader().load(plan, "p").planOrThrow(), Map.of(), RunMode.replay(cassette, true)));
+
+        assertThat(result.finalAnswer().asText()).isEqualTo("forever");
+        assertThat(waits).containsExactly(Duration.ofMillis(250), Duration.ofMinutes(1));
+    }
+}
