@@ -352,11 +352,17 @@ public final class PlanService implements AutoCloseable {
     }
 
     /** {@code running} (here, or in another live process), {@code interrupted}, {@code waiting}, {@code succeeded}, {@code failed}. */
+    /**
+     * The state of {@code run} as read: a run read as running is {@code running} or {@code interrupted}
+     * (whether a live process owns it). A run that finished after it was read is still {@code running}
+     * here, so the state never disagrees with the rest of the document (a finished state with no result).
+     */
     private String state(StoredRun run) {
         if (run.status() != RunStatus.RUNNING) {
             return run.status().label();
         }
-        return guard(() -> store.summary(run.id())).map(RunSummary::state).orElse("interrupted");
+        return guard(() -> store.summary(run.id()))
+                .map(now -> now.status() == RunStatus.RUNNING ? now.state() : "running").orElse("interrupted");
     }
 
     private static <T> T guard(Supplier<T> read) {

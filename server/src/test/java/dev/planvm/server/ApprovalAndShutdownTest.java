@@ -106,7 +106,7 @@ class ApprovalAndShutdownTest {
         try (ServerFixture second = new ServerFixture(store, ServiceSettings.DEFAULT, ServerSettings.DEFAULT)) {
             assertThat(second.service.resumeInterrupted()).isEqualTo(1);
             JsonNode done = await(second, id, "succeeded");
-            assertThat(done.path("result").asText()).isEqualTo("through");
+            assertThat(done.path("result").asText()).as(done.toString()).isEqualTo("through");
             assertThat(done.path("sessions").asInt()).isEqualTo(2);
             assertThat(second.echoes).hasValue(1);
         }
