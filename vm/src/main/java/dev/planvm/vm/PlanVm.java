@@ -17,7 +17,10 @@ import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.Speculator;
+import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.Threads;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
@@ -38,6 +41,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
 
 /**
  * The plan virtual machine. Configure once with {@link #builder()}, then {@link #run} any number
@@ -52,7 +56,8 @@ import java.util.concurrent.ExecutorService;
  * }</pre>
  *
  * Every tool call and LLM condition of a run goes through one call chain, assembled per run by
- * {@link CallChains#standard}: permission → record/replay (or dry run) → retry → per-tool limit →
+ * {@link CallChains#standard}: permission → record/replay (or dry run) → the builder's
+ * {@linkplain PlanVmBuilder#callInterceptor call interceptors}, if any → retry → per-tool limit →
  * attempt timeout → the tool.
  *
  * <p>Runs keep the sequential semantics of the plan language, but by default a call whose inputs
@@ -86,12 +91,16 @@ public final class PlanVm implements AutoCloseable {
     private final boolean tracing;
     private final Redactor redactor;
     private final List<AutoCloseable> resources;
+    private final List<CallInterceptor> routing;
+    private final Supplier<? extends CallScheduler> schedulers;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools);
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
+        this.routing = List.copyOf(b.routing);
+        this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
         RetrySettings retries = new RetrySettings(b.retryPolicy, toolRetries(b), b.callTimeout, toolTimeouts(b),
                 b.maxRetryAfter);
         this.chainParts = CallChains.parts(tools).conditions(b.conditions).policy(b.toolPolicy).retries(retries)
@@ -228,8 +237,9 @@ public final class PlanVm implements AutoCloseable {
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
-        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor));
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
+        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor), routing);
+        CallScheduler scheduler = schedulers.get();
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now) : null;
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
             all.add(trace);
@@ -237,9 +247,9 @@ public final class PlanVm implements AutoCloseable {
         all.addAll(listeners);
         all.addAll(runListeners);
         Speculator speculator = sequential ? null : new Speculator(plan,
-                dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, executor(), maxInFlight);
+                dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, tools)), handlers, runLimits, chain, scheduler, maxInFlight);
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, maxSteps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator)).run(start);
+                redactor, mode instanceof RunMode.DryRun, speculator, scheduler)).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }

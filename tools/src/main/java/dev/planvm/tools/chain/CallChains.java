@@ -51,11 +51,21 @@ public final class CallChains {
      * @param mode a {@link #dryRun} link, a cassette player or recorder, or {@code null} for a live run
      */
     public static CallChain standard(Parts parts, CallInterceptor mode) {
+        return standard(parts, mode, List.of());
+    }
+
+    /**
+     * {@link #standard(Parts, CallInterceptor)} with {@code routing} links between the run mode's
+     * link and the retry link: they see every call a replay or dry run did not answer, and may
+     * answer it themselves (send it elsewhere, e.g. to a Temporal activity) or pass it on.
+     */
+    public static CallChain standard(Parts parts, CallInterceptor mode, List<CallInterceptor> routing) {
         List<CallInterceptor> links = new ArrayList<>();
         links.add(parts.permission);
         if (mode != null) {
             links.add(mode);
         }
+        links.addAll(routing);
         links.add(parts.retry);
         links.add(parts.limits);
         if (parts.timeouts.active()) {

@@ -46,7 +46,7 @@ public final class Interpreter {
 
     /** Runs from {@code checkpoint} to the end; failures become a failed result, never an exception. */
     public RunResult run(Checkpoint checkpoint) {
-        long start = System.nanoTime();
+        long start = setup.scheduler().nanoTime();
         checkpoint.variables().forEach(variables::restore);
         steps = checkpoint.steps();
         tell(l -> l.runStarted(plan, checkpoint.variables()));
@@ -71,7 +71,7 @@ public final class Interpreter {
         }
         RunResult result = new RunResult(error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                 finalAnswer == null ? NullNode.getInstance() : finalAnswer, variables.snapshot(), error, steps,
-                Duration.ofNanos(System.nanoTime() - start), null, warnings,
+                Duration.ofNanos(setup.scheduler().nanoTime() - start), null, warnings,
                 setup.speculator() == null ? null : setup.speculator().stats());
         if (setup.journal() != null) {
             try {
@@ -101,7 +101,7 @@ public final class Interpreter {
                 setup.speculator().beforeStep(pc, variables);
             }
             Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.placeholders());
-            long stepStart = System.nanoTime();
+            long stepStart = setup.scheduler().nanoTime();
             if (setup.recording()) {
                 tell(l -> l.stepStarted(instruction));
             }
@@ -110,14 +110,15 @@ public final class Interpreter {
                 outcome = execute(instruction, step);
             } catch (RuntimeException e) {
                 RunError error = new RunError(instruction.seqNo(), instruction.type(), setup.redactor().redact(describe(e)), e);
-                StepRecord failed = step.record(stepStart - runStart, System.nanoTime() - stepStart, null, error.message());
+                StepRecord failed = step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, null,
+                        error.message());
                 tell(l -> l.stepFinished(failed));
                 return error;
             }
             int next = outcome instanceof Outcome.JumpTo jump ? plan.positionOf(jump.seqNo())
                     : outcome instanceof Outcome.Halt ? instructions.size() : pc + 1;
             if (setup.recording()) {
-                StepRecord record = step.record(stepStart - runStart, System.nanoTime() - stepStart, outcome, null);
+                StepRecord record = step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, outcome, null);
                 RunError notRecorded = commit(record, next);
                 if (notRecorded != null) {
                     return notRecorded;

@@ -3,6 +3,7 @@ package dev.planvm.vm.internal;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.chain.CallChain;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
@@ -17,10 +18,11 @@ import java.util.Map;
  * @param journal      where committed steps are made durable, or {@code null}
  * @param placeholders whether call answers are dry-run placeholders
  * @param speculator   runs calls ahead of their turn, or {@code null} for a sequential run
+ * @param scheduler    what the speculator starts early calls with, and the run's clocks
  */
 public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
                        List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
-                       Redactor redactor, boolean placeholders, Speculator speculator) {
+                       Redactor redactor, boolean placeholders, Speculator speculator, CallScheduler scheduler) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

@@ -13,6 +13,7 @@ import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Builds the trace document of one run (DESIGN §6) from run events, an ordinary
@@ -46,6 +47,7 @@ public final class TraceRecorder implements RunListener {
     private final String mode;
     private final Redactor redactor;
     private final TraceValues values;
+    private final Supplier<Instant> clock;
     private JsonNode finished;
 
     /** A recorder whose values are bounded by {@link RunLimits#DEFAULT}. */
@@ -59,9 +61,17 @@ public final class TraceRecorder implements RunListener {
      * @param limits   the run's limits: a value larger or deeper than one variable may be is truncated
      */
     public TraceRecorder(String mode, Redactor redactor, RunLimits limits) {
+        this(mode, redactor, limits, Instant::now);
+    }
+
+    /**
+     * @param clock where {@code started} and {@code finished} are read (a workflow's deterministic clock)
+     */
+    public TraceRecorder(String mode, Redactor redactor, RunLimits limits, Supplier<Instant> clock) {
         this.mode = mode;
         this.redactor = redactor;
         this.values = new TraceValues(limits);
+        this.clock = clock;
     }
 
     @Override
@@ -71,7 +81,7 @@ public final class TraceRecorder implements RunListener {
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
         inputs.forEach((name, value) -> given.set(name, values.bound(value)));
-        document.put("started", Instant.now().toString());
+        document.put("started", clock.get().toString());
     }
 
     @Override
@@ -81,7 +91,7 @@ public final class TraceRecorder implements RunListener {
 
     @Override
     public void runFinished(RunResult result) {
-        document.put("finished", Instant.now().toString());
+        document.put("finished", clock.get().toString());
         document.put("status", result.status().label());
         document.set("result", values.bound(result.finalAnswer()));
         RunError error = result.error();
