@@ -1,0 +1,50 @@
+package dev.planvm.temporal.internal;
+
+import dev.planvm.temporal.contract.ToolCatalog;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * How the workflow worker that runs a plan is deployed: its task queue, which tools' calls go to
+ * other task queues, how often activities must heartbeat, and the tools this worker itself holds
+ * when it also serves activities on its queue. A workflow records it once (a side effect), so a
+ * replay on a worker configured otherwise makes the same decisions.
+ *
+ * @param routes       tool name to the task queue its calls go to; {@value #CONDITIONS} routes LLM conditions
+ * @param localCatalog the tools of this worker's own activities on {@link #taskQueue}, or {@code null}
+ */
+public record Deployment(String taskQueue, Map<String, String> routes, long heartbeatTimeoutMs, long maxPayloadBytes,
+                         ToolCatalog localCatalog) {
+
+    /** The route key of {@code condition_prompt} evaluations. */
+    public static final String CONDITIONS = "condition_prompt";
+
+    public Deployment {
+        Objects.requireNonNull(taskQueue, "taskQueue");
+        routes = routes == null ? Map.of() : Map.copyOf(routes);
+        if (heartbeatTimeoutMs < 1 || maxPayloadBytes < 1) {
+            throw new IllegalArgumentException("the heartbeat timeout and the payload limit must be positive");
+        }
+    }
+
+    /** The task queue the calls of {@code tool} go to. */
+    String queueOf(String tool) {
+        return routes.getOrDefault(tool, taskQueue);
+    }
+
+    String conditionQueue() {
+        return routes.getOrDefault(CONDITIONS, taskQueue);
+    }
+
+    /** Every task queue some call may go to, this worker's first. */
+    Set<String> queues() {
+        Set<String> queues = new TreeSet<>(routes.values());
+        queues.remove(taskQueue);
+        Set<String> all = new java.util.LinkedHashSet<>();
+        all.add(taskQueue);
+        all.addAll(queues);
+        return all;
+    }
+}
