@@ -90,6 +90,9 @@ public final class PlanWorkers implements AutoCloseable {
         if (settings.activitiesPerSecond > 0) {
             options.setMaxTaskQueueActivitiesPerSecond(settings.activitiesPerSecond);
         }
+        if (settings.stickyQueueTimeout != null) {
+            options.setStickyQueueScheduleToStartTimeout(settings.stickyQueueTimeout);
+        }
         Worker worker = factory.newWorker(settings.taskQueue, options.build());
         if (settings.workflows) {
             WorkerParts.registerWorkflow(worker, new Deployment(settings.taskQueue, settings.routes,
@@ -116,11 +119,10 @@ public final class PlanWorkers implements AutoCloseable {
      * on other workers after their heartbeat timeout, and workflows continue on other workers).
      */
     public synchronized void kill() {
+        parts.close(); // no more heartbeats: the server will see the running attempts as lost
         if (factory != null) {
             factory.shutdownNow();
-            factory.awaitTermination(10, TimeUnit.SECONDS);
         }
-        parts.close();
     }
 
     /** Stops polling, lets running tasks finish (up to 30 s), then closes what the configuration opened. */
@@ -159,6 +161,7 @@ public final class PlanWorkers implements AutoCloseable {
         private int maxConcurrentActivities;
         private double activitiesPerSecond;
         private Duration deadlockDetection = Duration.ofSeconds(10);
+        private Duration stickyQueueTimeout;
         private final List<AutoCloseable> resources = new ArrayList<>();
 
         private Builder(WorkflowClient client) {
@@ -278,6 +281,19 @@ public final class PlanWorkers implements AutoCloseable {
                 throw new IllegalArgumentException("the activity rate must be positive");
             }
             this.activitiesPerSecond = rate;
+            return this;
+        }
+
+        /**
+         * How long a workflow's next task waits for this worker, which has the workflow in its cache,
+         * before any worker of the queue may take it (Temporal's default: 5 s); {@link Duration#ZERO}
+         * turns sticky execution off: every workflow task replays the workflow's history.
+         */
+        public Builder stickyQueueTimeout(Duration timeout) {
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("the sticky queue timeout must not be negative");
+            }
+            this.stickyQueueTimeout = timeout;
             return this;
         }
 

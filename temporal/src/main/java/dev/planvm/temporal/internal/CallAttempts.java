@@ -13,6 +13,7 @@ import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.chain.CallChain;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ import java.util.function.Supplier;
  * waits fails for good with the message a local retry link writes ({@code (after 3 attempts)}).
  * The failed attempts travel from attempt to attempt as heartbeat details and come back with
  * the answer, so the trace lists them as a local run's does. Secrets are redacted from outputs
- * and messages before they leave the worker.
+ * and messages before they leave the worker. A failed call is an ordinary outcome of a plan (the
+ * plan's step fails), so its failures are benign: the SDK logs them at debug level only.
  */
 final class CallAttempts {
 
@@ -164,6 +166,7 @@ final class CallAttempts {
                 full += " (after " + attempt + " attempts)";
             }
             return ApplicationFailure.newBuilder().setMessage(full).setType(FAILURE_TYPE).setNonRetryable(true)
+                    .setCategory(ApplicationErrorCategory.BENIGN)
                     .setDetails((Object) attempts.toArray(AttemptRecord[]::new)).build();
         }
         Duration backoff = policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
@@ -176,6 +179,7 @@ final class CallAttempts {
             // the attempt is over anyway; the details also travel with the failure
         }
         return ApplicationFailure.newBuilder().setMessage(message).setType(FAILURE_TYPE).setNonRetryable(false)
+                .setCategory(ApplicationErrorCategory.BENIGN)
                 .setNextRetryDelay(wait.isZero() ? Duration.ofMillis(1) : wait).setDetails((Object) carried).build();
     }
 
