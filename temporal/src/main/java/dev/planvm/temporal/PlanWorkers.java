@@ -96,7 +96,8 @@ public final class PlanWorkers implements AutoCloseable {
         Worker worker = factory.newWorker(settings.taskQueue, options.build());
         if (settings.workflows) {
             WorkerParts.registerWorkflow(worker, new Deployment(settings.taskQueue, settings.routes,
-                    settings.heartbeatTimeout.toMillis(), settings.maxPayloadBytes, settings.activities ? parts.catalog() : null));
+                    settings.heartbeatTimeout.toMillis(), settings.maxPayloadBytes, settings.activities ? parts.catalog() : null,
+                    settings.maxHistoryBytes));
         }
         if (settings.activities) {
             parts.registerActivities(worker);
@@ -162,6 +163,7 @@ public final class PlanWorkers implements AutoCloseable {
         private double activitiesPerSecond;
         private Duration deadlockDetection = Duration.ofSeconds(10);
         private Duration stickyQueueTimeout;
+        private long maxHistoryBytes = Deployment.DEFAULT_MAX_ANSWER_BYTES;
         private final List<AutoCloseable> resources = new ArrayList<>();
 
         private Builder(WorkflowClient client) {
@@ -263,6 +265,19 @@ public final class PlanWorkers implements AutoCloseable {
                 throw new IllegalArgumentException("the payload limit must be at least 1,024 bytes");
             }
             this.maxPayloadBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The most bytes (as JSON) the answers of one plan's calls may add up to (default 40 MiB), so
+         * its workflow history stays under Temporal's limit (50 MB by default): the call that would
+         * pass it fails its step with a sentence.
+         */
+        public Builder maxHistoryBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("the history limit must be at least 1,024 bytes");
+            }
+            this.maxHistoryBytes = bytes;
             return this;
         }
 

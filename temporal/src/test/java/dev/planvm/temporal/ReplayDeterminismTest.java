@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class ReplayDeterminismTest {
 
     private static final Deployment ANY = new Deployment("replay", Map.of(), 30_000, 1024 * 1024,
-            new ToolCatalog(List.of(), false, Map.of()));
+            new ToolCatalog(List.of(), false, Map.of()), 0);
 
     @Test
     void every_recorded_history_replays_against_the_current_workflow() throws Exception {

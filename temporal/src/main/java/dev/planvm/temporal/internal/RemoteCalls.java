@@ -26,7 +26,8 @@ import java.util.function.Function;
  * The workflow's link in the call chain, after the run mode's: it answers every tool call and
  * condition with one activity, whose options carry the call's retry policy (maximum attempts,
  * backoff) and timeouts. The failed attempts the activity reports go to the chain as a local
- * retry link reports them, so the trace lists them the same way.
+ * retry link reports them, so the trace lists them the same way. The answers of one run may add
+ * up to {@link Deployment#maxAnswerBytes()}, so its history stays within Temporal's limit.
  */
 final class RemoteCalls implements CallInterceptor {
 
@@ -37,6 +38,8 @@ final class RemoteCalls implements CallInterceptor {
 
     private final Deployment deployment;
     private final Function<Call, CallSettings> settings;
+    /** What the answers of this run's calls add up to, as JSON. */
+    private long answered;
 
     /** @param settings the retry policy and timeout of each call (per tool) */
     RemoteCalls(Deployment deployment, Function<Call, CallSettings> settings) {
@@ -64,6 +67,12 @@ final class RemoteCalls implements CallInterceptor {
             throw failed(chain, failure, callSettings);
         }
         answer.attempts().forEach(attempt -> chain.attemptFailed(failedAttempt(attempt)));
+        answered += Responses.size(answer.output());
+        if (answered > deployment.maxAnswerBytes()) {
+            throw new ToolException("the answers of this run's calls add up to more than "
+                    + CallAttempts.count(deployment.maxAnswerBytes()) + " bytes as JSON, the most one workflow's history"
+                    + " may hold (--max-history-bytes); split the plan or have tools return less", false);
+        }
         return answer.output();
     }
 
