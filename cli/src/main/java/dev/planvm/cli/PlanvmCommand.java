@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         synopsisSubcommandLabel = "COMMAND",
         subcommands = {RunCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
                 ResumeCommand.class, RerunCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class,
-                CompletionCommand.class,
+                CompletionCommand.class, WorkerCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage"})
