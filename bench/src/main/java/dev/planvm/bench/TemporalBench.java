@@ -7,6 +7,7 @@ import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.temporal.PlanWorkers;
+import dev.planvm.temporal.TemporalConnection;
 import dev.planvm.temporal.TemporalPlans;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
@@ -16,7 +17,9 @@ import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.run.RunResult;
+import io.temporal.client.WorkflowClient;
 import io.temporal.testing.TestWorkflowEnvironment;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,10 +40,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       once, on 1, 2 and 4 workers (each its own worker factory, as separate processes would be) of Temporal's
  *       in-process test server, and on the local VM: plans/s and activities/s.</li>
  * </ul>
- * Everything shares this machine's cores with the server: the worker counts show how throughput
- * scales when workers compete for the same CPU, not when they bring their own.
+ * With {@code --server HOST:PORT} the plans run on that server instead (e.g. {@code TemporalTestServer}
+ * in another process, or {@code temporal server start-dev}), so the CPU this process spends per plan
+ * is the workers' (and the client's) alone. Everything shares this machine's cores: the worker
+ * counts show how throughput scales when workers compete for the same CPU, not when they bring
+ * their own.
  *
- * <p>{@code bench/run --main dev.planvm.bench.TemporalBench [--plans N] [--in-flight K] [--chain C] [--workers 1,2,4]}
+ * <p>{@code bench/run --main dev.planvm.bench.TemporalBench [--plans N] [--in-flight K] [--chain C] [--workers 1,2,4]
+ * [--server HOST:PORT]}
  */
 public final class TemporalBench {
 
@@ -53,12 +60,14 @@ public final class TemporalBench {
         int inFlight = 32;
         int chain = 20;
         List<Integer> workerCounts = List.of(1, 2, 4);
+        String server = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--plans" -> plans = Integer.parseInt(args[++i]);
                 case "--in-flight" -> inFlight = Integer.parseInt(args[++i]);
                 case "--chain" -> chain = Integer.parseInt(args[++i]);
                 case "--workers" -> workerCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+                case "--server" -> server = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -67,24 +76,31 @@ public final class TemporalBench {
         corpus.forEach(sample -> tools.addAll(sample.tools()));
         tools.add("step");
         long start = System.nanoTime();
-        TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
-        System.out.printf(Locale.ROOT, "in-process test server started in %.1f s%n", seconds(System.nanoTime() - start));
+        TestWorkflowEnvironment env = server == null ? TestWorkflowEnvironment.newInstance() : null;
+        TemporalConnection connection = server == null ? null : TemporalConnection.open(server, "default", Map.of());
+        WorkflowClient client = env != null ? env.getWorkflowClient() : connection.client();
+        System.out.printf(Locale.ROOT, "%s in %.1f s%n", env != null ? "in-process test server started"
+                : "connected to " + server, seconds(System.nanoTime() - start));
         try {
-            chain(env, chain, tools);
+            chain(client, chain, tools);
             System.out.printf(Locale.ROOT, "%ncorpus: %d plans (%d distinct corpus plans that run with stand-ins), %d in flight%n",
                     corpus.size(), corpus.stream().map(Sample::name).distinct().count(), inFlight);
             local(corpus, tools, 1);
             local(corpus, tools, inFlight);
             for (int workers : workerCounts) {
-                temporal(env, corpus, tools, workers, inFlight);
+                temporal(client, corpus, tools, workers, inFlight);
             }
         } finally {
-            env.close();
+            if (env != null) {
+                env.close();
+            } else {
+                connection.close();
+            }
         }
     }
 
     /** One plan of {@code length} dependent calls at a time: the cost of one call, remote and local. */
-    private static void chain(TestWorkflowEnvironment env, int length, Set<String> tools) throws Exception {
+    private static void chain(WorkflowClient client, int length, Set<String> tools) throws Exception {
         StringBuilder plan = new StringBuilder("[");
         for (int i = 0; i < length; i++) {
             plan.append(i == 0 ? "" : ",").append("{\"seq_no\": ").append(i).append(", \"type\": \"calling\", \"parameters\":")
@@ -104,8 +120,8 @@ public final class TemporalBench {
         }
         double localPerCall = (System.nanoTime() - start) / 1e6 / localRuns / length;
         String queue = "bench-chain";
-        try (PlanWorkers workers = workers(env, queue, tools).start()) {
-            TemporalPlans plans = new TemporalPlans(env.getWorkflowClient(), queue);
+        try (PlanWorkers workers = workers(client, queue, tools).start()) {
+            TemporalPlans plans = new TemporalPlans(client, queue);
             for (int i = 0; i < 5; i++) {
                 plans.run(PlanRequest.live("chain.json", json, Map.of()));
             }
@@ -150,14 +166,14 @@ public final class TemporalBench {
                 threads == 1 ? " " : "s", results.size() / took, calls.get() / took, failed);
     }
 
-    private static void temporal(TestWorkflowEnvironment env, List<Sample> corpus, Set<String> tools, int workerCount,
+    private static void temporal(WorkflowClient client, List<Sample> corpus, Set<String> tools, int workerCount,
                                  int inFlight) throws Exception {
         String queue = "bench-corpus-" + workerCount;
         List<PlanWorkers> workers = new ArrayList<>();
         for (int i = 0; i < workerCount; i++) {
-            workers.add(workers(env, queue, tools).start());
+            workers.add(workers(client, queue, tools).start());
         }
-        TemporalPlans plans = new TemporalPlans(env.getWorkflowClient(), queue);
+        TemporalPlans plans = new TemporalPlans(client, queue);
         ExecutorService waiting = Executors.newFixedThreadPool(inFlight);
         try {
             for (Sample sample : corpus.subList(0, Math.min(20, corpus.size()))) {
@@ -165,6 +181,7 @@ public final class TemporalBench {
             }
             calls.set(0);
             long start = System.nanoTime();
+            long cpu = cpuNanos();
             List<Future<PlanResponse>> results = new ArrayList<>();
             for (Sample sample : corpus) {
                 results.add(waiting.submit(() -> plans.run(PlanRequest.live(sample.name(), sample.json(), Map.of()))));
@@ -174,16 +191,18 @@ public final class TemporalBench {
                 failed += result.get().succeeded() ? 0 : 1;
             }
             double took = seconds(System.nanoTime() - start);
-            System.out.printf(Locale.ROOT, "  Temporal, %d worker%s:        %8.1f plans/s  %9.1f activities/s  (%d failed)%n",
-                    workerCount, workerCount == 1 ? " " : "s", corpus.size() / took, calls.get() / took, failed);
+            double cpuPerPlan = (cpuNanos() - cpu) / 1e6 / corpus.size();
+            System.out.printf(Locale.ROOT, "  Temporal, %d worker%s:        %8.1f plans/s  %9.1f activities/s  (%d failed)"
+                    + "  %.1f ms of this process's CPU per plan%n", workerCount, workerCount == 1 ? " " : "s",
+                    corpus.size() / took, calls.get() / took, failed, cpuPerPlan);
         } finally {
             waiting.shutdownNow();
             workers.forEach(PlanWorkers::close);
         }
     }
 
-    private static PlanWorkers workers(TestWorkflowEnvironment env, String queue, Set<String> tools) {
-        return PlanWorkers.builder(env.getWorkflowClient()).taskQueue(queue).tools(standIns(tools)).conditionEvaluator(NO)
+    private static PlanWorkers workers(WorkflowClient client, String queue, Set<String> tools) {
+        return PlanWorkers.builder(client).taskQueue(queue).tools(standIns(tools)).conditionEvaluator(NO)
                 .build();
     }
 
@@ -245,6 +264,11 @@ public final class TemporalBench {
             samples.add(runnable.get(i % runnable.size()));
         }
         return samples;
+    }
+
+    /** CPU time of this whole process (every thread), in nanoseconds. */
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static double seconds(long nanos) {

@@ -43,7 +43,7 @@ class ConcurrentActivitiesTest {
     static void startWorkers() {
         queue = TestTemporal.queue("concurrent");
         workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue)
-                .tool(slow("search", 400, false)).tool(slow("send", 200, true)).build().start();
+                .tool(slow("search", 800, false)).tool(slow("send", 200, true)).build().start();
     }
 
     @AfterAll

@@ -82,7 +82,7 @@ class WorkerLossTest {
             return TextNode.valueOf("step(" + params.get("n").asText() + ")");
         });
         return PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue).tool(step)
-                .heartbeatTimeout(Duration.ofSeconds(2)).stickyQueueTimeout(Duration.ZERO).build();
+                .heartbeatTimeout(Duration.ofSeconds(3)).stickyQueueTimeout(Duration.ZERO).build();
     }
 
     private void awaitIgnoringInterrupts() {

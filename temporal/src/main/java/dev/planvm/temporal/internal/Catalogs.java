@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** What a worker says about the tools it holds. */
+/**
+ * What a worker says about the tools it holds: what a workflow needs to schedule their calls. Their
+ * descriptions stay out (a workflow records the catalog in its history, and does not need them).
+ */
 final class Catalogs {
 
     private Catalogs() {
@@ -16,7 +19,7 @@ final class Catalogs {
     static ToolCatalog of(List<Tool> tools, boolean conditions, Map<String, String> unavailable) {
         List<ToolInfo> infos = new ArrayList<>();
         for (Tool tool : tools) {
-            infos.add(new ToolInfo(tool.name(), tool.description(), tool.hasSideEffects(),
+            infos.add(new ToolInfo(tool.name(), "", tool.hasSideEffects(),
                     tool.maxAttempts().isPresent() ? tool.maxAttempts().getAsInt() : null,
                     tool.callTimeout().map(java.time.Duration::toMillis).orElse(null)));
         }

@@ -54,8 +54,8 @@ final class WorkflowVm {
         String llm = dev.planvm.vm.PlanVm.LLM_TOOL;
         ToolCatalog llmQueue = catalogs.get(deployment.queueOf(llm));
         String why = llmQueue == null ? null : llmQueue.unavailable().get(llm);
-        builder.llmUnavailable("no worker of task queue '" + deployment.conditionQueue() + "' has an LLM"
-                + (why == null ? "" : " (" + why + ")") + ": start its workers with OPENAI_API_KEY or OPENAI_BASE_URL set");
+        builder.llmUnavailable("the workers of task queue '" + deployment.conditionQueue() + "' have no LLM"
+                + (why == null ? ": start them with OPENAI_API_KEY or OPENAI_BASE_URL set" : " (" + why + ")"));
         return builder.build();
     }
 
