@@ -41,6 +41,9 @@ import java.util.Map;
  */
 public final class PlanWorkflowImpl implements PlanWorkflow {
 
+    /** The most step entries the progress query answers with (the last ones): a query answer is one payload. */
+    static final int PROGRESS_STEPS = 200;
+
     /** How long the workers of a task queue may take to say which tools they hold. */
     private static final Duration DESCRIBE_TIMEOUT = Duration.ofMinutes(5);
 
@@ -139,7 +142,8 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     @Override
     public PlanProgress progress() {
-        return new PlanProgress(status, source, digest, mode, committed.size(), committed);
+        int from = Math.max(0, committed.size() - PROGRESS_STEPS);
+        return new PlanProgress(status, source, digest, mode, committed.size(), committed.subList(from, committed.size()));
     }
 
     /** Keeps the trace entry of every committed step for the query. */
