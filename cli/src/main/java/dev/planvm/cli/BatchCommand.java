@@ -72,6 +72,9 @@ final class BatchCommand implements Callable<Integer> {
     private VmOptions vmOptions;
 
     @CommandLine.Mixin
+    private TemporalOptions temporal;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -85,6 +88,12 @@ final class BatchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, JsonNode> inputs = checkUsage();
         List<String> files = PlanFiles.of(paths, false, spec.commandLine());
+        temporal.checkUsage(spec.commandLine());
+        if (temporal.enabled()) {
+            TemporalSupport.require("batch --temporal", spec.commandLine());
+            return TemporalBatch.run(files, concurrency, out, mode.replayDir, mode.dryRun, dryRunConditions, vmOptions,
+                    temporal, spec.commandLine());
+        }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
         PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
         RedactingLogs.use(vm.redactor());

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {RunCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
                 ResumeCommand.class, RerunCommand.class, ApproveCommand.class, ReportCommand.class, ServeCommand.class,
                 McpCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class, KbCommand.class,
-                CompletionCommand.class, CommandLine.HelpCommand.class},
+                CompletionCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage", "3:the run waits for approval"})
 final class PlanvmCommand implements Runnable {

@@ -44,6 +44,12 @@ final class RunCommand implements Callable<Integer> {
     private VmOptions vmOptions;
 
     @CommandLine.Mixin
+    private TemporalOptions temporal;
+
+    @CommandLine.Mixin
+    private TemporalRunOptions temporalRun;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -55,6 +61,12 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
+        temporal.checkUsage(commandLine);
+        temporalRun.checkUsage(temporal, commandLine);
+        if (temporal.enabled()) {
+            TemporalSupport.require("run --temporal", commandLine);
+            return TemporalRun.run(file, trace, modeOptions, vmOptions, temporal, temporalRun, verbosity.verbose(), commandLine);
+        }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);

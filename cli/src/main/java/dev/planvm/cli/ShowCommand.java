@@ -17,11 +17,15 @@ import picocli.CommandLine.Command;
         description = "Print one stored run as JSON: its status, inputs, result and the trace entry of every committed step.")
 final class ShowCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
+    @CommandLine.Parameters(index = "0", paramLabel = "RUN",
+            description = "The run id (or an unambiguous prefix); with --temporal, a workflow id.")
     private String runId;
 
     @CommandLine.Mixin
     private StoreOptions store;
+
+    @CommandLine.Mixin
+    private TemporalOptions temporal;
 
     @CommandLine.Mixin
     private Verbosity verbosity;
@@ -34,6 +38,11 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws java.io.IOException {
+        temporal.checkUsage(spec.commandLine());
+        if (temporal.enabled()) {
+            TemporalSupport.require("show --temporal", spec.commandLine());
+            return TemporalRun.show(runId, temporal, spec.commandLine());
+        }
         try (RunStore runs = store.openExisting(parent.environment())) {
             StoredRun run = DurableRuns.find(runs, runId);
             ObjectMapper mapper = new ObjectMapper();

@@ -66,6 +66,14 @@ final class VmOptions {
     }
 
     /**
+     * Checks every option as {@link #builder} would, without loading tools: what {@code --temporal}
+     * does (the workers hold the tools); a bad value is a usage error.
+     */
+    void check(CommandLine commandLine) {
+        policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
+    }
+
+    /**
      * The command's VM; from here on, the process's log lines are redacted with its secrets (the
      * one place a command changes process-wide logging).
      */

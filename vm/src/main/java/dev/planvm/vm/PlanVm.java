@@ -22,7 +22,10 @@ import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.Speculator;
+import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.Threads;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
@@ -48,6 +51,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The plan virtual machine. Configure once with {@link #builder()}, then {@link #run} any number
@@ -62,7 +66,8 @@ import java.util.function.Predicate;
  * }</pre>
  *
  * Every tool call and LLM condition of a run goes through one call chain, assembled per run by
- * {@link CallChains#standard}: permission → record/replay (or dry run) → retry → per-tool limit →
+ * {@link CallChains#standard}: permission → record/replay (or dry run) → the builder's
+ * {@linkplain PlanVmBuilder#callInterceptor call interceptors}, if any → retry → per-tool limit →
  * attempt timeout → the tool.
  *
  * <p>Runs keep the sequential semantics of the plan language, but by default a call whose inputs
@@ -103,15 +108,17 @@ public final class PlanVm implements AutoCloseable {
     private final ApprovalRules approveTools;
     private final Approvals reviewer;
     private final Sleeper sleeper;
+    private final Supplier<? extends CallScheduler> schedulers;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
+        this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
         RetrySettings retries = new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
         this.chainParts = CallChains.parts(tools).conditions(b.conditions).policy(b.toolPolicy).retries(retries)
-                .toolLimits(b.toolLimits).sleeper(b.sleeper).listeners(b.callListeners).build();
+                .toolLimits(b.toolLimits).sleeper(b.sleeper).listeners(b.callListeners).routing(b.routing).build();
         this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
@@ -297,7 +304,8 @@ public final class PlanVm implements AutoCloseable {
             Approvals decider = hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
             guards.add(CallChains.approval(approvals, decider));
         }
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
+        CallScheduler scheduler = schedulers.get();
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now) : null;
         List<CallListener> callListeners = new ArrayList<>();
         if (trace != null) {
             callListeners.add(trace);
@@ -311,12 +319,12 @@ public final class PlanVm implements AutoCloseable {
         all.addAll(listeners);
         all.addAll(hooks.listeners());
         Speculator speculator = sequential ? null : new Speculator(plan,
-                dataflow(plan, mode, callsForReal ? approvals : ApprovalRules.NONE), handlers, runLimits, chain, executor(),
+                dataflow(plan, mode, callsForReal ? approvals : ApprovalRules.NONE), handlers, runLimits, chain, scheduler,
                 maxInFlight);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record))
-                .run(start);
+                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record,
+                scheduler)).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }

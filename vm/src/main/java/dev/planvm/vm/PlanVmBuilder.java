@@ -8,11 +8,13 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.approval.ApprovalRules;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
@@ -25,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /** Configures a {@link PlanVm}: {@code PlanVm.builder()...build()}. Not thread-safe; the VM it builds is. */
 public final class PlanVmBuilder {
@@ -53,6 +56,8 @@ public final class PlanVmBuilder {
     ToolResolver resolver = ToolResolver.NONE;
     ApprovalRules approveTools = ApprovalRules.NONE;
     Approvals reviewer;
+    final List<CallInterceptor> routing = new ArrayList<>();
+    Supplier<? extends CallScheduler> schedulers;
 
     PlanVmBuilder() {
     }
@@ -175,6 +180,25 @@ public final class PlanVmBuilder {
     /** Which tools plans may call (default: all); a plan calling a denied tool is refused before it runs. */
     public PlanVmBuilder toolPolicy(ToolPolicy policy) {
         this.toolPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * A link of every run's call chain after the run mode's (record, replay, dry run) and before
+     * retries: it sees each call a replay or dry run did not answer and may answer it itself (send
+     * it elsewhere) or pass it on. Links added later come later.
+     */
+    public PlanVmBuilder callInterceptor(CallInterceptor link) {
+        routing.add(Objects.requireNonNull(link, "link"));
+        return this;
+    }
+
+    /**
+     * Where each run gets its {@link CallScheduler} (how early calls run and are waited for, and
+     * the run's clocks); by default threads of this process and the system clocks.
+     */
+    public PlanVmBuilder callScheduler(Supplier<? extends CallScheduler> perRun) {
+        this.schedulers = Objects.requireNonNull(perRun, "perRun");
         return this;
     }
 

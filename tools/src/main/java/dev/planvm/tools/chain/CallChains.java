@@ -60,7 +60,8 @@ public final class CallChains {
     /**
      * {@link #standard(Parts, CallInterceptor)} with one run's own links and listeners: {@code guards}
      * go right after the permission link, in order (a run's narrower {@link #permission} policy, then
-     * its {@link #approval} link); {@code runListeners} observe after the parts' listeners.
+     * its {@link #approval} link); the parts' routing links come after the mode link; {@code runListeners}
+     * observe after the parts' listeners.
      */
     public static CallChain standard(Parts parts, CallInterceptor mode, List<CallInterceptor> guards,
                                      List<CallListener> runListeners) {
@@ -70,6 +71,7 @@ public final class CallChains {
         if (mode != null) {
             links.add(mode);
         }
+        links.addAll(parts.routing);
         links.add(parts.retry);
         links.add(parts.limits);
         links.add(parts.timeouts);
@@ -116,6 +118,7 @@ public final class CallChains {
         private final TimeoutLink timeouts;
         private final TerminalLink terminal;
         private final List<CallListener> listeners;
+        private final List<CallInterceptor> routing;
 
         private Parts(PartsBuilder b) {
             this.policy = b.policy;
@@ -125,6 +128,7 @@ public final class CallChains {
             this.timeouts = new TimeoutLink(b.retries, b.tools);
             this.terminal = new TerminalLink(b.tools, b.conditions, new ParamsCheck());
             this.listeners = List.copyOf(b.listeners);
+            this.routing = List.copyOf(b.routing);
         }
 
         /** Which tools may be called. */
@@ -142,6 +146,7 @@ public final class CallChains {
         private Map<String, Integer> toolLimits = Map.of();
         private Sleeper sleeper = Sleeper.REAL;
         private final List<CallListener> listeners = new ArrayList<>();
+        private final List<CallInterceptor> routing = new ArrayList<>();
 
         private PartsBuilder(ToolRegistry tools) {
             this.tools = Objects.requireNonNull(tools, "tools");
@@ -181,6 +186,16 @@ public final class CallChains {
 
         public PartsBuilder listeners(List<CallListener> more) {
             more.forEach(this::listener);
+            return this;
+        }
+
+        /**
+         * Links between the run mode's link and the retry link: they see every call a replay or dry run
+         * did not answer, and may answer it themselves (send it elsewhere, e.g. to a Temporal activity)
+         * or pass it on.
+         */
+        public PartsBuilder routing(List<CallInterceptor> links) {
+            links.forEach(link -> routing.add(Objects.requireNonNull(link, "link")));
             return this;
         }
 

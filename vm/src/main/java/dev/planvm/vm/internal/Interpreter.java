@@ -60,7 +60,7 @@ public final class Interpreter {
 
     /** Runs from {@code checkpoint} to the end; failures become a failed result, never an exception. */
     public RunResult run(Checkpoint checkpoint) {
-        long start = System.nanoTime();
+        long start = setup.scheduler().nanoTime();
         try {
             return runFrom(checkpoint, start);
         } catch (OutOfMemoryError | StackOverflowError exhausted) {
@@ -95,7 +95,7 @@ public final class Interpreter {
         }
         RunStatus status = error == null ? RunStatus.SUCCEEDED : ending == null ? RunStatus.FAILED : ending.status();
         RunResult result = new RunResult(status, finalAnswer == null ? NullNode.getInstance() : finalAnswer,
-                variables.snapshot(), error, steps, Duration.ofNanos(System.nanoTime() - start), null, warnings,
+                variables.snapshot(), error, steps, Duration.ofNanos(setup.scheduler().nanoTime() - start), null, warnings,
                 setup.speculator() == null ? null : setup.speculator().stats(), ending == null ? null : ending.pending());
         if (setup.journal() != null) {
             try {
@@ -127,7 +127,7 @@ public final class Interpreter {
         RunError runError = current == null ? new RunError(null, null, cause, error)
                 : new RunError(current.seqNo(), current.type(), cause, error);
         RunResult result = new RunResult(RunStatus.FAILED, NullNode.getInstance(), Map.of(), runError, steps,
-                Duration.ofNanos(System.nanoTime() - start), null, List.of(), null);
+                Duration.ofNanos(setup.scheduler().nanoTime() - start), null, List.of(), null);
         try {
             if (setup.journal() != null) {
                 setup.journal().finish(result);
@@ -167,7 +167,7 @@ public final class Interpreter {
             current = instruction;
             Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.retaining(),
                     setup.placeholders());
-            long stepStart = System.nanoTime();
+            long stepStart = setup.scheduler().nanoTime();
             if (setup.recording()) {
                 tell(l -> l.stepStarted(instruction));
             }
@@ -181,14 +181,15 @@ public final class Interpreter {
                     return waiting(instruction, approval);
                 }
                 RunError error = new RunError(instruction.seqNo(), instruction.type(), setup.redactor().redact(describe(e)), e);
-                StepRecord failed = step.record(stepStart - runStart, System.nanoTime() - stepStart, null, error.message());
+                StepRecord failed = step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, null,
+                        error.message());
                 tell(l -> l.stepFinished(failed));
                 return Ending.failed(error);
             }
             int next = outcome instanceof Outcome.JumpTo jump ? plan.positionOf(jump.seqNo())
                     : outcome instanceof Outcome.Halt ? instructions.size() : pc + 1;
             if (setup.recording()) {
-                StepRecord record = step.record(stepStart - runStart, System.nanoTime() - stepStart, outcome, null);
+                StepRecord record = step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, outcome, null);
                 RunError notRecorded = commit(record, next);
                 if (notRecorded != null) {
                     return Ending.failed(notRecorded);

@@ -3,6 +3,7 @@ package dev.planvm.vm.internal;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.chain.CallChain;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
@@ -21,11 +22,12 @@ import java.util.Map;
  * @param control      stops the run from outside at a commit point, or {@code null}
  * @param retaining    whether the run keeps every step's record (a trace, a recorded cassette), so
  *                     that it counts against the run's memory budget
+ * @param scheduler    what the speculator starts early calls with, and the run's clocks
  */
 public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
                        List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
                        Redactor redactor, boolean placeholders, Speculator speculator, RunControl control,
-                       boolean retaining) {
+                       boolean retaining, CallScheduler scheduler) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

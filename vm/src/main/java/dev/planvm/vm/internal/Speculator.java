@@ -15,6 +15,7 @@ import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.instructions.expr.Variables;
+import dev.planvm.vm.run.CallScheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,13 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.Collections;
 import java.util.Optional;
@@ -53,6 +49,9 @@ import java.util.Optional;
  * ({@link InstructionHandler#callFor}), over the variables as the instruction will see them and
  * within the run's {@link RunLimits}: the same computation the handler makes at its turn. Values
  * forwarded ahead of commit are held to the same limits as the variables they will become.
+ *
+ * <p>Early calls are started and waited for through the run's {@link CallScheduler}: threads of
+ * this process by default, Temporal activities and promises inside a workflow.
  */
 public final class Speculator {
 
@@ -61,9 +60,8 @@ public final class Speculator {
     private final Map<String, InstructionHandler<?>> handlers;
     private final RunLimits limits;
     private final CallChain chain;
-    private final ExecutorService executor;
+    private final CallScheduler scheduler;
     private final int maxInFlight;
-    private final BlockingQueue<Integer> answered = new LinkedBlockingQueue<>();
 
     private VariableStore variables;
     private int pc = -1;
@@ -82,17 +80,17 @@ public final class Speculator {
     private int mismatched;
 
     /** A call started early, and its failed attempts (written by the thread that runs it). */
-    private record Launched(Call call, Future<JsonNode> future, List<FailedAttempt> attempts) {
+    private record Launched(Call call, CallScheduler.Pending pending, List<FailedAttempt> attempts) {
     }
 
     public Speculator(Plan plan, Dataflow flow, Map<String, InstructionHandler<?>> handlers, RunLimits limits,
-                      CallChain chain, ExecutorService executor, int maxInFlight) {
+                      CallChain chain, CallScheduler scheduler, int maxInFlight) {
         this.plan = plan;
         this.flow = flow;
         this.handlers = handlers;
         this.limits = limits;
         this.chain = chain;
-        this.executor = executor;
+        this.scheduler = scheduler;
         this.maxInFlight = maxInFlight;
     }
 
@@ -113,13 +111,13 @@ public final class Speculator {
     /**
      * The answer to the call of the instruction at its turn. Uses the early answer when the very
      * same call was started early; otherwise calls now — on this thread when nothing else is in
-     * flight, else on the executor so answers of other calls keep starting ready ones meanwhile.
+     * flight, else through the scheduler so answers of other calls keep starting ready ones meanwhile.
      */
     JsonNode atTurn(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {
         Launched early = launched.get(seqNo);
         if (early != null && !early.call().equals(call)) {
             mismatched++;
-            early.future().cancel(true);
+            early.pending().cancel();
             launched.remove(seqNo);
             early = null;
         }
@@ -150,21 +148,18 @@ public final class Speculator {
 
     private JsonNode await(Launched call) {
         try {
-            while (!call.future().isDone()) {
-                unblock(answered.take());
+            while (!call.pending().isDone()) {
+                unblock(scheduler.awaitDone());
                 startReady();
             }
             // answers that came in meanwhile may make calls ready: start them before this step commits
-            for (Integer done = answered.poll(); done != null; done = answered.poll()) {
+            for (int done = scheduler.pollDone(); done >= 0; done = scheduler.pollDone()) {
                 unblock(done);
             }
             startReady();
-            return call.future().get();
-        } catch (ExecutionException e) {
+            return call.pending().answer();
+        } catch (CompletionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
             if (cause instanceof OutOfMemoryError || cause instanceof StackOverflowError) {
                 throw (Error) cause; // the run fails as exhausted, as if the call had run on its own thread
             }
@@ -196,10 +191,10 @@ public final class Speculator {
 
     private void discard() {
         for (Launched early : launched.values()) {
-            early.future().cancel(true);
+            early.pending().cancel();
         }
         launched.clear();
-        answered.clear();
+        scheduler.forgetDone();
     }
 
     /** Starts, in position order, every unchecked call after {@code pc} whose inputs are known. */
@@ -234,23 +229,17 @@ public final class Speculator {
         return handler == null ? Optional.empty() : handler.callFor(instruction, view, limits);
     }
 
-    /** Runs the call on the executor; its position is announced once the future is complete (never before). */
+    /** Starts the call through the scheduler; its position is handed out once it is done (never before). */
     private Launched submit(int position, Call call) {
         List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
-        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call, attempts::add)) {
-            @Override
-            protected void done() {
-                answered.offer(position);
-            }
-        };
-        executor.execute(task);
-        return new Launched(call, task, attempts);
+        CallScheduler.Pending pending = scheduler.start(position, () -> chain.execute(call, attempts::add));
+        return new Launched(call, pending, attempts);
     }
 
     private int inFlight() {
         int running = 0;
         for (Launched early : launched.values()) {
-            if (!early.future().isDone()) {
+            if (!early.pending().isDone()) {
                 running++;
             }
         }
@@ -285,13 +274,13 @@ public final class Speculator {
             writes = evaluateAhead(assign, position);
         } else if (instruction instanceof Calling calling) {
             Launched early = launched.get(calling.seqNo());
-            if (early == null || !early.future().isDone() || early.future().isCancelled()) {
+            if (early == null || !early.pending().isDone() || early.pending().isCancelled()) {
                 throw new NotKnownYet(position);
             }
             try {
-                writes = OutputBinding.values(calling.tool(), calling.outputVars(), early.future().get());
+                writes = OutputBinding.values(calling.tool(), calling.outputVars(), early.pending().answer());
                 writes.forEach(limits::checkVariable);
-            } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+            } catch (RuntimeException failed) {
                 throw new NotKnownYet(position); // the failure surfaces at its turn
             }
         } else {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Builds the trace document of one run (DESIGN §6) from run events, an ordinary
@@ -65,6 +66,7 @@ public final class TraceRecorder implements RunListener, CallListener {
     public static final int MAX_CALLS = 10_000;
 
     private final TraceValues values;
+    private final Supplier<Instant> clock;
     private volatile JsonNode finished;
     /** When the run started (calls are timed from here, like steps). */
     private volatile long startNanos = System.nanoTime();
@@ -86,9 +88,17 @@ public final class TraceRecorder implements RunListener, CallListener {
      * @param limits   the run's limits: a value larger or deeper than one variable may be is truncated
      */
     public TraceRecorder(String mode, Redactor redactor, RunLimits limits) {
+        this(mode, redactor, limits, Instant::now);
+    }
+
+    /**
+     * @param clock where {@code started} and {@code finished} are read (a workflow's deterministic clock)
+     */
+    public TraceRecorder(String mode, Redactor redactor, RunLimits limits, Supplier<Instant> clock) {
         this.mode = mode;
         this.redactor = redactor;
         this.values = new TraceValues(limits);
+        this.clock = clock;
     }
 
     @Override
@@ -99,7 +109,7 @@ public final class TraceRecorder implements RunListener, CallListener {
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
         inputs.forEach((name, value) -> given.set(name, values.bound(value)));
-        document.put("started", Instant.now().toString());
+        document.put("started", clock.get().toString());
     }
 
     @Override
@@ -165,7 +175,7 @@ public final class TraceRecorder implements RunListener, CallListener {
         if (result.error() != null && result.error().cause() instanceof VirtualMachineError) {
             steps.removeAll();
         }
-        document.put("finished", Instant.now().toString());
+        document.put("finished", clock.get().toString());
         document.put("status", result.interrupted() ? "interrupted" : result.status().label());
         document.set("result", values.bound(result.finalAnswer()));
         RunError error = result.error();

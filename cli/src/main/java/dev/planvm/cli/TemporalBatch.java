@@ -1,0 +1,146 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.json.AtomicFiles;
+import dev.planvm.temporal.TemporalConnection;
+import dev.planvm.temporal.TemporalException;
+import dev.planvm.temporal.TemporalPlans;
+import dev.planvm.temporal.contract.PlanRequest;
+import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.RunSettings;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.CassetteException;
+import dev.planvm.vm.batch.Batch;
+import dev.planvm.vm.batch.BatchReport;
+import dev.planvm.vm.batch.PlanFileRunner;
+import dev.planvm.vm.batch.PlanOutcome;
+import dev.planvm.vm.run.RunStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import picocli.CommandLine;
+
+/**
+ * {@code batch --temporal}: every plan a workflow, at most {@code --concurrency} waited for at
+ * once, reported as a local batch reports them (one JSON line per plan in file order, the summary
+ * on stderr). Loaded only when Temporal is on the class path.
+ */
+final class TemporalBatch {
+
+    /** What the batch's plans share. */
+    private record Shared(TemporalPlans plans, Map<String, JsonNode> inputs, List<String> secrets, RunSettings settings,
+                          Path replayDir, boolean dryRun, boolean dryRunConditions) {
+    }
+
+    private TemporalBatch() {
+    }
+
+    /** Runs the plan files on Temporal; returns the exit code. */
+    static int run(List<String> files, Integer concurrency, Path out, Path replayDir, boolean dryRun, boolean dryRunConditions,
+                   VmOptions vmOptions, TemporalOptions temporal, CommandLine commandLine) throws IOException {
+        TemporalRequests.check(vmOptions, commandLine);
+        Map<String, JsonNode> inputs = vmOptions.inputs(commandLine);
+        List<String> secrets = TemporalRequests.secretNames(commandLine);
+        RunSettings settings = TemporalRequests.settings(commandLine);
+        PrintWriter err = commandLine.getErr();
+        long start = System.nanoTime();
+        List<PlanOutcome> outcomes = new ArrayList<>();
+        ExecutorService waiting = Executors.newFixedThreadPool(concurrency != null ? concurrency : Batch.defaultConcurrency(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "planvm-temporal-batch");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
+            Shared shared = new Shared(new TemporalPlans(connection.client(), temporal.taskQueue), inputs, secrets, settings,
+                    replayDir, dryRun, dryRunConditions);
+            List<Future<PlanOutcome>> running = new ArrayList<>();
+            for (String file : files) {
+                running.add(waiting.submit(() -> outcome(Path.of(file), shared)));
+            }
+            for (Future<PlanOutcome> outcome : running) {
+                outcomes.add(outcome.get());
+            }
+        } catch (TemporalException e) {
+            err.println("planvm: " + e.getMessage());
+            return ExitCodes.RUNTIME_FAILURE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("planvm batch: interrupted; nothing written");
+            return ExitCodes.RUNTIME_FAILURE;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a plan of the batch failed unexpectedly: " + e.getCause(), e.getCause());
+        } finally {
+            waiting.shutdownNow();
+        }
+        BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
+        if (out != null) {
+            AtomicFiles.write(out, report.jsonLines());
+        } else {
+            outcomes.forEach(outcome -> commandLine.getOut().println(BatchReport.jsonLine(outcome)));
+        }
+        err.println(report.summary());
+        return report.allSucceeded() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+    }
+
+    /** One plan file as a workflow; never throws for anything the plan, its cassette or its run does. */
+    private static PlanOutcome outcome(Path file, Shared shared) {
+        long start = System.nanoTime();
+        LoadResult loaded = new PlanLoader().load(file);
+        if (!loaded.valid()) {
+            return outcome(file, RunStatus.INVALID, null, String.join("; ",
+                    loaded.errors().stream().map(d -> d.format(file.toString())).toList()), start, 0, loaded);
+        }
+        try {
+            PlanRequest request = TemporalRequests.request(file.toString(), Files.readString(file), shared.inputs(),
+                    shared.secrets(), shared.settings());
+            if (shared.dryRun()) {
+                request = request.withMode("dry-run", null, shared.dryRunConditions());
+            } else if (shared.replayDir() != null) {
+                Path cassette = PlanFileRunner.cassetteFor(file, shared.replayDir());
+                if (Files.exists(cassette)) {
+                    request = request.withMode("replay", Cassette.read(cassette).toJson(), false);
+                } else if (callsOut(loaded)) {
+                    return outcome(file, RunStatus.REJECTED, null, "no cassette " + cassette
+                            + ", and the plan calls out: a replayed batch calls nothing real", start, 0, loaded);
+                }
+            }
+            PlanResponse response = shared.plans().run(request);
+            RunStatus status = RunStatus.ofLabel(response.status());
+            String error = response.error() != null ? response.error().describe()
+                    : response.problems().isEmpty() ? null : String.join("; ", response.problems());
+            return outcome(file, status, response.finalAnswer(), error, start, response.steps(), loaded);
+        } catch (CassetteException e) {
+            return outcome(file, RunStatus.REJECTED, null, e.getMessage(), start, 0, loaded);
+        } catch (TemporalException | IOException e) {
+            return outcome(file, RunStatus.FAILED, null, e.getMessage(), start, 0, loaded);
+        }
+    }
+
+    private static boolean callsOut(LoadResult loaded) {
+        for (Instruction instruction : loaded.plan().instructions()) {
+            if (instruction.callsOut()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static PlanOutcome outcome(Path file, RunStatus status, JsonNode answer, String error, long start, int steps,
+                                       LoadResult loaded) {
+        return new PlanOutcome(file, status, answer, error, (System.nanoTime() - start) / 1_000_000, steps,
+                loaded.diagnostics(), null);
+    }
+}

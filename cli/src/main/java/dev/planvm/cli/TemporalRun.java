@@ -1,0 +1,146 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanLimits;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.json.AtomicFiles;
+import dev.planvm.temporal.TemporalConnection;
+import dev.planvm.temporal.TemporalException;
+import dev.planvm.temporal.TemporalPlans;
+import dev.planvm.temporal.contract.PlanRequest;
+import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.tools.Redactor;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * {@code run --temporal} and {@code show --temporal}: the plan is checked here, runs as a workflow
+ * on the workers of the task queue, and its result is printed as a local run's (the answer on
+ * stdout, the failure on stderr, {@code --trace} and {@code --record} files written). Loaded only
+ * when Temporal is on the class path.
+ */
+final class TemporalRun {
+
+    /** Read from standard input at most: one byte more than a plan may be, so the loader can refuse it. */
+    private static final int MAX_STDIN = (int) PlanLimits.DEFAULT.maxBytes() + 1;
+
+    private TemporalRun() {
+    }
+
+    /** {@code run FILE --temporal ...}; returns the exit code. */
+    static int run(String file, Path trace, ModeOptions modeOptions, VmOptions vmOptions, TemporalOptions temporal,
+                   TemporalRunOptions runOptions, boolean verbose, CommandLine commandLine) throws IOException {
+        TemporalRequests.check(vmOptions, commandLine);
+        PrintWriter err = commandLine.getErr();
+        String text = file.equals("-") ? new String(System.in.readNBytes(MAX_STDIN), StandardCharsets.UTF_8) : null;
+        LoadResult loaded = text == null ? new PlanLoader().load(Path.of(file)) : new PlanLoader().load(text, "<stdin>");
+        if (!loaded.valid()) {
+            loaded.errors().forEach(error -> err.println(error.format(file)));
+            return ExitCodes.INVALID;
+        }
+        PlanRequest request = TemporalRequests.request(file, text != null ? text : Files.readString(Path.of(file)),
+                vmOptions.inputs(commandLine), TemporalRequests.secretNames(commandLine), TemporalRequests.settings(commandLine));
+        RunMode mode = modeOptions.mode(commandLine);
+        if (mode instanceof RunMode.Replay replay) {
+            request = request.withMode("replay", replay.cassette().toJson(), false);
+        } else if (mode instanceof RunMode.Record) {
+            request = request.withMode("record", null, false);
+        } else if (mode instanceof RunMode.DryRun dry) {
+            request = request.withMode("dry-run", null, dry.conditionsAnswer());
+        }
+        try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
+            TemporalPlans plans = new TemporalPlans(connection.client(), temporal.taskQueue);
+            long start = System.nanoTime();
+            String id = plans.start(request, runOptions.workflowId);
+            if (runOptions.noWait) {
+                commandLine.getOut().println(id);
+                return ExitCodes.OK;
+            }
+            if (verbose) {
+                err.println("workflow " + id + " started on task queue " + temporal.taskQueue + " at " + temporal.target);
+            }
+            PlanResponse response = plans.result(id);
+            return print(file, response, Duration.ofNanos(System.nanoTime() - start), trace, modeOptions.recordTo(),
+                    id, verbose, vmOptions.revealSecrets(), commandLine);
+        } catch (TemporalException e) {
+            err.println("planvm: " + e.getMessage());
+            return e.getMessage().startsWith("cannot") || e.getMessage().contains("ended without a result")
+                    ? ExitCodes.RUNTIME_FAILURE : ExitCodes.INVALID;
+        }
+    }
+
+    /** {@code show ID --temporal ...}: the workflow as JSON; exit 2 when there is none. */
+    static int show(String workflowId, TemporalOptions temporal, CommandLine commandLine) {
+        try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
+            ObjectNode document = new TemporalPlans(connection.client(), temporal.taskQueue).show(workflowId);
+            commandLine.getOut().println(document.toPrettyString());
+            return ExitCodes.OK;
+        } catch (TemporalException e) {
+            commandLine.getErr().println("planvm: " + e.getMessage());
+            return e.getMessage().startsWith("no workflow") ? ExitCodes.INVALID : ExitCodes.RUNTIME_FAILURE;
+        }
+    }
+
+    /** Prints a workflow's response as {@code run} prints a local result. */
+    private static int print(String file, PlanResponse response, Duration took, Path trace, Path record, String id,
+                             boolean verbose, boolean reveal, CommandLine commandLine) throws IOException {
+        PrintWriter err = commandLine.getErr();
+        RunOutput output = new RunOutput(file, commandLine, verbose, Redactor.none(), trace, null, reveal);
+        switch (response.status()) {
+            case "invalid" -> {
+                response.problems().forEach(problem -> err.println(file + ": " + problem));
+                return ExitCodes.INVALID;
+            }
+            case "rejected" -> {
+                return output.rejected(new PlanRejectedException(response.problems()));
+            }
+            default -> {
+                boolean written = true;
+                if (record != null && response.cassette() != null) {
+                    written = writeCassette(file, record, response.cassette(), err);
+                }
+                int code = output.finished(result(response, took), RunMode.live());
+                if (!response.succeeded()) {
+                    err.println("workflow " + id + ": planvm show " + id + " --temporal ... shows it");
+                }
+                return written ? code : Math.max(code, ExitCodes.RUNTIME_FAILURE);
+            }
+        }
+    }
+
+    private static boolean writeCassette(String file, Path record, JsonNode cassette, PrintWriter err) {
+        try {
+            AtomicFiles.write(record, cassette.toPrettyString() + "\n");
+            return true;
+        } catch (IOException | RuntimeException e) {
+            err.println(file + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** A workflow's response as a local run's result (its variables stay in the workflow). */
+    static RunResult result(PlanResponse response, Duration took) {
+        RunError error = response.error() == null ? null
+                : new RunError(response.error().seqNo(), response.error().type(), response.error().message(), null);
+        JsonNode early = response.trace() == null ? null : response.trace().get("early_calls");
+        RunResult.EarlyCalls earlyCalls = early == null || !early.isObject() ? null
+                : new RunResult.EarlyCalls(early.path("started").asInt(), early.path("used").asInt(),
+                        early.path("mismatched").asInt());
+        return new RunResult(RunStatus.ofLabel(response.status()), response.finalAnswer(), Map.of(), error,
+                response.steps(), took, response.trace(), response.warnings(), earlyCalls);
+    }
+
+}

@@ -1,0 +1,216 @@
+package dev.planvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.temporal.internal.testservice.GRPCServerHelper;
+import io.temporal.internal.testservice.TestServicesStarter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Temporal commands against a real Temporal protocol peer on 127.0.0.1 (Temporal's test server
+ * behind a loopback gRPC port): {@code planvm worker} holds a configured HTTP tool and its secret,
+ * {@code run --temporal} and {@code batch --temporal} print what the local commands print, and
+ * {@code show --temporal} prints a workflow.
+ */
+class TemporalCommandsTest {
+
+    private static final String TOKEN = "city-token-0123456789";
+
+    @TempDir
+    static Path dir;
+
+    private static HttpServer cities;
+    private static final AtomicReference<String> authorization = new AtomicReference<>();
+    private static TestServicesStarter temporal;
+    private static Server grpc;
+    private static String target;
+    private static Thread worker;
+    private static final ByteArrayOutputStream workerErr = new ByteArrayOutputStream();
+    private static Path config;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cities = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        cities.createContext("/cities/", exchange -> {
+            authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
+            String city = exchange.getRequestURI().getPath().substring("/cities/".length());
+            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": 709000}}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        cities.start();
+        config = Files.writeString(dir.resolve("planvm.json"), """
+                {"httpTools": [{"name": "lookup", "description": "Looks a city up", "method": "GET",
+                  "url": "http://127.0.0.1:%d/cities/${city}",
+                  "headers": {"Authorization": "Bearer ${secret:CITY_TOKEN}"}, "output": "/data",
+                  "params": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]}
+                """.formatted(cities.getAddress().getPort()));
+
+        temporal = new TestServicesStarter(true, 0);
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        GRPCServerHelper.registerServicesAndHealthChecks(temporal.getServices(), builder);
+        grpc = builder.build().start();
+        target = "127.0.0.1:" + grpc.getPort();
+
+        worker = new Thread(() -> Main.run(new String[] {"worker", "--temporal", target, "--config", config.toString(),
+                "--secret", "CITY_TOKEN=" + TOKEN}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(workerErr, true, StandardCharsets.UTF_8), Map.of()), "planvm-worker-under-test");
+        worker.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!workerErr.toString(StandardCharsets.UTF_8).contains("polling task queue") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(workerErr.toString(StandardCharsets.UTF_8)).contains("planvm worker: polling task queue 'planvm' of"
+                + " namespace 'default' at " + target + " (plan workflows, calls of lookup)");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        worker.interrupt();
+        worker.join(TimeUnit.SECONDS.toMillis(40));
+        grpc.shutdownNow();
+        temporal.close();
+        cities.stop(0);
+    }
+
+    private static Path plan(String name, String json) throws IOException {
+        return Files.writeString(dir.resolve(name), json);
+    }
+
+    @Test
+    void run_on_temporal_prints_what_a_local_run_prints_and_the_secret_stays_on_the_worker() throws Exception {
+        Path plan = plan("city.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"city": "Oslo"},
+                  "output_vars": ["population"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${population}"}}]""");
+        Path trace = dir.resolve("trace.json");
+        CliRun remote = CliRun.of("run", plan.toString(), "--temporal", target, "--trace", trace.toString());
+        CliRun local = CliRun.withEnvironment(Map.of("CITY_TOKEN", TOKEN), "run", plan.toString(), "--config",
+                config.toString(), "--no-store");
+
+        assertThat(remote.exitCode()).as(remote.err()).isZero();
+        assertThat(remote.out()).isEqualTo(local.out()).isEqualTo("709000\n");
+        assertThat(authorization.get()).isEqualTo("Bearer " + TOKEN);
+        JsonNode written = new ObjectMapper().readTree(trace.toFile());
+        assertThat(written.get("steps")).hasSize(2);
+        assertThat(Files.readString(trace)).doesNotContain(TOKEN);
+    }
+
+    @Test
+    void a_failing_step_and_a_plan_that_cannot_run_exit_as_locally() throws Exception {
+        Path failing = plan("failing.json", """
+                [{"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${user.email}"}}]""");
+        CliRun remote = CliRun.of("run", failing.toString(), "--temporal", target, "--var", "user={\"name\": \"Ann\"}");
+        CliRun local = CliRun.of("run", failing.toString(), "--no-store", "--var", "user={\"name\": \"Ann\"}");
+        assertThat(remote.exitCode()).isEqualTo(local.exitCode()).isEqualTo(1);
+        assertThat(remote.err()).startsWith(local.err().lines().findFirst().orElseThrow())
+                .contains("planvm show planvm-");
+
+        Path unknown = plan("unknown.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {},
+                  "output_vars": "final_answer"}}]""");
+        CliRun rejected = CliRun.of("run", unknown.toString(), "--temporal", target);
+        assertThat(rejected.exitCode()).isEqualTo(2);
+        assertThat(rejected.err()).startsWith(unknown + ": seq_no 0: tool 'vector_search' is not installed");
+    }
+
+    @Test
+    void a_workflow_started_without_waiting_is_shown_by_its_id() throws Exception {
+        Path plan = plan("hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
+        CliRun started = CliRun.of("run", plan.toString(), "--temporal", target, "--no-wait", "--workflow-id", "hello-1");
+        assertThat(started.exitCode()).as(started.err()).isZero();
+        assertThat(started.out()).isEqualTo("hello-1\n");
+
+        ObjectNode shown = null;
+        for (int i = 0; i < 100; i++) {
+            CliRun show = CliRun.of("show", "hello-1", "--temporal", target);
+            assertThat(show.exitCode()).as(show.err()).isZero();
+            shown = (ObjectNode) new ObjectMapper().readTree(show.out());
+            if (!shown.get("status").asText().equals("running")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(shown.get("status").asText()).isEqualTo("succeeded");
+        assertThat(shown.get("result").asText()).isEqualTo("hi");
+        assertThat(shown.at("/plan/source").asText()).isEqualTo(plan.toString());
+
+        CliRun missing = CliRun.of("show", "no-such-workflow", "--temporal", target);
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).isEqualTo("planvm: no workflow 'no-such-workflow' in this namespace\n");
+    }
+
+    @Test
+    void batch_on_temporal_prints_the_lines_a_local_batch_prints() throws Exception {
+        CliRun remote = CliRun.of("batch", "../plans", "--replay-dir", "../plans", "--temporal", target);
+        CliRun local = CliRun.of("batch", "../plans", "--replay-dir", "../plans");
+
+        assertThat(remote.exitCode()).as(remote.err()).isEqualTo(local.exitCode());
+        long examples;
+        try (var files = java.nio.file.Files.list(Path.of("../plans"))) {
+            examples = files.filter(f -> f.toString().endsWith(".expected.json")).count(); // one per example plan
+        }
+        assertThat(withoutDurations(remote.out())).isEqualTo(withoutDurations(local.out())).hasSize((int) examples);
+        assertThat(remote.err()).contains(examples + " plans in");
+    }
+
+    @Test
+    void options_that_belong_elsewhere_are_refused_with_temporal() throws Exception {
+        Path plan = plan("hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
+        CliRun store = CliRun.of("run", plan.toString(), "--temporal", target, "--store", "x.db");
+        assertThat(store.exitCode()).isEqualTo(2);
+        assertThat(store.err()).startsWith("run: --store cannot be used with --temporal: the Temporal server keeps the run");
+
+        CliRun secret = CliRun.of("run", plan.toString(), "--temporal", target, "--secret", "TOKEN=abcdefghijkl");
+        assertThat(secret.exitCode()).isEqualTo(2);
+        assertThat(secret.err()).contains("--secret TOKEN: with --temporal, --secret names a secret the workers hold")
+                .doesNotContain("abcdefghijkl");
+
+        CliRun namespace = CliRun.of("run", plan.toString(), "--namespace", "prod");
+        assertThat(namespace.exitCode()).isEqualTo(2);
+        assertThat(namespace.err()).startsWith("run: --namespace needs --temporal HOST:PORT");
+    }
+
+    @Test
+    void an_unreachable_server_is_one_sentence_and_exit_1() throws Exception {
+        Path plan = plan("hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
+        CliRun run = CliRun.of("run", plan.toString(), "--temporal", "127.0.0.1:1");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).startsWith("planvm: cannot reach the Temporal server at 127.0.0.1:1: ").hasLineCount(1);
+    }
+
+    private static List<String> withoutDurations(String lines) throws IOException {
+        List<String> kept = new ArrayList<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : lines.split("\n")) {
+            ObjectNode outcome = (ObjectNode) json.readTree(line);
+            outcome.remove("duration_ms");
+            kept.add(outcome.toString());
+        }
+        return kept;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.planvm.temporal.contract;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The input of a {@link PlanWorkflow}: the plan as its text, the run's inputs, which inputs are
+ * secrets held by the workers (by name only: a secret's value never enters the workflow's
+ * history), how the plan reaches the world, and the run's settings.
+ *
+ * @param source           what the plan is called in messages (its file name)
+ * @param plan             the plan document (StackVM JSON)
+ * @param secrets          names of secrets the workers hold; the plan sees each as the variable
+ *                         of that name holding the reference {@code «secret:NAME»}
+ * @param mode             {@code live}, {@code record}, {@code replay} or {@code dry-run}
+ * @param cassette         the cassette a replay answers from, else {@code null}
+ * @param dryRunConditions what LLM conditions answer in a dry run
+ */
+public record PlanRequest(String source, String plan, Map<String, JsonNode> inputs, List<String> secrets, String mode,
+                          JsonNode cassette, boolean dryRunConditions, RunSettings settings) {
+
+    /** The modes a request may name. */
+    public static final Set<String> MODES = Set.of("live", "record", "replay", "dry-run");
+
+    public PlanRequest {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(plan, "plan");
+        inputs = inputs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
+        secrets = secrets == null ? List.of() : List.copyOf(secrets);
+        mode = mode == null ? "live" : mode;
+        if (!MODES.contains(mode)) {
+            throw new IllegalArgumentException("unknown mode '" + mode + "'; one of " + MODES);
+        }
+        if (mode.equals("replay") && cassette == null) {
+            throw new IllegalArgumentException("a replay needs a cassette");
+        }
+        settings = settings == null ? RunSettings.defaults() : settings;
+    }
+
+    /** A live run of {@code plan} with these inputs and the default settings. */
+    public static PlanRequest live(String source, String plan, Map<String, JsonNode> inputs) {
+        return new PlanRequest(source, plan, inputs, List.of(), "live", null, false, RunSettings.defaults());
+    }
+
+    public PlanRequest withSecrets(List<String> names) {
+        return new PlanRequest(source, plan, inputs, names, mode, cassette, dryRunConditions, settings);
+    }
+
+    public PlanRequest withSettings(RunSettings runSettings) {
+        return new PlanRequest(source, plan, inputs, secrets, mode, cassette, dryRunConditions, runSettings);
+    }
+
+    /** This request in another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
+    public PlanRequest withMode(String newMode, JsonNode replayCassette, boolean conditionsAnswer) {
+        return new PlanRequest(source, plan, inputs, secrets, newMode, replayCassette, conditionsAnswer, settings);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.planvm.temporal.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.temporal.contract.PlanActivities;
+import dev.planvm.temporal.contract.PlanProgress;
+import dev.planvm.temporal.contract.PlanRequest;
+import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.PlanWorkflow;
+import dev.planvm.temporal.contract.RunFailure;
+import dev.planvm.temporal.contract.ToolCatalog;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.CassetteException;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepRecord;
+import dev.planvm.vm.trace.TraceRecorder;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one plan inside a workflow: records the worker's deployment, learns which tools the task
+ * queues' workers hold, loads the plan, and runs planvm's interpreter with every call an activity.
+ * The committed steps are kept for the {@code progress} query. Everything here is deterministic:
+ * the plan, the inputs, the recorded deployment and the activities' answers decide every step.
+ */
+public final class PlanWorkflowImpl implements PlanWorkflow {
+
+    /** The most step entries the progress query answers with (the last ones): a query answer is one payload. */
+    static final int PROGRESS_STEPS = 200;
+
+    /** How long the workers of a task queue may take to say which tools they hold. */
+    private static final Duration DESCRIBE_TIMEOUT = Duration.ofMinutes(5);
+
+    private final Deployment configured;
+    private final List<JsonNode> committed = new ArrayList<>();
+    private String status = "running";
+    private String source;
+    private String digest;
+    private String mode;
+
+    /** @param configured how the worker running this workflow is deployed */
+    public PlanWorkflowImpl(Deployment configured) {
+        this.configured = configured;
+    }
+
+    @Override
+    public PlanResponse run(PlanRequest request) {
+        source = request.source();
+        mode = request.mode();
+        Deployment deployment = Workflow.sideEffect(Deployment.class, () -> configured);
+        PlanResponse response = run(request, deployment);
+        status = response.status();
+        return Responses.bounded(response, deployment.maxPayloadBytes());
+    }
+
+    private PlanResponse run(PlanRequest request, Deployment deployment) {
+        Map<String, ToolCatalog> catalogs;
+        try {
+            catalogs = catalogs(deployment);
+        } catch (ActivityFailure noWorker) {
+            return PlanResponse.refused("rejected", List.of("no worker said which tools it holds: "
+                    + Responses.reason(noWorker)));
+        }
+        PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings());
+        LoadResult loaded = vm.loader().load(request.plan(), request.source());
+        if (!loaded.valid()) {
+            List<String> errors = new ArrayList<>();
+            for (Diagnostic error : loaded.errors()) {
+                errors.add(error.format(request.source()).substring(request.source().length() + 2));
+            }
+            return PlanResponse.refused("invalid", errors);
+        }
+        digest = loaded.plan().digest();
+        RunMode runMode;
+        try {
+            runMode = mode(request);
+        } catch (CassetteException broken) {
+            return PlanResponse.refused("rejected", List.of(broken.getMessage()));
+        }
+        Map<String, JsonNode> inputs = new LinkedHashMap<>(request.inputs());
+        for (String secret : request.secrets()) {
+            inputs.put(secret, TextNode.valueOf(SecretReferences.reference(secret)));
+        }
+        RunResult result;
+        try {
+            result = vm.run(loaded.plan(), Checkpoint.start(inputs), runMode, List.of(new Progress()), null);
+        } catch (PlanRejectedException rejected) {
+            return PlanResponse.refused("rejected", rejected.problems());
+        }
+        RunFailure error = result.error() == null ? null
+                : new RunFailure(result.error().seqNo(), result.error().type(), result.error().message());
+        JsonNode cassette = runMode instanceof RunMode.Record record ? record.recording().cassette().toJson() : null;
+        return new PlanResponse(result.status().label(), result.finalAnswer(), error, result.steps(), result.warnings(),
+                List.of(), result.trace(), cassette);
+    }
+
+    private static RunMode mode(PlanRequest request) {
+        return switch (request.mode()) {
+            case "record" -> RunMode.record();
+            case "replay" -> RunMode.replay(Cassette.fromJson(request.cassette(), request.source() + " (cassette)"), false);
+            case "dry-run" -> RunMode.dryRun(request.dryRunConditions());
+            default -> RunMode.live();
+        };
+    }
+
+    /** The tools of every task queue calls may go to: this worker's own, else asked of the queue's workers (at once). */
+    private static Map<String, ToolCatalog> catalogs(Deployment deployment) {
+        Map<String, Promise<ToolCatalog>> asked = new LinkedHashMap<>();
+        for (String queue : deployment.queues()) {
+            if (!queue.equals(deployment.taskQueue()) || deployment.localCatalog() == null) {
+                PlanActivities workers = Workflow.newActivityStub(PlanActivities.class, ActivityOptions.newBuilder()
+                        .setTaskQueue(queue).setScheduleToCloseTimeout(DESCRIBE_TIMEOUT)
+                        .setStartToCloseTimeout(Duration.ofSeconds(30))
+                        .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1)).build())
+                        .setSummary("which tools task queue '" + queue + "' holds").build());
+                asked.put(queue, Async.function(workers::describeTools));
+            }
+        }
+        Map<String, ToolCatalog> catalogs = new LinkedHashMap<>();
+        for (String queue : deployment.queues()) {
+            Promise<ToolCatalog> answer = asked.get(queue);
+            catalogs.put(queue, answer == null ? deployment.localCatalog() : answer.get());
+        }
+        return catalogs;
+    }
+
+    @Override
+    public PlanProgress progress() {
+        int from = Math.max(0, committed.size() - PROGRESS_STEPS);
+        return new PlanProgress(status, source, digest, mode, committed.size(), committed.subList(from, committed.size()));
+    }
+
+    /** Keeps the trace entry of every committed step for the query. */
+    private final class Progress implements RunListener {
+        @Override
+        public void stepFinished(StepRecord step) {
+            if (!step.failed()) {
+                committed.add(TraceRecorder.entry(step));
+            }
+        }
+    }
+}

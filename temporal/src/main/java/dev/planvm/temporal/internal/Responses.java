@@ -1,0 +1,80 @@
+package dev.planvm.temporal.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.temporal.contract.PlanResponse;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.TemporalFailure;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Keeps a workflow's result within what one Temporal payload may hold. */
+final class Responses {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Responses() {
+    }
+
+    /**
+     * {@code response} as it is when it fits in {@code maxBytes}; else without its trace, then
+     * without its recorded cassette, then without its answer, each replaced by a marker and a
+     * warning that says what was left out.
+     */
+    static PlanResponse bounded(PlanResponse response, long maxBytes) {
+        PlanResponse bounded = response;
+        long size = size(bounded);
+        if (size <= maxBytes) {
+            return bounded;
+        }
+        List<String> warnings = new ArrayList<>(bounded.warnings());
+        if (bounded.trace() != null) {
+            warnings.add(leftOut("trace", size(bounded.trace()), maxBytes));
+            bounded = new PlanResponse(bounded.status(), bounded.finalAnswer(), bounded.error(), bounded.steps(), warnings,
+                    bounded.problems(), marker("trace", size(bounded.trace())), bounded.cassette());
+        }
+        if (size(bounded) > maxBytes && bounded.cassette() != null) {
+            warnings.add(leftOut("recorded cassette", size(bounded.cassette()), maxBytes));
+            bounded = new PlanResponse(bounded.status(), bounded.finalAnswer(), bounded.error(), bounded.steps(), warnings,
+                    bounded.problems(), bounded.trace(), marker("cassette", size(bounded.cassette())));
+        }
+        if (size(bounded) > maxBytes) {
+            warnings.add(leftOut("final_answer", size(bounded.finalAnswer()), maxBytes));
+            bounded = new PlanResponse(bounded.status(), marker("final_answer", size(bounded.finalAnswer())),
+                    bounded.error(), bounded.steps(), warnings, bounded.problems(), bounded.trace(), bounded.cassette());
+        }
+        return bounded;
+    }
+
+    private static String leftOut(String what, long size, long max) {
+        return "the " + what + " (" + CallAttempts.count(size) + " bytes as JSON) was left out of the workflow's result,"
+                + " which may hold at most " + CallAttempts.count(max) + " bytes (--max-payload-bytes)";
+    }
+
+    private static ObjectNode marker(String what, long size) {
+        ObjectNode marker = JsonNodeFactory.instance.objectNode();
+        marker.put("truncated", what + " of " + CallAttempts.count(size) + " bytes as JSON");
+        marker.put("size", size);
+        return marker;
+    }
+
+    static long size(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value).length;
+        } catch (JsonProcessingException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** Why an activity failed, in a sentence. */
+    static String reason(ActivityFailure failure) {
+        Throwable cause = failure.getCause();
+        if (cause instanceof TemporalFailure temporal) {
+            return temporal.getOriginalMessage();
+        }
+        return cause == null ? failure.getOriginalMessage() : String.valueOf(cause.getMessage());
+    }
+}
