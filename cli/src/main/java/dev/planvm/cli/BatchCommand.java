@@ -4,17 +4,24 @@ import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.Batch;
+import dev.planvm.vm.batch.BatchListener;
 import dev.planvm.vm.batch.BatchReport;
 import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.PlanOutcome;
-import dev.planvm.json.AtomicFiles;
+import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,20 +36,28 @@ import picocli.CommandLine.Command;
                         + " one that calls a tool or an LLM is rejected without running: a replayed batch never calls anything real."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every plan succeeded", "1:some plan failed, was invalid or was rejected",
-                "2:bad usage, or no plan file found"})
+                "2:bad usage, or no plan file found", "130:interrupted (Ctrl-C or SIGTERM): the finished plans' lines are written"})
 final class BatchCommand implements Callable<Integer> {
+
+    /** Seconds the plans in flight get to finish after Ctrl-C or SIGTERM. */
+    static final int STOP_GRACE_SECONDS = 10;
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
             description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json).")
     private List<String> paths;
 
     @CommandLine.Option(names = "--concurrency", paramLabel = "N",
-            description = "Plans in flight at once (default: twice the available processors, at least 4).")
+            description = "Plans in flight at once (default: " + Batch.DEFAULT_CONCURRENCY + ", for LLM-bound plans).")
     private Integer concurrency;
 
     @CommandLine.Option(names = "--out", paramLabel = "FILE",
-            description = "Write the JSON lines to FILE instead of stdout, atomically once every plan has finished (nothing if interrupted).")
+            description = "Write the JSON lines to FILE instead of stdout, each as its plan finishes (in file order).")
     private Path out;
+
+    @CommandLine.Option(names = "--resume-from", paramLabel = "OUT",
+            description = "Skip the plans OUT already has a line for (an earlier, interrupted batch's --out) and append the "
+                    + "others' lines to OUT.")
+    private Path resumeFrom;
 
     @CommandLine.ArgGroup(exclusive = true)
     private Mode mode = new Mode();
@@ -98,26 +113,94 @@ final class BatchCommand implements Callable<Integer> {
         PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
         RedactingLogs.use(vm.redactor());
         Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets));
+        BatchResume resumed = resumeFrom == null ? BatchResume.none() : BatchResume.read(resumeFrom);
+        List<String> toRun = files.stream().filter(file -> !resumed.done(file)).toList();
+        PlanFileRunner redacting = new PlanFileRunner(vm);
+        try (Writer sink = sink()) {
+            BatchLines lines = new BatchLines(sink, toRun.size(), vmOptions.revealSecrets() ? o -> o : redacting::redacted);
+            return run(batch, toRun, lines, resumed, files.size() - toRun.size());
+        }
+    }
+
+    /**
+     * Runs the plans, streaming their lines; Ctrl-C or SIGTERM stops the batch (no plan starts, those
+     * in flight get {@value #STOP_GRACE_SECONDS} s to finish), writes what finished and the summary, and
+     * exits 130.
+     */
+    private int run(Batch batch, List<String> toRun, BatchLines lines, BatchResume resumed, int skipped)
+            throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        Batch.Stop stop = new Batch.Stop();
+        CountDownLatch written = new CountDownLatch(1);
+        Thread onSignal = new Thread(() -> {
+            stop.request(Duration.ofSeconds(STOP_GRACE_SECONDS));
+            try {
+                written.await(STOP_GRACE_SECONDS + 10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
+        }, "planvm-batch-stop");
+        Runtime.getRuntime().addShutdownHook(onSignal);
         long start = System.nanoTime();
-        List<PlanOutcome> outcomes;
-        try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(files.size())) {
-            outcomes = batch.run(files.stream().map(Path::of).toList(), progress);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("planvm batch: interrupted; nothing written");
-            return ExitCodes.RUNTIME_FAILURE;
+        try {
+            List<PlanOutcome> outcomes;
+            try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(toRun.size())) {
+                outcomes = batch.run(toRun.stream().map(Path::of).toList(), BatchListener.both(lines, progress), stop);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stop.request(Duration.ZERO);
+                outcomes = List.of();
+            }
+            lines.flushFinished();
+            lines.throwIfFailed();
+            List<PlanOutcome> finished = outcomes.stream().filter(Objects::nonNull).toList();
+            BatchReport report = new BatchReport(finished, Duration.ofNanos(System.nanoTime() - start));
+            if (verbosity.verbose()) {
+                finished.stream().filter(o -> !o.succeeded())
+                        .forEach(o -> err.println(TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
+            }
+            if (stop.requested()) {
+                err.println("batch: interrupted: " + finished.size() + " of " + toRun.size() + " plans finished; planvm batch "
+                        + "--resume-from OUT runs the others");
+            }
+            if (skipped > 0) {
+                err.println("batch: " + skipped + " plans skipped: " + resumeFrom + " already has their lines");
+            }
+            report.summary().lines().forEach(line -> err.println(TerminalText.safe(line)));
+            err.flush();
+            if (stop.requested()) {
+                return ExitCodes.INTERRUPTED;
+            }
+            return report.allSucceeded() && resumed.notSucceeded() == 0 ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+        } finally {
+            written.countDown();
+            if (!stop.requested()) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(onSignal);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs: it exits 130 once the lines are written
+                }
+            }
         }
-        if (!vmOptions.revealSecrets()) {
-            PlanFileRunner redacting = new PlanFileRunner(vm);
-            outcomes = outcomes.stream().map(redacting::redacted).toList();
+    }
+
+    /** Where the lines go: stdout, --out (replaced) or --resume-from (appended). */
+    private Writer sink() throws IOException {
+        if (resumeFrom != null) {
+            return Files.newBufferedWriter(resumeFrom, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
-        BatchReport report = new BatchReport(outcomes, Duration.ofNanos(System.nanoTime() - start));
-        write(report);
-        if (verbosity.verbose()) {
-            outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> err.println(TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
+        if (out != null) {
+            if (Files.isDirectory(out)) {
+                throw new IOException("cannot write " + out + ": it is a directory");
+            }
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            return Files.newBufferedWriter(out, StandardCharsets.UTF_8);
         }
-        report.summary().lines().forEach(line -> err.println(TerminalText.safe(line)));
-        return report.allSucceeded() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+        return new NonClosing(spec.commandLine().getOut());
     }
 
     /** Refuses bad option values (exit 2) and returns the --var inputs. */
@@ -125,6 +208,9 @@ final class BatchCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         if (concurrency != null && concurrency < 1) {
             throw new CommandLine.ParameterException(commandLine, "--concurrency must be at least 1");
+        }
+        if (resumeFrom != null && out != null && !out.toAbsolutePath().normalize().equals(resumeFrom.toAbsolutePath().normalize())) {
+            throw new CommandLine.ParameterException(commandLine, "--resume-from appends to its file: give --out the same file or leave it out");
         }
         if (replayTiming && mode.replayDir == null) {
             throw new CommandLine.ParameterException(commandLine, "--replay-timing needs --replay-dir");
@@ -146,13 +232,15 @@ final class BatchCommand implements Callable<Integer> {
         return builder.build();
     }
 
-    private void write(BatchReport report) throws IOException {
-        if (out != null) {
-            AtomicFiles.write(out, report.jsonLines());
-            return;
+    /** stdout for the lines, left open when the lines are done. */
+    private static final class NonClosing extends FilterWriter {
+        NonClosing(Writer out) {
+            super(out);
         }
-        PrintWriter stdout = spec.commandLine().getOut();
-        report.outcomes().forEach(outcome -> stdout.println(BatchReport.jsonLine(outcome)));
-        stdout.flush();
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
     }
 }

@@ -17,9 +17,10 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A progress bar on the process's stderr while a batch runs, drawn only when stderr is a
- * terminal: redrawn lines ({@code \r}) would litter a log or a pipe. Otherwise it draws nothing.
- * Close it when the batch is done.
+ * A progress bar on the process's stderr while a batch runs — plans done, plans/s, the time left and
+ * how many did not succeed so far — drawn only when stderr is a terminal (whatever stdout is):
+ * redrawn lines ({@code \r}) would litter a log or a pipe. Otherwise it draws nothing. Close it when
+ * the batch is done.
  */
 final class BatchProgress implements BatchListener, AutoCloseable {
 
@@ -42,6 +43,8 @@ final class BatchProgress implements BatchListener, AutoCloseable {
                 .setInitialMax(total)
                 .setStyle(ProgressBarStyle.ASCII)
                 .setUpdateIntervalMillis(200)
+                .setUnit(" plans", 1)
+                .showSpeed()
                 .setConsumer(new ConsoleProgressBarConsumer(System.err))
                 .build());
     }
@@ -75,24 +78,22 @@ final class BatchProgress implements BatchListener, AutoCloseable {
     }
 
     /**
-     * Whether the JVM has a terminal (a {@link Console}; on JDK 22+ one that {@code isTerminal()})
-     * and, where {@code /proc} tells, file descriptor 2 is a terminal too ({@code 2>log} is not).
+     * Whether file descriptor 2 is a terminal: where {@code /proc} tells (Linux), whether it leads to a
+     * tty, whatever stdout is ({@code > results.jsonl} keeps the bar); elsewhere, whether the JVM has a
+     * terminal ({@link Console}; on JDK 22+ one that {@code isTerminal()}).
      */
     static boolean stderrIsTerminal() {
-        Console console = System.console();
-        if (console == null || !isTerminal(console)) {
-            return false;
-        }
         Path stderr = Path.of("/proc/self/fd/2");
-        if (!Files.isDirectory(stderr.getParent())) {
-            return true;
+        if (Files.isDirectory(stderr.getParent())) {
+            try {
+                String target = Files.readSymbolicLink(stderr).toString();
+                return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+            } catch (IOException | UnsupportedOperationException | SecurityException unknown) {
+                return false;
+            }
         }
-        try {
-            String target = Files.readSymbolicLink(stderr).toString();
-            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-        } catch (IOException | UnsupportedOperationException | SecurityException unknown) {
-            return false;
-        }
+        Console console = System.console();
+        return console != null && isTerminal(console);
     }
 
     private static boolean isTerminal(Console console) {

@@ -7,6 +7,8 @@ final class ExitCodes {
     static final int INVALID = 2;
     /** The run waits for a reviewer's approval of a tool call ({@code planvm approve RUN} continues it). */
     static final int WAITING = 3;
+    /** A batch stopped by Ctrl-C or SIGTERM (128 + SIGINT's number, as shells report it). */
+    static final int INTERRUPTED = 130;
 
     private ExitCodes() {
     }

@@ -6,11 +6,16 @@ import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.internal.Threads;
 import dev.planvm.vm.RunMode;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +40,10 @@ import org.slf4j.LoggerFactory;
 public final class Batch {
 
     private static final Logger LOG = LoggerFactory.getLogger(Batch.class);
+    /** How often a waiting batch looks at its stop request. */
+    private static final long STOP_POLL_MS = 100;
+    /** How long interrupted plans get to end before the batch returns without them. */
+    private static final long CANCEL_WAIT_MS = 5_000;
 
     private final BatchPlanRunner runner;
     private final int concurrency;
@@ -49,9 +58,16 @@ public final class Batch {
         return new Builder(vm);
     }
 
-    /** Twice the available processors, at least 4: plans mostly wait on tools and LLMs. */
+    /** The default {@link #concurrency()}. */
+    public static final int DEFAULT_CONCURRENCY = 16;
+
+    /**
+     * 16 plans in flight: plans mostly wait on tools and LLMs, and with LLM calls of 1 to 3 s that is
+     * some 300 to 1,000 requests a minute, within a typical provider's paid-tier rate limits (a 429 is
+     * retried after its {@code Retry-After}); raise it for faster providers or local tools.
+     */
     public static int defaultConcurrency() {
-        return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+        return DEFAULT_CONCURRENCY;
     }
 
     /** The most plans in flight at once. */
@@ -74,19 +90,38 @@ public final class Batch {
      *                              interrupted and nothing is returned
      */
     public List<PlanOutcome> run(List<Path> plans, BatchListener listener) throws InterruptedException {
+        return run(plans, listener, new Stop());
+    }
+
+    /**
+     * Runs the plans until they are all done or {@code stop} is requested: then no plan starts any
+     * more, plans in flight get the stop's grace period to finish, and those still running after it
+     * are interrupted (their outcomes are left out, as if they had not run).
+     *
+     * @return one entry per plan, in the order of {@code plans}: its outcome (without trace), or
+     *         {@code null} for a plan that did not run to its end because the batch was stopped
+     * @throws InterruptedException when interrupted while waiting; plans still running are
+     *                              interrupted and nothing is returned
+     */
+    public List<PlanOutcome> run(List<Path> plans, BatchListener listener, Stop stop) throws InterruptedException {
         List<Path> files = List.copyOf(plans);
         Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(stop, "stop");
         PlanOutcome[] outcomes = new PlanOutcome[files.size()];
         Semaphore slots = new Semaphore(concurrency);
         AtomicReference<Error> fatal = new AtomicReference<>();
+        AtomicBoolean cancelling = new AtomicBoolean();
         ExecutorService executor = Threads.bounded("planvm-batch", concurrency);
         try {
             for (int i = 0; i < files.size() && fatal.get() == null; i++) {
-                slots.acquire();
+                if (!acquireUnlessStopped(slots, stop)) {
+                    break;
+                }
                 int index = i;
                 executor.execute(() -> {
                     try {
-                        outcomes[index] = runOne(index, files.get(index), listener);
+                        PlanOutcome outcome = runOne(index, files.get(index), listener, cancelling);
+                        outcomes[index] = outcome;
                     } catch (Error e) {
                         fatal.compareAndSet(null, e);
                     } finally {
@@ -94,17 +129,68 @@ public final class Batch {
                     }
                 });
             }
-            slots.acquire(concurrency); // every slot is back: every plan has finished
+            awaitAll(slots, stop, cancelling, executor);
         } finally {
             executor.shutdownNow();
         }
         if (fatal.get() != null) {
             throw fatal.get();
         }
-        return List.of(outcomes);
+        return Collections.unmodifiableList(Arrays.asList(outcomes));
     }
 
-    private PlanOutcome runOne(int index, Path plan, BatchListener listener) {
+    /** Takes a slot, or returns false (taking none) once a stop is requested. */
+    private static boolean acquireUnlessStopped(Semaphore slots, Stop stop) throws InterruptedException {
+        while (!stop.requested()) {
+            if (slots.tryAcquire(STOP_POLL_MS, TimeUnit.MILLISECONDS)) {
+                if (!stop.requested()) {
+                    return true;
+                }
+                slots.release();
+            }
+        }
+        return false;
+    }
+
+    /** Waits until every slot is back; once a stop is requested, for its grace period, then interrupts what still runs. */
+    private void awaitAll(Semaphore slots, Stop stop, AtomicBoolean cancelling, ExecutorService executor)
+            throws InterruptedException {
+        while (!slots.tryAcquire(concurrency, STOP_POLL_MS, TimeUnit.MILLISECONDS)) {
+            if (stop.requested()) {
+                if (!slots.tryAcquire(concurrency, stop.grace().toMillis(), TimeUnit.MILLISECONDS)) {
+                    cancelling.set(true);
+                    executor.shutdownNow();
+                    slots.tryAcquire(concurrency, CANCEL_WAIT_MS, TimeUnit.MILLISECONDS);
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * A request to stop a running batch ({@code planvm batch} on Ctrl-C or SIGTERM): no plan starts
+     * after it; plans in flight get {@link #grace()} to finish, then are interrupted. Thread-safe.
+     */
+    public static final class Stop {
+        private volatile boolean requested;
+        private volatile Duration grace = Duration.ofSeconds(10);
+
+        /** Asks the batch to stop, giving the plans in flight {@code grace} to finish. */
+        public void request(Duration grace) {
+            this.grace = Objects.requireNonNull(grace, "grace");
+            this.requested = true;
+        }
+
+        public boolean requested() {
+            return requested;
+        }
+
+        public Duration grace() {
+            return grace;
+        }
+    }
+
+    private PlanOutcome runOne(int index, Path plan, BatchListener listener, AtomicBoolean cancelling) {
         long start = System.nanoTime();
         PlanOutcome outcome;
         try {
@@ -115,6 +201,9 @@ public final class Batch {
                     : e instanceof StackOverflowError ? "the plan overflowed the stack" : "unexpected failure: " + e;
             outcome = new PlanOutcome(plan, RunStatus.FAILED, null, error, (System.nanoTime() - start) / 1_000_000, 0,
                     List.of(), null);
+        }
+        if (cancelling.get()) {
+            return null; // cut short by a stop: as if it had not run
         }
         try {
             listener.planFinished(index, outcome);

@@ -20,4 +20,12 @@ public interface BatchListener {
      *                {@link Batch#run} returns keep none)
      */
     void planFinished(int index, PlanOutcome outcome);
+
+    /** Tells {@code first}, then {@code second}. */
+    static BatchListener both(BatchListener first, BatchListener second) {
+        return (index, outcome) -> {
+            first.planFinished(index, outcome);
+            second.planFinished(index, outcome);
+        };
+    }
 }
