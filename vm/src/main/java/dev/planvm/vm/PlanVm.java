@@ -10,13 +10,16 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflow;
+import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.Speculator;
+import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.Threads;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.run.Checkpoint;
@@ -86,6 +89,7 @@ public final class PlanVm implements AutoCloseable {
     private final boolean tracing;
     private final Redactor redactor;
     private final List<AutoCloseable> resources;
+    private final long maxTokens;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools);
@@ -104,6 +108,7 @@ public final class PlanVm implements AutoCloseable {
         this.runLimits = b.runLimits;
         this.tracing = b.tracing;
         this.redactor = b.redactor;
+        this.maxTokens = b.maxTokens;
     }
 
     public static PlanVmBuilder builder() {
@@ -162,6 +167,16 @@ public final class PlanVm implements AutoCloseable {
         return tools;
     }
 
+    /** Which tools plans may call here. */
+    public ToolPolicy toolPolicy() {
+        return chainParts.policy();
+    }
+
+    /** Whether {@code condition_prompt} jumps can be decided live (an LLM condition evaluator is configured). */
+    public boolean hasConditionEvaluator() {
+        return preflight.hasConditionEvaluator();
+    }
+
     /** What keeps this VM's secrets out of traces, cassettes, error messages and the run store. */
     public Redactor redactor() {
         return redactor;
@@ -200,6 +215,21 @@ public final class PlanVm implements AutoCloseable {
                 ? Preflight.uncovered(plan, position, replay.cassette().tools(), replay.cassette().hasConditions()) : List.of();
     }
 
+    /**
+     * A session in {@code mode}: one call chain and one token budget for several runs and the calls
+     * made beside them (an agent's planning, its runs and re-plans). See {@link RunSession}.
+     */
+    public RunSession session(RunMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        TokenBudget budget = new TokenBudget(maxTokens);
+        CallChain standard = CallChains.standard(chainParts, ModeLinks.of(mode, redactor), budget);
+        EarlyAnswers answers = new EarlyAnswers();
+        CallChain early = standard.withoutListeners();
+        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
+        return new RunSession(mode, budget, standard, answers, inputs -> new StreamedStarts(handlers, tools,
+                chainParts.policy(), answered, runLimits, early, answers, executor(), maxInFlight, inputs));
+    }
+
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
         return run(plan, inputs, RunMode.live());
@@ -219,16 +249,27 @@ public final class PlanVm implements AutoCloseable {
      * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode)} is not empty
      */
     public RunResult run(Plan plan, Checkpoint start, RunMode mode, List<RunListener> runListeners, RunJournal journal) {
+        Objects.requireNonNull(mode, "mode");
+        return run(plan, start, session(mode), runListeners, journal);
+    }
+
+    /**
+     * {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)} in a session shared with other runs and
+     * calls: its mode, call chain and token budget; an instruction whose call is the very same as one
+     * the session started early (from the plan as it arrived) gets that call's answer.
+     */
+    public RunResult run(Plan plan, Checkpoint start, RunSession session, List<RunListener> runListeners, RunJournal journal) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(start, "start");
-        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(session, "session");
+        RunMode mode = session.mode();
         List<String> problems = problems(plan, mode);
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
-        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor));
+        CallChain chain = session.chain();
         TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {

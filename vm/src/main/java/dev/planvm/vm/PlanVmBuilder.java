@@ -47,6 +47,7 @@ public final class PlanVmBuilder {
     String llmHint;
     Redactor redactor = Redactor.none();
     final List<AutoCloseable> resources = new ArrayList<>();
+    long maxTokens = dev.planvm.tools.call.TokenBudget.UNLIMITED;
 
     PlanVmBuilder() {
     }
@@ -213,6 +214,20 @@ public final class PlanVmBuilder {
     /** How long one interpolated string and how large one variable may be (default {@link RunLimits#DEFAULT}). */
     public PlanVmBuilder runLimits(RunLimits limits) {
         this.runLimits = Objects.requireNonNull(limits, "limits");
+        return this;
+    }
+
+    /**
+     * The most tokens (prompt and completion, as the LLM server counts them) the calls of one run may
+     * spend — of one session ({@link PlanVm#session}) when runs share one, as an agent's planning and
+     * runs do. A call is refused once the budget is spent, and the call after which the total passes
+     * it fails its step: the run fails with a sentence naming the budget. Default: no limit.
+     */
+    public PlanVmBuilder maxTokens(long maxTokens) {
+        if (maxTokens < 1) {
+            throw new IllegalArgumentException("maxTokens must be at least 1");
+        }
+        this.maxTokens = maxTokens;
         return this;
     }
 

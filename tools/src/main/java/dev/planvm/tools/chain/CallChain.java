@@ -30,6 +30,22 @@ public final class CallChain {
         this.listeners = List.copyOf(listeners);
     }
 
+    /**
+     * This chain with {@code link} in front of its first link (e.g. a link that answers calls started
+     * earlier), observed by the same listeners.
+     */
+    public CallChain withFront(CallInterceptor link) {
+        List<CallInterceptor> all = new java.util.ArrayList<>(links.size() + 1);
+        all.add(Objects.requireNonNull(link, "link"));
+        all.addAll(links);
+        return new CallChain(all, listeners);
+    }
+
+    /** The same links, observed by no listener (for calls whose answers reach the listeners later, at their turn). */
+    public CallChain withoutListeners() {
+        return new CallChain(links, List.of());
+    }
+
     /** Sends the call through the chain. Any failure surfaces as a {@link ToolException}. */
     public JsonNode execute(Call call) {
         return execute(call, attempt -> {

@@ -7,12 +7,14 @@ import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
+import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.chain.internal.DryRunLink;
 import dev.planvm.tools.chain.internal.ParamsCheck;
 import dev.planvm.tools.chain.internal.PermissionLink;
 import dev.planvm.tools.chain.internal.RetryLink;
 import dev.planvm.tools.chain.internal.TerminalLink;
 import dev.planvm.tools.chain.internal.TimeoutLink;
+import dev.planvm.tools.chain.internal.TokenBudgetLink;
 import dev.planvm.tools.chain.internal.ToolLimitLink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,7 +53,20 @@ public final class CallChains {
      * @param mode a {@link #dryRun} link, a cassette player or recorder, or {@code null} for a live run
      */
     public static CallChain standard(Parts parts, CallInterceptor mode) {
+        return standard(parts, mode, null);
+    }
+
+    /**
+     * The standard chain with a token budget first: it counts the tokens every call reports, refuses
+     * calls once the budget is spent and fails the call that passes it (see {@link TokenBudget}).
+     *
+     * @param budget the run's (or session's) budget, or {@code null} for none
+     */
+    public static CallChain standard(Parts parts, CallInterceptor mode, TokenBudget budget) {
         List<CallInterceptor> links = new ArrayList<>();
+        if (budget != null) {
+            links.add(new TokenBudgetLink(budget));
+        }
         links.add(parts.permission);
         if (mode != null) {
             links.add(mode);

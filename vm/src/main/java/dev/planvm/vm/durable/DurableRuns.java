@@ -5,8 +5,10 @@ import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.instructions.Instruction;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunSession;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunStatus;
 import java.util.ArrayList;
@@ -57,6 +59,77 @@ public final class DurableRuns {
         try (Heartbeat alive = store.heartbeat(id)) {
             return new DurableRun(id, null, 0,
                     vm.run(plan, Checkpoint.start(inputs), mode, List.of(), new StoreJournal(store, id, 0, 1)));
+        }
+    }
+
+    /**
+     * {@link #start(Plan, Map, RunMode)} in a session shared with other runs and calls (an agent's
+     * planning and re-plans): its mode, call chain, token budget and early calls.
+     */
+    public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
+        reject(plan, session.mode());
+        String id = store.createRun(plan, inputs, session.mode().label(), null, null);
+        try (Heartbeat alive = store.heartbeat(id)) {
+            return new DurableRun(id, null, 0,
+                    vm.run(plan, Checkpoint.start(inputs), session, List.of(), new StoreJournal(store, id, 0, 1)));
+        }
+    }
+
+    /**
+     * A new stored run (recording its parent, as a rerun does) of {@code plan}: a new version of run
+     * {@code runId}'s plan that keeps its instructions before {@code fromSeq} as they were and replaces
+     * the rest — an agent's re-plan after a step failed. The new run keeps what {@code runId} committed
+     * (all of it when the run stopped at {@code fromSeq}, else what it committed before it first reached
+     * {@code fromSeq}) and runs {@code plan} from {@code fromSeq}, in {@code session}.
+     *
+     * @throws DurableRunException for an unknown run, a {@code fromSeq} {@code plan} lacks, or a plan
+     *                             that changes an instruction before {@code fromSeq}
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     */
+    public DurableRun replan(String runId, int fromSeq, Plan plan, RunSession session) {
+        StoredRun run = find(runId);
+        Plan before = plan(run);
+        int position;
+        try {
+            position = plan.positionOf(fromSeq);
+        } catch (NoSuchElementException e) {
+            throw new DurableRunException("the new plan of run " + run.id() + " has no seq_no " + fromSeq + " to run from");
+        }
+        for (Instruction kept : before.instructions()) {
+            if (kept.seqNo() < fromSeq && !sameInstruction(kept, plan)) {
+                throw new DurableRunException("the new plan changes seq_no " + kept.seqNo() + ", which comes before "
+                        + fromSeq + ": a new plan keeps what already ran");
+            }
+        }
+        int stoppedAt = run.checkpoint().position();
+        List<StoredStep> kept = stoppedAt < before.instructions().size()
+                && before.instructions().get(stoppedAt).seqNo() == fromSeq ? run.steps()
+                : keptSteps(run, fromSeq, safePosition(before, fromSeq));
+        reject(plan, session.mode());
+        Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
+        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq);
+        try (Heartbeat alive = store.heartbeat(id)) {
+            for (StoredStep step : kept) {
+                store.commitStep(id, step);
+            }
+            return new DurableRun(id, run.id(), kept.size(), vm.run(plan, new Checkpoint(position, kept.size(), variables),
+                    session, List.of(), new StoreJournal(store, id, kept.size(), 1)));
+        }
+    }
+
+    private static boolean sameInstruction(Instruction kept, Plan plan) {
+        try {
+            return plan.instruction(kept.seqNo()).header().raw().equals(kept.header().raw());
+        } catch (NoSuchElementException gone) {
+            return false;
+        }
+    }
+
+    private static int safePosition(Plan plan, int seqNo) {
+        try {
+            return plan.positionOf(seqNo);
+        } catch (NoSuchElementException e) {
+            return -1;
         }
     }
 

@@ -81,8 +81,8 @@ public final class Speculator {
     private int used;
     private int mismatched;
 
-    /** A call started early, and its failed attempts (written by the thread that runs it). */
-    private record Launched(Call call, Future<JsonNode> future, List<FailedAttempt> attempts) {
+    /** A call started early, its failed attempts and its tokens (written by the thread that runs it). */
+    private record Launched(Call call, Future<JsonNode> future, List<FailedAttempt> attempts, TokenTally tokens) {
     }
 
     public Speculator(Plan plan, Dataflow flow, Map<String, InstructionHandler<?>> handlers, RunLimits limits,
@@ -136,6 +136,7 @@ public final class Speculator {
         } finally {
             launched.remove(seqNo);
             early.attempts().forEach(failedAttempts);
+            early.tokens().replayTo(call.context().events());
         }
     }
 
@@ -234,14 +235,15 @@ public final class Speculator {
     /** Runs the call on the executor; its position is announced once the future is complete (never before). */
     private Launched submit(int position, Call call) {
         List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
-        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call, attempts::add)) {
+        TokenTally tokens = new TokenTally();
+        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call.withEvents(tokens), attempts::add)) {
             @Override
             protected void done() {
                 answered.offer(position);
             }
         };
         executor.execute(task);
-        return new Launched(call, task, attempts);
+        return new Launched(call, task, attempts, tokens);
     }
 
     private int inFlight() {

@@ -8,6 +8,7 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.expr.Interpolator;
 import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.instructions.expr.Variables;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.Outcome;
@@ -36,6 +37,7 @@ final class Step implements StepContext {
     private ObjectNode inputs;
     private ObjectNode writes;
     private String explanation;
+    private TokenCount spent = TokenCount.ZERO;
 
     /**
      * @param recording    whether someone reads the record (a listener, the trace, a journal)
@@ -102,11 +104,16 @@ final class Step implements StepContext {
             recordInput("placeholder", BooleanNode.TRUE);
         }
         List<FailedAttempt> failed = new ArrayList<>();
+        TokenTally tokens = new TokenTally(call.context().events());
         try {
-            return caller.call(seqNo(), call, failed::add);
+            return caller.call(seqNo(), call.withEvents(tokens), failed::add);
         } finally {
             if (!failed.isEmpty()) {
                 recordInput("attempts", FailedAttempt.toJson(failed));
+            }
+            spent = spent.plus(tokens.total());
+            if (!spent.isZero()) {
+                recordInput("tokens", spent.toJson());
             }
         }
     }

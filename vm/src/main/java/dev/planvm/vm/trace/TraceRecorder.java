@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
@@ -30,7 +31,9 @@ import java.util.Map;
  * A step whose call was retried has {@code "attempts"} in its inputs: its failed attempts, in
  * order, as {@code {"attempt", "error", "duration_ms", "waited_ms"}} ({@code waited_ms}: the wait
  * before the next attempt, absent on a last attempt that failed too); the successful attempt is
- * not listed. {@code early_calls} is absent in a sequential run. Secrets are redacted.
+ * not listed. A step whose calls spent LLM tokens has {@code "tokens": {"prompt", "completion"}} in its
+ * inputs, and the document has their sum as {@code tokens} (absent when no step spent any).
+ * {@code early_calls} is absent in a sequential run. Secrets are redacted.
  *
  * <p>A value larger or deeper than one variable may be (an input, a tool param or output, a
  * write, the result) is replaced by a marker, {@code {"truncated": "text of 6,000,000 characters",
@@ -47,6 +50,7 @@ public final class TraceRecorder implements RunListener {
     private final Redactor redactor;
     private final TraceValues values;
     private JsonNode finished;
+    private TokenCount tokens = TokenCount.ZERO;
 
     /** A recorder whose values are bounded by {@link RunLimits#DEFAULT}. */
     public TraceRecorder(String mode, Redactor redactor) {
@@ -77,6 +81,7 @@ public final class TraceRecorder implements RunListener {
     @Override
     public void stepFinished(StepRecord step) {
         steps.add(entry(step, values));
+        tokens = tokens.plus(TokenCount.fromJson(step.inputs().get("tokens")));
     }
 
     @Override
@@ -103,6 +108,9 @@ public final class TraceRecorder implements RunListener {
             RunResult.EarlyCalls early = result.earlyCalls();
             document.putObject("early_calls").put("started", early.started()).put("used", early.used())
                     .put("mismatched", early.mismatched());
+        }
+        if (!tokens.isZero()) {
+            document.set("tokens", tokens.toJson());
         }
         document.set("steps", steps);
         finished = redactor.redact(document);
