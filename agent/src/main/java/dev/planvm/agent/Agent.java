@@ -45,8 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class Agent {
 
     private static final Logger log = LoggerFactory.getLogger(Agent.class);
-    /** The format of the agent trace document. */
-    public static final String TRACE_FORMAT = "planvm-agent-trace/1";
 
     private final PlanVm vm;
     private final int repairRounds;
@@ -176,26 +174,9 @@ public final class Agent {
 
     private static ObjectNode trace(String goal, RunMode mode, String started, List<PlanRound> rounds, StreamLog streamLog,
                                     ArrayNode runTraces, String error, List<AgentResult.Run> runs, RunSession session) {
-        ObjectNode trace = JsonNodeFactory.instance.objectNode();
-        trace.put("format", TRACE_FORMAT);
-        trace.put("goal", goal);
-        trace.put("mode", mode.label());
-        trace.put("started", started);
-        trace.put("finished", Instant.now().toString());
-        boolean succeeded = error == null && !runs.isEmpty();
-        trace.put("status", succeeded ? "succeeded" : "failed");
+        ObjectNode trace = AgentTraces.planning(goal, mode, started, rounds, error, session.tokensSpent());
+        trace.put("status", error == null && !runs.isEmpty() ? "succeeded" : "failed");
         trace.set("result", runs.isEmpty() ? JsonNodeFactory.instance.nullNode() : runs.get(runs.size() - 1).result().finalAnswer());
-        if (error == null) {
-            trace.putNull("error");
-        } else {
-            trace.put("error", error);
-        }
-        trace.set("tokens", session.tokensSpent().toJson());
-        ObjectNode planning = trace.putObject("planning");
-        ArrayNode list = planning.putArray("rounds");
-        rounds.forEach(r -> list.add(r.toJson()));
-        planning.set("tokens", rounds.stream().map(PlanRound::tokens)
-                .reduce(dev.planvm.tools.TokenCount.ZERO, dev.planvm.tools.TokenCount::plus).toJson());
         if (streamLog.streamed()) {
             trace.set("stream", streamLog.toJson());
         }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
-/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --strict}. */
+/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --max-tokens}, {@code --strict}. */
 final class RunSettings {
 
     /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
@@ -31,6 +31,11 @@ final class RunSettings {
     @CommandLine.Option(names = "--strict", description = "Fail a run that never sets final_answer (instead of a warning and a null result).")
     private boolean strict;
 
+    @CommandLine.Option(names = "--max-tokens", paramLabel = "N",
+            description = "Fail a run once its LLM calls spent more than N tokens (prompt and completion, as the server counts "
+                    + "them): the call that passes the budget fails its step, and no call starts once it is spent. Default: no limit.")
+    private Long maxTokens;
+
     @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
             description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
                     + "Without =VALUE the value is read from the environment variable NAME. Repeatable.")
@@ -40,6 +45,9 @@ final class RunSettings {
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         if (maxSteps < 1) {
             throw new CommandLine.ParameterException(commandLine, "--max-steps must be at least 1");
+        }
+        if (maxTokens != null && maxTokens < 1) {
+            throw new CommandLine.ParameterException(commandLine, "--max-tokens must be at least 1");
         }
         Map<String, JsonNode> inputs = new LinkedHashMap<>();
         for (String var : vars) {
@@ -87,8 +95,11 @@ final class RunSettings {
         return all;
     }
 
-    /** Sets the step limit and strictness on a VM builder. */
+    /** Sets the step limit, the token budget and strictness on a VM builder. */
     PlanVmBuilder applyTo(PlanVmBuilder builder) {
+        if (maxTokens != null && maxTokens >= 1) {
+            builder.maxTokens(maxTokens);
+        }
         return builder.maxSteps(Math.max(1, maxSteps)).strict(strict);
     }
 
