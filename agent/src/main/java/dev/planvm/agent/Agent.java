@@ -1,10 +1,10 @@
 package dev.planvm.agent;
 
+import dev.planvm.agent.format.AnswerFormat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.agent.internal.StreamLog;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.vm.PlanRejectedException;

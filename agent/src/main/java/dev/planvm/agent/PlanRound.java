@@ -1,5 +1,6 @@
 package dev.planvm.agent;
 
+import dev.planvm.agent.format.AnswerFormat;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,7 @@
 package dev.planvm.agent;
 
+import dev.planvm.agent.format.AnswerFormat;
+import dev.planvm.agent.format.StrictPlanSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

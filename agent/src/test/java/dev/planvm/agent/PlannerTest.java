@@ -1,5 +1,7 @@
 package dev.planvm.agent;
 
+import dev.planvm.agent.format.AnswerFormat;
+import dev.planvm.agent.format.StrictPlanSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

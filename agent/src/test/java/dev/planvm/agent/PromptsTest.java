@@ -1,5 +1,6 @@
 package dev.planvm.agent;
 
+import dev.planvm.agent.format.AnswerFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,6 +1,6 @@
 package dev.planvm.cli;
 
-import dev.planvm.agent.AnswerFormat;
+import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.agent.Planner;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Recording;

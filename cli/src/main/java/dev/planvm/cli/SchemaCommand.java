@@ -1,6 +1,6 @@
 package dev.planvm.cli;
 
-import dev.planvm.agent.StrictPlanSchema;
+import dev.planvm.agent.format.StrictPlanSchema;
 import dev.planvm.instructions.PlanSchemas;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

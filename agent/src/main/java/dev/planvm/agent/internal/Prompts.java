@@ -1,7 +1,7 @@
 package dev.planvm.agent.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.agent.AnswerFormat;
+import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.PlanSchemas;
 import dev.planvm.instructions.expr.Builtins;

@@ -1,10 +1,9 @@
-package dev.planvm.agent.internal;
+package dev.planvm.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.agent.Planner;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.vm.EarlyStarts;
 import dev.planvm.vm.RunSession;
@@ -18,7 +17,7 @@ import java.util.Map;
  * when each instruction arrived and when each call started is written down for the trace. An answer
  * that turns out invalid, or that a retried attempt replaces, has its early calls discarded.
  */
-public final class StreamLog implements Planner.Listener {
+final class StreamLog implements Planner.Listener {
 
     private final RunSession session;
     private final long origin;

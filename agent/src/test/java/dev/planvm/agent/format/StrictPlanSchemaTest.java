@@ -1,4 +1,4 @@
-package dev.planvm.agent;
+package dev.planvm.agent.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.planvm.agent;
+package dev.planvm.agent.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

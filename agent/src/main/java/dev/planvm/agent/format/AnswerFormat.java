@@ -1,4 +1,4 @@
-package dev.planvm.agent;
+package dev.planvm.agent.format;
 
 /**
  * How the planner asks the LLM to answer.
