@@ -43,7 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>{@code --scale S} (default 10) divides every latency and the token interval by S to keep the run
  * short; the figures printed are multiplied back by S (so fixed costs are magnified S times: the
- * figures are slightly pessimistic for both modes). {@code --plans N} (default 24).
+ * figures are slightly pessimistic for both modes). {@code --plans N} (default 24); {@code --repeat N}
+ * (default 3): each figure is the median of N runs. The bound printed beside each plan is the shortest
+ * time to answer any streamed execution could reach (see {@link #bound}).
  */
 public final class StreamingBench {
 
@@ -53,16 +55,18 @@ public final class StreamingBench {
     private final double scale;
     private final double tokensPerSecond;
     private final Map<String, Long> latencies;
+    private final int repeat;
 
-    private StreamingBench(double scale, double tokensPerSecond, Map<String, Long> latencies) {
+    private StreamingBench(double scale, double tokensPerSecond, Map<String, Long> latencies, int repeat) {
         this.scale = scale;
         this.tokensPerSecond = tokensPerSecond;
         this.latencies = Map.copyOf(latencies);
+        this.repeat = repeat;
     }
 
     /** One plan's figures, in unscaled milliseconds. */
     record Figures(String plan, boolean independent, int instructions, int chars, double streamMs, double firstCallStreamed,
-                   double answerStreamed, double firstCallThenRun, double answerThenRun) {
+                   double answerStreamed, double firstCallThenRun, double answerThenRun, double bound) {
         double speedup() {
             return answerThenRun / answerStreamed;
         }
@@ -70,6 +74,7 @@ public final class StreamingBench {
 
     public static void main(String[] args) throws Exception {
         int plans = 24;
+        int repeat = 3;
         double scale = 10;
         double rate = 75;
         Map<String, Long> latencies = new java.util.HashMap<>(Map.of("vector_search", 400L, "retrieve_knowledge_graph", 600L,
@@ -77,6 +82,7 @@ public final class StreamingBench {
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--plans" -> plans = Integer.parseInt(args[i + 1]);
+                case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
                 case "--scale" -> scale = Double.parseDouble(args[i + 1]);
                 case "--tokens-per-second" -> rate = Double.parseDouble(args[i + 1]);
                 case "--vector-ms" -> latencies.put("vector_search", Long.parseLong(args[i + 1]));
@@ -85,28 +91,30 @@ public final class StreamingBench {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        new StreamingBench(scale, rate, latencies).run(plans);
+        new StreamingBench(scale, rate, latencies, repeat).run(plans);
     }
 
     private void run(int count) throws Exception {
         List<Plan> chosen = choose(count);
         System.out.printf(Locale.ROOT, "# StreamingBench: %d corpus plans, %.0f tokens/s (4 characters each), latencies %s ms, "
-                        + "scale 1/%.0f, JDK %s%n", chosen.size(), tokensPerSecond, new java.util.TreeMap<>(latencies), scale,
-                System.getProperty("java.version"));
+                        + "scale 1/%.0f, median of %d, JDK %s%n", chosen.size(), tokensPerSecond, new java.util.TreeMap<>(latencies),
+                scale, repeat, System.getProperty("java.version"));
         ask(chosen.get(0), true); // warm-up: class loading, JIT
         ask(chosen.get(0), false);
         List<Figures> all = new ArrayList<>();
         for (Plan plan : chosen) {
-            Measured streamed = ask(plan, true);
-            Measured thenRun = ask(plan, false);
+            Measured streamed = median(plan, true);
+            Measured thenRun = median(plan, false);
             String text = answerText(plan);
             Figures figures = new Figures(plan.source(), independent(plan), plan.instructions().size(), text.length(),
-                    unscaled(streamMillis(text)), streamed.firstCall, streamed.answer, thenRun.firstCall, thenRun.answer);
+                    unscaled(streamMillis(text)), streamed.firstCall, streamed.answer, thenRun.firstCall, thenRun.answer,
+                    bound(plan));
             all.add(figures);
             System.out.printf(Locale.ROOT, "%-14s %-11s %3d instr %6d chars  stream %6.0f ms | first call %6.0f vs %6.0f ms | "
-                            + "answer %6.0f vs %6.0f ms | x%.2f%n", figures.plan(), figures.independent() ? "independent" : "sequential",
-                    figures.instructions(), figures.chars(), figures.streamMs(), figures.firstCallStreamed(),
-                    figures.firstCallThenRun(), figures.answerStreamed(), figures.answerThenRun(), figures.speedup());
+                            + "answer %6.0f vs %6.0f ms (bound %6.0f) | x%.2f%n", figures.plan(),
+                    figures.independent() ? "independent" : "sequential", figures.instructions(), figures.chars(),
+                    figures.streamMs(), figures.firstCallStreamed(), figures.firstCallThenRun(), figures.answerStreamed(),
+                    figures.answerThenRun(), figures.bound(), figures.speedup());
         }
         summary("plans with independent retrieval calls", all.stream().filter(Figures::independent).toList());
         summary("sequential plans", all.stream().filter(f -> !f.independent()).toList());
@@ -119,10 +127,13 @@ public final class StreamingBench {
         }
         double geo = Math.exp(figures.stream().mapToDouble(f -> Math.log(f.speedup())).average().orElse(0));
         double min = figures.stream().mapToDouble(Figures::speedup).min().orElse(0);
+        double bestGeo = Math.exp(figures.stream().mapToDouble(f -> Math.log(f.answerThenRun() / f.bound())).average().orElse(0));
         System.out.printf(Locale.ROOT, "%s (%d): time to first tool call %,.0f ms streamed vs %,.0f ms plan-then-run (mean); "
-                        + "time to answer %,.0f ms vs %,.0f ms (mean); speed-up geometric mean x%.2f, lowest x%.2f%n",
+                        + "time to answer %,.0f ms vs %,.0f ms (mean; the bound for streaming: %,.0f ms); speed-up geometric mean "
+                        + "x%.2f, lowest x%.2f (at the bound: x%.2f)%n",
                 label, figures.size(), mean(figures, Figures::firstCallStreamed), mean(figures, Figures::firstCallThenRun),
-                mean(figures, Figures::answerStreamed), mean(figures, Figures::answerThenRun), geo, min);
+                mean(figures, Figures::answerStreamed), mean(figures, Figures::answerThenRun), mean(figures, Figures::bound), geo,
+                min, bestGeo);
     }
 
     private static double mean(List<Figures> figures, java.util.function.ToDoubleFunction<Figures> f) {
@@ -131,6 +142,17 @@ public final class StreamingBench {
 
     /** Times of one agent run, unscaled milliseconds from its start. */
     private record Measured(double firstCall, double answer) {
+    }
+
+    /** The median of {@code repeat} runs (each figure on its own): the machine may be busy with other work. */
+    private Measured median(Plan plan, boolean stream) {
+        List<Measured> runs = new ArrayList<>();
+        for (int i = 0; i < repeat; i++) {
+            runs.add(ask(plan, stream));
+        }
+        double[] first = runs.stream().mapToDouble(Measured::firstCall).sorted().toArray();
+        double[] answer = runs.stream().mapToDouble(Measured::answer).sorted().toArray();
+        return new Measured(first[first.length / 2], answer[answer.length / 2]);
     }
 
     private Measured ask(Plan plan, boolean stream) {
@@ -146,6 +168,39 @@ public final class StreamingBench {
             throw new IllegalStateException(plan.source() + ": " + result.error());
         }
         return new Measured(unscaled((firstCall.get() - start) / 1e6), unscaled((end - start) / 1e6));
+    }
+
+    /**
+     * The shortest time to answer any streamed execution could reach, in unscaled milliseconds: each
+     * instruction can start no earlier than its closing brace arrives, nor before the instructions
+     * writing what it reads are done; a call then takes its latency. The answer comes when the stream
+     * has ended and every instruction is done.
+     */
+    private double bound(Plan plan) {
+        double interval = 1000 / tokensPerSecond;
+        JsonNode instructions = plan.document().isArray() ? plan.document() : plan.document().path("plan");
+        int offset = "{\"plan\":[".length();
+        Map<Integer, Double> arrival = new java.util.HashMap<>();
+        for (JsonNode instruction : instructions) {
+            offset += instruction.toString().length();
+            arrival.put(instruction.path("seq_no").asInt(), Math.ceil(offset / 4.0) * interval);
+            offset++; // the comma
+        }
+        double end = Math.ceil((answerText(plan).length()) / 4.0) * interval;
+        Map<String, Double> ready = new java.util.HashMap<>();
+        double last = end;
+        for (Instruction instruction : plan.instructions()) {
+            double start = arrival.getOrDefault(instruction.seqNo(), end);
+            for (String read : instruction.reads()) {
+                start = Math.max(start, ready.getOrDefault(read, 0.0));
+            }
+            double done = start + (instruction instanceof Calling calling ? latencies.get(calling.tool()) : 0);
+            for (String written : instruction.writes()) {
+                ready.put(written, done);
+            }
+            last = Math.max(last, done);
+        }
+        return last;
     }
 
     private double unscaled(double millis) {

@@ -191,6 +191,30 @@ class AgentCommandsTest {
     }
 
     @Test
+    void test_pins_a_recorded_agent_run_and_reports_when_it_changes() throws Exception {
+        server.replyStreamed(GREETING, 16, Duration.ZERO).reply("Hello, Ann!");
+        Path tests = Files.createDirectories(dir.resolve("asks"));
+        CliRun recorded = CliRun.withEnvironment(environment, "ask", "Greet Ann", "--stream", "--format", "json",
+                "--var", "name=Ann", "--record", tests.resolve("greet.cassette.json").toString(), "--no-store");
+        assertThat(recorded.exitCode()).as(recorded.err()).isZero();
+        Files.writeString(tests.resolve("greet.json"), """
+                {"format": "planvm-ask/1", "goal": "Greet Ann", "vars": {"name": "Ann"}, "stream": true, "answer_format": "json"}""");
+
+        CliRun update = CliRun.of("test", tests.toString(), "--update");
+        CliRun passing = CliRun.of("test", tests.toString());
+        Files.writeString(tests.resolve("greet.expected.json"), "{\"final_answer\": \"Hello, Bo!\"}");
+        CliRun failing = CliRun.of("test", tests.toString());
+
+        assertThat(update.out()).contains("CREATED");
+        assertThat(passing.exitCode()).as(passing.out() + passing.err()).isZero();
+        assertThat(passing.out()).contains("PASS " + tests.resolve("greet.json"), "1 passed, 0 failed");
+        assertThat(failing.exitCode()).isEqualTo(1);
+        assertThat(failing.out()).contains("FAIL " + tests.resolve("greet.json"), "expected \"Hello, Bo!\", got \"Hello, Ann!\"");
+        assertThat(CliRun.of("validate", tests.toString()).err()).as("validate leaves agent tests out")
+                .contains("no plan file in");
+    }
+
+    @Test
     void schema_strict_llm_prints_the_derived_strict_schema() throws Exception {
         CliRun run = CliRun.of("schema", "--strict-llm");
 

@@ -92,6 +92,26 @@ class EarlyStartsTest {
     }
 
     @Test
+    void a_long_hostile_start_of_a_plan_is_evaluated_once_per_instruction_and_bounded() {
+        StringBuilder json = new StringBuilder("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"v0\": \"ab\"}}");
+        for (int i = 1; i < 5_000; i++) {
+            json.append(",{\"seq_no\": ").append(i).append(", \"type\": \"assign\", \"parameters\": {\"v").append(i)
+                    .append("\": \"${v").append(i - 1).append("}${v").append(i - 1).append("}\"}}");
+        }
+        json.append(",{\"seq_no\": 5000, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"search\", "
+                + "\"tool_params\": {\"q\": \"x\"}, \"output_vars\": \"a\"}}]");
+        Plan plan = vm.loader().load(json.toString(), "hostile.json").planOrThrow();
+        EarlyStarts early = vm.session(RunMode.live()).startEarly(Map.of());
+        long start = System.nanoTime();
+
+        plan.instructions().forEach(early::arrived);
+
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms to take in 5,001 instructions").isLessThan(3_000);
+        assertThat(early.calls()).as("only the first 1,000 instructions are considered").isEmpty();
+        early.discard();
+    }
+
+    @Test
     void discarded_calls_are_never_used_and_a_different_call_is_made_at_its_turn() throws Exception {
         Plan plan = vm.loader().load(PLAN, "p.json").planOrThrow();
         RunSession session = vm.session(RunMode.live());

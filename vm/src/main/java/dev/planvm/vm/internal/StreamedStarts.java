@@ -19,12 +19,10 @@ import dev.planvm.vm.run.RunLimits;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.FutureTask;
@@ -37,9 +35,10 @@ import java.util.concurrent.FutureTask;
  * <p>Only the straight-line start of the plan is considered: instructions in ascending
  * {@code seq_no} order up to the first {@code jmp} or custom instruction, the first call that is not
  * free to start early (a tool with side effects, a tool not installed in a live run, a denied
- * tool), or the first instruction that arrives out of order. Over that start, an assign is
- * evaluated ahead and a call's answer is bound to its {@code output_vars} ahead, so later calls
- * reading them start too; values are held to the run's limits. Each call started is handed to
+ * tool), or the first instruction that arrives out of order, and at most {@value #MAX_PREFIX}
+ * instructions. Over that start, an assign is evaluated ahead (once, when what it reads is known) and
+ * a call's answer is bound to its {@code output_vars} ahead, so later calls reading them start too;
+ * values are held to the run's limits. Each call started is handed to
  * {@link EarlyAnswers}, which gives its answer to the very same call of the run (the
  * {@code seq_no}, tool, params and expected keys all equal) and nothing else; so a call started
  * from a plan that later turns out different, or invalid, is never used, only discarded.
@@ -65,11 +64,33 @@ public final class StreamedStarts {
     private final int maxInFlight;
     private final Map<String, JsonNode> inputs;
 
-    private final List<Instruction> prefix = new ArrayList<>();
+    /** The most instructions of the start of a plan considered (a plan may have 10,000; real ones have a few dozen). */
+    static final int MAX_PREFIX = 1_000;
+
+    private final List<Entry> prefix = new ArrayList<>();
+    /** Variable to the index of the last entry of {@link #prefix} that writes it. */
+    private final Map<String, Integer> lastWriter = new HashMap<>();
     private final Map<Integer, Launch> launched = new LinkedHashMap<>();
     private int lastSeqNo = -1;
     private boolean prefixClosed;
     private boolean stopped;
+
+    /** Where an instruction of the start of the plan is. */
+    private enum State { PENDING, LAUNCHED, KNOWN, FAILED }
+
+    /** One instruction of the start of the plan, and what it writes once known. */
+    private static final class Entry {
+        final Instruction instruction;
+        /** For each variable it reads, the entry that writes it before it (absent: the run's inputs). */
+        final Map<String, Integer> writers;
+        State state = State.PENDING;
+        Map<String, JsonNode> writes = Map.of();
+
+        Entry(Instruction instruction, Map<String, Integer> writers) {
+            this.instruction = instruction;
+            this.writers = writers;
+        }
+    }
 
     /** A call started: its task and when it answered. */
     private static final class Launch {
@@ -109,13 +130,27 @@ public final class StreamedStarts {
         if (stopped || prefixClosed) {
             return;
         }
-        if (instruction.seqNo() <= lastSeqNo || !(instruction instanceof Assign || instruction instanceof Calling
-                || instruction instanceof Reasoning)) {
+        if (instruction.seqNo() <= lastSeqNo || prefix.size() >= MAX_PREFIX || !(instruction instanceof Assign
+                || instruction instanceof Calling || instruction instanceof Reasoning)) {
             prefixClosed = true; // out of order, a jmp or a custom instruction: what follows is not straight-line
             return;
         }
+        if (instruction instanceof Calling calling && !free(calling.tool())) {
+            prefixClosed = true; // a call that may not start early: no call after it does either
+            return;
+        }
         lastSeqNo = instruction.seqNo();
-        prefix.add(instruction);
+        Map<String, Integer> writers = new HashMap<>();
+        for (String read : instruction.reads()) {
+            Integer writer = lastWriter.get(read);
+            if (writer != null) {
+                writers.put(read, writer);
+            }
+        }
+        for (String written : instruction.writes()) {
+            lastWriter.put(written, prefix.size());
+        }
+        prefix.add(new Entry(instruction, writers));
         scan();
     }
 
@@ -152,79 +187,107 @@ public final class StreamedStarts {
     }
 
     /**
-     * Walks the arrived start of the plan from its first instruction, with the values known so far,
-     * and starts every call that has become ready. Cheap enough to redo after every event: plans are
-     * short, and evaluating an assign again gives the same value.
+     * Moves every instruction of the arrived start of the plan on as far as the values known allow,
+     * in order: an instruction is evaluated (an assign) or its call started once every instruction
+     * writing what it reads is known, so each is evaluated at most once (a call that may not start
+     * early never got here: it ended the start of the plan when it arrived).
      */
     private void scan() {
         if (stopped) {
             return;
         }
-        Map<String, JsonNode> values = new HashMap<>(inputs);
-        Set<String> unknown = new HashSet<>();
-        Variables view = name -> {
-            if (unknown.contains(name)) {
-                throw NotKnown.INSTANCE;
+        for (Entry entry : prefix) {
+            if (entry.state == State.LAUNCHED) {
+                settle(entry);
             }
-            return values.get(name);
-        };
-        for (Instruction instruction : prefix) {
-            if (instruction instanceof Assign assign) {
-                try {
-                    Map<String, JsonNode> writes = new LinkedHashMap<>();
-                    AssignHandler.evaluate(assign, view, limits, (name, value) -> {
-                        limits.checkVariable(name, value);
-                        writes.put(name, value);
-                    });
-                    known(values, unknown, writes);
-                } catch (RuntimeException notNow) {
-                    unknownNow(values, unknown, assign.writes());
+            if (entry.state != State.PENDING) {
+                continue;
+            }
+            State inputsState = inputsOf(entry);
+            if (inputsState == State.FAILED) {
+                entry.state = State.FAILED; // what it reads will never be known ahead: it runs at its turn
+                continue;
+            }
+            if (inputsState != State.KNOWN) {
+                continue;
+            }
+            Variables view = name -> {
+                Integer writer = entry.writers.get(name);
+                return writer == null ? inputs.get(name) : prefix.get(writer).writes.get(name);
+            };
+            if (entry.instruction instanceof Assign assign) {
+                evaluate(entry, assign, view);
+            } else if (entry.instruction instanceof Calling calling) {
+                if (inFlight() < maxInFlight) {
+                    start(entry, calling, view);
                 }
-            } else if (instruction instanceof Calling calling && !calling(calling, view, values, unknown)) {
-                return; // a call that may not start early: nothing after it does either
-            }
-        }
-    }
-
-    /** Handles one call of the scan; false when it is a barrier (not free to start early). */
-    private boolean calling(Calling calling, Variables view, Map<String, JsonNode> values, Set<String> unknown) {
-        Launch launch = launched.get(calling.seqNo());
-        if (launch != null) {
-            Map<String, JsonNode> writes = answerOf(launch);
-            if (writes == null) {
-                unknownNow(values, unknown, calling.writes());
             } else {
-                known(values, unknown, writes);
+                entry.state = State.KNOWN; // reasoning writes nothing
             }
-            return true;
         }
-        if (!free(calling.tool())) {
-            return false;
-        }
-        unknownNow(values, unknown, calling.writes());
-        if (inFlight() >= maxInFlight) {
-            return true;
-        }
-        try {
-            callFor(calling, view).ifPresent(call -> launch(calling, call));
-        } catch (RuntimeException notNow) {
-            // its inputs are not known yet (or it fails at its turn, as it would in any run)
-        }
-        return true;
     }
 
-    /** What the answered call binds to its output_vars, or null when it has not answered (well). */
-    private Map<String, JsonNode> answerOf(Launch launch) {
-        if (!launch.task.isDone() || launch.task.isCancelled()) {
-            return null;
+    /** KNOWN when every writer of what the entry reads is known, FAILED when one never will be, else PENDING. */
+    private State inputsOf(Entry entry) {
+        State state = State.KNOWN;
+        for (int writer : entry.writers.values()) {
+            State writerState = prefix.get(writer).state;
+            if (writerState == State.FAILED) {
+                return State.FAILED;
+            }
+            if (writerState != State.KNOWN) {
+                state = State.PENDING;
+            }
+        }
+        return state;
+    }
+
+    private void evaluate(Entry entry, Assign assign, Variables view) {
+        try {
+            Map<String, JsonNode> writes = new LinkedHashMap<>();
+            AssignHandler.evaluate(assign, view, limits, (name, value) -> {
+                limits.checkVariable(name, value);
+                writes.put(name, value);
+            });
+            entry.writes = writes;
+            entry.state = State.KNOWN;
+        } catch (RuntimeException fails) {
+            entry.state = State.FAILED; // it fails at its turn, as it would in any run
+        }
+    }
+
+    private void start(Entry entry, Calling calling, Variables view) {
+        try {
+            Optional<Call> call = callFor(calling, view);
+            if (call.isEmpty()) {
+                entry.state = State.FAILED;
+                return;
+            }
+            launch(calling, call.get());
+            entry.state = State.LAUNCHED;
+        } catch (RuntimeException fails) {
+            entry.state = State.FAILED; // it fails at its turn, as it would in any run
+        }
+    }
+
+    /** A launched call that has answered becomes known (its output bound to its output_vars), or failed. */
+    private void settle(Entry entry) {
+        Launch launch = launched.get(entry.instruction.seqNo());
+        if (launch == null || !launch.task.isDone()) {
+            return;
+        }
+        if (launch.task.isCancelled()) {
+            entry.state = State.FAILED;
+            return;
         }
         try {
             Map<String, JsonNode> writes = OutputBinding.values(launch.calling.tool(), launch.calling.outputVars(),
                     launch.task.get());
             writes.forEach(limits::checkVariable);
-            return writes;
+            entry.writes = writes;
+            entry.state = State.KNOWN;
         } catch (ExecutionException | InterruptedException | RuntimeException failed) {
-            return null;
+            entry.state = State.FAILED; // the failure surfaces at its turn
         }
     }
 
@@ -272,28 +335,5 @@ public final class StreamedStarts {
             }
         }
         return running;
-    }
-
-    private static void known(Map<String, JsonNode> values, Set<String> unknown, Map<String, JsonNode> writes) {
-        writes.forEach((name, value) -> {
-            values.put(name, value);
-            unknown.remove(name);
-        });
-    }
-
-    private static void unknownNow(Map<String, JsonNode> values, Set<String> unknown, List<String> names) {
-        for (String name : names) {
-            values.remove(name);
-            unknown.add(name);
-        }
-    }
-
-    /** A value the scan needs is written by an instruction whose result is not known yet. */
-    private static final class NotKnown extends RuntimeException {
-        static final NotKnown INSTANCE = new NotKnown();
-
-        private NotKnown() {
-            super(null, null, false, false);
-        }
     }
 }
