@@ -88,8 +88,9 @@ public final class Agent {
             Planned planned = planner.plan(goal, inputs.keySet(), session, streamLog);
             rounds.addAll(planned.rounds());
             plan = planned.plan();
+            long runStart = System.nanoTime();
             AgentResult.Run run = first(plan, inputs, session);
-            record(runs, runTraces, run, origin);
+            record(runs, runTraces, run, origin, runStart);
             while (!run.result().succeeded() && runs.size() <= maxReplans && replannable(run.result().error())) {
                 RunError failed = run.result().error();
                 log.info("agent: seq_no {} failed; re-planning from it ({} of {})", failed.seqNo(), runs.size(), maxReplans);
@@ -98,8 +99,9 @@ public final class Agent {
                         session, streamLog);
                 rounds.addAll(replanned.rounds());
                 plan = replanned.plan();
+                runStart = System.nanoTime();
                 run = child(plan, run, failed.seqNo(), session);
-                record(runs, runTraces, run, origin);
+                record(runs, runTraces, run, origin, runStart);
             }
             if (!run.result().succeeded()) {
                 error = run.result().error().describe();
@@ -161,13 +163,14 @@ public final class Agent {
         return steps;
     }
 
-    private static void record(List<AgentResult.Run> runs, ArrayNode traces, AgentResult.Run run, long origin) {
+    private static void record(List<AgentResult.Run> runs, ArrayNode traces, AgentResult.Run run, long origin, long started) {
         runs.add(run);
         ObjectNode entry = traces.addObject();
         entry.put("run", run.id());
         if (run.fromSeq() != null) {
             entry.put("rerun_of", run.parent()).put("from_seq", run.fromSeq());
         }
+        entry.put("started_ms", Math.round((started - origin) / 10_000.0) / 100.0);
         entry.put("ended_ms", Math.round((System.nanoTime() - origin) / 10_000.0) / 100.0);
         entry.set("trace", run.result().trace());
     }

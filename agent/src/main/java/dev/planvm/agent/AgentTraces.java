@@ -21,9 +21,10 @@ import java.util.List;
  *                          "instructions": [{"seq_no", "type", "arrived_ms"}],
  *                          "early_calls": [{"seq_no", "tool", "started_ms", "answered_ms", "failed"}]}],
  *             "early_calls": {"started", "used"}},          // only when answers streamed
- *  "runs": [{"run": id | null, "rerun_of", "from_seq", "ended_ms", "trace": {planvm-trace/1}}]}
+ *  "runs": [{"run": id | null, "rerun_of", "from_seq", "started_ms", "ended_ms", "trace": {planvm-trace/1}}]}
  * }</pre>
- * Times ({@code *_ms}) count from the start of the agent run.
+ * Times ({@code *_ms}) count from the start of the agent run; a run's steps start at its
+ * {@code started_ms} plus their own {@code start_ms}, so a call that did not start early started then.
  */
 public final class AgentTraces {
 
