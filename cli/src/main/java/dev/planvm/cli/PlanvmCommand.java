@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "Validate and run sequenced plans (the StackVM plan format).",
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = {RunCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
+        subcommands = {RunCommand.class, AskCommand.class, PlanCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
                 ResumeCommand.class, RerunCommand.class, ApproveCommand.class, ReportCommand.class, ServeCommand.class,
                 McpCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class, KbCommand.class,
                 CompletionCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},

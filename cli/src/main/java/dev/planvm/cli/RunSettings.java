@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
-/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --strict}. */
+/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --max-tokens}, {@code --strict}. */
 final class RunSettings {
 
     /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
@@ -40,6 +40,10 @@ final class RunSettings {
                     + " characters of text and keys plus one per other value: a number with KiB, MiB or GiB, or plain"
                     + " (default: ${DEFAULT-VALUE}).")
     private long maxRunMemory;
+    @CommandLine.Option(names = "--max-tokens", paramLabel = "N",
+            description = "Fail a run once its LLM calls spent more than N tokens (prompt and completion, as the server counts "
+                    + "them): the call that passes the budget fails its step, and no call starts once it is spent. Default: no limit.")
+    private Long maxTokens;
 
     @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
             description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
@@ -50,6 +54,9 @@ final class RunSettings {
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         if (maxSteps < 1) {
             throw new CommandLine.ParameterException(commandLine, "--max-steps must be at least 1");
+        }
+        if (maxTokens != null && maxTokens < 1) {
+            throw new CommandLine.ParameterException(commandLine, "--max-tokens must be at least 1");
         }
         Map<String, JsonNode> inputs = new LinkedHashMap<>();
         for (String var : vars) {
@@ -102,8 +109,11 @@ final class RunSettings {
         return all;
     }
 
-    /** Sets the step limit, strictness and the run's memory budget on a VM builder. */
+    /** Sets the step limit, strictness, the run's memory budget and the token budget on a VM builder. */
     PlanVmBuilder applyTo(PlanVmBuilder builder) {
+        if (maxTokens != null && maxTokens >= 1) {
+            builder.maxTokens(maxTokens);
+        }
         return builder.maxSteps(Math.max(1, maxSteps)).strict(strict)
                 .runLimits(RunLimits.DEFAULT.withMaxRunSize(Math.max(1, maxRunMemory)));
     }

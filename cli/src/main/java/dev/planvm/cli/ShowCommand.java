@@ -4,6 +4,7 @@ import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.StoredRun;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Command;
 
 /** {@code planvm show RUN}: one stored run and the trace of its committed steps. */
 @Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Print one stored run as JSON: its status, inputs, result and the trace entry of every committed step.")
+        description = "Print one stored run as JSON: its status, inputs, result, the tokens its LLM calls spent, and the trace "
+                + "entry of every committed step.")
 final class ShowCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "RUN",
@@ -64,6 +66,11 @@ final class ShowCommand implements Callable<Integer> {
                 run.approvals().forEach(a -> approvals.addObject().put("step", a.stepIndex()).put("seq_no", a.seqNo())
                         .put("tool", a.tool()).put("decision", a.decision()).put("reason", a.reason()).put("decided", a.decidedAt()));
             }
+            TokenCount tokens = TokenCount.ZERO;
+            for (StoredStep step : run.steps()) {
+                tokens = tokens.plus(TokenCount.fromJson(step.trace().at("/inputs/tokens")));
+            }
+            document.set("tokens", tokens.toJson());
             ArrayNode steps = document.putArray("steps");
             for (StoredStep step : run.steps()) {
                 ObjectNode entry = ((ObjectNode) step.trace()).deepCopy();

@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
         description = {"Regression-test plans against their expectations (X.expected.json).",
                 "Each plan X.json with X.expected.json beside it runs, replaying X.cassette.json when there is one, "
                         + "and its status and final_answer are compared.",
+                "An X.json holding {\"format\": \"planvm-ask/1\", \"goal\": ...} is an agent run (planvm ask) pinned the same way.",
                 "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every plan met its expectation (plans without one are skipped); --update done",
@@ -94,15 +95,17 @@ final class TestCommand implements Callable<Integer> {
                 .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL).build()) {
             RedactingLogs.use(vm.redactor());
             RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs, live);
-            return update ? update(regression, plans, out, err) : test(regression, plans, out, err);
+            AskTests asks = new AskTests(vm, inputs);
+            return update ? update(regression, asks, plans, out, err) : test(regression, asks, plans, out, err);
         }
     }
 
-    private int test(RegressionRun regression, List<Path> plans, PrintWriter out, PrintWriter err) throws IOException {
+    private int test(RegressionRun regression, AskTests asks, List<Path> plans, PrintWriter out, PrintWriter err)
+            throws IOException {
         List<RegressionResult> results = new ArrayList<>();
         for (Path plan : plans) {
             PlanOutcome[] ran = new PlanOutcome[1];
-            RegressionResult result = regression.test(plan, outcome -> ran[0] = outcome);
+            RegressionResult result = PlanFiles.isAsk(plan) ? asks.test(plan) : regression.test(plan, outcome -> ran[0] = outcome);
             result.lines().forEach(line -> out.println(TerminalText.safe(line)));
             out.flush();
             results.add(result);
@@ -123,11 +126,11 @@ final class TestCommand implements Callable<Integer> {
         return report.allPassed() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 
-    private static int update(RegressionRun regression, List<Path> plans, PrintWriter out, PrintWriter err) {
+    private static int update(RegressionRun regression, AskTests asks, List<Path> plans, PrintWriter out, PrintWriter err) {
         Map<RegressionUpdate.Change, Integer> counts = new EnumMap<>(RegressionUpdate.Change.class);
         for (Path plan : plans) {
             try {
-                RegressionUpdate change = regression.update(plan);
+                RegressionUpdate change = PlanFiles.isAsk(plan) ? asks.update(plan) : regression.update(plan);
                 out.println(TerminalText.safe(change.line()));
                 counts.merge(change.change(), 1, Integer::sum);
             } catch (IOException e) {
@@ -143,6 +146,6 @@ final class TestCommand implements Callable<Integer> {
 
     /** The plan files the PATHs stand for, each once; a usage error when a PATH is missing or none is found. */
     private List<Path> plans(CommandLine commandLine) {
-        return PlanFiles.of(paths, false, commandLine).stream().map(file -> Path.of(file).normalize()).distinct().toList();
+        return PlanFiles.of(paths, false, true, commandLine).stream().map(file -> Path.of(file).normalize()).distinct().toList();
     }
 }

@@ -94,6 +94,36 @@ public final class PlanLoader {
         return finish(source, new PlanReader.Read(tooDeep == null ? document : null, tooDeep));
     }
 
+    /**
+     * One instruction checked and typed on its own, as {@link #load} checks each instruction of a plan:
+     * for a plan that is still arriving (an LLM streaming it), before the checks that need the whole
+     * plan (unique {@code seq_no}s, jump targets, references) can run.
+     *
+     * @param instruction the typed instruction, or {@code null} when it has errors
+     * @param diagnostics its own errors and warnings
+     */
+    public record CheckedInstruction(Instruction instruction, List<Diagnostic> diagnostics) {
+        public CheckedInstruction {
+            diagnostics = List.copyOf(diagnostics);
+        }
+    }
+
+    /**
+     * Checks and types one instruction of a plan document.
+     *
+     * @param pointer where the instruction is in the document ({@code /3}, {@code /plan/3})
+     */
+    public CheckedInstruction checkInstruction(JsonNode instruction, String pointer) {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        Diagnostic tooDeep = reader.checkDepth(instruction);
+        if (tooDeep != null) {
+            return new CheckedInstruction(null, List.of(Diagnostic.error(null, pointer + tooDeep.pointer(), tooDeep.message())));
+        }
+        PlanAnalyzer.Entry entry = typeOne(instruction, pointer, 0, diagnostics);
+        boolean valid = diagnostics.stream().noneMatch(Diagnostic::isError);
+        return new CheckedInstruction(valid ? entry.typed() : null, diagnostics);
+    }
+
     private LoadResult finish(String source, PlanReader.Read read) {
         if (read.problem() != null) {
             return new LoadResult(source, null, List.of(read.problem()));

@@ -55,7 +55,7 @@ public final class LlmConditionEvaluator implements ConditionEvaluator {
         messages.add(SystemMessage.from(INSTRUCTIONS));
         messages.add(UserMessage.from(LlmText.withContext(Objects.requireNonNullElse(prompt, ""), context)));
         for (int tried = 1; ; tried++) {
-            String answer = client.ask(messages, true);
+            String answer = client.ask(messages, true, call.events());
             ConditionAnswer read = ConditionAnswer.read(answer);
             if (read.result() != null) {
                 return read.result();

@@ -1,7 +1,9 @@
 package dev.planvm.llm;
 
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
@@ -102,12 +104,40 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
      * error answer's {@code Retry-After}, so the retry link waits as long as the server asks.
      */
     public ChatModel chatModel() {
+        return chatModel(false);
+    }
+
+    /**
+     * As {@link #chatModel()}; with {@code strictJsonSchema}, a request for a JSON Schema answer asks
+     * the server to hold the answer to it exactly ({@code "strict": true}, OpenAI's structured outputs).
+     */
+    ChatModel chatModel(boolean strictJsonSchema) {
         OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
+                .strictJsonSchema(strictJsonSchema)
                 .httpClientBuilder(StatusHttpClient.builder().maxResponseBytes(maxResponseBytes))
                 .apiKey(apiKey == null ? PLACEHOLDER_KEY : apiKey)
                 .modelName(model)
                 .timeout(timeout)
                 .maxRetries(0)
+                .logRequests(false)
+                .logResponses(false);
+        if (baseUrl != null) {
+            builder.baseUrl(baseUrl);
+        }
+        return builder.build();
+    }
+
+    /**
+     * A chat model that streams its answers (server-sent events), configured like {@link #chatModel(boolean)};
+     * {@link #timeout()} bounds the wait for the answer to start. Used by the planner.
+     */
+    StreamingChatModel streamingChatModel(boolean strictJsonSchema) {
+        OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder builder = OpenAiStreamingChatModel.builder()
+                .strictJsonSchema(strictJsonSchema)
+                .httpClientBuilder(StatusHttpClient.builder())
+                .apiKey(apiKey == null ? PLACEHOLDER_KEY : apiKey)
+                .modelName(model)
+                .timeout(timeout)
                 .logRequests(false)
                 .logResponses(false);
         if (baseUrl != null) {

@@ -18,7 +18,8 @@ import java.util.Optional;
 /**
  * The built-in {@code llm_generate} tool: sends {@code prompt} (and {@code context}) to a chat model
  * and returns the answer as text. When the plan stores the output in two or more variables, it asks
- * for one JSON object with those keys and returns that object. Failures become
+ * for one JSON object with those keys and returns that object. The tokens each request spends are
+ * reported to the call's {@link dev.planvm.tools.CallEvents}. Failures become
  * {@link dev.planvm.tools.ToolException}s (retriable for HTTP 429/5xx, timeouts and I/O errors).
  */
 public final class LlmGenerateTool implements Tool {
@@ -73,7 +74,7 @@ public final class LlmGenerateTool implements Tool {
                     + String.join(", ", keys) + ". Write nothing outside the object."));
         }
         messages.add(UserMessage.from(LlmText.withContext(params.path("prompt").asText(), params.get("context"))));
-        String answer = client.ask(messages, wantsObject);
+        String answer = client.ask(messages, wantsObject, context.events());
         if (wantsObject) {
             Optional<ObjectNode> object = JsonText.findObject(answer);
             if (object.isPresent()) {

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Offers {@code llm_generate} and the LLM condition evaluator when the environment configures an
+ * Offers {@code llm_generate}, the agent's {@code planvm:planner} and the LLM condition evaluator when the environment configures an
  * LLM ({@link LlmConfig#fromEnvironment}); otherwise says which variables to set. Registered in
  * {@code META-INF/services/dev.planvm.tools.ToolProvider}.
  */
@@ -26,7 +26,8 @@ public final class LlmToolProvider implements ToolProvider {
 
     @Override
     public List<Tool> tools(Map<String, String> environment) {
-        return config(environment).<List<Tool>>map(config -> List.of(new LlmGenerateTool(config))).orElse(List.of());
+        return config(environment).<List<Tool>>map(config -> List.of(new LlmGenerateTool(config), new PlannerTool(config)))
+                .orElse(List.of());
     }
 
     @Override

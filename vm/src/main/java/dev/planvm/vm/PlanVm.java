@@ -15,14 +15,17 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
+import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflow;
+import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.ThreadScheduler;
+import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.Threads;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.vm.run.CallScheduler;
@@ -109,6 +112,7 @@ public final class PlanVm implements AutoCloseable {
     private final Approvals reviewer;
     private final Sleeper sleeper;
     private final Supplier<? extends CallScheduler> schedulers;
+    private final long maxTokens;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
@@ -130,6 +134,7 @@ public final class PlanVm implements AutoCloseable {
         this.approveTools = b.approveTools;
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
+        this.maxTokens = b.maxTokens;
     }
 
     public static PlanVmBuilder builder() {
@@ -177,7 +182,17 @@ public final class PlanVm implements AutoCloseable {
      * and replays them like a plan's calls.
      */
     public CallChain callChain(RunMode mode) {
-        return CallChains.standard(chainParts, ModeLinks.of(Objects.requireNonNull(mode, "mode"), redactor, sleeper));
+        return session(mode).chain(List.of(), List.of());
+    }
+
+    /** Which tools plans may call here. */
+    public ToolPolicy toolPolicy() {
+        return chainParts.policy();
+    }
+
+    /** Whether {@code condition_prompt} jumps can be decided live (an LLM condition evaluator is configured). */
+    public boolean hasConditionEvaluator() {
+        return preflight.hasConditionEvaluator();
     }
 
     /** What keeps this VM's secrets out of traces, cassettes, error messages and the run store. */
@@ -251,6 +266,22 @@ public final class PlanVm implements AutoCloseable {
         return problems;
     }
 
+    /**
+     * A session in {@code mode}: one call chain and one token budget for several runs and the calls
+     * made beside them (an agent's planning, its runs and re-plans). See {@link RunSession}.
+     */
+    public RunSession session(RunMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        TokenBudget budget = new TokenBudget(maxTokens);
+        CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
+        Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
+        EarlyAnswers answers = new EarlyAnswers();
+        CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of())).withoutListeners();
+        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
+        return new RunSession(mode, budget, chains, answers, inputs -> new StreamedStarts(handlers, tools,
+                chainParts.policy(), approveTools, answered, runLimits, early, answers, executor(), maxInFlight, inputs));
+    }
+
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
         return run(plan, inputs, RunMode.live());
@@ -283,10 +314,29 @@ public final class PlanVm implements AutoCloseable {
      * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode, RunOptions)} is not empty
      */
     public RunResult run(Plan plan, Checkpoint start, RunMode mode, RunHooks hooks, RunJournal journal) {
+        Objects.requireNonNull(mode, "mode");
+        return run(plan, start, session(mode), hooks, journal);
+    }
+
+    /**
+     * {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)} in a session shared with other runs and
+     * calls: its mode, call chain and token budget; an instruction whose call is the very same as one
+     * the session started early (from the plan as it arrived) gets that call's answer.
+     */
+    public RunResult run(Plan plan, Checkpoint start, RunSession session, List<RunListener> runListeners, RunJournal journal) {
+        return run(plan, start, session, RunHooks.of(runListeners), journal);
+    }
+
+    /**
+     * The one way every run goes: {@link #run(Plan, Checkpoint, RunMode, RunHooks, RunJournal)} in a
+     * session (see {@link #run(Plan, Checkpoint, RunSession, List, RunJournal)}).
+     */
+    public RunResult run(Plan plan, Checkpoint start, RunSession session, RunHooks hooks, RunJournal journal) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(start, "start");
-        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(session, "session");
         Objects.requireNonNull(hooks, "hooks");
+        RunMode mode = session.mode();
         RunOptions options = hooks.options();
         List<String> problems = problems(plan, mode, options);
         if (!problems.isEmpty()) {
@@ -311,7 +361,7 @@ public final class PlanVm implements AutoCloseable {
             callListeners.add(trace);
         }
         callListeners.addAll(hooks.callListeners());
-        CallChain chain = CallChains.standard(chainParts, ModeLinks.of(mode, redactor, sleeper), guards, callListeners);
+        CallChain chain = session.chain(guards, callListeners);
         List<RunListener> all = new ArrayList<>();
         if (trace != null) {
             all.add(trace);

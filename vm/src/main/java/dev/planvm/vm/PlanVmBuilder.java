@@ -58,6 +58,7 @@ public final class PlanVmBuilder {
     Approvals reviewer;
     final List<CallInterceptor> routing = new ArrayList<>();
     Supplier<? extends CallScheduler> schedulers;
+    long maxTokens = dev.planvm.tools.call.TokenBudget.UNLIMITED;
 
     PlanVmBuilder() {
     }
@@ -247,6 +248,20 @@ public final class PlanVmBuilder {
     /** How long one string, how large one variable and one whole run may be (default {@link RunLimits#DEFAULT}). */
     public PlanVmBuilder runLimits(RunLimits limits) {
         this.runLimits = Objects.requireNonNull(limits, "limits");
+        return this;
+    }
+
+    /**
+     * The most tokens (prompt and completion, as the LLM server counts them) the calls of one run may
+     * spend — of one session ({@link PlanVm#session}) when runs share one, as an agent's planning and
+     * runs do. A call is refused once the budget is spent, and the call after which the total passes
+     * it fails its step: the run fails with a sentence naming the budget. Default: no limit.
+     */
+    public PlanVmBuilder maxTokens(long maxTokens) {
+        if (maxTokens < 1) {
+            throw new IllegalArgumentException("maxTokens must be at least 1");
+        }
+        this.maxTokens = maxTokens;
         return this;
     }
 

@@ -28,7 +28,10 @@ import java.util.stream.Collectors;
 /**
  * An OpenAI-compatible chat server on loopback for tests: {@code POST /v1/chat/completions} answers
  * with scripted replies, in order, and records every request body. When the script runs out it
- * answers HTTP 500 "no scripted reply left". Thread-safe; close it to stop it.
+ * answers HTTP 500 "no scripted reply left". A request with {@code "stream": true} is answered with
+ * server-sent events ({@code chat.completion.chunk}s, then one with the usage, then {@code [DONE]}):
+ * {@link #replyStreamed} scripts the pieces and their pace; a plain {@link #reply} is then sent as
+ * one piece. Every answer reports {@link #usage} tokens. Thread-safe; close it to stop it.
  *
  * <pre>{@code
  * try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
@@ -51,6 +54,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private final List<Headers> headers = new CopyOnWriteArrayList<>();
     private final AtomicLong ids = new AtomicLong();
+    private volatile int promptTokens = 10;
+    private volatile int completionTokens = 5;
 
     private FakeOpenAiServer(HttpServer server, ExecutorService executor) {
         this.server = server;
@@ -94,7 +99,52 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 exchange.close();
                 return;
             }
-            send(exchange, 200, completion(request, content).toString(), Map.of());
+            if (request.path("stream").asBoolean(false)) {
+                stream(exchange, request, List.of(content), Duration.ZERO);
+            } else {
+                send(exchange, 200, completion(request, content).toString(), Map.of());
+            }
+        });
+    }
+
+    /** The usage every later answer reports (default 10 prompt and 5 completion tokens). */
+    public FakeOpenAiServer usage(int prompt, int completion) {
+        this.promptTokens = prompt;
+        this.completionTokens = completion;
+        return this;
+    }
+
+    /**
+     * Next, answer a streaming request with server-sent events: wait {@code gap} before each piece,
+     * send it as a {@code chat.completion.chunk}, then the usage and {@code [DONE]}.
+     */
+    public FakeOpenAiServer replyStreamed(List<String> pieces, Duration gap) {
+        List<String> copy = List.copyOf(pieces);
+        return enqueue((exchange, request) -> stream(exchange, request, copy, gap));
+    }
+
+    /** Next, stream {@code content} in pieces of {@code pieceLength} characters, {@code gap} apart. */
+    public FakeOpenAiServer replyStreamed(String content, int pieceLength, Duration gap) {
+        List<String> pieces = new java.util.ArrayList<>();
+        for (int i = 0; i < content.length(); i += pieceLength) {
+            pieces.add(content.substring(i, Math.min(content.length(), i + pieceLength)));
+        }
+        return replyStreamed(pieces, gap);
+    }
+
+    /** Next, stream {@code pieces} ({@code gap} apart), then close the connection without finishing the answer. */
+    public FakeOpenAiServer replyStreamedThenDrop(List<String> pieces, Duration gap) {
+        List<String> copy = List.copyOf(pieces);
+        return enqueue((exchange, request) -> {
+            startEvents(exchange);
+            OutputStream out = exchange.getResponseBody();
+            for (String piece : copy) {
+                if (!sleep(gap)) {
+                    return;
+                }
+                event(out, chunk(request, piece, null).toString());
+            }
+            out.close();
         });
     }
 
@@ -234,11 +284,68 @@ public final class FakeOpenAiServer implements AutoCloseable {
         message.put("role", "assistant");
         message.put("content", content);
         choice.put("finish_reason", "stop");
-        ObjectNode usage = completion.putObject("usage");
-        usage.put("prompt_tokens", 10);
-        usage.put("completion_tokens", 5);
-        usage.put("total_tokens", 15);
+        completion.set("usage", usage());
         return completion;
+    }
+
+    private void stream(HttpExchange exchange, JsonNode request, List<String> pieces, Duration gap) throws IOException {
+        startEvents(exchange);
+        try (OutputStream out = exchange.getResponseBody()) {
+            event(out, chunk(request, "", null).toString());
+            for (String piece : pieces) {
+                if (!sleep(gap)) {
+                    return;
+                }
+                event(out, chunk(request, piece, null).toString());
+            }
+            event(out, chunk(request, null, "stop").toString());
+            ObjectNode usage = chunk(request, null, null);
+            usage.putArray("choices");
+            usage.set("usage", usage());
+            event(out, usage.toString());
+            event(out, "[DONE]");
+        }
+    }
+
+    private static void startEvents(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        exchange.sendResponseHeaders(200, 0);
+    }
+
+    private static void event(OutputStream out, String data) throws IOException {
+        out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /** A {@code chat.completion.chunk} with {@code content} (null: none) and {@code finishReason} (null: none yet). */
+    private ObjectNode chunk(JsonNode request, String content, String finishReason) {
+        ObjectNode chunk = MAPPER.createObjectNode();
+        chunk.put("id", "chatcmpl-fake-" + ids.get());
+        chunk.put("object", "chat.completion.chunk");
+        chunk.put("created", System.currentTimeMillis() / 1000);
+        chunk.put("model", request.path("model").asText("fake-model"));
+        ObjectNode choice = chunk.putArray("choices").addObject();
+        choice.put("index", 0);
+        ObjectNode delta = choice.putObject("delta");
+        if (content != null) {
+            delta.put("role", "assistant");
+            delta.put("content", content);
+        }
+        if (finishReason == null) {
+            choice.putNull("finish_reason");
+        } else {
+            choice.put("finish_reason", finishReason);
+        }
+        return chunk;
+    }
+
+    private ObjectNode usage() {
+        ObjectNode usage = MAPPER.createObjectNode();
+        usage.put("prompt_tokens", promptTokens);
+        usage.put("completion_tokens", completionTokens);
+        usage.put("total_tokens", promptTokens + completionTokens);
+        return usage;
     }
 
     private static String error(String message) {

@@ -2,6 +2,7 @@ package dev.planvm.tools.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.CallContext;
+import dev.planvm.tools.CallEvents;
 import java.util.Objects;
 
 /**
@@ -15,6 +16,16 @@ public sealed interface Call permits Call.ToolCall, Call.ConditionCall {
 
     /** A short description for messages: {@code tool 'vector_search'} or {@code condition}. */
     String describe();
+
+    /** The same call reporting to {@code events} (equal to this one: events are not compared). */
+    default Call withEvents(CallEvents events) {
+        CallContext reporting = context().withEvents(events);
+        if (this instanceof ToolCall tool) {
+            return new ToolCall(tool.tool(), tool.params(), reporting);
+        }
+        ConditionCall condition = (ConditionCall) this;
+        return new ConditionCall(condition.prompt(), condition.conditionContext(), reporting);
+    }
 
     /** {@code calling}: a tool by name with its params. */
     record ToolCall(String tool, JsonNode params, CallContext context) implements Call {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.call.Call;
 import dev.planvm.json.JsonFiles;
 import dev.planvm.json.JsonValues;
@@ -23,6 +24,12 @@ import java.util.TreeSet;
  *    {"type": "tool", "tool": "vector_search", "params": {...}, "output": ..., "duration_ms": 812},
  *    {"type": "condition", "prompt": "Is 4 even?", "context": null, "result": true, "explanation": "...", "duration_ms": 640}]}
  * }</pre>
+ * An interaction may also say what its LLM requests spent, {@code "tokens": {"prompt": 812, "completion": 96}},
+ * and a tool interaction whose answer was streamed (the planner's) keeps its pieces with when each
+ * arrived, {@code "chunks": [{"text": "[{\"seq_no\"", "at_ms": 412}, ...]}}; replay reports both again
+ * ({@code --replay-timing} re-emits the pieces at their recorded pace). Both are optional. A tool
+ * interaction may hold {@code "error"} (text) instead of {@code "output"}: the call failed, and a replay
+ * fails it again with that message (see {@link Recording#keepingFailures()}).
  */
 public record Cassette(List<Interaction> interactions) {
 
@@ -110,11 +117,14 @@ public record Cassette(List<Interaction> interactions) {
         String type = item.path("type").asText();
         long duration = duration(item.get("duration_ms"), where);
         if (type.equals("tool")) {
-            if (!item.path("tool").isTextual() || !item.has("output")) {
-                throw new CassetteException(where + ": a tool interaction needs \"tool\" (text) and \"output\"");
+            boolean failed = !item.has("output") && item.path("error").isTextual();
+            if (!item.path("tool").isTextual() || (!item.has("output") && !failed)) {
+                throw new CassetteException(where + ": a tool interaction needs \"tool\" (text) and \"output\" (or \"error\", text)");
             }
             JsonNode params = item.has("params") ? item.get("params") : MAPPER.createObjectNode();
-            return new Interaction.ToolInteraction(item.get("tool").asText(), params, item.get("output"), duration);
+            return new Interaction.ToolInteraction(item.get("tool").asText(), params,
+                    failed ? NullNode.getInstance() : item.get("output"), duration, StreamRecord.chunks(item, duration, where),
+                    StreamRecord.tokens(item, where), failed ? item.get("error").asText() : null);
         }
         if (type.equals("condition")) {
             if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
@@ -122,7 +132,7 @@ public record Cassette(List<Interaction> interactions) {
             }
             JsonNode context = item.has("context") ? item.get("context") : NullNode.getInstance();
             return new Interaction.ConditionInteraction(item.get("prompt").asText(), context, item.get("result").asBoolean(),
-                    item.path("explanation").asText(""), duration);
+                    item.path("explanation").asText(""), duration, StreamRecord.tokens(item, where));
         }
         throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
     }
@@ -148,7 +158,14 @@ public record Cassette(List<Interaction> interactions) {
             if (interaction instanceof Interaction.ToolInteraction tool) {
                 item.put("type", "tool").put("tool", tool.tool());
                 item.set("params", tool.params());
-                item.set("output", tool.output());
+                if (tool.failed()) {
+                    item.put("error", tool.error());
+                } else {
+                    item.set("output", tool.output());
+                }
+                if (!tool.chunks().isEmpty()) {
+                    item.set("chunks", StreamRecord.toJson(tool.chunks()));
+                }
             } else {
                 Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
                 item.put("type", "condition").put("prompt", condition.prompt());
@@ -156,6 +173,9 @@ public record Cassette(List<Interaction> interactions) {
                 item.put("result", condition.result()).put("explanation", condition.explanation());
             }
             item.put("duration_ms", interaction.durationMs());
+            if (!interaction.tokens().isZero()) {
+                item.set("tokens", interaction.tokens().toJson());
+            }
         }
         return document;
     }

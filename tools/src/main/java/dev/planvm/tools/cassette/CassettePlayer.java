@@ -2,6 +2,7 @@ package dev.planvm.tools.cassette;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.tools.CallEvents;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
@@ -21,7 +22,9 @@ import java.util.Set;
  * matches by tool name and params, a condition by prompt and context (JSON equality, numbers by
  * value). When several interactions match, they are served in recorded order. A call with no
  * match left fails (not retriable), naming the call and showing the closest recorded interaction
- * with a diff. One player per run: it remembers which interactions it served.
+ * with a diff. One player per run: it remembers which interactions it served. What an interaction
+ * recorded besides its answer is reported to the call's {@link CallEvents} again: the pieces of a
+ * streamed answer (at their recorded pace with {@code timing}), then the tokens it spent.
  */
 public final class CassettePlayer implements CallInterceptor {
 
@@ -83,19 +86,47 @@ public final class CassettePlayer implements CallInterceptor {
         }
         Call call = redacted(chain.call());
         Interaction interaction = take(call);
-        if (timing && interaction.durationMs() > 0) {
-            try {
-                sleeper.sleep(Duration.ofMillis(Math.min(interaction.durationMs(), MAX_WAIT.toMillis())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ToolException("interrupted while replaying " + call.describe(), false, e);
+        CallEvents events = chain.call().context().events();
+        long start = System.nanoTime();
+        if (interaction instanceof Interaction.ToolInteraction streamed && !streamed.chunks().isEmpty()) {
+            events.streamStarted();
+            for (Interaction.Chunk chunk : streamed.chunks()) {
+                waitUntil(start, chunk.atMs(), call);
+                events.chunk(chunk.text());
             }
         }
+        waitUntil(start, interaction.durationMs(), call);
+        if (!interaction.tokens().isZero()) {
+            events.tokens(interaction.tokens());
+        }
         if (interaction instanceof Interaction.ToolInteraction tool) {
+            if (tool.failed()) {
+                throw ToolException.permanent(tool.error());
+            }
             return tool.output();
         }
         Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
         return new ConditionResult(condition.result(), condition.explanation()).toJson();
+    }
+
+    /**
+     * With {@code timing}, waits until {@code atMs} after {@code start} ({@code duration_ms}, or a
+     * streamed chunk's time), never past {@link #MAX_WAIT} after it, whatever the cassette says.
+     */
+    private void waitUntil(long start, long atMs, Call call) {
+        if (!timing || atMs <= 0) {
+            return;
+        }
+        long left = Math.min(atMs, MAX_WAIT.toMillis()) - (System.nanoTime() - start) / 1_000_000;
+        if (left <= 0) {
+            return;
+        }
+        try {
+            sleeper.sleep(Duration.ofMillis(left));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("interrupted while replaying " + call.describe(), false, e);
+        }
     }
 
     private Call redacted(Call call) {

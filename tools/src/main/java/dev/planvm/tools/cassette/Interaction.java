@@ -1,6 +1,8 @@
 package dev.planvm.tools.cassette;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.TokenCount;
+import java.util.List;
 import java.util.Objects;
 
 /** One recorded call of a {@link Cassette}. */
@@ -9,22 +11,72 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
     /** How long the real call took, in milliseconds ({@code --replay-timing} waits this long). */
     long durationMs();
 
-    /** A tool call: matched by tool name and params. */
-    record ToolInteraction(String tool, JsonNode params, JsonNode output, long durationMs) implements Interaction {
+    /** The tokens the call's LLM requests spent ({@link TokenCount#ZERO} when it spent none or none were recorded). */
+    TokenCount tokens();
+
+    /**
+     * One piece of a streamed answer and when it arrived.
+     *
+     * @param text the piece
+     * @param atMs milliseconds from the start of the call
+     */
+    record Chunk(String text, long atMs) {
+        public Chunk {
+            Objects.requireNonNull(text, "text");
+            if (atMs < 0) {
+                throw new IllegalArgumentException("a chunk's at_ms must not be negative");
+            }
+        }
+    }
+
+    /**
+     * A tool call: matched by tool name and params.
+     *
+     * @param output the answer (JSON null when the call failed)
+     * @param chunks the pieces of a streamed answer (the planner's), in order; empty when not streamed
+     * @param error  why the call failed (a recording that keeps failures, see {@link Recording#keepingFailures()}),
+     *               or {@code null} when it answered
+     */
+    record ToolInteraction(String tool, JsonNode params, JsonNode output, long durationMs, List<Chunk> chunks,
+                           TokenCount tokens, String error) implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(params, "params");
             Objects.requireNonNull(output, "output");
+            chunks = List.copyOf(chunks);
+            tokens = Objects.requireNonNullElse(tokens, TokenCount.ZERO);
+        }
+
+        /** An answered interaction. */
+        public ToolInteraction(String tool, JsonNode params, JsonNode output, long durationMs, List<Chunk> chunks,
+                               TokenCount tokens) {
+            this(tool, params, output, durationMs, chunks, tokens, null);
+        }
+
+        /** An answered interaction that was not streamed and spent no tokens. */
+        public ToolInteraction(String tool, JsonNode params, JsonNode output, long durationMs) {
+            this(tool, params, output, durationMs, List.of(), TokenCount.ZERO);
+        }
+
+        /** Whether the call failed (replay fails it again with {@link #error()}). */
+        public boolean failed() {
+            return error != null;
         }
     }
 
     /** An LLM condition: matched by prompt and context. */
-    record ConditionInteraction(String prompt, JsonNode context, boolean result, String explanation, long durationMs)
-            implements Interaction {
+    record ConditionInteraction(String prompt, JsonNode context, boolean result, String explanation, long durationMs,
+                                TokenCount tokens) implements Interaction {
         public ConditionInteraction {
             Objects.requireNonNull(prompt, "prompt");
             Objects.requireNonNull(context, "context");
             Objects.requireNonNull(explanation, "explanation");
+            tokens = Objects.requireNonNullElse(tokens, TokenCount.ZERO);
+        }
+
+        /** An interaction that spent no tokens. */
+        public ConditionInteraction(String prompt, JsonNode context, boolean result, String explanation, long durationMs) {
+            this(prompt, context, result, explanation, durationMs, TokenCount.ZERO);
         }
     }
 }

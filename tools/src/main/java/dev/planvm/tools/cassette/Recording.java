@@ -10,6 +10,31 @@ import java.util.List;
 public final class Recording {
 
     private final List<Interaction> interactions = new ArrayList<>();
+    private final boolean failures;
+
+    /** A recording of the calls that answered. */
+    public Recording() {
+        this(false);
+    }
+
+    private Recording(boolean failures) {
+        this.failures = failures;
+    }
+
+    /**
+     * A recording that also keeps the tool calls that failed (after their retries), with their
+     * messages, so that a replay fails them again with the same words: what an agent's re-plan needs to
+     * be asked the very same question. A call that failed because it was cancelled (interrupted) is not
+     * kept: whether it is made at all depends on timing.
+     */
+    public static Recording keepingFailures() {
+        return new Recording(true);
+    }
+
+    /** Whether failed tool calls are recorded. */
+    public boolean keepsFailures() {
+        return failures;
+    }
 
     synchronized void add(Interaction interaction) {
         interactions.add(interaction);

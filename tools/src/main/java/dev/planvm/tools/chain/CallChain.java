@@ -30,6 +30,22 @@ public final class CallChain {
         this.listeners = List.copyOf(listeners);
     }
 
+    /**
+     * This chain with {@code link} in front of its first link (e.g. a link that answers calls started
+     * earlier), observed by the same listeners.
+     */
+    public CallChain withFront(CallInterceptor link) {
+        List<CallInterceptor> all = new java.util.ArrayList<>(links.size() + 1);
+        all.add(Objects.requireNonNull(link, "link"));
+        all.addAll(links);
+        return new CallChain(all, listeners);
+    }
+
+    /** The same links, observed by no listener (for calls whose answers reach the listeners later, at their turn). */
+    public CallChain withoutListeners() {
+        return new CallChain(links, List.of());
+    }
+
     /** Sends the call through the chain. Any failure surfaces as a {@link ToolException}. */
     public JsonNode execute(Call call) {
         return execute(call, attempt -> {
@@ -47,7 +63,7 @@ public final class CallChain {
         listeners.forEach(l -> quietly(() -> l.callStarted(call)));
         long start = System.nanoTime();
         try {
-            JsonNode output = new Position(0, call, failedAttempts).proceed(call);
+            JsonNode output = new Position(0, call, call, failedAttempts).proceed(call);
             long took = System.nanoTime() - start;
             listeners.forEach(l -> quietly(() -> l.callFinished(call, output, took)));
             return output;
@@ -62,11 +78,14 @@ public final class CallChain {
     private final class Position implements CallInterceptor.Chain {
         private final int index;
         private final Call call;
+        /** The call as the listeners saw it start (links may pass on a changed copy): their events name this one. */
+        private final Call observed;
         private final Consumer<FailedAttempt> failedAttempts;
 
-        Position(int index, Call call, Consumer<FailedAttempt> failedAttempts) {
+        Position(int index, Call call, Call observed, Consumer<FailedAttempt> failedAttempts) {
             this.index = index;
             this.call = call;
+            this.observed = observed;
             this.failedAttempts = failedAttempts;
         }
 
@@ -80,7 +99,7 @@ public final class CallChain {
             if (index >= links.size()) {
                 throw new IllegalStateException("the last link of the call chain proceeded: it must answer");
             }
-            JsonNode output = links.get(index).intercept(new Position(index + 1, next, failedAttempts));
+            JsonNode output = links.get(index).intercept(new Position(index + 1, next, observed, failedAttempts));
             if (output == null) {
                 throw ToolException.permanent(next.describe() + " returned nothing (Java null)");
             }
@@ -90,7 +109,7 @@ public final class CallChain {
         @Override
         public void attemptFailed(FailedAttempt attempt) {
             failedAttempts.accept(attempt);
-            listeners.forEach(l -> quietly(() -> l.attemptFailed(call, attempt)));
+            listeners.forEach(l -> quietly(() -> l.attemptFailed(observed, attempt)));
         }
     }
 

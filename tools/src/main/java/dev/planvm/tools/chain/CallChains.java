@@ -10,12 +10,14 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.chain.internal.ApprovalLink;
+import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.chain.internal.DryRunLink;
 import dev.planvm.tools.chain.internal.ParamsCheck;
 import dev.planvm.tools.chain.internal.PermissionLink;
 import dev.planvm.tools.chain.internal.RetryLink;
 import dev.planvm.tools.chain.internal.TerminalLink;
 import dev.planvm.tools.chain.internal.TimeoutLink;
+import dev.planvm.tools.chain.internal.TokenBudgetLink;
 import dev.planvm.tools.chain.internal.ToolLimitLink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,18 +56,24 @@ public final class CallChains {
      * @param mode a {@link #dryRun} link, a cassette player or recorder, or {@code null} for a live run
      */
     public static CallChain standard(Parts parts, CallInterceptor mode) {
-        return standard(parts, mode, List.of(), List.of());
+        return standard(parts, mode, RunLinks.NONE);
     }
 
     /**
-     * {@link #standard(Parts, CallInterceptor)} with one run's own links and listeners: {@code guards}
-     * go right after the permission link, in order (a run's narrower {@link #permission} policy, then
-     * its {@link #approval} link); the parts' routing links come after the mode link; {@code runListeners}
-     * observe after the parts' listeners.
+     * {@link #standard(Parts, CallInterceptor)} with one run's own links and listeners: its token
+     * budget first (it counts the tokens every call reports, refuses calls once the budget is spent and
+     * fails the call that passes it), then the permission link, then the run's guards in order (a
+     * narrower {@link #permission} policy, then its {@link #approval} link); the parts' routing links
+     * come after the mode link; the run's listeners observe after the parts' listeners.
      */
-    public static CallChain standard(Parts parts, CallInterceptor mode, List<CallInterceptor> guards,
-                                     List<CallListener> runListeners) {
+    public static CallChain standard(Parts parts, CallInterceptor mode, RunLinks run) {
+        TokenBudget budget = run.budget();
+        List<CallInterceptor> guards = run.guards();
+        List<CallListener> runListeners = run.listeners();
         List<CallInterceptor> links = new ArrayList<>();
+        if (budget != null) {
+            links.add(new TokenBudgetLink(budget));
+        }
         links.add(parts.permission);
         links.addAll(guards);
         if (mode != null) {
@@ -82,6 +90,20 @@ public final class CallChains {
             listeners.addAll(runListeners);
         }
         return new CallChain(links, listeners);
+    }
+
+    /**
+     * What one run adds to the VM's chain: a token budget (or {@code null}), guards after the
+     * permission link, listeners after the VM's.
+     */
+    public record RunLinks(TokenBudget budget, List<CallInterceptor> guards, List<CallListener> listeners) {
+        /** Nothing added. */
+        public static final RunLinks NONE = new RunLinks(null, List.of(), List.of());
+
+        public RunLinks {
+            guards = List.copyOf(guards);
+            listeners = List.copyOf(listeners);
+        }
     }
 
     /** A permission link of its own (e.g. one run's narrower policy): a denied tool fails the call, not retried. */

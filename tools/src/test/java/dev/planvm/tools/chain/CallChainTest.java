@@ -56,6 +56,40 @@ class CallChainTest {
     }
 
     @Test
+    void listeners_hear_of_a_failed_attempt_for_the_call_they_saw_start_even_when_a_link_passes_on_a_copy() {
+        List<Call> started = new ArrayList<>();
+        List<Call> failedFor = new ArrayList<>();
+        CallListener listener = new CallListener() {
+            @Override
+            public void callStarted(Call call) {
+                started.add(call);
+            }
+
+            @Override
+            public void attemptFailed(Call call, dev.planvm.tools.call.FailedAttempt attempt) {
+                failedFor.add(call);
+            }
+        };
+        CallInterceptor copying = chain -> chain.proceed(call("t", List.of("copy")));
+        CallInterceptor failingOnce = new CallInterceptor() {
+            private boolean failed;
+
+            @Override
+            public JsonNode intercept(Chain chain) {
+                if (!failed) {
+                    failed = true;
+                    chain.attemptFailed(new dev.planvm.tools.call.FailedAttempt(1, new ToolException("busy", true),
+                            Duration.ZERO, Duration.ZERO));
+                }
+                return TextNode.valueOf("ok");
+            }
+        };
+        new CallChain(List.of(copying, failingOnce), List.of(listener)).execute(call("t", List.of()));
+        assertThat(failedFor).hasSize(1);
+        assertThat(failedFor.get(0)).isSameAs(started.get(0));
+    }
+
+    @Test
     void a_retriable_failure_is_retried_with_growing_waits_until_it_succeeds() {
         AtomicInteger attempts = new AtomicInteger();
         Tool flaky = Tool.of("flaky", "", (p, c) -> {

@@ -6,8 +6,10 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.instructions.Instruction;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunSession;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
@@ -78,6 +80,76 @@ public final class DurableRuns {
         try (Heartbeat alive = store.heartbeat(id)) {
             created.accept(id);
             return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks, id, 0, 1));
+        }
+    }
+
+    /**
+     * {@link #start(Plan, Map, RunMode)} in a session shared with other runs and calls (an agent's
+     * planning and re-plans): its mode, call chain, token budget and early calls.
+     */
+    public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
+        reject(plan, session.mode(), RunHooks.NONE.options());
+        String id = store.createRun(plan, inputs, session.mode().label(), null, null);
+        try (Heartbeat alive = store.heartbeat(id)) {
+            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), session, RunHooks.NONE, id, 0, 1));
+        }
+    }
+
+    /**
+     * A new stored run (recording its parent, as a rerun does) of {@code plan}: a new version of run
+     * {@code runId}'s plan that keeps its instructions before {@code fromSeq} as they were and replaces
+     * the rest — an agent's re-plan after a step failed. The new run keeps what {@code runId} committed
+     * (all of it when the run stopped at {@code fromSeq}, else what it committed before it first reached
+     * {@code fromSeq}) and runs {@code plan} from {@code fromSeq}, in {@code session}.
+     *
+     * @throws DurableRunException for an unknown run, a {@code fromSeq} {@code plan} lacks, or a plan
+     *                             that changes an instruction before {@code fromSeq}
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     */
+    public DurableRun replan(String runId, int fromSeq, Plan plan, RunSession session) {
+        StoredRun run = find(runId);
+        Plan before = plan(run);
+        int position;
+        try {
+            position = plan.positionOf(fromSeq);
+        } catch (NoSuchElementException e) {
+            throw new DurableRunException("the new plan of run " + run.id() + " has no seq_no " + fromSeq + " to run from");
+        }
+        for (Instruction kept : before.instructions()) {
+            if (kept.seqNo() < fromSeq && !sameInstruction(kept, plan)) {
+                throw new DurableRunException("the new plan changes seq_no " + kept.seqNo() + ", which comes before "
+                        + fromSeq + ": a new plan keeps what already ran");
+            }
+        }
+        int stoppedAt = run.checkpoint().position();
+        List<StoredStep> kept = stoppedAt < before.instructions().size()
+                && before.instructions().get(stoppedAt).seqNo() == fromSeq ? run.steps()
+                : keptSteps(run, fromSeq, safePosition(before, fromSeq));
+        reject(plan, session.mode(), RunHooks.NONE.options());
+        Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
+        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq);
+        try (Heartbeat alive = store.heartbeat(id)) {
+            for (StoredStep step : kept) {
+                store.commitStep(id, step);
+            }
+            return new DurableRun(id, run.id(), kept.size(), execute(plan, new Checkpoint(position, kept.size(), variables),
+                    session, RunHooks.NONE, id, kept.size(), 1));
+        }
+    }
+
+    private static boolean sameInstruction(Instruction kept, Plan plan) {
+        try {
+            return plan.instruction(kept.seqNo()).header().raw().equals(kept.header().raw());
+        } catch (NoSuchElementException gone) {
+            return false;
+        }
+    }
+
+    private static int safePosition(Plan plan, int seqNo) {
+        try {
+            return plan.positionOf(seqNo);
+        } catch (NoSuchElementException e) {
+            return -1;
         }
     }
 
@@ -214,9 +286,15 @@ public final class DurableRuns {
     /** One session of a stored run: its journal, and approvals decided through the store. */
     private RunResult execute(Plan plan, Checkpoint checkpoint, RunMode mode, RunHooks hooks, String id, int stepsBefore,
                               int session) {
+        return execute(plan, checkpoint, vm.session(mode), hooks, id, stepsBefore, session);
+    }
+
+    /** Runs in {@code runSession}, journaled as session {@code session} of stored run {@code id}, approvals kept in the store. */
+    private RunResult execute(Plan plan, Checkpoint checkpoint, RunSession runSession, RunHooks hooks, String id,
+                              int stepsBefore, int session) {
         StoreJournal journal = new StoreJournal(store, id, stepsBefore, session);
         Approvals reviewer = hooks.approvals() != null ? hooks.approvals() : vm.reviewer();
-        return vm.run(plan, checkpoint, mode, hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)), journal);
+        return vm.run(plan, checkpoint, runSession, hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)), journal);
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */

@@ -79,8 +79,8 @@ public final class Speculator {
     private int used;
     private int mismatched;
 
-    /** A call started early, and its failed attempts (written by the thread that runs it). */
-    private record Launched(Call call, CallScheduler.Pending pending, List<FailedAttempt> attempts) {
+    /** A call started early, its failed attempts and its tokens (written by the thread that runs it). */
+    private record Launched(Call call, CallScheduler.Pending pending, List<FailedAttempt> attempts, TokenTally tokens) {
     }
 
     public Speculator(Plan plan, Dataflow flow, Map<String, InstructionHandler<?>> handlers, RunLimits limits,
@@ -134,6 +134,7 @@ public final class Speculator {
         } finally {
             launched.remove(seqNo);
             early.attempts().forEach(failedAttempts);
+            early.tokens().replayTo(call.context().events());
         }
     }
 
@@ -232,8 +233,9 @@ public final class Speculator {
     /** Starts the call through the scheduler; its position is handed out once it is done (never before). */
     private Launched submit(int position, Call call) {
         List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
-        CallScheduler.Pending pending = scheduler.start(position, () -> chain.execute(call, attempts::add));
-        return new Launched(call, pending, attempts);
+        TokenTally tokens = new TokenTally();
+        CallScheduler.Pending pending = scheduler.start(position, () -> chain.execute(call.withEvents(tokens), attempts::add));
+        return new Launched(call, pending, attempts, tokens);
     }
 
     private int inFlight() {

@@ -9,6 +9,7 @@ import dev.planvm.instructions.expr.Interpolator;
 import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.json.JsonValues;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.Outcome;
@@ -39,6 +40,7 @@ final class Step implements StepContext {
     private ObjectNode inputs;
     private ObjectNode writes;
     private String explanation;
+    private TokenCount spent = TokenCount.ZERO;
 
     /**
      * @param recording    whether someone reads the record (a listener, the trace, a journal)
@@ -119,12 +121,17 @@ final class Step implements StepContext {
             recordInput("placeholder", BooleanNode.TRUE);
         }
         List<FailedAttempt> failed = new ArrayList<>();
+        TokenTally tokens = new TokenTally(call.context().events());
         JsonNode answer;
         try {
-            answer = caller.call(seqNo(), call, failed::add);
+            answer = caller.call(seqNo(), call.withEvents(tokens), failed::add);
         } finally {
             if (!failed.isEmpty()) {
                 keepInput("attempts", FailedAttempt.toJson(failed));
+            }
+            spent = spent.plus(tokens.total());
+            if (!spent.isZero()) {
+                recordInput("tokens", spent.toJson());
             }
         }
         JsonValues.problem(answer).ifPresent(problem -> {

@@ -10,6 +10,7 @@ import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
@@ -46,7 +47,9 @@ import java.util.function.Supplier;
  * A step whose call was retried has {@code "attempts"} in its inputs: its failed attempts, in
  * order, as {@code {"attempt", "error", "duration_ms", "waited_ms"}} ({@code waited_ms}: the wait
  * before the next attempt, absent on a last attempt that failed too); the successful attempt is
- * not listed. {@code early_calls} is absent in a sequential run. Secrets are redacted. A run that
+ * not listed. A step whose calls spent LLM tokens has {@code "tokens": {"prompt", "completion"}} in its
+ * inputs, and the document has their sum as {@code tokens} (absent when no step spent any).
+ * {@code early_calls} is absent in a sequential run. Secrets are redacted. A run that
  * ran out of memory (or stack) keeps no steps: they are dropped first, to free what they held.
  *
  * <p>A value larger or deeper than one variable may be (an input, a tool param or output, a
@@ -76,6 +79,7 @@ public final class TraceRecorder implements RunListener, CallListener {
     private int callsOmitted;
     private final Map<Call, ObjectNode> running = new IdentityHashMap<>();
     private final Map<Call, List<FailedAttempt>> attempts = new IdentityHashMap<>();
+    private TokenCount tokens = TokenCount.ZERO;
 
     /** A recorder whose values are bounded by {@link RunLimits#DEFAULT}. */
     public TraceRecorder(String mode, Redactor redactor) {
@@ -168,6 +172,7 @@ public final class TraceRecorder implements RunListener, CallListener {
     @Override
     public void stepFinished(StepRecord step) {
         steps.add(entry(step, values));
+        tokens = tokens.plus(TokenCount.fromJson(step.inputs().get("tokens")));
     }
 
     @Override
@@ -197,6 +202,9 @@ public final class TraceRecorder implements RunListener, CallListener {
             RunResult.EarlyCalls early = result.earlyCalls();
             document.putObject("early_calls").put("started", early.started()).put("used", early.used())
                     .put("mismatched", early.mismatched());
+        }
+        if (!tokens.isZero()) {
+            document.set("tokens", tokens.toJson());
         }
         document.set("steps", steps);
         ArrayNode callList = document.putArray("calls");

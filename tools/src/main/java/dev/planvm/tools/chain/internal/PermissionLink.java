@@ -13,7 +13,9 @@ import java.util.Optional;
  * First link: decides whether a call may happen at all. A tool call that the {@link ToolPolicy}
  * denies fails at once with a non-retriable {@link ToolException} naming the rule, e.g.
  * {@code tool 'web_search' is denied by the tool policy (deny rule 'web_*')}; nothing after this
- * link runs (no replay, no dry-run placeholder, no tool). Conditions always pass.
+ * link runs (no replay, no dry-run placeholder, no tool). Conditions always pass, and so do calls
+ * that no instruction makes ({@link dev.planvm.tools.CallContext#NO_INSTRUCTION}: the agent's
+ * planner): the policy governs what plans may call.
  */
 public final class PermissionLink implements CallInterceptor {
 
@@ -31,7 +33,8 @@ public final class PermissionLink implements CallInterceptor {
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
-        if (call instanceof Call.ToolCall tool && !policy.allowsEverything()) {
+        if (call instanceof Call.ToolCall tool && !policy.allowsEverything()
+                && call.context().seqNo() != dev.planvm.tools.CallContext.NO_INSTRUCTION) {
             Optional<String> refusal = policy.refusal(tool.tool());
             if (refusal.isPresent()) {
                 throw ToolException.permanent(refusal.get());

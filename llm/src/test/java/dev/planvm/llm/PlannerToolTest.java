@@ -1,0 +1,118 @@
+package dev.planvm.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.llm.testing.FakeOpenAiServer;
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.CallEvents;
+import dev.planvm.tools.TokenCount;
+import dev.planvm.tools.ToolException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PlannerToolTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final FakeOpenAiServer server = FakeOpenAiServer.start();
+    private final PlannerTool planner = new PlannerTool(LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl(),
+            "PLANVM_LLM_TIMEOUT_SECONDS", "2")).orElseThrow());
+
+    @AfterEach
+    void stopServer() {
+        server.close();
+    }
+
+    /** What a call reported, with when each piece arrived. */
+    private static final class Seen implements CallEvents {
+        final List<String> pieces = new ArrayList<>();
+        final List<Long> arrivals = new ArrayList<>();
+        final List<TokenCount> tokens = new ArrayList<>();
+        int streams;
+
+        @Override
+        public synchronized void tokens(TokenCount spent) {
+            tokens.add(spent);
+        }
+
+        @Override
+        public synchronized void streamStarted() {
+            streams++;
+        }
+
+        @Override
+        public synchronized void chunk(String text) {
+            pieces.add(text);
+            arrivals.add(System.nanoTime());
+        }
+    }
+
+    private static JsonNode params(String json) throws Exception {
+        return MAPPER.readTree(json);
+    }
+
+    @Test
+    void streams_each_piece_to_the_call_as_it_arrives_and_reports_the_tokens() throws Exception {
+        server.usage(1200, 340).replyStreamed(List.of("[{\"seq_no\": 0, ", "\"type\": \"assign\", ", "\"parameters\": {}}]"),
+                Duration.ofMillis(150));
+        Seen seen = new Seen();
+
+        JsonNode answer = planner.invoke(params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], \"stream\": true}"),
+                CallContext.of(0).withEvents(seen));
+        long returned = System.nanoTime();
+
+        assertThat(answer.asText()).isEqualTo("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {}}]");
+        assertThat(seen.pieces).containsExactly("[{\"seq_no\": 0, ", "\"type\": \"assign\", ", "\"parameters\": {}}]");
+        assertThat(seen.streams).isEqualTo(1);
+        assertThat(returned - seen.arrivals.get(0)).as("the first piece arrived well before the answer ended")
+                .isGreaterThan(Duration.ofMillis(200).toNanos());
+        assertThat(seen.tokens).containsExactly(new TokenCount(1200, 340));
+        assertThat(server.requests().get(0).path("stream").asBoolean()).isTrue();
+    }
+
+    @Test
+    void asks_for_a_strict_json_schema_answer_when_told_to() throws Exception {
+        server.reply("{\"plan\": []}");
+        Seen seen = new Seen();
+
+        planner.invoke(params("""
+                {"messages": [{"role": "system", "content": "You plan."}, {"role": "user", "content": "Goal"}],
+                 "response_format": {"type": "json_schema", "json_schema": {"name": "plan", "schema":
+                    {"type": "object", "properties": {"plan": {"type": "array", "items": {"type": "string"}}},
+                     "required": ["plan"], "additionalProperties": false}}}}"""), CallContext.of(0).withEvents(seen));
+
+        JsonNode request = server.requests().get(0);
+        assertThat(request.at("/response_format/type").asText()).isEqualTo("json_schema");
+        assertThat(request.at("/response_format/json_schema/strict").asBoolean()).isTrue();
+        assertThat(request.at("/response_format/json_schema/schema/required/0").asText()).isEqualTo("plan");
+        assertThat(request.at("/messages/0/role").asText()).isEqualTo("system");
+        assertThat(seen.tokens).containsExactly(new TokenCount(10, 5));
+    }
+
+    @Test
+    void a_stream_that_breaks_off_fails_as_retriable() {
+        server.replyStreamedThenDrop(List.of("[{\"seq_no\""), Duration.ZERO);
+
+        assertThatThrownBy(() -> planner.invoke(params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], "
+                + "\"stream\": true}"), CallContext.of(0))).isInstanceOfSatisfying(ToolException.class,
+                        e -> assertThat(e.retriable()).as(e.getMessage()).isTrue());
+    }
+
+    @Test
+    void llm_generate_reports_the_tokens_of_its_request() throws Exception {
+        server.usage(77, 11).reply("ok");
+        Seen seen = new Seen();
+
+        new LlmGenerateTool(LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl())).orElseThrow())
+                .invoke(params("{\"prompt\": \"hi\"}"), CallContext.of(2).withEvents(seen));
+
+        assertThat(seen.tokens).containsExactly(new TokenCount(77, 11));
+    }
+}

@@ -1,0 +1,342 @@
+package dev.planvm.vm.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Assign;
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.Reasoning;
+import dev.planvm.instructions.expr.Variables;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.approval.ApprovalRules;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.vm.internal.handlers.AssignHandler;
+import dev.planvm.vm.internal.handlers.OutputBinding;
+import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.RunLimits;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
+
+/**
+ * Starts the calls of a plan that is still arriving (an LLM streaming it), as soon as each is
+ * complete and its inputs are known — the dataflow rule of the {@link Speculator}, over the part of
+ * the plan that has arrived.
+ *
+ * <p>Only the straight-line start of the plan is considered: instructions in ascending
+ * {@code seq_no} order up to the first {@code jmp} or custom instruction, the first call that is not
+ * free to start early (a tool with side effects, a tool not installed in a live run, a denied
+ * tool), or the first instruction that arrives out of order, and at most {@value #MAX_PREFIX}
+ * instructions. Over that start, an assign is evaluated ahead (once, when what it reads is known) and
+ * a call's answer is bound to its {@code output_vars} ahead, so later calls reading them start too;
+ * values are held to the run's limits. Each call started is handed to
+ * {@link EarlyAnswers}, which gives its answer to the very same call of the run (the
+ * {@code seq_no}, tool, params and expected keys all equal) and nothing else; so a call started
+ * from a plan that later turns out different, or invalid, is never used, only discarded.
+ */
+public final class StreamedStarts {
+
+    /** One call started early, with when it started and answered ({@code System.nanoTime()}). */
+    public record Started(int seqNo, String tool, long startedNanos, long answeredNanos, boolean failed) {
+        /** Whether the call has answered (or failed) yet. */
+        public boolean answered() {
+            return answeredNanos != 0;
+        }
+    }
+
+    private final Map<String, InstructionHandler<?>> handlers;
+    private final ToolRegistry tools;
+    private final ToolPolicy policy;
+    private final ApprovalRules approveTools;
+    private final boolean toolsAnswered;
+    private final RunLimits limits;
+    private final CallChain chain;
+    private final EarlyAnswers answers;
+    private final ExecutorService executor;
+    private final int maxInFlight;
+    private final Map<String, JsonNode> inputs;
+
+    /** The most instructions of the start of a plan considered (a plan may have 10,000; real ones have a few dozen). */
+    static final int MAX_PREFIX = 1_000;
+
+    private final List<Entry> prefix = new ArrayList<>();
+    /** Variable to the index of the last entry of {@link #prefix} that writes it. */
+    private final Map<String, Integer> lastWriter = new HashMap<>();
+    private final Map<Integer, Launch> launched = new LinkedHashMap<>();
+    private int lastSeqNo = -1;
+    private boolean prefixClosed;
+    private boolean stopped;
+
+    /** Where an instruction of the start of the plan is. */
+    private enum State { PENDING, LAUNCHED, KNOWN, FAILED }
+
+    /** One instruction of the start of the plan, and what it writes once known. */
+    private static final class Entry {
+        final Instruction instruction;
+        /** For each variable it reads, the entry that writes it before it (absent: the run's inputs). */
+        final Map<String, Integer> writers;
+        State state = State.PENDING;
+        Map<String, JsonNode> writes = Map.of();
+
+        Entry(Instruction instruction, Map<String, Integer> writers) {
+            this.instruction = instruction;
+            this.writers = writers;
+        }
+    }
+
+    /** A call started: its task and when it answered. */
+    private static final class Launch {
+        final Calling calling;
+        final FutureTask<JsonNode> task;
+        final long started = System.nanoTime();
+        volatile long answered;
+
+        Launch(Calling calling, FutureTask<JsonNode> task) {
+            this.calling = calling;
+            this.task = task;
+        }
+    }
+
+    /**
+     * @param toolsAnswered whether calls are answered without the tools (a replay or a dry run): a tool
+     *                      that is not installed may then start early
+     * @param chain         the chain early calls go through (the session's, without its listeners)
+     */
+    public StreamedStarts(Map<String, InstructionHandler<?>> handlers, ToolRegistry tools, ToolPolicy policy,
+                          ApprovalRules approveTools, boolean toolsAnswered, RunLimits limits, CallChain chain,
+                          EarlyAnswers answers, ExecutorService executor, int maxInFlight, Map<String, JsonNode> inputs) {
+        this.handlers = handlers;
+        this.tools = tools;
+        this.policy = policy;
+        this.approveTools = approveTools;
+        this.toolsAnswered = toolsAnswered;
+        this.limits = limits;
+        this.chain = chain;
+        this.answers = answers;
+        this.executor = executor;
+        this.maxInFlight = maxInFlight;
+        this.inputs = Map.copyOf(inputs);
+    }
+
+    /** The next instruction of the plan, in the order the plan lists them, typed and checked on its own. */
+    public synchronized void arrived(Instruction instruction) {
+        if (stopped || prefixClosed) {
+            return;
+        }
+        if (instruction.seqNo() <= lastSeqNo || prefix.size() >= MAX_PREFIX || !(instruction instanceof Assign
+                || instruction instanceof Calling || instruction instanceof Reasoning)) {
+            prefixClosed = true; // out of order, a jmp or a custom instruction: what follows is not straight-line
+            return;
+        }
+        if (instruction instanceof Calling calling && !free(calling.tool())) {
+            prefixClosed = true; // a call that may not start early: no call after it does either
+            return;
+        }
+        lastSeqNo = instruction.seqNo();
+        Map<String, Integer> writers = new HashMap<>();
+        for (String read : instruction.reads()) {
+            Integer writer = lastWriter.get(read);
+            if (writer != null) {
+                writers.put(read, writer);
+            }
+        }
+        for (String written : instruction.writes()) {
+            lastWriter.put(written, prefix.size());
+        }
+        prefix.add(new Entry(instruction, writers));
+        scan();
+    }
+
+    /** No more calls start; those started stay with {@link EarlyAnswers} for the run. */
+    public synchronized void finish() {
+        stopped = true;
+    }
+
+    /** No more calls start, and those started are cancelled (their answers will not be used). */
+    public synchronized void discard() {
+        stopped = true;
+        for (Launch launch : launched.values()) {
+            launch.task.cancel(true);
+        }
+    }
+
+    /** The calls started so far, in the order they started. */
+    public synchronized List<Started> started() {
+        List<Started> list = new ArrayList<>();
+        for (Launch launch : launched.values()) {
+            boolean failed = launch.task.isCancelled() || (launch.task.isDone() && failed(launch.task));
+            list.add(new Started(launch.calling.seqNo(), launch.calling.tool(), launch.started, launch.answered, failed));
+        }
+        return list;
+    }
+
+    private static boolean failed(FutureTask<JsonNode> task) {
+        try {
+            task.get();
+            return false;
+        } catch (ExecutionException | InterruptedException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Moves every instruction of the arrived start of the plan on as far as the values known allow,
+     * in order: an instruction is evaluated (an assign) or its call started once every instruction
+     * writing what it reads is known, so each is evaluated at most once (a call that may not start
+     * early never got here: it ended the start of the plan when it arrived).
+     */
+    private void scan() {
+        if (stopped) {
+            return;
+        }
+        for (Entry entry : prefix) {
+            if (entry.state == State.LAUNCHED) {
+                settle(entry);
+            }
+            if (entry.state != State.PENDING) {
+                continue;
+            }
+            State inputsState = inputsOf(entry);
+            if (inputsState == State.FAILED) {
+                entry.state = State.FAILED; // what it reads will never be known ahead: it runs at its turn
+                continue;
+            }
+            if (inputsState != State.KNOWN) {
+                continue;
+            }
+            Variables view = name -> {
+                Integer writer = entry.writers.get(name);
+                return writer == null ? inputs.get(name) : prefix.get(writer).writes.get(name);
+            };
+            if (entry.instruction instanceof Assign assign) {
+                evaluate(entry, assign, view);
+            } else if (entry.instruction instanceof Calling calling) {
+                if (inFlight() < maxInFlight) {
+                    start(entry, calling, view);
+                }
+            } else {
+                entry.state = State.KNOWN; // reasoning writes nothing
+            }
+        }
+    }
+
+    /** KNOWN when every writer of what the entry reads is known, FAILED when one never will be, else PENDING. */
+    private State inputsOf(Entry entry) {
+        State state = State.KNOWN;
+        for (int writer : entry.writers.values()) {
+            State writerState = prefix.get(writer).state;
+            if (writerState == State.FAILED) {
+                return State.FAILED;
+            }
+            if (writerState != State.KNOWN) {
+                state = State.PENDING;
+            }
+        }
+        return state;
+    }
+
+    private void evaluate(Entry entry, Assign assign, Variables view) {
+        try {
+            Map<String, JsonNode> writes = new LinkedHashMap<>();
+            AssignHandler.evaluate(assign, view, limits, (name, value) -> {
+                limits.checkVariable(name, value);
+                writes.put(name, value);
+            });
+            entry.writes = writes;
+            entry.state = State.KNOWN;
+        } catch (RuntimeException fails) {
+            entry.state = State.FAILED; // it fails at its turn, as it would in any run
+        }
+    }
+
+    private void start(Entry entry, Calling calling, Variables view) {
+        try {
+            Optional<Call> call = callFor(calling, view);
+            if (call.isEmpty()) {
+                entry.state = State.FAILED;
+                return;
+            }
+            launch(calling, call.get());
+            entry.state = State.LAUNCHED;
+        } catch (RuntimeException fails) {
+            entry.state = State.FAILED; // it fails at its turn, as it would in any run
+        }
+    }
+
+    /** A launched call that has answered becomes known (its output bound to its output_vars), or failed. */
+    private void settle(Entry entry) {
+        Launch launch = launched.get(entry.instruction.seqNo());
+        if (launch == null || !launch.task.isDone()) {
+            return;
+        }
+        if (launch.task.isCancelled()) {
+            entry.state = State.FAILED;
+            return;
+        }
+        try {
+            Map<String, JsonNode> writes = OutputBinding.values(launch.calling.tool(), launch.calling.outputVars(),
+                    launch.task.get());
+            writes.forEach(limits::checkVariable);
+            entry.writes = writes;
+            entry.state = State.KNOWN;
+        } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+            entry.state = State.FAILED; // the failure surfaces at its turn
+        }
+    }
+
+    private boolean free(String toolName) {
+        if (!policy.allows(toolName) || !toolsAnswered && approveTools.matches(toolName)) {
+            return false; // denied, or needs a reviewer's approval: never called ahead of its turn
+        }
+        Optional<Tool> tool = tools.find(toolName);
+        return tool.map(t -> !t.hasSideEffects()).orElse(toolsAnswered);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Optional<Call> callFor(Calling calling, Variables view) {
+        InstructionHandler<Instruction> handler = (InstructionHandler<Instruction>) handlers.get(calling.type());
+        return handler == null ? Optional.empty() : handler.callFor(calling, view, limits);
+    }
+
+    private void launch(Calling calling, Call call) {
+        List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
+        TokenTally tokens = new TokenTally();
+        Launch[] self = new Launch[1];
+        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call.withEvents(tokens), attempts::add)) {
+            @Override
+            protected void done() {
+                self[0].answered = System.nanoTime();
+                answeredOne();
+            }
+        };
+        Launch launch = new Launch(calling, task);
+        self[0] = launch;
+        launched.put(calling.seqNo(), launch);
+        answers.add(new EarlyAnswers.Early(call, task, attempts, tokens));
+        executor.execute(task);
+    }
+
+    private synchronized void answeredOne() {
+        scan();
+    }
+
+    private int inFlight() {
+        int running = 0;
+        for (Launch launch : launched.values()) {
+            if (!launch.task.isDone()) {
+                running++;
+            }
+        }
+        return running;
+    }
+}
