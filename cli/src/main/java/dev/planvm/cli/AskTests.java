@@ -1,5 +1,7 @@
 package dev.planvm.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.agent.Agent;
@@ -84,6 +86,8 @@ final class AskTests {
         JsonNode ask;
         try {
             ask = MAPPER.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            return invalid(file, "cannot read the agent test: " + JsonErrors.malformed(e), start);
         } catch (IOException e) {
             return invalid(file, "cannot read the agent test: " + e.getMessage(), start);
         }
@@ -94,7 +98,7 @@ final class AskTests {
         Path cassette = file.resolveSibling(PlanFileRunner.baseName(file) + ".cassette.json");
         RunMode mode = Files.exists(cassette) ? RunMode.replay(Cassette.read(cassette), false) : RunMode.live();
         Map<String, JsonNode> variables = new LinkedHashMap<>(inputs);
-        ask.path("vars").fields().forEachRemaining(var -> variables.put(var.getKey(), var.getValue()));
+        ask.path("vars").properties().forEach(var -> variables.put(var.getKey(), var.getValue()));
         AgentResult result = Agent.builder(vm).stream(ask.path("stream").asBoolean(false)).replans(ask.path("replan").asInt(0))
                 .repairRounds(ask.path("repair_rounds").asInt(dev.planvm.agent.Planner.DEFAULT_REPAIR_ROUNDS))
                 .format(format(ask.path("answer_format").asText("auto"))).build().ask(ask.get("goal").asText(), variables, mode);

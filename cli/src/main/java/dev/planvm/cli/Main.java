@@ -1,5 +1,7 @@
 package dev.planvm.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.planvm.json.JsonErrors;
 import dev.planvm.json.TerminalText;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -98,7 +100,9 @@ public final class Main {
             config.lines().forEach(line -> err.println(TerminalText.safe(line)));
             return ExitCodes.INVALID;
         }
-        err.println(TerminalText.safe("planvm: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
+        String why = e.getMessage() == null ? e.getClass().getSimpleName()
+                : e instanceof JsonProcessingException json ? JsonErrors.malformed(json) : e.getMessage();
+        err.println(TerminalText.safe("planvm: " + why));
         boolean refused = e instanceof DurableRunException || e instanceof CassetteException;
         if (Verbosity.isVerbose(parseResult)) {
             e.printStackTrace(err);

@@ -1,5 +1,7 @@
 package dev.planvm.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.AtomicFiles;
@@ -80,8 +82,10 @@ final class ReportCommand implements Callable<Integer> {
         JsonNode trace;
         try {
             trace = mapper.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new CommandLine.ParameterException(commandLine, run + ": not a JSON trace: " + JsonErrors.malformed(e));
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(commandLine, run + ": not a JSON trace: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new CommandLine.ParameterException(commandLine, run + ": cannot read the trace: " + e.getMessage());
         }
         if (trace == null || !"planvm-trace/1".equals(trace.path("format").asText())) {
             throw new CommandLine.ParameterException(commandLine, run + ": not a planvm trace (\"format\" is not \"planvm-trace/1\")");

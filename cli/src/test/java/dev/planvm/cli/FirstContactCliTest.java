@@ -39,6 +39,28 @@ class FirstContactCliTest {
     }
 
     @Test
+    void malformed_json_anywhere_is_one_located_line_without_jacksons_source_noise() throws Exception {
+        Path plan = Files.writeString(dir.resolve("p.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Path cassette = Files.writeString(dir.resolve("c.json"), "{\"format\": \"planvm-cassette/1\", \"interactions\": [}");
+        Path config = Files.writeString(dir.resolve("cfg.json"), "{\"mcpServers\": {x}");
+        Path trace = Files.writeString(dir.resolve("t.trace.json"), "{ bad");
+        Files.writeString(dir.resolve("p.expected.json"), "{\"result\": [}");
+        CliRun[] runs = {
+            CliRun.of("run", plan.toString(), "--replay", cassette.toString(), "--no-store"),
+            CliRun.of("run", plan.toString(), "--config", config.toString(), "--no-store"),
+            CliRun.of("report", trace.toString(), "-o", dir.resolve("r.html").toString()),
+            CliRun.of("test", plan.toString()),
+        };
+        for (CliRun run : runs) {
+            String all = run.out() + run.err();
+            assertThat(all).as(all).containsPattern("line 1, column \\d+").doesNotContain("Source", "REDACTED", "StreamReadFeature");
+            assertThat(run.exitCode()).as(all).isNotZero();
+        }
+        assertThat(runs[0].err()).contains("c.json: malformed JSON at line 1, column 50: Unexpected close marker '}': expected ']'"
+                + " (for Array starting at line 1, column 49)");
+    }
+
+    @Test
     void a_trace_or_cassette_in_a_plan_directory_is_not_taken_for_a_plan_whatever_its_name() throws Exception {
         Files.writeString(dir.resolve("a.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         Files.writeString(dir.resolve("last-run.json"), "{\"format\": \"planvm-trace/1\", \"steps\": []}");

@@ -205,7 +205,7 @@ final class InstructionTyper {
 
     private static Map<String, ValueTemplate> assignValues(JsonNode parameters, Checked at) {
         Map<String, ValueTemplate> values = new LinkedHashMap<>();
-        parameters.fields().forEachRemaining(field -> values.put(field.getKey(),
+        parameters.properties().forEach(field -> values.put(field.getKey(),
                 at.template(field.getValue(), "/parameters/" + JsonPointers.escape(field.getKey()))));
         return values;
     }

@@ -257,7 +257,7 @@ final class PlanAnalyzer {
         if (node.isTextual()) {
             visitor.visit(node.asText(), pointer);
         } else if (node.isObject()) {
-            node.fields().forEachRemaining(f -> forEachString(f.getValue(), JsonPointers.append(pointer, f.getKey()), visitor));
+            node.properties().forEach(f -> forEachString(f.getValue(), JsonPointers.append(pointer, f.getKey()), visitor));
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
                 forEachString(node.get(i), JsonPointers.append(pointer, i), visitor);

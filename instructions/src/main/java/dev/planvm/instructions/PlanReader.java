@@ -1,5 +1,6 @@
 package dev.planvm.instructions;
 
+import dev.planvm.json.JsonErrors;
 import dev.planvm.json.JsonPointers;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -131,7 +132,7 @@ final class PlanReader {
             // the context that is one level too deep starts at its opening bracket
             return nestedTooDeep() + where(parser.getParsingContext().startLocation(ContentReference.unknown()));
         }
-        String reason = firstLine(e.getOriginalMessage());
+        String reason = JsonErrors.message(e);
         int from = reason.indexOf(", from `");
         if (from >= 0) {
             reason = reason.substring(0, from) + ")";
@@ -227,16 +228,11 @@ final class PlanReader {
     }
 
     private static String malformed(JsonProcessingException e) {
-        return "malformed JSON" + where(e.getLocation()) + ": " + firstLine(e.getOriginalMessage());
+        return JsonErrors.malformed(e);
     }
 
     private static String where(JsonLocation at) {
         return at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-    }
-
-    private static String firstLine(String message) {
-        int newline = message.indexOf('\n');
-        return newline >= 0 ? message.substring(0, newline) : message;
     }
 
     private static long utf8Length(String s) {

@@ -99,8 +99,7 @@ final class Fields {
         if (!value.isObject()) {
             throw bad("/" + name, "must be an object of variable names to values, not " + kind(value));
         }
-        for (Iterator<Map.Entry<String, JsonNode>> fields = value.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
             if (!field.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw bad("/" + name + "/" + field.getKey(), "'" + field.getKey()
                         + "' is not a variable name (letters, digits and _, not starting with a digit)");

@@ -68,8 +68,7 @@ class OpenApiTest {
     @Test
     void every_route_is_described_and_every_described_operation_exists() throws Exception {
         Set<String> operations = new TreeSet<>();
-        for (Iterator<Map.Entry<String, JsonNode>> paths = document.path("paths").fields(); paths.hasNext(); ) {
-            Map.Entry<String, JsonNode> path = paths.next();
+        for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
             for (Iterator<String> methods = path.getValue().fieldNames(); methods.hasNext(); ) {
                 String method = methods.next();
                 if (!method.equals("parameters")) {

@@ -121,7 +121,7 @@ public final class Redactor {
         }
         if (value.isObject()) {
             ObjectNode copy = JsonNodeFactory.instance.objectNode();
-            value.fields().forEachRemaining(field -> copy.set(redact(field.getKey()), redact(field.getValue())));
+            value.properties().forEach(field -> copy.set(redact(field.getKey()), redact(field.getValue())));
             return copy;
         }
         if (value.isArray()) {

@@ -55,7 +55,7 @@ class GoldenRunTest {
                 .build();
         Plan plan = vm.loader().load(planFile).planOrThrow();
         Map<String, JsonNode> inputs = new LinkedHashMap<>();
-        expected.path("inputs").fields().forEachRemaining(e -> inputs.put(e.getKey(), e.getValue()));
+        expected.path("inputs").properties().forEach(e -> inputs.put(e.getKey(), e.getValue()));
 
         RunResult result = vm.run(plan, inputs);
 
@@ -79,7 +79,7 @@ class GoldenRunTest {
         if (expected.has("condition_prompts")) {
             assertThat(tools.conditionPrompts).containsExactlyElementsOf(texts(expected.get("condition_prompts")));
         }
-        expected.path("tool_calls").fields().forEachRemaining(e ->
+        expected.path("tool_calls").properties().forEach(e ->
                 assertThat(tools.calls.get(e.getKey())).as("calls of " + e.getKey()).hasValue(e.getValue().asInt()));
         if (expected.has("expected_keys")) {
             List<List<String>> keys = new ArrayList<>();

@@ -105,8 +105,7 @@ public final class StrictPlanSchema {
         out.putArray("required").add("plan");
         out.put("additionalProperties", false);
         ObjectNode outDefs = out.putObject("$defs");
-        for (Iterator<Map.Entry<String, JsonNode>> it = defs.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> def = it.next();
+        for (Map.Entry<String, JsonNode> def : defs.properties()) {
             if (!isFreeForm(def.getValue())) {
                 outDefs.set(def.getKey(), def.getKey().equals("instruction") ? instruction(def.getValue())
                         : convert(def.getValue(), false));
@@ -130,8 +129,7 @@ public final class StrictPlanSchema {
             ArrayNode required = variant.putArray("required");
             Set<String> requiredHere = names(schema.path("required"));
             requiredHere.addAll(names(then.path("required")));
-            for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> property = it.next();
+            for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
                 String name = property.getKey();
                 JsonNode propertySchema = then.path("properties").has(name) ? then.path("properties").get(name) : property.getValue();
                 JsonNode converted = name.equals("type") ? JSON.objectNode().put("type", "string")
@@ -186,8 +184,7 @@ public final class StrictPlanSchema {
                 ObjectNode properties = out.putObject("properties");
                 ArrayNode required = out.putArray("required");
                 Set<String> requiredHere = names(schema.path("required"));
-                for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> property = it.next();
+                for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
                     properties.set(property.getKey(), convert(property.getValue(), !requiredHere.contains(property.getKey())));
                     required.add(property.getKey());
                 }
@@ -271,8 +268,7 @@ public final class StrictPlanSchema {
         if (schema.has("properties") && node.isObject()) {
             ObjectNode out = JSON.objectNode();
             Set<String> required = requiredFor(schema, node);
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
                 if (field.getValue().isNull() && !required.contains(field.getKey())) {
                     continue; // null stands for an optional property left out
                 }
@@ -335,7 +331,7 @@ public final class StrictPlanSchema {
         if (node.isObject()) {
             ObjectNode out = JSON.objectNode();
             ArrayNode entries = out.putArray("entries");
-            node.fields().forEachRemaining(field -> entries.addObject().put("name", field.getKey())
+            node.properties().forEach(field -> entries.addObject().put("name", field.getKey())
                     .set("value", encodeGeneric(field.getValue())));
             return out;
         }

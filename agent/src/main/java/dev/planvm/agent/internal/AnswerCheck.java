@@ -1,5 +1,6 @@
 package dev.planvm.agent.internal;
 
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -83,11 +84,7 @@ public final class AnswerCheck {
             JsonNode document = mapper.readTree(parser);
             return new Read(format == AnswerFormat.STRICT ? StrictPlanSchema.decode(document) : document, null);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
-            String message = e.getOriginalMessage();
-            int newline = message.indexOf('\n');
-            return problem("malformed JSON" + where + ": " + (newline < 0 ? message : message.substring(0, newline)));
+            return problem(JsonErrors.malformed(e));
         } catch (IOException e) {
             return problem("the answer cannot be read: " + e.getMessage());
         }

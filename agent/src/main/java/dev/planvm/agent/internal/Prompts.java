@@ -83,7 +83,7 @@ public final class Prompts {
                     .append(")");
             JsonNode writes = step.path("writes");
             if (writes.isObject() && !writes.isEmpty()) {
-                writes.fields().forEachRemaining(write -> done.append(' ').append(write.getKey()).append(" = ")
+                writes.properties().forEach(write -> done.append(' ').append(write.getKey()).append(" = ")
                         .append(cut(write.getValue().isTextual() ? write.getValue().asText() : write.getValue().toString())));
             }
             done.append('\n');

@@ -65,7 +65,7 @@ class StrictPlanSchemaTest {
                 }
             });
         }
-        node.fields().forEachRemaining(field -> walk(field.getValue(), at + "/" + field.getKey(), problems));
+        node.properties().forEach(field -> walk(field.getValue(), at + "/" + field.getKey(), problems));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.planvm.dialects.internal;
 
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -36,9 +37,7 @@ public final class JsonPassThrough {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             Pos pos = at == null || at.getLineNr() < 1 ? null : new Pos(at.getLineNr(), Math.max(1, at.getColumnNr()));
-            String message = e.getOriginalMessage();
-            int newline = message.indexOf('\n');
-            problems.error(pos, "not valid JSON: " + (newline < 0 ? message : message.substring(0, newline)));
+            problems.error(pos, "not valid JSON: " + JsonErrors.message(e));
             return new CompileResult(null, Map.of(), problems.list());
         }
         if (document == null || document.isMissingNode()) {

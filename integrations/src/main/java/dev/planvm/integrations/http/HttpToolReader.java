@@ -8,7 +8,6 @@ import dev.planvm.integrations.internal.Template;
 import dev.planvm.tools.ToolSetup;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,8 +88,7 @@ final class HttpToolReader {
 
     private static Map<String, Template> headers(JsonNode node, String at, ToolSetup setup) {
         Map<String, Template> headers = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> header = it.next();
+        for (Map.Entry<String, JsonNode> header : node.properties()) {
             String pointer = at + "/" + Json.escape(header.getKey());
             if (!HEADER_NAME.matcher(header.getKey()).matches()) {
                 setup.problem(pointer, "'" + header.getKey() + "' is not a valid header name");

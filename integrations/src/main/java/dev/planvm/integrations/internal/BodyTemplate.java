@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -44,8 +43,7 @@ public final class BodyTemplate {
                 throw new IllegalArgumentException((pointer.isEmpty() ? "" : "at " + pointer + ": ") + e.getMessage());
             }
         } else if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
                 collect(field.getValue(), pointer + "/" + Json.escape(field.getKey()), strings);
             }
         } else if (node.isArray()) {
@@ -87,8 +85,7 @@ public final class BodyTemplate {
         }
         if (node.isObject()) {
             ObjectNode copy = JsonNodeFactory.instance.objectNode();
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
                 JsonNode value = render(field.getValue(), pointer + "/" + Json.escape(field.getKey()), params);
                 if (value != null) {
                     copy.set(field.getKey(), value);

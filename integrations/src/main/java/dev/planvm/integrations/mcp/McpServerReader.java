@@ -7,7 +7,6 @@ import dev.planvm.tools.ToolSetup;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -85,8 +84,7 @@ final class McpServerReader {
     /** Values that may name secrets ({@code ${secret:NAME}}) but no params. */
     private static Map<String, Template> secretTemplates(JsonNode node, String at, ToolSetup setup) {
         Map<String, Template> values = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
             String pointer = at + "/" + Json.escape(field.getKey());
             try {
                 Template template = Template.parse(field.getValue().asText());

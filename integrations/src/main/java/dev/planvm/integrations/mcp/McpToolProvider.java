@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,8 +75,7 @@ public final class McpToolProvider implements ToolProvider {
             return List.of();
         }
         List<McpConnection> connections = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = section.get().fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
+        for (Map.Entry<String, JsonNode> entry : section.get().properties()) {
             ServerSpec spec = McpServerReader.read(entry.getKey(), entry.getValue(), setup);
             if (spec == null) {
                 continue;

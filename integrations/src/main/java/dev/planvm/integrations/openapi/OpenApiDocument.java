@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -180,8 +179,7 @@ final class OpenApiDocument {
                 return resolved;
             }
             ObjectNode copy = JsonNodeFactory.instance.objectNode();
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
                 copy.set(field.getKey(), resolve(field.getValue(), refs));
             }
             if (isVersion30()) {

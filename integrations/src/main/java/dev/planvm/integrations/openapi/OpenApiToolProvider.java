@@ -13,7 +13,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -156,8 +155,7 @@ public final class OpenApiToolProvider implements ToolProvider {
                 return null;
             }
             url = server.get("url").asText();
-            for (Iterator<Map.Entry<String, JsonNode>> it = server.path("variables").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> variable = it.next();
+            for (Map.Entry<String, JsonNode> variable : server.path("variables").properties()) {
                 url = url.replace("{" + variable.getKey() + "}", variable.getValue().path("default").asText());
             }
             if (document.source != null && !url.contains("://")) {
@@ -184,8 +182,7 @@ public final class OpenApiToolProvider implements ToolProvider {
     private static String headers(JsonNode node, String at, ToolSetup setup, Map<String, String> headers) {
         String missing = null;
         Map<String, String> secrets = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> header = it.next();
+        for (Map.Entry<String, JsonNode> header : node.properties()) {
             String pointer = at + "/" + Json.escape(header.getKey());
             try {
                 Template template = Template.parse(header.getValue().asText());

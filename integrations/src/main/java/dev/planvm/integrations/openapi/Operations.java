@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,8 +32,7 @@ final class Operations {
         Map<String, Operation> operations = new LinkedHashMap<>();
         Map<String, String> unusable = new LinkedHashMap<>();
         JsonNode paths = document.root.path("paths");
-        for (Iterator<Map.Entry<String, JsonNode>> it = paths.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> pathEntry = it.next();
+        for (Map.Entry<String, JsonNode> pathEntry : paths.properties()) {
             JsonNode pathItem = document.resolve(pathEntry.getValue());
             for (String method : METHODS) {
                 JsonNode operation = pathItem.get(method);
@@ -112,7 +110,7 @@ final class Operations {
         if (flat) {
             Set<String> bodyRequiredNames = new LinkedHashSet<>();
             schema.path("required").forEach(name -> bodyRequiredNames.add(name.asText()));
-            bodyProperties.fields().forEachRemaining(field -> {
+            bodyProperties.properties().forEach(field -> {
                 properties.set(field.getKey(), field.getValue());
                 if (bodyRequired && bodyRequiredNames.contains(field.getKey())) {
                     required.add(field.getKey());
@@ -131,8 +129,7 @@ final class Operations {
     }
 
     private static JsonNode jsonSchema(JsonNode content) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = content.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> type = it.next();
+        for (Map.Entry<String, JsonNode> type : content.properties()) {
             String media = type.getKey().toLowerCase(Locale.ROOT);
             if (media.startsWith("application/json") || media.contains("+json")) {
                 return type.getValue().path("schema").isObject() ? type.getValue().get("schema") : JsonNodeFactory.instance.objectNode();

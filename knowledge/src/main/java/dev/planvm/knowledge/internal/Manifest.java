@@ -1,5 +1,6 @@
 package dev.planvm.knowledge.internal;
 
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -53,8 +54,7 @@ public record Manifest(String name, String model, int dimension, int maxTokens, 
         } catch (NoSuchFileException e) {
             throw new KnowledgeException(dir + " is not a planvm knowledge base (it has no " + FILE + ")");
         } catch (JsonProcessingException e) {
-            throw new KnowledgeException(what + " is damaged: " + file + " is not JSON (line "
-                    + e.getLocation().getLineNr() + ")");
+            throw new KnowledgeException(what + " is damaged: " + file + " is not JSON (" + JsonErrors.malformed(e) + ")");
         } catch (IOException e) {
             throw new KnowledgeException(what + " cannot be read: " + file + ": " + e.getMessage(), true, e);
         }

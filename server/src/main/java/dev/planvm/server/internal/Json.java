@@ -1,5 +1,6 @@
 package dev.planvm.server.internal;
 
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -59,15 +60,9 @@ public final class Json {
     /** {@code line 3, column 7: Unexpected character ...}, without Jackson's source excerpt. */
     static String located(JsonProcessingException e) {
         JsonLocation where = e.getLocation();
-        String message = e.getOriginalMessage();
-        int cut = message.indexOf('\n');
-        if (cut > 0) {
-            message = message.substring(0, cut);
-        }
-        if (message.length() > 300) {
-            message = message.substring(0, 300) + "…";
-        }
-        return where == null ? message : "line " + where.getLineNr() + ", column " + where.getColumnNr() + ": " + message;
+        String message = JsonErrors.message(e);
+        return where == null || where.getLineNr() < 1 ? message
+                : "line " + where.getLineNr() + ", column " + where.getColumnNr() + ": " + message;
     }
 
     /** Compact JSON text of {@code node}. */

@@ -46,7 +46,7 @@ public final class SecretReferences {
         }
         if (value.isObject()) {
             ObjectNode copy = JsonNodeFactory.instance.objectNode();
-            value.fields().forEachRemaining(field -> copy.set(field.getKey(), resolve(field.getValue())));
+            value.properties().forEach(field -> copy.set(field.getKey(), resolve(field.getValue())));
             return copy;
         }
         if (value.isArray()) {

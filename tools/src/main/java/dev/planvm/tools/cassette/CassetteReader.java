@@ -1,5 +1,6 @@
 package dev.planvm.tools.cassette;
 
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -67,11 +68,9 @@ final class CassetteReader {
             return document;
         } catch (StreamConstraintsException e) {
             throw new CassetteException(file + ": " + where(e.getLocation()) + "JSON value too large or too deep: "
-                    + firstLine(e.getOriginalMessage()));
+                    + JsonErrors.message(e));
         } catch (JsonProcessingException e) {
-            throw new CassetteException(file + ": malformed JSON" + (e.getLocation() == null ? "" : " at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()) + ": "
-                    + firstLine(e.getOriginalMessage()));
+            throw new CassetteException(file + ": " + JsonErrors.malformed(e));
         } catch (IOException e) {
             throw new CassetteException(file + ": cannot read the cassette: " + e.getMessage(), e);
         }
@@ -134,11 +133,6 @@ final class CassetteReader {
     /** {@code "line 3, column 5: "}, or nothing when the location is unknown. */
     private static String where(JsonLocation at) {
         return at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ";
-    }
-
-    private static String firstLine(String message) {
-        int newline = message.indexOf('\n');
-        return newline >= 0 ? message.substring(0, newline) : message;
     }
 
     private static String count(long n) {

@@ -1,7 +1,7 @@
 package dev.planvm.tools.config;
 
+import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -73,21 +73,12 @@ final class ConfigReader {
 
     /** {@code line L, column C: what}, from Jackson's message without its source excerpt. */
     private static String located(JsonProcessingException e) {
-        String what = e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage();
-        int cut = what.indexOf('\n');
-        if (cut > 0) {
-            what = what.substring(0, cut);
-        }
+        String what = JsonErrors.message(e);
         if (what.startsWith("Duplicate field")) {
             what = "duplicate key " + what.substring("Duplicate field".length()).strip();
         } else if (what.startsWith("Trailing token")) {
             what = "there is more after the JSON document (" + what + ")";
         }
-        if (what.length() > 300) {
-            what = what.substring(0, 300) + "…";
-        }
-        JsonLocation at = e.getLocation();
-        return at == null ? "invalid JSON: " + what
-                : "invalid JSON at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " + what;
+        return "invalid JSON" + JsonErrors.where(e.getLocation()) + ": " + what;
     }
 }

@@ -14,7 +14,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -259,8 +258,7 @@ public final class ToolsConfig {
             known.add(APPROVE_TOOLS);
             SectionCheck check = new SectionCheck();
             Map<String, JsonNode> sections = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> fields = root.fields(); fields.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = fields.next();
+            for (Map.Entry<String, JsonNode> field : root.properties()) {
                 String key = field.getKey();
                 if (key.equals(TOOL_PATHS) || key.equals(APPROVE_TOOLS)) {
                     continue;

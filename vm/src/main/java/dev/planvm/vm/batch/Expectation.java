@@ -1,5 +1,6 @@
 package dev.planvm.vm.batch;
 
+import dev.planvm.json.JsonErrors;
 import dev.planvm.vm.run.RunStatus;
 import dev.planvm.json.JsonDiff;
 
@@ -74,8 +75,7 @@ public record Expectation(JsonNode finalAnswer, RunStatus status, String error) 
         } catch (NoSuchFileException e) {
             throw new ExpectationException(file + ": file not found", e);
         } catch (JsonProcessingException e) {
-            throw new ExpectationException(file + ": malformed JSON" + (e.getLocation() == null ? "" : " at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()) + ": " + e.getOriginalMessage(), e);
+            throw new ExpectationException(file + ": " + JsonErrors.malformed(e), e);
         } catch (IOException e) {
             throw new ExpectationException(file + ": cannot read: " + e.getMessage(), e);
         }
