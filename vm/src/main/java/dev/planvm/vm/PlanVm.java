@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
@@ -103,6 +105,7 @@ public final class PlanVm implements AutoCloseable {
     private final ApprovalRules approveTools;
     private final Approvals reviewer;
     private final Sleeper sleeper;
+    private final java.time.Clock clockSource;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
@@ -123,6 +126,7 @@ public final class PlanVm implements AutoCloseable {
         this.approveTools = b.approveTools;
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
+        this.clockSource = b.clock;
     }
 
     public static PlanVmBuilder builder() {
@@ -244,6 +248,22 @@ public final class PlanVm implements AutoCloseable {
         return problems;
     }
 
+    /**
+     * The clock a run with these options in this mode gets, fixed for the whole run: the options' own,
+     * else the one a replayed cassette recorded, else this VM's clock source now
+     * ({@link PlanVmBuilder#clock}). Durable runs store it, so a resume and a rerun reuse it.
+     */
+    public RunClock clockFor(RunOptions options, RunMode mode) {
+        if (options.clock() != null) {
+            return options.clock();
+        }
+        if (mode instanceof RunMode.Replay replay && replay.cassette().clock() != null) {
+            Cassette.RecordedClock recorded = replay.cassette().clock();
+            return new RunClock(recorded.now(), recorded.zone());
+        }
+        return RunClock.of(clockSource);
+    }
+
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
         return run(plan, inputs, RunMode.live());
@@ -268,8 +288,8 @@ public final class PlanVm implements AutoCloseable {
 
     /**
      * Runs a plan from a checkpoint with one run's own {@link RunHooks}: its listeners (after the
-     * VM's), its options (a narrower tool policy, more tools needing approval, a lower step limit), who
-     * decides its approvals and a control to stop it. A failure while running is a failed result, never
+     * VM's), its options (a narrower tool policy, more tools needing approval, a lower step limit, its
+     * clock: see {@link #clockFor}), who decides its approvals and a control to stop it. A failure while running is a failed result, never
      * an exception; a call waiting for approval ends the run {@link dev.planvm.vm.run.RunStatus#WAITING}.
      *
      * @param journal where committed steps are made durable (a failure to record stops the run), or {@code null}
@@ -287,6 +307,10 @@ public final class PlanVm implements AutoCloseable {
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
+        RunClock clock = clockFor(options, mode);
+        if (mode instanceof RunMode.Record record) {
+            record.recording().clock(new Cassette.RecordedClock(clock.now(), clock.zone()));
+        }
         ApprovalRules approvals = approveTools.and(options.approvalRules());
         boolean callsForReal = mode instanceof RunMode.Live || mode instanceof RunMode.Record;
         List<CallInterceptor> guards = new ArrayList<>();
@@ -297,7 +321,7 @@ public final class PlanVm implements AutoCloseable {
             Approvals decider = hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
             guards.add(CallChains.approval(approvals, decider));
         }
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits) : null;
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits, clock) : null;
         List<CallListener> callListeners = new ArrayList<>();
         if (trace != null) {
             callListeners.add(trace);
@@ -315,7 +339,8 @@ public final class PlanVm implements AutoCloseable {
                 maxInFlight);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record))
+                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record,
+                clock))
                 .run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());

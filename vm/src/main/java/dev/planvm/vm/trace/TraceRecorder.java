@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
@@ -26,14 +27,17 @@ import java.util.Map;
  * {@link RunListener}; {@link #document()} is complete once the run has finished:
  * <pre>{@code
  * {"format": "planvm-trace/1", "mode": "live" | "replay" | "record" | "dry-run",
- *  "plan": {"source": ..., "digest": ...}, "inputs": {...},
+ *  "plan": {"source": ..., "digest": ...}, "inputs": {...}, "clock": {"now": ..., "tz": ...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
  *  "step_count": N, "early_calls": {"started", "used", "mismatched"},
- *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}],
+ *  "steps": [{"seq_no", "line", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}],
  *  "calls": [{"seq_no", "kind": "tool" | "condition", "tool", "start_ms", "duration_ms", "outcome": "answered" | "failed",
  *             "error", "attempts": [...]}],
  *  "pending": {"seq_no", "type", "tool", "params"}}
  * }</pre>
+ * {@code clock} is the run's clock, which its date/time helpers read (a replay or a resume with the same
+ * clock computes the same dates). {@code line} (in the steps and the error) is the source line of the
+ * instruction when the plan was compiled from a dialect (YAML, JavaScript); JSON plans have none.
  * {@code status} is also {@code waiting} (a call needs a reviewer's approval: {@code pending} names it)
  * or {@code interrupted} (stopped at a commit point; a resume continues it). {@code calls} lists every
  * call through the chain in the order they started, with its own timing (calls started ahead of their
@@ -65,6 +69,8 @@ public final class TraceRecorder implements RunListener, CallListener {
     public static final int MAX_CALLS = 10_000;
 
     private final TraceValues values;
+    private final RunClock clock;
+    private volatile Plan plan;
     private volatile JsonNode finished;
     /** When the run started (calls are timed from here, like steps). */
     private volatile long startNanos = System.nanoTime();
@@ -86,9 +92,19 @@ public final class TraceRecorder implements RunListener, CallListener {
      * @param limits   the run's limits: a value larger or deeper than one variable may be is truncated
      */
     public TraceRecorder(String mode, Redactor redactor, RunLimits limits) {
+        this(mode, redactor, limits, null);
+    }
+
+    /**
+     * A recorder that also writes the run's {@code clock} into the document.
+     *
+     * @param clock the run's clock, or {@code null} to write none
+     */
+    public TraceRecorder(String mode, Redactor redactor, RunLimits limits, RunClock clock) {
         this.mode = mode;
         this.redactor = redactor;
         this.values = new TraceValues(limits);
+        this.clock = clock;
     }
 
     @Override
@@ -99,7 +115,11 @@ public final class TraceRecorder implements RunListener, CallListener {
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
         inputs.forEach((name, value) -> given.set(name, values.bound(value)));
+        if (clock != null) {
+            document.set("clock", clock.toJson());
+        }
         document.put("started", Instant.now().toString());
+        this.plan = plan;
     }
 
     @Override
@@ -157,7 +177,9 @@ public final class TraceRecorder implements RunListener, CallListener {
 
     @Override
     public void stepFinished(StepRecord step) {
-        steps.add(entry(step, values));
+        Plan known = plan;
+        java.util.OptionalInt line = known == null ? java.util.OptionalInt.empty() : known.sourceLine(step.seqNo());
+        steps.add(entry(step, values, line.isPresent() ? line.getAsInt() : null));
     }
 
     @Override
@@ -178,6 +200,9 @@ public final class TraceRecorder implements RunListener, CallListener {
                 e.putNull("type");
             } else {
                 e.put("seq_no", error.seqNo());
+                if (error.line() != null) {
+                    e.put("line", error.line());
+                }
                 e.put("type", error.type());
             }
             e.put("message", error.message());
@@ -217,12 +242,15 @@ public final class TraceRecorder implements RunListener, CallListener {
      * bounded by {@link RunLimits#DEFAULT}.
      */
     public static ObjectNode entry(StepRecord step) {
-        return entry(step, new TraceValues(RunLimits.DEFAULT));
+        return entry(step, new TraceValues(RunLimits.DEFAULT), null);
     }
 
-    private static ObjectNode entry(StepRecord step, TraceValues values) {
+    private static ObjectNode entry(StepRecord step, TraceValues values, Integer line) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
         entry.put("seq_no", step.seqNo());
+        if (line != null) {
+            entry.put("line", line);
+        }
         entry.put("type", step.type());
         entry.put("start_ms", step.offsetNanos() / 1_000_000.0);
         entry.put("duration_ms", step.durationNanos() / 1_000_000.0);
