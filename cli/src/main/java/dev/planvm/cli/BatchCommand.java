@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import dev.planvm.instructions.expr.RunClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -33,7 +35,8 @@ import picocli.CommandLine.Command;
 final class BatchCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json).")
+            description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
+                    + " *.expected.json, and their *.yaml, *.yml and *.js files).")
     private List<String> paths;
 
     @CommandLine.Option(names = "--concurrency", paramLabel = "N",
@@ -50,7 +53,7 @@ final class BatchCommand implements Callable<Integer> {
     /** At most one of --replay-dir, --dry-run. */
     static final class Mode {
         @CommandLine.Option(names = "--replay-dir", paramLabel = "DIR",
-                description = "Replay plan X.json from DIR/X.cassette.json; call nothing real. A plan without a cassette runs if it calls nothing, else is rejected.")
+                description = "Replay plan X.json (X.yaml, X.js) from DIR/X.cassette.json; call nothing real. A plan without a cassette runs if it calls nothing, else is rejected.")
         Path replayDir;
 
         @CommandLine.Option(names = "--dry-run",
@@ -84,11 +87,12 @@ final class BatchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, JsonNode> inputs = checkUsage();
+        UnaryOperator<RunClock> clock = vmOptions.clock().adjust(spec.commandLine());
         List<String> files = PlanFiles.of(paths, false, spec.commandLine());
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
         PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
         RedactingLogs.use(vm.redactor());
-        Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets));
+        Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets), PlanInput.runner(vm, clock));
         long start = System.nanoTime();
         List<PlanOutcome> outcomes;
         try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(files.size())) {
@@ -126,8 +130,8 @@ final class BatchCommand implements Callable<Integer> {
         return vmOptions.inputs(commandLine);
     }
 
-    private Batch batch(PlanVm vm, Map<String, JsonNode> inputs) {
-        Batch.Builder builder = Batch.builder(vm).inputs(inputs)
+    private Batch batch(PlanVm vm, Map<String, JsonNode> inputs, PlanFileRunner runner) {
+        Batch.Builder builder = Batch.builder(vm).inputs(inputs).runner(runner)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {
             builder.replay(mode.replayDir, replayTiming);

@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
-/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --strict}. */
+/**
+ * The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --strict},
+ * {@code --now} and {@code --tz} ({@link ClockOptions}).
+ */
 final class RunSettings {
 
     /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
@@ -40,6 +43,9 @@ final class RunSettings {
                     + " characters of text and keys plus one per other value: a number with KiB, MiB or GiB, or plain"
                     + " (default: ${DEFAULT-VALUE}).")
     private long maxRunMemory;
+
+    @CommandLine.Mixin
+    private ClockOptions clock;
 
     @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
             description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
@@ -100,6 +106,11 @@ final class RunSettings {
         Map<String, JsonNode> all = new LinkedHashMap<>(inputs);
         secrets.forEach((name, value) -> all.put(name, TextNode.valueOf(value)));
         return all;
+    }
+
+    /** The {@code --now} and {@code --tz} options. */
+    ClockOptions clock() {
+        return clock;
     }
 
     /** Sets the step limit, strictness and the run's memory budget on a VM builder. */

@@ -224,7 +224,7 @@ public final class DurableRuns {
     /** One session of a stored run: its journal, and approvals decided through the store. */
     private RunResult execute(Plan plan, Checkpoint checkpoint, RunMode mode, RunHooks hooks, String id, int stepsBefore,
                               int session) {
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session);
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, plan);
         Approvals reviewer = hooks.approvals() != null ? hooks.approvals() : vm.reviewer();
         return vm.run(plan, checkpoint, mode, hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)), journal);
     }

@@ -281,6 +281,9 @@ public final class RunStore implements AutoCloseable {
         if (error != null) {
             errorJson = MAPPER.createObjectNode();
             errorJson.put("seq_no", error.seqNo()).put("type", error.type()).put("message", error.message());
+            if (error.line() != null) {
+                errorJson.put("line", error.line());
+            }
         }
         db.update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
                         + "WHERE id = ?", result.status().label(), result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,

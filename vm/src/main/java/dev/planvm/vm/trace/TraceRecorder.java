@@ -242,7 +242,12 @@ public final class TraceRecorder implements RunListener, CallListener {
      * bounded by {@link RunLimits#DEFAULT}.
      */
     public static ObjectNode entry(StepRecord step) {
-        return entry(step, new TraceValues(RunLimits.DEFAULT), null);
+        return entry(step, null);
+    }
+
+    /** {@link #entry(StepRecord)} with the step's source {@code line} (a compiled dialect plan's), or none when {@code null}. */
+    public static ObjectNode entry(StepRecord step, Integer line) {
+        return entry(step, new TraceValues(RunLimits.DEFAULT), line);
     }
 
     private static ObjectNode entry(StepRecord step, TraceValues values, Integer line) {
