@@ -188,5 +188,6 @@ class DialectCommandsTest {
         CliRun show = withStore("show", id.group(1));
         JsonNode shown = JSON.readTree(show.out());
         assertThat(shown.path("steps").get(0).path("line").asInt()).isEqualTo(3);
+        assertThat(shown.get("clock")).hasToString("{\"now\":\"2026-11-26T11:00:00Z\",\"tz\":\"Europe/Oslo\"}");
     }
 }
