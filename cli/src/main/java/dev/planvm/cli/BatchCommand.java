@@ -23,6 +23,8 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import dev.planvm.instructions.expr.RunClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -43,7 +45,8 @@ final class BatchCommand implements Callable<Integer> {
     static final int STOP_GRACE_SECONDS = 10;
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json).")
+            description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
+                    + " *.expected.json, and their *.yaml, *.yml and *.js files).")
     private List<String> paths;
 
     @CommandLine.Option(names = "--concurrency", paramLabel = "N",
@@ -65,7 +68,7 @@ final class BatchCommand implements Callable<Integer> {
     /** At most one of --replay-dir, --dry-run. */
     static final class Mode {
         @CommandLine.Option(names = "--replay-dir", paramLabel = "DIR",
-                description = "Replay plan X.json from DIR/X.cassette.json; call nothing real. A plan without a cassette runs if it calls nothing, else is rejected.")
+                description = "Replay plan X.json (X.yaml, X.js) from DIR/X.cassette.json; call nothing real. A plan without a cassette runs if it calls nothing, else is rejected.")
         Path replayDir;
 
         @CommandLine.Option(names = "--dry-run",
@@ -102,6 +105,7 @@ final class BatchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, JsonNode> inputs = checkUsage();
+        UnaryOperator<RunClock> clock = vmOptions.clock().adjust(spec.commandLine());
         List<String> files = PlanFiles.of(paths, false, spec.commandLine());
         temporal.checkUsage(spec.commandLine());
         if (temporal.enabled()) {
@@ -112,12 +116,12 @@ final class BatchCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
         PlanVm vm = vmOptions.builder(parent.environment(), secrets, spec.commandLine()).tracing(false).build();
         RedactingLogs.use(vm.redactor());
-        Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets));
+        PlanFileRunner runner = PlanInput.runner(vm, clock);
+        Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets), runner);
         BatchResume resumed = resumeFrom == null ? BatchResume.none() : BatchResume.read(resumeFrom);
         List<String> toRun = files.stream().filter(file -> !resumed.done(file)).toList();
-        PlanFileRunner redacting = new PlanFileRunner(vm);
         try (Writer sink = sink()) {
-            BatchLines lines = new BatchLines(sink, toRun.size(), vmOptions.revealSecrets() ? o -> o : redacting::redacted);
+            BatchLines lines = new BatchLines(sink, toRun.size(), vmOptions.revealSecrets() ? o -> o : runner::redacted);
             return run(batch, toRun, lines, resumed, files.size() - toRun.size());
         }
     }
@@ -221,8 +225,8 @@ final class BatchCommand implements Callable<Integer> {
         return vmOptions.inputs(commandLine);
     }
 
-    private Batch batch(PlanVm vm, Map<String, JsonNode> inputs) {
-        Batch.Builder builder = Batch.builder(vm).inputs(inputs)
+    private Batch batch(PlanVm vm, Map<String, JsonNode> inputs, PlanFileRunner runner) {
+        Batch.Builder builder = Batch.builder(vm).inputs(inputs).runner(runner)
                 .concurrency(concurrency != null ? concurrency : Batch.defaultConcurrency());
         if (mode.replayDir != null) {
             builder.replay(mode.replayDir, replayTiming);

@@ -3,6 +3,7 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.json.AtomicFiles;
@@ -23,10 +24,10 @@ final class FailureReport {
     private FailureReport() {
     }
 
-    /** Writes {@code DIR/X.html} for plan {@code X.json} and returns where. */
+    /** Writes {@code DIR/X.html} for plan {@code X.json} (or {@code X.yaml}, {@code X.js}: the StackVM JSON it compiles to) and returns where. */
     static Path write(Path dir, Path plan, RegressionResult result, PlanOutcome outcome) {
         JsonNode trace = outcome != null && outcome.trace() != null ? outcome.trace() : placeholder(plan, outcome);
-        LoadResult loaded = new PlanLoader().load(plan);
+        LoadResult loaded = PlanSources.of(new PlanLoader()).load(plan);
         JsonNode document = loaded.valid() ? loaded.plan().document() : null;
         Path page = dir.resolve(PlanFileRunner.baseName(plan) + ".html");
         try {

@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import dev.planvm.dialects.PlanSources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,7 +19,8 @@ import picocli.CommandLine;
  * Command-line PATH arguments to plan files: a file stays as given; a directory stands for its plan
  * files (sorted, not recursive): {@code *.json} files that are neither the companions of a plan
  * ({@code X.cassette.json}, {@code X.expected.json}) nor, whatever their name, a trace, an agent trace or
- * a cassette (recognised by their {@code "format"}); agent tests ({@code planvm-ask/1}) only for {@code test}. The same rule for {@code validate}, {@code batch} and
+ * a cassette (recognised by their {@code "format"}); agent tests ({@code planvm-ask/1}) only for {@code test}.
+ * The plans of the other dialects, {@code *.yaml}, {@code *.yml} and {@code *.js}, are included. The same rule for {@code validate}, {@code batch} and
  * {@code test}: a PATH that does not exist, or PATHs that hold no plan file, are a usage error (exit 2).
  */
 final class PlanFiles {
@@ -80,6 +82,9 @@ final class PlanFiles {
 
     static boolean isPlanFile(Path file) {
         String name = file.getFileName().toString();
+        if (PlanSources.isDialectFile(name)) {
+            return Files.isRegularFile(file);
+        }
         return name.endsWith(".json") && !name.endsWith(".cassette.json") && !name.endsWith(".expected.json")
                 && Files.isRegularFile(file) && !isRecording(file);
     }

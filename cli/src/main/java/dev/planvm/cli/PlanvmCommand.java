@@ -8,12 +8,12 @@ import picocli.CommandLine.Command;
 @Command(name = "planvm",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Validate and run sequenced plans (the StackVM plan format).",
+        description = "Validate and run sequenced plans (the StackVM plan format, or YAML and JavaScript plans compiled to it).",
         synopsisSubcommandLabel = "COMMAND",
         subcommands = {RunCommand.class, AskCommand.class, PlanCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
                 ResumeCommand.class, RerunCommand.class, ApproveCommand.class, ReportCommand.class, ServeCommand.class,
-                McpCommand.class, ValidateCommand.class, ToolsCommand.class, SchemaCommand.class, KbCommand.class,
-                CompletionCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
+                McpCommand.class, ValidateCommand.class, CompileCommand.class, ToolsCommand.class, SchemaCommand.class,
+                KbCommand.class, CompletionCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage", "3:the run waits for approval"})
 final class PlanvmCommand implements Runnable {

@@ -110,7 +110,10 @@ final class ReportCommand implements Callable<Integer> {
                 return null;
             }
         }
-        dev.planvm.instructions.LoadResult loaded = new dev.planvm.instructions.PlanLoader().load(candidate);
+        java.util.Set<String> inputs = new java.util.HashSet<>();
+        trace.path("inputs").fieldNames().forEachRemaining(inputs::add);
+        dev.planvm.instructions.LoadResult loaded = PlanInput.sources(new dev.planvm.instructions.PlanLoader(), inputs)
+                .load(candidate); // a YAML or JavaScript plan: the StackVM JSON it compiles to, which the trace ran
         if (!loaded.valid()) {
             if (plan != null) {
                 throw new CommandLine.ParameterException(commandLine, "--plan " + plan + ": " + loaded.errors().get(0).format(plan.toString()));

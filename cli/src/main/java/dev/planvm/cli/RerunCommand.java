@@ -8,6 +8,9 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.run.RunHooks;
+import dev.planvm.instructions.expr.RunClock;
+import java.util.function.UnaryOperator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -61,11 +64,15 @@ final class RerunCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> edits = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
+        UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
         RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null,
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-            DurableRun run = new DurableRuns(vm, runs).rerun(runId, fromSeq, edits, mode);
+            DurableRuns durable = new DurableRuns(vm, runs);
+            RunHooks hooks = StoredClock.hooks(vmOptions.clock(), clock, durable, vm, runId, mode);
+            DurableRun run = durable.rerun(runId, fromSeq, edits, mode, hooks, id -> {
+            });
             commandLine.getErr().println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq
                     + " (" + run.stepsBefore() + " committed steps kept)");
             return output.finished(run.result(), mode, run.id());

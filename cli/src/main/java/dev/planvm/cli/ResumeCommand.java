@@ -7,6 +7,9 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.run.RunHooks;
+import dev.planvm.instructions.expr.RunClock;
+import java.util.function.UnaryOperator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -65,11 +68,14 @@ final class ResumeCommand implements Callable<Integer> {
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), replayTiming);
+        UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
         RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null,
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-            DurableRun run = new DurableRuns(vm, runs).resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets), force);
+            DurableRuns durable = new DurableRuns(vm, runs);
+            RunHooks hooks = StoredClock.hooks(vmOptions.clock(), clock, durable, vm, runId, mode);
+            DurableRun run = durable.resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets), force, hooks);
             return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

@@ -1,17 +1,23 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.run.RunOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,8 +31,13 @@ import picocli.CommandLine.Command;
                 "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"})
 final class RunCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "FILE", description = "The plan file (JSON); '-' reads standard input.")
+    @CommandLine.Parameters(index = "0", paramLabel = "FILE",
+            description = "The plan file: StackVM JSON, YAML (.yaml, .yml) or JavaScript (.js); '-' reads standard input.")
     private String file;
+
+    @CommandLine.Option(names = "--dialect", paramLabel = "yaml|js|json", converter = DialectConverter.class,
+            description = DialectConverter.DESCRIPTION)
+    private Dialect dialect;
 
     @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the run's trace (JSON) to OUT, also when the run fails.")
     private Path trace;
@@ -70,19 +81,23 @@ final class RunCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);
+        UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
-        LoadResult loaded = PlanInput.load(vm, file, commandLine.getErr(), verbosity.verbose());
+        LoadResult loaded = PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }
+        RunHooks hooks = RunHooks.NONE.withOptions(vmOptions.clock().given()
+                ? RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, mode))) : RunOptions.DEFAULT);
         RunOutput output = new RunOutput(file, commandLine, verbosity.verbose(), vm.redactor(), trace, modeOptions.recordTo(),
                 vmOptions.revealSecrets());
         try {
             if (noStore) {
-                return output.finished(vm.run(loaded.plan(), inputs, mode), mode);
+                return output.finished(vm.run(loaded.plan(), Checkpoint.start(inputs), mode, hooks, null), mode);
             }
             try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-                DurableRun run = new DurableRuns(vm, runs).start(loaded.plan(), inputs, mode);
+                DurableRun run = new DurableRuns(vm, runs).start(loaded.plan(), inputs, mode, hooks, id -> {
+                });
                 return output.stored(run, mode, runs.file());
             }
         } catch (PlanRejectedException rejected) {

@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
-/** The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --max-tokens}, {@code --strict}. */
+/**
+ * The options every command that runs plans has: {@code --var}, {@code --max-steps}, {@code --max-tokens},
+ * {@code --strict}, {@code --now} and {@code --tz} ({@link ClockOptions}).
+ */
 final class RunSettings {
 
     /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
@@ -44,6 +47,9 @@ final class RunSettings {
             description = "Fail a run once its LLM calls spent more than N tokens (prompt and completion, as the server counts "
                     + "them): the call that passes the budget fails its step, and no call starts once it is spent. Default: no limit.")
     private Long maxTokens;
+
+    @CommandLine.Mixin
+    private ClockOptions clock;
 
     @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
             description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
@@ -107,6 +113,11 @@ final class RunSettings {
         Map<String, JsonNode> all = new LinkedHashMap<>(inputs);
         secrets.forEach((name, value) -> all.put(name, TextNode.valueOf(value)));
         return all;
+    }
+
+    /** The {@code --now} and {@code --tz} options. */
+    ClockOptions clock() {
+        return clock;
     }
 
     /** Sets the step limit, strictness, the run's memory budget and the token budget on a VM builder. */

@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
 
 /** {@code planvm show RUN}: one stored run and the trace of its committed steps. */
 @Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Print one stored run as JSON: its status, inputs, result, the tokens its LLM calls spent, and the trace "
-                + "entry of every committed step.")
+        description = "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, and "
+                + "the trace entry of every committed step.")
 final class ShowCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "RUN",
@@ -54,6 +54,9 @@ final class ShowCommand implements Callable<Integer> {
             document.set("inputs", mapper.valueToTree(run.inputs()));
             document.put("mode", run.mode()).put("started", run.startedAt()).put("finished", run.finishedAt());
             document.put("sessions", run.sessions());
+            if (run.options().clock() != null) {
+                document.set("clock", run.options().clock().toJson()); // what resume and rerun compute dates with
+            }
             if (run.parentRun() != null) {
                 document.put("rerun_of", run.parentRun()).put("from_seq", run.fromSeq());
             }

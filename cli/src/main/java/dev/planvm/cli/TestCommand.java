@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.JUnitXmlReport;
-import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.PlanOutcome;
 import dev.planvm.vm.batch.RegressionReport;
 import dev.planvm.vm.batch.RegressionResult;
@@ -22,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import dev.planvm.instructions.expr.RunClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,8 +33,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "test", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Regression-test plans against their expectations (X.expected.json).",
-                "Each plan X.json with X.expected.json beside it runs, replaying X.cassette.json when there is one, "
-                        + "and its status and final_answer are compared.",
+                "Each plan X.json (X.yaml, X.js) with X.expected.json beside it runs, replaying X.cassette.json when there is"
+                        + " one (with the clock the cassette recorded, unless --now/--tz), and its status and final_answer are compared.",
                 "An X.json holding {\"format\": \"planvm-ask/1\", \"goal\": ...} is an agent run (planvm ask) pinned the same way.",
                 "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -43,7 +44,8 @@ import picocli.CommandLine.Command;
 final class TestCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json).")
+            description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
+                    + " *.expected.json, and their *.yaml, *.yml and *.js files).")
     private List<String> paths;
 
     @CommandLine.Option(names = "--update",
@@ -91,10 +93,11 @@ final class TestCommand implements Callable<Integer> {
         Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
         List<Path> plans = plans(commandLine);
+        UnaryOperator<RunClock> clock = settings.clock().adjust(commandLine);
         try (PlanVm vm = settings.applyTo(PlanVm.builder()).secrets(secrets)
                 .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL).build()) {
             RedactingLogs.use(vm.redactor());
-            RegressionRun regression = new RegressionRun(new PlanFileRunner(vm), inputs, live);
+            RegressionRun regression = new RegressionRun(PlanInput.runner(vm, clock), inputs, live);
             AskTests asks = new AskTests(vm, inputs);
             return update ? update(regression, asks, plans, out, err) : test(regression, asks, plans, out, err);
         }

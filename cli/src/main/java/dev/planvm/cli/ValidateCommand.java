@@ -13,6 +13,8 @@ import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.dialects.Dialect;
+import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.ToolPolicy;
 import java.io.PrintWriter;
@@ -34,8 +36,18 @@ final class ValidateCommand implements Callable<Integer> {
     enum Format { text, json }
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Plan files (JSON), or directories of them (their *.json files but *.cassette.json and *.expected.json). '-' reads standard input.")
+            description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json"
+                    + " and *.expected.json, and their *.yaml, *.yml and *.js files). '-' reads standard input.")
     private List<String> paths;
+
+    @CommandLine.Option(names = "--dialect", paramLabel = "yaml|js|json", converter = DialectConverter.class,
+            description = DialectConverter.DESCRIPTION)
+    private Dialect dialect;
+
+    @CommandLine.Option(names = "--input", paramLabel = "NAME", split = ",",
+            description = "A variable the run will be given (--var NAME=...), which a YAML or JavaScript plan may read."
+                    + " Comma-separated, repeatable.")
+    private Set<String> inputs = Set.of();
 
     @CommandLine.Mixin
     private ConfigOptions config;
@@ -66,14 +78,14 @@ final class ValidateCommand implements Callable<Integer> {
         try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
             toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
         }
-        PlanLoader loader = new PlanLoader(toolNames, Set.of());
+        PlanSources sources = PlanInput.sources(new PlanLoader(toolNames, Set.of()), inputs);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ObjectMapper mapper = new ObjectMapper();
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
-            LoadResult result = denied(file.equals("-") ? loader.load(System.in, "<stdin>") : loader.load(Path.of(file)), policy);
+            LoadResult result = denied(PlanInput.load(sources, file, dialect), policy);
             allValid &= result.valid();
             if (format == Format.json) {
                 reports.add(report(mapper, file, result));

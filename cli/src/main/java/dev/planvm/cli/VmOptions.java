@@ -40,6 +40,11 @@ final class VmOptions {
         return settings.inputs(commandLine);
     }
 
+    /** The {@code --now} and {@code --tz} options. */
+    ClockOptions clock() {
+        return settings.clock();
+    }
+
     /** Whether {@code --reveal-secrets} was given. */
     boolean revealSecrets() {
         return revealSecrets;

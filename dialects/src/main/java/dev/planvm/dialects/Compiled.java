@@ -61,7 +61,9 @@ public record Compiled(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Di
 
     /**
      * Loads the compiled plan with {@code loader}: the loader's result, with this compilation's
-     * warnings in front; when compilation failed, a result with no plan and these diagnostics.
+     * warnings in front, and the plan knowing the source line of each instruction
+     * ({@link dev.planvm.instructions.Plan#sourceLine}); when compilation failed, a result with no
+     * plan and these diagnostics.
      */
     public LoadResult load(PlanLoader loader, String source) {
         if (plan == null) {
@@ -70,6 +72,6 @@ public record Compiled(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Di
         LoadResult loaded = loader.load(plan, source);
         List<Diagnostic> all = new ArrayList<>(diagnostics);
         all.addAll(loaded.diagnostics());
-        return new LoadResult(source, loaded.plan(), all);
+        return new LoadResult(source, loaded.plan() == null ? null : loaded.plan().withSourceLines(lineOfSeqNo), all);
     }
 }

@@ -11,8 +11,10 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.RunResult;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,12 +22,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Every example of seeds 000 and 001 compiles, loads with today's loader and runs on today's VM
  * against its cassette ({@code X.cassette.json}, no tool installed) to its expected answer
- * ({@code X.answer.json}). Examples with date/time helpers wait for phase 2; their cassettes
- * assume the run happens on Thursday 2023-11-30 at 12:00 with ISO-8601 dates.
+ * ({@code X.answer.json}). The runs happen on a fixed clock, Thursday 2023-11-30 at 12:00 in
+ * Los Angeles (UTC-8), so the date/time helpers compute the dates the cassettes and answers were
+ * written for by hand: next Thursday is 2023-12-07, tomorrow 2023-12-01, last Friday 2023-11-24
+ * (plus 23 days: 2023-12-17), last Tuesday 2023-11-28 (plus 23 days: 2023-12-21).
  */
 class SeedExamplesRunTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Thursday 2023-11-30, 12:00 in Los Angeles. */
+    static final Clock THURSDAY_NOON = Clock.fixed(Instant.parse("2023-11-30T20:00:00Z"), ZoneId.of("America/Los_Angeles"));
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {
@@ -46,43 +53,36 @@ class SeedExamplesRunTest {
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void rental_car_with_return_departs_minus_one_hour_runs() throws IOException {
         assertThat(run("seed000/rental-car").finalAnswer()).isEqualTo(answer("seed000/rental-car"));
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void next_thursday_with_three_domains_runs() throws IOException {
         assertThat(run("seed000/next-thursday").finalAnswer()).isEqualTo(answer("seed000/next-thursday"));
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void new_york_to_la_tomorrow_as_an_array_runs() throws IOException {
         assertThat(run("seed000/new-york-la-fixed").finalAnswer()).isEqualTo(answer("seed000/new-york-la-fixed"));
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void new_york_to_la_tomorrow_as_an_object_shorthand_runs() throws IOException {
         assertThat(run("seed000/object-shorthand").finalAnswer()).isEqualTo(answer("seed000/object-shorthand"));
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void close_of_business_23_days_from_last_friday_runs() throws IOException {
         assertThat(run("seed000/close-of-business").finalAnswer()).isEqualTo(answer("seed000/close-of-business"));
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void next_thursday_at_9am_runs() throws IOException {
         assertThat(run("seed001/next-thursday").finalAnswer()).isEqualTo(answer("seed001/next-thursday"));
     }
 
     @Test
-    @Disabled("date/time helpers: phase 2")
     void last_tuesday_plus_23_days_at_9am_runs() throws IOException {
         assertThat(run("seed001/last-tuesday").finalAnswer()).isEqualTo(answer("seed001/last-tuesday"));
     }
@@ -93,7 +93,7 @@ class SeedExamplesRunTest {
     }
 
     static RunResult run(String example, boolean replayTiming) {
-        return run(example, replayTiming, PlanVm.builder().build());
+        return run(example, replayTiming, PlanVm.builder().clock(THURSDAY_NOON).build());
     }
 
     static RunResult run(String example, boolean replayTiming, PlanVm vm) {

@@ -11,10 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * A loaded, valid plan: its instructions typed and sorted by {@code seq_no}. Immutable, so one
  * plan can be run many times, concurrently. Obtain one from {@link PlanLoader}.
+ *
+ * <p>A plan compiled from another language (a YAML or JavaScript dialect) also knows the source
+ * line of each instruction ({@link #sourceLine}), so traces and errors can name the line the user
+ * wrote; a plan loaded from StackVM JSON has none.
  */
 public final class Plan {
 
@@ -22,9 +27,14 @@ public final class Plan {
     private final JsonNode document;
     private final List<Instruction> instructions;
     private final Map<Integer, Integer> positions;
+    private final Map<Integer, Integer> sourceLines;
     private volatile String digest;
 
     Plan(String source, JsonNode document, List<Instruction> sortedInstructions) {
+        this(source, document, sortedInstructions, Map.of());
+    }
+
+    private Plan(String source, JsonNode document, List<Instruction> sortedInstructions, Map<Integer, Integer> sourceLines) {
         this.source = Objects.requireNonNull(source, "source");
         this.document = Objects.requireNonNull(document, "document");
         this.instructions = List.copyOf(sortedInstructions);
@@ -33,6 +43,34 @@ public final class Plan {
             byPosition.put(instructions.get(i).seqNo(), i);
         }
         this.positions = Map.copyOf(byPosition);
+        this.sourceLines = Map.copyOf(sourceLines);
+    }
+
+    /**
+     * This plan with the source line of each {@code seq_no} (lines count from 1; a {@code seq_no}
+     * that is not the plan's is ignored).
+     */
+    public Plan withSourceLines(Map<Integer, Integer> lines) {
+        Map<Integer, Integer> known = new HashMap<>();
+        lines.forEach((seqNo, line) -> {
+            if (positions.containsKey(seqNo) && line != null && line > 0) {
+                known.put(seqNo, line);
+            }
+        });
+        Plan plan = new Plan(source, document, instructions, known);
+        plan.digest = digest;
+        return plan;
+    }
+
+    /** The source line of each {@code seq_no} of a compiled plan; empty for a JSON plan. */
+    public Map<Integer, Integer> sourceLines() {
+        return sourceLines;
+    }
+
+    /** The line of the source that instruction {@code seqNo} was compiled from, if the plan knows it. */
+    public OptionalInt sourceLine(int seqNo) {
+        Integer line = sourceLines.get(seqNo);
+        return line == null ? OptionalInt.empty() : OptionalInt.of(line);
     }
 
     /** Where the plan came from (a file name, or a caller-chosen label). */

@@ -3,6 +3,7 @@ package dev.planvm.instructions;
 import dev.planvm.json.JsonPointers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.expr.Builtins;
 import dev.planvm.instructions.expr.Template;
 import dev.planvm.instructions.expr.ValueTemplate;
 import java.util.ArrayDeque;
@@ -21,8 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * Phase 4: checks that need the whole plan: unique {@code seq_no}s, order and gaps, jump targets,
- * reachability, variables read but never assigned, {@code final_answer}, legacy {@code {{var}}}
- * references.
+ * reachability, variables read but never assigned (a date/time helper name such as {@code today}
+ * is not one), {@code final_answer}, legacy {@code {{var}}} references.
  */
 final class PlanAnalyzer {
 
@@ -186,7 +187,7 @@ final class PlanAnalyzer {
             String parameters = entry.pointer() + "/parameters";
             forEachTemplate(entry.typed(), parameters, (template, pointer) -> {
                 for (String name : template.variables()) {
-                    if (!assigned.contains(name) && reported.add(name)) {
+                    if (!assigned.contains(name) && !Builtins.isConstant(name) && reported.add(name)) {
                         out.add(Diagnostic.warning(entry.seqNo(), pointer, "${" + name + "} reads '" + name
                                 + "', which no instruction assigns: it must be given as an input (--var " + name + "=...)"));
                     }

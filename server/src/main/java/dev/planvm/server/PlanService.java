@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
 import dev.planvm.tools.Tool;
@@ -17,6 +18,7 @@ import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoreException;
 import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
 import java.util.Comparator;
@@ -49,8 +51,8 @@ public final class PlanService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PlanService.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final Set<String> VALIDATE_FIELDS = Set.of("plan", "name", "allow_tools", "deny_tools", "approve_tools",
-            "max_steps");
+    private static final Set<String> VALIDATE_FIELDS = Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools",
+            "approve_tools", "max_steps");
 
     private final PlanVm vm;
     private final RunStore store;
@@ -87,8 +89,9 @@ public final class PlanService implements AutoCloseable {
     }
 
     /**
-     * Validates the plan of {@code {"plan", "name", "allow_tools", "deny_tools", ...}} without running it;
-     * see {@link Plans#report} for the answer.
+     * Validates the plan of {@code {"plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", ...}}
+     * without running it ({@code inputs}: the variables a run would be given, which a YAML or JavaScript
+     * plan may read); see {@link Plans#report} for the answer.
      */
     public ObjectNode validate(JsonNode body) {
         Fields fields = Fields.of(body, VALIDATE_FIELDS);
@@ -96,19 +99,26 @@ public final class PlanService implements AutoCloseable {
         if (plan == null) {
             throw Fields.bad("/plan", "the plan is missing: give it as a JSON array of instructions (or its text)");
         }
-        return plans.report(plan, fields.text("name", "plan.json"), RunRequest.options(fields));
+        Dialect dialect = RunRequest.dialect(fields);
+        return plans.report(plan, RunRequest.name(fields, dialect), RunRequest.options(fields), dialect,
+                fields.variables("inputs").keySet());
     }
 
     /**
-     * Starts a run of the request's plan and returns once it is stored (its first step may be running).
+     * Starts a run of the request's plan (in its dialect) and returns once it is stored (its first step
+     * may be running). The run's clock is the one {@link PlanVm#clockFor} gives, with the request's
+     * {@code now}/{@code tz} in place of its parts; the store keeps it, so a resume computes the same dates.
      *
      * @throws ServiceException {@code invalid_plan} (with every diagnostic), {@code rejected} (cannot run
      *                          here, every problem), {@code busy}, {@code shutting_down}
      */
     public Submitted start(RunRequest request) {
-        LoadResult loaded = plans.valid(request.plan(), request.name());
+        LoadResult loaded = plans.valid(request.plan(), request.name(), request.dialect(), request.inputs().keySet());
+        RunOptions options = request.options().withOrigin(settings.origin());
+        RunOptions clocked = request.clock() == null ? options
+                : options.withClock(request.clock().apply(vm.clockFor(options, request.mode())));
         return submit(null, 1, (hooks, stored) -> runs.start(loaded.plan(), request.inputs(), request.mode(),
-                hooks.withOptions(request.options().withOrigin(settings.origin())), id -> stored.as(id, 0)), false);
+                hooks.withOptions(clocked), id -> stored.as(id, 0)), false);
     }
 
     /** Continues an interrupted or failed run ({@code POST /v1/runs/{id}/resume}). */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.Dialect;
+import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.server.internal.Json;
@@ -14,11 +16,13 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Loads the plans requests carry, with the VM's loader, and remembers the last ones by their text: an
- * agent sending the same plan again is not validated again (plans are immutable, so the VM's dependency
- * analysis of the plan is reused too). Thread-safe.
+ * Loads the plans requests carry, in every dialect ({@link PlanSources} over the VM's loader), and
+ * remembers the last ones by their text: an agent sending the same plan again is not validated again
+ * (plans are immutable, so the VM's dependency analysis of the plan is reused too). Thread-safe.
  */
 final class Plans {
 
@@ -38,28 +42,40 @@ final class Plans {
         });
     }
 
-    /** Loads the plan of a request: a document, or a text node holding the plan text. */
-    LoadResult load(JsonNode plan, String name) {
+    /**
+     * Loads the plan of a request: a document, or a text node holding the plan text, in {@code dialect}
+     * ({@code null}: the one {@code name}'s extension selects, else StackVM JSON). A YAML or JavaScript
+     * plan is text, compiled knowing the run's {@code inputs} (the names it may read).
+     */
+    LoadResult load(JsonNode plan, String name, Dialect dialect, Set<String> inputs) {
+        Dialect language = PlanSources.dialectOf(name, dialect);
+        if (language != Dialect.JSON && !plan.isTextual()) {
+            throw Fields.bad("/plan", "a " + language.cliName() + " plan is given as text, not " + Fields.kind(plan));
+        }
         String text = plan.isTextual() ? plan.textValue() : Json.write(plan);
         if (text.length() > MAX_CACHED_CHARS) {
-            return loadNow(plan, text, name);
+            return loadNow(plan, text, name, language, inputs);
         }
-        String key = name + '\u0000' + text;
+        String key = name + '\u0000' + language
+                + (language == Dialect.JSON ? "" : "\u0000" + new TreeSet<>(inputs)) + '\u0000' + text;
         LoadResult known = cache.get(key);
         if (known == null) {
-            known = loadNow(plan, text, name);
+            known = loadNow(plan, text, name, language, inputs);
             cache.put(key, known);
         }
         return known;
     }
 
-    private LoadResult loadNow(JsonNode plan, String text, String name) {
+    private LoadResult loadNow(JsonNode plan, String text, String name, Dialect dialect, Set<String> inputs) {
+        if (dialect != Dialect.JSON) {
+            return PlanSources.of(vm.loader()).withInputs(inputs).load(text, name, dialect);
+        }
         return plan.isTextual() ? vm.loader().load(text, name) : vm.loader().load(plan, name);
     }
 
-    /** A loaded plan, or {@code invalid_plan} with every located diagnostic. */
-    LoadResult valid(JsonNode plan, String name) {
-        LoadResult loaded = load(plan, name);
+    /** A loaded plan ({@link #load}), or {@code invalid_plan} with every located diagnostic. */
+    LoadResult valid(JsonNode plan, String name, Dialect dialect, Set<String> inputs) {
+        LoadResult loaded = load(plan, name, dialect, inputs);
         if (!loaded.valid()) {
             ObjectNode details = JsonNodeFactory.instance.objectNode();
             details.set("diagnostics", diagnostics(loaded, name));
@@ -74,8 +90,8 @@ final class Plans {
      * "problems": [...]}} — {@code problems} say what stops a valid plan from running here live (a tool
      * not installed, a denied tool), {@code runnable} is true when there are none.
      */
-    ObjectNode report(JsonNode plan, String name, RunOptions options) {
-        LoadResult loaded = load(plan, name);
+    ObjectNode report(JsonNode plan, String name, RunOptions options, Dialect dialect, Set<String> inputs) {
+        LoadResult loaded = load(plan, name, dialect, inputs);
         ObjectNode report = JsonNodeFactory.instance.objectNode();
         report.put("valid", loaded.valid());
         List<String> problems = loaded.valid() ? vm.problems(loaded.plan(), RunMode.live(), options) : List.of();

@@ -57,7 +57,8 @@ public final class RunDocuments {
 
     /**
      * A stored run with the trace entries of its committed steps ({@code GET /v1/runs/{id}}): the shape of
-     * {@code planvm show}, plus {@code state}, {@code options}, {@code pending} and {@code approvals}.
+     * {@code planvm show}, plus {@code state}, {@code options} (with the run's {@code clock}, which a resume
+     * reuses), {@code pending} and {@code approvals}.
      */
     public static ObjectNode full(StoredRun run, String state) {
         ObjectNode document = JSON.objectNode().put("id", run.id()).put("state", state).put("status", run.status().label());
@@ -95,6 +96,9 @@ public final class RunDocuments {
         options.approveTools().forEach(json.putArray("approve_tools")::add);
         if (options.maxSteps() != null) {
             json.put("max_steps", options.maxSteps());
+        }
+        if (options.clock() != null) {
+            json.set("clock", options.clock().toJson());
         }
         return json;
     }

@@ -53,7 +53,11 @@ final class StoredEvents {
             return null;
         }
         String message = run.error().path("message").asText();
-        return run.error().path("seq_no").isNull() || run.error().path("seq_no").isMissingNode() ? message
-                : "seq_no " + run.error().path("seq_no").asInt() + " (" + run.error().path("type").asText() + "): " + message;
+        if (run.error().path("seq_no").isNull() || run.error().path("seq_no").isMissingNode()) {
+            return message;
+        }
+        String where = "seq_no " + run.error().path("seq_no").asInt() + (run.error().has("line") ? ", " : " (")
+                + run.error().path("type").asText() + "): ";
+        return run.error().has("line") ? "line " + run.error().path("line").asInt() + " (" + where + message : where + message;
     }
 }

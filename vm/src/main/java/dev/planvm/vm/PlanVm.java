@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
@@ -113,6 +115,7 @@ public final class PlanVm implements AutoCloseable {
     private final Sleeper sleeper;
     private final Supplier<? extends CallScheduler> schedulers;
     private final long maxTokens;
+    private final java.time.Clock clockSource;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
@@ -135,6 +138,7 @@ public final class PlanVm implements AutoCloseable {
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
         this.maxTokens = b.maxTokens;
+        this.clockSource = b.clock;
     }
 
     public static PlanVmBuilder builder() {
@@ -282,6 +286,22 @@ public final class PlanVm implements AutoCloseable {
                 chainParts.policy(), approveTools, answered, runLimits, early, answers, executor(), maxInFlight, inputs));
     }
 
+    /**
+     * The clock a run with these options in this mode gets, fixed for the whole run: the options' own,
+     * else the one a replayed cassette recorded, else this VM's clock source now
+     * ({@link PlanVmBuilder#clock}). Durable runs store it, so a resume and a rerun reuse it.
+     */
+    public RunClock clockFor(RunOptions options, RunMode mode) {
+        if (options.clock() != null) {
+            return options.clock();
+        }
+        if (mode instanceof RunMode.Replay replay && replay.cassette().clock() != null) {
+            Cassette.RecordedClock recorded = replay.cassette().clock();
+            return new RunClock(recorded.now(), recorded.zone());
+        }
+        return RunClock.of(clockSource);
+    }
+
     /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
         return run(plan, inputs, RunMode.live());
@@ -306,8 +326,8 @@ public final class PlanVm implements AutoCloseable {
 
     /**
      * Runs a plan from a checkpoint with one run's own {@link RunHooks}: its listeners (after the
-     * VM's), its options (a narrower tool policy, more tools needing approval, a lower step limit), who
-     * decides its approvals and a control to stop it. A failure while running is a failed result, never
+     * VM's), its options (a narrower tool policy, more tools needing approval, a lower step limit, its
+     * clock: see {@link #clockFor}), who decides its approvals and a control to stop it. A failure while running is a failed result, never
      * an exception; a call waiting for approval ends the run {@link dev.planvm.vm.run.RunStatus#WAITING}.
      *
      * @param journal where committed steps are made durable (a failure to record stops the run), or {@code null}
@@ -344,6 +364,10 @@ public final class PlanVm implements AutoCloseable {
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
+        RunClock clock = clockFor(options, mode);
+        if (mode instanceof RunMode.Record record) {
+            record.recording().clock(new Cassette.RecordedClock(clock.now(), clock.zone()));
+        }
         ApprovalRules approvals = approveTools.and(options.approvalRules());
         boolean callsForReal = mode instanceof RunMode.Live || mode instanceof RunMode.Record;
         List<CallInterceptor> guards = new ArrayList<>();
@@ -355,7 +379,7 @@ public final class PlanVm implements AutoCloseable {
             guards.add(CallChains.approval(approvals, decider));
         }
         CallScheduler scheduler = schedulers.get();
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now) : null;
+        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
         List<CallListener> callListeners = new ArrayList<>();
         if (trace != null) {
             callListeners.add(trace);
@@ -374,7 +398,7 @@ public final class PlanVm implements AutoCloseable {
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
                 redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record,
-                scheduler)).run(start);
+                scheduler, clock)).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }

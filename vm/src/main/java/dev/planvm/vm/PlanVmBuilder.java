@@ -43,6 +43,7 @@ public final class PlanVmBuilder {
     Duration maxRetryAfter = RetrySettings.DEFAULT_MAX_RETRY_AFTER;
     ToolPolicy toolPolicy = ToolPolicy.ALLOW_ALL;
     Sleeper sleeper = Sleeper.REAL;
+    java.time.Clock clock = java.time.Clock.systemDefaultZone();
     final Map<String, Integer> toolLimits = new LinkedHashMap<>();
     boolean sequential;
     int maxInFlight = PlanVm.DEFAULT_MAX_IN_FLIGHT;
@@ -206,6 +207,16 @@ public final class PlanVmBuilder {
     /** How the VM waits between attempts and, replaying with timing, each recorded duration (tests do not wait). */
     public PlanVmBuilder retrySleeper(Sleeper sleeper) {
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        return this;
+    }
+
+    /**
+     * Where a run takes its clock when it brings none ({@code RunOptions#clock}) and replays no cassette
+     * that has one: its instant when the run starts and its zone (default: the system clock and zone).
+     * The date/time helpers of the run read that fixed clock, never this one.
+     */
+    public PlanVmBuilder clock(java.time.Clock source) {
+        this.clock = Objects.requireNonNull(source, "source");
         return this;
     }
 

@@ -131,7 +131,7 @@ public final class Prompts {
         Map<String, String> described = new LinkedHashMap<>();
         for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length()).split("\n")) {
             int paren = line.indexOf('(');
-            if (paren > 0 && line.contains("):")) {
+            if (paren > 0 && line.substring(0, paren).matches("[a-z_]+") && line.contains("):")) {
                 described.put(line.substring(0, paren).strip(), line.strip());
             }
         }

@@ -57,7 +57,7 @@ public sealed interface Ast {
     record Index(Ast target, Ast index, Pos pos) implements Ast {
     }
 
-    /** A call as written; resolved to a tool call, a builtin, a date/time helper or an error. */
+    /** A call as written; resolved to a tool call, a builtin (the date/time functions are builtins) or an error. */
     record Call(Ast callee, List<Ast> args, Pos pos) implements Ast {
         public Call {
             args = List.copyOf(args);
@@ -79,15 +79,11 @@ public sealed interface Ast {
         }
     }
 
-    /** A date/time constant ({@code today}, {@code Thursday}, {@code hour}), compiled as written. */
+    /**
+     * A date/time name: a helper ({@code today}, {@code morning}), compiled as written, or a weekday or
+     * unit ({@code Thursday}, {@code days}), compiled as that text.
+     */
     record DateName(String name, Pos pos) implements Ast {
-    }
-
-    /** A date/time function ({@code next(Thursday)}), compiled as written. */
-    record DateCall(String function, List<Ast> args, Pos pos) implements Ast {
-        public DateCall {
-            args = List.copyOf(args);
-        }
     }
 
     /** A date/time method ({@code x.at('3:00pm')}), compiled as written. */

@@ -56,6 +56,7 @@ public final class Backend {
         Map<String, String> variables = new LinkedHashMap<>();
         Set<String> reserved = new HashSet<>(settings.inputs());
         reserved.add(FINAL_ANSWER);
+        reserved.addAll(dev.planvm.instructions.expr.Builtins.CONSTANTS); // a temporary named "now" would hide the helper
         program.aliases().forEach(a -> reserved.add(a.name()));
         Names names = new Names(reserved);
         for (AliasDef alias : program.aliases()) {
@@ -88,11 +89,6 @@ public final class Backend {
                 problems.warning(r.def().pos(), "alias '" + r.def().name() + "' is never used by the result: it is"
                         + " not compiled, so it never runs");
             }
-        }
-        if (resolver.firstDateHelper() != null) {
-            problems.warning(resolver.firstDateHelper(), "date/time helpers (today, next(...), .at(...), ...) are"
-                    + " compiled as written: the plan runs once planvm's expressions have them (until then it fails"
-                    + " to load or to run)");
         }
         if (problems.hasErrors()) {
             return null;

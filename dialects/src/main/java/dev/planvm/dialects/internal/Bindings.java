@@ -41,22 +41,21 @@ public final class Bindings {
     public record DateConstant() implements Binding {
     }
 
-    /** A date/time function such as {@code next}. */
+    /** Seed 001's {@code current(x)}, planvm's {@code this(x)}. */
     public record DateFunction() implements Binding {
     }
 
-    /** Seed 000's and 001's date/time constants: starting values, weekdays, units and parts of the day. */
-    public static final Set<String> DATE_CONSTANTS = Set.of(
-            "today", "tomorrow", "yesterday", "now",
-            "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-            "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years",
-            "morning", "midday", "afternoon", "evening", "night", "endofday", "closeofbusiness");
+    /**
+     * Seed 000's and 001's date/time constants: starting values, weekdays, units and parts of the day
+     * (planvm's {@link Builtins#DATE_WORDS}). {@code next}, {@code last} and {@code this} are builtins.
+     */
+    public static final Set<String> DATE_CONSTANTS = Builtins.DATE_WORDS;
 
-    /** Seed 000's and 001's date/time functions. */
-    public static final Set<String> DATE_FUNCTIONS = Set.of("next", "last", "this", "current");
+    /** Seed 001's name for {@code this(x)}. */
+    public static final String CURRENT = "current";
 
-    /** The methods of a date/time value ({@code next(Friday).at('9:00am')}). */
-    public static final Set<String> DATE_METHODS = Set.of("at", "plus", "minus", "startOf", "endOf");
+    /** The methods of a date/time value ({@code next(Friday).at('9:00am')}): planvm's {@link Builtins#METHODS}. */
+    public static final Set<String> DATE_METHODS = Builtins.METHODS.keySet();
 
     /** Names a plan may never use for a value or a function, whatever it defines. */
     public static final Set<String> NEVER = Set.of("eval", "Function", "globalThis", "window", "require",
@@ -81,7 +80,7 @@ public final class Bindings {
     public static Bindings of(Map<String, String> aliases, Set<String> inputs, Set<String> tools, boolean toolsCalled) {
         Map<String, Binding> names = new HashMap<>();
         DATE_CONSTANTS.forEach(n -> names.put(n, new DateConstant()));
-        DATE_FUNCTIONS.forEach(n -> names.put(n, new DateFunction()));
+        names.put(CURRENT, new DateFunction());
         Builtins.FUNCTIONS.forEach((n, arity) -> names.put(n, new Builtin(arity)));
         if (toolsCalled && tools != null) {
             for (String tool : new TreeSet<>(tools)) {

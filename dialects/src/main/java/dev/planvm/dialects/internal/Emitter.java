@@ -81,9 +81,6 @@ final class Emitter {
         if (ast instanceof Ast.BuiltinCall b) {
             return new Ast.BuiltinCall(b.function(), hoistAll(b.args(), base, label), b.pos());
         }
-        if (ast instanceof Ast.DateCall d) {
-            return new Ast.DateCall(d.function(), hoistAll(d.args(), base, label), d.pos());
-        }
         if (ast instanceof Ast.MethodCall m) {
             return new Ast.MethodCall(hoist(m.target(), base, label), m.method(), hoistAll(m.args(), base, label), m.pos());
         }

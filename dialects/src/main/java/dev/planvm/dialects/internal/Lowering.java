@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.instructions.expr.Builtins;
 import java.util.List;
 import java.util.Set;
 
@@ -17,7 +18,10 @@ import java.util.Set;
  * <p>Text is escaped for planvm: <code>${</code> in literal text is written <code>$${</code>. A dialect
  * template ({@code `Hi ${name}`}) becomes an interpolated string; inside a larger expression it
  * becomes {@code 'Hi ' + name} (planvm's {@code +} renders values exactly as interpolation does).
- * Date/time helpers are written as they were in the source.
+ * Date/time helpers are written as they were in the source; a weekday or unit name becomes its text
+ * ({@code Thursday} is {@code 'Thursday'}, as seed 001's context binds it), and a plan variable whose
+ * name is such a word is written in parentheses, {@code (Thursday)}, so that planvm reads the
+ * variable where a bare word would be the word ({@code next(Thursday)}).
  */
 final class Lowering {
 
@@ -76,10 +80,10 @@ final class Lowering {
             return v.isTextual() ? quote(v.textValue()) : v.isNull() ? "null" : v.asText();
         }
         if (ast instanceof Ast.Var v) {
-            return v.variable();
+            return isDateWord(v.variable()) ? "(" + v.variable() + ")" : v.variable();
         }
         if (ast instanceof Ast.DateName d) {
-            return d.name();
+            return isDateWord(d.name()) ? quote(d.name()) : d.name();
         }
         if (ast instanceof Ast.ArrayLit a) {
             return "[" + list(a.elements()) + "]";
@@ -116,9 +120,6 @@ final class Lowering {
         }
         if (ast instanceof Ast.BuiltinCall b) {
             return b.function() + "(" + list(b.args()) + ")";
-        }
-        if (ast instanceof Ast.DateCall d) {
-            return d.function() + "(" + list(d.args()) + ")";
         }
         if (ast instanceof Ast.MethodCall m) {
             return operand(m.target()) + "." + m.method() + "(" + list(m.args()) + ")";
@@ -158,6 +159,11 @@ final class Lowering {
             sb.append(expr(item));
         }
         return sb.toString();
+    }
+
+    /** A weekday or unit name (not a helper such as {@code today}, which is a value). */
+    private static boolean isDateWord(String name) {
+        return Builtins.DATE_WORDS.contains(name) && !Builtins.CONSTANTS.contains(name);
     }
 
     private static boolean isText(Ast ast) {

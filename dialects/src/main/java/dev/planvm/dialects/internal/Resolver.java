@@ -2,6 +2,7 @@ package dev.planvm.dialects.internal;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.dialects.internal.Bindings.Binding;
+import dev.planvm.instructions.expr.Builtins;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +26,6 @@ public final class Resolver {
     private final Problems problems;
     private final boolean guardPrototypeNames;
     private Set<String> deps;
-    private Pos firstDateHelper;
 
     /**
      * @param guardPrototypeNames refuse {@link #PROTOTYPE_NAMES} as property names (the JavaScript subset)
@@ -40,11 +40,6 @@ public final class Resolver {
     public Ast resolve(Ast ast, Set<String> aliasesRead) {
         this.deps = aliasesRead;
         return walk(ast);
-    }
-
-    /** Where the plan first uses a date/time helper, or null. */
-    public Pos firstDateHelper() {
-        return firstDateHelper;
     }
 
     private Ast walk(Ast ast) {
@@ -81,9 +76,6 @@ public final class Resolver {
         }
         if (ast instanceof Ast.BuiltinCall b) {
             return new Ast.BuiltinCall(b.function(), walkAll(b.args()), b.pos());
-        }
-        if (ast instanceof Ast.DateCall d) {
-            return new Ast.DateCall(d.function(), walkAll(d.args()), d.pos());
         }
         if (ast instanceof Ast.MethodCall m) {
             return new Ast.MethodCall(walk(m.target()), m.method(), walkAll(m.args()), m.pos());
@@ -139,7 +131,6 @@ public final class Resolver {
             return new Ast.Var(in.variable(), n.pos());
         }
         if (binding instanceof Bindings.DateConstant) {
-            noteDateHelper(n.pos());
             return new Ast.DateName(n.name(), n.pos());
         }
         problems.error(n.pos(), "'" + n.name() + "' is a function: call it, e.g. " + n.name() + "(...)");
@@ -153,7 +144,11 @@ public final class Resolver {
                         + " helpers have " + String.join(", ", sorted(Bindings.DATE_METHODS)) + ")");
                 return nothing(c.pos());
             }
-            noteDateHelper(m.pos());
+            Builtins.Arity arity = Builtins.METHODS.get(m.name());
+            if (!arity.accepts(c.args().size())) {
+                problems.error(m.pos(), m.name() + "() takes " + arity.describe() + ", not " + c.args().size());
+                return nothing(c.pos());
+            }
             return new Ast.MethodCall(value(m.target(), "call a method of"), m.name(), walkAll(c.args()), m.pos());
         }
         if (!(c.callee() instanceof Ast.Name n)) {
@@ -180,8 +175,11 @@ public final class Resolver {
             return new Ast.BuiltinCall(n.name(), walkAll(c.args()), n.pos());
         }
         if (binding instanceof Bindings.DateFunction) {
-            noteDateHelper(n.pos());
-            return new Ast.DateCall(n.name(), walkAll(c.args()), n.pos());
+            if (c.args().size() != 1) {
+                problems.error(n.pos(), n.name() + "() takes 1 argument, not " + c.args().size());
+                return nothing(c.pos());
+            }
+            return new Ast.BuiltinCall("this", walkAll(c.args()), n.pos()); // seed 001's current(x) is this(x)
         }
         if (binding instanceof Bindings.Alias) {
             deps.add(n.name()); // used, if wrongly: not also reported as unused
@@ -207,13 +205,6 @@ public final class Resolver {
         if (guardPrototypeNames && PROTOTYPE_NAMES.contains(name)) {
             problems.error(pos, "'" + name + "' cannot be used as a property name (it names JavaScript object"
                     + " internals, which plans must not reach)");
-        }
-    }
-
-    private void noteDateHelper(Pos pos) {
-        if (firstDateHelper == null || pos.line() < firstDateHelper.line()
-                || (pos.line() == firstDateHelper.line() && pos.column() < firstDateHelper.column())) {
-            firstDateHelper = pos;
         }
     }
 

@@ -51,6 +51,23 @@ public final class SourceText {
                     + (e.getMessage() == null ? "" : " " + e.getMessage()));
             return null;
         }
+        return decode(bytes, maxBytes, problems);
+    }
+
+    /** The text of a stream (standard input), read up to one byte past the limit, or null with a problem reported. */
+    public static String read(InputStream in, long maxBytes, Problems problems) {
+        byte[] bytes;
+        try {
+            bytes = in.readNBytes((int) maxBytes + 1);
+        } catch (IOException e) {
+            problems.fileError("the plan cannot be read: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
+            return null;
+        }
+        return decode(bytes, maxBytes, problems);
+    }
+
+    private static String decode(byte[] bytes, long maxBytes, Problems problems) {
         if (bytes.length > maxBytes) {
             problems.fileError("the plan is larger than the limit of " + describeBytes(maxBytes));
             return null;

@@ -28,7 +28,13 @@ import java.util.Collections;
  *       {@code split(text, sep)}: texts between the separators (each code point when sep is "").</li>
  *   <li>{@code abs round floor ceil}: of a number; {@code round} is JavaScript's Math.round.</li>
  *   <li>{@code min max}: of number arguments, or of a single array of numbers.</li>
+ *   <li>{@code next(x)}, {@code last(x)}, {@code this(x)}: dates from the run's clock ({@link DateFunctions}).</li>
  * </ul>
+ *
+ * <p>It also holds the date/time helpers that are not functions: the {@link #METHODS} of date/time
+ * values ({@code d.at(time)}, {@code d.plus(n, unit)}, {@code d.minus(n, unit)}) and the
+ * {@link #CONSTANTS}, names such as {@code today} that stand for a value when no variable of that
+ * name is set.
  */
 public final class Builtins {
 
@@ -76,10 +82,13 @@ public final class Builtins {
         }
     }
 
-    /** A builtin applied to its evaluated arguments (already checked against its arity). */
+    /**
+     * A builtin applied to its evaluated arguments (already checked against its arity); the
+     * variables give the date/time helpers the run's clock. A method gets its target first.
+     */
     @FunctionalInterface
     interface Implementation {
-        JsonNode call(JsonNode[] args);
+        JsonNode call(JsonNode[] args, Variables vars);
     }
 
     private record Builtin(Arity arity, Implementation implementation) {
@@ -92,6 +101,28 @@ public final class Builtins {
 
     /** The names of all builtin functions, sorted. */
     public static final List<String> NAMES;
+
+    private static final Map<String, Builtin> METHOD_REGISTRY;
+
+    /**
+     * The methods of date/time values by name to their arity (the target not counted): {@code at},
+     * {@code minus}, {@code plus}. No other value has methods.
+     */
+    public static final Map<String, Arity> METHODS;
+
+    /**
+     * The names that stand for a date/time value when no variable of that name is set: {@code today},
+     * {@code tomorrow}, {@code yesterday}, {@code now} and the parts of the day ({@code morning}, ...,
+     * {@code closeofbusiness}).
+     */
+    public static final List<String> CONSTANTS = DateNames.CONSTANTS;
+
+    /**
+     * The words the date/time helpers take as bare names in argument positions (weekdays such as
+     * {@code Thursday}, units such as {@code day} and {@code days}), with the {@link #CONSTANTS}: what
+     * a dialect may write for them.
+     */
+    public static final java.util.Set<String> DATE_WORDS = java.util.Collections.unmodifiableSet(DateNames.words());
 
     static {
         Map<String, Builtin> r = new TreeMap<>();
@@ -108,12 +139,24 @@ public final class Builtins {
         one(r, "round", NumberFunctions::round);
         one(r, "floor", NumberFunctions::floor);
         one(r, "ceil", NumberFunctions::ceil);
-        r.put("contains", new Builtin(Arity.exactly(2), args -> CollectionFunctions.contains(args[0], args[1])));
-        r.put("split", new Builtin(Arity.exactly(2), args -> TextFunctions.split(args[0], args[1])));
-        r.put("join", new Builtin(new Arity(1, 2), args -> CollectionFunctions.join(args[0], args.length > 1 ? args[1] : null)));
-        r.put("min", new Builtin(Arity.atLeast(1), NumberFunctions::min));
-        r.put("max", new Builtin(Arity.atLeast(1), NumberFunctions::max));
+        r.put("contains", new Builtin(Arity.exactly(2), (args, vars) -> CollectionFunctions.contains(args[0], args[1])));
+        r.put("split", new Builtin(Arity.exactly(2), (args, vars) -> TextFunctions.split(args[0], args[1])));
+        r.put("join", new Builtin(new Arity(1, 2), (args, vars) -> CollectionFunctions.join(args[0], args.length > 1 ? args[1] : null)));
+        r.put("min", new Builtin(Arity.atLeast(1), (args, vars) -> NumberFunctions.min(args)));
+        r.put("max", new Builtin(Arity.atLeast(1), (args, vars) -> NumberFunctions.max(args)));
+        for (String period : List.of("next", "last", "this")) {
+            r.put(period, new Builtin(Arity.exactly(1),
+                    (args, vars) -> DateFunctions.period(period, args[0], DateFunctions.clock(vars, period + "()"))));
+        }
         REGISTRY = Collections.unmodifiableMap(r);
+        Map<String, Builtin> m = new TreeMap<>();
+        m.put("at", new Builtin(Arity.exactly(1), (args, vars) -> DateFunctions.at(args[0], args[1], vars)));
+        m.put("plus", new Builtin(Arity.exactly(2), (args, vars) -> DateFunctions.plus("plus", args[0], args[1], args[2], 1, vars)));
+        m.put("minus", new Builtin(Arity.exactly(2), (args, vars) -> DateFunctions.plus("minus", args[0], args[1], args[2], -1, vars)));
+        METHOD_REGISTRY = Collections.unmodifiableMap(m);
+        Map<String, Arity> methodArities = new TreeMap<>();
+        m.forEach((name, builtin) -> methodArities.put(name, builtin.arity()));
+        METHODS = Collections.unmodifiableMap(methodArities);
         Map<String, Arity> arities = new TreeMap<>();
         r.forEach((name, builtin) -> arities.put(name, builtin.arity()));
         FUNCTIONS = Collections.unmodifiableMap(arities);
@@ -121,7 +164,7 @@ public final class Builtins {
     }
 
     private static void one(Map<String, Builtin> registry, String name, java.util.function.UnaryOperator<JsonNode> f) {
-        registry.put(name, new Builtin(Arity.exactly(1), args -> f.apply(args[0])));
+        registry.put(name, new Builtin(Arity.exactly(1), (args, vars) -> f.apply(args[0])));
     }
 
     private Builtins() {}
@@ -141,8 +184,32 @@ public final class Builtins {
         return String.join(", ", NAMES);
     }
 
+    /** Whether {@code name} is a bare date/time helper such as {@code today} (a variable of that name shadows it). */
+    public static boolean isConstant(String name) {
+        return DateNames.isConstant(name);
+    }
+
+    /**
+     * Whether a bare identifier {@code name}, written as argument {@code index} of function or method
+     * {@code function}, is a word of the date/time helpers rather than a variable:
+     * {@code next(Thursday)}, {@code d.plus(2, days)}.
+     */
+    static boolean takesWord(String function, int index, String name) {
+        boolean position = switch (function) {
+            case "next", "last", "this" -> index == 0;
+            case "plus", "minus" -> index == 1;
+            default -> false;
+        };
+        return position && DateNames.isWord(name);
+    }
+
+    /** "at, minus, plus", for messages. */
+    public static String methodList() {
+        return String.join(", ", METHODS.keySet());
+    }
+
     /** Calls builtin {@code name}; the arity is checked again, as the AST may not come from the parser. */
-    static JsonNode call(String name, JsonNode[] args) {
+    static JsonNode call(String name, JsonNode[] args, Variables vars) {
         Builtin builtin = REGISTRY.get(name);
         if (builtin == null) {
             throw new EvaluationException("unknown function '" + name + "' (known: " + knownList() + ")");
@@ -150,7 +217,23 @@ public final class Builtins {
         if (!builtin.arity().accepts(args.length)) {
             throw new EvaluationException(name + "() takes " + builtin.arity().describe() + ", got " + args.length);
         }
-        return builtin.implementation().call(args);
+        return builtin.implementation().call(args, vars);
+    }
+
+    /** Calls method {@code name} of {@code target}; {@code args} are its arguments (the target not counted). */
+    static JsonNode callMethod(String name, JsonNode target, JsonNode[] args, Variables vars) {
+        Builtin method = METHOD_REGISTRY.get(name);
+        if (method == null) {
+            throw new EvaluationException("there is no method '" + name + "' (values have no methods; the date/time"
+                    + " helpers have " + methodList() + ")");
+        }
+        if (!method.arity().accepts(args.length)) {
+            throw new EvaluationException(name + "() takes " + method.arity().describe() + ", got " + args.length);
+        }
+        JsonNode[] all = new JsonNode[args.length + 1];
+        all[0] = target;
+        System.arraycopy(args, 0, all, 1, args.length);
+        return method.implementation().call(all, vars);
     }
 
     /** The error for an argument of the wrong kind: "len() needs text, an array or an object, got ...". */

@@ -38,6 +38,11 @@ import java.util.Set;
  *       {@link Interpolator#render}; {@code num} reads plain decimal text; {@code json} parses text
  *       (also a fenced or embedded object); {@code round} is JavaScript's Math.round; {@code min}
  *       and {@code max} take numbers or one array of numbers.</li>
+ *   <li><b>Date/time helpers</b> ({@link DateFunctions}): {@code today}, {@code now} and the other
+ *       bare helper names stand for a value when no variable of that name is set (a variable shadows
+ *       them); {@code next(x)}, {@code last(x)}, {@code this(x)}; the methods {@code at},
+ *       {@code plus}, {@code minus} and the parts of the day ({@code .morning}) of date/time text.
+ *       They read the run's clock from the {@link Variables}, never the system clock.</li>
  * </ul>
  *
  * <p>Errors are {@link EvaluationException}s whose message starts with the expression, e.g.
@@ -93,6 +98,10 @@ public final class Evaluator {
         if (e instanceof Expr.Call c) {
             return call(c, vars);
         }
+        if (e instanceof Expr.Method m) {
+            JsonNode target = eval(m.target(), vars);
+            return Builtins.callMethod(m.name(), target, arguments(m.args(), vars), vars);
+        }
         if (e instanceof Expr.Unary u) {
             return unary(u, vars);
         }
@@ -105,8 +114,12 @@ public final class Evaluator {
         throw new IllegalArgumentException("unknown expression node " + e.getClass().getSimpleName());
     }
 
+    /** A variable; when it is unset, a date/time helper of that name ({@code today}), else an error. */
     private static JsonNode variable(Expr.Variable v, Variables vars) {
         JsonNode value = vars.get(v.name());
+        if ((value == null || value.isMissingNode()) && Builtins.isConstant(v.name())) {
+            return DateFunctions.constant(v.name(), DateFunctions.clock(vars, "'" + v.name() + "'"));
+        }
         if (value == null || value.isMissingNode()) {
             throw new EvaluationException("variable '" + v.name() + "' is not set", v.name(), v.name());
         }
@@ -134,11 +147,15 @@ public final class Evaluator {
     }
 
     private static JsonNode call(Expr.Call c, Variables vars) {
-        JsonNode[] args = new JsonNode[c.args().size()];
+        return Builtins.call(c.function(), arguments(c.args(), vars), vars);
+    }
+
+    private static JsonNode[] arguments(java.util.List<Expr> exprs, Variables vars) {
+        JsonNode[] args = new JsonNode[exprs.size()];
         for (int i = 0; i < args.length; i++) {
-            args[i] = eval(c.args().get(i), vars);
+            args[i] = eval(exprs.get(i), vars);
         }
-        return Builtins.call(c.function(), args);
+        return args;
     }
 
     private static JsonNode array(Expr.ArrayLiteral a, Variables vars) {

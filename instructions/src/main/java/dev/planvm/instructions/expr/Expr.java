@@ -10,8 +10,8 @@ import java.util.Objects;
  * <p>Every node records {@link #pos()}, the 0-based character offset in the original string that
  * was parsed (for a reference inside a template, an offset into the whole template string). For
  * literals, variables, calls, array and object literals it is the offset of the first character;
- * for unary and binary operations it is the offset of the operator; for {@link Member} it is the
- * offset of the member name; for {@link Index} it is the offset of the {@code [}.
+ * for unary and binary operations it is the offset of the operator; for {@link Member} and
+ * {@link Method} it is the offset of the member name; for {@link Index} it is the offset of the {@code [}.
  */
 public sealed interface Expr {
 
@@ -74,6 +74,18 @@ public sealed interface Expr {
     record Call(String function, List<Expr> args, int pos) implements Expr {
         public Call {
             Objects.requireNonNull(function, "function");
+            args = List.copyOf(args);
+        }
+    }
+
+    /**
+     * A method call {@code target.name(args)}: only the date/time values' methods exist
+     * ({@link Builtins#METHODS}).
+     */
+    record Method(Expr target, String name, List<Expr> args, int pos) implements Expr {
+        public Method {
+            Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(name, "name");
             args = List.copyOf(args);
         }
     }

@@ -49,6 +49,11 @@ public final class Exprs {
             return List.of(b.left(), b.right());
         } else if (e instanceof Expr.Call call) {
             return call.args();
+        } else if (e instanceof Expr.Method method) {
+            List<Expr> all = new ArrayList<>(method.args().size() + 1);
+            all.add(method.target());
+            all.addAll(method.args());
+            return all;
         } else if (e instanceof Expr.ArrayLiteral arrayLiteral) {
             return arrayLiteral.elements();
         } else if (e instanceof Expr.ObjectLiteral objectLiteral) {
@@ -99,6 +104,12 @@ public final class Exprs {
         } else if (e instanceof Expr.Call c) {
             sb.append(c.function());
             renderList(c.args(), "(", ")", sb);
+        } else if (e instanceof Expr.Method m) {
+            Expr target = m.target();
+            boolean numberTarget = target instanceof Expr.Literal literal && literal.value().isNumber();
+            renderOperand(target, numberTarget || precedence(target) < POSTFIX_PRECEDENCE, sb);
+            sb.append('.').append(m.name());
+            renderList(m.args(), "(", ")", sb);
         } else if (e instanceof Expr.ArrayLiteral arrayLiteral) {
             renderList(arrayLiteral.elements(), "[", "]", sb);
         } else if (e instanceof Expr.ObjectLiteral objectLiteral) {

@@ -11,7 +11,7 @@ import java.util.Set;
  * Recursive-descent parser over the {@link Lexer}'s token stream, one token of lookahead.
  *
  * <p>Precedence, lowest first: {@code ||}, {@code &&}, {@code == !=}, {@code < <= > >=},
- * {@code + -}, {@code * / %}, unary {@code ! -}, postfix {@code .name [expr]}. Nesting of both the
+ * {@code + -}, {@code * / %}, unary {@code ! -}, postfix {@code .name [expr] .method(args)}. Nesting of both the
  * parser's recursion and the resulting tree is limited to {@link #MAX_DEPTH}.
  */
 final class Parser {
@@ -147,7 +147,7 @@ final class Parser {
                     throw errorAt(current, "expected a field name after '.' but found " + current.describe());
                 }
                 Token name = advance();
-                e = node(new Expr.Member(e, name.text(), name.pos()));
+                e = check(TokenType.LPAREN) ? method(e, name) : node(new Expr.Member(e, name.text(), name.pos()));
             } else if (check(TokenType.LBRACKET)) {
                 Token open = advance();
                 Expr index = expression();
@@ -156,7 +156,7 @@ final class Parser {
             } else if (check(TokenType.LPAREN)) {
                 throw new ExprSyntaxException(
                         "cannot call '" + Exprs.render(e) + "': only builtin functions can be called, "
-                                + "such as len(x)",
+                                + "such as len(x), and the date/time helpers' methods (" + Builtins.methodList() + ")",
                         current.pos());
             } else {
                 return e;
@@ -203,21 +203,55 @@ final class Parser {
                     "unknown function '" + name.text() + "' (known: " + Builtins.knownList() + ")",
                     name.pos());
         }
-        advance(); // (
-        List<Expr> args = new ArrayList<>();
-        if (!check(TokenType.RPAREN)) {
-            args.add(expression());
-            while (check(TokenType.COMMA)) {
-                advance();
-                args.add(expression());
-            }
-        }
-        expect(TokenType.RPAREN, "',' or ')'");
+        List<Expr> args = arguments(name.text());
         if (!arity.accepts(args.size())) {
             throw new ExprSyntaxException(
                     name.text() + "() takes " + arity.describe() + ", got " + args.size(), name.pos());
         }
         return node(new Expr.Call(name.text(), args, name.pos()));
+    }
+
+    /** {@code target.name(...)}: a method of date/time values; the lookahead is the {@code (}. */
+    private Expr method(Expr target, Token name) {
+        Builtins.Arity arity = Builtins.METHODS.get(name.text());
+        if (arity == null) {
+            throw new ExprSyntaxException("there is no method '" + name.text() + "' (values have no methods; the date/time"
+                    + " helpers have " + Builtins.methodList() + ")", name.pos());
+        }
+        List<Expr> args = arguments(name.text());
+        if (!arity.accepts(args.size())) {
+            throw new ExprSyntaxException(
+                    name.text() + "() takes " + arity.describe() + ", got " + args.size(), name.pos());
+        }
+        return node(new Expr.Method(target, name.text(), args, name.pos()));
+    }
+
+    /**
+     * The parenthesised arguments of {@code function}; the lookahead is the {@code (}. A bare word the
+     * date/time helpers take in that position ({@code next(Thursday)}, {@code plus(2, days)}) is
+     * that word as text, not a variable; {@code (day)} in parentheses is the variable.
+     */
+    private List<Expr> arguments(String function) {
+        advance(); // (
+        List<Expr> args = new ArrayList<>();
+        if (!check(TokenType.RPAREN)) {
+            args.add(argument(function, 0));
+            while (check(TokenType.COMMA)) {
+                advance();
+                args.add(argument(function, args.size()));
+            }
+        }
+        expect(TokenType.RPAREN, "',' or ')'");
+        return args;
+    }
+
+    private Expr argument(String function, int index) {
+        int start = current.pos();
+        Expr arg = expression();
+        if (arg instanceof Expr.Variable v && v.pos() == start && Builtins.takesWord(function, index, v.name())) {
+            return node(new Expr.Literal(com.fasterxml.jackson.databind.node.TextNode.valueOf(v.name()), v.pos()));
+        }
+        return arg;
     }
 
     private Expr array() {

@@ -7,7 +7,8 @@ import dev.planvm.json.JsonText;
  * Path steps {@code a.b}, {@code a[0]} and {@code a['k']}, and their error messages.
  *
  * <p>A step applied to text navigates into the JSON object or array the text holds (see
- * {@link JsonText#parse}). Every failure names the path read so far and the step that failed; the
+ * {@link JsonText#parse}); a part of the day applied to a date/time ({@code tomorrow.morning}) is
+ * that time on its date. Every failure names the path read so far and the step that failed; the
  * path text is only built when a step fails.
  */
 final class Paths {
@@ -28,6 +29,10 @@ final class Paths {
             throw missingKey(target, name, step, vars);
         }
         if (target.isTextual()) {
+            java.util.Optional<JsonNode> part = DateFunctions.partOfDay(target, name, vars);
+            if (part.isPresent()) {
+                return part.get();
+            }
             JsonNode parsed = JsonText.parse(target.textValue()).orElse(null);
             if (parsed != null && parsed.isObject()) {
                 return member(parsed, step, vars);

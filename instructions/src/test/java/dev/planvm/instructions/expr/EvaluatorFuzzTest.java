@@ -10,7 +10,8 @@ import java.util.List;
  * an {@link EvaluationException}, never another exception, a stack overflow or a hang. The text is
  * tried as one expression and as a template, both through the interpolator with a string limit
  * (as a run does), over fixed variables of every kind: text holding JSON (bare and fenced),
- * numbers, nested objects and arrays. Seeds: {@code EvaluatorFuzzTestInputs}.
+ * numbers, nested objects and arrays, and a run clock, so the date/time helpers (a
+ * {@code DateTimeException} must never escape them) are fuzzed too. Seeds: {@code EvaluatorFuzzTestInputs}.
  */
 class EvaluatorFuzzTest {
 
@@ -26,7 +27,9 @@ class EvaluatorFuzzTest {
              "arr": [1, 2.5, "x", null, [1, [2]], {"k": "v"}],
              "nums": [3, -1, 2.5, 1e21]}""");
 
-    private static final Variables VARS = VARIABLES::get;
+    /** The variables with a clock on the night the clocks go forward in Oslo, so the date/time helpers run too. */
+    private static final Variables VARS = Variables.of(VARIABLES::get,
+            new RunClock(java.time.Instant.parse("2026-03-29T00:30:00Z"), java.time.ZoneId.of("Europe/Oslo")));
 
     @FuzzTest(maxDuration = "30s")
     void any_expression_evaluates_or_fails_with_an_evaluation_error(byte[] bytes) {

@@ -309,8 +309,8 @@ class ExprParserTest {
         assertError(
                 "1 + foo(x)",
                 4,
-                "unknown function 'foo' (known: abs, ceil, contains, floor, join, json, keys, len, "
-                        + "lower, max, min, num, round, split, str, trim, upper, values)");
+                "unknown function 'foo' (known: abs, ceil, contains, floor, join, json, keys, last, len, "
+                        + "lower, max, min, next, num, round, split, str, this, trim, upper, values)");
     }
 
     @Test
@@ -324,11 +324,12 @@ class ExprParserTest {
     @Test
     void only_builtins_can_be_called() {
         assertError(
-                "a.b(1)", 3, "cannot call 'a.b': only builtin functions can be called, such as len(x)");
+                "a.b(1)", 2, "there is no method 'b' (values have no methods; the date/time helpers have at, minus, plus)");
         assertError(
                 "len(x)(1)",
                 6,
-                "cannot call 'len(x)': only builtin functions can be called, such as len(x)");
+                "cannot call 'len(x)': only builtin functions can be called, such as len(x), and the date/time"
+                        + " helpers' methods (at, minus, plus)");
     }
 
     @Test

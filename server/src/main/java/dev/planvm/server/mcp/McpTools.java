@@ -109,15 +109,20 @@ final class McpTools {
     private static final String GLOBS = "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}";
     private static final String PLAN = "{\"description\": \"The plan: a JSON array of instructions (or {\\\"plan\\\": [...]}), "
             + "or its text.\", \"type\": [\"array\", \"object\", \"string\"]}";
+    private static final String DIALECT = "{\"enum\": [\"json\", \"yaml\", \"yml\", \"js\"], \"description\": \"The plan's "
+            + "language (default: the one the name's extension selects, else json); a yaml or js plan is given as text.\"}";
     static final String VALIDATE = "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
+            + "\"dialect\": " + DIALECT + ", \"inputs\": {\"type\": \"object\", \"description\": \"The variables a run would be given.\"}, "
             + "\"allow_tools\": " + GLOBS + ", \"deny_tools\": " + GLOBS + ", \"approve_tools\": " + GLOBS
             + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}}, \"required\": [\"plan\"]}";
     static final String RUN = "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
-            + "\"inputs\": {\"type\": \"object\", \"description\": \"Variables set before the first instruction.\"}, "
+            + "\"dialect\": " + DIALECT + ", \"inputs\": {\"type\": \"object\", \"description\": \"Variables set before the first instruction.\"}, "
             + "\"mode\": {\"enum\": [\"live\", \"replay\", \"dry-run\"]}, "
             + "\"cassette\": {\"type\": \"object\", \"description\": \"A planvm-cassette/1 document to replay (mode replay).\"}, "
             + "\"dry_run_conditions\": {\"type\": \"boolean\"}, \"allow_tools\": " + GLOBS + ", \"deny_tools\": " + GLOBS
-            + ", \"approve_tools\": " + GLOBS + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}}, \"required\": [\"plan\"]}";
+            + ", \"approve_tools\": " + GLOBS + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}, "
+            + "\"now\": {\"type\": \"string\", \"description\": \"The run's clock for the date/time helpers, e.g. 2026-11-26T09:00:00Z.\"}, "
+            + "\"tz\": {\"type\": \"string\", \"description\": \"The run's time zone, e.g. Europe/Oslo.\"}}, \"required\": [\"plan\"]}";
     static final String GET_RUN = "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}}, \"required\": [\"run_id\"]}";
     static final String EMPTY = "{\"type\": \"object\", \"properties\": {}}";
 }

@@ -39,6 +39,7 @@ final class WorkflowVm {
         PlanVmBuilder builder = PlanVm.builder()
                 .callInterceptor(new RemoteCalls(deployment, call -> settingsOf(call, settings, tools)))
                 .callScheduler(TemporalScheduler::new)
+                .clock(new WorkflowClock())
                 .retryPolicy(RetryPolicy.NONE)
                 .toolPolicy(ToolPolicy.of(settings.allowTools(), settings.denyTools()))
                 .sequential(settings.sequential())

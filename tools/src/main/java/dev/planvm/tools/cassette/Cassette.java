@@ -12,7 +12,11 @@ import dev.planvm.json.JsonValues;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -20,6 +24,7 @@ import java.util.TreeSet;
  * Recorded tool outputs and condition answers (DESIGN §4), stable and hand-writable:
  * <pre>{@code
  * {"format": "planvm-cassette/1",
+ *  "clock": {"now": "2026-11-26T08:00:00Z", "tz": "Europe/Oslo"},
  *  "interactions": [
  *    {"type": "tool", "tool": "vector_search", "params": {...}, "output": ..., "duration_ms": 812},
  *    {"type": "condition", "prompt": "Is 4 even?", "context": null, "result": true, "explanation": "...", "duration_ms": 640}]}
@@ -30,8 +35,36 @@ import java.util.TreeSet;
  * ({@code --replay-timing} re-emits the pieces at their recorded pace). Both are optional. A tool
  * interaction may hold {@code "error"} (text) instead of {@code "output"}: the call failed, and a replay
  * fails it again with that message (see {@link Recording#keepingFailures()}).
+ *
+ * {@code clock} (optional) is the recorded run's clock: a replay takes it, so the plan's date/time
+ * helpers compute the dates they computed when it was recorded (and the params match).
+ *
+ * @param clock the recorded run's clock, or {@code null} (a cassette of an earlier version, or written by hand)
  */
-public record Cassette(List<Interaction> interactions) {
+public record Cassette(List<Interaction> interactions, RecordedClock clock) {
+
+    /**
+     * The clock of the run a cassette recorded.
+     *
+     * @param now  the run's "now"
+     * @param zone the run's time zone
+     */
+    public record RecordedClock(Instant now, ZoneId zone) {
+        public RecordedClock {
+            Objects.requireNonNull(now, "now");
+            Objects.requireNonNull(zone, "zone");
+        }
+    }
+
+    /** A cassette with no recorded clock. */
+    public Cassette(List<Interaction> interactions) {
+        this(interactions, null);
+    }
+
+    /** This cassette with the recorded run's clock. */
+    public Cassette withClock(RecordedClock value) {
+        return new Cassette(interactions, value);
+    }
 
     public static final String FORMAT = "planvm-cassette/1";
 
@@ -72,7 +105,7 @@ public record Cassette(List<Interaction> interactions) {
                 }
             }
         }
-        return new Cassette(left);
+        return new Cassette(left, clock);
     }
 
     /**
@@ -110,7 +143,23 @@ public record Cassette(List<Interaction> interactions) {
         for (int i = 0; i < list.size(); i++) {
             interactions.add(interaction(list.get(i), source + ": /interactions/" + i));
         }
-        return new Cassette(interactions);
+        return new Cassette(interactions, clock(document.get("clock"), source));
+    }
+
+    /** The recorded clock: absent or null is none; anything else must be {@code {"now": instant, "tz": zone}}. */
+    private static RecordedClock clock(JsonNode clock, String source) {
+        if (clock == null || clock.isNull()) {
+            return null;
+        }
+        try {
+            if (clock.isObject() && clock.path("now").isTextual() && clock.path("tz").isTextual()) {
+                return new RecordedClock(Instant.parse(clock.get("now").textValue()), ZoneId.of(clock.get("tz").textValue()));
+            }
+        } catch (DateTimeException e) {
+            // refused below
+        }
+        throw new CassetteException(source + ": /clock must be {\"now\": an instant such as \"2026-11-26T08:00:00Z\", "
+                + "\"tz\": a time zone such as \"Europe/Oslo\"}");
     }
 
     private static Interaction interaction(JsonNode item, String where) {
@@ -152,6 +201,9 @@ public record Cassette(List<Interaction> interactions) {
     public ObjectNode toJson() {
         ObjectNode document = MAPPER.createObjectNode();
         document.put("format", FORMAT);
+        if (clock != null) {
+            document.putObject("clock").put("now", clock.now().toString()).put("tz", clock.zone().getId());
+        }
         ArrayNode list = document.putArray("interactions");
         for (Interaction interaction : interactions) {
             ObjectNode item = list.addObject();

@@ -35,13 +35,19 @@ public final class Recording {
     public boolean keepsFailures() {
         return failures;
     }
+    private Cassette.RecordedClock clock;
 
     synchronized void add(Interaction interaction) {
         interactions.add(interaction);
     }
 
+    /** Records the clock of the run (written into the cassette, so a replay computes the same dates). */
+    public synchronized void clock(Cassette.RecordedClock value) {
+        this.clock = value;
+    }
+
     /** What was recorded so far. */
     public synchronized Cassette cassette() {
-        return new Cassette(new ArrayList<>(interactions));
+        return new Cassette(new ArrayList<>(interactions), clock);
     }
 }

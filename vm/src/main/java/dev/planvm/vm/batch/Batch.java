@@ -50,7 +50,8 @@ public final class Batch {
 
     private Batch(Builder b) {
         RunMode mode = b.dryRun ? RunMode.dryRun(b.dryRunConditions) : RunMode.live();
-        this.runner = new BatchPlanRunner(b.vm, mode, b.replayDir, b.replayTiming, b.inputs);
+        this.runner = new BatchPlanRunner(b.runner != null ? b.runner : new PlanFileRunner(b.vm), mode, b.replayDir,
+                b.replayTiming, b.inputs);
         this.concurrency = b.concurrency;
     }
 
@@ -224,6 +225,7 @@ public final class Batch {
         private boolean replayTiming;
         private boolean dryRun;
         private boolean dryRunConditions;
+        private PlanFileRunner runner;
 
         private Builder(PlanVm vm) {
             this.vm = Objects.requireNonNull(vm, "vm");
@@ -254,6 +256,15 @@ public final class Batch {
         public Builder replay(Path dir, boolean timing) {
             this.replayDir = Objects.requireNonNull(dir, "dir");
             this.replayTiming = timing;
+            return this;
+        }
+
+        /**
+         * How each plan file is read and run (default: {@code new PlanFileRunner(vm)}, StackVM JSON
+         * only): give one that reads every dialect, or sets each run's clock. It must run on this VM.
+         */
+        public Builder runner(PlanFileRunner value) {
+            this.runner = Objects.requireNonNull(value, "runner");
             return this;
         }
 

@@ -6,7 +6,6 @@ import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.LoadResult;
-import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ import java.util.Map;
  */
 final class BatchPlanRunner {
 
-    private final PlanVm vm;
     private final PlanFileRunner runner;
     private final RunMode mode;
     private final Path replayDir;
@@ -35,9 +33,8 @@ final class BatchPlanRunner {
      * @param replayDir    where {@code X.cassette.json} is for each {@code X.json}, or {@code null}
      * @param replayTiming while replaying, wait each interaction's recorded duration
      */
-    BatchPlanRunner(PlanVm vm, RunMode mode, Path replayDir, boolean replayTiming, Map<String, JsonNode> inputs) {
-        this.vm = vm;
-        this.runner = new PlanFileRunner(vm);
+    BatchPlanRunner(PlanFileRunner runner, RunMode mode, Path replayDir, boolean replayTiming, Map<String, JsonNode> inputs) {
+        this.runner = runner;
         this.mode = mode;
         this.replayDir = replayDir;
         this.replayTiming = replayTiming;
@@ -57,7 +54,7 @@ final class BatchPlanRunner {
 
     private PlanOutcome runWithoutCassette(Path plan, Path cassette) {
         long start = System.nanoTime();
-        LoadResult loaded = vm.loader().load(plan);
+        LoadResult loaded = runner.load(plan, inputs);
         List<String> calls = loaded.valid() ? callsOut(loaded.plan().instructions()) : List.of();
         if (calls.isEmpty()) {
             return runner.run(plan, RunMode.live(), inputs);

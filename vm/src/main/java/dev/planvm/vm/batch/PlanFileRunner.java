@@ -12,6 +12,12 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.run.RunOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +34,37 @@ import java.util.stream.Collectors;
 public final class PlanFileRunner {
 
     private final PlanVm vm;
+    private final PlanFileLoader loader;
+    private final UnaryOperator<RunClock> clock;
 
+    /** A runner of StackVM JSON files, read by the VM's loader. */
     public PlanFileRunner(PlanVm vm) {
-        this.vm = vm;
+        this(vm, (file, inputs) -> vm.loader().load(file), UnaryOperator.identity());
+    }
+
+    /** A runner whose files {@code loader} reads (e.g. in every dialect). */
+    public PlanFileRunner(PlanVm vm, PlanFileLoader loader) {
+        this(vm, loader, UnaryOperator.identity());
+    }
+
+    private PlanFileRunner(PlanVm vm, PlanFileLoader loader, UnaryOperator<RunClock> clock) {
+        this.vm = Objects.requireNonNull(vm, "vm");
+        this.loader = Objects.requireNonNull(loader, "loader");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * This runner with each run's clock changed by {@code adjust}: it gets the clock the run would
+     * have ({@link PlanVm#clockFor}: a replayed cassette's, else the VM's now) and returns the one to
+     * use ({@code --now}, {@code --tz}).
+     */
+    public PlanFileRunner withClock(UnaryOperator<RunClock> adjust) {
+        return new PlanFileRunner(vm, loader, adjust);
+    }
+
+    /** The plan in {@code file}, read as this runner reads it (every located diagnostic when it does not load). */
+    public LoadResult load(Path file, Map<String, JsonNode> inputs) {
+        return loader.load(file, inputs);
     }
 
     /** Where the cassette of plan {@code X.json} is: {@code dir/X.cassette.json}. */
@@ -43,10 +77,11 @@ public final class PlanFileRunner {
         return plan.resolveSibling(baseName(plan) + ".expected.json");
     }
 
-    /** {@code X} for {@code .../X.json}. */
+    /** {@code X} for {@code .../X.json}, {@code .../X.yaml}, {@code .../X.js}: the name without its extension. */
     public static String baseName(Path plan) {
         String name = plan.getFileName().toString();
-        return name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
     }
 
     /** Runs {@code plan} live or as a dry run. */
@@ -99,7 +134,7 @@ public final class PlanFileRunner {
     }
 
     private PlanOutcome loadAndRun(Path plan, ModeSource modeSource, Map<String, JsonNode> inputs, long start) {
-        LoadResult loaded = vm.loader().load(plan);
+        LoadResult loaded = loader.load(plan, inputs);
         if (!loaded.valid()) {
             String errors = loaded.errors().stream().map(d -> d.format(plan.toString())).collect(Collectors.joining("; "));
             return outcome(plan, RunStatus.INVALID, null, errors, start, 0, loaded.diagnostics(), null);
@@ -113,7 +148,8 @@ public final class PlanFileRunner {
         List<Diagnostic> diagnostics = new ArrayList<>(loaded.diagnostics());
         diagnostics.addAll(vm.warnings(loaded.plan(), effective));
         try {
-            RunResult result = vm.run(loaded.plan(), inputs, effective);
+            RunOptions options = RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, effective)));
+            RunResult result = vm.run(loaded.plan(), Checkpoint.start(inputs), effective, RunHooks.NONE.withOptions(options), null);
             return outcome(plan, result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                     result.finalAnswer(), result.succeeded() ? null : result.error().describe(), start, result.steps(),
                     diagnostics, result.trace());

@@ -3,6 +3,7 @@ package dev.planvm.vm.durable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
@@ -69,17 +70,19 @@ public final class DurableRuns {
 
     /**
      * A new stored run of {@code plan} from its start, with this run's {@link RunHooks} (its options are
-     * stored with the run and apply again when it is resumed or approved). {@code created} is told the
-     * run's id once it is stored, before the first step (e.g. to answer a request that does not wait).
+     * stored with the run and apply again when it is resumed or approved). The run's clock is fixed
+     * here ({@link PlanVm#clockFor}) and stored with it. {@code created} is told the run's id once it is
+     * stored, before the first step (e.g. to answer a request that does not wait).
      *
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
         reject(plan, mode, hooks.options());
-        String id = store.createRun(plan, inputs, mode.label(), null, null, hooks.options());
+        RunOptions options = hooks.options().withClock(vm.clockFor(hooks.options(), mode));
+        String id = store.createRun(plan, inputs, mode.label(), null, null, options);
         try (Heartbeat alive = store.heartbeat(id)) {
             created.accept(id);
-            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks, id, 0, 1));
+            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks.withOptions(options), id, 0, 1));
         }
     }
 
@@ -89,9 +92,11 @@ public final class DurableRuns {
      */
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
         reject(plan, session.mode(), RunHooks.NONE.options());
-        String id = store.createRun(plan, inputs, session.mode().label(), null, null);
+        RunOptions options = RunOptions.DEFAULT.withClock(vm.clockFor(RunOptions.DEFAULT, session.mode()));
+        String id = store.createRun(plan, inputs, session.mode().label(), null, null, options);
         try (Heartbeat alive = store.heartbeat(id)) {
-            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), session, RunHooks.NONE, id, 0, 1));
+            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), session,
+                    RunHooks.NONE.withOptions(options), id, 0, 1));
         }
     }
 
@@ -127,13 +132,15 @@ public final class DurableRuns {
                 : keptSteps(run, fromSeq, safePosition(before, fromSeq));
         reject(plan, session.mode(), RunHooks.NONE.options());
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq);
+        RunOptions options = RunOptions.DEFAULT.withClock(run.options().clock() != null ? run.options().clock()
+                : vm.clockFor(RunOptions.DEFAULT, session.mode()));  // the re-planned run computes the parent's dates
+        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, options);
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
             return new DurableRun(id, run.id(), kept.size(), execute(plan, new Checkpoint(position, kept.size(), variables),
-                    session, RunHooks.NONE, id, kept.size(), 1));
+                    session, RunHooks.NONE.withOptions(options), id, kept.size(), 1));
         }
     }
 
@@ -171,7 +178,8 @@ public final class DurableRuns {
      * @param mode    live, or a replay (whose interactions already used by committed steps are skipped)
      * @param secrets secret variables to give again (their stored values are redacted), name to value
      * @param force   take the run over even when its owner looks alive (after making sure it died)
-     * @param hooks   this session's listeners, reviewer and control (the stored options apply, not theirs)
+     * @param hooks   this session's listeners, reviewer and control (the stored options apply, not theirs;
+     *                but a clock in their options replaces the stored clock: {@code resume --now})
      * @throws DurableRunException for an unknown or ambiguous id, a run that already succeeded, one that
      *                             waits for approval (see {@link #approve}), or one another live process works on
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
@@ -216,13 +224,17 @@ public final class DurableRuns {
         Plan plan = plan(run);
         RunMode effective = skipServed(mode, run.steps());
         reject(plan, effective, run.options());
+        RunOptions options = clocked(run, hooks, effective);
         Checkpoint stored = run.checkpoint();
         Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
         variables.putAll(secrets);
         int session = store.claim(run.id(), force);
+        if (run.options().clock() == null) {
+            store.keepClock(run.id(), options.clock()); // a run stored before runs had clocks keeps this one from now on
+        }
         try (Heartbeat alive = store.heartbeat(run.id())) {
             return new DurableRun(run.id(), run.parentRun(), stored.steps(), execute(plan,
-                    new Checkpoint(stored.position(), stored.steps(), variables), effective, hooks.withOptions(run.options()),
+                    new Checkpoint(stored.position(), stored.steps(), variables), effective, hooks.withOptions(options),
                     run.id(), stored.steps(), session));
         }
     }
@@ -243,7 +255,8 @@ public final class DurableRuns {
 
     /**
      * {@link #rerun(String, int, Map, RunMode)} with this run's hooks; the new run keeps its parent's
-     * options. {@code created} is told the new run's id once it is stored.
+     * options, its clock included (unless the hooks' options bring a clock: {@code rerun --now}).
+     * {@code created} is told the new run's id once it is stored.
      */
     public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode, RunHooks hooks,
                             Consumer<String> created) {
@@ -262,14 +275,15 @@ public final class DurableRuns {
         inputs.putAll(edits);
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
-        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq, run.options());
+        RunOptions options = clocked(run, hooks, effective);
+        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq, options);
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
             created.accept(id);
             return new DurableRun(id, run.id(), kept.size(), execute(plan, new Checkpoint(position, kept.size(), variables),
-                    effective, hooks.withOptions(run.options()), id, kept.size(), 1));
+                    effective, hooks.withOptions(options), id, kept.size(), 1));
         }
     }
 
@@ -292,7 +306,7 @@ public final class DurableRuns {
     /** Runs in {@code runSession}, journaled as session {@code session} of stored run {@code id}, approvals kept in the store. */
     private RunResult execute(Plan plan, Checkpoint checkpoint, RunSession runSession, RunHooks hooks, String id,
                               int stepsBefore, int session) {
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session);
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, plan);
         Approvals reviewer = hooks.approvals() != null ? hooks.approvals() : vm.reviewer();
         return vm.run(plan, checkpoint, runSession, hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)), journal);
     }
@@ -319,14 +333,27 @@ public final class DurableRuns {
         }
     }
 
-    /** The stored run's plan, loaded again by this VM. */
+    /**
+     * The stored run's options with the clock this session runs with: the hooks' clock when they bring
+     * one, else the stored one, else (a run stored before runs had clocks) one fixed now.
+     */
+    private RunOptions clocked(StoredRun run, RunHooks hooks, RunMode mode) {
+        RunClock clock = hooks.options().clock() != null ? hooks.options().clock()
+                : run.options().clock() != null ? run.options().clock() : vm.clockFor(run.options(), mode);
+        return run.options().withClock(clock);
+    }
+
+    /**
+     * The stored run's plan, loaded again by this VM: the StackVM JSON it ran (a dialect plan's compiled
+     * JSON), with the source lines it was compiled from.
+     */
     private Plan plan(StoredRun run) {
         LoadResult loaded = vm.loader().load(run.plan(), run.planSource());
         if (!loaded.valid()) {
             throw new DurableRunException("the stored plan of run " + run.id() + " does not load here: "
                     + loaded.errors().get(0).message());
         }
-        return loaded.plan();
+        return loaded.plan().withSourceLines(run.sourceLines());
     }
 
     /** A replay without the interactions the given committed steps already used. */

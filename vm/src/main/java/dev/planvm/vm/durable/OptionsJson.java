@@ -44,6 +44,30 @@ final class OptionsJson {
         }
     }
 
+    /** A compiled plan's source lines as the store keeps them: {@code {"0": 2, "1": 5}}. */
+    static ObjectNode writeLines(java.util.Map<Integer, Integer> lines) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        new java.util.TreeMap<>(lines).forEach((seqNo, line) -> json.put(String.valueOf(seqNo), line));
+        return json;
+    }
+
+    /** The source lines {@link #writeLines} wrote; none for {@code null} (a JSON plan, or a store of an earlier version). */
+    static java.util.Map<Integer, Integer> readLines(JsonNode json) {
+        java.util.Map<Integer, Integer> lines = new java.util.HashMap<>();
+        if (json != null && json.isObject()) {
+            json.properties().forEach(e -> {
+                try {
+                    if (e.getValue().canConvertToInt()) {
+                        lines.put(Integer.parseInt(e.getKey()), e.getValue().intValue());
+                    }
+                } catch (NumberFormatException ignored) {
+                    // not a seq_no: skipped, lines are only a help
+                }
+            });
+        }
+        return lines;
+    }
+
     private static void list(ObjectNode json, String key, List<String> values) {
         if (!values.isEmpty()) {
             values.forEach(json.putArray(key)::add);

@@ -2,6 +2,7 @@ package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.vm.run.RunStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,11 +46,14 @@ final class RunReader {
                 }, id);
         List<StoredApproval> asked = approvals.of(id);
         return Optional.of(db.query("SELECT id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, "
-                + "from_seq, started_at, finished_at, sessions, final_answer, error, options_json FROM runs WHERE id = ?",
+                + "from_seq, started_at, finished_at, sessions, final_answer, error, options_json, clock_json, source_lines_json "
+                + "FROM runs WHERE id = ?",
                 rs -> new StoredRun(rs.getString(1), rs.getString(2), rs.getString(3), RunStore.parse(rs.getString(4)),
                         inputs(RunStore.parse(rs.getString(5))), rs.getString(6), RunStatus.ofLabel(rs.getString(7)), rs.getString(8),
                         (Integer) rs.getObject(9), rs.getString(10), rs.getString(11), rs.getInt(12), RunStore.parse(rs.getString(13)),
-                        RunStore.parse(rs.getString(14)), steps, OptionsJson.read(RunStore.parse(rs.getString(15))), asked), id).get(0));
+                        RunStore.parse(rs.getString(14)), steps, OptionsJson.read(RunStore.parse(rs.getString(15)))
+                                .withClock(RunClock.fromJson(RunStore.parse(rs.getString(16))).orElse(null)), asked,
+                        OptionsJson.readLines(RunStore.parse(rs.getString(17)))), id).get(0));
     
     }
 

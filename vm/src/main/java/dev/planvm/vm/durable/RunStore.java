@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.vm.run.RunOptions;
@@ -163,13 +164,21 @@ public final class RunStore implements AutoCloseable {
         String planJson = json(plan.document());
         String inputsJson = json(MAPPER.valueToTree(inputs));
         String optionsJson = Blobs.write(OptionsJson.write(options));
+        String clockJson = options.clock() == null ? null : Blobs.write(options.clock().toJson());
+        String linesJson = plan.sourceLines().isEmpty() ? null : Blobs.write(OptionsJson.writeLines(plan.sourceLines()));
         db.update("INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
-                        + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                        + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json, clock_json, "
+                        + "source_lines_json) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
                 id, plan.source(), plan.digest(), planJson, inputsJson, mode, parentRun, fromSeq, now(),
-                Owner.CURRENT.toString(), now(), leaseUntil(), planJson.length() + inputsJson.length(), optionsJson);
+                Owner.CURRENT.toString(), now(), leaseUntil(), planJson.length() + inputsJson.length(), optionsJson, clockJson,
+                linesJson);
         ACTIVE.add(id);
         return id;
+    }
+
+    /** Stores {@code clock} as run {@code id}'s clock when it has none (a run stored by an earlier version). */
+    public synchronized void keepClock(String id, RunClock clock) {
+        db.update("UPDATE runs SET clock_json = ? WHERE id = ? AND clock_json IS NULL", Blobs.write(clock.toJson()), id);
     }
 
     /**
@@ -272,6 +281,9 @@ public final class RunStore implements AutoCloseable {
         if (error != null) {
             errorJson = MAPPER.createObjectNode();
             errorJson.put("seq_no", error.seqNo()).put("type", error.type()).put("message", error.message());
+            if (error.line() != null) {
+                errorJson.put("line", error.line());
+            }
         }
         db.update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
                         + "WHERE id = ?", result.status().label(), result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,

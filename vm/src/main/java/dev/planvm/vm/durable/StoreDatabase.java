@@ -79,6 +79,8 @@ final class StoreDatabase implements AutoCloseable {
         addMissing(statement, "runs", "lease_until", "INTEGER");
         addMissing(statement, "runs", "stored_bytes", "INTEGER NOT NULL DEFAULT 0");
         addMissing(statement, "runs", "options_json", "TEXT");
+        addMissing(statement, "runs", "clock_json", "TEXT");
+        addMissing(statement, "runs", "source_lines_json", "TEXT");
     }
 
     private static void addMissing(Statement statement, String table, String column, String type) throws SQLException {

@@ -5,6 +5,7 @@ import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
 import dev.planvm.vm.trace.TraceRecorder;
+import dev.planvm.instructions.Plan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -18,14 +19,17 @@ final class StoreJournal implements RunJournal {
     private final RunStore store;
     private final String runId;
     private final int session;
+    private final Plan plan;
     private int stepIndex;
 
     /**
      * @param stepsBefore steps the run had already committed (0 for a new run)
      * @param session     1 for the first process, 2 for the first resume, ...
+     * @param plan        the plan the run runs (a compiled one names each step's source line in its trace entry)
      */
-    StoreJournal(RunStore store, String runId, int stepsBefore, int session) {
+    StoreJournal(RunStore store, String runId, int stepsBefore, int session, Plan plan) {
         this.store = store;
+        this.plan = plan;
         this.runId = runId;
         this.stepIndex = stepsBefore;
         this.session = session;
@@ -34,7 +38,7 @@ final class StoreJournal implements RunJournal {
     @Override
     public void commit(StepRecord step, int nextPosition) {
         store.commitStep(runId, new StoredStep(stepIndex + 1, step.seqNo(), step.type(), outcome(step.outcome()),
-                nextPosition, step.writes(), step.calls(), TraceRecorder.entry(step), session,
+                nextPosition, step.writes(), step.calls(), TraceRecorder.entry(step, plan.sourceLines().get(step.seqNo())), session,
                 Instant.now().truncatedTo(ChronoUnit.MILLIS).toString()));
         stepIndex++;
     }

@@ -17,15 +17,18 @@ import dev.planvm.vm.run.RunOptions;
  * @param status    {@link RunStatus#RUNNING} (in progress, or the process died), succeeded, failed, or
  *                  {@link RunStatus#WAITING} (a call waits for a reviewer's approval)
  * @param sessions  processes that worked on it (1 + resumes)
- * @param options   what the run was started with beyond the VM's settings (they apply again on resume)
+ * @param options   what the run was started with beyond the VM's settings (they apply again on resume),
+ *                  its clock included ({@code null} in a store of an earlier version)
  * @param approvals the calls that waited for approval and what was decided, in the order they were asked
+ * @param sourceLines a compiled dialect plan's source line of each {@code seq_no}; empty for a JSON plan
  */
 public record StoredRun(String id, String planSource, String planDigest, JsonNode plan, Map<String, JsonNode> inputs,
                         String mode, RunStatus status, String parentRun, Integer fromSeq, String startedAt,
                         String finishedAt, int sessions, JsonNode finalAnswer, JsonNode error, List<StoredStep> steps,
-                        RunOptions options, List<StoredApproval> approvals) {
+                        RunOptions options, List<StoredApproval> approvals, Map<Integer, Integer> sourceLines) {
 
     public StoredRun {
+        sourceLines = Map.copyOf(sourceLines);
         inputs = Map.copyOf(inputs);
         steps = List.copyOf(steps);
         Objects.requireNonNull(options, "options");

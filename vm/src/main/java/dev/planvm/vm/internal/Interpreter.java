@@ -55,7 +55,7 @@ public final class Interpreter {
     public Interpreter(RunSetup setup) {
         this.setup = setup;
         this.plan = setup.plan();
-        this.variables = new VariableStore(setup.limits());
+        this.variables = new VariableStore(setup.limits(), setup.clock());
     }
 
     /** Runs from {@code checkpoint} to the end; failures become a failed result, never an exception. */
@@ -80,7 +80,7 @@ public final class Interpreter {
                 setup.speculator().close();
             }
         }
-        RunError error = ending == null ? null : ending.error();
+        RunError error = ending == null ? null : located(ending.error());
         current = null;
         List<String> warnings = new ArrayList<>();
         JsonNode finalAnswer = variables.get("final_answer");
@@ -125,7 +125,7 @@ public final class Interpreter {
                 : "the run ran out of memory (" + (error.getMessage() == null ? "Java heap" : error.getMessage())
                         + ") before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)";
         RunError runError = current == null ? new RunError(null, null, cause, error)
-                : new RunError(current.seqNo(), current.type(), cause, error);
+                : located(new RunError(current.seqNo(), current.type(), cause, error));
         RunResult result = new RunResult(RunStatus.FAILED, NullNode.getInstance(), Map.of(), runError, steps,
                 Duration.ofNanos(setup.scheduler().nanoTime() - start), null, List.of(), null);
         try {
@@ -137,6 +137,15 @@ public final class Interpreter {
             log.debug("could not record the end of a run that ran out of memory", again);
         }
         return result;
+    }
+
+    /** {@code error} with the source line of its instruction, when the plan knows it. */
+    private RunError located(RunError error) {
+        if (error == null || error.seqNo() == null || error.line() != null) {
+            return error;
+        }
+        java.util.OptionalInt line = plan.sourceLine(error.seqNo());
+        return line.isPresent() ? error.withLine(line.getAsInt()) : error;
     }
 
     /** How a run ended before its end: failed, waiting or interrupted. */

@@ -9,6 +9,7 @@ import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
+import dev.planvm.instructions.expr.RunClock;
 import java.util.List;
 import java.util.Map;
 
@@ -23,11 +24,12 @@ import java.util.Map;
  * @param retaining    whether the run keeps every step's record (a trace, a recorded cassette), so
  *                     that it counts against the run's memory budget
  * @param scheduler    what the speculator starts early calls with, and the run's clocks
+ * @param clock        the run's clock, which its date/time helpers read
  */
 public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
                        List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
                        Redactor redactor, boolean placeholders, Speculator speculator, RunControl control,
-                       boolean retaining, CallScheduler scheduler) {
+                       boolean retaining, CallScheduler scheduler, RunClock clock) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

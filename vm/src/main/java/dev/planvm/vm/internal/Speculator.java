@@ -251,7 +251,7 @@ public final class Speculator {
     /** The variables as the instruction at {@code position} will see them, where known. */
     private Variables viewAt(int position) {
         Map<String, Integer> writers = flow.writerOf.get(position);
-        return name -> {
+        return Variables.over(variables, name -> {
             Integer writer = writers.get(name);
             if (writer == null || writer < pc) {
                 return variables.get(name);
@@ -261,7 +261,7 @@ public final class Speculator {
                 throw new NotKnownYet(writer);
             }
             return value;
-        };
+        });
     }
 
     /** What the uncommitted instruction at {@code position} will write, or {@link NotKnownYet}. */

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import dev.planvm.instructions.expr.RunClock;
 
 /**
  * The variables of one run: names to JSON values. Values are never dropped while the run lives,
@@ -32,11 +34,24 @@ public final class VariableStore implements Variables {
     private final Map<String, JsonNode> values = new LinkedHashMap<>();
     private final Map<String, Long> sizes = new HashMap<>();
     private final RunLimits limits;
+    private final Optional<RunClock> clock;
     private long live;
     private long retained;
 
+    /** A store with no clock: the date/time helpers fail with a sentence. */
     public VariableStore(RunLimits limits) {
+        this(limits, null);
+    }
+
+    /** A store whose expressions read {@code clock} (the run's, fixed for the whole run). */
+    public VariableStore(RunLimits limits, RunClock clock) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.clock = Optional.ofNullable(clock);
+    }
+
+    @Override
+    public Optional<RunClock> clock() {
+        return clock;
     }
 
     /** The value, or {@code null} when unset. */

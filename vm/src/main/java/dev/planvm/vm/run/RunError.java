@@ -9,14 +9,33 @@ import java.util.Objects;
  * @param type    the failing instruction's type, or {@code null}
  * @param message the cause, in a sentence
  * @param cause   the underlying exception, for {@code --verbose}; may be {@code null}
+ * @param line    the source line of the failing instruction when the plan was compiled from a dialect
+ *                (YAML, JavaScript), else {@code null}
  */
-public record RunError(Integer seqNo, String type, String message, Throwable cause) {
+public record RunError(Integer seqNo, String type, String message, Throwable cause, Integer line) {
     public RunError {
         Objects.requireNonNull(message, "message");
     }
 
-    /** {@code seq_no 3 (calling): tool 'x' failed: ...}, or just the message for run-level failures. */
+    /** An error with no source line. */
+    public RunError(Integer seqNo, String type, String message, Throwable cause) {
+        this(seqNo, type, message, cause, null);
+    }
+
+    /** This error at source line {@code value} ({@code null}: none). */
+    public RunError withLine(Integer value) {
+        return new RunError(seqNo, type, message, cause, value);
+    }
+
+    /**
+     * {@code seq_no 3 (calling): tool 'x' failed: ...}; {@code line 12 (seq_no 3, calling): ...} when
+     * the source line is known; just the message for run-level failures.
+     */
     public String describe() {
-        return seqNo == null ? message : "seq_no " + seqNo + " (" + type + "): " + message;
+        if (seqNo == null) {
+            return message;
+        }
+        return line == null ? "seq_no " + seqNo + " (" + type + "): " + message
+                : "line " + line + " (seq_no " + seqNo + ", " + type + "): " + message;
     }
 }

@@ -2,6 +2,7 @@ package dev.planvm.vm.run;
 
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.approval.ApprovalRules;
+import dev.planvm.instructions.expr.RunClock;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,12 +18,22 @@ import java.util.Objects;
  * @param maxSteps     this run's step limit, or {@code null} for the VM's
  * @param origin       who started the run (e.g. {@code serve}), or {@code null}; a server resumes on start
  *                     only the interrupted runs it started
+ * @param clock        the run's clock, which the date/time helpers read ({@code today}, {@code next(...)}), or
+ *                     {@code null}: a replay takes its cassette's, else the VM takes one from its clock source
+ *                     when the run starts ({@code PlanVm#clockFor}); a durable run stores the one it got, so a
+ *                     resume and a rerun compute the same dates
  */
 public record RunOptions(List<String> allowTools, List<String> denyTools, List<String> approveTools, Integer maxSteps,
-                         String origin) {
+                         String origin, RunClock clock) {
 
     /** Nothing beyond the VM's settings. */
-    public static final RunOptions DEFAULT = new RunOptions(List.of(), List.of(), List.of(), null, null);
+    public static final RunOptions DEFAULT = new RunOptions(List.of(), List.of(), List.of(), null, null, null);
+
+    /** Options with no clock of their own. */
+    public RunOptions(List<String> allowTools, List<String> denyTools, List<String> approveTools, Integer maxSteps,
+                      String origin) {
+        this(allowTools, denyTools, approveTools, maxSteps, origin, null);
+    }
 
     /**
      * @throws IllegalArgumentException for a malformed glob or a step limit below 1
@@ -49,17 +60,23 @@ public record RunOptions(List<String> allowTools, List<String> denyTools, List<S
     }
 
     public RunOptions withOrigin(String value) {
-        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, value);
+        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, value, clock);
+    }
+
+    /** These options with the run's clock ({@code null}: none of their own). */
+    public RunOptions withClock(RunClock value) {
+        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, value);
     }
 
     @Override
     public boolean equals(Object other) {
         return other instanceof RunOptions o && allowTools.equals(o.allowTools) && denyTools.equals(o.denyTools)
-                && approveTools.equals(o.approveTools) && Objects.equals(maxSteps, o.maxSteps) && Objects.equals(origin, o.origin);
+                && approveTools.equals(o.approveTools) && Objects.equals(maxSteps, o.maxSteps) && Objects.equals(origin, o.origin)
+                && Objects.equals(clock, o.clock);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(allowTools, denyTools, approveTools, maxSteps, origin);
+        return Objects.hash(allowTools, denyTools, approveTools, maxSteps, origin, clock);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
@@ -28,14 +29,17 @@ import java.util.function.Supplier;
  * {@link RunListener}; {@link #document()} is complete once the run has finished:
  * <pre>{@code
  * {"format": "planvm-trace/1", "mode": "live" | "replay" | "record" | "dry-run",
- *  "plan": {"source": ..., "digest": ...}, "inputs": {...},
+ *  "plan": {"source": ..., "digest": ...}, "inputs": {...}, "clock": {"now": ..., "tz": ...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
  *  "step_count": N, "early_calls": {"started", "used", "mismatched"},
- *  "steps": [{"seq_no", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}],
+ *  "steps": [{"seq_no", "line", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}],
  *  "calls": [{"seq_no", "kind": "tool" | "condition", "tool", "start_ms", "duration_ms", "outcome": "answered" | "failed",
  *             "error", "attempts": [...]}],
  *  "pending": {"seq_no", "type", "tool", "params"}}
  * }</pre>
+ * {@code clock} is the run's clock, which its date/time helpers read (a replay or a resume with the same
+ * clock computes the same dates). {@code line} (in the steps and the error) is the source line of the
+ * instruction when the plan was compiled from a dialect (YAML, JavaScript); JSON plans have none.
  * {@code status} is also {@code waiting} (a call needs a reviewer's approval: {@code pending} names it)
  * or {@code interrupted} (stopped at a commit point; a resume continues it). {@code calls} lists every
  * call through the chain in the order they started, with its own timing (calls started ahead of their
@@ -70,6 +74,8 @@ public final class TraceRecorder implements RunListener, CallListener {
 
     private final TraceValues values;
     private final Supplier<Instant> clock;
+    private final RunClock runClock;
+    private volatile Plan plan;
     private volatile JsonNode finished;
     /** When the run started (calls are timed from here, like steps). */
     private volatile long startNanos = System.nanoTime();
@@ -92,17 +98,19 @@ public final class TraceRecorder implements RunListener, CallListener {
      * @param limits   the run's limits: a value larger or deeper than one variable may be is truncated
      */
     public TraceRecorder(String mode, Redactor redactor, RunLimits limits) {
-        this(mode, redactor, limits, Instant::now);
+        this(mode, redactor, limits, Instant::now, null);
     }
 
     /**
-     * @param clock where {@code started} and {@code finished} are read (a workflow's deterministic clock)
+     * @param clock    where {@code started} and {@code finished} are read (a workflow's deterministic clock)
+     * @param runClock the run's clock, written as the document's {@code clock}, or {@code null} to write none
      */
-    public TraceRecorder(String mode, Redactor redactor, RunLimits limits, Supplier<Instant> clock) {
+    public TraceRecorder(String mode, Redactor redactor, RunLimits limits, Supplier<Instant> clock, RunClock runClock) {
         this.mode = mode;
         this.redactor = redactor;
         this.values = new TraceValues(limits);
         this.clock = clock;
+        this.runClock = runClock;
     }
 
     @Override
@@ -113,7 +121,11 @@ public final class TraceRecorder implements RunListener, CallListener {
         document.putObject("plan").put("source", plan.source()).put("digest", plan.digest());
         ObjectNode given = document.putObject("inputs");
         inputs.forEach((name, value) -> given.set(name, values.bound(value)));
+        if (runClock != null) {
+            document.set("clock", runClock.toJson());
+        }
         document.put("started", clock.get().toString());
+        this.plan = plan;
     }
 
     @Override
@@ -171,7 +183,9 @@ public final class TraceRecorder implements RunListener, CallListener {
 
     @Override
     public void stepFinished(StepRecord step) {
-        steps.add(entry(step, values));
+        Plan known = plan;
+        java.util.OptionalInt line = known == null ? java.util.OptionalInt.empty() : known.sourceLine(step.seqNo());
+        steps.add(entry(step, values, line.isPresent() ? line.getAsInt() : null));
         tokens = tokens.plus(TokenCount.fromJson(step.inputs().get("tokens")));
     }
 
@@ -193,6 +207,9 @@ public final class TraceRecorder implements RunListener, CallListener {
                 e.putNull("type");
             } else {
                 e.put("seq_no", error.seqNo());
+                if (error.line() != null) {
+                    e.put("line", error.line());
+                }
                 e.put("type", error.type());
             }
             e.put("message", error.message());
@@ -235,12 +252,20 @@ public final class TraceRecorder implements RunListener, CallListener {
      * bounded by {@link RunLimits#DEFAULT}.
      */
     public static ObjectNode entry(StepRecord step) {
-        return entry(step, new TraceValues(RunLimits.DEFAULT));
+        return entry(step, null);
     }
 
-    private static ObjectNode entry(StepRecord step, TraceValues values) {
+    /** {@link #entry(StepRecord)} with the step's source {@code line} (a compiled dialect plan's), or none when {@code null}. */
+    public static ObjectNode entry(StepRecord step, Integer line) {
+        return entry(step, new TraceValues(RunLimits.DEFAULT), line);
+    }
+
+    private static ObjectNode entry(StepRecord step, TraceValues values, Integer line) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
         entry.put("seq_no", step.seqNo());
+        if (line != null) {
+            entry.put("line", line);
+        }
         entry.put("type", step.type());
         entry.put("start_ms", step.offsetNanos() / 1_000_000.0);
         entry.put("duration_ms", step.durationNanos() / 1_000_000.0);

@@ -20,7 +20,9 @@ CREATE TABLE IF NOT EXISTS runs (
     owned_since   TEXT,                   -- when that process claimed it
     lease_until   INTEGER,                -- epoch ms; the owner renews it while it works (heartbeat)
     stored_bytes  INTEGER NOT NULL DEFAULT 0, -- what this run has written to the store (its budget)
-    options_json  TEXT                    -- the run's own options: {allow_tools, deny_tools, approve_tools, max_steps, origin}
+    options_json  TEXT,                   -- the run's own options: {allow_tools, deny_tools, approve_tools, max_steps, origin}
+    clock_json    TEXT,                   -- the run's clock {now, tz}: a resume and a rerun compute the same dates
+    source_lines_json TEXT                -- a compiled dialect plan's {"seq_no": line}; NULL for a JSON plan
 );
 
 CREATE TABLE IF NOT EXISTS steps (

@@ -166,7 +166,8 @@ class ApprovalsTest {
             RunOptions options = new RunOptions(List.of(), List.of(), List.of("send_mail"), null, null);
             DurableRun run = runs.start(plan(vm, MAIL), who(), RunMode.live(), RunHooks.NONE.withOptions(options), id -> { });
             assertThat(run.result().status()).as("the run's own approveTools").isEqualTo(RunStatus.WAITING);
-            assertThat(store.find(run.id()).orElseThrow().options()).isEqualTo(options);
+            assertThat(store.find(run.id()).orElseThrow().options().withClock(null)).isEqualTo(options);
+            assertThat(store.find(run.id()).orElseThrow().options().clock()).as("the clock fixed at the start").isNotNull();
             DurableRun denied = runs.approve(run.id(), false, "wrong address", RunMode.live(), Map.of(), RunHooks.NONE);
             assertThat(denied.result().error().describe())
                     .isEqualTo("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: wrong address");

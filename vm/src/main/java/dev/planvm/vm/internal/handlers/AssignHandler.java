@@ -28,7 +28,7 @@ public final class AssignHandler implements InstructionHandler<Assign> {
      */
     public static void evaluate(Assign assign, Variables variables, RunLimits limits, BiConsumer<String, JsonNode> set) {
         Map<String, JsonNode> done = new HashMap<>();
-        Variables view = name -> done.containsKey(name) ? done.get(name) : variables.get(name);
+        Variables view = Variables.over(variables, name -> done.containsKey(name) ? done.get(name) : variables.get(name));
         for (Map.Entry<String, ValueTemplate> entry : assign.values().entrySet()) {
             JsonNode value = Interpolator.interpolate(entry.getValue(), view, limits.maxStringLength());
             set.accept(entry.getKey(), value);
