@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 McpCommand.class, ValidateCommand.class, CompileCommand.class, ToolsCommand.class, SchemaCommand.class,
                 KbCommand.class, CompletionCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage", "3:the run waits for approval"})
+        exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage", "3:the run waits for approval", "130:a batch was interrupted"})
 final class PlanvmCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,9 +1,12 @@
 package dev.planvm.cli;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.pattern.ClassicConverter;
 import ch.qos.logback.classic.pattern.ThrowableProxyConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.CoreConstants;
 import dev.planvm.tools.Redactor;
 import org.slf4j.LoggerFactory;
 
@@ -39,11 +42,37 @@ final class RedactingLogs {
         }
     }
 
-    /** {@code %rex}: the exception, redacted. */
+    /**
+     * {@code %rex}: the exception, redacted: its stack trace with {@code --verbose} (the root logger at
+     * DEBUG), else one line naming it and its root cause.
+     */
     public static final class Exception extends ThrowableProxyConverter {
         @Override
         public String convert(ILoggingEvent event) {
-            return redact(event, super.convert(event), getContext());
+            IThrowableProxy thrown = event.getThrowableProxy();
+            if (thrown == null) {
+                return "";
+            }
+            if (verbose(getContext())) {
+                return redact(event, super.convert(event), getContext());
+            }
+            IThrowableProxy root = thrown;
+            for (int depth = 0; root.getCause() != null && depth < 20; depth++) {
+                root = root.getCause();
+            }
+            String line = "  (" + describe(thrown) + (root == thrown ? "" : "; caused by " + describe(root))
+                    + "; --verbose shows the stack trace)";
+            return redact(event, line, getContext()) + CoreConstants.LINE_SEPARATOR;
+        }
+
+        private static String describe(IThrowableProxy thrown) {
+            String name = thrown.getClassName().substring(thrown.getClassName().lastIndexOf('.') + 1);
+            return thrown.getMessage() == null ? name : name + ": " + thrown.getMessage().lines().findFirst().orElse("");
+        }
+
+        private static boolean verbose(Object contextHolder) {
+            return contextHolder instanceof LoggerContext context
+                    && context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel().toInt() <= Level.DEBUG.toInt();
         }
     }
 }

@@ -21,22 +21,44 @@ class RedactingLogsTest {
         RedactingLogs.use(Redactor.none());
     }
 
+    private static String layout(Level rootLevel) {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Level before = root.getLevel();
+        root.setLevel(rootLevel);
+        try {
+            PatternLayout layout = new PatternLayout();
+            layout.setContext(context);
+            layout.getInstanceConverterMap().put("rmsg", RedactingLogs.Message::new);
+            layout.getInstanceConverterMap().put("rex", RedactingLogs.Exception::new);
+            layout.setPattern("%level %rmsg%n%rex");
+            layout.start();
+            Logger logger = context.getLogger("test");
+            LoggingEvent event = new LoggingEvent(Logger.class.getName(), logger, Level.WARN,
+                    "call failed with {}", new IllegalStateException("wrapped",
+                            new java.io.IOException("server echoed tok-1234-secret\nsecond line")),
+                    new Object[] {"Bearer tok-1234-secret"});
+            return layout.doLayout(event);
+        } finally {
+            root.setLevel(before);
+        }
+    }
+
     @Test
     void messages_and_exceptions_are_redacted_in_log_lines() {
         RedactingLogs.use(Redactor.of(Map.of("token", "tok-1234-secret")));
-        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-        PatternLayout layout = new PatternLayout();
-        layout.setContext(context);
-        layout.getInstanceConverterMap().put("rmsg", RedactingLogs.Message::new);
-        layout.getInstanceConverterMap().put("rex", RedactingLogs.Exception::new);
-        layout.setPattern("%level %rmsg%n%rex");
-        layout.start();
-        Logger logger = context.getLogger("test");
-        LoggingEvent event = new LoggingEvent(Logger.class.getName(), logger, Level.WARN,
-                "call failed with {}", new IllegalStateException("server echoed tok-1234-secret"),
-                new Object[] {"Bearer tok-1234-secret"});
-        String line = layout.doLayout(event);
-        assertThat(line).contains("call failed with Bearer «secret:token»").contains("server echoed «secret:token»")
-                .doesNotContain("tok-1234-secret");
+        for (Level level : new Level[] {Level.WARN, Level.DEBUG}) {
+            assertThat(layout(level)).as(level.toString()).contains("call failed with Bearer «secret:token»")
+                    .contains("server echoed «secret:token»").doesNotContain("tok-1234-secret");
+        }
+    }
+
+    @Test
+    void an_exception_is_one_line_without_verbose_and_its_stack_trace_with_it() {
+        String quiet = layout(Level.WARN);
+        assertThat(quiet.lines()).hasSize(2);
+        assertThat(quiet).endsWith("  (IllegalStateException: wrapped; caused by IOException: server echoed tok-1234-secret;"
+                + " --verbose shows the stack trace)" + System.lineSeparator()).doesNotContain("\tat ");
+        assertThat(layout(Level.DEBUG)).contains("\tat dev.planvm.cli.RedactingLogsTest").contains("Caused by: java.io.IOException");
     }
 }

@@ -13,7 +13,6 @@ import dev.planvm.vm.run.RunOptions;
 /**
  * A run as the store keeps it: its plan, inputs, status and committed steps.
  *
- * @param status   {@link RunStatus#RUNNING} (in progress, or the process died), succeeded or failed
  * @param status    {@link RunStatus#RUNNING} (in progress, or the process died), succeeded, failed, or
  *                  {@link RunStatus#WAITING} (a call waits for a reviewer's approval)
  * @param sessions  processes that worked on it (1 + resumes)
