@@ -1,27 +1,16 @@
 package dev.planvm.cli;
 
-import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.Batch;
-import dev.planvm.vm.batch.BatchListener;
-import dev.planvm.vm.batch.BatchReport;
 import dev.planvm.vm.batch.PlanFileRunner;
-import dev.planvm.vm.batch.PlanOutcome;
-import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import dev.planvm.instructions.expr.RunClock;
@@ -40,9 +29,6 @@ import picocli.CommandLine.Command;
         exitCodeList = {"0:every plan succeeded", "1:some plan failed, was invalid or was rejected",
                 "2:bad usage, or no plan file found", "130:interrupted (Ctrl-C or SIGTERM): the finished plans' lines are written"})
 final class BatchCommand implements Callable<Integer> {
-
-    /** Seconds the plans in flight get to finish after Ctrl-C or SIGTERM. */
-    static final int STOP_GRACE_SECONDS = 10;
 
     @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
             description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
@@ -120,91 +106,11 @@ final class BatchCommand implements Callable<Integer> {
         Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets), runner);
         BatchResume resumed = resumeFrom == null ? BatchResume.none() : BatchResume.read(resumeFrom);
         List<String> toRun = files.stream().filter(file -> !resumed.done(file)).toList();
-        try (Writer sink = sink()) {
+        try (Writer sink = StreamedBatch.sink(out, resumeFrom, spec.commandLine().getOut())) {
             BatchLines lines = new BatchLines(sink, toRun.size(), vmOptions.revealSecrets() ? o -> o : runner::redacted);
-            return run(batch, toRun, lines, resumed, files.size() - toRun.size());
+            return new StreamedBatch(err, !noProgress, verbosity.verbose())
+                    .run(batch, toRun, lines, resumed, files.size() - toRun.size(), resumeFrom);
         }
-    }
-
-    /**
-     * Runs the plans, streaming their lines; Ctrl-C or SIGTERM stops the batch (no plan starts, those
-     * in flight get {@value #STOP_GRACE_SECONDS} s to finish), writes what finished and the summary, and
-     * exits 130.
-     */
-    private int run(Batch batch, List<String> toRun, BatchLines lines, BatchResume resumed, int skipped)
-            throws IOException {
-        PrintWriter err = spec.commandLine().getErr();
-        Batch.Stop stop = new Batch.Stop();
-        CountDownLatch written = new CountDownLatch(1);
-        Thread onSignal = new Thread(() -> {
-            stop.request(Duration.ofSeconds(STOP_GRACE_SECONDS));
-            try {
-                written.await(STOP_GRACE_SECONDS + 10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
-        }, "planvm-batch-stop");
-        Runtime.getRuntime().addShutdownHook(onSignal);
-        long start = System.nanoTime();
-        try {
-            List<PlanOutcome> outcomes;
-            try (BatchProgress progress = noProgress ? BatchProgress.silent() : BatchProgress.forTerminal(toRun.size())) {
-                outcomes = batch.run(toRun.stream().map(Path::of).toList(), BatchListener.both(lines, progress), stop);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                stop.request(Duration.ZERO);
-                outcomes = List.of();
-            }
-            lines.flushFinished();
-            lines.throwIfFailed();
-            List<PlanOutcome> finished = outcomes.stream().filter(Objects::nonNull).toList();
-            BatchReport report = new BatchReport(finished, Duration.ofNanos(System.nanoTime() - start));
-            if (verbosity.verbose()) {
-                finished.stream().filter(o -> !o.succeeded())
-                        .forEach(o -> err.println(TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
-            }
-            if (stop.requested()) {
-                err.println("batch: interrupted: " + finished.size() + " of " + toRun.size() + " plans finished; planvm batch "
-                        + "--resume-from OUT runs the others");
-            }
-            if (skipped > 0) {
-                err.println("batch: " + skipped + " plans skipped: " + resumeFrom + " already has their lines");
-            }
-            report.summary().lines().forEach(line -> err.println(TerminalText.safe(line)));
-            err.flush();
-            if (stop.requested()) {
-                return ExitCodes.INTERRUPTED;
-            }
-            return report.allSucceeded() && resumed.notSucceeded() == 0 ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
-        } finally {
-            written.countDown();
-            if (!stop.requested()) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(onSignal);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook runs: it exits 130 once the lines are written
-                }
-            }
-        }
-    }
-
-    /** Where the lines go: stdout, --out (replaced) or --resume-from (appended). */
-    private Writer sink() throws IOException {
-        if (resumeFrom != null) {
-            return Files.newBufferedWriter(resumeFrom, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        }
-        if (out != null) {
-            if (Files.isDirectory(out)) {
-                throw new IOException("cannot write " + out + ": it is a directory");
-            }
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            return Files.newBufferedWriter(out, StandardCharsets.UTF_8);
-        }
-        return new NonClosing(spec.commandLine().getOut());
     }
 
     /** Refuses bad option values (exit 2) and returns the --var inputs. */
@@ -234,17 +140,5 @@ final class BatchCommand implements Callable<Integer> {
             builder.dryRun(dryRunConditions);
         }
         return builder.build();
-    }
-
-    /** stdout for the lines, left open when the lines are done. */
-    private static final class NonClosing extends FilterWriter {
-        NonClosing(Writer out) {
-            super(out);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
     }
 }
