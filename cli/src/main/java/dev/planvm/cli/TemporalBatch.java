@@ -1,7 +1,6 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.json.AtomicFiles;
@@ -26,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -112,9 +112,11 @@ final class TemporalBatch {
                 Path cassette = PlanFileRunner.cassetteFor(file, shared.replayDir());
                 if (Files.exists(cassette)) {
                     request = request.withMode("replay", Cassette.read(cassette).toJson(), false);
-                } else if (callsOut(loaded)) {
-                    return outcome(file, RunStatus.REJECTED, null, "no cassette " + cassette
-                            + ", and the plan calls out: a replayed batch calls nothing real", start, 0, loaded);
+                } else {
+                    Optional<String> refused = PlanFileRunner.withoutCassette(loaded.plan(), cassette);
+                    if (refused.isPresent()) {
+                        return outcome(file, RunStatus.REJECTED, null, refused.get(), start, 0, loaded);
+                    }
                 }
             }
             PlanResponse response = shared.plans().run(request);
@@ -127,15 +129,6 @@ final class TemporalBatch {
         } catch (TemporalException | IOException e) {
             return outcome(file, RunStatus.FAILED, null, e.getMessage(), start, 0, loaded);
         }
-    }
-
-    private static boolean callsOut(LoadResult loaded) {
-        for (Instruction instruction : loaded.plan().instructions()) {
-            if (instruction.callsOut()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static PlanOutcome outcome(Path file, RunStatus status, JsonNode answer, String error, long start, int steps,

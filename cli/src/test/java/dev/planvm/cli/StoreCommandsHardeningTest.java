@@ -2,9 +2,18 @@ package dev.planvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.planvm.instructions.Plan;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.durable.RunStore;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +54,41 @@ class StoreCommandsHardeningTest {
         assertThat(pruned.out()).startsWith("pruned 2 runs from ");
         assertThat(planvm("runs").out().lines().skip(1)).hasSize(1);
         assertThat(planvm("runs", "--prune", "--older-than", "30x").err()).contains("expected a number and d, h, m or s");
+    }
+
+    @Test
+    void runs_shows_a_run_as_running_while_its_owner_process_lives_and_interrupted_once_it_is_gone() throws Exception {
+        Path db = dir.resolve("runs.db");
+        String id;
+        try (RunStore store = RunStore.open(db)) {
+            Plan plan = PlanVm.builder().build().loader()
+                    .load("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]", "owned.json")
+                    .planOrThrow();
+            id = store.createRun(plan, Map.of(), "live", null, null);
+            store.interrupt(id);
+        }
+        // the owner is another live process of this host, holding a lease for ten minutes
+        Process owner = new ProcessBuilder("sleep", "600").start();
+        try {
+            long started = owner.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+            String host = InetAddress.getLocalHost().getHostName().replace("@", "_");
+            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+                 Statement s = connection.createStatement()) {
+                s.execute("UPDATE runs SET owner = '" + owner.pid() + "@" + host + "@" + started + "', lease_until = "
+                        + (System.currentTimeMillis() + 600_000) + " WHERE id = '" + id + "'");
+            }
+            CliRun alive = planvm("runs");
+            assertThat(alive.exitCode()).as(alive.err()).isZero();
+            assertThat(alive.out().lines().skip(1)).singleElement().asString().startsWith(id).contains(" running ");
+
+            owner.destroyForcibly();
+            assertThat(owner.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+            CliRun gone = planvm("runs");
+            assertThat(gone.out().lines().skip(1)).singleElement().asString().startsWith(id).contains(" interrupted ");
+        } finally {
+            owner.destroyForcibly();
+        }
     }
 
     @Test

@@ -26,23 +26,53 @@ public final class JsonDiff {
      * (e.g. {@code /final_answer}); empty when they are {@link JsonEquality#equal}.
      */
     public static List<String> diff(String pointer, JsonNode expected, JsonNode actual) {
-        Found found = new Found();
+        return diff(pointer, expected, actual, new Style("expected", MAX_LINES, true));
+    }
+
+    /**
+     * The differences between {@code expected} and {@code actual} on one line each, for a one-line
+     * message: the expected side is called {@code expectedName} ({@code /params/query: recorded "a",
+     * got "b"}), long texts are shown cut like any value, and at most {@code maxLines} differences
+     * are listed before the line saying how many more there are.
+     */
+    public static List<String> inline(JsonNode expected, JsonNode actual, String expectedName, int maxLines) {
+        return diff("", expected, actual, new Style(expectedName, maxLines, false));
+    }
+
+    /** How many differences {@link #diff} finds (each leaf, missing or unexpected member counts once). */
+    public static int count(JsonNode expected, JsonNode actual) {
+        Found found = new Found(new Style("expected", 0, false));
+        walk("", expected, actual, found);
+        return found.count;
+    }
+
+    /** How differences are worded: the expected side's name, how many are listed, long texts as a line diff or not. */
+    private record Style(String expectedName, int maxLines, boolean textAsLines) {
+    }
+
+    private static List<String> diff(String pointer, JsonNode expected, JsonNode actual, Style style) {
+        Found found = new Found(style);
         walk(pointer, expected, actual, found);
-        int more = found.count - MAX_LINES;
+        int more = found.count - style.maxLines();
         if (more > 0) {
             found.lines.add("… and " + more + " more difference" + (more == 1 ? "" : "s"));
         }
         return found.lines;
     }
 
-    /** The lines of the first {@value #MAX_LINES} differences, and how many there are in all. */
+    /** The lines of the first {@link Style#maxLines()} differences, and how many there are in all. */
     private static final class Found {
+        private final Style style;
         private final List<String> lines = new ArrayList<>();
         private int count;
 
+        Found(Style style) {
+            this.style = style;
+        }
+
         void add(List<String> difference) {
             count++;
-            if (count <= MAX_LINES) {
+            if (count <= style.maxLines()) {
                 lines.addAll(difference);
             }
         }
@@ -52,13 +82,14 @@ public final class JsonDiff {
         if (JsonEquality.equal(expected, actual)) {
             return;
         }
+        String name = found.style.expectedName();
         if (expected.isObject() && actual.isObject()) {
             for (Map.Entry<String, JsonNode> field : expected.properties()) {
                 String child = at + "/" + JsonPointers.escape(field.getKey());
                 if (actual.has(field.getKey())) {
                     walk(child, field.getValue(), actual.get(field.getKey()), found);
                 } else {
-                    found.add(List.of(child + ": missing (expected " + brief(field.getValue()) + ")"));
+                    found.add(List.of(child + ": missing (" + name + " " + brief(field.getValue()) + ")"));
                 }
             }
             for (Map.Entry<String, JsonNode> field : actual.properties()) {
@@ -70,12 +101,12 @@ public final class JsonDiff {
         }
         if (expected.isArray() && actual.isArray()) {
             if (expected.size() != actual.size()) {
-                found.add(List.of(at + ": expected " + count(expected.size()) + ", got " + count(actual.size())));
+                found.add(List.of(at + ": " + name + " " + elements(expected.size()) + ", got " + elements(actual.size())));
             }
             for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
                 String child = at + "/" + i;
                 if (i >= actual.size()) {
-                    found.add(List.of(child + ": missing (expected " + brief(expected.get(i)) + ")"));
+                    found.add(List.of(child + ": missing (" + name + " " + brief(expected.get(i)) + ")"));
                 } else if (i >= expected.size()) {
                     found.add(List.of(child + ": unexpected " + brief(actual.get(i))));
                 } else {
@@ -84,21 +115,22 @@ public final class JsonDiff {
             }
             return;
         }
-        if (expected.isTextual() && actual.isTextual() && (isLong(expected.textValue()) || isLong(actual.textValue()))) {
+        if (found.style.textAsLines() && expected.isTextual() && actual.isTextual()
+                && (isLong(expected.textValue()) || isLong(actual.textValue()))) {
             List<String> text = new ArrayList<>();
-            text.add(at + ": text differs (- expected, + actual):");
+            text.add(at + ": text differs (- " + name + ", + actual):");
             JsonDiffText.diff(expected.textValue(), actual.textValue()).forEach(line -> text.add("  " + line));
             found.add(text);
             return;
         }
-        found.add(List.of(at + ": expected " + brief(expected) + ", got " + brief(actual)));
+        found.add(List.of(at + ": " + name + " " + brief(expected) + ", got " + brief(actual)));
     }
 
     private static boolean isLong(String text) {
         return text.length() > SHORT_TEXT || text.indexOf('\n') >= 0;
     }
 
-    private static String count(int n) {
+    private static String elements(int n) {
         return n + " element" + (n == 1 ? "" : "s");
     }
 

@@ -54,6 +54,23 @@ class JsonDiffTest {
     }
 
     @Test
+    void an_inline_diff_names_the_expected_side_escapes_pointers_and_keeps_every_difference_on_one_line() throws Exception {
+        String longText = "x".repeat(200);
+        assertThat(JsonDiff.inline(json("{\"params\": {\"a/b\": \"tidb\", \"t\": \"" + longText + "\", \"k\": 1}}"),
+                json("{\"params\": {\"a/b\": \"mysql\", \"t\": \"y\\nz\", \"n\": 2}}"), "recorded", 2))
+                .containsExactly("/params/a~1b: recorded \"tidb\", got \"mysql\"",
+                        "/params/t: recorded \"" + "x".repeat(119) + "…, got \"y\\nz\"",
+                        "… and 2 more differences");
+    }
+
+    @Test
+    void count_is_the_number_of_differences_however_many_there_are() throws Exception {
+        assertThat(JsonDiff.count(json("[1, 2, 3]"), json("[1, 2, 3]"))).isZero();
+        assertThat(JsonDiff.count(json("{\"a\": 1, \"b\": [1, 2]}"), json("{\"a\": 2, \"c\": 3, \"b\": [1, 3]}")))
+                .isEqualTo(3);
+    }
+
+    @Test
     void a_type_change_is_one_line_with_both_values_in_json() throws Exception {
         assertThat(JsonDiff.diff("/final_answer", json("\"42 is even\""), json("null")))
                 .containsExactly("/final_answer: expected \"42 is even\", got null");

@@ -68,6 +68,20 @@ class ExhaustedRunTest {
     }
 
     @Test
+    void after_a_stack_overflow_the_same_vm_runs_the_next_plan_normally() {
+        RunResult overflowed = run(DEEP);
+        RunResult next = run("""
+                [{"seq_no": 0, "type": "assign", "parameters": {"n": 20}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${n + 22}"}}]""");
+
+        assertThat(overflowed.error().describe()).doesNotContain("\n").doesNotContain("\tat ")
+                .doesNotContain("StackOverflowError");
+        assertThat(next.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(next.finalAnswer().intValue()).isEqualTo(42);
+        assertThat(run(DEEP).error().describe()).startsWith("seq_no 1 (recurse): the run overflowed the stack");
+    }
+
+    @Test
     void running_out_of_memory_fails_the_run_and_drops_what_it_held() {
         RunResult result = run(HUNGRY);
 

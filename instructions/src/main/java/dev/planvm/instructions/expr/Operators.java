@@ -35,11 +35,11 @@ final class Operators {
             }
             return JsNumbers.number(l.doubleValue() + r.doubleValue());
         }
-        if (l.isArray() && r.isArray()) {
-            BuildLimits.elements("'+'", (long) l.size() + r.size());
-            ArrayNode sum = JsonNodeFactory.instance.arrayNode(l.size() + r.size());
-            sum.addAll((ArrayNode) l);
-            sum.addAll((ArrayNode) r);
+        if (l instanceof ArrayNode left && r instanceof ArrayNode right) {
+            BuildLimits.elements("'+'", (long) left.size() + right.size());
+            ArrayNode sum = JsonNodeFactory.instance.arrayNode(left.size() + right.size());
+            sum.addAll(left);
+            sum.addAll(right);
             return sum;
         }
         throw new EvaluationException("cannot add " + Values.typeName(l) + " and " + Values.typeName(r));

@@ -129,7 +129,13 @@ final class Paths {
     }
 
     private static Expr targetOf(Expr step) {
-        return step instanceof Expr.Member member ? member.target() : ((Expr.Index) step).target();
+        if (step instanceof Expr.Member member) {
+            return member.target();
+        }
+        if (step instanceof Expr.Index index) {
+            return index.target();
+        }
+        throw new IllegalArgumentException("not a member or index step: " + step);
     }
 
     /** The variable a path starts from, or null when it starts from something else. */

@@ -2,9 +2,9 @@ package dev.planvm.integrations.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.integrations.internal.BodyTemplate;
-import dev.planvm.integrations.internal.Json;
 import dev.planvm.integrations.internal.ParamsSchemas;
 import dev.planvm.integrations.internal.Template;
+import dev.planvm.json.JsonPointers;
 import dev.planvm.tools.ToolSetup;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +89,7 @@ final class HttpToolReader {
     private static Map<String, Template> headers(JsonNode node, String at, ToolSetup setup) {
         Map<String, Template> headers = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> header : node.properties()) {
-            String pointer = at + "/" + Json.escape(header.getKey());
+            String pointer = at + "/" + JsonPointers.escape(header.getKey());
             if (!HEADER_NAME.matcher(header.getKey()).matches()) {
                 setup.problem(pointer, "'" + header.getKey() + "' is not a valid header name");
                 continue;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonPointers;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -44,7 +45,7 @@ public final class BodyTemplate {
             }
         } else if (node.isObject()) {
             for (Map.Entry<String, JsonNode> field : node.properties()) {
-                collect(field.getValue(), pointer + "/" + Json.escape(field.getKey()), strings);
+                collect(field.getValue(), pointer + "/" + JsonPointers.escape(field.getKey()), strings);
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
@@ -86,7 +87,7 @@ public final class BodyTemplate {
         if (node.isObject()) {
             ObjectNode copy = JsonNodeFactory.instance.objectNode();
             for (Map.Entry<String, JsonNode> field : node.properties()) {
-                JsonNode value = render(field.getValue(), pointer + "/" + Json.escape(field.getKey()), params);
+                JsonNode value = render(field.getValue(), pointer + "/" + JsonPointers.escape(field.getKey()), params);
                 if (value != null) {
                     copy.set(field.getKey(), value);
                 }

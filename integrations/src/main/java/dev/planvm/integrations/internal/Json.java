@@ -63,9 +63,4 @@ public final class Json {
         String line = text.replaceAll("\\s+", " ").strip();
         return line.length() <= max ? line : line.substring(0, max) + "…";
     }
-
-    /** One JSON pointer reference token (RFC 6901). */
-    public static String escape(String token) {
-        return token.replace("~", "~0").replace("/", "~1");
-    }
 }

@@ -9,6 +9,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.planvm.json.JsonPointers;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -71,7 +72,7 @@ public final class ParamsSchemas {
         StringBuilder pointer = new StringBuilder();
         var path = error.getInstanceLocation();
         for (int i = 0; i < path.getNameCount(); i++) {
-            pointer.append('/').append(Json.escape(String.valueOf(path.getElement(i))));
+            pointer.append('/').append(JsonPointers.escape(String.valueOf(path.getElement(i))));
         }
         return pointer.toString();
     }

@@ -3,6 +3,7 @@ package dev.planvm.integrations.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.integrations.internal.Json;
 import dev.planvm.integrations.internal.Template;
+import dev.planvm.json.JsonPointers;
 import dev.planvm.tools.ToolSetup;
 import java.net.URI;
 import java.time.Duration;
@@ -26,7 +27,7 @@ final class McpServerReader {
 
     /** The spec, or null when the entry has a problem (reported) or is disabled. */
     static ServerSpec read(String name, JsonNode entry, ToolSetup setup) {
-        String at = "/" + McpToolProvider.SECTION + "/" + Json.escape(name);
+        String at = "/" + McpToolProvider.SECTION + "/" + JsonPointers.escape(name);
         int before = setup.problems().size();
         if (!Json.NAME_PART.matcher(name).matches()) {
             setup.problem(at, "the server name '" + name + "' cannot prefix tool names in a plan"
@@ -85,7 +86,7 @@ final class McpServerReader {
     private static Map<String, Template> secretTemplates(JsonNode node, String at, ToolSetup setup) {
         Map<String, Template> values = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> field : node.properties()) {
-            String pointer = at + "/" + Json.escape(field.getKey());
+            String pointer = at + "/" + JsonPointers.escape(field.getKey());
             try {
                 Template template = Template.parse(field.getValue().asText());
                 if (!template.params().isEmpty()) {

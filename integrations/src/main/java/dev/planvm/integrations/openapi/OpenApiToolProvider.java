@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.integrations.internal.HttpExchange;
 import dev.planvm.integrations.internal.Json;
 import dev.planvm.integrations.internal.Template;
+import dev.planvm.json.JsonPointers;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolProvider;
 import dev.planvm.tools.ToolSetup;
@@ -183,7 +184,7 @@ public final class OpenApiToolProvider implements ToolProvider {
         String missing = null;
         Map<String, String> secrets = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> header : node.properties()) {
-            String pointer = at + "/" + Json.escape(header.getKey());
+            String pointer = at + "/" + JsonPointers.escape(header.getKey());
             try {
                 Template template = Template.parse(header.getValue().asText());
                 if (!template.params().isEmpty()) {

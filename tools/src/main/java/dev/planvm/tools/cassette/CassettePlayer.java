@@ -2,6 +2,8 @@ package dev.planvm.tools.cassette;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.json.JsonDiff;
+import dev.planvm.json.JsonEquality;
 import dev.planvm.tools.CallEvents;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Redactor;
@@ -157,10 +159,10 @@ public final class CassettePlayer implements CallInterceptor {
 
     static boolean matches(Interaction interaction, Call call) {
         if (interaction instanceof Interaction.ToolInteraction tool && call instanceof Call.ToolCall toolCall) {
-            return tool.tool().equals(toolCall.tool()) && JsonMatch.same(tool.params(), toolCall.params());
+            return tool.tool().equals(toolCall.tool()) && JsonEquality.equal(tool.params(), toolCall.params());
         }
         if (interaction instanceof Interaction.ConditionInteraction condition && call instanceof Call.ConditionCall c) {
-            return condition.prompt().equals(c.prompt()) && JsonMatch.same(condition.context(), c.conditionContext());
+            return condition.prompt().equals(c.prompt()) && JsonEquality.equal(condition.context(), c.conditionContext());
         }
         return false;
     }
@@ -181,22 +183,22 @@ public final class CassettePlayer implements CallInterceptor {
                 exactButServed++;
                 continue;
             }
-            int distance = JsonMatch.distance(asRecorded(candidate), actual);
+            int distance = JsonDiff.count(asRecorded(candidate), actual);
             if (distance < closestDistance) {
                 closest = candidate;
                 closestDistance = distance;
             }
         }
         message.append(exactButServed > 0 ? "interaction left for " : "recorded interaction for ");
-        message.append(call.describe()).append(" with ").append(JsonMatch.brief(actual));
+        message.append(call.describe()).append(" with ").append(JsonDiff.brief(actual));
         if (exactButServed > 0) {
             message.append(": its ").append(exactButServed).append(exactButServed == 1 ? " recording was" : " recordings were")
                     .append(" already served (the plan makes this call more often than when it was recorded)");
         } else if (closest == null) {
             message.append(": nothing of that kind was recorded");
         } else {
-            message.append("; closest recorded: ").append(JsonMatch.brief(asRecorded(closest))).append("; differences: ")
-                    .append(String.join("; ", JsonMatch.diff(asRecorded(closest), actual, 5)));
+            message.append("; closest recorded: ").append(JsonDiff.brief(asRecorded(closest))).append("; differences: ")
+                    .append(String.join("; ", JsonDiff.inline(asRecorded(closest), actual, "recorded", 5)));
         }
         return message.toString();
     }

@@ -6,6 +6,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
+import dev.planvm.json.JsonPointers;
 import dev.planvm.tools.ToolSetup.Problem;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,7 +27,7 @@ final class SectionCheck {
 
     /** The problems of section {@code key} (value {@code value}) against {@code schema}; empty when it fits. */
     List<Problem> check(String key, JsonNode value, JsonNode schema) {
-        String base = "/" + escape(key);
+        String base = "/" + JsonPointers.escape(key);
         Schema compiled;
         try {
             compiled = registry.getSchema(schema);
@@ -53,7 +54,7 @@ final class SectionCheck {
             String unknown = error.getProperty();
             List<String> known = knownKeys(schema, error);
             String hint = Spelling.closest(unknown, known).map(k -> " (did you mean '" + k + "'?)").orElse("");
-            return new Problem(pointer + "/" + escape(unknown), "unknown key '" + unknown + "'" + hint
+            return new Problem(pointer + "/" + JsonPointers.escape(unknown), "unknown key '" + unknown + "'" + hint
                     + (known.isEmpty() ? "" : "; known keys: " + String.join(", ", known)));
         }
         return new Problem(pointer, message(error));
@@ -90,13 +91,8 @@ final class SectionCheck {
     static String pointerOf(NodePath path) {
         StringBuilder pointer = new StringBuilder();
         for (int i = 0; i < path.getNameCount(); i++) {
-            pointer.append('/').append(escape(String.valueOf(path.getElement(i))));
+            pointer.append('/').append(JsonPointers.escape(String.valueOf(path.getElement(i))));
         }
         return pointer.toString();
-    }
-
-    /** One JSON pointer reference token (RFC 6901). */
-    static String escape(String token) {
-        return token.replace("~", "~0").replace("/", "~1");
     }
 }

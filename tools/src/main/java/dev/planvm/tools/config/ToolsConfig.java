@@ -3,6 +3,7 @@ package dev.planvm.tools.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonPointers;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolProvider;
@@ -266,7 +267,7 @@ public final class ToolsConfig {
                 JsonNode schema = schemas.get(key);
                 if (schema == null) {
                     String hint = Spelling.closest(key, known).map(k -> " (did you mean '" + k + "'?)").orElse("");
-                    problems.add(new Problem("/" + SectionCheck.escape(key), "unknown key '" + key + "'" + hint
+                    problems.add(new Problem("/" + JsonPointers.escape(key), "unknown key '" + key + "'" + hint
                             + "; known keys: " + String.join(", ", known)));
                     continue;
                 }

@@ -2,16 +2,12 @@ package dev.planvm.vm.batch;
 
 import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.instructions.Calling;
-import dev.planvm.instructions.Instruction;
-import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.vm.RunMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs one plan of a batch in the batch's mode: live, dry run, or replay from a directory of
@@ -55,25 +51,11 @@ final class BatchPlanRunner {
     private PlanOutcome runWithoutCassette(Path plan, Path cassette) {
         long start = System.nanoTime();
         LoadResult loaded = runner.load(plan, inputs);
-        List<String> calls = loaded.valid() ? callsOut(loaded.plan().instructions()) : List.of();
-        if (calls.isEmpty()) {
+        Optional<String> refused = loaded.valid() ? PlanFileRunner.withoutCassette(loaded.plan(), cassette) : Optional.empty();
+        if (refused.isEmpty()) {
             return runner.run(plan, RunMode.live(), inputs);
         }
-        String error = "no cassette " + cassette + ", and the plan calls out: " + String.join("; ", calls);
-        return new PlanOutcome(plan, RunStatus.REJECTED, null, error, (System.nanoTime() - start) / 1_000_000,
+        return new PlanOutcome(plan, RunStatus.REJECTED, null, refused.get(), (System.nanoTime() - start) / 1_000_000,
                 0, loaded.diagnostics(), null);
-    }
-
-    /** What in the plan would reach the outside world, one phrase per instruction. */
-    static List<String> callsOut(List<Instruction> instructions) {
-        List<String> calls = new ArrayList<>();
-        for (Instruction instruction : instructions) {
-            if (!instruction.callsOut()) {
-                continue;
-            }
-            calls.add("seq_no " + instruction.seqNo() + (instruction instanceof Calling calling
-                    ? " calls tool '" + calling.tool() + "'" : " has a condition_prompt"));
-        }
-        return calls;
     }
 }

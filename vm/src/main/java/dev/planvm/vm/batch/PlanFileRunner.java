@@ -2,8 +2,11 @@ package dev.planvm.vm.batch;
 
 import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanRejectedException;
@@ -21,6 +24,7 @@ import dev.planvm.vm.run.RunOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -70,6 +74,23 @@ public final class PlanFileRunner {
     /** Where the cassette of plan {@code X.json} is: {@code dir/X.cassette.json}. */
     public static Path cassetteFor(Path plan, Path dir) {
         return dir.resolve(baseName(plan) + ".cassette.json");
+    }
+
+    /**
+     * Why {@code plan} cannot run in a replayed batch that has no cassette {@code cassette} for it
+     * ({@code no cassette C, and the plan calls out: seq_no 2 calls tool 'search'; seq_no 4 has a
+     * condition_prompt}), or empty when it calls nothing out and may run as it is.
+     */
+    public static Optional<String> withoutCassette(Plan plan, Path cassette) {
+        List<String> calls = new ArrayList<>();
+        for (Instruction instruction : plan.instructions()) {
+            if (instruction.callsOut()) {
+                calls.add("seq_no " + instruction.seqNo() + (instruction instanceof Calling calling
+                        ? " calls tool '" + calling.tool() + "'" : " has a condition_prompt"));
+            }
+        }
+        return calls.isEmpty() ? Optional.empty()
+                : Optional.of("no cassette " + cassette + ", and the plan calls out: " + String.join("; ", calls));
     }
 
     /** Where the expectation of plan {@code X.json} is: {@code X.expected.json} beside it. */

@@ -17,8 +17,10 @@ import java.util.Optional;
 import dev.planvm.instructions.expr.RunClock;
 
 /**
- * The variables of one run: names to JSON values. Values are never dropped while the run lives,
- * so a backward jump can always read what an earlier step wrote. A value a step sets must fit the
+ * The variables of one run: names to JSON values. A value stays until a step replaces it, so a
+ * backward jump can read what an earlier step wrote; only when the run exhausts the heap or the
+ * stack ({@link OutOfMemoryError}, {@link StackOverflowError}) does the interpreter {@link #clear}
+ * every value at once, and the run then fails with no variables in its result. A value a step sets must fit the
  * {@link RunLimits} and be one JSON can hold (no {@code Infinity}, no lone surrogate), so a stored
  * run resumes to exactly these values. {@link #get} returns {@code null} for an unset variable;
  * the expression evaluator turns that into the error that names it. Not thread-safe: a run owns
@@ -102,7 +104,7 @@ public final class VariableStore implements Variables {
         retained += size;
     }
 
-    /** Drops every value (the run ran out of memory: what it held must be freed before anything else). */
+    /** Drops every value (the run exhausted the heap or the stack: what it held must be freed before anything else). */
     void clear() {
         values.clear();
         sizes.clear();
