@@ -124,6 +124,63 @@ class AgentTest {
     }
 
     @Test
+    void a_missing_key_is_replanned_from_the_step_that_read_it() {
+        String plan = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"query": "TiDB"}, "output_vars": ["info"]}},
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${info.nokey}"}}]}""";
+        String replacement = """
+                {"plan": [
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${info.title}"}}]}""";
+        fixture.server.reply(plan).reply(replacement);
+        PlanVm vm = fixture.vm(fixture.tool("lookup", false, 0,
+                params -> AgentFixture.json("{\"title\": \"TiDB docs\", \"url\": \"https://docs.pingcap.com\"}"))).build();
+
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("About TiDB", Map.of(),
+                RunMode.live());
+
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer().asText()).isEqualTo("TiDB docs");
+        assertThat(result.runs()).hasSize(2);
+        assertThat(result.runs().get(0).result().error().seqNo()).isEqualTo(1);
+        assertThat(result.runs().get(0).result().error().message()).contains("has no key 'nokey'");
+        assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
+        assertThat(fixture.lastUserMessage(1)).contains("Then seq_no 1 failed: ", "has no key 'nokey' (it has: title, url)",
+                "Write new instructions for seq_no 1 and after");
+        assertThat(fixture.invocations("lookup")).as("the committed step is not run again").isEqualTo(1);
+    }
+
+    @Test
+    void a_condition_the_llm_cannot_answer_is_replanned_from_its_jmp() {
+        String plan = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
+                  {"seq_no": 1, "type": "jmp", "parameters": {"condition_prompt": "Do ${docs} answer the question?", "jump_if_true": 2, "jump_if_false": 3}},
+                  {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${docs}"}},
+                  {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "no answer"}}]}""";
+        String replacement = """
+                {"plan": [
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "from ${docs}"}}]}""";
+        fixture.server.reply(plan).reply("maybe").reply("{\"result\": \"perhaps\"}").reply("I cannot tell").reply(replacement);
+        PlanVm vm = fixture.vm(fixture.search("vector_search", 0))
+                .conditionEvaluator(new dev.planvm.llm.LlmConditionEvaluator(fixture.llm)).build();
+
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("About TiDB", Map.of(),
+                RunMode.live());
+
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer().asText()).isEqualTo("from docs about TiDB");
+        assertThat(result.runs()).hasSize(2);
+        assertThat(result.runs().get(0).result().error().seqNo()).isEqualTo(1);
+        assertThat(result.runs().get(0).result().error().message()).contains("no usable {\"result\", \"explanation\"} answer in 3 tries");
+        assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
+        assertThat(fixture.server.requestCount()).as("plan, three condition answers, replan").isEqualTo(5);
+        assertThat(fixture.lastUserMessage(4)).contains("Then seq_no 1 failed: ", "last answer: \"I cannot tell\"",
+                "Write new instructions for seq_no 1 and after");
+        assertThat(fixture.invocations("vector_search")).as("the committed step is not run again").isEqualTo(1);
+    }
+
+    @Test
     void the_token_budget_fails_the_agent_run_cleanly_when_a_step_spends_its_last() {
         String plan = """
                 {"plan": [
