@@ -90,6 +90,46 @@ class AgentTest {
     }
 
     @Test
+    void a_streamed_instruction_that_fails_its_own_check_is_listed_with_its_problem_and_starts_nothing() {
+        String invalid = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
+                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "vector_serch", "tool_params": {"query": "x"}, "output_vars": ["more"]}},
+                  {"seq_no": 2, "type": "asign", "parameters": {"final_answer": "${docs}"}}]}""";
+        String valid = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${docs}"}}]}""";
+        fixture.server.replyStreamed(invalid, 16, Duration.ofMillis(2)).replyStreamed(valid, 16, Duration.ofMillis(2));
+        PlanVm vm = fixture.vm(fixture.search("vector_search", 0)).build();
+
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true).build().ask("TiDB", Map.of(), RunMode.live());
+
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        JsonNode first = result.trace().at("/stream/answers/0");
+        assertThat(first.path("valid").asBoolean()).isFalse();
+        JsonNode arrived = first.path("instructions");
+        assertThat(arrived).hasSize(3);
+        assertThat(arrived.get(0).has("problem")).isFalse();
+        assertThat(arrived.get(1).path("seq_no").asInt()).isEqualTo(1);
+        assertThat(arrived.get(1).path("type").asText()).isEqualTo("calling");
+        assertThat(arrived.get(1).path("pointer").asText()).isEqualTo("/plan/1/parameters/tool_name");
+        assertThat(arrived.get(1).path("problem").asText()).isEqualTo("tool 'vector_serch' is not available");
+        assertThat(arrived.get(2).path("seq_no").asInt()).isEqualTo(2);
+        assertThat(arrived.get(2).path("type").asText()).isEqualTo("asign");
+        assertThat(arrived.get(2).path("pointer").asText()).startsWith("/plan/2");
+        assertThat(arrived.get(2).path("problem").asText()).contains("unknown instruction type 'asign'");
+        for (JsonNode instruction : arrived) {
+            assertThat(instruction.path("arrived_ms").asDouble()).isBetween(first.path("started_ms").asDouble(),
+                    first.path("ended_ms").asDouble());
+        }
+        assertThat(first.path("early_calls")).as("only the instruction that passed its check started").singleElement()
+                .satisfies(call -> assertThat(call.path("seq_no").asInt()).isZero());
+        assertThat(result.trace().at("/stream/answers/1/instructions")).hasSize(2)
+                .allSatisfy(instruction -> assertThat(instruction.has("problem")).isFalse());
+    }
+
+    @Test
     void a_failing_tool_is_replanned_and_the_run_goes_on_as_a_child_run_of_the_stored_one() {
         String plan = """
                 {"plan": [
