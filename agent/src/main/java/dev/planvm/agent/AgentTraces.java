@@ -18,7 +18,8 @@ import java.util.List;
  *                           "valid", "problems": ["plan: seq_no 3 at /plan/3/...: ..."], "streamed"}],
  *               "tokens": {"prompt", "completion"}},        // what the planner's requests spent
  *  "stream": {"answers": [{"started_ms", "ended_ms", "valid",
- *                          "instructions": [{"seq_no", "type", "arrived_ms"}],
+ *                          "instructions": [{"seq_no", "type", "arrived_ms", "pointer", "problem"}],
+ *                                             // pointer and problem: an instruction that failed its own check
  *                          "early_calls": [{"seq_no", "tool", "started_ms", "answered_ms", "failed"}]}],
  *             "early_calls": {"started", "used"}},          // only when answers streamed
  *  "runs": [{"run": id | null, "rerun_of", "from_seq", "started_ms", "ended_ms", "trace": {planvm-trace/1}}]}

@@ -64,6 +64,13 @@ public final class Planner {
         default void instruction(Instruction instruction) {
         }
 
+        /**
+         * The next instruction of the answer is complete but fails its own check, or calls a tool that is not
+         * available: nothing of it starts early. {@code problem} is its first error, located in the answer.
+         */
+        default void rejected(JsonNode instruction, Diagnostic problem) {
+        }
+
         /** The streamed answer is complete; {@code valid}: it is the plan (otherwise a repair follows, or planning fails). */
         default void answerEnded(boolean valid) {
         }
@@ -255,8 +262,16 @@ public final class Planner {
 
         private void arrived(JsonNode node, int index, String pointer) {
             JsonNode instruction = format == AnswerFormat.STRICT ? StrictPlanSchema.decodeInstruction(node) : node;
-            Instruction typed = loader.checkInstruction(instruction, pointer).instruction();
-            if (typed == null || (typed instanceof dev.planvm.instructions.Calling calling && !catalog.has(calling.tool()))) {
+            PlanLoader.CheckedInstruction checked = loader.checkInstruction(instruction, pointer);
+            Instruction typed = checked.instruction();
+            if (typed == null) {
+                listener.rejected(instruction, checked.diagnostics().stream().filter(Diagnostic::isError).findFirst()
+                        .orElseGet(() -> Diagnostic.error(null, pointer, "this instruction cannot be read as any instruction type")));
+                return;
+            }
+            if (typed instanceof dev.planvm.instructions.Calling calling && !catalog.has(calling.tool())) {
+                listener.rejected(instruction, Diagnostic.error(typed.seqNo(), pointer + "/parameters/tool_name",
+                        "tool '" + calling.tool() + "' is not available"));
                 return;
             }
             instructions++;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.vm.EarlyStarts;
 import dev.planvm.vm.RunSession;
@@ -15,7 +16,8 @@ import java.util.Map;
  * Streamed execution: while an answer streams, each instruction that arrives is handed to the
  * session's {@link EarlyStarts} (which starts the calls that are ready and free to start early), and
  * when each instruction arrived and when each call started is written down for the trace. An answer
- * that turns out invalid, or that a retried attempt replaces, has its early calls discarded.
+ * that turns out invalid, or that a retried attempt replaces, has its early calls discarded. An
+ * instruction that fails its own check is listed too, with its problem, and starts nothing.
  */
 final class StreamLog implements Planner.Listener {
 
@@ -71,6 +73,23 @@ final class StreamLog implements Planner.Listener {
         current.starts.arrived(instruction);
     }
 
+    /** An instruction that fails its own check: listed with its problem, and nothing of it starts. */
+    @Override
+    public synchronized void rejected(JsonNode instruction, Diagnostic problem) {
+        if (current == null) {
+            return;
+        }
+        ObjectNode arrival = current.arrivals.addObject();
+        JsonNode seqNo = instruction.path("seq_no");
+        if (seqNo.canConvertToInt()) {
+            arrival.put("seq_no", seqNo.asInt());
+        }
+        if (instruction.path("type").isTextual()) {
+            arrival.put("type", cut(instruction.path("type").asText()));
+        }
+        arrival.put("arrived_ms", ms(System.nanoTime())).put("pointer", problem.pointer()).put("problem", problem.message());
+    }
+
     @Override
     public synchronized void answerEnded(boolean valid) {
         if (current == null) {
@@ -121,6 +140,11 @@ final class StreamLog implements Planner.Listener {
         early.put("started", started);
         early.put("used", session.earlyAnswersUsed());
         return json;
+    }
+
+    /** A type as the LLM wrote it, at most 100 characters (an answer is untrusted). */
+    private static String cut(String type) {
+        return type.length() <= 100 ? type : type.substring(0, 100) + "…";
     }
 
     private double ms(long nanos) {

@@ -90,6 +90,46 @@ class AgentTest {
     }
 
     @Test
+    void a_streamed_instruction_that_fails_its_own_check_is_listed_with_its_problem_and_starts_nothing() {
+        String invalid = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
+                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "vector_serch", "tool_params": {"query": "x"}, "output_vars": ["more"]}},
+                  {"seq_no": 2, "type": "asign", "parameters": {"final_answer": "${docs}"}}]}""";
+        String valid = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${docs}"}}]}""";
+        fixture.server.replyStreamed(invalid, 16, Duration.ofMillis(2)).replyStreamed(valid, 16, Duration.ofMillis(2));
+        PlanVm vm = fixture.vm(fixture.search("vector_search", 0)).build();
+
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true).build().ask("TiDB", Map.of(), RunMode.live());
+
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        JsonNode first = result.trace().at("/stream/answers/0");
+        assertThat(first.path("valid").asBoolean()).isFalse();
+        JsonNode arrived = first.path("instructions");
+        assertThat(arrived).hasSize(3);
+        assertThat(arrived.get(0).has("problem")).isFalse();
+        assertThat(arrived.get(1).path("seq_no").asInt()).isEqualTo(1);
+        assertThat(arrived.get(1).path("type").asText()).isEqualTo("calling");
+        assertThat(arrived.get(1).path("pointer").asText()).isEqualTo("/plan/1/parameters/tool_name");
+        assertThat(arrived.get(1).path("problem").asText()).isEqualTo("tool 'vector_serch' is not available");
+        assertThat(arrived.get(2).path("seq_no").asInt()).isEqualTo(2);
+        assertThat(arrived.get(2).path("type").asText()).isEqualTo("asign");
+        assertThat(arrived.get(2).path("pointer").asText()).startsWith("/plan/2");
+        assertThat(arrived.get(2).path("problem").asText()).contains("unknown instruction type 'asign'");
+        for (JsonNode instruction : arrived) {
+            assertThat(instruction.path("arrived_ms").asDouble()).isBetween(first.path("started_ms").asDouble(),
+                    first.path("ended_ms").asDouble());
+        }
+        assertThat(first.path("early_calls")).as("only the instruction that passed its check started").singleElement()
+                .satisfies(call -> assertThat(call.path("seq_no").asInt()).isZero());
+        assertThat(result.trace().at("/stream/answers/1/instructions")).hasSize(2)
+                .allSatisfy(instruction -> assertThat(instruction.has("problem")).isFalse());
+    }
+
+    @Test
     void a_failing_tool_is_replanned_and_the_run_goes_on_as_a_child_run_of_the_stored_one() {
         String plan = """
                 {"plan": [
@@ -121,6 +161,63 @@ class AgentTest {
                 "Then seq_no 1 failed: tool 'web_search' failed: web_search is down",
                 "Write new instructions for seq_no 1 and after");
         assertThat(result.trace().at("/runs/1/rerun_of").asText()).isEqualTo(result.runs().get(0).id());
+    }
+
+    @Test
+    void a_missing_key_is_replanned_from_the_step_that_read_it() {
+        String plan = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"query": "TiDB"}, "output_vars": ["info"]}},
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${info.nokey}"}}]}""";
+        String replacement = """
+                {"plan": [
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${info.title}"}}]}""";
+        fixture.server.reply(plan).reply(replacement);
+        PlanVm vm = fixture.vm(fixture.tool("lookup", false, 0,
+                params -> AgentFixture.json("{\"title\": \"TiDB docs\", \"url\": \"https://docs.pingcap.com\"}"))).build();
+
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("About TiDB", Map.of(),
+                RunMode.live());
+
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer().asText()).isEqualTo("TiDB docs");
+        assertThat(result.runs()).hasSize(2);
+        assertThat(result.runs().get(0).result().error().seqNo()).isEqualTo(1);
+        assertThat(result.runs().get(0).result().error().message()).contains("has no key 'nokey'");
+        assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
+        assertThat(fixture.lastUserMessage(1)).contains("Then seq_no 1 failed: ", "has no key 'nokey' (it has: title, url)",
+                "Write new instructions for seq_no 1 and after");
+        assertThat(fixture.invocations("lookup")).as("the committed step is not run again").isEqualTo(1);
+    }
+
+    @Test
+    void a_condition_the_llm_cannot_answer_is_replanned_from_its_jmp() {
+        String plan = """
+                {"plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
+                  {"seq_no": 1, "type": "jmp", "parameters": {"condition_prompt": "Do ${docs} answer the question?", "jump_if_true": 2, "jump_if_false": 3}},
+                  {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${docs}"}},
+                  {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "no answer"}}]}""";
+        String replacement = """
+                {"plan": [
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "from ${docs}"}}]}""";
+        fixture.server.reply(plan).reply("maybe").reply("{\"result\": \"perhaps\"}").reply("I cannot tell").reply(replacement);
+        PlanVm vm = fixture.vm(fixture.search("vector_search", 0))
+                .conditionEvaluator(new dev.planvm.llm.LlmConditionEvaluator(fixture.llm)).build();
+
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("About TiDB", Map.of(),
+                RunMode.live());
+
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer().asText()).isEqualTo("from docs about TiDB");
+        assertThat(result.runs()).hasSize(2);
+        assertThat(result.runs().get(0).result().error().seqNo()).isEqualTo(1);
+        assertThat(result.runs().get(0).result().error().message()).contains("no usable {\"result\", \"explanation\"} answer in 3 tries");
+        assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
+        assertThat(fixture.server.requestCount()).as("plan, three condition answers, replan").isEqualTo(5);
+        assertThat(fixture.lastUserMessage(4)).contains("Then seq_no 1 failed: ", "last answer: \"I cannot tell\"",
+                "Write new instructions for seq_no 1 and after");
+        assertThat(fixture.invocations("vector_search")).as("the committed step is not run again").isEqualTo(1);
     }
 
     @Test

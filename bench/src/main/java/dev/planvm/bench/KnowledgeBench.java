@@ -2,6 +2,7 @@ package dev.planvm.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.planvm.knowledge.spi.ChunkHit;
+import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.Embedders;
 import dev.planvm.knowledge.spi.IndexReport;
 import dev.planvm.knowledge.IndexSettings;
@@ -27,14 +28,16 @@ import java.util.stream.IntStream;
  *   <li>index throughput with the in-process model: English-like documents, chunks per second (parse, chunk,
  *       embed, write, commit);</li>
  *   <li>{@code vector_search} at 10,000 and 100,000 chunks with synthetic vectors: index build time, recall@10
- *       of the HNSW search against exact brute force over the same vectors, p50/p99 per fan-out;</li>
+ *       of the HNSW search against exact brute force over the same vectors, p50/p99 per fan-out; then the whole
+ *       tool call at each size, its query embedded by the in-process model per call (p50/p99);</li>
  *   <li>{@code vector_search} end to end with the in-process model (query embedding included);</li>
  *   <li>{@code retrieve_knowledge_graph} p50/p99 at 10,000 entities.</li>
  * </ol>
  *
  * <p>{@code bench/run --main dev.planvm.bench.KnowledgeBench [--sizes 10000,100000] [--queries 1000]
  * [--fanouts 10,20,50,100] [--m 16] [--beam 100] [--uniform] [--real-files 100] [--entities 10000] [--skip-real]
- * [--rounds R]} (R latency rounds per setting: the machine is shared, so a round can be disturbed)
+ * [--rounds R] [--tool-queries N]} (R latency rounds per setting: the machine is shared, so a round can be disturbed;
+ * N whole vector_search tool calls per size, 0 to skip them)
  */
 public final class KnowledgeBench {
 
@@ -49,6 +52,7 @@ public final class KnowledgeBench {
     private boolean skipReal;
     private int rounds = 1;
     private int realRecall = 5000;
+    private int toolQueries = 300;
 
     public static void main(String[] args) throws Exception {
         KnowledgeBench bench = new KnowledgeBench();
@@ -65,6 +69,7 @@ public final class KnowledgeBench {
                 case "--skip-real" -> bench.skipReal = true;
                 case "--rounds" -> bench.rounds = Integer.parseInt(args[++i]);
                 case "--real-recall" -> bench.realRecall = Integer.parseInt(args[++i]);
+                case "--tool-queries" -> bench.toolQueries = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -138,10 +143,67 @@ public final class KnowledgeBench {
         search.invoke(JsonNodeFactory.instance.objectNode().put("query", query).put("top_k", 10), CallContext.of(0));
     }
 
-    /** Build time, recall@10 against brute force, and latency per fan-out, with synthetic vectors. */
+    /**
+     * Build time, recall@10 against brute force, and latency per fan-out, with synthetic vectors; then the
+     * whole {@code vector_search} tool call over the same index with queries embedded by the in-process model.
+     */
     private void synthetic(Path dir, int size) throws Exception {
-        recall(dir, new KnowledgeBenchData(size, queries, 1, !uniform, 42), size, queries,
-                uniform ? "synthetic uniform vectors" : "synthetic clustered vectors");
+        KnowledgeBenchData data = new KnowledgeBenchData(size, queries, 1, !uniform, 42);
+        recall(dir, data, size, queries, uniform ? "synthetic uniform vectors" : "synthetic clustered vectors");
+        if (toolQueries > 0) {
+            toolCall(KnowledgeBases.at(dir.resolve("kb")), data, size);
+        }
+    }
+
+    /**
+     * The full {@code vector_search} tool call at {@code size} chunks: each call embeds its own question with the
+     * in-process all-MiniLM-L6-v2-q (a new text every call, so nothing is cached), searches the HNSW index of
+     * synthetic 384-d vectors with the default fan-out, and builds the tool's JSON answer (top 10).
+     */
+    private void toolCall(KnowledgeBases bases, KnowledgeBenchData data, int size) {
+        Embedder model = Embedders.local();
+        Embedder realQueries = new Embedder() {
+            @Override
+            public String model() {
+                return data.embedder().model(); // the index's vectors; its queries come from the real model
+            }
+
+            @Override
+            public List<float[]> embed(List<String> texts) {
+                return model.embed(texts);
+            }
+        };
+        String[] texts = {"which worker retries failed calls", "compress the audit log under heavy load",
+            "replay a cassette after a restart", "rank the nearest neighbours", "validate the configuration file"};
+        try (KnowledgeBase kb = KnowledgeBase.open(bases.directory("items"), "items", realQueries, QuerySettings.defaults())) {
+            Tool search = KnowledgeTools.of(kb).get(0);
+            if (!search.name().equals("vector_search")) {
+                throw new IllegalStateException("expected vector_search, got " + search.name());
+            }
+            for (int i = 0; i < Math.min(100, toolQueries); i++) {
+                invoke(search, "warm-up " + texts[i % texts.length] + " " + i);
+            }
+            for (int round = 0; round < rounds; round++) {
+                long[] times = new long[toolQueries];
+                long[] cpu = new long[toolQueries];
+                int hits = 0;
+                for (int q = 0; q < toolQueries; q++) {
+                    String query = texts[q % texts.length] + " (round " + round + ", question " + q + ")";
+                    long start = System.nanoTime();
+                    long cpuStart = THREADS.getCurrentThreadCpuTime();
+                    hits += search.invoke(JsonNodeFactory.instance.objectNode().put("query", query).put("top_k", 10),
+                            CallContext.of(0)).size();
+                    cpu[q] = THREADS.getCurrentThreadCpuTime() - cpuStart;
+                    times[q] = System.nanoTime() - start;
+                }
+                if (hits != 10 * toolQueries) {
+                    throw new IllegalStateException("expected 10 hits per call, got " + hits + " in " + toolQueries + " calls");
+                }
+                System.out.printf("  vector_search tool call at %,d chunks (query embedded in-process, then searched): %s "
+                                + "[calling thread's cpu %s; the model's own threads not counted]%n",
+                        size, percentiles(times), cpuPercentiles(cpu));
+            }
+        }
     }
 
     private void recall(Path dir, KnowledgeBenchData data, int size, int queries, String label) throws Exception {

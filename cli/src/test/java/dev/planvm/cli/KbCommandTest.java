@@ -2,6 +2,11 @@ package dev.planvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.llm.testing.FakeOpenAiServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KbCommandTest {
 
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -135,6 +141,121 @@ class KbCommandTest {
                 "--live", "vector_search,retrieve_knowledge_graph");
         assertThat(run.exit).as(run.output).isZero();
         assertThat(run.output).contains("--replay");
+
+        // The same run from a copy of the cassette that holds only the LLM's answer: it succeeds only if the
+        // knowledge base answers both retrieval calls live, with the very passages the LLM's recorded prompt quotes.
+        ObjectNode cassette = (ObjectNode) JSON.readTree(REPOSITORY.resolve("plans/kb-example.cassette.json").toFile());
+        ArrayNode llmOnly = JSON.createArrayNode();
+        cassette.path("interactions").forEach(i -> {
+            if (i.path("tool").asText().equals("llm_generate")) {
+                llmOnly.add(i);
+            }
+        });
+        assertThat(llmOnly).hasSize(1);
+        cassette.set("interactions", llmOnly);
+        Path llmCassette = dir.resolve("llm-only.cassette.json");
+        JSON.writeValue(llmCassette.toFile(), cassette);
+        Path trace = dir.resolve("trace.json");
+
+        Child live = child(env, "run", "plans/kb-example.json", "--replay", llmCassette.toString(),
+                "--live", "vector_search,retrieve_knowledge_graph", "--trace", trace.toString());
+
+        assertThat(live.exit).as(live.output).isZero();
+        JsonNode expected = JSON.readTree(REPOSITORY.resolve("plans/kb-example.expected.json").toFile());
+        assertThat(live.output).contains(expected.path("final_answer").asText());
+        JsonNode steps = JSON.readTree(trace.toFile()).path("steps");
+        JsonNode passages = step(steps, 2).path("writes").path("passages");
+        assertThat(passages).hasSize(3);
+        passages.forEach(hit -> assertThat(hit.path("source_uri").asText()).startsWith("plans/kb-docs/"));
+        assertThat(passages.get(0).path("source_uri").asText()).isEqualTo("plans/kb-docs/cassettes.md");
+        JsonNode graph = step(steps, 3).path("writes").path("graph");
+        assertThat(graph.path("entities")).isNotEmpty();
+        assertThat(graph.path("entities").toString()).contains("cassette");
+        assertThat(graph.path("relationships")).isNotEmpty();
+        Child withoutLive = child(env, "run", "plans/kb-example.json", "--replay", llmCassette.toString());
+        assertThat(withoutLive.exit).as("without --live the retrieval calls have no answer").isEqualTo(1);
+    }
+
+    private static JsonNode step(JsonNode steps, int seqNo) {
+        for (JsonNode step : steps) {
+            if (step.path("seq_no").asInt() == seqNo) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step of seq_no " + seqNo + " in " + steps);
+    }
+
+    private static String extraction(String entity, String other) {
+        return """
+                {"entities": [{"name": "%s", "type": "concept", "description": "%s as the text tells it"},
+                              {"name": "%s", "type": "concept", "description": "%s as the text tells it"}],
+                 "relationships": [{"source": "%s", "target": "%s", "description": "%s relates to %s"}]}"""
+                .formatted(entity, entity, other, other, entity, other, entity, other);
+    }
+
+    private static Map<String, String> llm(FakeOpenAiServer server) {
+        return Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", "sk-test-kb-0123456789",
+                "PLANVM_LLM_TIMEOUT_SECONDS", "5");
+    }
+
+    /** What retrieve_knowledge_graph answers from knowledge base {@code kb} under {@code root}. */
+    private String graphOf(String kb, String root) throws Exception {
+        Path config = Files.writeString(dir.resolve(kb + ".json"), "{\"knowledge\": {\"kb\": \"" + kb + "\", \"root\": \""
+                + root + "\"}}");
+        Path plan = Files.writeString(dir.resolve("graph.json"), """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "retrieve_knowledge_graph",
+                   "tool_params": {"query": "placement rules and bread"}, "output_vars": ["graph"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${graph}"}}]""");
+        CliRun run = CliRun.of("run", plan.toString(), "--config", config.toString(), "--no-store");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return run.out();
+    }
+
+    @Test
+    void a_graph_recorded_while_indexing_is_rebuilt_the_same_from_the_cassette_with_no_llm() throws Exception {
+        Path docs = docs();
+        Path cassette = dir.resolve("graph.cassette.json");
+        try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
+            server.reply(extraction("Placement rules", "TiKV")).reply(extraction("Region", "Replica"))
+                    .reply(extraction("Dough", "Bread"));
+            CliRun recorded = CliRun.withEnvironment(llm(server), "kb", "index", docs.toString(), "--kb", "notes", "--root",
+                    dir.resolve("recorded").toString(), "--graph", "--record", cassette.toString());
+            assertThat(recorded.exitCode()).as(recorded.err()).isZero();
+            assertThat(server.requestCount()).isEqualTo(3);
+        }
+        assertThat(JSON.readTree(cassette.toFile()).path("interactions")).hasSize(3)
+                .allSatisfy(i -> assertThat(i.path("tool").asText()).isEqualTo("llm_generate"));
+
+        CliRun replayed = CliRun.of("kb", "index", docs.toString(), "--kb", "notes", "--root", dir.resolve("replayed").toString(),
+                "--graph", "--replay", cassette.toString());
+
+        assertThat(replayed.exitCode()).as(replayed.err()).isZero();
+        String recordedStats = CliRun.of("kb", "list", "--root", dir.resolve("recorded").toString()).out().split("  updated")[0];
+        assertThat(recordedStats).startsWith("notes  2 files  3 chunks  6 entities  3 relationships");
+        assertThat(CliRun.of("kb", "list", "--root", dir.resolve("replayed").toString()).out().split("  updated")[0])
+                .isEqualTo(recordedStats);
+        String graph = graphOf("notes", dir.resolve("recorded").toString());
+        assertThat(graph).contains("Placement rules", "TiKV", "Dough");
+        assertThat(graphOf("notes", dir.resolve("replayed").toString())).isEqualTo(graph);
+    }
+
+    @Test
+    void an_extraction_call_that_fails_once_is_retried_and_no_chunk_loses_its_entities() throws Exception {
+        try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
+            server.replyStatus(503, "{\"error\": {\"message\": \"overloaded, try again\"}}")
+                    .reply(extraction("Placement rules", "TiKV")).reply(extraction("Region", "Replica"))
+                    .reply(extraction("Dough", "Bread"));
+
+            CliRun indexed = CliRun.withEnvironment(llm(server), "kb", "index", docs().toString(), "--kb", "notes", "--root",
+                    root(), "--graph");
+
+            assertThat(indexed.exitCode()).as(indexed.err()).isZero();
+            assertThat(indexed.err()).doesNotContain("graph failed");
+            assertThat(server.requestCount()).as("three chunks, one of them asked twice").isEqualTo(4);
+            assertThat(server.remainingReplies()).isZero();
+        }
+        assertThat(CliRun.of("kb", "list", "--root", root()).out()).startsWith("notes  2 files  3 chunks  6 entities");
+        assertThat(graphOf("notes", root())).contains("Placement rules", "Replica", "Dough");
     }
 
     private record Child(int exit, String output) {

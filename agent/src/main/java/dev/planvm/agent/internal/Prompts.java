@@ -43,6 +43,10 @@ public final class Prompts {
         Map<String, String> described = functionDescriptions();
         Builtins.FUNCTIONS.forEach((name, arity) -> text.append("- ")
                 .append(described.getOrDefault(name, name + "(...)")).append(" [").append(arity.describe()).append("]\n"));
+        String after = afterFunctions(language);
+        if (!after.isEmpty()) {
+            text.append('\n').append(after).append('\n'); // the date/time helpers and methods
+        }
         text.append("\n# Tools\n").append(catalog.describe());
         text.append("\n# The plan JSON Schema\n").append(PlanSchemas.planSchema().toString()).append('\n');
         text.append("\n# Your answer\n").append(answerRule(format));
@@ -130,11 +134,26 @@ public final class Prompts {
         String language = language();
         Map<String, String> described = new LinkedHashMap<>();
         for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length()).split("\n")) {
-            int paren = line.indexOf('(');
-            if (paren > 0 && line.substring(0, paren).matches("[a-z_]+") && line.contains("):")) {
-                described.put(line.substring(0, paren).strip(), line.strip());
+            if (isFunctionLine(line)) {
+                described.put(line.substring(0, line.indexOf('(')).strip(), line.strip());
             }
         }
         return described;
+    }
+
+    /** What the resource says after its heading of functions besides the function lines (the date/time helpers). */
+    private static String afterFunctions(String language) {
+        StringBuilder rest = new StringBuilder();
+        for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length()).split("\n")) {
+            if (!line.isBlank() && !isFunctionLine(line)) {
+                rest.append(line.strip()).append('\n');
+            }
+        }
+        return rest.toString().strip();
+    }
+
+    private static boolean isFunctionLine(String line) {
+        int paren = line.indexOf('(');
+        return paren > 0 && line.substring(0, paren).matches("[a-z_]+") && line.contains("):");
     }
 }
