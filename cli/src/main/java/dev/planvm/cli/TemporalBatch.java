@@ -98,13 +98,13 @@ final class TemporalBatch {
     /** One plan file as a workflow; never throws for anything the plan, its cassette or its run does. */
     private static PlanOutcome outcome(Path file, Shared shared) {
         long start = System.nanoTime();
-        LoadResult loaded = new PlanLoader().load(file);
+        LoadResult loaded = TemporalRequests.load(file, shared.inputs().keySet());
         if (!loaded.valid()) {
             return outcome(file, RunStatus.INVALID, null, String.join("; ",
                     loaded.errors().stream().map(d -> d.format(file.toString())).toList()), start, 0, loaded);
         }
         try {
-            PlanRequest request = TemporalRequests.request(file.toString(), Files.readString(file), shared.inputs(),
+            PlanRequest request = TemporalRequests.request(file.toString(), TemporalRequests.planText(file, loaded), shared.inputs(),
                     shared.secrets(), shared.settings());
             if (shared.dryRun()) {
                 request = request.withMode("dry-run", null, shared.dryRunConditions());

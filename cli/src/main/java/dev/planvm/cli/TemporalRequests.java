@@ -1,5 +1,12 @@
 package dev.planvm.cli;
 
+import java.util.Set;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import dev.planvm.dialects.PlanSources;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.LoadResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.RunSettings;
@@ -98,6 +105,19 @@ final class TemporalRequests {
     }
 
     /** A request for a live run of {@code plan} with these inputs, secrets and settings. */
+    /**
+     * A plan file loaded as every command loads it (YAML and JavaScript compiled), with these inputs
+     * declared.
+     */
+    static LoadResult load(Path file, Set<String> inputs) {
+        return PlanInput.sources(new PlanLoader(), inputs).load(file);
+    }
+
+    /** The plan as its workflow gets it: a JSON plan's own text, a YAML or JavaScript plan compiled to StackVM JSON. */
+    static String planText(Path file, LoadResult loaded) throws IOException {
+        return PlanSources.isDialectFile(file.toString()) ? loaded.plan().document().toString() : Files.readString(file);
+    }
+
     static PlanRequest request(String source, String plan, Map<String, JsonNode> inputs, List<String> secrets,
                                RunSettings settings) {
         return PlanRequest.live(source, plan, inputs).withSecrets(secrets).withSettings(settings);

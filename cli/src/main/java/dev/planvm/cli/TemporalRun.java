@@ -46,12 +46,13 @@ final class TemporalRun {
         TemporalRequests.check(vmOptions, commandLine);
         PrintWriter err = commandLine.getErr();
         String text = file.equals("-") ? new String(System.in.readNBytes(MAX_STDIN), StandardCharsets.UTF_8) : null;
-        LoadResult loaded = text == null ? new PlanLoader().load(Path.of(file)) : new PlanLoader().load(text, "<stdin>");
+        LoadResult loaded = text == null ? TemporalRequests.load(Path.of(file), vmOptions.inputs(commandLine).keySet())
+                : new PlanLoader().load(text, "<stdin>");
         if (!loaded.valid()) {
             loaded.errors().forEach(error -> err.println(error.format(file)));
             return ExitCodes.INVALID;
         }
-        PlanRequest request = TemporalRequests.request(file, text != null ? text : Files.readString(Path.of(file)),
+        PlanRequest request = TemporalRequests.request(file, text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
                 vmOptions.inputs(commandLine), TemporalRequests.secretNames(commandLine), TemporalRequests.settings(commandLine));
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {

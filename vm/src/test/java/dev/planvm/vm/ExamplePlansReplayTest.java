@@ -29,7 +29,11 @@ class ExamplePlansReplayTest {
     Stream<DynamicTest> every_stored_example_replays_to_its_expected_answer() throws IOException {
         List<Path> expectations;
         try (Stream<Path> files = Files.list(PLANS)) {
-            expectations = files.filter(p -> p.toString().endsWith(".expected.json")).sorted().toList();
+            // the StackVM JSON examples; a YAML or JavaScript example (X.yaml) needs the dialects module,
+            // so planvm test plans/ (TestCommandTest, and .ci/run) replays those
+            expectations = files.filter(p -> p.toString().endsWith(".expected.json"))
+                    .filter(p -> Files.exists(PLANS.resolve(p.getFileName().toString().replace(".expected.json", ".json"))))
+                    .sorted().toList();
         }
         assertThat(expectations).hasSizeGreaterThanOrEqualTo(4);
         return expectations.stream().map(expected -> DynamicTest.dynamicTest(expected.getFileName().toString(), () -> {
