@@ -59,6 +59,11 @@ public final class ToolRegistry {
         return known == null ? Optional.empty() : known;
     }
 
+    /** Why no tool answers to {@code name}, when the resolver knows (a server that failed, a denied bare name). */
+    public Optional<String> whyUnavailable(String name) {
+        return Optional.ofNullable(resolver.unavailable().get(name));
+    }
+
     /** The names of the given tools, sorted (tools a resolver sets up on first use are not listed). */
     public List<String> names() {
         return List.copyOf(tools.keySet());

@@ -63,6 +63,19 @@ class McpHttpTest {
     }
 
     @Test
+    void a_plan_calling_a_denied_tool_by_its_bare_name_is_told_it_is_denied_not_missing() throws Exception {
+        try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+             LoadedTools loaded = load(server.url())) {
+            PlanVm vm = PlanVm.builder().tools(loaded, ToolPolicy.of(List.of(), List.of("remote:*"))).build();
+            List<String> problems = vm.problems(vm.loader().load("""
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "write", "tool_params": {}, "output_vars": "final_answer"}}]""",
+                    "plan").planOrThrow());
+            assertThat(problems).containsExactly("seq_no 0: tool 'write' is not installed (it is the bare name of 'remote:write': "
+                    + "tool 'remote:write' is denied by the tool policy (deny rule 'remote:*'))");
+        }
+    }
+
+    @Test
     void the_secret_header_stays_out_of_the_trace_and_the_cassette() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
              LoadedTools loaded = load(server.url())) {

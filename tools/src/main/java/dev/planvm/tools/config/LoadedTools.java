@@ -6,6 +6,7 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.ToolSetup;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,12 +88,19 @@ public final class LoadedTools implements AutoCloseable {
      */
     public ToolResolver resolver(ToolPolicy policy) {
         List<ToolResolver> resolvers = setup.resolvers();
+        Map<String, String> denied = new java.util.concurrent.ConcurrentHashMap<>();
+        for (Tool tool : tools) {
+            deniedAlias(tool, policy).ifPresent(why -> denied.put(tool.name(), why));
+        }
         return new ToolResolver() {
             @Override
             public Optional<Tool> resolve(String name) {
                 for (ToolResolver resolver : resolvers) {
-                    Optional<Tool> tool = resolver.resolve(name).filter(t -> allowed(t, policy));
-                    if (tool.isPresent()) {
+                    Optional<Tool> tool = resolver.resolve(name);
+                    Optional<String> why = tool.flatMap(t -> deniedAlias(t, policy));
+                    if (why.isPresent()) {
+                        denied.put(name, why.get());
+                    } else if (tool.isPresent()) {
                         return tool;
                     }
                 }
@@ -105,7 +113,21 @@ public final class LoadedTools implements AutoCloseable {
                 resolvers.forEach(resolver -> resolver.all().stream().filter(t -> allowed(t, policy)).forEach(all::add));
                 return all;
             }
+
+            @Override
+            public Map<String, String> unavailable() {
+                Map<String, String> why = new LinkedHashMap<>();
+                resolvers.forEach(resolver -> why.putAll(resolver.unavailable()));
+                why.putAll(denied);
+                return why;
+            }
         };
+    }
+
+    /** Why {@code tool} may not be called: it is the bare name of a tool the policy denies. */
+    private static Optional<String> deniedAlias(Tool tool, ToolPolicy policy) {
+        return tool instanceof ToolAlias alias ? policy.refusal(alias.aliasOf())
+                .map(refusal -> "it is the bare name of '" + alias.aliasOf() + "': " + refusal) : Optional.empty();
     }
 
     /** Every tool, those set up on first use included (which this sets up: it may start servers). */

@@ -9,6 +9,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.vm.run.InstructionHandler;
+import java.util.Optional;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -132,6 +133,10 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
     private String missingReason(String tool) {
         if (tool.equals(LLM_TOOL) && llmHint != null) {
             return llmHint;
+        }
+        Optional<String> why = tools.whyUnavailable(tool);
+        if (why.isPresent()) {
+            return why.get();
         }
         return tools.names().isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", tools.names());
     }
