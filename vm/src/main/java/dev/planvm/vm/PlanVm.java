@@ -14,13 +14,12 @@ import dev.planvm.tools.approval.ApprovalRules;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
-import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
-import dev.planvm.vm.internal.Dataflow;
+import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
@@ -42,20 +41,15 @@ import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.trace.TraceRecorder;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -98,11 +92,7 @@ public final class PlanVm implements AutoCloseable {
     private final Preflight preflight;
     private final boolean sequential;
     private final int maxInFlight;
-    private final Map<Plan, Dataflow> dataflows = Collections.synchronizedMap(new WeakHashMap<>());
-    /** Dataflows of replays and dry runs: they never set a tool up (no MCP server starts to answer from a cassette). */
-    private final Map<Plan, Dataflow> offlineDataflows = Collections.synchronizedMap(new WeakHashMap<>());
-    /** Dataflows without approval barriers, for live runs with no approval rules when the VM has some. */
-    private final Map<Plan, Dataflow> dataflowsNoApproval = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Dataflows dataflows;
     private volatile ExecutorService executor;
     private final int maxSteps;
     private final boolean strict;
@@ -135,6 +125,7 @@ public final class PlanVm implements AutoCloseable {
         this.tracing = b.tracing;
         this.redactor = b.redactor;
         this.approveTools = b.approveTools;
+        this.dataflows = new Dataflows(tools, approveTools);
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
         this.maxTokens = b.maxTokens;
@@ -393,7 +384,8 @@ public final class PlanVm implements AutoCloseable {
         all.addAll(listeners);
         all.addAll(hooks.listeners());
         Speculator speculator = sequential ? null : new Speculator(plan,
-                dataflow(plan, mode, callsForReal ? approvals : ApprovalRules.NONE), handlers, runLimits, chain, scheduler,
+                dataflows.of(plan, mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
+                        callsForReal ? approvals : ApprovalRules.NONE), handlers, runLimits, chain, scheduler,
                 maxInFlight);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
@@ -401,28 +393,6 @@ public final class PlanVm implements AutoCloseable {
                 scheduler, clock)).run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
-    }
-
-    /**
-     * The plan's dependency facts: calls of tools with side effects, and of tools that need approval,
-     * are barriers. A replay or a dry run asks which tools have side effects without setting any up (no
-     * MCP server starts to answer from a cassette). Cached per plan for the VM's own approval rules.
-     */
-    private Dataflow dataflow(Plan plan, RunMode mode, ApprovalRules approvals) {
-        if (mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun) {
-            return offlineDataflows.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::findResolved)));
-        }
-        if (approvals.globs().equals(approveTools.globs())) {
-            return dataflows.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::find)));
-        }
-        if (approvals.isEmpty()) {
-            return dataflowsNoApproval.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::find)));
-        }
-        return Dataflow.of(plan, barriers(approvals, tools::find));
-    }
-
-    private static Predicate<String> barriers(ApprovalRules approvals, Function<String, Optional<Tool>> lookup) {
-        return name -> approvals.matches(name) || lookup.apply(name).map(Tool::hasSideEffects).orElse(false);
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */
