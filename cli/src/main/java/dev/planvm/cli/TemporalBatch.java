@@ -1,5 +1,7 @@
 package dev.planvm.cli;
 
+import java.util.function.UnaryOperator;
+import dev.planvm.instructions.expr.RunClock;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
@@ -41,7 +43,7 @@ final class TemporalBatch {
 
     /** What the batch's plans share. */
     private record Shared(TemporalPlans plans, Map<String, JsonNode> inputs, List<String> secrets, RunSettings settings,
-                          Path replayDir, boolean dryRun, boolean dryRunConditions) {
+                          Path replayDir, boolean dryRun, boolean dryRunConditions, UnaryOperator<RunClock> clock) {
     }
 
     private TemporalBatch() {
@@ -65,7 +67,7 @@ final class TemporalBatch {
                 });
         try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
             Shared shared = new Shared(new TemporalPlans(connection.client(), temporal.taskQueue), inputs, secrets, settings,
-                    replayDir, dryRun, dryRunConditions);
+                    replayDir, dryRun, dryRunConditions, TemporalRequests.clockOptions(vmOptions, commandLine));
             List<Future<PlanOutcome>> running = new ArrayList<>();
             for (String file : files) {
                 running.add(waiting.submit(() -> outcome(Path.of(file), shared)));
@@ -111,13 +113,17 @@ final class TemporalBatch {
             } else if (shared.replayDir() != null) {
                 Path cassette = PlanFileRunner.cassetteFor(file, shared.replayDir());
                 if (Files.exists(cassette)) {
-                    request = request.withMode("replay", Cassette.read(cassette).toJson(), false);
+                    Cassette replayed = Cassette.read(cassette);
+                    request = TemporalRequests.clocked(request.withMode("replay", replayed.toJson(), false), shared.clock(), replayed);
                 } else {
                     Optional<String> refused = PlanFileRunner.withoutCassette(loaded.plan(), cassette);
                     if (refused.isPresent()) {
                         return outcome(file, RunStatus.REJECTED, null, refused.get(), start, 0, loaded);
                     }
                 }
+            }
+            if (request.now() == null) {
+                request = TemporalRequests.clocked(request, shared.clock(), null);
             }
             PlanResponse response = shared.plans().run(request);
             RunStatus status = RunStatus.ofLabel(response.status());

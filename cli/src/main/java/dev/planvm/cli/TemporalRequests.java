@@ -1,5 +1,9 @@
 package dev.planvm.cli;
 
+import java.util.function.UnaryOperator;
+import java.time.Clock;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.instructions.expr.RunClock;
 import java.util.Set;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -116,6 +120,26 @@ final class TemporalRequests {
     /** The plan as its workflow gets it: a JSON plan's own text, a YAML or JavaScript plan compiled to StackVM JSON. */
     static String planText(Path file, LoadResult loaded) throws IOException {
         return PlanSources.isDialectFile(file.toString()) ? loaded.plan().document().toString() : Files.readString(file);
+    }
+
+    /**
+     * {@code request} with the run's clock when {@code --now} or {@code --tz} was given ({@code adjust} not
+     * null): they change the clock the run would otherwise get — a replayed cassette's, else this machine's
+     * now and zone — as they do for a local run. Without them the workflow's own time decides.
+     */
+    static PlanRequest clocked(PlanRequest request, UnaryOperator<RunClock> adjust, Cassette replayed) {
+        if (adjust == null) {
+            return request;
+        }
+        RunClock base = replayed != null && replayed.clock() != null
+                ? new RunClock(replayed.clock().now(), replayed.clock().zone()) : RunClock.of(Clock.systemDefaultZone());
+        RunClock fixed = adjust.apply(base);
+        return request.withClock(fixed.now().toString(), fixed.zone().getId());
+    }
+
+    /** What {@code --now} and {@code --tz} do to a run's clock, or {@code null} when neither was given. */
+    static UnaryOperator<RunClock> clockOptions(VmOptions vm, CommandLine commandLine) {
+        return vm.clock().given() ? vm.clock().adjust(commandLine) : null;
     }
 
     static PlanRequest request(String source, String plan, Map<String, JsonNode> inputs, List<String> secrets,

@@ -62,6 +62,8 @@ final class TemporalRun {
         } else if (mode instanceof RunMode.DryRun dry) {
             request = request.withMode("dry-run", null, dry.conditionsAnswer());
         }
+        request = TemporalRequests.clocked(request, TemporalRequests.clockOptions(vmOptions, commandLine),
+                mode instanceof RunMode.Replay replay ? replay.cassette() : null);
         try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
             TemporalPlans plans = new TemporalPlans(connection.client(), temporal.taskQueue);
             long start = System.nanoTime();

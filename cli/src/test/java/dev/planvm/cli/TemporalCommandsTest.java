@@ -165,6 +165,26 @@ class TemporalCommandsTest {
     }
 
     @Test
+    void now_and_tz_fix_the_clock_of_a_run_on_temporal_as_they_do_locally() throws Exception {
+        Path clocked = Files.createDirectories(dir.resolve("clocked"));
+        Path plan = Files.writeString(clocked.resolve("today.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${today} ${now}\"}}]");
+        List<String> clock = List.of("--now", "2026-11-26T12:00:00Z", "--tz", "Pacific/Auckland");
+        CliRun remote = CliRun.of(join(List.of("run", plan.toString(), "--temporal", target), clock));
+        CliRun local = CliRun.of(join(List.of("run", plan.toString(), "--no-store"), clock));
+        assertThat(remote.out()).as(remote.err()).isEqualTo(local.out()).isEqualTo("2026-11-27 2026-11-27T01:00:00+13:00\n");
+
+        CliRun batch = CliRun.of(join(List.of("batch", clocked.toString(), "--temporal", target), clock));
+        assertThat(batch.out()).as(batch.err()).contains("\"final_answer\":\"2026-11-27 2026-11-27T01:00:00+13:00\"");
+    }
+
+    private static String[] join(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all.toArray(String[]::new);
+    }
+
+    @Test
     void batch_on_temporal_prints_the_lines_a_local_batch_prints() throws Exception {
         CliRun remote = CliRun.of("batch", "../plans", "--replay-dir", "../plans", "--temporal", target);
         CliRun local = CliRun.of("batch", "../plans", "--replay-dir", "../plans");

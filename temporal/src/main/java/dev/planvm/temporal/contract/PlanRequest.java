@@ -19,9 +19,12 @@ import java.util.Set;
  * @param mode             {@code live}, {@code record}, {@code replay} or {@code dry-run}
  * @param cassette         the cassette a replay answers from, else {@code null}
  * @param dryRunConditions what LLM conditions answer in a dry run
+ * @param now              the run's clock, which its date/time helpers read: an ISO-8601 instant, or
+ *                         {@code null} for the workflow's own time (or a replayed cassette's clock)
+ * @param zone             the clock's time zone (a zone id), given with {@code now}; {@code null} for UTC
  */
 public record PlanRequest(String source, String plan, Map<String, JsonNode> inputs, List<String> secrets, String mode,
-                          JsonNode cassette, boolean dryRunConditions, RunSettings settings) {
+                          JsonNode cassette, boolean dryRunConditions, RunSettings settings, String now, String zone) {
 
     /** The modes a request may name. */
     public static final Set<String> MODES = Set.of("live", "record", "replay", "dry-run");
@@ -39,23 +42,35 @@ public record PlanRequest(String source, String plan, Map<String, JsonNode> inpu
             throw new IllegalArgumentException("a replay needs a cassette");
         }
         settings = settings == null ? RunSettings.defaults() : settings;
+        if (now == null && zone != null) {
+            throw new IllegalArgumentException("a clock's zone needs its instant");
+        }
+        if (now != null) {
+            java.time.Instant.parse(now); // throws for a malformed instant
+            java.time.ZoneId.of(zone == null ? "UTC" : zone);
+        }
     }
 
     /** A live run of {@code plan} with these inputs and the default settings. */
     public static PlanRequest live(String source, String plan, Map<String, JsonNode> inputs) {
-        return new PlanRequest(source, plan, inputs, List.of(), "live", null, false, RunSettings.defaults());
+        return new PlanRequest(source, plan, inputs, List.of(), "live", null, false, RunSettings.defaults(), null, null);
     }
 
     public PlanRequest withSecrets(List<String> names) {
-        return new PlanRequest(source, plan, inputs, names, mode, cassette, dryRunConditions, settings);
+        return new PlanRequest(source, plan, inputs, names, mode, cassette, dryRunConditions, settings, now, zone);
     }
 
     public PlanRequest withSettings(RunSettings runSettings) {
-        return new PlanRequest(source, plan, inputs, secrets, mode, cassette, dryRunConditions, runSettings);
+        return new PlanRequest(source, plan, inputs, secrets, mode, cassette, dryRunConditions, runSettings, now, zone);
     }
 
     /** This request in another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
     public PlanRequest withMode(String newMode, JsonNode replayCassette, boolean conditionsAnswer) {
-        return new PlanRequest(source, plan, inputs, secrets, newMode, replayCassette, conditionsAnswer, settings);
+        return new PlanRequest(source, plan, inputs, secrets, newMode, replayCassette, conditionsAnswer, settings, now, zone);
+    }
+
+    /** This request with the run's clock fixed: an ISO-8601 instant and a zone id ({@code --now}, {@code --tz}). */
+    public PlanRequest withClock(String instant, String zoneId) {
+        return new PlanRequest(source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, instant, zoneId);
     }
 }

@@ -1,5 +1,10 @@
 package dev.planvm.temporal.internal;
 
+import java.time.ZoneId;
+import java.time.Instant;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunHooks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Diagnostic;
@@ -99,7 +104,12 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         }
         RunResult result;
         try {
-            result = vm.run(loaded.plan(), Checkpoint.start(inputs), runMode, List.of(new Progress()), null);
+            RunHooks hooks = RunHooks.of(List.of(new Progress()));
+            if (request.now() != null) {
+                hooks = hooks.withOptions(RunOptions.DEFAULT.withClock(new RunClock(Instant.parse(request.now()),
+                        ZoneId.of(request.zone() == null ? "UTC" : request.zone()))));
+            }
+            result = vm.run(loaded.plan(), Checkpoint.start(inputs), runMode, hooks, null);
         } catch (PlanRejectedException rejected) {
             return PlanResponse.refused("rejected", rejected.problems());
         }
