@@ -11,29 +11,43 @@ import org.apache.pdfbox.text.PDFTextStripper;
 /**
  * The text of a PDF (Apache PDFBox), one section per page ({@code page N}), the document information's
  * title as the title. Bounded: PDFBox's scratch memory is capped, at most {@code maxPages} pages are
- * read, and the text stops at {@code maxTextChars} (the stripper is stopped there, not run to the end).
+ * read, the text stops at {@code maxTextChars} (the stripper is stopped there, not run to the end), and
+ * the extraction stops when its time budget ({@value #DEFAULT_BUDGET_SECONDS} s) is spent, checked between
+ * pages and at every piece of text: a hostile page cannot keep the indexing busy. What was read is kept
+ * and the document is marked truncated.
  */
 final class PdfText {
 
     private static final long SCRATCH_BYTES = 64L << 20;
+    static final int DEFAULT_BUDGET_SECONDS = 60;
 
     private final int maxTextChars;
     private final int maxPages;
+    private final java.time.Duration budget;
 
     PdfText(int maxTextChars, int maxPages) {
+        this(maxTextChars, maxPages, java.time.Duration.ofSeconds(DEFAULT_BUDGET_SECONDS));
+    }
+
+    PdfText(int maxTextChars, int maxPages, java.time.Duration budget) {
         this.maxTextChars = maxTextChars;
         this.maxPages = maxPages;
+        this.budget = budget;
     }
 
     ParsedDocument read(byte[] bytes, String fallbackTitle) throws DocumentException {
         try (PDDocument pdf = Loader.loadPDF(bytes, "", null, null, MemoryUsageSetting.setupMainMemoryOnly(SCRATCH_BYTES).streamCache)) {
             SectionBuilder sections = new SectionBuilder();
-            BoundedWriter out = new BoundedWriter(maxTextChars);
+            BoundedWriter out = new BoundedWriter(maxTextChars, System.nanoTime() + budget.toNanos());
             int pages = pdf.getNumberOfPages();
             boolean truncated = pages > maxPages;
             PDFTextStripper stripper = new PDFTextStripper();
             stripper.setSortByPosition(false);
             for (int page = 1; page <= Math.min(pages, maxPages) && !out.full; page++) {
+                if (out.overTime()) {
+                    out.full = true;
+                    break;
+                }
                 sections.heading(1, "page " + page, out.text.length());
                 stripper.setStartPage(page);
                 stripper.setEndPage(page);
@@ -77,14 +91,24 @@ final class PdfText {
     private static final class BoundedWriter extends Writer {
         final StringBuilder text = new StringBuilder();
         private final int max;
+        private final long deadline;
         boolean full;
 
-        BoundedWriter(int max) {
+        BoundedWriter(int max, long deadline) {
             this.max = max;
+            this.deadline = deadline;
+        }
+
+        boolean overTime() {
+            return System.nanoTime() - deadline > 0;
         }
 
         @Override
         public void write(char[] buffer, int offset, int length) throws IOException {
+            if (overTime()) {
+                full = true;
+                throw new LimitReached();
+            }
             int room = max - text.length();
             if (length > room) {
                 text.append(buffer, offset, Math.max(0, room));

@@ -115,6 +115,17 @@ class DocumentReaderTest {
     }
 
     @Test
+    void a_pdf_whose_reading_spends_its_time_budget_keeps_what_was_read_and_is_marked_truncated() throws Exception {
+        byte[] pdf = pdf(List.of("one", "two", "three"));
+        ParsedDocument spent = new PdfText(1_000_000, 100, java.time.Duration.ZERO).read(pdf, "spent");
+        assertThat(spent.truncated()).isTrue();
+        assertThat(spent.text()).doesNotContain("two", "three");
+        ParsedDocument whole = new PdfText(1_000_000, 100).read(pdf, "whole");
+        assertThat(whole.truncated()).isFalse();
+        assertThat(whole.text()).contains("one", "two", "three");
+    }
+
+    @Test
     void a_damaged_pdf_is_refused_in_one_sentence() {
         assertThatThrownBy(() -> reader.read(Path.of("bad.pdf"), "%PDF-1.7\nnot really a pdf".getBytes(StandardCharsets.US_ASCII)))
                 .isInstanceOf(DocumentException.class)
