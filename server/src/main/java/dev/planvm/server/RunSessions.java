@@ -1,6 +1,6 @@
 package dev.planvm.server;
 
-import dev.planvm.server.internal.Threads;
+import dev.planvm.vm.run.Threads;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRunException;

@@ -27,7 +27,7 @@ import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.StreamedStarts;
-import dev.planvm.vm.internal.Threads;
+import dev.planvm.vm.run.Threads;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;

@@ -12,9 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -112,17 +109,7 @@ public final class ChunkStore implements AutoCloseable {
     /** The stored vector of a chunk whose embedded text had this hash, if any. */
     public Optional<float[]> vectorOf(String chunkHash) {
         try {
-            TopDocs top = searcher.search(kindAnd(CHUNK, HASH, chunkHash), 1);
-            if (top.scoreDocs.length == 0) {
-                return Optional.empty();
-            }
-            int doc = top.scoreDocs[0].doc;
-            LeafReaderContext leaf = reader.leaves().get(ReaderUtil.subIndex(doc, reader.leaves()));
-            FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
-            if (values == null || values.advance(doc - leaf.docBase) != doc - leaf.docBase) {
-                return Optional.empty();
-            }
-            return Optional.of(values.vectorValue().clone());
+            return Lucene.firstVector(searcher, kindAnd(CHUNK, HASH, chunkHash), VECTOR);
         } catch (IOException | RuntimeException e) {
             throw Lucene.failure(e, dir, what);
         }

@@ -16,10 +16,7 @@ import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -196,17 +193,7 @@ public final class GraphStore implements AutoCloseable {
     /** The stored vector of an entity whose embedded text had this hash, if any (to reuse on a rebuild). */
     public Optional<float[]> vectorOf(String hash) {
         try {
-            TopDocs top = searcher.search(new TermQuery(new Term(HASH, hash)), 1);
-            if (top.scoreDocs.length == 0) {
-                return Optional.empty();
-            }
-            int doc = top.scoreDocs[0].doc;
-            LeafReaderContext leaf = reader.leaves().get(ReaderUtil.subIndex(doc, reader.leaves()));
-            FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
-            if (values == null || values.advance(doc - leaf.docBase) != doc - leaf.docBase) {
-                return Optional.empty();
-            }
-            return Optional.of(values.vectorValue().clone());
+            return Lucene.firstVector(searcher, new TermQuery(new Term(HASH, hash)), VECTOR);
         } catch (IOException | RuntimeException e) {
             throw Lucene.failure(e, dir, what);
         }

@@ -1,5 +1,13 @@
 package dev.planvm.knowledge.internal;
 
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.FloatVectorValues;
+import java.util.Optional;
 import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.EOFException;
 import java.io.IOException;
@@ -75,6 +83,22 @@ public final class Lucene {
                 return vectors;
             }
         };
+    }
+
+    /** The vector in {@code field} of the first document {@code query} finds, if any (a copy). */
+    static Optional<float[]> firstVector(IndexSearcher searcher, Query query, String field) throws IOException {
+        TopDocs top = searcher.search(query, 1);
+        if (top.scoreDocs.length == 0) {
+            return Optional.empty();
+        }
+        IndexReader reader = searcher.getIndexReader();
+        int doc = top.scoreDocs[0].doc;
+        LeafReaderContext leaf = reader.leaves().get(ReaderUtil.subIndex(doc, reader.leaves()));
+        FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+        if (values == null || values.advance(doc - leaf.docBase) != doc - leaf.docBase) {
+            return Optional.empty();
+        }
+        return Optional.of(values.vectorValue().clone());
     }
 
     /** The sentence for a failure to open or use the index of {@code what} at {@code dir}. */

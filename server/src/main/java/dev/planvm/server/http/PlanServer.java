@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.planvm.server.PlanService;
 import dev.planvm.server.ServiceException;
 import dev.planvm.server.internal.Json;
-import dev.planvm.server.internal.Threads;
+import dev.planvm.vm.run.Threads;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -3,7 +3,7 @@ package dev.planvm.vm.batch;
 import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.internal.Threads;
+import dev.planvm.vm.run.Threads;
 import dev.planvm.vm.RunMode;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.planvm.vm.internal;
+package dev.planvm.vm.run;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Threads for calls that run ahead of their turn, and for batches: virtual threads when the
+ * Threads for calls that run ahead of their turn, batches, served requests and runs: virtual threads when the
  * running JVM has them (21+; we compile for 17, so they are looked up, the way Jetty 12 does),
  * daemon platform threads otherwise.
  */
