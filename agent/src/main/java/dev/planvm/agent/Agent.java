@@ -1,10 +1,10 @@
 package dev.planvm.agent;
 
-import dev.planvm.agent.format.AnswerFormat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.vm.PlanRejectedException;
@@ -91,12 +91,18 @@ public final class Agent {
             long runStart = System.nanoTime();
             AgentResult.Run run = first(plan, inputs, session);
             record(runs, runTraces, run, origin, runStart);
-            while (!run.result().succeeded() && runs.size() <= maxReplans && replannable(run.result().error())) {
+            while (!run.result().succeeded()
+                    && runs.size() <= maxReplans
+                    && replannable(run.result().error())) {
                 RunError failed = run.result().error();
-                log.info("agent: seq_no {} failed; re-planning from it ({} of {})", failed.seqNo(), runs.size(), maxReplans);
+                log.info(
+                        "agent: seq_no {} failed; re-planning from it ({} of {})",
+                        failed.seqNo(),
+                        runs.size(),
+                        maxReplans);
                 streamLog.runsWith(run.result().variables());
-                Planned replanned = planner.replan(goal, plan, committed(run.result()), failed.seqNo(), failed.message(),
-                        session, streamLog);
+                Planned replanned = planner.replan(
+                        goal, plan, committed(run.result()), failed.seqNo(), failed.message(), session, streamLog);
                 rounds.addAll(replanned.rounds());
                 plan = replanned.plan();
                 runStart = System.nanoTime();
@@ -120,7 +126,8 @@ public final class Agent {
 
     private AgentResult.Run first(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
         if (store == null) {
-            return new AgentResult.Run(null, null, null, vm.run(plan, Checkpoint.start(inputs), session, List.of(), null));
+            return new AgentResult.Run(
+                    null, null, null, vm.run(plan, Checkpoint.start(inputs), session, List.of(), null));
         }
         DurableRun run = new DurableRuns(vm, store).start(plan, inputs, session);
         return new AgentResult.Run(run.id(), null, null, run.result());
@@ -130,7 +137,8 @@ public final class Agent {
     private AgentResult.Run child(Plan plan, AgentResult.Run failed, int fromSeq, RunSession session) {
         if (store == null) {
             RunResult before = failed.result();
-            Checkpoint at = new Checkpoint(plan.positionOf(fromSeq), Math.max(0, before.steps() - 1), before.variables());
+            Checkpoint at =
+                    new Checkpoint(plan.positionOf(fromSeq), Math.max(0, before.steps() - 1), before.variables());
             return new AgentResult.Run(null, null, fromSeq, vm.run(plan, at, session, List.of(), null));
         }
         DurableRun run = new DurableRuns(vm, store).replan(failed.id(), fromSeq, plan, session);
@@ -163,7 +171,8 @@ public final class Agent {
         return steps;
     }
 
-    private static void record(List<AgentResult.Run> runs, ArrayNode traces, AgentResult.Run run, long origin, long started) {
+    private static void record(
+            List<AgentResult.Run> runs, ArrayNode traces, AgentResult.Run run, long origin, long started) {
         runs.add(run);
         ObjectNode entry = traces.addObject();
         entry.put("run", run.id());
@@ -175,11 +184,23 @@ public final class Agent {
         entry.set("trace", run.result().trace());
     }
 
-    private static ObjectNode trace(String goal, RunMode mode, String started, List<PlanRound> rounds, StreamLog streamLog,
-                                    ArrayNode runTraces, String error, List<AgentResult.Run> runs, RunSession session) {
+    private static ObjectNode trace(
+            String goal,
+            RunMode mode,
+            String started,
+            List<PlanRound> rounds,
+            StreamLog streamLog,
+            ArrayNode runTraces,
+            String error,
+            List<AgentResult.Run> runs,
+            RunSession session) {
         ObjectNode trace = AgentTraces.planning(goal, mode, started, rounds, error, session.tokensSpent());
         trace.put("status", error == null && !runs.isEmpty() ? "succeeded" : "failed");
-        trace.set("result", runs.isEmpty() ? JsonNodeFactory.instance.nullNode() : runs.get(runs.size() - 1).result().finalAnswer());
+        trace.set(
+                "result",
+                runs.isEmpty()
+                        ? JsonNodeFactory.instance.nullNode()
+                        : runs.get(runs.size() - 1).result().finalAnswer());
         if (streamLog.streamed()) {
             trace.set("stream", streamLog.toJson());
         }

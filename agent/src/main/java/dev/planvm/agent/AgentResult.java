@@ -17,8 +17,8 @@ import java.util.List;
  * @param tokens what the whole session spent: planning, runs, re-plans (early calls included)
  * @param trace  the agent trace ({@code planvm-agent-trace/1})
  */
-public record AgentResult(Plan plan, List<Run> runs, List<PlanRound> rounds, String error, TokenCount tokens,
-                          JsonNode trace) {
+public record AgentResult(
+        Plan plan, List<Run> runs, List<PlanRound> rounds, String error, TokenCount tokens, JsonNode trace) {
 
     /**
      * One run of a plan.
@@ -28,8 +28,7 @@ public record AgentResult(Plan plan, List<Run> runs, List<PlanRound> rounds, Str
      * @param fromSeq  the {@code seq_no} a child run started from, or {@code null}
      * @param result   how it ended
      */
-    public record Run(String id, String parent, Integer fromSeq, RunResult result) {
-    }
+    public record Run(String id, String parent, Integer fromSeq, RunResult result) {}
 
     public AgentResult {
         runs = List.copyOf(runs);
@@ -37,12 +36,16 @@ public record AgentResult(Plan plan, List<Run> runs, List<PlanRound> rounds, Str
     }
 
     public boolean succeeded() {
-        return error == null && !runs.isEmpty() && runs.get(runs.size() - 1).result().succeeded();
+        return error == null
+                && !runs.isEmpty()
+                && runs.get(runs.size() - 1).result().succeeded();
     }
 
     /** The last run's {@code final_answer}; JSON null when nothing ran. */
     public JsonNode finalAnswer() {
-        return runs.isEmpty() ? NullNode.getInstance() : runs.get(runs.size() - 1).result().finalAnswer();
+        return runs.isEmpty()
+                ? NullNode.getInstance()
+                : runs.get(runs.size() - 1).result().finalAnswer();
     }
 
     /** The last run's result, or {@code null} when nothing ran. */

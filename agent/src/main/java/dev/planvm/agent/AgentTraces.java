@@ -32,16 +32,15 @@ public final class AgentTraces {
     /** The format of the document. */
     public static final String FORMAT = "planvm-agent-trace/1";
 
-    private AgentTraces() {
-    }
+    private AgentTraces() {}
 
     /**
      * The trace of a planning without a run ({@code planvm plan}), or the start of an agent run's.
      *
      * @param error why planning failed, or {@code null}
      */
-    public static ObjectNode planning(String goal, RunMode mode, String started, List<PlanRound> rounds, String error,
-                                      TokenCount spent) {
+    public static ObjectNode planning(
+            String goal, RunMode mode, String started, List<PlanRound> rounds, String error, TokenCount spent) {
         ObjectNode trace = JsonNodeFactory.instance.objectNode();
         trace.put("format", FORMAT);
         trace.put("goal", goal);
@@ -59,7 +58,12 @@ public final class AgentTraces {
         ObjectNode planning = trace.putObject("planning");
         ArrayNode list = planning.putArray("rounds");
         rounds.forEach(r -> list.add(r.toJson()));
-        planning.set("tokens", rounds.stream().map(PlanRound::tokens).reduce(TokenCount.ZERO, TokenCount::plus).toJson());
+        planning.set(
+                "tokens",
+                rounds.stream()
+                        .map(PlanRound::tokens)
+                        .reduce(TokenCount.ZERO, TokenCount::plus)
+                        .toJson());
         return trace;
     }
 }

@@ -1,9 +1,9 @@
 package dev.planvm.agent;
 
-import dev.planvm.agent.format.AnswerFormat;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.tools.TokenCount;
 import java.util.List;
@@ -19,8 +19,13 @@ import java.util.List;
  * @param problems     the answer's errors (empty when it was a valid plan)
  * @param streamed     how many instructions arrived complete while the answer streamed (0 when not streamed)
  */
-public record PlanRound(String purpose, AnswerFormat format, long durationMs, TokenCount tokens, List<Diagnostic> problems,
-                        int streamed) {
+public record PlanRound(
+        String purpose,
+        AnswerFormat format,
+        long durationMs,
+        TokenCount tokens,
+        List<Diagnostic> problems,
+        int streamed) {
 
     public PlanRound {
         problems = List.copyOf(problems);

@@ -1,11 +1,11 @@
 package dev.planvm.agent;
 
-import dev.planvm.agent.format.AnswerFormat;
-import dev.planvm.agent.format.StrictPlanSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.agent.format.AnswerFormat;
+import dev.planvm.agent.format.StrictPlanSchema;
 import dev.planvm.agent.internal.AnswerCheck;
 import dev.planvm.agent.internal.Catalog;
 import dev.planvm.agent.internal.PlanStream;
@@ -57,23 +57,19 @@ public final class Planner {
     /** Sees a streamed answer arrive. Called on the thread that receives the stream; no-op defaults. */
     public interface Listener {
         /** An answer starts arriving (a first answer, a repair, a re-plan, or a retried attempt): what arrived before is void. */
-        default void answerStarted() {
-        }
+        default void answerStarted() {}
 
         /** The next instruction of the answer: complete, typed, checked on its own, and calling an available tool. */
-        default void instruction(Instruction instruction) {
-        }
+        default void instruction(Instruction instruction) {}
 
         /**
          * The next instruction of the answer is complete but fails its own check, or calls a tool that is not
          * available: nothing of it starts early. {@code problem} is its first error, located in the answer.
          */
-        default void rejected(JsonNode instruction, Diagnostic problem) {
-        }
+        default void rejected(JsonNode instruction, Diagnostic problem) {}
 
         /** The streamed answer is complete; {@code valid}: it is the plan (otherwise a repair follows, or planning fails). */
-        default void answerEnded(boolean valid) {
-        }
+        default void answerEnded(boolean valid) {}
     }
 
     private final PlanVm vm;
@@ -108,7 +104,12 @@ public final class Planner {
         AnswerCheck checker = new AnswerCheck(vm, session.mode(), catalog);
         List<ObjectNode> conversation = new ArrayList<>();
         conversation.add(message("user", Prompts.goal(goal, inputs)));
-        return converse("plan", conversation, catalog, session, listener,
+        return converse(
+                "plan",
+                conversation,
+                catalog,
+                session,
+                listener,
                 (answer, format) -> checker.check(answer, format, "plan"));
     }
 
@@ -120,18 +121,34 @@ public final class Planner {
      * @param failure        why the step failed
      * @throws PlanningException when no valid plan came within the repair rounds, or a request failed
      */
-    public Planned replan(String goal, Plan plan, JsonNode committedSteps, int failedSeqNo, String failure,
-                          RunSession session, Listener listener) {
+    public Planned replan(
+            String goal,
+            Plan plan,
+            JsonNode committedSteps,
+            int failedSeqNo,
+            String failure,
+            RunSession session,
+            Listener listener) {
         Catalog catalog = Catalog.of(vm, session.mode());
         AnswerCheck checker = new AnswerCheck(vm, session.mode(), catalog);
         List<ObjectNode> conversation = new ArrayList<>();
         conversation.add(message("user", Prompts.replan(goal, plan.document(), committedSteps, failedSeqNo, failure)));
-        return converse("replan", conversation, catalog, session, listener,
+        return converse(
+                "replan",
+                conversation,
+                catalog,
+                session,
+                listener,
                 (answer, format) -> checker.checkReplan(answer, format, plan, failedSeqNo, "plan"));
     }
 
-    private Planned converse(String purpose, List<ObjectNode> conversation, Catalog catalog, RunSession session,
-                             Listener listener, BiFunction<String, AnswerFormat, AnswerCheck.Checked> check) {
+    private Planned converse(
+            String purpose,
+            List<ObjectNode> conversation,
+            Catalog catalog,
+            RunSession session,
+            Listener listener,
+            BiFunction<String, AnswerFormat, AnswerCheck.Checked> check) {
         List<PlanRound> rounds = new ArrayList<>();
         for (int round = 0; ; round++) {
             String label = round == 0 ? purpose : "repair";
@@ -139,7 +156,9 @@ public final class Planner {
             try {
                 answer = ask(conversation, catalog, session, listener);
             } catch (ToolException e) {
-                String why = e instanceof TokenBudget.Spent ? e.getMessage() : "the planner's request failed: " + e.getMessage();
+                String why = e instanceof TokenBudget.Spent
+                        ? e.getMessage()
+                        : "the planner's request failed: " + e.getMessage();
                 throw new PlanningException(why, rounds, List.of(), e);
             }
             AnswerCheck.Checked checked = check.apply(answer.text(), answer.format());
@@ -147,7 +166,8 @@ public final class Planner {
                 listener.answerEnded(checked.plan() != null);
             }
             List<Diagnostic> errors = checked.errors();
-            rounds.add(new PlanRound(label, answer.format(), answer.durationMs(), answer.tokens(), errors, answer.instructions()));
+            rounds.add(new PlanRound(
+                    label, answer.format(), answer.durationMs(), answer.tokens(), errors, answer.instructions()));
             if (checked.plan() != null) {
                 log.info("planner: a valid plan after {} answer(s)", rounds.size());
                 return new Planned(checked.plan(), rounds);
@@ -161,9 +181,13 @@ public final class Planner {
     }
 
     private static String failureMessage(List<PlanRound> rounds, List<Diagnostic> errors) {
-        StringBuilder message = new StringBuilder("no valid plan after ").append(rounds.size())
-                .append(rounds.size() == 1 ? " answer" : " answers (" + (rounds.size() - 1) + " repair"
-                        + (rounds.size() == 2 ? "" : "s") + ")")
+        StringBuilder message = new StringBuilder("no valid plan after ")
+                .append(rounds.size())
+                .append(
+                        rounds.size() == 1
+                                ? " answer"
+                                : " answers (" + (rounds.size() - 1) + " repair" + (rounds.size() == 2 ? "" : "s")
+                                        + ")")
                 .append("; the last answer's problems:");
         for (Diagnostic error : errors) {
             message.append("\n  ").append(error.format("plan"));
@@ -172,9 +196,8 @@ public final class Planner {
     }
 
     /** One answer to the conversation so far, in the format the server takes. */
-    private record Answer(String text, AnswerFormat format, long durationMs, TokenCount tokens, boolean streamed,
-                          int instructions) {
-    }
+    private record Answer(
+            String text, AnswerFormat format, long durationMs, TokenCount tokens, boolean streamed, int instructions) {}
 
     private Answer ask(List<ObjectNode> conversation, Catalog catalog, RunSession session, Listener listener) {
         AnswerFormat format = settled != null ? settled : requested != null ? requested : AnswerFormat.STRICT;
@@ -183,26 +206,37 @@ public final class Planner {
             settled = format;
             return answer;
         } catch (ToolException e) {
-            boolean fallBack = requested == null && settled == null && format == AnswerFormat.STRICT && !e.retriable()
+            boolean fallBack = requested == null
+                    && settled == null
+                    && format == AnswerFormat.STRICT
+                    && !e.retriable()
                     && !(e instanceof TokenBudget.Spent);
             if (!fallBack) {
                 throw e;
             }
-            log.info("the LLM did not take a request for a strict JSON Schema answer ({}); asking in JSON mode", e.getMessage());
+            log.info(
+                    "the LLM did not take a request for a strict JSON Schema answer ({}); asking in JSON mode",
+                    e.getMessage());
             settled = AnswerFormat.JSON;
             return askOnce(conversation, AnswerFormat.JSON, catalog, session, listener);
         }
     }
 
-    private Answer askOnce(List<ObjectNode> conversation, AnswerFormat format, Catalog catalog, RunSession session,
-                           Listener listener) {
+    private Answer askOnce(
+            List<ObjectNode> conversation,
+            AnswerFormat format,
+            Catalog catalog,
+            RunSession session,
+            Listener listener) {
         ArrayNode messages = JSON.arrayNode();
         messages.add(message("system", Prompts.system(catalog, format)));
         conversation.forEach(messages::add);
         ObjectNode params = JSON.objectNode();
         params.set("messages", messages);
         if (format == AnswerFormat.STRICT) {
-            ObjectNode schema = params.putObject("response_format").put("type", "json_schema").putObject("json_schema");
+            ObjectNode schema = params.putObject("response_format")
+                    .put("type", "json_schema")
+                    .putObject("json_schema");
             schema.put("name", "plan").put("strict", true).set("schema", StrictPlanSchema.schema());
         } else if (format == AnswerFormat.JSON) {
             params.putObject("response_format").put("type", "json_object");
@@ -212,11 +246,18 @@ public final class Planner {
         params.put("conditions", catalog.conditions());
         Arrivals arrivals = new Arrivals(vm.loader(), catalog, format, listener);
         long start = System.nanoTime();
-        JsonNode output = session.call(new Call.ToolCall(PlannerTool.NAME, params,
-                new CallContext(CallContext.NO_INSTRUCTION, List.of(), arrivals)), attempt -> { });
+        JsonNode output = session.call(
+                new Call.ToolCall(
+                        PlannerTool.NAME, params, new CallContext(CallContext.NO_INSTRUCTION, List.of(), arrivals)),
+                attempt -> {});
         arrivals.end();
         String text = output.isTextual() ? output.asText() : output.toString();
-        return new Answer(text, format, (System.nanoTime() - start) / 1_000_000, arrivals.tokens(), arrivals.streamed(),
+        return new Answer(
+                text,
+                format,
+                (System.nanoTime() - start) / 1_000_000,
+                arrivals.tokens(),
+                arrivals.streamed(),
                 arrivals.instructions());
     }
 
@@ -249,7 +290,10 @@ public final class Planner {
         @Override
         public synchronized void streamStarted() {
             instructions = 0;
-            stream = new PlanStream(this::arrived, loader.limits().maxBytes() * 2, 2 * loader.limits().maxDepth() + 8);
+            stream = new PlanStream(
+                    this::arrived,
+                    loader.limits().maxBytes() * 2,
+                    2 * loader.limits().maxDepth() + 8);
             listener.answerStarted();
         }
 
@@ -265,13 +309,22 @@ public final class Planner {
             PlanLoader.CheckedInstruction checked = loader.checkInstruction(instruction, pointer);
             Instruction typed = checked.instruction();
             if (typed == null) {
-                listener.rejected(instruction, checked.diagnostics().stream().filter(Diagnostic::isError).findFirst()
-                        .orElseGet(() -> Diagnostic.error(null, pointer, "this instruction cannot be read as any instruction type")));
+                listener.rejected(
+                        instruction,
+                        checked.diagnostics().stream()
+                                .filter(Diagnostic::isError)
+                                .findFirst()
+                                .orElseGet(() -> Diagnostic.error(
+                                        null, pointer, "this instruction cannot be read as any instruction type")));
                 return;
             }
             if (typed instanceof dev.planvm.instructions.Calling calling && !catalog.has(calling.tool())) {
-                listener.rejected(instruction, Diagnostic.error(typed.seqNo(), pointer + "/parameters/tool_name",
-                        "tool '" + calling.tool() + "' is not available"));
+                listener.rejected(
+                        instruction,
+                        Diagnostic.error(
+                                typed.seqNo(),
+                                pointer + "/parameters/tool_name",
+                                "tool '" + calling.tool() + "' is not available"));
                 return;
             }
             instructions++;

@@ -68,7 +68,10 @@ final class StreamLog implements Planner.Listener {
         if (current == null) {
             return;
         }
-        current.arrivals.addObject().put("seq_no", instruction.seqNo()).put("type", instruction.type())
+        current.arrivals
+                .addObject()
+                .put("seq_no", instruction.seqNo())
+                .put("type", instruction.type())
                 .put("arrived_ms", ms(System.nanoTime()));
         current.starts.arrived(instruction);
     }
@@ -87,7 +90,9 @@ final class StreamLog implements Planner.Listener {
         if (instruction.path("type").isTextual()) {
             arrival.put("type", cut(instruction.path("type").asText()));
         }
-        arrival.put("arrived_ms", ms(System.nanoTime())).put("pointer", problem.pointer()).put("problem", problem.message());
+        arrival.put("arrived_ms", ms(System.nanoTime()))
+                .put("pointer", problem.pointer())
+                .put("problem", problem.message());
     }
 
     @Override
@@ -127,7 +132,9 @@ final class StreamLog implements Planner.Listener {
             entry.set("instructions", answer.arrivals.deepCopy());
             ArrayNode calls = entry.putArray("early_calls");
             for (EarlyStarts.EarlyCall call : answer.starts.calls()) {
-                ObjectNode c = calls.addObject().put("seq_no", call.seqNo()).put("tool", call.tool())
+                ObjectNode c = calls.addObject()
+                        .put("seq_no", call.seqNo())
+                        .put("tool", call.tool())
                         .put("started_ms", ms(call.startedNanos()));
                 if (call.answeredNanos() != 0) {
                     c.put("answered_ms", ms(call.answeredNanos()));

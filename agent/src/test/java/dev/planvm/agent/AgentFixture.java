@@ -25,19 +25,28 @@ final class AgentFixture implements AutoCloseable {
     static final ObjectMapper MAPPER = new ObjectMapper();
 
     final FakeOpenAiServer server = FakeOpenAiServer.start();
-    final LlmConfig llm = LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl(),
-            "PLANVM_LLM_TIMEOUT_SECONDS", "10")).orElseThrow();
+    final LlmConfig llm = LlmConfig.fromEnvironment(
+                    Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "10"))
+            .orElseThrow();
     final Map<String, AtomicInteger> invoked = new ConcurrentHashMap<>();
     final Map<String, List<Long>> startedAt = new ConcurrentHashMap<>();
 
     /** A read-only search that takes {@code millis} and answers "docs about QUERY". */
     Tool search(String name, long millis) {
-        return tool(name, false, millis, params -> TextNode.valueOf("docs about " + params.path("query").asText()));
+        return tool(
+                name,
+                false,
+                millis,
+                params -> TextNode.valueOf("docs about " + params.path("query").asText()));
     }
 
     /** A tool with side effects (it "sends" its text). */
     Tool send() {
-        return tool("send", true, 0, params -> TextNode.valueOf("sent " + params.path("text").asText()));
+        return tool(
+                "send",
+                true,
+                0,
+                params -> TextNode.valueOf("sent " + params.path("text").asText()));
     }
 
     /** A tool that always fails (not retriable). */
@@ -74,7 +83,9 @@ final class AgentFixture implements AutoCloseable {
             @Override
             public JsonNode invoke(JsonNode params, CallContext context) {
                 invoked.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
-                startedAt.computeIfAbsent(name, n -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(System.nanoTime());
+                startedAt
+                        .computeIfAbsent(name, n -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                        .add(System.nanoTime());
                 if (millis > 0) {
                     try {
                         Thread.sleep(millis);
@@ -90,7 +101,9 @@ final class AgentFixture implements AutoCloseable {
 
     /** A VM with the planner, llm_generate and these tools; no retry waits. */
     PlanVmBuilder vm(Tool... tools) {
-        PlanVmBuilder builder = PlanVm.builder().tool(new PlannerTool(llm)).tool(new LlmGenerateTool(llm))
+        PlanVmBuilder builder = PlanVm.builder()
+                .tool(new PlannerTool(llm))
+                .tool(new LlmGenerateTool(llm))
                 .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2)));
         for (Tool tool : tools) {
             builder.tool(tool);

@@ -1,9 +1,9 @@
 package dev.planvm.agent;
 
-import dev.planvm.agent.format.AnswerFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
@@ -39,10 +39,12 @@ class AgentTest {
     @Test
     void a_streamed_plan_starts_its_calls_before_the_stream_ends_and_the_run_uses_their_answers() {
         fixture.server.replyStreamed(RETRIEVE_THEN_THINK, 24, Duration.ofMillis(25));
-        PlanVm vm = fixture.vm(fixture.search("vector_search", 50), fixture.search("retrieve_knowledge_graph", 50)).build();
+        PlanVm vm = fixture.vm(fixture.search("vector_search", 50), fixture.search("retrieve_knowledge_graph", 50))
+                .build();
 
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true).build().ask("TiDB indexes?", Map.of(),
-                RunMode.live());
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true)
+                .build()
+                .ask("TiDB indexes?", Map.of(), RunMode.live());
 
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         assertThat(result.finalAnswer().asText()).isEqualTo("docs about TiDB indexes + docs about TiDB");
@@ -50,10 +52,13 @@ class AgentTest {
         double ended = answer.path("ended_ms").asDouble();
         assertThat(answer.path("early_calls")).hasSize(2);
         for (JsonNode call : answer.path("early_calls")) {
-            assertThat(call.path("started_ms").asDouble()).as("%s started before the stream ended", call).isLessThan(ended - 200);
+            assertThat(call.path("started_ms").asDouble())
+                    .as("%s started before the stream ended", call)
+                    .isLessThan(ended - 200);
             assertThat(call.path("answered_ms").asDouble()).isLessThan(ended);
         }
-        assertThat(answer.at("/instructions/0/arrived_ms").asDouble()).isLessThan(answer.at("/early_calls/0/started_ms").asDouble() + 1);
+        assertThat(answer.at("/instructions/0/arrived_ms").asDouble())
+                .isLessThan(answer.at("/early_calls/0/started_ms").asDouble() + 1);
         assertThat(result.trace().at("/stream/early_calls/used").asInt()).isEqualTo(2);
         assertThat(fixture.invocations("vector_search")).isEqualTo(1);
         assertThat(fixture.invocations("retrieve_knowledge_graph")).isEqualTo(1);
@@ -72,10 +77,12 @@ class AgentTest {
                   {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "send", "tool_params": {"text": "${docs}"}, "output_vars": ["sent"]}},
                   {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${sent}"}}]}""";
         fixture.server.replyStreamed(invalid, 16, Duration.ofMillis(15)).replyStreamed(valid, 16, Duration.ofMillis(5));
-        PlanVm vm = fixture.vm(fixture.search("vector_search", 0), fixture.send()).build();
+        PlanVm vm =
+                fixture.vm(fixture.search("vector_search", 0), fixture.send()).build();
 
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true).build().ask("Send TiDB docs", Map.of(),
-                RunMode.live());
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true)
+                .build()
+                .ask("Send TiDB docs", Map.of(), RunMode.live());
 
         assertThat(result.succeeded()).isTrue();
         JsonNode first = result.trace().at("/stream/answers/0");
@@ -83,8 +90,12 @@ class AgentTest {
         assertThat(first.at("/early_calls/0/tool").asText()).isEqualTo("vector_search");
         assertThat(first.path("early_calls")).hasSize(1);
         assertThat(result.trace().at("/stream/answers/1/early_calls")).hasSize(1);
-        assertThat(result.trace().at("/stream/early_calls/used").asInt()).as("only the valid plan's early call is used").isEqualTo(1);
-        assertThat(fixture.invocations("send")).as("the side effect ran once, at its turn in the valid plan's run").isEqualTo(1);
+        assertThat(result.trace().at("/stream/early_calls/used").asInt())
+                .as("only the valid plan's early call is used")
+                .isEqualTo(1);
+        assertThat(fixture.invocations("send"))
+                .as("the side effect ran once, at its turn in the valid plan's run")
+                .isEqualTo(1);
         assertThat(fixture.invocations("vector_search")).isEqualTo(2);
         assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "repair");
     }
@@ -103,7 +114,8 @@ class AgentTest {
         fixture.server.replyStreamed(invalid, 16, Duration.ofMillis(2)).replyStreamed(valid, 16, Duration.ofMillis(2));
         PlanVm vm = fixture.vm(fixture.search("vector_search", 0)).build();
 
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(true).build().ask("TiDB", Map.of(), RunMode.live());
+        AgentResult result =
+                Agent.builder(vm).format(AnswerFormat.JSON).stream(true).build().ask("TiDB", Map.of(), RunMode.live());
 
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         JsonNode first = result.trace().at("/stream/answers/0");
@@ -120,13 +132,19 @@ class AgentTest {
         assertThat(arrived.get(2).path("pointer").asText()).startsWith("/plan/2");
         assertThat(arrived.get(2).path("problem").asText()).contains("unknown instruction type 'asign'");
         for (JsonNode instruction : arrived) {
-            assertThat(instruction.path("arrived_ms").asDouble()).isBetween(first.path("started_ms").asDouble(),
-                    first.path("ended_ms").asDouble());
+            assertThat(instruction.path("arrived_ms").asDouble())
+                    .isBetween(
+                            first.path("started_ms").asDouble(),
+                            first.path("ended_ms").asDouble());
         }
-        assertThat(first.path("early_calls")).as("only the instruction that passed its check started").singleElement()
+        assertThat(first.path("early_calls"))
+                .as("only the instruction that passed its check started")
+                .singleElement()
                 .satisfies(call -> assertThat(call.path("seq_no").asInt()).isZero());
-        assertThat(result.trace().at("/stream/answers/1/instructions")).hasSize(2)
-                .allSatisfy(instruction -> assertThat(instruction.has("problem")).isFalse());
+        assertThat(result.trace().at("/stream/answers/1/instructions"))
+                .hasSize(2)
+                .allSatisfy(
+                        instruction -> assertThat(instruction.has("problem")).isFalse());
     }
 
     @Test
@@ -141,13 +159,20 @@ class AgentTest {
                   {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "retrieve_knowledge_graph", "tool_params": {"query": "${docs}"}, "output_vars": ["graph"]}},
                   {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${graph}"}}]}""";
         fixture.server.reply(plan).reply(replacement);
-        PlanVm vm = fixture.vm(fixture.search("vector_search", 0), fixture.broken("web_search"),
-                fixture.search("retrieve_knowledge_graph", 0)).build();
+        PlanVm vm = fixture.vm(
+                        fixture.search("vector_search", 0),
+                        fixture.broken("web_search"),
+                        fixture.search("retrieve_knowledge_graph", 0))
+                .build();
 
         AgentResult result;
         try (RunStore store = RunStore.open(dir.resolve("runs.db"))) {
-            result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).store(store).build().ask("About TiDB", Map.of(),
-                    RunMode.live());
+            result = Agent.builder(vm)
+                    .format(AnswerFormat.JSON)
+                    .replans(1)
+                    .store(store)
+                    .build()
+                    .ask("About TiDB", Map.of(), RunMode.live());
             assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
             StoredRun child = store.find(result.runs().get(1).id()).orElseThrow();
             assertThat(child.parentRun()).isEqualTo(result.runs().get(0).id());
@@ -155,12 +180,17 @@ class AgentTest {
             assertThat(child.steps()).extracting(s -> s.seqNo()).containsExactly(0, 1, 2);
         }
         assertThat(result.finalAnswer().asText()).isEqualTo("docs about docs about TiDB");
-        assertThat(fixture.invocations("vector_search")).as("the committed step is not run again").isEqualTo(1);
+        assertThat(fixture.invocations("vector_search"))
+                .as("the committed step is not run again")
+                .isEqualTo(1);
         assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
-        assertThat(fixture.lastUserMessage(1)).contains("seq_no 0 (calling) docs = docs about TiDB",
-                "Then seq_no 1 failed: tool 'web_search' failed: web_search is down",
-                "Write new instructions for seq_no 1 and after");
-        assertThat(result.trace().at("/runs/1/rerun_of").asText()).isEqualTo(result.runs().get(0).id());
+        assertThat(fixture.lastUserMessage(1))
+                .contains(
+                        "seq_no 0 (calling) docs = docs about TiDB",
+                        "Then seq_no 1 failed: tool 'web_search' failed: web_search is down",
+                        "Write new instructions for seq_no 1 and after");
+        assertThat(result.trace().at("/runs/1/rerun_of").asText())
+                .isEqualTo(result.runs().get(0).id());
     }
 
     @Test
@@ -173,11 +203,19 @@ class AgentTest {
                 {"plan": [
                   {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${info.title}"}}]}""";
         fixture.server.reply(plan).reply(replacement);
-        PlanVm vm = fixture.vm(fixture.tool("lookup", false, 0,
-                params -> AgentFixture.json("{\"title\": \"TiDB docs\", \"url\": \"https://docs.pingcap.com\"}"))).build();
+        PlanVm vm = fixture.vm(fixture.tool(
+                        "lookup",
+                        false,
+                        0,
+                        params ->
+                                AgentFixture.json("{\"title\": \"TiDB docs\", \"url\": \"https://docs.pingcap.com\"}")))
+                .build();
 
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("About TiDB", Map.of(),
-                RunMode.live());
+        AgentResult result = Agent.builder(vm)
+                .format(AnswerFormat.JSON)
+                .replans(1)
+                .build()
+                .ask("About TiDB", Map.of(), RunMode.live());
 
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         assertThat(result.finalAnswer().asText()).isEqualTo("TiDB docs");
@@ -185,9 +223,14 @@ class AgentTest {
         assertThat(result.runs().get(0).result().error().seqNo()).isEqualTo(1);
         assertThat(result.runs().get(0).result().error().message()).contains("has no key 'nokey'");
         assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
-        assertThat(fixture.lastUserMessage(1)).contains("Then seq_no 1 failed: ", "has no key 'nokey' (it has: title, url)",
-                "Write new instructions for seq_no 1 and after");
-        assertThat(fixture.invocations("lookup")).as("the committed step is not run again").isEqualTo(1);
+        assertThat(fixture.lastUserMessage(1))
+                .contains(
+                        "Then seq_no 1 failed: ",
+                        "has no key 'nokey' (it has: title, url)",
+                        "Write new instructions for seq_no 1 and after");
+        assertThat(fixture.invocations("lookup"))
+                .as("the committed step is not run again")
+                .isEqualTo(1);
     }
 
     @Test
@@ -201,23 +244,40 @@ class AgentTest {
         String replacement = """
                 {"plan": [
                   {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "from ${docs}"}}]}""";
-        fixture.server.reply(plan).reply("maybe").reply("{\"result\": \"perhaps\"}").reply("I cannot tell").reply(replacement);
+        fixture.server
+                .reply(plan)
+                .reply("maybe")
+                .reply("{\"result\": \"perhaps\"}")
+                .reply("I cannot tell")
+                .reply(replacement);
         PlanVm vm = fixture.vm(fixture.search("vector_search", 0))
-                .conditionEvaluator(new dev.planvm.llm.LlmConditionEvaluator(fixture.llm)).build();
+                .conditionEvaluator(new dev.planvm.llm.LlmConditionEvaluator(fixture.llm))
+                .build();
 
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("About TiDB", Map.of(),
-                RunMode.live());
+        AgentResult result = Agent.builder(vm)
+                .format(AnswerFormat.JSON)
+                .replans(1)
+                .build()
+                .ask("About TiDB", Map.of(), RunMode.live());
 
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         assertThat(result.finalAnswer().asText()).isEqualTo("from docs about TiDB");
         assertThat(result.runs()).hasSize(2);
         assertThat(result.runs().get(0).result().error().seqNo()).isEqualTo(1);
-        assertThat(result.runs().get(0).result().error().message()).contains("no usable {\"result\", \"explanation\"} answer in 3 tries");
+        assertThat(result.runs().get(0).result().error().message())
+                .contains("no usable {\"result\", \"explanation\"} answer in 3 tries");
         assertThat(result.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "replan");
-        assertThat(fixture.server.requestCount()).as("plan, three condition answers, replan").isEqualTo(5);
-        assertThat(fixture.lastUserMessage(4)).contains("Then seq_no 1 failed: ", "last answer: \"I cannot tell\"",
-                "Write new instructions for seq_no 1 and after");
-        assertThat(fixture.invocations("vector_search")).as("the committed step is not run again").isEqualTo(1);
+        assertThat(fixture.server.requestCount())
+                .as("plan, three condition answers, replan")
+                .isEqualTo(5);
+        assertThat(fixture.lastUserMessage(4))
+                .contains(
+                        "Then seq_no 1 failed: ",
+                        "last answer: \"I cannot tell\"",
+                        "Write new instructions for seq_no 1 and after");
+        assertThat(fixture.invocations("vector_search"))
+                .as("the committed step is not run again")
+                .isEqualTo(1);
     }
 
     @Test
@@ -228,28 +288,38 @@ class AgentTest {
         fixture.server.usage(100, 50).reply(plan).reply("TiDB is a database.").reply(plan);
         PlanVm vm = fixture.vm().maxTokens(250).build();
 
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).replans(1).build().ask("Explain TiDB", Map.of(),
-                RunMode.live());
+        AgentResult result = Agent.builder(vm)
+                .format(AnswerFormat.JSON)
+                .replans(1)
+                .build()
+                .ask("Explain TiDB", Map.of(), RunMode.live());
 
         assertThat(result.succeeded()).isFalse();
-        assertThat(result.error()).isEqualTo("seq_no 0 (calling): tool 'llm_generate' failed: the token budget of 250 tokens "
-                + "(--max-tokens) is spent: 300 tokens (prompt 200, completion 100) used");
+        assertThat(result.error())
+                .isEqualTo("seq_no 0 (calling): tool 'llm_generate' failed: the token budget of 250 tokens "
+                        + "(--max-tokens) is spent: 300 tokens (prompt 200, completion 100) used");
         assertThat(result.runs()).as("no re-plan once the budget is spent").hasSize(1);
         assertThat(TokenCount.fromJson(result.trace().path("tokens"))).isEqualTo(new TokenCount(200, 100));
         assertThat(result.trace().at("/planning/tokens/prompt").asInt()).isEqualTo(100);
-        assertThat(result.trace().at("/runs/0/trace/steps/0/inputs/tokens/completion").asInt()).isEqualTo(50);
+        assertThat(result.trace()
+                        .at("/runs/0/trace/steps/0/inputs/tokens/completion")
+                        .asInt())
+                .isEqualTo(50);
         assertThat(fixture.server.requestCount()).isEqualTo(2);
     }
 
     @Test
     void a_token_budget_spent_while_planning_is_a_planning_failure() {
-        fixture.server.usage(400, 100).reply("{\"plan\": [{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]}");
+        fixture.server
+                .usage(400, 100)
+                .reply("{\"plan\": [{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]}");
         PlanVm vm = fixture.vm().maxTokens(300).build();
 
         AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).build().ask("One", Map.of(), RunMode.live());
 
         assertThat(result.runs()).isEmpty();
-        assertThat(result.error()).isEqualTo("the token budget of 300 tokens (--max-tokens) is spent: 500 tokens (prompt 400, "
-                + "completion 100) used");
+        assertThat(result.error())
+                .isEqualTo("the token budget of 300 tokens (--max-tokens) is spent: 500 tokens (prompt 400, "
+                        + "completion 100) used");
     }
 }

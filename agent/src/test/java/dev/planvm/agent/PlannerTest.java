@@ -1,14 +1,13 @@
 package dev.planvm.agent;
 
-import dev.planvm.agent.format.AnswerFormat;
-import dev.planvm.agent.format.StrictPlanSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.agent.format.AnswerFormat;
+import dev.planvm.agent.format.StrictPlanSchema;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.RunSession;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,8 @@ class PlannerTest {
               {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "TiDB"}, "output_vars": ["docs"]}},
               {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${docs}"}}]}""";
 
-    private static final String TYPO = VALID.replace("\"tool_name\": \"vector_search\"", "\"tool_name\": \"vector_serch\"");
+    private static final String TYPO =
+            VALID.replace("\"tool_name\": \"vector_search\"", "\"tool_name\": \"vector_serch\"");
 
     private static final String BAD_JUMP = """
             {"plan": [
@@ -36,7 +36,7 @@ class PlannerTest {
               {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "x"}}]}""";
 
     private Planned plan(Planner planner) {
-        return planner.plan("What is TiDB?", Set.of(), vm.session(RunMode.live()), new Planner.Listener() { });
+        return planner.plan("What is TiDB?", Set.of(), vm.session(RunMode.live()), new Planner.Listener() {});
     }
 
     @Test
@@ -50,8 +50,14 @@ class PlannerTest {
         JsonNode request = fixture.server.requests().get(0);
         assertThat(request.at("/response_format/type").asText()).isEqualTo("json_object");
         String system = request.at("/messages/0/content").asText();
-        assertThat(system).contains("P9 calling.", "- len(x):", "[1 argument]", "- vector_search: Test tool vector_search.",
-                "params schema: {\"type\":\"object\"", "\"$id\":\"https://planvm.dev/schema/plan.schema.json\"");
+        assertThat(system)
+                .contains(
+                        "P9 calling.",
+                        "- len(x):",
+                        "[1 argument]",
+                        "- vector_search: Test tool vector_search.",
+                        "params schema: {\"type\":\"object\"",
+                        "\"$id\":\"https://planvm.dev/schema/plan.schema.json\"");
         assertThat(system).doesNotContain("planvm:planner");
         assertThat(request.at("/messages/1/content").asText()).isEqualTo("Goal: What is TiDB?");
     }
@@ -64,9 +70,11 @@ class PlannerTest {
 
         assertThat(planned.rounds()).extracting(PlanRound::purpose).containsExactly("plan", "repair");
         assertThat(planned.repairs()).isEqualTo(1);
-        assertThat(fixture.lastUserMessage(1)).contains("plan: seq_no 0 at /plan/0/parameters/tool_name: tool 'vector_serch' "
-                + "is not available; did you mean 'vector_search'?");
-        assertThat(fixture.server.requests().get(1).at("/messages/2/role").asText()).isEqualTo("assistant");
+        assertThat(fixture.lastUserMessage(1))
+                .contains("plan: seq_no 0 at /plan/0/parameters/tool_name: tool 'vector_serch' "
+                        + "is not available; did you mean 'vector_search'?");
+        assertThat(fixture.server.requests().get(1).at("/messages/2/role").asText())
+                .isEqualTo("assistant");
     }
 
     @Test
@@ -76,7 +84,8 @@ class PlannerTest {
         Planned planned = plan(new Planner(vm, 2, AnswerFormat.JSON, false));
 
         assertThat(planned.rounds()).extracting(PlanRound::valid).containsExactly(false, false, true);
-        assertThat(fixture.lastUserMessage(2)).contains("seq_no 0 at /plan/0/parameters/target_seq: jump target 7 is not a seq_no");
+        assertThat(fixture.lastUserMessage(2))
+                .contains("seq_no 0 at /plan/0/parameters/target_seq: jump target 7 is not a seq_no");
     }
 
     @Test
@@ -87,8 +96,10 @@ class PlannerTest {
                 .isInstanceOfSatisfying(PlanningException.class, e -> {
                     assertThat(e.rounds()).hasSize(3);
                     assertThat(e.problems()).hasSize(1);
-                    assertThat(e.getMessage()).isEqualTo("no valid plan after 3 answers (2 repairs); the last answer's problems:\n"
-                            + "  plan: seq_no 0 at /plan/0/parameters/target_seq: " + e.problems().get(0).message());
+                    assertThat(e.getMessage())
+                            .isEqualTo("no valid plan after 3 answers (2 repairs); the last answer's problems:\n"
+                                    + "  plan: seq_no 0 at /plan/0/parameters/target_seq: "
+                                    + e.problems().get(0).message());
                 });
         assertThat(fixture.server.requestCount()).isEqualTo(3);
     }
@@ -109,13 +120,16 @@ class PlannerTest {
 
     @Test
     void a_server_that_refuses_a_strict_schema_is_asked_in_json_mode_from_then_on() {
-        fixture.server.replyStatus(400, "{\"error\": {\"message\": \"response_format json_schema is not supported\"}}")
-                .reply(TYPO).reply(VALID);
+        fixture.server
+                .replyStatus(400, "{\"error\": {\"message\": \"response_format json_schema is not supported\"}}")
+                .reply(TYPO)
+                .reply(VALID);
 
         Planned planned = plan(new Planner(vm, 2, null, false));
 
         assertThat(planned.rounds()).extracting(PlanRound::format).containsOnly(AnswerFormat.JSON);
-        assertThat(fixture.server.requests()).extracting(r -> r.at("/response_format/type").asText())
+        assertThat(fixture.server.requests())
+                .extracting(r -> r.at("/response_format/type").asText())
                 .containsExactly("json_schema", "json_object", "json_object");
     }
 
@@ -125,6 +139,7 @@ class PlannerTest {
 
         assertThatThrownBy(() -> plan(new Planner(vm, 2, AnswerFormat.JSON, false)))
                 .isInstanceOf(PlanningException.class)
-                .hasMessage("the planner's request failed: the LLM server answered HTTP 401: bad key (check OPENAI_API_KEY)");
+                .hasMessage(
+                        "the planner's request failed: the LLM server answered HTTP 401: bad key (check OPENAI_API_KEY)");
     }
 }

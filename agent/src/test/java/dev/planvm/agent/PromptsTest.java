@@ -1,15 +1,15 @@
 package dev.planvm.agent;
 
-import dev.planvm.agent.format.AnswerFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.agent.internal.Catalog;
 import dev.planvm.agent.internal.Prompts;
-import dev.planvm.instructions.PlanSchemas;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.PlanSchemas;
 import dev.planvm.instructions.expr.Builtins;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,14 +34,18 @@ class PromptsTest {
         String system = Prompts.system(new Catalog(JsonNodeFactory.instance.arrayNode(), false), AnswerFormat.TEXT);
 
         assertThat(system).contains(PlanSchemas.planSchema().toString());
-        assertThat(system).contains("No tools are available", "LLM conditions (jmp with condition_prompt) are not available");
+        assertThat(system)
+                .contains("No tools are available", "LLM conditions (jmp with condition_prompt) are not available");
     }
 
     /** The instruction types the loader accepts, as its own error for an unknown type lists them. */
     private static List<String> typesTheLoaderAccepts() {
         LoadResult loaded = new PlanLoader().load("[{\"seq_no\": 0, \"type\": \"qqqqqqqq\", \"parameters\": {}}]", "p");
-        String message = loaded.errors().stream().map(Diagnostic::message).filter(m -> m.contains("(the types are "))
-                .findFirst().orElseThrow(() -> new AssertionError("no list of types in " + loaded.errors()));
+        String message = loaded.errors().stream()
+                .map(Diagnostic::message)
+                .filter(m -> m.contains("(the types are "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no list of types in " + loaded.errors()));
         Matcher types = Pattern.compile("\\(the types are ([a-z_, ]+)\\)").matcher(message);
         assertThat(types.find()).as(message).isTrue();
         return List.of(types.group(1).split(", "));
@@ -52,13 +56,20 @@ class PromptsTest {
         String system = Prompts.system(new Catalog(JsonNodeFactory.instance.arrayNode(), false), AnswerFormat.TEXT);
         String language = system.substring(0, system.indexOf("# The plan JSON Schema")); // not the schema text itself
         List<String> schemaTypes = new ArrayList<>();
-        PlanSchemas.planSchema().at("/$defs/instruction/properties/type/enum").forEach(type -> schemaTypes.add(type.asText()));
+        PlanSchemas.planSchema()
+                .at("/$defs/instruction/properties/type/enum")
+                .forEach(type -> schemaTypes.add(type.asText()));
 
-        assertThat(typesTheLoaderAccepts()).as("the schema and the loader agree").containsExactlyInAnyOrderElementsOf(schemaTypes)
+        assertThat(typesTheLoaderAccepts())
+                .as("the schema and the loader agree")
+                .containsExactlyInAnyOrderElementsOf(schemaTypes)
                 .isNotEmpty();
         for (String type : schemaTypes) {
-            assertThat(Pattern.compile("(?m)^P\\d+ " + Pattern.quote(type) + "\\. ").matcher(language).find())
-                    .as("a rule 'Pn %s. ...' in the plan language", type).isTrue();
+            assertThat(Pattern.compile("(?m)^P\\d+ " + Pattern.quote(type) + "\\. ")
+                            .matcher(language)
+                            .find())
+                    .as("a rule 'Pn %s. ...' in the plan language", type)
+                    .isTrue();
         }
         Matcher listed = Pattern.compile("type \\(([a-z_, ]+?)\\)").matcher(language);
         assertThat(listed.find()).as("P2 lists the types").isTrue();
@@ -72,12 +83,16 @@ class PromptsTest {
         Map<String, String> described = Prompts.functionDescriptions();
 
         assertThat(Builtins.FUNCTIONS).isNotEmpty();
-        Builtins.FUNCTIONS.forEach((name, arity) -> assertThat(functions)
-                .contains("- " + described.get(name) + " [" + arity.describe() + "]\n"));
+        Builtins.FUNCTIONS.forEach((name, arity) ->
+                assertThat(functions).contains("- " + described.get(name) + " [" + arity.describe() + "]\n"));
         assertThat(Builtins.METHODS).isNotEmpty();
-        Builtins.METHODS.keySet().forEach(method -> assertThat(functions).as("method %s", method).contains("d." + method + "("));
+        Builtins.METHODS
+                .keySet()
+                .forEach(method -> assertThat(functions).as("method %s", method).contains("d." + method + "("));
         assertThat(Builtins.CONSTANTS).isNotEmpty();
-        Builtins.CONSTANTS.forEach(name -> assertThat(Pattern.compile("\\b" + name + "\\b").matcher(functions).find())
-                .as("date name %s", name).isTrue());
+        Builtins.CONSTANTS.forEach(name -> assertThat(
+                        Pattern.compile("\\b" + name + "\\b").matcher(functions).find())
+                .as("date name %s", name)
+                .isTrue());
     }
 }

@@ -49,7 +49,8 @@ public final class BatchThroughputBench {
         }
         Path dir = Files.createTempDirectory("planvm-bench-batch");
         List<Path> files = mode.equals("inflight") ? waitingPlans(dir, plans) : replayedCorpus(dir, plans);
-        PlanVm vm = PlanVm.builder().tracing(false)
+        PlanVm vm = PlanVm.builder()
+                .tracing(false)
                 .tool(Tool.of("wait_100ms", "Waits 100 ms.", (params, context) -> {
                     try {
                         Thread.sleep(100);
@@ -66,13 +67,20 @@ public final class BatchThroughputBench {
         Batch batch = builder.build();
         System.gc();
         long start = System.nanoTime();
-        List<PlanOutcome> outcomes = batch.run(files, (index, outcome) -> { });
+        List<PlanOutcome> outcomes = batch.run(files, (index, outcome) -> {});
         double seconds = (System.nanoTime() - start) / 1e9;
-        Map<String, Long> counts = outcomes.stream().collect(Collectors.groupingBy(o -> o.status().label(), Collectors.counting()));
-        System.out.printf("%s: %d plans, concurrency %d, %s threads, JDK %s%n", mode, files.size(), concurrency,
-                Runtime.version().feature() >= 21 ? "virtual" : "platform", Runtime.version());
-        System.out.printf("wall %.2f s, %.0f plans/s, outcomes %s, heap max %d MB, heap used at peak %d MB%n", seconds,
-                files.size() / seconds, counts, Runtime.getRuntime().maxMemory() >> 20, peakHeapMb());
+        Map<String, Long> counts =
+                outcomes.stream().collect(Collectors.groupingBy(o -> o.status().label(), Collectors.counting()));
+        System.out.printf(
+                "%s: %d plans, concurrency %d, %s threads, JDK %s%n",
+                mode,
+                files.size(),
+                concurrency,
+                Runtime.version().feature() >= 21 ? "virtual" : "platform",
+                Runtime.version());
+        System.out.printf(
+                "wall %.2f s, %.0f plans/s, outcomes %s, heap max %d MB, heap used at peak %d MB%n",
+                seconds, files.size() / seconds, counts, Runtime.getRuntime().maxMemory() >> 20, peakHeapMb());
     }
 
     /** Corpus plans that replay, each with its stand-in cassette, copied up to {@code count} files. */
@@ -80,14 +88,17 @@ public final class BatchThroughputBench {
         PlanVm vm = PlanVm.builder().build();
         List<Path> sources;
         try (Stream<Path> list = Files.list(Corpus.directory())) {
-            sources = list.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json")).sorted().toList();
+            sources = list.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json"))
+                    .sorted()
+                    .toList();
         }
         List<Path[]> runnable = new ArrayList<>();
         for (Path source : sources) {
             LoadResult loaded = vm.loader().load(source);
             Cassette cassette = loaded.valid() ? StandIns.record(loaded.plan()) : null;
             if (cassette != null) {
-                Path cassetteFile = dir.resolve("stand-in-" + source.getFileName().toString().replace(".json", ".cassette.json"));
+                Path cassetteFile = dir.resolve(
+                        "stand-in-" + source.getFileName().toString().replace(".json", ".cassette.json"));
                 cassette.write(cassetteFile);
                 runnable.add(new Path[] {source, cassetteFile});
             }
@@ -100,8 +111,9 @@ public final class BatchThroughputBench {
             Files.copy(pair[1], dir.resolve(name.replace(".json", ".cassette.json")));
             files.add(dir.resolve(name));
         }
-        System.out.printf("%d corpus plans replay with stand-in cassettes; %d files written to %s%n", runnable.size(),
-                files.size(), dir);
+        System.out.printf(
+                "%d corpus plans replay with stand-in cassettes; %d files written to %s%n",
+                runnable.size(), files.size(), dir);
         return files;
     }
 
@@ -110,8 +122,10 @@ public final class BatchThroughputBench {
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Path file = dir.resolve("wait-" + i + ".json");
-            Files.writeString(file, "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"wait_100ms\", "
-                    + "\"tool_params\": {\"n\": " + i + "}, \"output_vars\": \"final_answer\"}}]");
+            Files.writeString(
+                    file,
+                    "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"wait_100ms\", "
+                            + "\"tool_params\": {\"n\": " + i + "}, \"output_vars\": \"final_answer\"}}]");
             files.add(file);
         }
         return files;

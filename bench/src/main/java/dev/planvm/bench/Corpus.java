@@ -38,15 +38,19 @@ final class Corpus {
         if (configured != null && !configured.isBlank()) {
             Path dir = Path.of(configured).toAbsolutePath().normalize();
             if (!Files.isDirectory(dir)) {
-                throw new IllegalStateException("plan corpus directory does not exist: " + dir
-                        + " (from -D" + PROPERTY + " / $" + ENV + ")");
+                throw new IllegalStateException(
+                        "plan corpus directory does not exist: " + dir + " (from -D" + PROPERTY + " / $" + ENV + ")");
             }
             return dir;
         }
         List<Path> starts = new ArrayList<>();
         starts.add(Path.of(System.getProperty("user.dir")));
         try {
-            starts.add(Path.of(Corpus.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+            starts.add(Path.of(Corpus.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI()));
         } catch (Exception | Error ignored) {
             // no usable code source; the working directory alone has to do
         }
@@ -60,8 +64,8 @@ final class Corpus {
                 }
             }
         }
-        throw new IllegalStateException("plan corpus not found: set -D" + PROPERTY + "=<dir> or $"
-                + ENV + ", or place it at <repo>/" + RELATIVE_TO_REPO);
+        throw new IllegalStateException("plan corpus not found: set -D" + PROPERTY + "=<dir> or $" + ENV
+                + ", or place it at <repo>/" + RELATIVE_TO_REPO);
     }
 
     private static boolean isRepoRoot(Path p) {

@@ -33,8 +33,8 @@ import java.util.stream.Stream;
  */
 public final class CriticalPathBench {
 
-    private static final Map<String, Long> LATENCY_MS = Map.of(
-            "vector_search", 400L, "retrieve_knowledge_graph", 600L, "llm_generate", 1500L);
+    private static final Map<String, Long> LATENCY_MS =
+            Map.of("vector_search", 400L, "retrieve_knowledge_graph", 600L, "llm_generate", 1500L);
     private static final long OTHER_MS = 500;
 
     public static void main(String[] args) throws Exception {
@@ -49,11 +49,18 @@ public final class CriticalPathBench {
         }
         PlanVm concurrent = PlanVm.builder().build();
         PlanVm sequential = PlanVm.builder().sequential(true).build();
-        System.out.printf("critical path: %d straight-line corpus plans, latencies x %.2f (vector_search %d ms, "
-                + "retrieve_knowledge_graph %d ms, llm_generate %d ms), JDK %s%n", plans, scale,
-                Math.round(400 * scale), Math.round(600 * scale), Math.round(1500 * scale), Runtime.version());
-        System.out.printf("%-14s %5s %9s %11s %6s %11s %8s%n", "plan", "calls", "bound ms", "planvm ms", "ratio",
-                "sequential", "speedup");
+        System.out.printf(
+                "critical path: %d straight-line corpus plans, latencies x %.2f (vector_search %d ms, "
+                        + "retrieve_knowledge_graph %d ms, llm_generate %d ms), JDK %s%n",
+                plans,
+                scale,
+                Math.round(400 * scale),
+                Math.round(600 * scale),
+                Math.round(1500 * scale),
+                Runtime.version());
+        System.out.printf(
+                "%-14s %5s %9s %11s %6s %11s %8s%n",
+                "plan", "calls", "bound ms", "planvm ms", "ratio", "sequential", "speedup");
         double boundTotal = 0;
         double concurrentTotal = 0;
         double sequentialTotal = 0;
@@ -71,17 +78,30 @@ public final class CriticalPathBench {
             double bound = criticalPath(plan, scale);
             double parallel = wallMillis(concurrent, plan, cassette);
             double serial = wallMillis(sequential, plan, cassette);
-            System.out.printf("%-14s %5d %9.0f %11.0f %6.3f %11.0f %7.2fx%n", file.getFileName(), cassette.interactions().size(),
-                    bound, parallel, parallel / bound, serial, serial / parallel);
+            System.out.printf(
+                    "%-14s %5d %9.0f %11.0f %6.3f %11.0f %7.2fx%n",
+                    file.getFileName(),
+                    cassette.interactions().size(),
+                    bound,
+                    parallel,
+                    parallel / bound,
+                    serial,
+                    serial / parallel);
             boundTotal += bound;
             concurrentTotal += parallel;
             sequentialTotal += serial;
             worst = Math.max(worst, parallel / bound);
             measured++;
         }
-        System.out.printf("total: bound %.1f s, planvm %.1f s (%.3f x bound, worst plan %.3f x), sequential %.1f s: "
-                + "speed-up %.2fx over --sequential%n", boundTotal / 1000, concurrentTotal / 1000, concurrentTotal / boundTotal,
-                worst, sequentialTotal / 1000, sequentialTotal / concurrentTotal);
+        System.out.printf(
+                "total: bound %.1f s, planvm %.1f s (%.3f x bound, worst plan %.3f x), sequential %.1f s: "
+                        + "speed-up %.2fx over --sequential%n",
+                boundTotal / 1000,
+                concurrentTotal / 1000,
+                concurrentTotal / boundTotal,
+                worst,
+                sequentialTotal / 1000,
+                sequentialTotal / concurrentTotal);
     }
 
     /** Valid corpus plans with no jmp and at least 3 calling instructions, in file order. */
@@ -89,7 +109,9 @@ public final class CriticalPathBench {
         PlanVm vm = PlanVm.builder().build();
         List<Path> files;
         try (Stream<Path> list = Files.list(Corpus.directory())) {
-            files = list.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json")).sorted().toList();
+            files = list.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json"))
+                    .sorted()
+                    .toList();
         }
         List<Path> straight = new ArrayList<>();
         for (Path file : files) {
@@ -115,7 +137,8 @@ public final class CriticalPathBench {
         List<Interaction> timed = new ArrayList<>();
         for (Interaction interaction : recorded.interactions()) {
             Interaction.ToolInteraction tool = (Interaction.ToolInteraction) interaction;
-            timed.add(new Interaction.ToolInteraction(tool.tool(), tool.params(), tool.output(), latency(tool.tool(), scale)));
+            timed.add(new Interaction.ToolInteraction(
+                    tool.tool(), tool.params(), tool.output(), latency(tool.tool(), scale)));
         }
         return new Cassette(timed);
     }
@@ -152,9 +175,9 @@ public final class CriticalPathBench {
         long start = System.nanoTime();
         RunResult result = vm.run(plan, Map.of(), RunMode.replay(cassette, true));
         if (!result.succeeded()) {
-            throw new IllegalStateException(plan.source() + ": " + result.error().describe());
+            throw new IllegalStateException(
+                    plan.source() + ": " + result.error().describe());
         }
         return (System.nanoTime() - start) / 1e6;
     }
-
 }

@@ -38,9 +38,12 @@ public final class DialectsBench {
                 fan = Integer.parseInt(args[++i]);
             }
         }
-        System.out.printf("dialects: compile and load times (median of runs after warm-up), JDK %s, %d cores%n",
+        System.out.printf(
+                "dialects: compile and load times (median of runs after warm-up), JDK %s, %d cores%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors());
-        System.out.printf("%-6s %8s %10s %12s %12s %14s%n", "dialect", "aliases", "KiB", "compile ms", "+load ms", "MiB/s compile");
+        System.out.printf(
+                "%-6s %8s %10s %12s %12s %14s%n",
+                "dialect", "aliases", "KiB", "compile ms", "+load ms", "MiB/s compile");
         for (int aliases : new int[] {10, 100, 1000, 4000}) {
             row(Dialect.YAML, aliases, yaml(aliases));
             row(Dialect.JS, aliases, js(aliases));
@@ -52,7 +55,8 @@ public final class DialectsBench {
             longLines.append(line);
         }
         row(Dialect.YAML, 1, longLines.toString());
-        String block = "result:\n  search:\n    q: |\n" + ("      " + "x".repeat(93) + "\n").repeat(5 * 1024 * 1024 / 100 - 1);
+        String block =
+                "result:\n  search:\n    q: |\n" + ("      " + "x".repeat(93) + "\n").repeat(5 * 1024 * 1024 / 100 - 1);
         row(Dialect.YAML, 1, block);
         String jsBig = "return search({q: [" + "'aaaaaaaaaaaaaaaa',\n".repeat(5 * 1024 * 1024 / 20 - 10) + "]});\n";
         row(Dialect.JS, 1, jsBig);
@@ -84,15 +88,20 @@ public final class DialectsBench {
         }
         double kib = source.getBytes(StandardCharsets.UTF_8).length / 1024.0;
         double c = median(compile);
-        System.out.printf("%-6s %8d %10.1f %12.2f %12.2f %14.1f%n", dialect.cliName(), aliases, kib, c, median(load),
-                kib / 1024.0 / (c / 1000.0));
+        System.out.printf(
+                "%-6s %8d %10.1f %12.2f %12.2f %14.1f%n",
+                dialect.cliName(), aliases, kib, c, median(load), kib / 1024.0 / (c / 1000.0));
     }
 
     /** A chain of aliases, each a domain call reading the previous one, and a result. */
     static String yaml(int aliases) {
         StringBuilder sb = new StringBuilder("# generated\n");
         for (int i = 0; i < aliases; i++) {
-            sb.append("a").append(i).append(":\n  search:\n    q: item ").append(i).append('\n');
+            sb.append("a")
+                    .append(i)
+                    .append(":\n  search:\n    q: item ")
+                    .append(i)
+                    .append('\n');
             if (i > 0) {
                 sb.append("    after: ${a").append(i - 1).append(".id}\n");
             }
@@ -120,7 +129,11 @@ public final class DialectsBench {
         ObjectNode summaryParams = json.objectNode();
         StringBuilder all = new StringBuilder();
         for (int i = 0; i < fan; i++) {
-            plan.append("r").append(i).append(":\n  lookup:\n    q: q").append(i).append('\n');
+            plan.append("r")
+                    .append(i)
+                    .append(":\n  lookup:\n    q: q")
+                    .append(i)
+                    .append('\n');
             ObjectNode params = json.objectNode();
             params.putArray("q").add("q" + i);
             ObjectNode output = json.objectNode().put("answer", "a" + i);
@@ -134,7 +147,8 @@ public final class DialectsBench {
         interactions.add(new Interaction.ToolInteraction("summarize", summaryCall, json.textNode("done"), latency));
         Cassette cassette = new Cassette(interactions);
         Compiled compiled = DialectCompiler.of(Dialect.YAML).compile(plan.toString(), "fan.yaml");
-        System.out.printf("fan-in: %d independent lookups + 1 summary, %d ms each, replayed with timing%n", fan, latency);
+        System.out.printf(
+                "fan-in: %d independent lookups + 1 summary, %d ms each, replayed with timing%n", fan, latency);
         for (boolean sequential : new boolean[] {false, true}) {
             PlanVm vm = PlanVm.builder().sequential(sequential).build();
             Plan p = compiled.load(vm.loader(), "fan.yaml").planOrThrow();
@@ -144,10 +158,12 @@ public final class DialectsBench {
                 RunResult result = vm.run(p, Map.of(), RunMode.replay(cassette, true));
                 walls[i] = (System.nanoTime() - t0) / 1e6;
                 if (!result.succeeded()) {
-                    throw new IllegalStateException("fan-in run failed: " + result.error().describe());
+                    throw new IllegalStateException(
+                            "fan-in run failed: " + result.error().describe());
                 }
             }
-            System.out.printf("  %-10s wall %7.0f ms (critical path %d ms, all calls in a row %d ms)%n",
+            System.out.printf(
+                    "  %-10s wall %7.0f ms (critical path %d ms, all calls in a row %d ms)%n",
                     sequential ? "sequential" : "concurrent", median(walls), 2 * latency, (fan + 1) * latency);
         }
     }

@@ -16,8 +16,7 @@ import java.util.function.Supplier;
  */
 public final class HostileInputsBench {
 
-    private HostileInputsBench() {
-    }
+    private HostileInputsBench() {}
 
     public static void main(String[] args) {
         System.out.println("JSON in text, unmatched '{' (JsonText.parse, linear):");
@@ -25,27 +24,44 @@ public final class HostileInputsBench {
             String text = "{".repeat(n);
             System.out.printf(Locale.ROOT, "  %,10d characters: %8.1f ms%n", n, millis(() -> JsonText.parse(text)));
         }
-        String answer = "Sure! " + "{\"a\": ".repeat(200_000) + " and finally {\"result\": true, \"explanation\": \"ok\"}";
-        System.out.printf(Locale.ROOT, "  a %,d-character LLM answer with 200,000 open objects: %.1f ms%n", answer.length(),
+        String answer =
+                "Sure! " + "{\"a\": ".repeat(200_000) + " and finally {\"result\": true, \"explanation\": \"ok\"}";
+        System.out.printf(
+                Locale.ROOT,
+                "  a %,d-character LLM answer with 200,000 open objects: %.1f ms%n",
+                answer.length(),
                 millis(() -> JsonText.findObject(answer)));
         System.out.println("the search it replaced (a balanced span per '{', quadratic):");
         for (int n : new int[] {8 << 10, 16 << 10, 32 << 10}) {
             String text = "{".repeat(n);
-            System.out.printf(Locale.ROOT, "  %,10d characters: %8.1f ms%n", n, millis(() -> QuadraticSearch.firstObject(text)));
+            System.out.printf(
+                    Locale.ROOT, "  %,10d characters: %8.1f ms%n", n, millis(() -> QuadraticSearch.firstObject(text)));
         }
 
         PlanVm vm = PlanVm.builder().sequential(true).build();
-        System.out.println("upper() of 1,000,000 'ß' (each becomes 'SS'; the JDK alone copies its result per character):");
+        System.out.println(
+                "upper() of 1,000,000 'ß' (each becomes 'SS'; the JDK alone copies its result per character):");
         Map<String, JsonNode> inputs = Map.of("s", TextNode.valueOf("\u00df".repeat(1_000_000)));
-        String upper = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${len(upper(s))}\"}}]";
-        System.out.printf(Locale.ROOT, "  %.1f ms%n", millis(() -> vm.run(vm.loader().load(upper, "u").planOrThrow(), inputs)));
+        String upper =
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${len(upper(s))}\"}}]";
+        System.out.printf(
+                Locale.ROOT,
+                "  %.1f ms%n",
+                millis(() -> vm.run(vm.loader().load(upper, "u").planOrThrow(), inputs)));
 
         System.out.println("900 passes of 30 new 512 Ki values, traced, default 64 MiB budget:");
         PlanVm traced = PlanVm.builder().sequential(true).maxSteps(5_000).build();
         RunResult[] result = new RunResult[1];
-        double ms = millis(() -> result[0] = traced.run(traced.loader().load(assigns(), "a").planOrThrow(), Map.of()));
-        System.out.printf(Locale.ROOT, "  stopped after %d steps in %.1f ms: %s%n", result[0].steps(), ms,
-                result[0].error() == null ? "no error" : result[0].error().describe().substring(0, 120) + "…");
+        double ms = millis(() ->
+                result[0] = traced.run(traced.loader().load(assigns(), "a").planOrThrow(), Map.of()));
+        System.out.printf(
+                Locale.ROOT,
+                "  stopped after %d steps in %.1f ms: %s%n",
+                result[0].steps(),
+                ms,
+                result[0].error() == null
+                        ? "no error"
+                        : result[0].error().describe().substring(0, 120) + "…");
     }
 
     private static String assigns() {

@@ -1,16 +1,15 @@
 package dev.planvm.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.planvm.knowledge.spi.ChunkHit;
-import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.Embedders;
-import dev.planvm.knowledge.spi.IndexReport;
 import dev.planvm.knowledge.IndexSettings;
-import dev.planvm.knowledge.spi.IndexListener;
 import dev.planvm.knowledge.KnowledgeBase;
 import dev.planvm.knowledge.KnowledgeBases;
 import dev.planvm.knowledge.KnowledgeTools;
 import dev.planvm.knowledge.QuerySettings;
+import dev.planvm.knowledge.spi.Embedder;
+import dev.planvm.knowledge.spi.IndexListener;
+import dev.planvm.knowledge.spi.IndexReport;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import java.nio.file.Files;
@@ -79,10 +78,16 @@ public final class KnowledgeBench {
 
     private void run() throws Exception {
         Path work = Files.createTempDirectory("planvm-knowledge-bench");
-        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                .getSystemLoadAverage();
         System.out.printf("load average at start: %.1f (wall-clock tails grow with it; cpu figures do not)%n", load);
-        System.out.printf("knowledge bench: JDK %s, %d processors, max heap %d MB, HNSW M=%d beamWidth=%d, %s vectors%n",
-                Runtime.version(), Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, m, beam,
+        System.out.printf(
+                "knowledge bench: JDK %s, %d processors, max heap %d MB, HNSW M=%d beamWidth=%d, %s vectors%n",
+                Runtime.version(),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20,
+                m,
+                beam,
                 uniform ? "uniform random" : "clustered (latent dimension " + KnowledgeBenchData.LATENT + ")");
         try {
             if (!skipReal) {
@@ -90,7 +95,8 @@ public final class KnowledgeBench {
                 if (realRecall > 0) {
                     long start = System.nanoTime();
                     KnowledgeBenchData real = KnowledgeBenchData.embedded(Embedders.local(), realRecall, 300, 11);
-                    System.out.printf("%nreal vectors: %,d paragraphs and 300 questions embedded by the in-process model in %.1f s%n",
+                    System.out.printf(
+                            "%nreal vectors: %,d paragraphs and 300 questions embedded by the in-process model in %.1f s%n",
                             realRecall, (System.nanoTime() - start) / 1e9);
                     recall(work.resolve("real-recall"), real, realRecall, 300, "real all-MiniLM-L6-v2-q vectors");
                 }
@@ -103,7 +109,8 @@ public final class KnowledgeBench {
             graph(work.resolve("graph"));
         } finally {
             try (var paths = Files.walk(work)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                paths.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
             }
         }
     }
@@ -113,18 +120,28 @@ public final class KnowledgeBench {
         KnowledgeBenchData.writeProseDocs(dir.resolve("docs"), realFiles, 24, 7);
         Embedders.local().embed(List.of("warm up the model"));
         KnowledgeBases bases = KnowledgeBases.at(dir.resolve("kb"));
-        IndexReport report = bases.indexer("prose", Embedders.local(), IndexSettings.defaults().withHnsw(m, beam))
+        IndexReport report = bases.indexer(
+                        "prose", Embedders.local(), IndexSettings.defaults().withHnsw(m, beam))
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
         double seconds = report.elapsed().toNanos() / 1e9;
-        System.out.printf("%nindex, in-process model: %d files, %d chunks in %.1f s = %.1f chunks/s (parse+chunk+embed+write)%n",
+        System.out.printf(
+                "%nindex, in-process model: %d files, %d chunks in %.1f s = %.1f chunks/s (parse+chunk+embed+write)%n",
                 report.added().size(), report.chunksEmbedded(), seconds, report.chunksEmbedded() / seconds);
-        IndexReport again = bases.indexer("prose", Embedders.local(), IndexSettings.defaults().withHnsw(m, beam))
+        IndexReport again = bases.indexer(
+                        "prose", Embedders.local(), IndexSettings.defaults().withHnsw(m, beam))
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
-        System.out.printf("re-index, nothing changed: %d files unchanged in %d ms%n", again.unchanged(), again.elapsed().toMillis());
+        System.out.printf(
+                "re-index, nothing changed: %d files unchanged in %d ms%n",
+                again.unchanged(), again.elapsed().toMillis());
         try (KnowledgeBase kb = bases.open("prose", Optional.empty(), QuerySettings.defaults())) {
             Tool search = KnowledgeTools.of(kb).get(0);
-            String[] texts = {"which worker retries failed calls", "compress the audit log under heavy load",
-                "replay a cassette after a restart", "rank the nearest neighbours", "validate the configuration file"};
+            String[] texts = {
+                "which worker retries failed calls",
+                "compress the audit log under heavy load",
+                "replay a cassette after a restart",
+                "rank the nearest neighbours",
+                "validate the configuration file"
+            };
             for (int i = 0; i < 50; i++) {
                 invoke(search, texts[i % texts.length] + " " + i);
             }
@@ -134,7 +151,8 @@ public final class KnowledgeBench {
                 invoke(search, texts[i % texts.length] + " #" + i);
                 times[i] = System.nanoTime() - start;
             }
-            System.out.printf("vector_search end to end (query embedded by the in-process model, %d chunks): %s%n",
+            System.out.printf(
+                    "vector_search end to end (query embedded by the in-process model, %d chunks): %s%n",
                     report.chunksTotal(), percentiles(times));
         }
     }
@@ -173,9 +191,15 @@ public final class KnowledgeBench {
                 return model.embed(texts);
             }
         };
-        String[] texts = {"which worker retries failed calls", "compress the audit log under heavy load",
-            "replay a cassette after a restart", "rank the nearest neighbours", "validate the configuration file"};
-        try (KnowledgeBase kb = KnowledgeBase.open(bases.directory("items"), "items", realQueries, QuerySettings.defaults())) {
+        String[] texts = {
+            "which worker retries failed calls",
+            "compress the audit log under heavy load",
+            "replay a cassette after a restart",
+            "rank the nearest neighbours",
+            "validate the configuration file"
+        };
+        try (KnowledgeBase kb =
+                KnowledgeBase.open(bases.directory("items"), "items", realQueries, QuerySettings.defaults())) {
             Tool search = KnowledgeTools.of(kb).get(0);
             if (!search.name().equals("vector_search")) {
                 throw new IllegalStateException("expected vector_search, got " + search.name());
@@ -191,15 +215,22 @@ public final class KnowledgeBench {
                     String query = texts[q % texts.length] + " (round " + round + ", question " + q + ")";
                     long start = System.nanoTime();
                     long cpuStart = THREADS.getCurrentThreadCpuTime();
-                    hits += search.invoke(JsonNodeFactory.instance.objectNode().put("query", query).put("top_k", 10),
-                            CallContext.of(0)).size();
+                    hits += search.invoke(
+                                    JsonNodeFactory.instance
+                                            .objectNode()
+                                            .put("query", query)
+                                            .put("top_k", 10),
+                                    CallContext.of(0))
+                            .size();
                     cpu[q] = THREADS.getCurrentThreadCpuTime() - cpuStart;
                     times[q] = System.nanoTime() - start;
                 }
                 if (hits != 10 * toolQueries) {
-                    throw new IllegalStateException("expected 10 hits per call, got " + hits + " in " + toolQueries + " calls");
+                    throw new IllegalStateException(
+                            "expected 10 hits per call, got " + hits + " in " + toolQueries + " calls");
                 }
-                System.out.printf("  vector_search tool call at %,d chunks (query embedded in-process, then searched): %s "
+                System.out.printf(
+                        "  vector_search tool call at %,d chunks (query embedded in-process, then searched): %s "
                                 + "[calling thread's cpu %s; the model's own threads not counted]%n",
                         size, percentiles(times), cpuPercentiles(cpu));
             }
@@ -215,21 +246,32 @@ public final class KnowledgeBench {
         if (report.chunksTotal() != size) {
             throw new IllegalStateException("expected " + size + " chunks, got " + report.chunksTotal());
         }
-        System.out.printf("%n%,d chunks (%s, %d-d): indexed in %.1f s (%.0f chunks/s without embedding), %d MB on disk%n",
-                size, label, KnowledgeBenchData.DIMENSION, report.elapsed().toNanos() / 1e9,
-                size / (report.elapsed().toNanos() / 1e9), bases.stats("items").bytes() >> 20);
+        System.out.printf(
+                "%n%,d chunks (%s, %d-d): indexed in %.1f s (%.0f chunks/s without embedding), %d MB on disk%n",
+                size,
+                label,
+                KnowledgeBenchData.DIMENSION,
+                report.elapsed().toNanos() / 1e9,
+                size / (report.elapsed().toNanos() / 1e9),
+                bases.stats("items").bytes() >> 20);
         long exactStart = System.nanoTime();
-        int[][] exact = IntStream.range(0, queries).parallel().mapToObj(q -> exactTop10(data.items, data.queries[q])).toArray(int[][]::new);
-        System.out.printf("exact brute force: %.2f ms/query (2 threads)%n", (System.nanoTime() - exactStart) / 1e6 / queries * 2);
+        int[][] exact = IntStream.range(0, queries)
+                .parallel()
+                .mapToObj(q -> exactTop10(data.items, data.queries[q]))
+                .toArray(int[][]::new);
+        System.out.printf(
+                "exact brute force: %.2f ms/query (2 threads)%n", (System.nanoTime() - exactStart) / 1e6 / queries * 2);
         for (int fanout : fanouts) {
-            try (KnowledgeBase kb = openItems(bases, data, QuerySettings.defaults().withFanout(fanout))) {
+            try (KnowledgeBase kb =
+                    openItems(bases, data, QuerySettings.defaults().withFanout(fanout))) {
                 for (int w = 0; w < 2000; w++) {
                     kb.search("query " + (w % queries), 10, Integer.MAX_VALUE);
                 }
                 double recall = 0;
                 for (int q = 0; q < queries; q++) {
                     Set<Integer> found = new HashSet<>();
-                    kb.search("query " + q, 10, Integer.MAX_VALUE).forEach(hit -> found.add(KnowledgeBenchData.itemOf(hit.content())));
+                    kb.search("query " + q, 10, Integer.MAX_VALUE)
+                            .forEach(hit -> found.add(KnowledgeBenchData.itemOf(hit.content())));
                     int agree = 0;
                     for (int id : exact[q]) {
                         agree += found.contains(id) ? 1 : 0;
@@ -247,7 +289,12 @@ public final class KnowledgeBench {
                         cpu[q] = THREADS.getCurrentThreadCpuTime() - cpuStart;
                         times[q] = System.nanoTime() - start;
                     }
-                    latencies.append(round == 0 ? "" : "; ").append(percentiles(times)).append(" [cpu ").append(cpuPercentiles(cpu)).append(']');
+                    latencies
+                            .append(round == 0 ? "" : "; ")
+                            .append(percentiles(times))
+                            .append(" [cpu ")
+                            .append(cpuPercentiles(cpu))
+                            .append(']');
                 }
                 System.out.printf("  fan-out %4d: recall@10 %.4f, search %s%n", fanout, recall / queries, latencies);
             }
@@ -264,16 +311,28 @@ public final class KnowledgeBench {
         KnowledgeBenchData data = new KnowledgeBenchData(chunks, queries, entities, !uniform, 43);
         KnowledgeBenchData.writeItemDocs(dir.resolve("docs"), chunks);
         KnowledgeBases bases = KnowledgeBases.at(dir.resolve("kb"));
-        IndexReport report = bases.indexer("graph", data.embedder(),
-                        IndexSettings.defaults().withChunking(16, 0).withHnsw(m, beam).withGraph(data.extractor(), chunks))
+        IndexReport report = bases.indexer(
+                        "graph",
+                        data.embedder(),
+                        IndexSettings.defaults()
+                                .withChunking(16, 0)
+                                .withHnsw(m, beam)
+                                .withGraph(data.extractor(), chunks))
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
         IndexReport.GraphReport graph = report.graph().orElseThrow();
-        System.out.printf("%nknowledge graph: %,d entities, %,d relationships from %,d chunks, built in %.1f s%n",
-                graph.entities(), graph.relationships(), chunks, report.elapsed().toNanos() / 1e9);
-        try (KnowledgeBase kb = KnowledgeBase.open(bases.directory("graph"), "graph", data.embedder(), QuerySettings.defaults())) {
+        System.out.printf(
+                "%nknowledge graph: %,d entities, %,d relationships from %,d chunks, built in %.1f s%n",
+                graph.entities(),
+                graph.relationships(),
+                chunks,
+                report.elapsed().toNanos() / 1e9);
+        try (KnowledgeBase kb =
+                KnowledgeBase.open(bases.directory("graph"), "graph", data.embedder(), QuerySettings.defaults())) {
             Tool tool = KnowledgeTools.of(kb).get(1);
             for (int w = 0; w < 2000; w++) {
-                tool.invoke(JsonNodeFactory.instance.objectNode().put("query", "query " + (w % queries)), CallContext.of(0));
+                tool.invoke(
+                        JsonNodeFactory.instance.objectNode().put("query", "query " + (w % queries)),
+                        CallContext.of(0));
             }
             for (int round = 0; round < rounds; round++) {
                 long[] times = new long[queries];
@@ -282,12 +341,14 @@ public final class KnowledgeBench {
                 for (int q = 0; q < queries; q++) {
                     long start = System.nanoTime();
                     long cpuStart = THREADS.getCurrentThreadCpuTime();
-                    var answer = tool.invoke(JsonNodeFactory.instance.objectNode().put("query", "query " + q), CallContext.of(0));
+                    var answer = tool.invoke(
+                            JsonNodeFactory.instance.objectNode().put("query", "query " + q), CallContext.of(0));
                     cpu[q] = THREADS.getCurrentThreadCpuTime() - cpuStart;
                     times[q] = System.nanoTime() - start;
                     entitiesSeen += answer.get("entities").size();
                 }
-                System.out.printf("retrieve_knowledge_graph (5 seeds, depth 2, <= 50 entities): %s [cpu %s], %.1f entities per answer%n",
+                System.out.printf(
+                        "retrieve_knowledge_graph (5 seeds, depth 2, <= 50 entities): %s [cpu %s], %.1f entities per answer%n",
                         percentiles(times), cpuPercentiles(cpu), entitiesSeen / (double) queries);
             }
         }
@@ -317,24 +378,32 @@ public final class KnowledgeBench {
         return best;
     }
 
-    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
 
     /** CPU time of the querying thread: what a query costs, without the waits of a shared machine. */
     private static String cpuPercentiles(long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        return String.format("p50 %.2f ms, p99 %.2f ms", sorted[sorted.length / 2] / 1e6,
-                sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
+        return String.format(
+                "p50 %.2f ms, p99 %.2f ms",
+                sorted[sorted.length / 2] / 1e6, sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
     }
 
     private static String percentiles(long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        return String.format("p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d queries)", sorted[sorted.length / 2] / 1e6,
-                sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6, sorted[sorted.length - 1] / 1e6, sorted.length);
+        return String.format(
+                "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d queries)",
+                sorted[sorted.length / 2] / 1e6,
+                sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6,
+                sorted[sorted.length - 1] / 1e6,
+                sorted.length);
     }
 
     private static int[] ints(String list) {
-        return Arrays.stream(list.split(",")).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
+        return Arrays.stream(list.split(","))
+                .mapToInt(s -> Integer.parseInt(s.strip()))
+                .toArray();
     }
 }

@@ -80,7 +80,8 @@ final class KnowledgeBenchData {
         }
         List<String> questions = new ArrayList<>(queryCount);
         for (int i = 0; i < queryCount; i++) {
-            questions.add("which " + sentence(random).toLowerCase(java.util.Locale.ROOT).replace(".", "?"));
+            questions.add("which "
+                    + sentence(random).toLowerCase(java.util.Locale.ROOT).replace(".", "?"));
         }
         return new KnowledgeBenchData(embedAll(embedder, paragraphs), embedAll(embedder, questions));
     }
@@ -101,7 +102,8 @@ final class KnowledgeBenchData {
                 + OBJECTS[random.nextInt(OBJECTS.length)] + ' ' + TAILS[random.nextInt(TAILS.length)] + ". ";
     }
 
-    private static float[][] generate(int count, float[][] centres, float[][] map, boolean clustered, SplittableRandom random) {
+    private static float[][] generate(
+            int count, float[][] centres, float[][] map, boolean clustered, SplittableRandom random) {
         float[][] vectors = new float[count][];
         long[] seeds = new long[count];
         for (int i = 0; i < count; i++) {
@@ -221,31 +223,84 @@ final class KnowledgeBenchData {
             ArrayNode relationships = answer.putArray("relationships");
             for (int k = 0; k < 5; k++) {
                 int id = (5 * item + k) % entityCount;
-                list.addObject().put("name", "entity " + id).put("type", "thing")
+                list.addObject()
+                        .put("name", "entity " + id)
+                        .put("type", "thing")
                         .put("description", "entity " + id + " belongs to group " + (id % 97));
                 if (k > 0) {
-                    relationships.addObject().put("source", "entity " + ((5 * item + k - 1) % entityCount))
-                            .put("target", "entity " + id).put("description", "follows");
+                    relationships
+                            .addObject()
+                            .put("source", "entity " + ((5 * item + k - 1) % entityCount))
+                            .put("target", "entity " + id)
+                            .put("description", "follows");
                 }
             }
             int far = (int) ((item * 7919L) % entityCount);
-            list.addObject().put("name", "entity " + far).put("type", "thing")
+            list.addObject()
+                    .put("name", "entity " + far)
+                    .put("type", "thing")
                     .put("description", "entity " + far + " belongs to group " + (far % 97));
-            relationships.addObject().put("source", "entity " + (5 * item % entityCount)).put("target", "entity " + far)
+            relationships
+                    .addObject()
+                    .put("source", "entity " + (5 * item % entityCount))
+                    .put("target", "entity " + far)
                     .put("description", "refers to");
             return (JsonNode) answer;
         };
     }
 
-    private static final String[] SUBJECTS = {"The scheduler", "A worker", "The index", "Each plan", "The cache", "An agent",
-        "The loader", "The compiler", "A replica", "The gateway", "The tokenizer", "A request"};
-    private static final String[] VERBS = {"reads", "writes", "validates", "rejects", "compresses", "retries", "splits",
-        "merges", "records", "replays", "ranks", "forwards"};
-    private static final String[] OBJECTS = {"the configuration file", "every pending batch", "a stale snapshot",
-        "the nearest neighbours", "incoming documents", "the audit log", "each failed call", "the vector graph",
-        "a cassette of answers", "the query plan", "the access token", "a page of results"};
-    private static final String[] TAILS = {"before the deadline passes", "when the queue is full", "after a restart",
-        "under heavy load", "for every tenant", "while holding the lock", "once per minute", "without blocking readers"};
+    private static final String[] SUBJECTS = {
+        "The scheduler",
+        "A worker",
+        "The index",
+        "Each plan",
+        "The cache",
+        "An agent",
+        "The loader",
+        "The compiler",
+        "A replica",
+        "The gateway",
+        "The tokenizer",
+        "A request"
+    };
+    private static final String[] VERBS = {
+        "reads",
+        "writes",
+        "validates",
+        "rejects",
+        "compresses",
+        "retries",
+        "splits",
+        "merges",
+        "records",
+        "replays",
+        "ranks",
+        "forwards"
+    };
+    private static final String[] OBJECTS = {
+        "the configuration file",
+        "every pending batch",
+        "a stale snapshot",
+        "the nearest neighbours",
+        "incoming documents",
+        "the audit log",
+        "each failed call",
+        "the vector graph",
+        "a cassette of answers",
+        "the query plan",
+        "the access token",
+        "a page of results"
+    };
+    private static final String[] TAILS = {
+        "before the deadline passes",
+        "when the queue is full",
+        "after a restart",
+        "under heavy load",
+        "for every tenant",
+        "while holding the lock",
+        "once per minute",
+        "without blocking readers"
+    };
 
     /** English-like documents for the in-process model: {@code files} files of {@code paragraphs} paragraphs. */
     static void writeProseDocs(Path dir, int files, int paragraphs, long seed) throws IOException {
@@ -258,10 +313,14 @@ final class KnowledgeBenchData {
                     text.append("## Part ").append(p / 4).append("\n\n");
                 }
                 for (int s = 0; s < 5; s++) {
-                    text.append(SUBJECTS[random.nextInt(SUBJECTS.length)]).append(' ')
-                            .append(VERBS[random.nextInt(VERBS.length)]).append(' ')
-                            .append(OBJECTS[random.nextInt(OBJECTS.length)]).append(' ')
-                            .append(TAILS[random.nextInt(TAILS.length)]).append(". ");
+                    text.append(SUBJECTS[random.nextInt(SUBJECTS.length)])
+                            .append(' ')
+                            .append(VERBS[random.nextInt(VERBS.length)])
+                            .append(' ')
+                            .append(OBJECTS[random.nextInt(OBJECTS.length)])
+                            .append(' ')
+                            .append(TAILS[random.nextInt(TAILS.length)])
+                            .append(". ");
                 }
                 text.append("\n\n");
             }

@@ -39,10 +39,12 @@ public final class McpBench {
         Path dir = Files.createTempDirectory("planvm-mcp-bench");
         Path config = dir.resolve("planvm.json");
         Files.writeString(config, JSON.writeValueAsString(config()));
-        System.out.printf("MCP over stdio, SDK-written server in a JVM (JDK %s), %d cores%n",
+        System.out.printf(
+                "MCP over stdio, SDK-written server in a JVM (JDK %s), %d cores%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors());
         startUp(config, starts);
-        try (LoadedTools loaded = ToolsConfig.load(config, System.getenv(), Map.of(), ToolsConfig.classPathProviders())) {
+        try (LoadedTools loaded =
+                ToolsConfig.load(config, System.getenv(), Map.of(), ToolsConfig.classPathProviders())) {
             perCall(loaded, calls);
             overlap(loaded, 4, 300);
         }
@@ -51,14 +53,15 @@ public final class McpBench {
     private static ObjectNode config() {
         ObjectNode config = JSON.createObjectNode();
         ObjectNode server = config.putObject("mcpServers").putObject("bench");
-        server.put("command", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        server.put(
+                "command",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString());
         ArrayNode args = server.putArray("args");
         List<String> classPath = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             classPath.add(Path.of(entry).toAbsolutePath().toString());
         }
-        args.add("-cp").add(String.join(java.io.File.pathSeparator, classPath))
-                .add(McpBenchServer.class.getName());
+        args.add("-cp").add(String.join(java.io.File.pathSeparator, classPath)).add(McpBenchServer.class.getName());
         return config;
     }
 
@@ -69,7 +72,10 @@ public final class McpBench {
             long t0 = System.nanoTime();
             LoadedTools loaded = ToolsConfig.load(config, System.getenv(), Map.of(), ToolsConfig.classPathProviders());
             long t1 = System.nanoTime();
-            if (!loaded.unavailable().keySet().stream().filter(k -> k.startsWith("bench:")).toList().isEmpty()) {
+            if (!loaded.unavailable().keySet().stream()
+                    .filter(k -> k.startsWith("bench:"))
+                    .toList()
+                    .isEmpty()) {
                 throw new IllegalStateException("the bench server did not start: " + loaded.unavailable());
             }
             loaded.close();
@@ -79,7 +85,8 @@ public final class McpBench {
         }
         Collections.sort(load);
         Collections.sort(close);
-        System.out.printf("start + initialize + tools/list (ToolsConfig.load): median %.0f ms, min %.0f ms, max %.0f ms (%d starts)%n",
+        System.out.printf(
+                "start + initialize + tools/list (ToolsConfig.load): median %.0f ms, min %.0f ms, max %.0f ms (%d starts)%n",
                 load.get(load.size() / 2), load.get(0), load.get(load.size() - 1), starts);
         System.out.printf("shutdown (LoadedTools.close): median %.0f ms%n", close.get(close.size() / 2));
     }
@@ -87,13 +94,24 @@ public final class McpBench {
     private static void perCall(LoadedTools loaded, int calls) {
         // Both JVMs (this one and the server's) are warmed up first: the first thousands of calls are
         // several times slower while the JIT compiles the JSON-RPC paths on each side.
-        Tool warm = loaded.tools().stream().filter(t -> t.name().equals("bench:echo")).findFirst().orElseThrow();
+        Tool warm = loaded.tools().stream()
+                .filter(t -> t.name().equals("bench:echo"))
+                .findFirst()
+                .orElseThrow();
         for (int i = 0; i < 5000; i++) {
             warm.invoke(JSON.createObjectNode().put("text", "w"), CallContext.of(0));
         }
-        PlanVm mcpVm = PlanVm.builder().tools(loaded.tools()).sequential(true).maxSteps(100_000).build();
-        PlanVm localVm = PlanVm.builder().tool(Tool.of("echo", "", (p, c) -> TextNode.valueOf(p.path("text").asText())))
-                .sequential(true).maxSteps(100_000).build();
+        PlanVm mcpVm = PlanVm.builder()
+                .tools(loaded.tools())
+                .sequential(true)
+                .maxSteps(100_000)
+                .build();
+        PlanVm localVm = PlanVm.builder()
+                .tool(Tool.of(
+                        "echo", "", (p, c) -> TextNode.valueOf(p.path("text").asText())))
+                .sequential(true)
+                .maxSteps(100_000)
+                .build();
         String chain = PlanShapes.callingChain(calls);
         Plan mcpPlan = mcpVm.loader().load(chain, "chain").planOrThrow();
         Plan localPlan = localVm.loader().load(chain, "chain").planOrThrow();
@@ -110,9 +128,14 @@ public final class McpBench {
         }
         double mcpUs = mcp / 1e3 / rounds / calls;
         double localUs = local / 1e3 / rounds / calls;
-        System.out.printf("through the VM chain, %d dependent calls, sequential: in-process tool %.0f µs/call, MCP stdio tool %.0f µs/call:"
-                + " %.2f ms added per call%n", calls, localUs, mcpUs, (mcpUs - localUs) / 1000);
-        Tool mcpEcho = loaded.tools().stream().filter(t -> t.name().equals("bench:echo")).findFirst().orElseThrow();
+        System.out.printf(
+                "through the VM chain, %d dependent calls, sequential: in-process tool %.0f µs/call, MCP stdio tool %.0f µs/call:"
+                        + " %.2f ms added per call%n",
+                calls, localUs, mcpUs, (mcpUs - localUs) / 1000);
+        Tool mcpEcho = loaded.tools().stream()
+                .filter(t -> t.name().equals("bench:echo"))
+                .findFirst()
+                .orElseThrow();
         JsonNode params = JSON.createObjectNode().put("text", "x");
         for (int i = 0; i < 200; i++) {
             mcpEcho.invoke(params, CallContext.of(0));
@@ -123,16 +146,23 @@ public final class McpBench {
         }
         double direct = (System.nanoTime() - t0) / 1e3 / calls;
         System.out.printf("MCP tools/call round trip on stdio (Tool.invoke, no VM): %.0f µs per call%n", direct);
-
     }
 
     private static void overlap(LoadedTools loaded, int n, int ms) {
         StringBuilder plan = new StringBuilder("[");
         for (int i = 0; i < n; i++) {
-            plan.append("{\"seq_no\": ").append(i).append(", \"type\": \"calling\", \"parameters\": {\"tool\": \"bench:work\","
-                    + " \"params\": {\"ms\": ").append(ms).append("}, \"output_vars\": \"r").append(i).append("\"}},");
+            plan.append("{\"seq_no\": ")
+                    .append(i)
+                    .append(", \"type\": \"calling\", \"parameters\": {\"tool\": \"bench:work\","
+                            + " \"params\": {\"ms\": ")
+                    .append(ms)
+                    .append("}, \"output_vars\": \"r")
+                    .append(i)
+                    .append("\"}},");
         }
-        plan.append("{\"seq_no\": ").append(n).append(", \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${r0}\"}}]");
+        plan.append("{\"seq_no\": ")
+                .append(n)
+                .append(", \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${r0}\"}}]");
         PlanVm vm = PlanVm.builder().tools(loaded.tools()).build();
         Plan parsed = vm.loader().load(plan.toString(), "overlap").planOrThrow();
         time(vm, parsed);
@@ -140,7 +170,8 @@ public final class McpBench {
         for (int i = 0; i < 3; i++) {
             best = Math.min(best, time(vm, parsed));
         }
-        System.out.printf("%d independent read-only MCP calls of %d ms each: wall %.0f ms (sum %d ms, longest %d ms)%n",
+        System.out.printf(
+                "%d independent read-only MCP calls of %d ms each: wall %.0f ms (sum %d ms, longest %d ms)%n",
                 n, ms, best / 1e6, n * ms, ms);
     }
 

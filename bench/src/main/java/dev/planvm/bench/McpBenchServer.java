@@ -19,8 +19,7 @@ import java.io.InputStream;
  */
 public final class McpBenchServer {
 
-    private McpBenchServer() {
-    }
+    private McpBenchServer() {}
 
     public static void main(String[] args) throws Exception {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
@@ -36,14 +35,25 @@ public final class McpBenchServer {
         };
         McpSchema.ToolAnnotations readOnly = new McpSchema.ToolAnnotations(null, true, false, true, false, null);
         SyncToolSpecification echo = SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name("echo").description("Answers its text.").annotations(readOnly)
-                        .inputSchema(mapper, "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}}").build())
+                .tool(McpSchema.Tool.builder()
+                        .name("echo")
+                        .description("Answers its text.")
+                        .annotations(readOnly)
+                        .inputSchema(
+                                mapper, "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}}")
+                        .build())
                 .callHandler((exchange, request) -> CallToolResult.builder()
-                        .addTextContent(String.valueOf(request.arguments().get("text"))).build())
+                        .addTextContent(String.valueOf(request.arguments().get("text")))
+                        .build())
                 .build();
         SyncToolSpecification work = SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name("work").description("Sleeps ms milliseconds.").annotations(readOnly)
-                        .inputSchema(mapper, "{\"type\": \"object\", \"properties\": {\"ms\": {\"type\": \"integer\"}}}").build())
+                .tool(McpSchema.Tool.builder()
+                        .name("work")
+                        .description("Sleeps ms milliseconds.")
+                        .annotations(readOnly)
+                        .inputSchema(
+                                mapper, "{\"type\": \"object\", \"properties\": {\"ms\": {\"type\": \"integer\"}}}")
+                        .build())
                 .callHandler((exchange, request) -> {
                     try {
                         Thread.sleep(((Number) request.arguments().get("ms")).longValue());
@@ -53,9 +63,12 @@ public final class McpBenchServer {
                     return CallToolResult.builder().addTextContent("done").build();
                 })
                 .build();
-        McpServer.sync(new StdioServerTransportProvider(mapper, in, System.out)).serverInfo("planvm-bench", "1")
-                .jsonMapper(mapper).capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(echo, work).build();
+        McpServer.sync(new StdioServerTransportProvider(mapper, in, System.out))
+                .serverInfo("planvm-bench", "1")
+                .jsonMapper(mapper)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .tools(echo, work)
+                .build();
         Thread.currentThread().join();
     }
 }

@@ -27,7 +27,8 @@ public final class OutputsBench {
                 secrets.put("S" + i, "tok-" + Long.toHexString(new Random(i).nextLong()) + "-line\nsecond-line-" + i);
             }
             Redactor redactor = Redactor.of(secrets);
-            String withSecrets = text.substring(0, text.length() / 2) + secrets.get("S0") + text.substring(text.length() / 2);
+            String withSecrets =
+                    text.substring(0, text.length() / 2) + secrets.get("S0") + text.substring(text.length() / 2);
             double best = Double.MAX_VALUE;
             for (int round = 0; round < 10; round++) {
                 long start = System.nanoTime();

@@ -47,22 +47,32 @@ public final class ServerLoadBench {
     private static final String CASSETTE = """
             {"format": "planvm-cassette/1", "interactions": [{"type": "tool", "tool": "vector_search", "params": {"query": "tidb"},
              "output": [{"content": "TiDB supports foreign keys since 6.6", "source_uri": "a"}, {"content": "b", "source_uri": "b"}]}]}""";
-    private static final String BODY = "{\"plan\": " + PLAN + ", \"inputs\": {\"q\": \"tidb\"}, \"mode\": \"replay\", \"cassette\": "
-            + CASSETTE + "}";
+    private static final String BODY = "{\"plan\": " + PLAN
+            + ", \"inputs\": {\"q\": \"tidb\"}, \"mode\": \"replay\", \"cassette\": " + CASSETTE + "}";
 
     public static void main(String[] args) throws Exception {
         int clients = option(args, "--clients", 100);
         int seconds = option(args, "--seconds", 20);
         int warmup = option(args, "--warmup", 5);
-        RunStore.Durability durability = Arrays.asList(args).contains("full") ? RunStore.Durability.FULL : RunStore.Durability.PROCESS;
+        RunStore.Durability durability =
+                Arrays.asList(args).contains("full") ? RunStore.Durability.FULL : RunStore.Durability.PROCESS;
         Path dir = Files.createTempDirectory("planvm-server-bench");
         PlanVm vm = PlanVm.builder().build();
-        try (RunStore store = RunStore.open(dir.resolve("runs.db"), vm.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
-             PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2))) {
-            PlanServer server = PlanServer.start(service, ServerSettings.DEFAULT.withPort(0).withMaxRequests(clients * 2));
-            System.out.printf(Locale.ROOT, "planvm serve load: %d clients, POST /v1/runs?wait=true (replayed 3-step plan, "
-                            + "durable, %s durability), JDK %s, %d cores, virtual threads: %s%n", clients, durability.label(),
-                    Runtime.version(), Runtime.getRuntime().availableProcessors(), Runtime.version().feature() >= 21);
+        try (RunStore store = RunStore.open(
+                        dir.resolve("runs.db"), vm.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
+                PlanService service =
+                        new PlanService(vm, store, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2))) {
+            PlanServer server =
+                    PlanServer.start(service, ServerSettings.DEFAULT.withPort(0).withMaxRequests(clients * 2));
+            System.out.printf(
+                    Locale.ROOT,
+                    "planvm serve load: %d clients, POST /v1/runs?wait=true (replayed 3-step plan, "
+                            + "durable, %s durability), JDK %s, %d cores, virtual threads: %s%n",
+                    clients,
+                    durability.label(),
+                    Runtime.version(),
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.version().feature() >= 21);
             Load load = new Load(server.url(), clients);
             load.run(Duration.ofSeconds(warmup));
             System.gc();
@@ -71,13 +81,28 @@ public final class ServerLoadBench {
             Result result = load.run(Duration.ofSeconds(seconds));
             System.gc();
             long heapAfter = usedHeap();
-            System.out.printf(Locale.ROOT, "%,d runs in %.1f s: %.0f runs/s; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
-                            + "errors: %s%n", result.runs(), result.seconds(), result.runs() / result.seconds(), result.percentile(50),
-                    result.percentile(99), result.percentile(100), result.errors().isEmpty() ? "none" : result.errors());
-            System.out.printf(Locale.ROOT, "heap: %.0f MiB used after GC before the measurement, %.0f MiB after it; peak %.0f MiB "
-                            + "(max %.0f MiB)%n", heapBefore / 1048576.0, heapAfter / 1048576.0, peakHeap() / 1048576.0,
+            System.out.printf(
+                    Locale.ROOT,
+                    "%,d runs in %.1f s: %.0f runs/s; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms; " + "errors: %s%n",
+                    result.runs(),
+                    result.seconds(),
+                    result.runs() / result.seconds(),
+                    result.percentile(50),
+                    result.percentile(99),
+                    result.percentile(100),
+                    result.errors().isEmpty() ? "none" : result.errors());
+            System.out.printf(
+                    Locale.ROOT,
+                    "heap: %.0f MiB used after GC before the measurement, %.0f MiB after it; peak %.0f MiB "
+                            + "(max %.0f MiB)%n",
+                    heapBefore / 1048576.0,
+                    heapAfter / 1048576.0,
+                    peakHeap() / 1048576.0,
                     Runtime.getRuntime().maxMemory() / 1048576.0);
-            System.out.printf(Locale.ROOT, "store: %,d runs, %.1f MiB%n", store.countByStatus().values().stream().mapToInt(i -> i).sum(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "store: %,d runs, %.1f MiB%n",
+                    store.countByStatus().values().stream().mapToInt(i -> i).sum(),
                     Files.size(dir.resolve("runs.db")) / 1048576.0);
             server.stop(Duration.ofSeconds(5));
         }
@@ -86,15 +111,20 @@ public final class ServerLoadBench {
 
     /** The clients. */
     private static final class Load {
-        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        private final HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         private final HttpRequest request;
         private final int clients;
         private final ObjectMapper json = new ObjectMapper();
 
         Load(String url, int clients) {
-            this.request = HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true")).timeout(Duration.ofSeconds(60))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+            this.request = HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true"))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                    .build();
             this.clients = clients;
         }
 
@@ -108,27 +138,30 @@ public final class ServerLoadBench {
             for (int c = 0; c < clients; c++) {
                 long[] mine = new long[200_000];
                 latencies.add(mine);
-                Thread thread = new Thread(() -> {
-                    int n = 0;
-                    try {
-                        while (System.nanoTime() < end) {
-                            long t = System.nanoTime();
-                            String problem = send();
-                            long took = System.nanoTime() - t;
-                            if (problem == null) {
-                                if (n < mine.length - 1) {
-                                    mine[++n] = took;
+                Thread thread = new Thread(
+                        () -> {
+                            int n = 0;
+                            try {
+                                while (System.nanoTime() < end) {
+                                    long t = System.nanoTime();
+                                    String problem = send();
+                                    long took = System.nanoTime() - t;
+                                    if (problem == null) {
+                                        if (n < mine.length - 1) {
+                                            mine[++n] = took;
+                                        }
+                                        runs.incrementAndGet();
+                                    } else {
+                                        errors.computeIfAbsent(problem, p -> new LongAdder())
+                                                .increment();
+                                    }
                                 }
-                                runs.incrementAndGet();
-                            } else {
-                                errors.computeIfAbsent(problem, p -> new LongAdder()).increment();
+                            } finally {
+                                mine[0] = n;
+                                done.countDown();
                             }
-                        }
-                    } finally {
-                        mine[0] = n;
-                        done.countDown();
-                    }
-                }, "client-" + c);
+                        },
+                        "client-" + c);
                 thread.setDaemon(true);
                 thread.start();
             }
@@ -190,7 +223,9 @@ public final class ServerLoadBench {
     }
 
     private static long peakHeap() {
-        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
-                .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+        return ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP)
+                .mapToLong(p -> p.getPeakUsage().getUsed())
+                .sum();
     }
 }

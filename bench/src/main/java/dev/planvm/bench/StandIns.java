@@ -19,8 +19,7 @@ import java.util.TreeSet;
 /** Cassettes for corpus plans, recorded against instant stand-in tools (benchmarks replay them). */
 final class StandIns {
 
-    private StandIns() {
-    }
+    private StandIns() {}
 
     /** The plan's cassette, or {@code null} when the plan fails even with every tool answering. */
     static Cassette record(Plan plan) {
@@ -30,7 +29,9 @@ final class StandIns {
                 tools.add(c.tool());
             }
         });
-        PlanVmBuilder builder = PlanVm.builder().sequential(true).tracing(false)
+        PlanVmBuilder builder = PlanVm.builder()
+                .sequential(true)
+                .tracing(false)
                 .conditionEvaluator((prompt, context, call) -> new ConditionResult(false, "stand-in"));
         for (String tool : tools) {
             builder.tool(Tool.of(tool, "stand-in", (params, context) -> {

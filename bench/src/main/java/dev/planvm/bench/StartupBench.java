@@ -30,8 +30,7 @@ public final class StartupBench {
 
     private static final List<String> C1 = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
 
-    private record Variant(String name, List<String> command) {
-    }
+    private record Variant(String name, List<String> command) {}
 
     public static void main(String[] args) throws Exception {
         int repeat = intArg(args, "--repeat", 9);
@@ -40,36 +39,49 @@ public final class StartupBench {
         Path jar = root.resolve("cli/target/planvm.jar");
         Path archive = root.resolve("cli/target/planvm-" + System.getProperty("java.version") + ".jsa");
         if (!Files.exists(jar) || !Files.exists(archive)) {
-            throw new IllegalStateException("run ./planvm --version first (with this JDK): " + jar + " or " + archive + " is missing");
+            throw new IllegalStateException(
+                    "run ./planvm --version first (with this JDK): " + jar + " or " + archive + " is missing");
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cds = List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+        List<String> cds =
+                List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
         List<Variant> variants = List.of(
                 new Variant("java -jar", join(List.of(java), List.of(), List.of("-jar", jar.toString()))),
                 new Variant("+ CDS", join(List.of(java), cds, List.of("-jar", jar.toString()))),
                 new Variant("+ C1/serial", join(List.of(java), C1, List.of("-jar", jar.toString()))),
                 new Variant("./planvm", List.of(root.resolve("planvm").toString())));
         Path dir = batchDirectory(root, plans);
-        System.out.printf("start-up, median of %d, JDK %s, %d processors; wall seconds%n", repeat, Runtime.version(),
-                Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                "start-up, median of %d, JDK %s, %d processors; wall seconds%n",
+                repeat, Runtime.version(), Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "%-30s", "");
         variants.forEach(v -> System.out.printf(Locale.ROOT, "%14s", v.name()));
         System.out.println();
         compare("--version", variants, repeat, List.of("--version"));
-        List<String> run = List.of("run", "plans/spec-even-or-odd.json", "--replay", "plans/spec-even-or-odd.cassette.json",
-                "--no-store");
+        List<String> run = List.of(
+                "run", "plans/spec-even-or-odd.json", "--replay", "plans/spec-even-or-odd.cassette.json", "--no-store");
         compare("run (small replayed plan)", variants, repeat, run);
-        List<String> batch = List.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--no-progress",
-                "--out", dir.resolve("out.jsonl").toString());
+        List<String> batch = List.of(
+                "batch",
+                dir.toString(),
+                "--replay-dir",
+                dir.toString(),
+                "--no-progress",
+                "--out",
+                dir.resolve("out.jsonl").toString());
         double[] times = compare("batch (" + plans + " plans)", variants, Math.max(3, repeat / 3), batch);
         System.out.printf(Locale.ROOT, "%-30s", "batch, plans/s");
         for (double t : times) {
             System.out.printf(Locale.ROOT, "%14.0f", plans / t);
         }
         System.out.println();
-        System.out.printf(Locale.ROOT, "classes loaded (Jackson): --version %d (%d), run %d (%d)%n",
-                classes(java, jar, List.of("--version"), ""), classes(java, jar, List.of("--version"), "com.fasterxml.jackson"),
-                classes(java, jar, run, ""), classes(java, jar, run, "com.fasterxml.jackson"));
+        System.out.printf(
+                Locale.ROOT,
+                "classes loaded (Jackson): --version %d (%d), run %d (%d)%n",
+                classes(java, jar, List.of("--version"), ""),
+                classes(java, jar, List.of("--version"), "com.fasterxml.jackson"),
+                classes(java, jar, run, ""),
+                classes(java, jar, run, "com.fasterxml.jackson"));
     }
 
     private static List<String> join(List<String> a, List<String> b, List<String> c) {
@@ -80,7 +92,8 @@ public final class StartupBench {
     }
 
     /** Medians (seconds) of each variant running {@code args}, alternated round by round. */
-    private static double[] compare(String what, List<Variant> variants, int repeat, List<String> args) throws Exception {
+    private static double[] compare(String what, List<Variant> variants, int repeat, List<String> args)
+            throws Exception {
         for (Variant v : variants) {
             run(v.command(), args); // warm the file cache
         }
@@ -102,12 +115,16 @@ public final class StartupBench {
 
     /** How many classes {@code args} loads (whose name starts with {@code prefix}). */
     private static long classes(String java, Path jar, List<String> args, String prefix) throws Exception {
-        List<String> command = new ArrayList<>(List.of(java, "-Xshare:off", "-Xlog:class+load=info:stdout", "-jar", jar.toString()));
+        List<String> command =
+                new ArrayList<>(List.of(java, "-Xshare:off", "-Xlog:class+load=info:stdout", "-jar", jar.toString()));
         command.addAll(args);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         long count;
         try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream())).lines()) {
-            count = lines.filter(line -> line.contains("[class,load]") && line.contains("] " + prefix)).count();
+            count = lines.filter(line -> line.contains("[class,load]") && line.contains("] " + prefix))
+                    .count();
         }
         process.waitFor();
         return count;
@@ -117,8 +134,10 @@ public final class StartupBench {
         List<String> full = new ArrayList<>(command);
         full.addAll(args);
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(full).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(full)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         int code = process.waitFor();
         double seconds = (System.nanoTime() - start) / 1e9;
         if (code != 0) {

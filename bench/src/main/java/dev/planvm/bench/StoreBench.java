@@ -27,14 +27,22 @@ public final class StoreBench {
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 1 && args[0].equals("--rounds") ? Integer.parseInt(args[1]) : 10;
-        PlanVm vm = PlanVm.builder().tool(Tool.of("echo", "", (params, context) -> params.get("text"))).maxSteps(100_000).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(Tool.of("echo", "", (params, context) -> params.get("text")))
+                .maxSteps(100_000)
+                .build();
         Map<String, Plan> plans = new LinkedHashMap<>();
-        plans.put("assign chain 1000", vm.loader().load(PlanShapes.assignChain(1000), "assign").planOrThrow());
-        plans.put("calling chain 200", vm.loader().load(PlanShapes.callingChain(200), "calling").planOrThrow());
+        plans.put(
+                "assign chain 1000",
+                vm.loader().load(PlanShapes.assignChain(1000), "assign").planOrThrow());
+        plans.put(
+                "calling chain 200",
+                vm.loader().load(PlanShapes.callingChain(200), "calling").planOrThrow());
         Path dir = Files.createTempDirectory("planvm-store-bench");
         try (RunStore process = store(dir.resolve("process.db"), RunStore.Durability.PROCESS);
-             RunStore full = store(dir.resolve("full.db"), RunStore.Durability.FULL)) {
-            System.out.printf("durable steps: SQLite WAL, one transaction per committed step, JDK %s%n", Runtime.version());
+                RunStore full = store(dir.resolve("full.db"), RunStore.Durability.FULL)) {
+            System.out.printf(
+                    "durable steps: SQLite WAL, one transaction per committed step, JDK %s%n", Runtime.version());
             for (Map.Entry<String, Plan> shape : plans.entrySet()) {
                 Plan plan = shape.getValue();
                 for (int warmup = 0; warmup < 3; warmup++) {
@@ -55,7 +63,8 @@ public final class StoreBench {
                 double off = plain / 1000.0 / steps;
                 double p = processNanos / 1000.0 / steps;
                 double f = fullNanos / 1000.0 / steps;
-                System.out.printf("%-18s off %6.2f µs/step | process %7.2f µs/step (+%.1f) | full %7.2f µs/step (+%.1f)%n",
+                System.out.printf(
+                        "%-18s off %6.2f µs/step | process %7.2f µs/step (+%.1f) | full %7.2f µs/step (+%.1f)%n",
                         shape.getKey(), off, p, p - off, f, f - off);
             }
         }
@@ -67,13 +76,14 @@ public final class StoreBench {
         Plan loop = vm.loader().load("""
                 [{"seq_no": 0, "type": "assign", "parameters": {"i": 0}},
                  {"seq_no": 1, "type": "assign", "parameters": {"copy": "${big}", "i": "${i + 1}"}},
-                 {"seq_no": 2, "type": "jmp", "parameters": {"condition": "${i < 200}", "jump_if_true": 1}}]""", "loop")
-                .planOrThrow();
+                 {"seq_no": 2, "type": "jmp", "parameters": {"condition": "${i < 200}", "jump_if_true": 1}}]""", "loop").planOrThrow();
         try (RunStore store = store(file, RunStore.Durability.PROCESS)) {
-            new DurableRuns(vm, store).start(loop, Map.of("big", TextNode.valueOf("y".repeat(100_000))), RunMode.live());
+            new DurableRuns(vm, store)
+                    .start(loop, Map.of("big", TextNode.valueOf("y".repeat(100_000))), RunMode.live());
         }
         long bytes = Files.size(file) + (Files.exists(Path.of(file + "-wal")) ? Files.size(Path.of(file + "-wal")) : 0);
-        System.out.printf("re-assigning a 100,000-character value 200 times: store %,d bytes (the values alone: %,d)%n",
+        System.out.printf(
+                "re-assigning a 100,000-character value 200 times: store %,d bytes (the values alone: %,d)%n",
                 bytes, 200L * 100_000);
     }
 
@@ -84,8 +94,11 @@ public final class StoreBench {
     /** Nanoseconds for one run, stored when {@code store} is given. */
     private static long run(PlanVm vm, Plan plan, RunStore store) {
         long start = System.nanoTime();
-        RunResult result = store == null ? vm.run(plan, Map.of())
-                : new DurableRuns(vm, store).start(plan, Map.of(), RunMode.live()).result();
+        RunResult result = store == null
+                ? vm.run(plan, Map.of())
+                : new DurableRuns(vm, store)
+                        .start(plan, Map.of(), RunMode.live())
+                        .result();
         if (!result.succeeded()) {
             throw new IllegalStateException(result.error().describe());
         }

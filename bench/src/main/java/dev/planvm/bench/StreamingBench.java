@@ -65,8 +65,17 @@ public final class StreamingBench {
     }
 
     /** One plan's figures, in unscaled milliseconds. */
-    record Figures(String plan, boolean independent, int instructions, int chars, double streamMs, double firstCallStreamed,
-                   double answerStreamed, double firstCallThenRun, double answerThenRun, double bound) {
+    record Figures(
+            String plan,
+            boolean independent,
+            int instructions,
+            int chars,
+            double streamMs,
+            double firstCallStreamed,
+            double answerStreamed,
+            double firstCallThenRun,
+            double answerThenRun,
+            double bound) {
         double speedup() {
             return answerThenRun / answerStreamed;
         }
@@ -77,8 +86,8 @@ public final class StreamingBench {
         int repeat = 3;
         double scale = 10;
         double rate = 75;
-        Map<String, Long> latencies = new java.util.HashMap<>(Map.of("vector_search", 400L, "retrieve_knowledge_graph", 600L,
-                "llm_generate", 1500L));
+        Map<String, Long> latencies = new java.util.HashMap<>(
+                Map.of("vector_search", 400L, "retrieve_knowledge_graph", 600L, "llm_generate", 1500L));
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--plans" -> plans = Integer.parseInt(args[i + 1]);
@@ -96,9 +105,16 @@ public final class StreamingBench {
 
     private void run(int count) throws Exception {
         List<Plan> chosen = choose(count);
-        System.out.printf(Locale.ROOT, "# StreamingBench: %d corpus plans, %.0f tokens/s (4 characters each), latencies %s ms, "
-                        + "scale 1/%.0f, median of %d, JDK %s%n", chosen.size(), tokensPerSecond, new java.util.TreeMap<>(latencies),
-                scale, repeat, System.getProperty("java.version"));
+        System.out.printf(
+                Locale.ROOT,
+                "# StreamingBench: %d corpus plans, %.0f tokens/s (4 characters each), latencies %s ms, "
+                        + "scale 1/%.0f, median of %d, JDK %s%n",
+                chosen.size(),
+                tokensPerSecond,
+                new java.util.TreeMap<>(latencies),
+                scale,
+                repeat,
+                System.getProperty("java.version"));
         ask(chosen.get(0), true); // warm-up: class loading, JIT
         ask(chosen.get(0), false);
         List<Figures> all = new ArrayList<>();
@@ -106,17 +122,37 @@ public final class StreamingBench {
             Measured streamed = median(plan, true);
             Measured thenRun = median(plan, false);
             String text = answerText(plan);
-            Figures figures = new Figures(plan.source(), independent(plan), plan.instructions().size(), text.length(),
-                    unscaled(streamMillis(text)), streamed.firstCall, streamed.answer, thenRun.firstCall, thenRun.answer,
+            Figures figures = new Figures(
+                    plan.source(),
+                    independent(plan),
+                    plan.instructions().size(),
+                    text.length(),
+                    unscaled(streamMillis(text)),
+                    streamed.firstCall,
+                    streamed.answer,
+                    thenRun.firstCall,
+                    thenRun.answer,
                     bound(plan));
             all.add(figures);
-            System.out.printf(Locale.ROOT, "%-14s %-11s %3d instr %6d chars  stream %6.0f ms | first call %6.0f vs %6.0f ms | "
-                            + "answer %6.0f vs %6.0f ms (bound %6.0f) | x%.2f%n", figures.plan(),
-                    figures.independent() ? "independent" : "sequential", figures.instructions(), figures.chars(),
-                    figures.streamMs(), figures.firstCallStreamed(), figures.firstCallThenRun(), figures.answerStreamed(),
-                    figures.answerThenRun(), figures.bound(), figures.speedup());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-14s %-11s %3d instr %6d chars  stream %6.0f ms | first call %6.0f vs %6.0f ms | "
+                            + "answer %6.0f vs %6.0f ms (bound %6.0f) | x%.2f%n",
+                    figures.plan(),
+                    figures.independent() ? "independent" : "sequential",
+                    figures.instructions(),
+                    figures.chars(),
+                    figures.streamMs(),
+                    figures.firstCallStreamed(),
+                    figures.firstCallThenRun(),
+                    figures.answerStreamed(),
+                    figures.answerThenRun(),
+                    figures.bound(),
+                    figures.speedup());
         }
-        summary("plans with independent retrieval calls", all.stream().filter(Figures::independent).toList());
+        summary(
+                "plans with independent retrieval calls",
+                all.stream().filter(Figures::independent).toList());
         summary("sequential plans", all.stream().filter(f -> !f.independent()).toList());
         summary("all plans", all);
     }
@@ -125,15 +161,30 @@ public final class StreamingBench {
         if (figures.isEmpty()) {
             return;
         }
-        double geo = Math.exp(figures.stream().mapToDouble(f -> Math.log(f.speedup())).average().orElse(0));
+        double geo = Math.exp(figures.stream()
+                .mapToDouble(f -> Math.log(f.speedup()))
+                .average()
+                .orElse(0));
         double min = figures.stream().mapToDouble(Figures::speedup).min().orElse(0);
-        double bestGeo = Math.exp(figures.stream().mapToDouble(f -> Math.log(f.answerThenRun() / f.bound())).average().orElse(0));
-        System.out.printf(Locale.ROOT, "%s (%d): time to first tool call %,.0f ms streamed vs %,.0f ms plan-then-run (mean); "
+        double bestGeo = Math.exp(figures.stream()
+                .mapToDouble(f -> Math.log(f.answerThenRun() / f.bound()))
+                .average()
+                .orElse(0));
+        System.out.printf(
+                Locale.ROOT,
+                "%s (%d): time to first tool call %,.0f ms streamed vs %,.0f ms plan-then-run (mean); "
                         + "time to answer %,.0f ms vs %,.0f ms (mean; the bound for streaming: %,.0f ms); speed-up geometric mean "
                         + "x%.2f, lowest x%.2f (at the bound: x%.2f)%n",
-                label, figures.size(), mean(figures, Figures::firstCallStreamed), mean(figures, Figures::firstCallThenRun),
-                mean(figures, Figures::answerStreamed), mean(figures, Figures::answerThenRun), mean(figures, Figures::bound), geo,
-                min, bestGeo);
+                label,
+                figures.size(),
+                mean(figures, Figures::firstCallStreamed),
+                mean(figures, Figures::firstCallThenRun),
+                mean(figures, Figures::answerStreamed),
+                mean(figures, Figures::answerThenRun),
+                mean(figures, Figures::bound),
+                geo,
+                min,
+                bestGeo);
     }
 
     private static double mean(List<Figures> figures, java.util.function.ToDoubleFunction<Figures> f) {
@@ -141,8 +192,7 @@ public final class StreamingBench {
     }
 
     /** Times of one agent run, unscaled milliseconds from its start. */
-    private record Measured(double firstCall, double answer) {
-    }
+    private record Measured(double firstCall, double answer) {}
 
     /** The median of {@code repeat} runs (each figure on its own): the machine may be busy with other work. */
     private Measured median(Plan plan, boolean stream) {
@@ -160,7 +210,9 @@ public final class StreamingBench {
         AtomicLong firstCall = new AtomicLong(Long.MAX_VALUE);
         PlanVm vm = vm(text, firstCall);
         long start = System.nanoTime();
-        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(stream).repairRounds(0).build()
+        AgentResult result = Agent.builder(vm).format(AnswerFormat.JSON).stream(stream)
+                .repairRounds(0)
+                .build()
                 .ask("bench", Map.of(), RunMode.live());
         long end = System.nanoTime();
         vm.close();
@@ -178,7 +230,8 @@ public final class StreamingBench {
      */
     private double bound(Plan plan) {
         double interval = 1000 / tokensPerSecond;
-        JsonNode instructions = plan.document().isArray() ? plan.document() : plan.document().path("plan");
+        JsonNode instructions =
+                plan.document().isArray() ? plan.document() : plan.document().path("plan");
         int offset = "{\"plan\":[".length();
         Map<Integer, Double> arrival = new java.util.HashMap<>();
         for (JsonNode instruction : instructions) {
@@ -209,7 +262,8 @@ public final class StreamingBench {
 
     /** A VM whose planner streams {@code text} at the token rate, with stand-in tools at their latencies. */
     private PlanVm vm(String text, AtomicLong firstCall) {
-        var builder = PlanVm.builder().tool(new StreamingPlanner(text, (long) (1000 / tokensPerSecond / scale * 1_000_000)));
+        var builder =
+                PlanVm.builder().tool(new StreamingPlanner(text, (long) (1000 / tokensPerSecond / scale * 1_000_000)));
         for (String tool : TOOLS) {
             long latency = (long) (latencies.get(tool) / scale);
             builder.tool(Tool.of(tool, "stand-in " + tool, (params, context) -> {
@@ -278,7 +332,9 @@ public final class StreamingBench {
     /** The planner's answer: the plan as an LLM writes it in JSON mode. */
     private static String answerText(Plan plan) {
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
-        answer.set("plan", plan.document().isArray() ? plan.document() : plan.document().path("plan"));
+        answer.set(
+                "plan",
+                plan.document().isArray() ? plan.document() : plan.document().path("plan"));
         return answer.toString();
     }
 
@@ -311,7 +367,8 @@ public final class StreamingBench {
     }
 
     private static boolean eligible(Plan plan) {
-        JsonNode raw = plan.document().isArray() ? plan.document() : plan.document().path("plan");
+        JsonNode raw =
+                plan.document().isArray() ? plan.document() : plan.document().path("plan");
         for (JsonNode instruction : raw) {
             String type = instruction.path("type").asText();
             if (!Set.of("assign", "calling", "reasoning").contains(type)) {

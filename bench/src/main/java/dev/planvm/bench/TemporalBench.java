@@ -66,7 +66,10 @@ public final class TemporalBench {
                 case "--plans" -> plans = Integer.parseInt(args[++i]);
                 case "--in-flight" -> inFlight = Integer.parseInt(args[++i]);
                 case "--chain" -> chain = Integer.parseInt(args[++i]);
-                case "--workers" -> workerCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+                case "--workers" ->
+                    workerCounts = java.util.Arrays.stream(args[++i].split(","))
+                            .map(Integer::parseInt)
+                            .toList();
                 case "--server" -> server = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
@@ -79,12 +82,19 @@ public final class TemporalBench {
         TestWorkflowEnvironment env = server == null ? TestWorkflowEnvironment.newInstance() : null;
         TemporalConnection connection = server == null ? null : TemporalConnection.open(server, "default", Map.of());
         WorkflowClient client = env != null ? env.getWorkflowClient() : connection.client();
-        System.out.printf(Locale.ROOT, "%s in %.1f s%n", env != null ? "in-process test server started"
-                : "connected to " + server, seconds(System.nanoTime() - start));
+        System.out.printf(
+                Locale.ROOT,
+                "%s in %.1f s%n",
+                env != null ? "in-process test server started" : "connected to " + server,
+                seconds(System.nanoTime() - start));
         try {
             chain(client, chain, tools);
-            System.out.printf(Locale.ROOT, "%ncorpus: %d plans (%d distinct corpus plans that run with stand-ins), %d in flight%n",
-                    corpus.size(), corpus.stream().map(Sample::name).distinct().count(), inFlight);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%ncorpus: %d plans (%d distinct corpus plans that run with stand-ins), %d in flight%n",
+                    corpus.size(),
+                    corpus.stream().map(Sample::name).distinct().count(),
+                    inFlight);
             local(corpus, tools, 1);
             local(corpus, tools, inFlight);
             for (int workers : workerCounts) {
@@ -103,9 +113,15 @@ public final class TemporalBench {
     private static void chain(WorkflowClient client, int length, Set<String> tools) throws Exception {
         StringBuilder plan = new StringBuilder("[");
         for (int i = 0; i < length; i++) {
-            plan.append(i == 0 ? "" : ",").append("{\"seq_no\": ").append(i).append(", \"type\": \"calling\", \"parameters\":")
-                    .append(" {\"tool_name\": \"step\", \"tool_params\": {\"n\": \"").append(i == 0 ? "0" : "${v" + (i - 1) + "}")
-                    .append("\"}, \"output_vars\": \"").append(i == length - 1 ? "final_answer" : "v" + i).append("\"}}");
+            plan.append(i == 0 ? "" : ",")
+                    .append("{\"seq_no\": ")
+                    .append(i)
+                    .append(", \"type\": \"calling\", \"parameters\":")
+                    .append(" {\"tool_name\": \"step\", \"tool_params\": {\"n\": \"")
+                    .append(i == 0 ? "0" : "${v" + (i - 1) + "}")
+                    .append("\"}, \"output_vars\": \"")
+                    .append(i == length - 1 ? "final_answer" : "v" + i)
+                    .append("\"}}");
         }
         String json = plan.append("]").toString();
         PlanVm vm = vm(tools);
@@ -134,9 +150,15 @@ public final class TemporalBench {
                 }
             }
             double perPlan = (System.nanoTime() - start) / 1e6 / runs;
-            System.out.printf(Locale.ROOT, "chain of %d dependent calls, one plan at a time: Temporal %.1f ms per plan,"
-                    + " %.2f ms per call; local VM %.3f ms per call; overhead per call as an activity: %.2f ms%n",
-                    length, perPlan, perPlan / length, localPerCall, perPlan / length - localPerCall);
+            System.out.printf(
+                    Locale.ROOT,
+                    "chain of %d dependent calls, one plan at a time: Temporal %.1f ms per plan,"
+                            + " %.2f ms per call; local VM %.3f ms per call; overhead per call as an activity: %.2f ms%n",
+                    length,
+                    perPlan,
+                    perPlan / length,
+                    localPerCall,
+                    perPlan / length - localPerCall);
         }
     }
 
@@ -162,12 +184,19 @@ public final class TemporalBench {
         }
         double took = seconds(System.nanoTime() - start);
         pool.shutdown();
-        System.out.printf(Locale.ROOT, "  local VM, %2d thread%s:       %8.0f plans/s  %9.0f calls/s  (%d failed)%n", threads,
-                threads == 1 ? " " : "s", results.size() / took, calls.get() / took, failed);
+        System.out.printf(
+                Locale.ROOT,
+                "  local VM, %2d thread%s:       %8.0f plans/s  %9.0f calls/s  (%d failed)%n",
+                threads,
+                threads == 1 ? " " : "s",
+                results.size() / took,
+                calls.get() / took,
+                failed);
     }
 
-    private static void temporal(WorkflowClient client, List<Sample> corpus, Set<String> tools, int workerCount,
-                                 int inFlight) throws Exception {
+    private static void temporal(
+            WorkflowClient client, List<Sample> corpus, Set<String> tools, int workerCount, int inFlight)
+            throws Exception {
         String queue = "bench-corpus-" + workerCount;
         List<PlanWorkers> workers = new ArrayList<>();
         for (int i = 0; i < workerCount; i++) {
@@ -192,9 +221,16 @@ public final class TemporalBench {
             }
             double took = seconds(System.nanoTime() - start);
             double cpuPerPlan = (cpuNanos() - cpu) / 1e6 / corpus.size();
-            System.out.printf(Locale.ROOT, "  Temporal, %d worker%s:        %8.1f plans/s  %9.1f activities/s  (%d failed)"
-                    + "  %.1f ms of this process's CPU per plan%n", workerCount, workerCount == 1 ? " " : "s",
-                    corpus.size() / took, calls.get() / took, failed, cpuPerPlan);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  Temporal, %d worker%s:        %8.1f plans/s  %9.1f activities/s  (%d failed)"
+                            + "  %.1f ms of this process's CPU per plan%n",
+                    workerCount,
+                    workerCount == 1 ? " " : "s",
+                    corpus.size() / took,
+                    calls.get() / took,
+                    failed,
+                    cpuPerPlan);
         } finally {
             waiting.shutdownNow();
             workers.forEach(PlanWorkers::close);
@@ -202,7 +238,10 @@ public final class TemporalBench {
     }
 
     private static PlanWorkers workers(WorkflowClient client, String queue, Set<String> tools) {
-        return PlanWorkers.builder(client).taskQueue(queue).tools(standIns(tools)).conditionEvaluator(NO)
+        return PlanWorkers.builder(client)
+                .taskQueue(queue)
+                .tools(standIns(tools))
+                .conditionEvaluator(NO)
                 .build();
     }
 
@@ -223,7 +262,8 @@ public final class TemporalBench {
             tools.add(Tool.of(name, "stand-in", (params, context) -> {
                 calls.incrementAndGet();
                 if (context.expectedKeys().size() < 2) {
-                    return TextNode.valueOf(name + "(" + params.path("n").asText(params.toString().length() + "") + ")");
+                    return TextNode.valueOf(name + "("
+                            + params.path("n").asText(params.toString().length() + "") + ")");
                 }
                 ObjectNode object = JsonNodeFactory.instance.objectNode();
                 context.expectedKeys().forEach(key -> object.put(key, key + " from seq_no " + context.seqNo()));
@@ -234,8 +274,7 @@ public final class TemporalBench {
     }
 
     /** A corpus plan with the tools it calls. */
-    private record Sample(String name, String json, Plan plan, Set<String> tools) {
-    }
+    private record Sample(String name, String json, Plan plan, Set<String> tools) {}
 
     /** {@code count} plans: the corpus plans that succeed with stand-in tools, repeated as needed. */
     private static List<Sample> corpus(int count) {
@@ -252,7 +291,8 @@ public final class TemporalBench {
                 }
             });
             PlanVm vm = vm(tools);
-            if (vm.run(vm.loader().load(entry.json(), entry.name()).planOrThrow(), Map.of()).succeeded()) {
+            if (vm.run(vm.loader().load(entry.json(), entry.name()).planOrThrow(), Map.of())
+                    .succeeded()) {
                 runnable.add(new Sample(entry.name(), entry.json(), loaded.plan(), tools));
             }
             if (runnable.size() == 100) {
@@ -268,7 +308,8 @@ public final class TemporalBench {
 
     /** CPU time of this whole process (every thread), in nanoseconds. */
     private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static double seconds(long nanos) {

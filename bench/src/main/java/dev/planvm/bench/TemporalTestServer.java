@@ -19,14 +19,16 @@ public final class TemporalTestServer {
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 7233;
         TestServicesStarter services = new TestServicesStarter(true, 0);
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        NettyServerBuilder builder =
+                NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
         Server server = builder.build().start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.shutdownNow();
             services.close();
         }));
-        System.err.println("Temporal test server at 127.0.0.1:" + server.getPort() + " (namespace default); Ctrl-C stops it");
+        System.err.println(
+                "Temporal test server at 127.0.0.1:" + server.getPort() + " (namespace default); Ctrl-C stops it");
         server.awaitTermination();
     }
 }

@@ -45,17 +45,21 @@ final class AgentOutput {
         TokenCount tokens = rounds.stream().map(PlanRound::tokens).reduce(TokenCount.ZERO, TokenCount::plus);
         boolean valid = rounds.get(rounds.size() - 1).valid();
         err.println(label + ": " + (valid ? "a valid plan" : "no valid plan") + " after " + rounds.size()
-                + (rounds.size() == 1 ? " answer" : " answers") + (repairs > 0 ? " (" + repairs + (repairs == 1 ? " repair" : " repairs")
-                + (replans > 0 ? ", " + replans + (replans == 1 ? " re-plan" : " re-plans") : "") + ")"
-                : replans > 0 ? " (" + replans + (replans == 1 ? " re-plan" : " re-plans") + ")" : "")
-                + ", " + rounds.get(rounds.size() - 1).format().label() + " format, planner tokens: " + tokens.describe());
+                + (rounds.size() == 1 ? " answer" : " answers")
+                + (repairs > 0
+                        ? " (" + repairs + (repairs == 1 ? " repair" : " repairs")
+                                + (replans > 0 ? ", " + replans + (replans == 1 ? " re-plan" : " re-plans") : "") + ")"
+                        : replans > 0 ? " (" + replans + (replans == 1 ? " re-plan" : " re-plans") + ")" : "")
+                + ", " + rounds.get(rounds.size() - 1).format().label() + " format, planner tokens: "
+                + tokens.describe());
     }
 
     /** Writes the trace and the recorded cassette (also after a failure); false when one could not be written. */
     boolean write(Path trace, JsonNode document, Path record, RunMode mode) {
         boolean written = true;
         if (trace != null && document != null) {
-            written = write(() -> AtomicFiles.write(trace, redactor.redact(document).toPrettyString() + "\n"));
+            written = write(
+                    () -> AtomicFiles.write(trace, redactor.redact(document).toPrettyString() + "\n"));
         }
         if (record != null && mode instanceof RunMode.Record recording) {
             written &= write(() -> recording.recording().cassette().write(record));
@@ -72,7 +76,8 @@ final class AgentOutput {
             output.write();
             return true;
         } catch (IOException | RuntimeException e) {
-            err.println(label + ": " + redactor.redact(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            err.println(label + ": "
+                    + redactor.redact(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
             return false;
         }
     }

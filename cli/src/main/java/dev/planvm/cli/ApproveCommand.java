@@ -14,12 +14,21 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm approve RUN [--deny --reason TEXT]}: decides the call a waiting run waits for, and continues the run. */
-@Command(name = "approve", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Approve (or deny) the tool call a waiting run waits for, and continue the run.",
-                "Approved, the call is made; denied, the step fails with 'denied by a reviewer: REASON', which a re-plan can see."},
+@Command(
+        name = "approve",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Approve (or deny) the tool call a waiting run waits for, and continue the run.",
+            "Approved, the call is made; denied, the step fails with 'denied by a reviewer: REASON', which a re-plan can see."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the run succeeded", "1:the run failed (a denial fails it)", "2:no such run, it does not wait, or bad usage",
-                "3:the run waits for approval again (of another call)"})
+        exitCodeList = {
+            "0:the run succeeded",
+            "1:the run failed (a denial fails it)",
+            "2:no such run, it does not wait, or bad usage",
+            "3:the run waits for approval again (of another call)"
+        })
 final class ApproveCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
@@ -28,10 +37,16 @@ final class ApproveCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--deny", description = "Deny the call instead of approving it.")
     private boolean deny;
 
-    @CommandLine.Option(names = "--reason", paramLabel = "TEXT", description = "Why (recorded; a denial's reason is in the run's error).")
+    @CommandLine.Option(
+            names = "--reason",
+            paramLabel = "TEXT",
+            description = "Why (recorded; a denial's reason is in the run's error).")
     private String reason = "";
 
-    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the trace of this session's steps to OUT.")
+    @CommandLine.Option(
+            names = "--trace",
+            paramLabel = "OUT",
+            description = "Write the trace of this session's steps to OUT.")
     private java.nio.file.Path trace;
 
     @CommandLine.Mixin
@@ -53,15 +68,28 @@ final class ApproveCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
         if (!vmOptions.inputs(commandLine).isEmpty()) {
-            throw new CommandLine.ParameterException(commandLine, "--var does not go with approve (a run keeps its inputs)");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--var does not go with approve (a run keeps its inputs)");
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null,
+        RunOutput output = new RunOutput(
+                "run " + runId,
+                commandLine,
+                verbosity.verbose(),
+                vm.redactor(),
+                trace,
+                null,
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-            DurableRun run = new DurableRuns(vm, runs).approve(runId, !deny, reason, RunMode.live(),
-                    RunSettings.withSecrets(Map.of(), secrets), RunHooks.NONE);
+            DurableRun run = new DurableRuns(vm, runs)
+                    .approve(
+                            runId,
+                            !deny,
+                            reason,
+                            RunMode.live(),
+                            RunSettings.withSecrets(Map.of(), secrets),
+                            RunHooks.NONE);
             return output.finished(run.result(), RunMode.live(), run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

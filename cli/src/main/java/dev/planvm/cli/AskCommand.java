@@ -16,28 +16,43 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm ask "GOAL"}: plans the goal, runs the plan durably, re-plans failed steps, and prints the answer. */
-@Command(name = "ask", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Ask the configured LLM for a plan that reaches GOAL, run it (durably, in the run store) and print its "
-                + "final_answer on stdout.",
-                "With --stream the plan is read while the LLM writes it and calls start as soon as their inputs are known; "
-                        + "with --replan N a step that fails is planned again from there, up to N times, each time in a child "
-                        + "run of the failed one. --record / --replay cover the whole of it (planner answers included)."},
+@Command(
+        name = "ask",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Ask the configured LLM for a plan that reaches GOAL, run it (durably, in the run store) and print its "
+                    + "final_answer on stdout.",
+            "With --stream the plan is read while the LLM writes it and calls start as soon as their inputs are known; "
+                    + "with --replan N a step that fails is planned again from there, up to N times, each time in a child "
+                    + "run of the failed one. --record / --replay cover the whole of it (planner answers included)."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the answer was printed", "1:no valid plan, or the run failed (after its re-plans)",
-                "2:no LLM is configured, or bad usage"})
+        exitCodeList = {
+            "0:the answer was printed",
+            "1:no valid plan, or the run failed (after its re-plans)",
+            "2:no LLM is configured, or bad usage"
+        })
 final class AskCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "GOAL", description = "What to find out or do.")
     private String goal;
 
-    @CommandLine.Option(names = "--replan", paramLabel = "N", defaultValue = "0",
-            description = "When a step fails, ask for new instructions from it on and continue in a child run, up to N times "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @CommandLine.Option(
+            names = "--replan",
+            paramLabel = "N",
+            defaultValue = "0",
+            description =
+                    "When a step fails, ask for new instructions from it on and continue in a child run, up to N times "
+                            + "(default: ${DEFAULT-VALUE}).")
     private int replans;
 
-    @CommandLine.Option(names = "--trace", paramLabel = "OUT",
-            description = "Write the agent trace (JSON: the planner's answers, when each streamed instruction arrived and its call "
-                    + "started, every run's trace, tokens) to OUT, also when it fails.")
+    @CommandLine.Option(
+            names = "--trace",
+            paramLabel = "OUT",
+            description =
+                    "Write the agent trace (JSON: the planner's answers, when each streamed instruction arrived and its call "
+                            + "started, every run's trace, tokens) to OUT, also when it fails.")
     private Path trace;
 
     @CommandLine.Mixin
@@ -77,8 +92,10 @@ final class AskCommand implements Callable<Integer> {
             err.println("ask: " + cannot);
             return ExitCodes.INVALID;
         }
-        Agent.Builder builder = Agent.builder(vm).repairRounds(agent.repairRounds).format(agent.answerFormat(commandLine))
-                .stream(agent.stream).replans(replans);
+        Agent.Builder builder =
+                Agent.builder(vm).repairRounds(agent.repairRounds).format(agent.answerFormat(commandLine)).stream(
+                                agent.stream)
+                        .replans(replans);
         AgentResult result;
         if (noStore) {
             result = builder.build().ask(goal, inputs, mode);
@@ -96,25 +113,30 @@ final class AskCommand implements Callable<Integer> {
         out.rounds(result.rounds());
         for (AgentResult.Run run : result.runs()) {
             if (run.fromSeq() != null) {
-                err.println("ask: re-planned from seq_no " + run.fromSeq() + (run.id() == null ? "" : ": run " + run.id()
-                        + " continues run " + run.parent()));
+                err.println("ask: re-planned from seq_no " + run.fromSeq()
+                        + (run.id() == null ? "" : ": run " + run.id() + " continues run " + run.parent()));
             }
         }
         err.println("ask: " + result.tokens().describe() + " spent");
         boolean written = out.write(trace, result.trace(), agent.recordTo(), mode);
         if (!result.succeeded()) {
             err.println("ask: " + vm.redactor().redact(result.error()));
-            AgentResult.Run last = result.runs().isEmpty() ? null : result.runs().get(result.runs().size() - 1);
+            AgentResult.Run last = result.runs().isEmpty()
+                    ? null
+                    : result.runs().get(result.runs().size() - 1);
             if (last != null && last.id() != null) {
                 err.println("run " + last.id() + " is stored: planvm show " + last.id() + " shows it");
             }
             return ExitCodes.RUNTIME_FAILURE;
         }
-        JsonNode answer = vmOptions.revealSecrets() ? result.finalAnswer() : vm.redactor().redact(result.finalAnswer());
+        JsonNode answer =
+                vmOptions.revealSecrets() ? result.finalAnswer() : vm.redactor().redact(result.finalAnswer());
         if (!answer.equals(result.finalAnswer())) {
             err.println("ask: the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
         }
-        commandLine.getOut().println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
+        commandLine
+                .getOut()
+                .println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 }

@@ -1,12 +1,12 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.agent.Agent;
 import dev.planvm.agent.AgentResult;
 import dev.planvm.agent.format.AnswerFormat;
+import dev.planvm.json.JsonErrors;
 import dev.planvm.json.Spelling;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
@@ -37,7 +37,8 @@ import java.util.Set;
 final class AskTests {
 
     static final String FORMAT = "planvm-ask/1";
-    private static final Set<String> KEYS = Set.of("format", "goal", "vars", "stream", "replan", "repair_rounds", "answer_format");
+    private static final Set<String> KEYS =
+            Set.of("format", "goal", "vars", "stream", "replan", "repair_rounds", "answer_format");
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final PlanVm vm;
@@ -51,18 +52,23 @@ final class AskTests {
     RegressionResult test(Path file) {
         Path expected = PlanFileRunner.expectationFor(file);
         if (!Files.exists(expected)) {
-            return new RegressionResult(file, RegressionResult.Verdict.SKIPPED, List.of("no " + expected.getFileName()), 0);
+            return new RegressionResult(
+                    file, RegressionResult.Verdict.SKIPPED, List.of("no " + expected.getFileName()), 0);
         }
         Expectation expectation;
         try {
             expectation = Expectation.read(expected);
         } catch (ExpectationException e) {
-            return new RegressionResult(file, RegressionResult.Verdict.FAILED, List.of("expectation " + e.getMessage()), 0);
+            return new RegressionResult(
+                    file, RegressionResult.Verdict.FAILED, List.of("expectation " + e.getMessage()), 0);
         }
         PlanOutcome outcome = run(file);
         List<String> differences = expectation.compare(outcome);
-        return new RegressionResult(file, differences.isEmpty() ? RegressionResult.Verdict.PASSED : RegressionResult.Verdict.FAILED,
-                differences, outcome.durationMs());
+        return new RegressionResult(
+                file,
+                differences.isEmpty() ? RegressionResult.Verdict.PASSED : RegressionResult.Verdict.FAILED,
+                differences,
+                outcome.durationMs());
     }
 
     RegressionUpdate update(Path file) throws IOException {
@@ -77,7 +83,8 @@ final class AskTests {
             // written anew below
         }
         Expectation.snapshot(outcome).write(expected);
-        return new RegressionUpdate(file, expected, existed ? RegressionUpdate.Change.UPDATED : RegressionUpdate.Change.CREATED);
+        return new RegressionUpdate(
+                file, expected, existed ? RegressionUpdate.Change.UPDATED : RegressionUpdate.Change.CREATED);
     }
 
     /** The agent run the file describes, replaying the cassette beside it (live when there is none). */
@@ -99,14 +106,23 @@ final class AskTests {
         RunMode mode = Files.exists(cassette) ? RunMode.replay(Cassette.read(cassette), false) : RunMode.live();
         Map<String, JsonNode> variables = new LinkedHashMap<>(inputs);
         ask.path("vars").properties().forEach(var -> variables.put(var.getKey(), var.getValue()));
-        AgentResult result = Agent.builder(vm).stream(ask.path("stream").asBoolean(false)).replans(ask.path("replan").asInt(0))
+        AgentResult result = Agent.builder(vm).stream(ask.path("stream").asBoolean(false))
+                .replans(ask.path("replan").asInt(0))
                 .repairRounds(ask.path("repair_rounds").asInt(dev.planvm.agent.Planner.DEFAULT_REPAIR_ROUNDS))
-                .format(format(ask.path("answer_format").asText("auto"))).build().ask(ask.get("goal").asText(), variables, mode);
+                .format(format(ask.path("answer_format").asText("auto")))
+                .build()
+                .ask(ask.get("goal").asText(), variables, mode);
         long took = (System.nanoTime() - start) / 1_000_000;
         int steps = result.lastResult() == null ? 0 : result.lastResult().steps();
-        return new PlanOutcome(file, result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-                vm.redactor().redact(result.finalAnswer()), result.error() == null ? null : vm.redactor().redact(result.error()),
-                took, steps, List.of(), result.trace());
+        return new PlanOutcome(
+                file,
+                result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                vm.redactor().redact(result.finalAnswer()),
+                result.error() == null ? null : vm.redactor().redact(result.error()),
+                took,
+                steps,
+                List.of(),
+                result.trace());
     }
 
     private static String problem(JsonNode ask) {
@@ -119,14 +135,18 @@ final class AskTests {
         for (Iterator<String> it = ask.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!KEYS.contains(key)) {
-                return "unknown key '" + key + "'" + Spelling.closest(key, KEYS).map(k -> ": did you mean '" + k + "'?").orElse("")
-                        + " (an agent test has: " + String.join(", ", KEYS.stream().sorted().toList()) + ")";
+                return "unknown key '" + key + "'"
+                        + Spelling.closest(key, KEYS)
+                                .map(k -> ": did you mean '" + k + "'?")
+                                .orElse("") + " (an agent test has: "
+                        + String.join(", ", KEYS.stream().sorted().toList()) + ")";
             }
         }
         if (ask.has("vars") && !ask.get("vars").isObject()) {
             return "\"vars\" must be an object of variables";
         }
-        if (format(ask.path("answer_format").asText("auto")) == null && !ask.path("answer_format").asText("auto").equals("auto")) {
+        if (format(ask.path("answer_format").asText("auto")) == null
+                && !ask.path("answer_format").asText("auto").equals("auto")) {
             return "\"answer_format\" must be auto, strict, json or text";
         }
         return null;
@@ -142,7 +162,14 @@ final class AskTests {
     }
 
     private static PlanOutcome invalid(Path file, String problem, long start) {
-        return new PlanOutcome(file, RunStatus.INVALID, null, file.getFileName() + ": " + problem,
-                (System.nanoTime() - start) / 1_000_000, 0, List.of(), null);
+        return new PlanOutcome(
+                file,
+                RunStatus.INVALID,
+                null,
+                file.getFileName() + ": " + problem,
+                (System.nanoTime() - start) / 1_000_000,
+                0,
+                List.of(),
+                null);
     }
 }

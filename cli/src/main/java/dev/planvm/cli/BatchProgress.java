@@ -2,7 +2,6 @@ package dev.planvm.cli;
 
 import dev.planvm.vm.batch.BatchListener;
 import dev.planvm.vm.batch.PlanOutcome;
-
 import java.io.Console;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
@@ -109,7 +108,8 @@ final class BatchProgress implements BatchListener, AutoCloseable {
 
     private static MethodHandle lookUpIsTerminal() {
         try {
-            return MethodHandles.publicLookup().findVirtual(Console.class, "isTerminal", MethodType.methodType(boolean.class));
+            return MethodHandles.publicLookup()
+                    .findVirtual(Console.class, "isTerminal", MethodType.methodType(boolean.class));
         } catch (NoSuchMethodException | IllegalAccessException notThere) {
             return null;
         }

@@ -49,7 +49,8 @@ record BatchResume(Map<String, String> statusByFile) {
                     throw new IOException(out + ": line " + number + " is not JSON, so this is not a batch's output");
                 }
                 if (!line.path("file").isTextual() || !line.path("status").isTextual()) {
-                    throw new IOException(out + ": line " + number + " has no \"file\" and \"status\", so this is not a batch's output");
+                    throw new IOException(out + ": line " + number
+                            + " has no \"file\" and \"status\", so this is not a batch's output");
                 }
                 done.put(line.path("file").asText(), line.path("status").asText());
             }
@@ -82,6 +83,8 @@ record BatchResume(Map<String, String> statusByFile) {
 
     /** How many plans the earlier output holds that did not succeed. */
     long notSucceeded() {
-        return statusByFile.values().stream().filter(status -> !status.equals("succeeded")).count();
+        return statusByFile.values().stream()
+                .filter(status -> !status.equals("succeeded"))
+                .count();
     }
 }

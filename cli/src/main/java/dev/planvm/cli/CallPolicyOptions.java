@@ -2,7 +2,6 @@ package dev.planvm.cli;
 
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -21,32 +20,49 @@ final class CallPolicyOptions {
     @CommandLine.Mixin
     private ToolPolicyOptions tools;
 
-    @CommandLine.Option(names = "--approve-tools", paramLabel = "GLOBS", split = ",",
-            description = "Tools whose every call needs a reviewer's approval (globs, e.g. 'send_*'); also approveTools in "
-                    + "the tools configuration. On a terminal, run asks; otherwise the run stops waiting (exit 3) and "
-                    + "planvm approve RUN continues it. Comma-separated, repeatable.")
+    @CommandLine.Option(
+            names = "--approve-tools",
+            paramLabel = "GLOBS",
+            split = ",",
+            description =
+                    "Tools whose every call needs a reviewer's approval (globs, e.g. 'send_*'); also approveTools in "
+                            + "the tools configuration. On a terminal, run asks; otherwise the run stops waiting (exit 3) and "
+                            + "planvm approve RUN continues it. Comma-separated, repeatable.")
     private List<String> approveTools = List.of();
 
-    @CommandLine.Option(names = "--retries", paramLabel = "N",
+    @CommandLine.Option(
+            names = "--retries",
+            paramLabel = "N",
             description = "Attempts in all for a call that fails with a retriable error (429, 5xx, timeout, I/O); "
                     + "1 = no retry (default: 3).")
     private Integer retries;
 
-    @CommandLine.Option(names = "--retry-backoff", paramLabel = "MS",
-            description = "The wait before the second attempt in milliseconds, doubled for each further one, with jitter "
-                    + "(default: 500; at most 8000 unless MS is larger).")
+    @CommandLine.Option(
+            names = "--retry-backoff",
+            paramLabel = "MS",
+            description =
+                    "The wait before the second attempt in milliseconds, doubled for each further one, with jitter "
+                            + "(default: 500; at most 8000 unless MS is larger).")
     private Long retryBackoff;
 
-    @CommandLine.Option(names = "--call-timeout", paramLabel = "SECONDS",
-            description = "The longest one attempt of a call may take; a slower one is interrupted and retried (default: no limit).")
+    @CommandLine.Option(
+            names = "--call-timeout",
+            paramLabel = "SECONDS",
+            description =
+                    "The longest one attempt of a call may take; a slower one is interrupted and retried (default: no limit).")
     private String callTimeout;
 
-    @CommandLine.Option(names = "--tool-retries", paramLabel = "TOOL=N",
+    @CommandLine.Option(
+            names = "--tool-retries",
+            paramLabel = "TOOL=N",
             description = "Attempts in all for calls of TOOL, instead of --retries. Repeatable.")
     private Map<String, Integer> toolRetries = Map.of();
 
-    @CommandLine.Option(names = "--tool-timeout", paramLabel = "TOOL=SECONDS",
-            description = "The longest one attempt of a call of TOOL may take, instead of --call-timeout; 0: no limit. Repeatable.")
+    @CommandLine.Option(
+            names = "--tool-timeout",
+            paramLabel = "TOOL=SECONDS",
+            description =
+                    "The longest one attempt of a call of TOOL may take, instead of --call-timeout; 0: no limit. Repeatable.")
     private Map<String, String> toolTimeouts = Map.of();
 
     /** The {@code --allow-tools} / {@code --deny-tools} policy. */
@@ -92,7 +108,8 @@ final class CallPolicyOptions {
     /** The globs of a comma-separated option, blanks around them and empty ones dropped. */
     private static int attempts(String option, int value, CommandLine commandLine) {
         if (value < 1) {
-            throw new CommandLine.ParameterException(commandLine, option + ": attempts must be at least 1 (1 = no retry)");
+            throw new CommandLine.ParameterException(
+                    commandLine, option + ": attempts must be at least 1 (1 = no retry)");
         }
         return value;
     }
@@ -102,12 +119,16 @@ final class CallPolicyOptions {
         try {
             BigDecimal value = new BigDecimal(text.strip());
             if (value.signum() > 0 || (zeroAllowed && value.signum() == 0)) {
-                return Duration.ofMillis(value.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact());
+                return Duration.ofMillis(value.movePointRight(3)
+                        .setScale(0, RoundingMode.CEILING)
+                        .longValueExact());
             }
         } catch (ArithmeticException | NumberFormatException e) {
             // the message below
         }
-        throw new CommandLine.ParameterException(commandLine, option + ": expected a " + (zeroAllowed ? "" : "positive ")
-                + "number of seconds" + (zeroAllowed ? " (0: no limit)" : ""));
+        throw new CommandLine.ParameterException(
+                commandLine,
+                option + ": expected a " + (zeroAllowed ? "" : "positive ") + "number of seconds"
+                        + (zeroAllowed ? " (0: no limit)" : ""));
     }
 }

@@ -24,7 +24,8 @@ final class ChainLlm implements LlmJson {
 
     @Override
     public JsonNode generate(String prompt, String context, List<String> keys) {
-        JsonNode params = JsonNodeFactory.instance.objectNode().put("prompt", prompt).put("context", context);
+        JsonNode params =
+                JsonNodeFactory.instance.objectNode().put("prompt", prompt).put("context", context);
         return chain.execute(new Call.ToolCall(PlanVm.LLM_TOOL, params, new CallContext(0, keys)));
     }
 }

@@ -14,15 +14,20 @@ import picocli.CommandLine;
  */
 final class ClockOptions {
 
-    @CommandLine.Option(names = "--now", paramLabel = "INSTANT",
+    @CommandLine.Option(
+            names = "--now",
+            paramLabel = "INSTANT",
             description = "The run's 'now': 2026-11-26T09:00:00Z, 2026-11-26T09:00:00+01:00, or 2026-11-26T09:00 or"
                     + " 2026-11-26 in the run's time zone (default: the system clock when the run starts; a replay takes its"
                     + " cassette's, a resume or rerun the stored run's).")
     private String now;
 
-    @CommandLine.Option(names = "--tz", paramLabel = "ZONE",
-            description = "The run's time zone, e.g. Europe/Oslo, America/New_York, UTC or +01:00 (default: the system zone;"
-                    + " a replay takes its cassette's, a resume or rerun the stored run's).")
+    @CommandLine.Option(
+            names = "--tz",
+            paramLabel = "ZONE",
+            description =
+                    "The run's time zone, e.g. Europe/Oslo, America/New_York, UTC or +01:00 (default: the system zone;"
+                            + " a replay takes its cassette's, a resume or rerun the stored run's).")
     private String tz;
 
     /** Whether {@code --now} or {@code --tz} was given. */

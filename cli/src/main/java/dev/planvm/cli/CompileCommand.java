@@ -16,24 +16,40 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm compile FILE}: prints the StackVM JSON a YAML or JavaScript plan compiles to. */
-@Command(name = "compile", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Print the StackVM JSON a plan compiles to (YAML, JavaScript; a JSON plan as it is), indented, on stdout.",
-                "Diagnostics go to stderr as FILE: line N, column M: message (warnings marked warning:)."},
+@Command(
+        name = "compile",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Print the StackVM JSON a plan compiles to (YAML, JavaScript; a JSON plan as it is), indented, on stdout.",
+            "Diagnostics go to stderr as FILE: line N, column M: message (warnings marked warning:)."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the plan compiled and the result is a valid plan (warnings allowed)",
-                "2:the plan does not compile or is invalid (nothing on stdout), or bad usage"})
+        exitCodeList = {
+            "0:the plan compiled and the result is a valid plan (warnings allowed)",
+            "2:the plan does not compile or is invalid (nothing on stdout), or bad usage"
+        })
 final class CompileCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "FILE",
+    @CommandLine.Parameters(
+            index = "0",
+            paramLabel = "FILE",
             description = "The plan file: YAML (.yaml, .yml), JavaScript (.js) or JSON; '-' reads standard input.")
     private String file;
 
-    @CommandLine.Option(names = "--dialect", paramLabel = "yaml|js|json", converter = DialectConverter.class,
+    @CommandLine.Option(
+            names = "--dialect",
+            paramLabel = "yaml|js|json",
+            converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;
 
-    @CommandLine.Option(names = "--input", paramLabel = "NAME", split = ",",
-            description = "A variable the run will be given (--var NAME=...), which the plan may read. Comma-separated, repeatable.")
+    @CommandLine.Option(
+            names = "--input",
+            paramLabel = "NAME",
+            split = ",",
+            description =
+                    "A variable the run will be given (--var NAME=...), which the plan may read. Comma-separated, repeatable.")
     private Set<String> inputs = Set.of();
 
     @CommandLine.Mixin
@@ -48,7 +64,8 @@ final class CompileCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PlanSources sources = PlanInput.sources(new PlanLoader(), inputs);
         String source = file.equals("-") ? "<stdin>" : file;
-        Compiled compiled = file.equals("-") ? sources.compile(System.in, source, dialect)
+        Compiled compiled = file.equals("-")
+                ? sources.compile(System.in, source, dialect)
                 : sources.compile(Path.of(file), dialect);
         LoadResult loaded = compiled.load(sources.loader(), source);
         for (Diagnostic diagnostic : loaded.diagnostics()) {

@@ -8,15 +8,22 @@ import picocli.CommandLine;
 /** The options that decide how calls overlap: shared by {@code run} and {@code batch}. */
 final class ConcurrencyOptions {
 
-    @CommandLine.Option(names = "--sequential",
-            description = "Start every call at its turn only. By default a call whose inputs are known starts early, so independent calls overlap (same results).")
+    @CommandLine.Option(
+            names = "--sequential",
+            description =
+                    "Start every call at its turn only. By default a call whose inputs are known starts early, so independent calls overlap (same results).")
     private boolean sequential;
 
-    @CommandLine.Option(names = "--max-in-flight", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_IN_FLIGHT,
+    @CommandLine.Option(
+            names = "--max-in-flight",
+            paramLabel = "N",
+            defaultValue = "" + PlanVm.DEFAULT_MAX_IN_FLIGHT,
             description = "The most calls one run starts ahead of their turn at once (default: ${DEFAULT-VALUE}).")
     private int maxInFlight;
 
-    @CommandLine.Option(names = "--tool-concurrency", paramLabel = "TOOL=N",
+    @CommandLine.Option(
+            names = "--tool-concurrency",
+            paramLabel = "TOOL=N",
             description = "The most calls of TOOL running at once, across all runs (e.g. llm_generate=4). Repeatable.")
     private Map<String, Integer> toolConcurrency = Map.of();
 
@@ -28,8 +35,10 @@ final class ConcurrencyOptions {
         builder.sequential(sequential).maxInFlightPerRun(maxInFlight);
         for (Map.Entry<String, Integer> limit : toolConcurrency.entrySet()) {
             if (limit.getValue() < 1) {
-                throw new CommandLine.ParameterException(commandLine, "--tool-concurrency " + limit.getKey()
-                        + "=" + limit.getValue() + ": the limit must be at least 1");
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--tool-concurrency " + limit.getKey() + "=" + limit.getValue()
+                                + ": the limit must be at least 1");
             }
             builder.toolConcurrency(limit.getKey(), limit.getValue());
         }

@@ -19,17 +19,23 @@ import picocli.CommandLine;
  */
 final class ConfigOptions {
 
-    @CommandLine.Option(names = "--config", paramLabel = "FILE",
+    @CommandLine.Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "The tools configuration (JSON: mcpServers, httpTools, openapi, toolPaths, knowledge). "
                     + "Default: $PLANVM_CONFIG, else planvm.json in the current directory when there is one.")
     private Path config;
 
-    @CommandLine.Option(names = "--tools-path", paramLabel = "PATH",
+    @CommandLine.Option(
+            names = "--tools-path",
+            paramLabel = "PATH",
             description = "A tool jar, or a directory of them, whose ToolProviders add tools (also $PLANVM_TOOLS_PATH, "
                     + "separated by ':'). Repeatable.")
     private List<Path> toolsPath = List.of();
 
-    @CommandLine.Option(names = "--kb", paramLabel = "NAME",
+    @CommandLine.Option(
+            names = "--kb",
+            paramLabel = "NAME",
             description = "Answer vector_search and retrieve_knowledge_graph from knowledge base NAME (built with "
                     + "planvm kb index; sets \"knowledge\": {\"kb\": NAME} over the configuration's).")
     private String kb;
@@ -40,7 +46,8 @@ final class ConfigOptions {
         Path file = ToolsConfig.locate(workingDir, environment, config).orElse(null);
         List<Path> extra = new ArrayList<>(toolsPath);
         extra.addAll(ToolsConfig.toolsPathFromEnvironment(workingDir, environment));
-        Map<String, JsonNode> overrides = kb == null ? Map.of()
+        Map<String, JsonNode> overrides = kb == null
+                ? Map.of()
                 : Map.of("knowledge", JsonNodeFactory.instance.objectNode().put("kb", kb));
         return ToolsConfig.load(file, environment, secrets, ToolsConfig.classPathProviders(), extra, overrides);
     }

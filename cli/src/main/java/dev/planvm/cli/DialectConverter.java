@@ -8,12 +8,14 @@ import picocli.CommandLine;
 final class DialectConverter implements CommandLine.ITypeConverter<Dialect> {
 
     /** The option's description, shared by the commands that take it. */
-    static final String DESCRIPTION = "The plan's language: yaml (also .yml), js or json (default: the file's extension; json for"
-            + " standard input and other extensions).";
+    static final String DESCRIPTION =
+            "The plan's language: yaml (also .yml), js or json (default: the file's extension; json for"
+                    + " standard input and other extensions).";
 
     @Override
     public Dialect convert(String value) {
-        return Dialect.named(value).orElseThrow(() -> new CommandLine.TypeConversionException(
-                TerminalText.safe("'" + value + "' is not a plan dialect: write yaml, js or json")));
+        return Dialect.named(value)
+                .orElseThrow(() -> new CommandLine.TypeConversionException(
+                        TerminalText.safe("'" + value + "' is not a plan dialect: write yaml, js or json")));
     }
 }

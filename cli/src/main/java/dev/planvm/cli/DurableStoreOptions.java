@@ -11,21 +11,32 @@ final class DurableStoreOptions {
     @CommandLine.Mixin
     private StoreOptions store;
 
-    @CommandLine.Option(names = "--durability", paramLabel = "full|process", defaultValue = "full",
+    @CommandLine.Option(
+            names = "--durability",
+            paramLabel = "full|process",
+            defaultValue = "full",
             converter = DurabilityConverter.class,
-            description = "What a committed step survives: full (default: also a power loss or OS crash, one disk sync per "
-                    + "step) or process (a crash of planvm only, about half the cost per step).")
+            description =
+                    "What a committed step survives: full (default: also a power loss or OS crash, one disk sync per "
+                            + "step) or process (a crash of planvm only, about half the cost per step).")
     private RunStore.Durability durability;
 
-    @CommandLine.Option(names = "--max-store-bytes", paramLabel = "SIZE", defaultValue = "256MiB", converter = Sizes.class,
-            description = "The most one run may write to the run store (default: ${DEFAULT-VALUE}); a step that would pass it "
-                    + "stops the run. Sizes: 1000, 64KiB, 256MiB, 1GiB.")
+    @CommandLine.Option(
+            names = "--max-store-bytes",
+            paramLabel = "SIZE",
+            defaultValue = "256MiB",
+            converter = Sizes.class,
+            description =
+                    "The most one run may write to the run store (default: ${DEFAULT-VALUE}); a step that would pass it "
+                            + "stops the run. Sizes: 1000, 64KiB, 256MiB, 1GiB.")
     private long maxStoreBytes;
 
     /** Opens (creating when needed) the store, keeping {@code redactor}'s secrets out of everything written to it. */
     RunStore open(Map<String, String> environment, Redactor redactor) {
-        return RunStore.open(store.path(environment), redactor, RunStore.Settings.DEFAULT.withDurability(durability)
-                .withMaxRunBytes(maxStoreBytes));
+        return RunStore.open(
+                store.path(environment),
+                redactor,
+                RunStore.Settings.DEFAULT.withDurability(durability).withMaxRunBytes(maxStoreBytes));
     }
 
     /** Reads {@code full} or {@code process}. */

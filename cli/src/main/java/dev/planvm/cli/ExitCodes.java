@@ -10,6 +10,5 @@ final class ExitCodes {
     /** A batch stopped by Ctrl-C or SIGTERM (128 + SIGINT's number, as shells report it). */
     static final int INTERRUPTED = 130;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

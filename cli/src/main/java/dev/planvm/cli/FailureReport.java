@@ -21,8 +21,7 @@ import java.util.List;
 /** {@code planvm test --html DIR}: the report of a failing regression, with its differences from the expectation. */
 final class FailureReport {
 
-    private FailureReport() {
-    }
+    private FailureReport() {}
 
     /** Writes {@code DIR/X.html} for plan {@code X.json} (or {@code X.yaml}, {@code X.js}: the StackVM JSON it compiles to) and returns where. */
     static Path write(Path dir, Path plan, RegressionResult result, PlanOutcome outcome) {
@@ -32,8 +31,10 @@ final class FailureReport {
         Path page = dir.resolve(PlanFileRunner.baseName(plan) + ".html");
         try {
             Files.createDirectories(dir);
-            AtomicFiles.write(page, HtmlReport.render(new ReportInput("planvm test: FAIL " + plan, document, trace, List.of(),
-                    result.details())));
+            AtomicFiles.write(
+                    page,
+                    HtmlReport.render(new ReportInput(
+                            "planvm test: FAIL " + plan, document, trace, List.of(), result.details())));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + page + ": " + e.getMessage(), e);
         }

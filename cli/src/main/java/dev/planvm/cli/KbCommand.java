@@ -14,14 +14,22 @@ import picocli.CommandLine.Command;
  * and {@code retrieve_knowledge_graph} ({@code run --kb NAME}). {@code index} is {@link KbIndexCommand};
  * {@code list}, {@code stats} and {@code remove} are here.
  */
-@Command(name = "kb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Knowledge bases built from folders of documents (Markdown, text, HTML, PDF) on this machine.",
-                "planvm run PLAN --kb NAME answers vector_search and retrieve_knowledge_graph from one."},
+@Command(
+        name = "kb",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Knowledge bases built from folders of documents (Markdown, text, HTML, PDF) on this machine.",
+            "planvm run PLAN --kb NAME answers vector_search and retrieve_knowledge_graph from one."
+        },
         synopsisSubcommandLabel = "COMMAND",
         subcommands = {KbIndexCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "1:some documents could not be indexed, or indexing failed",
-                "2:no such knowledge base, a damaged one, or bad usage"})
+        exitCodeList = {
+            "0:done",
+            "1:some documents could not be indexed, or indexing failed",
+            "2:no such knowledge base, a damaged one, or bad usage"
+        })
 final class KbCommand implements Runnable {
 
     @CommandLine.Spec
@@ -32,7 +40,10 @@ final class KbCommand implements Runnable {
 
     /** Where knowledge bases live: {@code --root DIR}, default {@code .planvm/kb} in the current directory. */
     static final class Root {
-        @CommandLine.Option(names = "--root", paramLabel = "DIR", defaultValue = KnowledgeBases.DEFAULT_ROOT,
+        @CommandLine.Option(
+                names = "--root",
+                paramLabel = "DIR",
+                defaultValue = KnowledgeBases.DEFAULT_ROOT,
                 description = "Where knowledge bases live (default: ${DEFAULT-VALUE}, in the current directory).")
         private Path root;
 
@@ -50,8 +61,12 @@ final class KbCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing command: index, list, stats or remove");
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-            description = "List the knowledge bases: name, files, chunks, entities, relationships, model, size, last update.")
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            versionProvider = VersionProvider.class,
+            description =
+                    "List the knowledge bases: name, files, chunks, entities, relationships, model, size, last update.")
     int list(@CommandLine.Mixin Root root, @CommandLine.Mixin Verbosity verbosity) {
         PrintWriter out = spec.commandLine().getOut();
         List<KbStats> all = root.bases().list();
@@ -62,27 +77,44 @@ final class KbCommand implements Runnable {
         return ExitCodes.OK;
     }
 
-    @Command(name = "stats", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    @Command(
+            name = "stats",
+            mixinStandardHelpOptions = true,
+            versionProvider = VersionProvider.class,
             description = "Show one knowledge base: files, chunks, entities, relationships, model, size, dates.")
-    int stats(@CommandLine.Parameters(paramLabel = "NAME") String name,
-              @CommandLine.Option(names = "--format", defaultValue = "text", description = "text or json. Default: ${DEFAULT-VALUE}.")
-              ValidateCommand.Format format,
-              @CommandLine.Mixin Root root, @CommandLine.Mixin Verbosity verbosity) {
+    int stats(
+            @CommandLine.Parameters(paramLabel = "NAME") String name,
+            @CommandLine.Option(
+                            names = "--format",
+                            defaultValue = "text",
+                            description = "text or json. Default: ${DEFAULT-VALUE}.")
+                    ValidateCommand.Format format,
+            @CommandLine.Mixin Root root,
+            @CommandLine.Mixin Verbosity verbosity) {
         return refusingKnowledgeErrors(() -> {
             KbStats stats = root.bases().stats(name);
             if (stats.problem().isPresent()) {
                 throw new KnowledgeException(stats.problem().get());
             }
-            spec.commandLine().getOut().println(format == ValidateCommand.Format.json ? stats.toJson().toPrettyString()
-                    : stats.line());
+            spec.commandLine()
+                    .getOut()
+                    .println(
+                            format == ValidateCommand.Format.json
+                                    ? stats.toJson().toPrettyString()
+                                    : stats.line());
             return ExitCodes.OK;
         });
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    @Command(
+            name = "remove",
+            mixinStandardHelpOptions = true,
+            versionProvider = VersionProvider.class,
             description = "Delete a knowledge base (only a directory that holds a knowledge base's kb.json).")
-    int remove(@CommandLine.Parameters(paramLabel = "NAME") String name,
-               @CommandLine.Mixin Root root, @CommandLine.Mixin Verbosity verbosity) {
+    int remove(
+            @CommandLine.Parameters(paramLabel = "NAME") String name,
+            @CommandLine.Mixin Root root,
+            @CommandLine.Mixin Verbosity verbosity) {
         return refusingKnowledgeErrors(() -> {
             root.bases().remove(name);
             spec.commandLine().getErr().println("removed knowledge base '" + name + "'");

@@ -36,8 +36,13 @@ final class KbProgress implements IndexListener, AutoCloseable {
             return;
         }
         if (terminal) {
-            bar = new ProgressBarBuilder().setTaskName(name(phase)).setInitialMax(total).setStyle(ProgressBarStyle.ASCII)
-                    .setUpdateIntervalMillis(200).setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+            bar = new ProgressBarBuilder()
+                    .setTaskName(name(phase))
+                    .setInitialMax(total)
+                    .setStyle(ProgressBarStyle.ASCII)
+                    .setUpdateIntervalMillis(200)
+                    .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                    .build();
         } else {
             err.println(name(phase) + ": " + total + (phase == Phase.EMBED ? " files to read" : " chunks to extract"));
             err.flush();

@@ -3,14 +3,14 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.planvm.json.JsonErrors;
 import dev.planvm.json.TerminalText;
+import dev.planvm.tools.cassette.CassetteException;
+import dev.planvm.tools.config.ToolsConfigException;
+import dev.planvm.vm.durable.DurableRunException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
-import dev.planvm.tools.cassette.CassetteException;
-import dev.planvm.tools.config.ToolsConfigException;
-import dev.planvm.vm.durable.DurableRunException;
 import picocli.CommandLine;
 
 /**
@@ -19,8 +19,7 @@ import picocli.CommandLine;
  */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         Thread.setDefaultUncaughtExceptionHandler(Main::onUncaught);
@@ -73,8 +72,10 @@ public final class Main {
      * itself), e.g. while loading or reporting: one line, the stack trace only with --verbose.
      */
     private static int onExhausted(VirtualMachineError error, PrintWriter err, boolean verbose) {
-        err.println("planvm: " + (error instanceof StackOverflowError ? "the stack overflowed"
-                : "out of memory (" + error.getMessage() + "); give the JVM more (-Xmx) or lower the limits"));
+        err.println("planvm: "
+                + (error instanceof StackOverflowError
+                        ? "the stack overflowed"
+                        : "out of memory (" + error.getMessage() + "); give the JVM more (-Xmx) or lower the limits"));
         if (verbose) {
             error.printStackTrace(err);
         }
@@ -100,7 +101,8 @@ public final class Main {
             config.lines().forEach(line -> err.println(TerminalText.safe(line)));
             return ExitCodes.INVALID;
         }
-        String why = e.getMessage() == null ? e.getClass().getSimpleName()
+        String why = e.getMessage() == null
+                ? e.getClass().getSimpleName()
                 : e instanceof JsonProcessingException json ? JsonErrors.malformed(json) : e.getMessage();
         err.println(TerminalText.safe("planvm: " + why));
         boolean refused = e instanceof DurableRunException || e instanceof CassetteException;

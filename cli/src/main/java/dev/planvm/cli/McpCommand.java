@@ -21,19 +21,30 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm mcp}: planvm as an MCP server, over stdio (until stdin closes) or Streamable HTTP with {@code --port}. */
-@Command(name = "mcp", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Serve planvm to MCP clients (desktop assistants, IDE agents, agent frameworks): the tools validate_plan, "
-                + "run_plan, get_run, plan_schema and list_tools, with this machine's tools, run store and policy.",
-                "Over stdio by default (stdout carries only the protocol; logs go to stderr), or Streamable HTTP at "
-                        + "http://127.0.0.1:PORT/mcp with --port."},
+@Command(
+        name = "mcp",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Serve planvm to MCP clients (desktop assistants, IDE agents, agent frameworks): the tools validate_plan, "
+                    + "run_plan, get_run, plan_schema and list_tools, with this machine's tools, run store and policy.",
+            "Over stdio by default (stdout carries only the protocol; logs go to stderr), or Streamable HTTP at "
+                    + "http://127.0.0.1:PORT/mcp with --port."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stdin closed (stdio) or stopped", "1:cannot listen", "2:bad usage"})
 final class McpCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = "--port", paramLabel = "N", description = "Serve Streamable HTTP on this port (0: any free one) instead of stdio.")
+    @CommandLine.Option(
+            names = "--port",
+            paramLabel = "N",
+            description = "Serve Streamable HTTP on this port (0: any free one) instead of stdio.")
     private Integer port;
 
-    @CommandLine.Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+    @CommandLine.Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
             description = "With --port, the loopback address to listen on (default: ${DEFAULT-VALUE}).")
     private String bind;
 
@@ -56,13 +67,18 @@ final class McpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine commandLine = spec.commandLine();
         if (!vmOptions.inputs(commandLine).isEmpty()) {
-            throw new CommandLine.ParameterException(commandLine, "--var does not go with mcp: each run_plan call brings its inputs");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--var does not go with mcp: each run_plan call brings its inputs");
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
         RunStore runs = store.open(parent.environment(), vm.redactor());
-        PlanService service = new PlanService(vm, runs, ServiceSettings.DEFAULT.withOrigin("mcp")
-                .withUnavailableTools(vmOptions.loaded().unavailable()));
+        PlanService service = new PlanService(
+                vm,
+                runs,
+                ServiceSettings.DEFAULT
+                        .withOrigin("mcp")
+                        .withUnavailableTools(vmOptions.loaded().unavailable()));
         String version = new VersionProvider().getVersion()[0].replace("planvm ", "");
         CountDownLatch done = new CountDownLatch(1);
         try {
@@ -91,7 +107,8 @@ final class McpCommand implements Callable<Integer> {
         }
     }
 
-    private int http(CommandLine commandLine, PlanService service, String version, CountDownLatch done) throws Exception {
+    private int http(CommandLine commandLine, PlanService service, String version, CountDownLatch done)
+            throws Exception {
         PlanMcpServer.Http server;
         try {
             server = PlanMcpServer.http(service, bind, port, version);
@@ -101,16 +118,21 @@ final class McpCommand implements Callable<Integer> {
             commandLine.getErr().println("planvm mcp: cannot listen on " + bind + ":" + port + ": " + e.getMessage());
             return ExitCodes.RUNTIME_FAILURE;
         }
-        commandLine.getErr().println("planvm mcp: Streamable HTTP at " + server.url() + "; stop with Ctrl-C or SIGTERM");
+        commandLine
+                .getErr()
+                .println("planvm mcp: Streamable HTTP at " + server.url() + "; stop with Ctrl-C or SIGTERM");
         commandLine.getErr().flush();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (Exception ignored) {
-                // stopping anyway
-            }
-            done.countDown();
-        }, "planvm-mcp-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                server.close();
+                            } catch (Exception ignored) {
+                                // stopping anyway
+                            }
+                            done.countDown();
+                        },
+                        "planvm-mcp-stop"));
         done.await();
         return ExitCodes.OK;
     }

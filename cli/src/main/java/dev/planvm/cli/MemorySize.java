@@ -9,13 +9,15 @@ import picocli.CommandLine;
 final class MemorySize implements CommandLine.ITypeConverter<Long> {
 
     private static final long MAX = 1L << 40;
-    private static final Pattern SIZE = Pattern.compile("(\\d{1,15})\\s*(?:([kmg])(?:i?b)?|b)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SIZE =
+            Pattern.compile("(\\d{1,15})\\s*(?:([kmg])(?:i?b)?|b)?", Pattern.CASE_INSENSITIVE);
 
     @Override
     public Long convert(String value) {
         Matcher matcher = SIZE.matcher(value.strip());
         if (!matcher.matches()) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a size: write e.g. 64MiB, 512KiB, 1GiB");
+            throw new CommandLine.TypeConversionException(
+                    "'" + value + "' is not a size: write e.g. 64MiB, 512KiB, 1GiB");
         }
         long number = Long.parseLong(matcher.group(1));
         String unit = matcher.group(2) == null ? "" : matcher.group(2).toLowerCase(Locale.ROOT);

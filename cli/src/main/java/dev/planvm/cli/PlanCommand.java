@@ -1,10 +1,10 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.agent.PlanningException;
+import dev.planvm.agent.AgentTraces;
 import dev.planvm.agent.Planned;
 import dev.planvm.agent.Planner;
-import dev.planvm.agent.AgentTraces;
+import dev.planvm.agent.PlanningException;
 import dev.planvm.json.AtomicFiles;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
@@ -17,23 +17,37 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm plan "GOAL"}: asks the configured LLM for a plan, repairs it until it validates, and prints it. */
-@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Ask the configured LLM for a plan that reaches GOAL with the tools available here, and print it.",
-                "The prompt is built from planvm's plan schema, its semantics, the expression functions and every tool's "
-                        + "description and params schema. An invalid answer's problems are sent back for a corrected "
-                        + "plan (--repair-rounds). Stderr says how many answers it took."},
+@Command(
+        name = "plan",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Ask the configured LLM for a plan that reaches GOAL with the tools available here, and print it.",
+            "The prompt is built from planvm's plan schema, its semantics, the expression functions and every tool's "
+                    + "description and params schema. An invalid answer's problems are sent back for a corrected "
+                    + "plan (--repair-rounds). Stderr says how many answers it took."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:a valid plan was printed", "1:no valid plan within the repair rounds, or the LLM failed",
-                "2:no LLM is configured, or bad usage"})
+        exitCodeList = {
+            "0:a valid plan was printed",
+            "1:no valid plan within the repair rounds, or the LLM failed",
+            "2:no LLM is configured, or bad usage"
+        })
 final class PlanCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "GOAL", description = "What the plan should achieve.")
     private String goal;
 
-    @CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the plan to FILE (atomically) instead of stdout.")
+    @CommandLine.Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "Write the plan to FILE (atomically) instead of stdout.")
     private Path output;
 
-    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the planning trace (JSON: every answer, its problems and tokens) to OUT.")
+    @CommandLine.Option(
+            names = "--trace",
+            paramLabel = "OUT",
+            description = "Write the planning trace (JSON: every answer, its problems and tokens) to OUT.")
     private Path trace;
 
     @CommandLine.Mixin
@@ -68,9 +82,13 @@ final class PlanCommand implements Callable<Integer> {
         String started = java.time.Instant.now().toString();
         Planner planner = new Planner(vm, agent.repairRounds, agent.answerFormat(commandLine), agent.stream);
         try {
-            Planned planned = planner.plan(goal, inputs.keySet(), session, new Planner.Listener() { });
+            Planned planned = planner.plan(goal, inputs.keySet(), session, new Planner.Listener() {});
             out.rounds(planned.rounds());
-            boolean written = out.write(trace, AgentTraces.planning(goal, mode, started, planned.rounds(), null, session.tokensSpent()), agent.recordTo(), mode);
+            boolean written = out.write(
+                    trace,
+                    AgentTraces.planning(goal, mode, started, planned.rounds(), null, session.tokensSpent()),
+                    agent.recordTo(),
+                    mode);
             String text = planned.plan().document().toPrettyString() + "\n";
             if (output != null) {
                 AtomicFiles.write(output, text);
@@ -81,7 +99,11 @@ final class PlanCommand implements Callable<Integer> {
             return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
         } catch (PlanningException e) {
             out.rounds(e.rounds());
-            out.write(trace, AgentTraces.planning(goal, mode, started, e.rounds(), e.getMessage(), session.tokensSpent()), agent.recordTo(), mode);
+            out.write(
+                    trace,
+                    AgentTraces.planning(goal, mode, started, e.rounds(), e.getMessage(), session.tokensSpent()),
+                    agent.recordTo(),
+                    mode);
             commandLine.getErr().println("plan: " + vm.redactor().redact(e.getMessage()));
             return ExitCodes.RUNTIME_FAILURE;
         }

@@ -25,11 +25,11 @@ import picocli.CommandLine;
  */
 final class PlanFiles {
 
-    private static final Pattern RECORDING = Pattern.compile("\"format\"\\s*:\\s*\"planvm-(trace|cassette|agent-trace)/");
+    private static final Pattern RECORDING =
+            Pattern.compile("\"format\"\\s*:\\s*\"planvm-(trace|cassette|agent-trace)/");
     private static final Pattern ASK = Pattern.compile("\"format\"\\s*:\\s*\"planvm-ask/");
 
-    private PlanFiles() {
-    }
+    private PlanFiles() {}
 
     /**
      * The plan files {@code paths} stand for, each once, in order.
@@ -49,7 +49,8 @@ final class PlanFiles {
         for (String path : paths) {
             if (path.equals("-")) {
                 if (!stdin) {
-                    throw new CommandLine.ParameterException(commandLine, "this command reads plan files, not standard input ('-')");
+                    throw new CommandLine.ParameterException(
+                            commandLine, "this command reads plan files, not standard input ('-')");
                 }
                 files.add(path);
                 continue;
@@ -85,8 +86,11 @@ final class PlanFiles {
         if (PlanSources.isDialectFile(name)) {
             return Files.isRegularFile(file);
         }
-        return name.endsWith(".json") && !name.endsWith(".cassette.json") && !name.endsWith(".expected.json")
-                && Files.isRegularFile(file) && !isRecording(file);
+        return name.endsWith(".json")
+                && !name.endsWith(".cassette.json")
+                && !name.endsWith(".expected.json")
+                && Files.isRegularFile(file)
+                && !isRecording(file);
     }
 
     /** Whether the file starts like a trace or a cassette: an object whose first few kilobytes name such a format. */

@@ -21,8 +21,7 @@ import java.util.function.UnaryOperator;
  */
 final class PlanInput {
 
-    private PlanInput() {
-    }
+    private PlanInput() {}
 
     /**
      * Loads {@code file} with the VM's loader; errors (and, when verbose, warnings) go to {@code err}.
@@ -30,7 +29,8 @@ final class PlanInput {
      * @param dialect {@code --dialect}, or {@code null} for the file's extension
      * @param inputs  the variables the run is given, which a dialect plan may read
      */
-    static LoadResult load(PlanVm vm, String file, Dialect dialect, Set<String> inputs, PrintWriter err, boolean verbose) {
+    static LoadResult load(
+            PlanVm vm, String file, Dialect dialect, Set<String> inputs, PrintWriter err, boolean verbose) {
         LoadResult loaded = load(sources(vm.loader(), inputs), file, dialect);
         for (Diagnostic diagnostic : loaded.diagnostics()) {
             if (diagnostic.isError() || verbose) {
@@ -52,6 +52,9 @@ final class PlanInput {
 
     /** Runs plan files of every dialect on {@code vm} ({@code batch}, {@code test}), each run's clock changed by {@code clock}. */
     static PlanFileRunner runner(PlanVm vm, UnaryOperator<RunClock> clock) {
-        return new PlanFileRunner(vm, (file, inputs) -> sources(vm.loader(), inputs.keySet()).load(file)).withClock(clock);
+        return new PlanFileRunner(
+                        vm,
+                        (file, inputs) -> sources(vm.loader(), inputs.keySet()).load(file))
+                .withClock(clock);
     }
 }

@@ -5,17 +5,44 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm}: the top-level command; does nothing by itself but list its subcommands. */
-@Command(name = "planvm",
+@Command(
+        name = "planvm",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Validate and run sequenced plans (the StackVM plan format, or YAML and JavaScript plans compiled to it).",
+        description =
+                "Validate and run sequenced plans (the StackVM plan format, or YAML and JavaScript plans compiled to it).",
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = {RunCommand.class, AskCommand.class, PlanCommand.class, BatchCommand.class, TestCommand.class, RunsCommand.class, ShowCommand.class,
-                ResumeCommand.class, RerunCommand.class, ApproveCommand.class, ReportCommand.class, ServeCommand.class,
-                McpCommand.class, ValidateCommand.class, CompileCommand.class, ToolsCommand.class, SchemaCommand.class,
-                KbCommand.class, CompletionCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            RunCommand.class,
+            AskCommand.class,
+            PlanCommand.class,
+            BatchCommand.class,
+            TestCommand.class,
+            RunsCommand.class,
+            ShowCommand.class,
+            ResumeCommand.class,
+            RerunCommand.class,
+            ApproveCommand.class,
+            ReportCommand.class,
+            ServeCommand.class,
+            McpCommand.class,
+            ValidateCommand.class,
+            CompileCommand.class,
+            ToolsCommand.class,
+            SchemaCommand.class,
+            KbCommand.class,
+            CompletionCommand.class,
+            WorkerCommand.class,
+            CommandLine.HelpCommand.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:runtime failure", "2:invalid plan or usage", "3:the run waits for approval", "130:a batch was interrupted"})
+        exitCodeList = {
+            "0:success",
+            "1:runtime failure",
+            "2:invalid plan or usage",
+            "3:the run waits for approval",
+            "130:a batch was interrupted"
+        })
 final class PlanvmCommand implements Runnable {
 
     @CommandLine.Spec

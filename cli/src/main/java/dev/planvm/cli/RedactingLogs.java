@@ -19,8 +19,7 @@ final class RedactingLogs {
 
     private static final String KEY = "planvm.redactor";
 
-    private RedactingLogs() {
-    }
+    private RedactingLogs() {}
 
     /** From now on, log lines of this process are redacted with {@code redactor}. */
     static void use(Redactor redactor) {
@@ -67,12 +66,17 @@ final class RedactingLogs {
 
         private static String describe(IThrowableProxy thrown) {
             String name = thrown.getClassName().substring(thrown.getClassName().lastIndexOf('.') + 1);
-            return thrown.getMessage() == null ? name : name + ": " + thrown.getMessage().lines().findFirst().orElse("");
+            return thrown.getMessage() == null
+                    ? name
+                    : name + ": " + thrown.getMessage().lines().findFirst().orElse("");
         }
 
         private static boolean verbose(Object contextHolder) {
             return contextHolder instanceof LoggerContext context
-                    && context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel().toInt() <= Level.DEBUG.toInt();
+                    && context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
+                                    .getLevel()
+                                    .toInt()
+                            <= Level.DEBUG.toInt();
         }
     }
 }

@@ -1,10 +1,10 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.AtomicFiles;
+import dev.planvm.json.JsonErrors;
 import dev.planvm.server.report.HtmlReport;
 import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.Reports;
@@ -19,25 +19,39 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm report RUN|TRACE.json -o report.html}: one self-contained HTML page of a run. */
-@Command(name = "report", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Write a run's report: one self-contained HTML file (no external fetch) with the plan as a flow graph, "
-                + "a timeline of steps and calls, every step's inputs, writes and errors, and the run's lineage.",
-                "The run is a stored run's id, or a trace file (run --trace OUT); a trace's plan is read from --plan, or from "
-                        + "the file the trace names when its digest matches."},
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Write a run's report: one self-contained HTML file (no external fetch) with the plan as a flow graph, "
+                    + "a timeline of steps and calls, every step's inputs, writes and errors, and the run's lineage.",
+            "The run is a stored run's id, or a trace file (run --trace OUT); a trace's plan is read from --plan, or from "
+                    + "the file the trace names when its digest matches."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:the file cannot be written", "2:no such run or trace, or bad usage"})
 final class ReportCommand implements Callable<Integer> {
 
     private static final long MAX_TRACE_BYTES = 256L << 20;
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN|TRACE", description = "A stored run's id (or prefix), or a trace file.")
+    @CommandLine.Parameters(
+            index = "0",
+            paramLabel = "RUN|TRACE",
+            description = "A stored run's id (or prefix), or a trace file.")
     private String run;
 
-    @CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "report.html",
+    @CommandLine.Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            defaultValue = "report.html",
             description = "Where to write the page (default: ${DEFAULT-VALUE}).")
     private Path output;
 
-    @CommandLine.Option(names = "--plan", paramLabel = "FILE", description = "The plan a trace file ran (for the flow graph).")
+    @CommandLine.Option(
+            names = "--plan",
+            paramLabel = "FILE",
+            description = "The plan a trace file ran (for the flow graph).")
     private Path plan;
 
     @CommandLine.Mixin
@@ -76,22 +90,28 @@ final class ReportCommand implements Callable<Integer> {
 
     private ReportInput fromTrace(CommandLine commandLine, Path file) throws IOException {
         if (Files.size(file) > MAX_TRACE_BYTES) {
-            throw new CommandLine.ParameterException(commandLine, run + ": larger than 256 MiB, not a trace planvm wrote");
+            throw new CommandLine.ParameterException(
+                    commandLine, run + ": larger than 256 MiB, not a trace planvm wrote");
         }
         ObjectMapper mapper = new ObjectMapper();
         JsonNode trace;
         try {
             trace = mapper.readTree(file.toFile());
         } catch (JsonProcessingException e) {
-            throw new CommandLine.ParameterException(commandLine, run + ": not a JSON trace: " + JsonErrors.malformed(e));
+            throw new CommandLine.ParameterException(
+                    commandLine, run + ": not a JSON trace: " + JsonErrors.malformed(e));
         } catch (IOException e) {
             throw new CommandLine.ParameterException(commandLine, run + ": cannot read the trace: " + e.getMessage());
         }
         if (trace == null || !"planvm-trace/1".equals(trace.path("format").asText())) {
-            throw new CommandLine.ParameterException(commandLine, run + ": not a planvm trace (\"format\" is not \"planvm-trace/1\")");
+            throw new CommandLine.ParameterException(
+                    commandLine, run + ": not a planvm trace (\"format\" is not \"planvm-trace/1\")");
         }
-        return Reports.of(trace, planOf(commandLine, trace, file), "planvm trace " + file.getFileName() + " · "
-                + trace.path("plan").path("source").asText("?"));
+        return Reports.of(
+                trace,
+                planOf(commandLine, trace, file),
+                "planvm trace " + file.getFileName() + " · "
+                        + trace.path("plan").path("source").asText("?"));
     }
 
     /** The plan document: {@code --plan}, else the file the trace names when it is there and its digest matches, else none. */
@@ -116,11 +136,14 @@ final class ReportCommand implements Callable<Integer> {
                 .load(candidate); // a YAML or JavaScript plan: the StackVM JSON it compiles to, which the trace ran
         if (!loaded.valid()) {
             if (plan != null) {
-                throw new CommandLine.ParameterException(commandLine, "--plan " + plan + ": " + loaded.errors().get(0).format(plan.toString()));
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--plan " + plan + ": " + loaded.errors().get(0).format(plan.toString()));
             }
             return null;
         }
-        boolean matches = loaded.plan().digest().equals(trace.path("plan").path("digest").asText());
+        boolean matches =
+                loaded.plan().digest().equals(trace.path("plan").path("digest").asText());
         return plan != null || matches ? loaded.plan().document() : null;
     }
 }

@@ -1,6 +1,7 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
@@ -9,12 +10,11 @@ import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.run.RunHooks;
-import dev.planvm.instructions.expr.RunClock;
-import java.util.function.UnaryOperator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -22,12 +22,22 @@ import picocli.CommandLine.Command;
  * {@code planvm rerun RUN --from SEQ}: a new run that keeps the committed state of RUN before
  * {@code SEQ} and executes from there, with edited inputs.
  */
-@Command(name = "rerun", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Start a new run from a stored run's state before a seq_no, with edited inputs.",
-                "The new run keeps what RUN committed before it first reached SEQ and runs from SEQ, with inputs "
-                        + "edited by --var (they override the variables at SEQ too). The new run records its parent."},
+@Command(
+        name = "rerun",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Start a new run from a stored run's state before a seq_no, with edited inputs.",
+            "The new run keeps what RUN committed before it first reached SEQ and runs from SEQ, with inputs "
+                    + "edited by --var (they override the variables at SEQ too). The new run records its parent."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the run succeeded", "1:the run failed", "3:the run waits for approval (planvm approve)", "2:no such run or seq_no, cannot run here, or bad usage"})
+        exitCodeList = {
+            "0:the run succeeded",
+            "1:the run failed",
+            "3:the run waits for approval (planvm approve)",
+            "2:no such run or seq_no, cannot run here, or bad usage"
+        })
 final class RerunCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
@@ -39,11 +49,16 @@ final class RerunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private DurableStoreOptions store;
 
-    @CommandLine.Option(names = "--replay", paramLabel = "CASSETTE",
+    @CommandLine.Option(
+            names = "--replay",
+            paramLabel = "CASSETTE",
             description = "Answer calls from CASSETTE (the interactions the kept steps used are skipped).")
     private Path replay;
 
-    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the trace of the new run's steps to OUT.")
+    @CommandLine.Option(
+            names = "--trace",
+            paramLabel = "OUT",
+            description = "Write the trace of the new run's steps to OUT.")
     private Path trace;
 
     @CommandLine.Mixin
@@ -66,15 +81,22 @@ final class RerunCommand implements Callable<Integer> {
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput("run " + runId, commandLine, verbosity.verbose(), vm.redactor(), trace, null,
+        RunOutput output = new RunOutput(
+                "run " + runId,
+                commandLine,
+                verbosity.verbose(),
+                vm.redactor(),
+                trace,
+                null,
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
             RunHooks hooks = StoredClock.hooks(vmOptions.clock(), clock, durable, vm, runId, mode);
-            DurableRun run = durable.rerun(runId, fromSeq, edits, mode, hooks, id -> {
-            });
-            commandLine.getErr().println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq
-                    + " (" + run.stepsBefore() + " committed steps kept)");
+            DurableRun run = durable.rerun(runId, fromSeq, edits, mode, hooks, id -> {});
+            commandLine
+                    .getErr()
+                    .println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq + " ("
+                            + run.stepsBefore() + " committed steps kept)");
             return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

@@ -22,24 +22,41 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm run FILE}: runs a plan (a durable run unless {@code --no-store}) and prints its {@code final_answer}. */
-@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Run a plan and print its final_answer on stdout (text as is, anything else as compact JSON).",
-                "Logs, warnings and errors go to stderr."},
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Run a plan and print its final_answer on stdout (text as is, anything else as compact JSON).",
+            "Logs, warnings and errors go to stderr."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the run succeeded", "1:the run failed (the message names the seq_no, type and cause)",
-                "2:the plan is invalid or cannot run here, or bad usage",
-                "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"})
+        exitCodeList = {
+            "0:the run succeeded",
+            "1:the run failed (the message names the seq_no, type and cause)",
+            "2:the plan is invalid or cannot run here, or bad usage",
+            "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"
+        })
 final class RunCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "FILE",
-            description = "The plan file: StackVM JSON, YAML (.yaml, .yml) or JavaScript (.js); '-' reads standard input.")
+    @CommandLine.Parameters(
+            index = "0",
+            paramLabel = "FILE",
+            description =
+                    "The plan file: StackVM JSON, YAML (.yaml, .yml) or JavaScript (.js); '-' reads standard input.")
     private String file;
 
-    @CommandLine.Option(names = "--dialect", paramLabel = "yaml|js|json", converter = DialectConverter.class,
+    @CommandLine.Option(
+            names = "--dialect",
+            paramLabel = "yaml|js|json",
+            converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;
 
-    @CommandLine.Option(names = "--trace", paramLabel = "OUT", description = "Write the run's trace (JSON) to OUT, also when the run fails.")
+    @CommandLine.Option(
+            names = "--trace",
+            paramLabel = "OUT",
+            description = "Write the run's trace (JSON) to OUT, also when the run fails.")
     private Path trace;
 
     @CommandLine.Mixin
@@ -48,7 +65,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private DurableStoreOptions store;
 
-    @CommandLine.Option(names = "--no-store", description = "Do not keep the run in the run store (it cannot be resumed).")
+    @CommandLine.Option(
+            names = "--no-store",
+            description = "Do not keep the run in the run store (it cannot be resumed).")
     private boolean noStore;
 
     @CommandLine.Mixin
@@ -76,28 +95,37 @@ final class RunCommand implements Callable<Integer> {
         temporalRun.checkUsage(temporal, commandLine);
         if (temporal.enabled()) {
             TemporalSupport.require("run --temporal", commandLine);
-            return TemporalRun.run(file, trace, modeOptions, vmOptions, temporal, temporalRun, verbosity.verbose(), commandLine);
+            return TemporalRun.run(
+                    file, trace, modeOptions, vmOptions, temporal, temporalRun, verbosity.verbose(), commandLine);
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
-        LoadResult loaded = PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
+        LoadResult loaded =
+                PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }
-        RunHooks hooks = RunHooks.NONE.withOptions(vmOptions.clock().given()
-                ? RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, mode))) : RunOptions.DEFAULT);
-        RunOutput output = new RunOutput(file, commandLine, verbosity.verbose(), vm.redactor(), trace, modeOptions.recordTo(),
+        RunHooks hooks = RunHooks.NONE.withOptions(
+                vmOptions.clock().given()
+                        ? RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, mode)))
+                        : RunOptions.DEFAULT);
+        RunOutput output = new RunOutput(
+                file,
+                commandLine,
+                verbosity.verbose(),
+                vm.redactor(),
+                trace,
+                modeOptions.recordTo(),
                 vmOptions.revealSecrets());
         try {
             if (noStore) {
                 return output.finished(vm.run(loaded.plan(), Checkpoint.start(inputs), mode, hooks, null), mode);
             }
             try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-                DurableRun run = new DurableRuns(vm, runs).start(loaded.plan(), inputs, mode, hooks, id -> {
-                });
+                DurableRun run = new DurableRuns(vm, runs).start(loaded.plan(), inputs, mode, hooks, id -> {});
                 return output.stored(run, mode, runs.file());
             }
         } catch (PlanRejectedException rejected) {

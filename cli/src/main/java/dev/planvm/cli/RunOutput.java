@@ -1,9 +1,8 @@
 package dev.planvm.cli;
 
-import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.JsonFiles;
+import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
@@ -38,8 +37,14 @@ final class RunOutput {
      * @param record   where to write the recorded cassette of a {@link RunMode.Record} run, or {@code null}
      * @param revealSecrets print an answer that holds secrets as it is (else redacted, saying so on stderr)
      */
-    RunOutput(String label, CommandLine commandLine, boolean verbose, Redactor redactor, Path trace, Path record,
-              boolean revealSecrets) {
+    RunOutput(
+            String label,
+            CommandLine commandLine,
+            boolean verbose,
+            Redactor redactor,
+            Path trace,
+            Path record,
+            boolean revealSecrets) {
         this.label = label;
         this.out = commandLine.getOut();
         this.err = commandLine.getErr();
@@ -60,8 +65,8 @@ final class RunOutput {
     int stored(DurableRun run, RunMode mode, Path store) throws IOException {
         int code = finished(run.result(), mode, run.id());
         if (!run.result().succeeded() && !run.result().waiting()) {
-            err.println("run " + run.id() + " is stored: planvm show " + run.id() + " shows it, planvm resume " + run.id()
-                    + " continues it");
+            err.println("run " + run.id() + " is stored: planvm show " + run.id() + " shows it, planvm resume "
+                    + run.id() + " continues it");
         } else if (verbose) {
             err.println("run " + run.id() + " is stored in " + store);
         }
@@ -92,9 +97,12 @@ final class RunOutput {
         result.warnings().forEach(warning -> err.println(TerminalText.safe("warning: " + label + ": " + warning)));
         if (result.waiting()) {
             err.println(TerminalText.safe(label + ": " + result.error().describe()));
-            err.println(runId == null ? "the run is not stored (--no-store), so it cannot be approved later"
-                    : "run " + runId + " waits for approval: planvm approve " + runId + " continues it, planvm approve " + runId
-                    + " --deny --reason TEXT fails the step");
+            err.println(
+                    runId == null
+                            ? "the run is not stored (--no-store), so it cannot be approved later"
+                            : "run " + runId + " waits for approval: planvm approve " + runId
+                                    + " continues it, planvm approve " + runId
+                                    + " --deny --reason TEXT fails the step");
             return ExitCodes.WAITING;
         }
         if (!result.succeeded()) {
@@ -108,7 +116,8 @@ final class RunOutput {
         }
         JsonNode answer = revealSecrets ? result.finalAnswer() : redactor.redact(result.finalAnswer());
         if (!answer.equals(result.finalAnswer())) {
-            err.println(label + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
+            err.println(label
+                    + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
         }
         out.println(answer.isTextual() ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
@@ -125,7 +134,8 @@ final class RunOutput {
             output.write();
             return true;
         } catch (IOException | RuntimeException e) {
-            err.println(label + ": " + redactor.redact(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            err.println(label + ": "
+                    + redactor.redact(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
             if (verbose) {
                 StringWriter stack = new StringWriter();
                 e.printStackTrace(new PrintWriter(stack));

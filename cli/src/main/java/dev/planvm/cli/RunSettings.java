@@ -26,32 +26,50 @@ final class RunSettings {
         static final ObjectMapper MAPPER = new ObjectMapper();
     }
 
-    @CommandLine.Option(names = "--var", paramLabel = "NAME=VALUE",
-            description = "Set a variable before the first instruction (of every plan); VALUE is parsed as JSON when it parses, else taken as text. Repeatable.")
+    @CommandLine.Option(
+            names = "--var",
+            paramLabel = "NAME=VALUE",
+            description =
+                    "Set a variable before the first instruction (of every plan); VALUE is parsed as JSON when it parses, else taken as text. Repeatable.")
     private List<String> vars = List.of();
 
-    @CommandLine.Option(names = "--max-steps", paramLabel = "N", defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
+    @CommandLine.Option(
+            names = "--max-steps",
+            paramLabel = "N",
+            defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
             description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
     private int maxSteps;
 
-    @CommandLine.Option(names = "--strict", description = "Fail a run that never sets final_answer (instead of a warning and a null result).")
+    @CommandLine.Option(
+            names = "--strict",
+            description = "Fail a run that never sets final_answer (instead of a warning and a null result).")
     private boolean strict;
 
-    @CommandLine.Option(names = "--max-run-memory", paramLabel = "SIZE", converter = MemorySize.class,
+    @CommandLine.Option(
+            names = "--max-run-memory",
+            paramLabel = "SIZE",
+            converter = MemorySize.class,
             defaultValue = "64MiB",
-            description = "Fail a run (each plan's) whose live variables plus what its trace keeps pass SIZE, counted as"
-                    + " characters of text and keys plus one per other value: a number with KiB, MiB or GiB, or plain"
-                    + " (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Fail a run (each plan's) whose live variables plus what its trace keeps pass SIZE, counted as"
+                            + " characters of text and keys plus one per other value: a number with KiB, MiB or GiB, or plain"
+                            + " (default: ${DEFAULT-VALUE}).")
     private long maxRunMemory;
-    @CommandLine.Option(names = "--max-tokens", paramLabel = "N",
-            description = "Fail a run once its LLM calls spent more than N tokens (prompt and completion, as the server counts "
-                    + "them): the call that passes the budget fails its step, and no call starts once it is spent. Default: no limit.")
+
+    @CommandLine.Option(
+            names = "--max-tokens",
+            paramLabel = "N",
+            description =
+                    "Fail a run once its LLM calls spent more than N tokens (prompt and completion, as the server counts "
+                            + "them): the call that passes the budget fails its step, and no call starts once it is spent. Default: no limit.")
     private Long maxTokens;
 
     @CommandLine.Mixin
     private ClockOptions clock;
 
-    @CommandLine.Option(names = "--secret", paramLabel = "NAME[=VALUE]",
+    @CommandLine.Option(
+            names = "--secret",
+            paramLabel = "NAME[=VALUE]",
             description = "Set a secret variable: its value never reaches traces, cassettes, the run store or logs. "
                     + "Without =VALUE the value is read from the environment variable NAME. Repeatable.")
     private List<String> secrets = List.of();
@@ -69,13 +87,16 @@ final class RunSettings {
             int eq = var.indexOf('=');
             String name = eq < 0 ? var : var.substring(0, eq);
             if (eq < 0 || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new CommandLine.ParameterException(commandLine, "--var " + var
-                        + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--var " + var
+                                + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
             }
             JsonNode value = value(var.substring(eq + 1));
             JsonValues.problem(value).ifPresent(problem -> {
-                throw new CommandLine.ParameterException(commandLine, TerminalText.safe("--var " + name + ": " + problem
-                        + "; a stored run could not keep it"));
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        TerminalText.safe("--var " + name + ": " + problem + "; a stored run could not keep it"));
             });
             inputs.put(name, value);
         }
@@ -96,12 +117,14 @@ final class RunSettings {
             }
             String value = eq < 0 ? environment.get(name) : secret.substring(eq + 1);
             if (value == null) {
-                throw new CommandLine.ParameterException(commandLine, "--secret " + name
-                        + ": no value given and no environment variable " + name);
+                throw new CommandLine.ParameterException(
+                        commandLine, "--secret " + name + ": no value given and no environment variable " + name);
             }
             if (value.length() < Redactor.MIN_LENGTH) {
-                throw new CommandLine.ParameterException(commandLine, "--secret " + name + ": a secret needs at least "
-                        + Redactor.MIN_LENGTH + " characters to be kept out of traces and logs reliably");
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--secret " + name + ": a secret needs at least " + Redactor.MIN_LENGTH
+                                + " characters to be kept out of traces and logs reliably");
             }
             values.put(name, value);
         }
@@ -125,7 +148,8 @@ final class RunSettings {
         if (maxTokens != null && maxTokens >= 1) {
             builder.maxTokens(maxTokens);
         }
-        return builder.maxSteps(Math.max(1, maxSteps)).strict(strict)
+        return builder.maxSteps(Math.max(1, maxSteps))
+                .strict(strict)
                 .runLimits(RunLimits.DEFAULT.withMaxRunSize(Math.max(1, maxRunMemory)));
     }
 

@@ -13,12 +13,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm runs}: the stored runs, newest first; {@code --prune} deletes old ones. */
-@Command(name = "runs", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"List stored runs, newest first: id, state, steps, started, plan.",
-                "A run's state is running (a live process works on it), interrupted (its process died: planvm resume "
-                        + "continues it), succeeded or failed.",
-                "With --prune, delete runs older than --older-than and/or all but the --keep newest (never one a live "
-                        + "process works on), and the stored values no remaining run uses."},
+@Command(
+        name = "runs",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "List stored runs, newest first: id, state, steps, started, plan.",
+            "A run's state is running (a live process works on it), interrupted (its process died: planvm resume "
+                    + "continues it), succeeded or failed.",
+            "With --prune, delete runs older than --older-than and/or all but the --keep newest (never one a live "
+                    + "process works on), and the stored values no remaining run uses."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (or pruned)", "2:no run store there, or bad usage"})
 final class RunsCommand implements Callable<Integer> {
@@ -28,13 +33,22 @@ final class RunsCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private StoreOptions store;
 
-    @CommandLine.Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N runs (default: ${DEFAULT-VALUE}).")
+    @CommandLine.Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "50",
+            description = "At most N runs (default: ${DEFAULT-VALUE}).")
     private int limit;
 
-    @CommandLine.Option(names = "--prune", description = "Delete old runs (see --older-than and --keep) instead of listing.")
+    @CommandLine.Option(
+            names = "--prune",
+            description = "Delete old runs (see --older-than and --keep) instead of listing.")
     private boolean prune;
 
-    @CommandLine.Option(names = "--older-than", paramLabel = "AGE", description = "With --prune: runs started more than AGE ago (30d, 12h, 90m).")
+    @CommandLine.Option(
+            names = "--older-than",
+            paramLabel = "AGE",
+            description = "With --prune: runs started more than AGE ago (30d, 12h, 90m).")
     private String olderThan;
 
     @CommandLine.Option(names = "--keep", paramLabel = "N", description = "With --prune: all but the N newest runs.")
@@ -54,8 +68,11 @@ final class RunsCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         PrintWriter out = commandLine.getOut();
         if (prune != (olderThan != null || keep != null)) {
-            throw new CommandLine.ParameterException(commandLine, prune ? "--prune needs --older-than AGE and/or --keep N"
-                    : "--older-than and --keep go with --prune");
+            throw new CommandLine.ParameterException(
+                    commandLine,
+                    prune
+                            ? "--prune needs --older-than AGE and/or --keep N"
+                            : "--older-than and --keep go with --prune");
         }
         try (RunStore runs = store.openExisting(parent.environment())) {
             if (prune) {
@@ -70,8 +87,14 @@ final class RunsCommand implements Callable<Integer> {
                 out.printf("%-12s  %-11s  %5s  %-24s  %s%n", "RUN", "STATE", "STEPS", "STARTED", "PLAN");
             }
             for (RunSummary run : summaries) {
-                out.printf("%-12s  %-11s  %5d  %-24s  %s%s%n", run.id(), run.state(), run.steps(), run.startedAt(),
-                        TerminalText.safe(run.planSource()), run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
+                out.printf(
+                        "%-12s  %-11s  %5d  %-24s  %s%s%n",
+                        run.id(),
+                        run.state(),
+                        run.steps(),
+                        run.startedAt(),
+                        TerminalText.safe(run.planSource()),
+                        run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
             }
         }
         return ExitCodes.OK;
@@ -83,7 +106,8 @@ final class RunsCommand implements Callable<Integer> {
         }
         Matcher m = AGE.matcher(olderThan);
         if (!m.matches()) {
-            throw new CommandLine.ParameterException(commandLine, "--older-than " + olderThan + ": expected a number and d, h, m or s (30d)");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--older-than " + olderThan + ": expected a number and d, h, m or s (30d)");
         }
         long n = Long.parseLong(m.group(1));
         return switch (m.group(2)) {

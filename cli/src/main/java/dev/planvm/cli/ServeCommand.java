@@ -20,41 +20,75 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm serve}: the HTTP API (see {@code GET /openapi.json}) until SIGTERM or Ctrl-C. */
-@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Serve the HTTP API: validate plans, start and follow runs (server-sent events), approve, resume, "
-                + "rerun and cancel them, tools, schema, metrics. GET /openapi.json describes it.",
-                "Listens on 127.0.0.1 unless --bind says otherwise, which needs --token-file. On SIGTERM it stops accepting, "
-                        + "lets active runs reach a commit point within --grace, and leaves the rest interrupted; on start it "
-                        + "resumes the interrupted runs a server started."},
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Serve the HTTP API: validate plans, start and follow runs (server-sent events), approve, resume, "
+                    + "rerun and cancel them, tools, schema, metrics. GET /openapi.json describes it.",
+            "Listens on 127.0.0.1 unless --bind says otherwise, which needs --token-file. On SIGTERM it stops accepting, "
+                    + "lets active runs reach a commit point within --grace, and leaves the rest interrupted; on start it "
+                    + "resumes the interrupted runs a server started."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped", "1:cannot listen (the address is in use)", "2:bad usage (a public address without a token)"})
+        exitCodeList = {
+            "0:stopped",
+            "1:cannot listen (the address is in use)",
+            "2:bad usage (a public address without a token)"
+        })
 final class ServeCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = "--port", paramLabel = "N", defaultValue = "8080", description = "The port (default: ${DEFAULT-VALUE}; 0: any free one).")
+    @CommandLine.Option(
+            names = "--port",
+            paramLabel = "N",
+            defaultValue = "8080",
+            description = "The port (default: ${DEFAULT-VALUE}; 0: any free one).")
     private int port;
 
-    @CommandLine.Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-            description = "The address to listen on (default: ${DEFAULT-VALUE}); anything but loopback needs --token-file.")
+    @CommandLine.Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
+            description =
+                    "The address to listen on (default: ${DEFAULT-VALUE}); anything but loopback needs --token-file.")
     private String bind;
 
-    @CommandLine.Option(names = "--token-file", paramLabel = "FILE",
-            description = "A file holding the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters.")
+    @CommandLine.Option(
+            names = "--token-file",
+            paramLabel = "FILE",
+            description =
+                    "A file holding the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters.")
     private Path tokenFile;
 
-    @CommandLine.Option(names = "--max-body", paramLabel = "SIZE", defaultValue = "8MiB", converter = Sizes.class,
+    @CommandLine.Option(
+            names = "--max-body",
+            paramLabel = "SIZE",
+            defaultValue = "8MiB",
+            converter = Sizes.class,
             description = "The largest request body (default: ${DEFAULT-VALUE}); a larger one is answered 413.")
     private long maxBody;
 
-    @CommandLine.Option(names = "--max-runs", paramLabel = "N", defaultValue = "64",
+    @CommandLine.Option(
+            names = "--max-runs",
+            paramLabel = "N",
+            defaultValue = "64",
             description = "Runs executing at once (default: ${DEFAULT-VALUE}); beyond, requests are answered 429.")
     private int maxRuns;
 
-    @CommandLine.Option(names = "--max-requests", paramLabel = "N", defaultValue = "256",
+    @CommandLine.Option(
+            names = "--max-requests",
+            paramLabel = "N",
+            defaultValue = "256",
             description = "Requests handled at once (default: ${DEFAULT-VALUE}); beyond, 429 with Retry-After.")
     private int maxRequests;
 
-    @CommandLine.Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10",
-            description = "On SIGTERM, how long active runs may take to reach a commit point (default: ${DEFAULT-VALUE}).")
+    @CommandLine.Option(
+            names = "--grace",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
+            description =
+                    "On SIGTERM, how long active runs may take to reach a commit point (default: ${DEFAULT-VALUE}).")
     private int grace;
 
     @CommandLine.Mixin
@@ -76,23 +110,34 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine commandLine = spec.commandLine();
         if (!vmOptions.inputs(commandLine).isEmpty()) {
-            throw new CommandLine.ParameterException(commandLine, "--var does not go with serve: each request brings its inputs");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--var does not go with serve: each request brings its inputs");
         }
         if (maxRuns < 1 || maxRequests < 1 || grace < 0) {
-            throw new CommandLine.ParameterException(commandLine, "--max-runs and --max-requests must be at least 1, --grace not negative");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--max-runs and --max-requests must be at least 1, --grace not negative");
         }
         ServerSettings settings;
         try {
-            settings = ServerSettings.DEFAULT.withBind(bind).withPort(port).withToken(token(commandLine)).withMaxBodyBytes(maxBody)
-                    .withMaxRequests(maxRequests).withShutdownGrace(Duration.ofSeconds(grace));
+            settings = ServerSettings.DEFAULT
+                    .withBind(bind)
+                    .withPort(port)
+                    .withToken(token(commandLine))
+                    .withMaxBodyBytes(maxBody)
+                    .withMaxRequests(maxRequests)
+                    .withShutdownGrace(Duration.ofSeconds(grace));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
         RunStore runs = store.open(parent.environment(), vm.redactor());
-        PlanService service = new PlanService(vm, runs, ServiceSettings.DEFAULT.withMaxActiveRuns(maxRuns)
-                .withUnavailableTools(vmOptions.loaded().unavailable()));
+        PlanService service = new PlanService(
+                vm,
+                runs,
+                ServiceSettings.DEFAULT
+                        .withMaxActiveRuns(maxRuns)
+                        .withUnavailableTools(vmOptions.loaded().unavailable()));
         PlanServer server;
         try {
             server = PlanServer.start(service, settings);
@@ -107,20 +152,27 @@ final class ServeCommand implements Callable<Integer> {
         int resuming = service.resumeInterrupted();
         PrintWriter err = commandLine.getErr();
         err.println("planvm serve: listening on " + server.url() + " (store " + runs.file()
-                + (resuming > 0 ? "; resuming " + resuming + " interrupted runs" : "") + "); stop with Ctrl-C or SIGTERM");
+                + (resuming > 0 ? "; resuming " + resuming + " interrupted runs" : "")
+                + "); stop with Ctrl-C or SIGTERM");
         err.flush();
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            List<String> late = server.stop(settings.shutdownGrace());
-            err.println("planvm serve: stopped" + (late.isEmpty() ? "" : "; " + late.size()
-                    + " runs were still in a step and are interrupted (a server started on this store resumes them): "
-                    + String.join(", ", late)));
-            err.flush();
-            if (late.isEmpty()) {
-                close(service, runs, vm);
-            }
-            stopped.countDown();
-        }, "planvm-serve-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            List<String> late = server.stop(settings.shutdownGrace());
+                            err.println("planvm serve: stopped"
+                                    + (late.isEmpty()
+                                            ? ""
+                                            : "; " + late.size()
+                                                    + " runs were still in a step and are interrupted (a server started on this store resumes them): "
+                                                    + String.join(", ", late)));
+                            err.flush();
+                            if (late.isEmpty()) {
+                                close(service, runs, vm);
+                            }
+                            stopped.countDown();
+                        },
+                        "planvm-serve-stop"));
         stopped.await();
         return ExitCodes.OK;
     }
@@ -131,13 +183,17 @@ final class ServeCommand implements Callable<Integer> {
         }
         try {
             String token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
-            if (token.length() < ServerSettings.MIN_TOKEN_LENGTH || token.chars().anyMatch(Character::isWhitespace)) {
-                throw new CommandLine.ParameterException(commandLine, "--token-file " + tokenFile + ": the token must be one word of at least "
-                        + ServerSettings.MIN_TOKEN_LENGTH + " characters");
+            if (token.length() < ServerSettings.MIN_TOKEN_LENGTH
+                    || token.chars().anyMatch(Character::isWhitespace)) {
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--token-file " + tokenFile + ": the token must be one word of at least "
+                                + ServerSettings.MIN_TOKEN_LENGTH + " characters");
             }
             return token;
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(commandLine, "--token-file " + tokenFile + ": cannot read it: " + e.getMessage());
+            throw new CommandLine.ParameterException(
+                    commandLine, "--token-file " + tokenFile + ": cannot read it: " + e.getMessage());
         }
     }
 

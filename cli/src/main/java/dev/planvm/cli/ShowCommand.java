@@ -1,9 +1,9 @@
 package dev.planvm.cli;
 
-import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.TerminalText;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
@@ -14,12 +14,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm show RUN}: one stored run and the trace of its committed steps. */
-@Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, and "
-                + "the trace entry of every committed step.")
+@Command(
+        name = "show",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description =
+                "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, and "
+                        + "the trace entry of every committed step.")
 final class ShowCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN",
+    @CommandLine.Parameters(
+            index = "0",
+            paramLabel = "RUN",
             description = "The run id (or an unambiguous prefix); with --temporal, a workflow id.")
     private String runId;
 
@@ -62,12 +68,23 @@ final class ShowCommand implements Callable<Integer> {
             }
             document.set("result", run.finalAnswer());
             document.set("error", run.error());
-            run.pendingApproval().ifPresent(pending -> document.putObject("pending").put("seq_no", pending.seqNo())
-                    .put("tool", pending.tool()).put("requested", pending.requestedAt()).set("params", pending.params()));
+            run.pendingApproval()
+                    .ifPresent(pending -> document.putObject("pending")
+                            .put("seq_no", pending.seqNo())
+                            .put("tool", pending.tool())
+                            .put("requested", pending.requestedAt())
+                            .set("params", pending.params()));
             if (!run.approvals().isEmpty()) {
                 ArrayNode approvals = document.putArray("approvals");
-                run.approvals().forEach(a -> approvals.addObject().put("step", a.stepIndex()).put("seq_no", a.seqNo())
-                        .put("tool", a.tool()).put("decision", a.decision()).put("reason", a.reason()).put("decided", a.decidedAt()));
+                run.approvals()
+                        .forEach(a -> approvals
+                                .addObject()
+                                .put("step", a.stepIndex())
+                                .put("seq_no", a.seqNo())
+                                .put("tool", a.tool())
+                                .put("decision", a.decision())
+                                .put("reason", a.reason())
+                                .put("decided", a.decidedAt()));
             }
             TokenCount tokens = TokenCount.ZERO;
             for (StoredStep step : run.steps()) {
@@ -80,7 +97,9 @@ final class ShowCommand implements Callable<Integer> {
                 entry.put("step", step.index()).put("session", step.session()).put("committed", step.committedAt());
                 steps.add(entry);
             }
-            spec.commandLine().getOut().println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
+            spec.commandLine()
+                    .getOut()
+                    .println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
         }
         return ExitCodes.OK;
     }

@@ -14,7 +14,8 @@ final class Sizes implements CommandLine.ITypeConverter<Long> {
     public Long convert(String value) {
         Matcher m = SIZE.matcher(value.strip());
         if (!m.matches()) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a size such as 1000, 64KiB, 256MiB or 1GiB");
+            throw new CommandLine.TypeConversionException(
+                    "'" + value + "' is not a size such as 1000, 64KiB, 256MiB or 1GiB");
         }
         long unit = switch (m.group(2).toLowerCase(Locale.ROOT)) {
             case "k" -> 1024L;

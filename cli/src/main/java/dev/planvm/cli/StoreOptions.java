@@ -1,6 +1,5 @@
 package dev.planvm.cli;
 
-import dev.planvm.tools.Redactor;
 import dev.planvm.vm.durable.RunStore;
 import java.nio.file.Path;
 import java.util.Map;
@@ -9,8 +8,11 @@ import picocli.CommandLine;
 /** Where runs are kept: {@code --store PATH}, else {@code $PLANVM_STORE}, else {@code .planvm/runs.db}. */
 final class StoreOptions {
 
-    @CommandLine.Option(names = "--store", paramLabel = "PATH",
-            description = "The run store (SQLite). Default: $PLANVM_STORE, else .planvm/runs.db in the current directory.")
+    @CommandLine.Option(
+            names = "--store",
+            paramLabel = "PATH",
+            description =
+                    "The run store (SQLite). Default: $PLANVM_STORE, else .planvm/runs.db in the current directory.")
     private Path store;
 
     Path path(Map<String, String> environment) {

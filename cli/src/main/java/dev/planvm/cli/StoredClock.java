@@ -11,16 +11,20 @@ import java.util.function.UnaryOperator;
 /** {@code resume} and {@code rerun} with {@code --now}/{@code --tz}: the stored run's clock, changed by them. */
 final class StoredClock {
 
-    private StoredClock() {
-    }
+    private StoredClock() {}
 
     /**
      * Hooks that bring the clock {@code options} make of the stored run's (or, for a run stored before
      * runs had clocks, of the one the run would get); no hooks when neither option was given, so the
      * stored clock applies unchanged.
      */
-    static RunHooks hooks(ClockOptions options, UnaryOperator<RunClock> adjust, DurableRuns runs, PlanVm vm, String runId,
-                          RunMode mode) {
+    static RunHooks hooks(
+            ClockOptions options,
+            UnaryOperator<RunClock> adjust,
+            DurableRuns runs,
+            PlanVm vm,
+            String runId,
+            RunMode mode) {
         if (!options.given()) {
             return RunHooks.NONE;
         }

@@ -43,15 +43,17 @@ record StreamedBatch(PrintWriter err, boolean progress, boolean verbose) {
             throws IOException {
         Batch.Stop stop = new Batch.Stop();
         CountDownLatch written = new CountDownLatch(1);
-        Thread onSignal = new Thread(() -> {
-            stop.request(Duration.ofSeconds(STOP_GRACE_SECONDS));
-            try {
-                written.await(STOP_GRACE_SECONDS + 10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
-        }, "planvm-batch-stop");
+        Thread onSignal = new Thread(
+                () -> {
+                    stop.request(Duration.ofSeconds(STOP_GRACE_SECONDS));
+                    try {
+                        written.await(STOP_GRACE_SECONDS + 10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
+                },
+                "planvm-batch-stop");
         Runtime.getRuntime().addShutdownHook(onSignal);
         long start = System.nanoTime();
         try {
@@ -65,8 +67,14 @@ record StreamedBatch(PrintWriter err, boolean progress, boolean verbose) {
             }
             lines.flushFinished();
             lines.throwIfFailed();
-            List<PlanOutcome> finished = outcomes.stream().filter(Objects::nonNull).toList();
-            BatchReport report = summarize(finished, toRun.size(), stop.requested(), skipped, resumeFrom,
+            List<PlanOutcome> finished =
+                    outcomes.stream().filter(Objects::nonNull).toList();
+            BatchReport report = summarize(
+                    finished,
+                    toRun.size(),
+                    stop.requested(),
+                    skipped,
+                    resumeFrom,
                     Duration.ofNanos(System.nanoTime() - start));
             if (stop.requested()) {
                 return ExitCodes.INTERRUPTED;
@@ -84,12 +92,14 @@ record StreamedBatch(PrintWriter err, boolean progress, boolean verbose) {
         }
     }
 
-    private BatchReport summarize(List<PlanOutcome> finished, int planned, boolean interrupted, int skipped, Path resumeFrom,
-                           Duration wall) {
+    private BatchReport summarize(
+            List<PlanOutcome> finished, int planned, boolean interrupted, int skipped, Path resumeFrom, Duration wall) {
         BatchReport report = new BatchReport(finished, wall);
         if (verbose) {
-            finished.stream().filter(o -> !o.succeeded())
-                    .forEach(o -> err.println(TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
+            finished.stream()
+                    .filter(o -> !o.succeeded())
+                    .forEach(o -> err.println(
+                            TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
         }
         if (interrupted) {
             err.println("batch: interrupted: " + finished.size() + " of " + planned + " plans finished; planvm batch "
@@ -106,7 +116,8 @@ record StreamedBatch(PrintWriter err, boolean progress, boolean verbose) {
     /** Where the lines go: {@code resumeFrom} (appended), {@code out} (replaced, written as it grows) or stdout. */
     static Writer sink(Path out, Path resumeFrom, Writer stdout) throws IOException {
         if (resumeFrom != null) {
-            return Files.newBufferedWriter(resumeFrom, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            return Files.newBufferedWriter(
+                    resumeFrom, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
         if (out != null) {
             if (Files.isDirectory(out)) {

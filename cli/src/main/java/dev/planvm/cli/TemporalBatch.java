@@ -1,10 +1,8 @@
 package dev.planvm.cli;
 
-import java.util.function.UnaryOperator;
-import dev.planvm.instructions.expr.RunClock;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.LoadResult;
-import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.json.AtomicFiles;
 import dev.planvm.temporal.TemporalConnection;
 import dev.planvm.temporal.TemporalException;
@@ -32,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 
 /**
@@ -42,16 +41,30 @@ import picocli.CommandLine;
 final class TemporalBatch {
 
     /** What the batch's plans share. */
-    private record Shared(TemporalPlans plans, Map<String, JsonNode> inputs, List<String> secrets, RunSettings settings,
-                          Path replayDir, boolean dryRun, boolean dryRunConditions, UnaryOperator<RunClock> clock) {
-    }
+    private record Shared(
+            TemporalPlans plans,
+            Map<String, JsonNode> inputs,
+            List<String> secrets,
+            RunSettings settings,
+            Path replayDir,
+            boolean dryRun,
+            boolean dryRunConditions,
+            UnaryOperator<RunClock> clock) {}
 
-    private TemporalBatch() {
-    }
+    private TemporalBatch() {}
 
     /** Runs the plan files on Temporal; returns the exit code. */
-    static int run(List<String> files, Integer concurrency, Path out, Path replayDir, boolean dryRun, boolean dryRunConditions,
-                   VmOptions vmOptions, TemporalOptions temporal, CommandLine commandLine) throws IOException {
+    static int run(
+            List<String> files,
+            Integer concurrency,
+            Path out,
+            Path replayDir,
+            boolean dryRun,
+            boolean dryRunConditions,
+            VmOptions vmOptions,
+            TemporalOptions temporal,
+            CommandLine commandLine)
+            throws IOException {
         TemporalRequests.check(vmOptions, commandLine);
         Map<String, JsonNode> inputs = vmOptions.inputs(commandLine);
         List<String> secrets = TemporalRequests.secretNames(commandLine);
@@ -59,15 +72,22 @@ final class TemporalBatch {
         PrintWriter err = commandLine.getErr();
         long start = System.nanoTime();
         List<PlanOutcome> outcomes = new ArrayList<>();
-        ExecutorService waiting = Executors.newFixedThreadPool(concurrency != null ? concurrency : Batch.defaultConcurrency(),
-                runnable -> {
+        ExecutorService waiting = Executors.newFixedThreadPool(
+                concurrency != null ? concurrency : Batch.defaultConcurrency(), runnable -> {
                     Thread thread = new Thread(runnable, "planvm-temporal-batch");
                     thread.setDaemon(true);
                     return thread;
                 });
         try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
-            Shared shared = new Shared(new TemporalPlans(connection.client(), temporal.taskQueue), inputs, secrets, settings,
-                    replayDir, dryRun, dryRunConditions, TemporalRequests.clockOptions(vmOptions, commandLine));
+            Shared shared = new Shared(
+                    new TemporalPlans(connection.client(), temporal.taskQueue),
+                    inputs,
+                    secrets,
+                    settings,
+                    replayDir,
+                    dryRun,
+                    dryRunConditions,
+                    TemporalRequests.clockOptions(vmOptions, commandLine));
             List<Future<PlanOutcome>> running = new ArrayList<>();
             for (String file : files) {
                 running.add(waiting.submit(() -> outcome(Path.of(file), shared)));
@@ -102,19 +122,34 @@ final class TemporalBatch {
         long start = System.nanoTime();
         LoadResult loaded = TemporalRequests.load(file, shared.inputs().keySet());
         if (!loaded.valid()) {
-            return outcome(file, RunStatus.INVALID, null, String.join("; ",
-                    loaded.errors().stream().map(d -> d.format(file.toString())).toList()), start, 0, loaded);
+            return outcome(
+                    file,
+                    RunStatus.INVALID,
+                    null,
+                    String.join(
+                            "; ",
+                            loaded.errors().stream()
+                                    .map(d -> d.format(file.toString()))
+                                    .toList()),
+                    start,
+                    0,
+                    loaded);
         }
         try {
-            PlanRequest request = TemporalRequests.request(file.toString(), TemporalRequests.planText(file, loaded), shared.inputs(),
-                    shared.secrets(), shared.settings());
+            PlanRequest request = TemporalRequests.request(
+                    file.toString(),
+                    TemporalRequests.planText(file, loaded),
+                    shared.inputs(),
+                    shared.secrets(),
+                    shared.settings());
             if (shared.dryRun()) {
                 request = request.withMode("dry-run", null, shared.dryRunConditions());
             } else if (shared.replayDir() != null) {
                 Path cassette = PlanFileRunner.cassetteFor(file, shared.replayDir());
                 if (Files.exists(cassette)) {
                     Cassette replayed = Cassette.read(cassette);
-                    request = TemporalRequests.clocked(request.withMode("replay", replayed.toJson(), false), shared.clock(), replayed);
+                    request = TemporalRequests.clocked(
+                            request.withMode("replay", replayed.toJson(), false), shared.clock(), replayed);
                 } else {
                     Optional<String> refused = PlanFileRunner.withoutCassette(loaded.plan(), cassette);
                     if (refused.isPresent()) {
@@ -127,7 +162,8 @@ final class TemporalBatch {
             }
             PlanResponse response = shared.plans().run(request);
             RunStatus status = RunStatus.ofLabel(response.status());
-            String error = response.error() != null ? response.error().describe()
+            String error = response.error() != null
+                    ? response.error().describe()
                     : response.problems().isEmpty() ? null : String.join("; ", response.problems());
             return outcome(file, status, response.finalAnswer(), error, start, response.steps(), loaded);
         } catch (CassetteException e) {
@@ -137,9 +173,16 @@ final class TemporalBatch {
         }
     }
 
-    private static PlanOutcome outcome(Path file, RunStatus status, JsonNode answer, String error, long start, int steps,
-                                       LoadResult loaded) {
-        return new PlanOutcome(file, status, answer, error, (System.nanoTime() - start) / 1_000_000, steps,
-                loaded.diagnostics(), null);
+    private static PlanOutcome outcome(
+            Path file, RunStatus status, JsonNode answer, String error, long start, int steps, LoadResult loaded) {
+        return new PlanOutcome(
+                file,
+                status,
+                answer,
+                error,
+                (System.nanoTime() - start) / 1_000_000,
+                steps,
+                loaded.diagnostics(),
+                null);
     }
 }

@@ -8,17 +8,27 @@ import picocli.CommandLine;
  */
 final class TemporalOptions {
 
-    @CommandLine.Option(names = "--temporal", paramLabel = "HOST:PORT",
-            description = "Run on the Temporal server at HOST:PORT (e.g. 127.0.0.1:7233): plans run as workflows on the "
-                    + "workers of the task queue (planvm worker), which hold the tools and secrets.")
+    @CommandLine.Option(
+            names = "--temporal",
+            paramLabel = "HOST:PORT",
+            description =
+                    "Run on the Temporal server at HOST:PORT (e.g. 127.0.0.1:7233): plans run as workflows on the "
+                            + "workers of the task queue (planvm worker), which hold the tools and secrets.")
     String target;
 
-    @CommandLine.Option(names = "--namespace", paramLabel = "N", defaultValue = "default",
+    @CommandLine.Option(
+            names = "--namespace",
+            paramLabel = "N",
+            defaultValue = "default",
             description = "With --temporal: the Temporal namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @CommandLine.Option(names = "--task-queue", paramLabel = "Q", defaultValue = "planvm",
-            description = "With --temporal: the task queue the plan workflows' workers poll (default: ${DEFAULT-VALUE}).")
+    @CommandLine.Option(
+            names = "--task-queue",
+            paramLabel = "Q",
+            defaultValue = "planvm",
+            description =
+                    "With --temporal: the task queue the plan workflows' workers poll (default: ${DEFAULT-VALUE}).")
     String taskQueue;
 
     /** Whether {@code --temporal} was given. */

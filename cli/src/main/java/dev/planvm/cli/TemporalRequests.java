@@ -1,29 +1,29 @@
 package dev.planvm.cli;
 
-import java.util.function.UnaryOperator;
-import java.time.Clock;
-import dev.planvm.tools.cassette.Cassette;
-import dev.planvm.instructions.expr.RunClock;
-import java.util.Set;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import dev.planvm.dialects.PlanSources;
-import dev.planvm.instructions.PlanLoader;
-import dev.planvm.instructions.LoadResult;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.dialects.PlanSources;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.RunSettings;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 
 /**
@@ -44,15 +44,15 @@ final class TemporalRequests {
             "--tool-concurrency", "the workers bound their tools (planvm worker --tool-concurrency)",
             "--replay-timing", "a workflow does not sleep through recorded durations");
 
-    private TemporalRequests() {
-    }
+    private TemporalRequests() {}
 
     /** Refuses local-only options and checks the rest as a local run would (usage errors, exit 2). */
     static void check(VmOptions vm, CommandLine commandLine) {
         CommandLine.ParseResult parsed = commandLine.getParseResult();
         LOCAL_ONLY.forEach((option, why) -> {
             if (parsed.hasMatchedOption(option)) {
-                throw new CommandLine.ParameterException(commandLine, option + " cannot be used with --temporal: " + why);
+                throw new CommandLine.ParameterException(
+                        commandLine, option + " cannot be used with --temporal: " + why);
             }
         });
         vm.check(commandLine);
@@ -66,9 +66,11 @@ final class TemporalRequests {
         List<String> names = new ArrayList<>();
         for (String secret : commandLine.getParseResult().matchedOptionValue("--secret", List.<String>of())) {
             if (secret.contains("=") || !secret.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new CommandLine.ParameterException(commandLine, "--secret " + secret.split("=", 2)[0]
-                        + ": with --temporal, --secret names a secret the workers hold; give its value to planvm worker"
-                        + " (--secret NAME=VALUE, or the environment variable NAME there)");
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--secret " + secret.split("=", 2)[0]
+                                + ": with --temporal, --secret names a secret the workers hold; give its value to planvm worker"
+                                + " (--secret NAME=VALUE, or the environment variable NAME there)");
             }
             names.add(secret);
         }
@@ -82,7 +84,8 @@ final class TemporalRequests {
         RunSettings settings = RunSettings.defaults()
                 .withMaxSteps(parsed.matchedOptionValue("--max-steps", PlanVm.DEFAULT_MAX_STEPS))
                 .withStrict(parsed.hasMatchedOption("--strict"))
-                .withConcurrency(parsed.hasMatchedOption("--sequential"),
+                .withConcurrency(
+                        parsed.hasMatchedOption("--sequential"),
                         parsed.matchedOptionValue("--max-in-flight", PlanVm.DEFAULT_MAX_IN_FLIGHT));
         RetryPolicy policy = RetryPolicy.DEFAULT;
         Integer retries = parsed.matchedOptionValue("--retries", null);
@@ -94,17 +97,20 @@ final class TemporalRequests {
             policy = policy.withInitialBackoff(Duration.ofMillis(backoff));
         }
         Map<String, RetryPolicy> toolRetries = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> tool : parsed.matchedOptionValue("--tool-retries", Map.<String, Integer>of()).entrySet()) {
+        for (Map.Entry<String, Integer> tool : parsed.matchedOptionValue("--tool-retries", Map.<String, Integer>of())
+                .entrySet()) {
             toolRetries.put(tool.getKey(), policy.withMaxAttempts(tool.getValue()));
         }
         settings = settings.withRetries(policy, toolRetries, RetrySettings.DEFAULT_MAX_RETRY_AFTER);
         String timeout = parsed.matchedOptionValue("--call-timeout", null);
         Map<String, Duration> toolTimeouts = new LinkedHashMap<>();
-        for (Map.Entry<String, String> tool : parsed.matchedOptionValue("--tool-timeout", Map.<String, String>of()).entrySet()) {
+        for (Map.Entry<String, String> tool : parsed.matchedOptionValue("--tool-timeout", Map.<String, String>of())
+                .entrySet()) {
             toolTimeouts.put(tool.getKey(), seconds(tool.getValue()));
         }
         settings = settings.withTimeouts(timeout == null ? null : seconds(timeout), toolTimeouts);
-        return settings.withToolPolicy(globs(parsed.matchedOptionValue("--allow-tools", List.<String>of())),
+        return settings.withToolPolicy(
+                globs(parsed.matchedOptionValue("--allow-tools", List.<String>of())),
                 globs(parsed.matchedOptionValue("--deny-tools", List.<String>of())));
     }
 
@@ -119,7 +125,9 @@ final class TemporalRequests {
 
     /** The plan as its workflow gets it: a JSON plan's own text, a YAML or JavaScript plan compiled to StackVM JSON. */
     static String planText(Path file, LoadResult loaded) throws IOException {
-        return PlanSources.isDialectFile(file.toString()) ? loaded.plan().document().toString() : Files.readString(file);
+        return PlanSources.isDialectFile(file.toString())
+                ? loaded.plan().document().toString()
+                : Files.readString(file);
     }
 
     /**
@@ -132,7 +140,8 @@ final class TemporalRequests {
             return request;
         }
         RunClock base = replayed != null && replayed.clock() != null
-                ? new RunClock(replayed.clock().now(), replayed.clock().zone()) : RunClock.of(Clock.systemDefaultZone());
+                ? new RunClock(replayed.clock().now(), replayed.clock().zone())
+                : RunClock.of(Clock.systemDefaultZone());
         RunClock fixed = adjust.apply(base);
         return request.withClock(fixed.now().toString(), fixed.zone().getId());
     }
@@ -142,13 +151,16 @@ final class TemporalRequests {
         return vm.clock().given() ? vm.clock().adjust(commandLine) : null;
     }
 
-    static PlanRequest request(String source, String plan, Map<String, JsonNode> inputs, List<String> secrets,
-                               RunSettings settings) {
+    static PlanRequest request(
+            String source, String plan, Map<String, JsonNode> inputs, List<String> secrets, RunSettings settings) {
         return PlanRequest.live(source, plan, inputs).withSecrets(secrets).withSettings(settings);
     }
 
     private static Duration seconds(String text) {
-        return Duration.ofMillis(new BigDecimal(text.strip()).movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact());
+        return Duration.ofMillis(new BigDecimal(text.strip())
+                .movePointRight(3)
+                .setScale(0, RoundingMode.CEILING)
+                .longValueExact());
     }
 
     private static List<String> globs(List<String> values) {

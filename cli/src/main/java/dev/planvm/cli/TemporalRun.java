@@ -20,7 +20,6 @@ import dev.planvm.vm.run.RunStatus;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -37,23 +36,36 @@ final class TemporalRun {
     /** Read from standard input at most: one byte more than a plan may be, so the loader can refuse it. */
     private static final int MAX_STDIN = (int) PlanLimits.DEFAULT.maxBytes() + 1;
 
-    private TemporalRun() {
-    }
+    private TemporalRun() {}
 
     /** {@code run FILE --temporal ...}; returns the exit code. */
-    static int run(String file, Path trace, ModeOptions modeOptions, VmOptions vmOptions, TemporalOptions temporal,
-                   TemporalRunOptions runOptions, boolean verbose, CommandLine commandLine) throws IOException {
+    static int run(
+            String file,
+            Path trace,
+            ModeOptions modeOptions,
+            VmOptions vmOptions,
+            TemporalOptions temporal,
+            TemporalRunOptions runOptions,
+            boolean verbose,
+            CommandLine commandLine)
+            throws IOException {
         TemporalRequests.check(vmOptions, commandLine);
         PrintWriter err = commandLine.getErr();
         String text = file.equals("-") ? new String(System.in.readNBytes(MAX_STDIN), StandardCharsets.UTF_8) : null;
-        LoadResult loaded = text == null ? TemporalRequests.load(Path.of(file), vmOptions.inputs(commandLine).keySet())
+        LoadResult loaded = text == null
+                ? TemporalRequests.load(
+                        Path.of(file), vmOptions.inputs(commandLine).keySet())
                 : new PlanLoader().load(text, "<stdin>");
         if (!loaded.valid()) {
             loaded.errors().forEach(error -> err.println(error.format(file)));
             return ExitCodes.INVALID;
         }
-        PlanRequest request = TemporalRequests.request(file, text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
-                vmOptions.inputs(commandLine), TemporalRequests.secretNames(commandLine), TemporalRequests.settings(commandLine));
+        PlanRequest request = TemporalRequests.request(
+                file,
+                text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
+                vmOptions.inputs(commandLine),
+                TemporalRequests.secretNames(commandLine),
+                TemporalRequests.settings(commandLine));
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
             request = request.withMode("replay", replay.cassette().toJson(), false);
@@ -62,7 +74,9 @@ final class TemporalRun {
         } else if (mode instanceof RunMode.DryRun dry) {
             request = request.withMode("dry-run", null, dry.conditionsAnswer());
         }
-        request = TemporalRequests.clocked(request, TemporalRequests.clockOptions(vmOptions, commandLine),
+        request = TemporalRequests.clocked(
+                request,
+                TemporalRequests.clockOptions(vmOptions, commandLine),
                 mode instanceof RunMode.Replay replay ? replay.cassette() : null);
         try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
             TemporalPlans plans = new TemporalPlans(connection.client(), temporal.taskQueue);
@@ -73,15 +87,25 @@ final class TemporalRun {
                 return ExitCodes.OK;
             }
             if (verbose) {
-                err.println("workflow " + id + " started on task queue " + temporal.taskQueue + " at " + temporal.target);
+                err.println(
+                        "workflow " + id + " started on task queue " + temporal.taskQueue + " at " + temporal.target);
             }
             PlanResponse response = plans.result(id);
-            return print(file, response, Duration.ofNanos(System.nanoTime() - start), trace, modeOptions.recordTo(),
-                    id, verbose, vmOptions.revealSecrets(), commandLine);
+            return print(
+                    file,
+                    response,
+                    Duration.ofNanos(System.nanoTime() - start),
+                    trace,
+                    modeOptions.recordTo(),
+                    id,
+                    verbose,
+                    vmOptions.revealSecrets(),
+                    commandLine);
         } catch (TemporalException e) {
             err.println("planvm: " + e.getMessage());
             return e.getMessage().startsWith("cannot") || e.getMessage().contains("ended without a result")
-                    ? ExitCodes.RUNTIME_FAILURE : ExitCodes.INVALID;
+                    ? ExitCodes.RUNTIME_FAILURE
+                    : ExitCodes.INVALID;
         }
     }
 
@@ -98,8 +122,17 @@ final class TemporalRun {
     }
 
     /** Prints a workflow's response as {@code run} prints a local result. */
-    private static int print(String file, PlanResponse response, Duration took, Path trace, Path record, String id,
-                             boolean verbose, boolean reveal, CommandLine commandLine) throws IOException {
+    private static int print(
+            String file,
+            PlanResponse response,
+            Duration took,
+            Path trace,
+            Path record,
+            String id,
+            boolean verbose,
+            boolean reveal,
+            CommandLine commandLine)
+            throws IOException {
         PrintWriter err = commandLine.getErr();
         RunOutput output = new RunOutput(file, commandLine, verbose, Redactor.none(), trace, null, reveal);
         switch (response.status()) {
@@ -136,14 +169,29 @@ final class TemporalRun {
 
     /** A workflow's response as a local run's result (its variables stay in the workflow). */
     static RunResult result(PlanResponse response, Duration took) {
-        RunError error = response.error() == null ? null
-                : new RunError(response.error().seqNo(), response.error().type(), response.error().message(), null);
+        RunError error = response.error() == null
+                ? null
+                : new RunError(
+                        response.error().seqNo(),
+                        response.error().type(),
+                        response.error().message(),
+                        null);
         JsonNode early = response.trace() == null ? null : response.trace().get("early_calls");
-        RunResult.EarlyCalls earlyCalls = early == null || !early.isObject() ? null
-                : new RunResult.EarlyCalls(early.path("started").asInt(), early.path("used").asInt(),
+        RunResult.EarlyCalls earlyCalls = early == null || !early.isObject()
+                ? null
+                : new RunResult.EarlyCalls(
+                        early.path("started").asInt(),
+                        early.path("used").asInt(),
                         early.path("mismatched").asInt());
-        return new RunResult(RunStatus.ofLabel(response.status()), response.finalAnswer(), Map.of(), error,
-                response.steps(), took, response.trace(), response.warnings(), earlyCalls);
+        return new RunResult(
+                RunStatus.ofLabel(response.status()),
+                response.finalAnswer(),
+                Map.of(),
+                error,
+                response.steps(),
+                took,
+                response.trace(),
+                response.warnings(),
+                earlyCalls);
     }
-
 }

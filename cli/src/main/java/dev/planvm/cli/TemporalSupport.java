@@ -10,8 +10,7 @@ import picocli.CommandLine;
  */
 final class TemporalSupport {
 
-    private TemporalSupport() {
-    }
+    private TemporalSupport() {}
 
     /** Whether the Temporal module and SDK are on the class path. */
     static boolean available() {
@@ -28,9 +27,11 @@ final class TemporalSupport {
     /** A usage error (exit 2) unless Temporal is on the class path. */
     static void require(String what, CommandLine commandLine) {
         if (!available()) {
-            throw new CommandLine.ParameterException(commandLine, what + " needs the Temporal module, which is not on the"
-                    + " class path: run it through ./planvm (which adds temporal/target/planvm-temporal.jar) or put that jar"
-                    + " beside planvm.jar with java -cp");
+            throw new CommandLine.ParameterException(
+                    commandLine,
+                    what + " needs the Temporal module, which is not on the"
+                            + " class path: run it through ./planvm (which adds temporal/target/planvm-temporal.jar) or put that jar"
+                            + " beside planvm.jar with java -cp");
         }
     }
 }

@@ -21,8 +21,7 @@ import picocli.CommandLine;
  */
 final class TemporalWorker {
 
-    private TemporalWorker() {
-    }
+    private TemporalWorker() {}
 
     static int run(WorkerCommand options, Map<String, String> environment, CommandLine commandLine) {
         PrintWriter err = commandLine.getErr();
@@ -40,7 +39,10 @@ final class TemporalWorker {
         RedactingLogs.use(Redactor.of(redacted));
         TemporalConnection connection;
         try {
-            connection = TemporalConnection.open(options.target, options.namespace, RedactingDataConverter.of(redacted),
+            connection = TemporalConnection.open(
+                    options.target,
+                    options.namespace,
+                    RedactingDataConverter.of(redacted),
                     TemporalConnection.CONNECT_TIMEOUT);
         } catch (TemporalException e) {
             loaded.close();
@@ -49,12 +51,16 @@ final class TemporalWorker {
         }
         PlanWorkers workers;
         try {
-            PlanWorkers.Builder builder = PlanWorkers.builder(connection.client()).taskQueue(options.taskQueue)
-                    .tools(loaded, options.toolPolicy.policy(commandLine)).secrets(redacted)
+            PlanWorkers.Builder builder = PlanWorkers.builder(connection.client())
+                    .taskQueue(options.taskQueue)
+                    .tools(loaded, options.toolPolicy.policy(commandLine))
+                    .secrets(redacted)
                     .toolPolicy(options.toolPolicy.policy(commandLine))
-                    .workflows(!options.noWorkflows).activities(!options.noActivities)
+                    .workflows(!options.noWorkflows)
+                    .activities(!options.noActivities)
                     .heartbeatTimeout(Duration.ofSeconds(options.heartbeatSeconds))
-                    .maxPayloadBytes(options.maxPayloadBytes).maxHistoryBytes(options.maxHistoryBytes);
+                    .maxPayloadBytes(options.maxPayloadBytes)
+                    .maxHistoryBytes(options.maxHistoryBytes);
             options.routes.forEach(builder::route);
             options.toolConcurrency.forEach(builder::toolConcurrency);
             if (options.maxConcurrentActivities != null) {
@@ -70,17 +76,24 @@ final class TemporalWorker {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            workers.close();
-            connection.close();
-            stopped.countDown();
-        }, "planvm-worker-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    workers.close();
+                    connection.close();
+                    stopped.countDown();
+                },
+                "planvm-worker-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         workers.start();
-        err.println("planvm worker: polling task queue '" + options.taskQueue + "' of namespace '" + options.namespace + "' at "
-                + options.target + " (" + (options.noWorkflows ? "" : "plan workflows" + (options.noActivities ? "" : ", "))
-                + (options.noActivities ? "" : "calls of " + (workers.toolNames().isEmpty() ? "no tool"
-                : String.join(", ", workers.toolNames()))) + ")" + (options.routes.isEmpty() ? "" : "; routes " + options.routes));
+        err.println("planvm worker: polling task queue '" + options.taskQueue + "' of namespace '" + options.namespace
+                + "' at "
+                + options.target + " ("
+                + (options.noWorkflows ? "" : "plan workflows" + (options.noActivities ? "" : ", "))
+                + (options.noActivities
+                        ? ""
+                        : "calls of "
+                                + (workers.toolNames().isEmpty() ? "no tool" : String.join(", ", workers.toolNames())))
+                + ")" + (options.routes.isEmpty() ? "" : "; routes " + options.routes));
         err.flush();
         try {
             stopped.await();
@@ -94,7 +107,8 @@ final class TemporalWorker {
     }
 
     /** The {@code --secret} values (from the environment without =VALUE); a missing or short one is a usage error. */
-    private static Map<String, String> secrets(WorkerCommand options, Map<String, String> environment, CommandLine commandLine) {
+    private static Map<String, String> secrets(
+            WorkerCommand options, Map<String, String> environment, CommandLine commandLine) {
         Map<String, String> values = new LinkedHashMap<>();
         for (String secret : options.secrets) {
             int eq = secret.indexOf('=');
@@ -104,12 +118,14 @@ final class TemporalWorker {
             }
             String value = eq < 0 ? environment.get(name) : secret.substring(eq + 1);
             if (value == null) {
-                throw new CommandLine.ParameterException(commandLine, "--secret " + name
-                        + ": no value given and no environment variable " + name);
+                throw new CommandLine.ParameterException(
+                        commandLine, "--secret " + name + ": no value given and no environment variable " + name);
             }
             if (value.length() < Redactor.MIN_LENGTH) {
-                throw new CommandLine.ParameterException(commandLine, "--secret " + name + ": a secret needs at least "
-                        + Redactor.MIN_LENGTH + " characters to be kept out of traces and logs reliably");
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--secret " + name + ": a secret needs at least " + Redactor.MIN_LENGTH
+                                + " characters to be kept out of traces and logs reliably");
             }
             values.put(name, value);
         }

@@ -33,11 +33,13 @@ final class TerminalApprovals implements Approvals {
         if (params.length() > MAX_PARAMS_SHOWN) {
             params = params.substring(0, MAX_PARAMS_SHOWN) + "… (" + params.length() + " characters)";
         }
-        String answer = console.readLine("seq_no %d calls %s with %s: approve? [y/N] ", call.context().seqNo(), call.tool(), params);
+        String answer = console.readLine(
+                "seq_no %d calls %s with %s: approve? [y/N] ", call.context().seqNo(), call.tool(), params);
         if (answer == null) {
             return Optional.empty(); // end of input: leave the run waiting
         }
         String word = answer.strip().toLowerCase(Locale.ROOT);
-        return Optional.of(word.equals("y") || word.equals("yes") ? Decision.approve() : Decision.deny("denied at the terminal"));
+        return Optional.of(
+                word.equals("y") || word.equals("yes") ? Decision.approve() : Decision.deny("denied at the terminal"));
     }
 }

@@ -1,7 +1,8 @@
 package dev.planvm.cli;
 
-import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.json.TerminalText;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.JUnitXmlReport;
@@ -12,17 +13,14 @@ import dev.planvm.vm.batch.RegressionRun;
 import dev.planvm.vm.batch.RegressionUpdate;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
-import dev.planvm.instructions.expr.RunClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,32 +29,50 @@ import picocli.CommandLine.Command;
  * (replaying {@code X.cassette.json} when there is one) and compares; {@code --update} writes the
  * expectations instead. The work is done by {@link RegressionRun}.
  */
-@Command(name = "test", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Regression-test plans against their expectations (X.expected.json).",
-                "Each plan X.json (X.yaml, X.js) with X.expected.json beside it runs, replaying X.cassette.json when there is"
-                        + " one (with the clock the cassette recorded, unless --now/--tz), and its status and final_answer are compared.",
-                "An X.json holding {\"format\": \"planvm-ask/1\", \"goal\": ...} is an agent run (planvm ask) pinned the same way.",
-                "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."},
+@Command(
+        name = "test",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Regression-test plans against their expectations (X.expected.json).",
+            "Each plan X.json (X.yaml, X.js) with X.expected.json beside it runs, replaying X.cassette.json when there is"
+                    + " one (with the clock the cassette recorded, unless --now/--tz), and its status and final_answer are compared.",
+            "An X.json holding {\"format\": \"planvm-ask/1\", \"goal\": ...} is an agent run (planvm ask) pinned the same way.",
+            "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every plan met its expectation (plans without one are skipped); --update done",
-                "1:some plan failed, or a file could not be written",
-                "2:bad usage, no plan found, or no plan has an expectation"})
+        exitCodeList = {
+            "0:every plan met its expectation (plans without one are skipped); --update done",
+            "1:some plan failed, or a file could not be written",
+            "2:bad usage, no plan found, or no plan has an expectation"
+        })
 final class TestCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
-                    + " *.expected.json, and their *.yaml, *.yml and *.js files).")
+    @CommandLine.Parameters(
+            arity = "1..*",
+            paramLabel = "PATH",
+            description =
+                    "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
+                            + " *.expected.json, and their *.yaml, *.yml and *.js files).")
     private List<String> paths;
 
-    @CommandLine.Option(names = "--update",
-            description = "Write each plan's X.expected.json from what it does now (snapshot); expectations still met are left as they are.")
+    @CommandLine.Option(
+            names = "--update",
+            description =
+                    "Write each plan's X.expected.json from what it does now (snapshot); expectations still met are left as they are.")
     private boolean update;
 
-    @CommandLine.Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write a JUnit XML report to FILE.")
+    @CommandLine.Option(
+            names = "--junit-xml",
+            paramLabel = "FILE",
+            description = "Also write a JUnit XML report to FILE.")
     private Path junitXml;
 
-    @CommandLine.Option(names = "--html", paramLabel = "DIR",
-            description = "Write an HTML report (DIR/X.html) for each failing plan: its run, with the differences from X.expected.json.")
+    @CommandLine.Option(
+            names = "--html",
+            paramLabel = "DIR",
+            description =
+                    "Write an HTML report (DIR/X.html) for each failing plan: its run, with the differences from X.expected.json.")
     private Path html;
 
     @CommandLine.Mixin
@@ -65,9 +81,13 @@ final class TestCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private ConfigOptions config;
 
-    @CommandLine.Option(names = "--live", paramLabel = "TOOLS", split = ",",
-            description = "Call these tools for real and answer every other call from the plan's cassette (pin the LLM's "
-                    + "answers, exercise retrieval live). Comma-separated, repeatable.")
+    @CommandLine.Option(
+            names = "--live",
+            paramLabel = "TOOLS",
+            split = ",",
+            description =
+                    "Call these tools for real and answer every other call from the plan's cassette (pin the LLM's "
+                            + "answers, exercise retrieval live). Comma-separated, repeatable.")
     private Set<String> live = Set.of();
 
     @CommandLine.Mixin
@@ -85,17 +105,21 @@ final class TestCommand implements Callable<Integer> {
         PrintWriter out = commandLine.getOut();
         PrintWriter err = commandLine.getErr();
         if (update && junitXml != null) {
-            throw new CommandLine.ParameterException(commandLine, "--junit-xml reports a test run; it does not go with --update");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--junit-xml reports a test run; it does not go with --update");
         }
         if (update && html != null) {
-            throw new CommandLine.ParameterException(commandLine, "--html reports a test run; it does not go with --update");
+            throw new CommandLine.ParameterException(
+                    commandLine, "--html reports a test run; it does not go with --update");
         }
         Map<String, String> secrets = settings.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(settings.inputs(commandLine), secrets);
         List<Path> plans = plans(commandLine);
         UnaryOperator<RunClock> clock = settings.clock().adjust(commandLine);
-        try (PlanVm vm = settings.applyTo(PlanVm.builder()).secrets(secrets)
-                .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL).build()) {
+        try (PlanVm vm = settings.applyTo(PlanVm.builder())
+                .secrets(secrets)
+                .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL)
+                .build()) {
             RedactingLogs.use(vm.redactor());
             RegressionRun regression = new RegressionRun(PlanInput.runner(vm, clock), inputs, live);
             AskTests asks = new AskTests(vm, inputs);
@@ -108,7 +132,8 @@ final class TestCommand implements Callable<Integer> {
         List<RegressionResult> results = new ArrayList<>();
         for (Path plan : plans) {
             PlanOutcome[] ran = new PlanOutcome[1];
-            RegressionResult result = PlanFiles.isAsk(plan) ? asks.test(plan) : regression.test(plan, outcome -> ran[0] = outcome);
+            RegressionResult result =
+                    PlanFiles.isAsk(plan) ? asks.test(plan) : regression.test(plan, outcome -> ran[0] = outcome);
             result.lines().forEach(line -> out.println(TerminalText.safe(line)));
             out.flush();
             results.add(result);
@@ -123,13 +148,15 @@ final class TestCommand implements Callable<Integer> {
             JUnitXmlReport.write(junitXml, report);
         }
         if (report.skipped() == results.size()) {
-            err.println("planvm test: no plan has an expectation (X.expected.json beside X.json); write them with --update");
+            err.println(
+                    "planvm test: no plan has an expectation (X.expected.json beside X.json); write them with --update");
             return ExitCodes.INVALID;
         }
         return report.allPassed() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 
-    private static int update(RegressionRun regression, AskTests asks, List<Path> plans, PrintWriter out, PrintWriter err) {
+    private static int update(
+            RegressionRun regression, AskTests asks, List<Path> plans, PrintWriter out, PrintWriter err) {
         Map<RegressionUpdate.Change, Integer> counts = new EnumMap<>(RegressionUpdate.Change.class);
         for (Path plan : plans) {
             try {
@@ -137,7 +164,8 @@ final class TestCommand implements Callable<Integer> {
                 out.println(TerminalText.safe(change.line()));
                 counts.merge(change.change(), 1, Integer::sum);
             } catch (IOException e) {
-                err.println(TerminalText.safe("planvm test: " + plan + ": " + e.getMessage())); // "cannot write X.expected.json: why"
+                err.println(TerminalText.safe(
+                        "planvm test: " + plan + ": " + e.getMessage())); // "cannot write X.expected.json: why"
                 return ExitCodes.RUNTIME_FAILURE;
             }
         }
@@ -149,6 +177,9 @@ final class TestCommand implements Callable<Integer> {
 
     /** The plan files the PATHs stand for, each once; a usage error when a PATH is missing or none is found. */
     private List<Path> plans(CommandLine commandLine) {
-        return PlanFiles.of(paths, false, true, commandLine).stream().map(file -> Path.of(file).normalize()).distinct().toList();
+        return PlanFiles.of(paths, false, true, commandLine).stream()
+                .map(file -> Path.of(file).normalize())
+                .distinct()
+                .toList();
     }
 }

@@ -8,12 +8,18 @@ import picocli.CommandLine;
 /** {@code --allow-tools} and {@code --deny-tools}: which tools plans may call (seed 004's rules). */
 final class ToolPolicyOptions {
 
-    @CommandLine.Option(names = "--allow-tools", paramLabel = "GLOBS", split = ",",
+    @CommandLine.Option(
+            names = "--allow-tools",
+            paramLabel = "GLOBS",
+            split = ",",
             description = "Only tools matching one of these globs may be called (* any characters, ? one); "
                     + "a glob starting with ! denies (quote it: 'w*,!web_search'). Comma-separated, repeatable.")
     private List<String> allowTools = List.of();
 
-    @CommandLine.Option(names = "--deny-tools", paramLabel = "GLOBS", split = ",",
+    @CommandLine.Option(
+            names = "--deny-tools",
+            paramLabel = "GLOBS",
+            split = ",",
             description = "Tools matching one of these globs may not be called; deny wins over allow. "
                     + "A plan calling a denied tool is refused before it runs. Comma-separated, repeatable.")
     private List<String> denyTools = List.of();

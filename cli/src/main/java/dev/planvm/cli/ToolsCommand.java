@@ -5,20 +5,28 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.config.LoadedTools;
-import java.util.Map;
 import java.io.PrintWriter;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm tools}: the tools a run can call here, with descriptions and params schemas. */
-@Command(name = "tools", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"List the tools a plan can call here, with descriptions and params schemas.",
-                "Also lists the tools that are not available, with what to configure."})
+@Command(
+        name = "tools",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "List the tools a plan can call here, with descriptions and params schemas.",
+            "Also lists the tools that are not available, with what to configure."
+        })
 final class ToolsCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = "--format", defaultValue = "text", description = "text or json. Default: ${DEFAULT-VALUE}.")
+    @CommandLine.Option(
+            names = "--format",
+            defaultValue = "text",
+            description = "text or json. Default: ${DEFAULT-VALUE}.")
     private ValidateCommand.Format format;
 
     @CommandLine.Mixin
@@ -43,12 +51,15 @@ final class ToolsCommand implements Callable<Integer> {
     private int list(LoadedTools loaded) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ObjectMapper mapper = new ObjectMapper();
-        var tools = loaded.all().stream().sorted(Comparator.comparing(Tool::name)).toList();
+        var tools =
+                loaded.all().stream().sorted(Comparator.comparing(Tool::name)).toList();
         if (format == ValidateCommand.Format.json) {
             ObjectNode document = mapper.createObjectNode();
             ArrayNode list = document.putArray("tools");
             for (Tool tool : tools) {
-                list.addObject().put("name", tool.name()).put("description", tool.description())
+                list.addObject()
+                        .put("name", tool.name())
+                        .put("description", tool.description())
                         .set("params_schema", tool.paramsSchema());
             }
             ObjectNode unavailable = document.putObject("unavailable");
@@ -67,9 +78,10 @@ final class ToolsCommand implements Callable<Integer> {
             out.println("  params: " + mapper.writeValueAsString(tool.paramsSchema()));
         }
         loaded.unavailable().forEach((name, why) -> out.println(name + " (not available: " + why + ")"));
-        out.println(loaded.conditionEvaluator().isPresent()
-                ? "LLM conditions (jmp condition_prompt): available"
-                : "LLM conditions (jmp condition_prompt): not available");
+        out.println(
+                loaded.conditionEvaluator().isPresent()
+                        ? "LLM conditions (jmp condition_prompt): available"
+                        : "LLM conditions (jmp condition_prompt): not available");
         return ExitCodes.OK;
     }
 }

@@ -1,50 +1,66 @@
 package dev.planvm.cli;
 
-import java.util.stream.Collectors;
-import java.util.Set;
-import java.util.Map;
-import dev.planvm.tools.config.LoadedTools;
-import dev.planvm.tools.Tool;
-import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.Dialect;
+import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
-import dev.planvm.dialects.Dialect;
-import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.json.TerminalText;
+import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.config.LoadedTools;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code planvm validate FILE...}: checks plans without running them. */
-@Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Check plans against the schema and the static rules, without running them.",
-                "Errors go to stdout as FILE: seq_no N at /pointer: message; warnings to stderr."},
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Check plans against the schema and the static rules, without running them.",
+            "Errors go to stdout as FILE: seq_no N at /pointer: message; warnings to stderr."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every plan is valid (warnings allowed)", "2:some plan is invalid, or bad usage"})
 final class ValidateCommand implements Callable<Integer> {
 
-    enum Format { text, json }
+    enum Format {
+        text,
+        json
+    }
 
-    @CommandLine.Parameters(arity = "1..*", paramLabel = "PATH",
-            description = "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json"
-                    + " and *.expected.json, and their *.yaml, *.yml and *.js files). '-' reads standard input.")
+    @CommandLine.Parameters(
+            arity = "1..*",
+            paramLabel = "PATH",
+            description =
+                    "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json"
+                            + " and *.expected.json, and their *.yaml, *.yml and *.js files). '-' reads standard input.")
     private List<String> paths;
 
-    @CommandLine.Option(names = "--dialect", paramLabel = "yaml|js|json", converter = DialectConverter.class,
+    @CommandLine.Option(
+            names = "--dialect",
+            paramLabel = "yaml|js|json",
+            converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;
 
-    @CommandLine.Option(names = "--input", paramLabel = "NAME", split = ",",
+    @CommandLine.Option(
+            names = "--input",
+            paramLabel = "NAME",
+            split = ",",
             description = "A variable the run will be given (--var NAME=...), which a YAML or JavaScript plan may read."
                     + " Comma-separated, repeatable.")
     private Set<String> inputs = Set.of();
@@ -55,11 +71,16 @@ final class ValidateCommand implements Callable<Integer> {
     @CommandLine.ParentCommand
     private PlanvmCommand parent;
 
-    @CommandLine.Option(names = "--format", defaultValue = "text",
-            description = "text (one line per problem) or json (one document with every diagnostic). Default: ${DEFAULT-VALUE}.")
+    @CommandLine.Option(
+            names = "--format",
+            defaultValue = "text",
+            description =
+                    "text (one line per problem) or json (one document with every diagnostic). Default: ${DEFAULT-VALUE}.")
     private Format format;
 
-    @CommandLine.Option(names = {"-q", "--quiet"}, description = "Print errors only: no warnings, no 'ok' lines.")
+    @CommandLine.Option(
+            names = {"-q", "--quiet"},
+            description = "Print errors only: no warnings, no 'ok' lines.")
     private boolean quiet;
 
     @CommandLine.Mixin
@@ -100,7 +121,8 @@ final class ValidateCommand implements Callable<Integer> {
             }
             if (result.valid() && !quiet) {
                 int warnings = result.warnings().size();
-                out.println(TerminalText.safe(file) + ": ok (" + count(result.plan().instructions().size(), "instruction")
+                out.println(TerminalText.safe(file) + ": ok ("
+                        + count(result.plan().instructions().size(), "instruction")
                         + (warnings == 0 ? "" : ", " + count(warnings, "warning")) + ")");
             }
         }
@@ -122,8 +144,9 @@ final class ValidateCommand implements Callable<Integer> {
         List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
         for (Instruction instruction : result.plan().instructions()) {
             if (instruction instanceof Calling calling) {
-                policy.refusal(calling.tool()).ifPresent(refusal -> diagnostics.add(Diagnostic.error(calling.seqNo(),
-                        calling.header().pointer() + "/parameters", refusal)));
+                policy.refusal(calling.tool())
+                        .ifPresent(refusal -> diagnostics.add(Diagnostic.error(
+                                calling.seqNo(), calling.header().pointer() + "/parameters", refusal)));
             }
         }
         boolean refused = diagnostics.size() > result.diagnostics().size();
@@ -138,7 +161,8 @@ final class ValidateCommand implements Callable<Integer> {
         ObjectNode report = mapper.createObjectNode().put("file", file).put("valid", result.valid());
         ArrayNode diagnostics = report.putArray("diagnostics");
         for (Diagnostic d : result.diagnostics()) {
-            ObjectNode item = diagnostics.addObject().put("severity", d.severity().name().toLowerCase());
+            ObjectNode item =
+                    diagnostics.addObject().put("severity", d.severity().name().toLowerCase());
             if (d.seqNo() == null) {
                 item.putNull("seq_no");
             } else {

@@ -8,7 +8,9 @@ import picocli.CommandLine;
 /** The {@code --verbose} option every command has: DEBUG logs and stack traces on errors. */
 final class Verbosity {
 
-    @CommandLine.Option(names = {"-v", "--verbose"}, description = "Debug logging on stderr and stack traces on errors.")
+    @CommandLine.Option(
+            names = {"-v", "--verbose"},
+            description = "Debug logging on stderr and stack traces on errors.")
     void setVerbose(boolean verbose) {
         this.verbose = verbose;
         if (verbose && LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME) instanceof Logger root) {

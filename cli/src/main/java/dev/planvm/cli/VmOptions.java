@@ -28,9 +28,11 @@ final class VmOptions {
     @CommandLine.Mixin
     private ConfigOptions config;
 
-    @CommandLine.Option(names = "--reveal-secrets",
-            description = "Print final answers as they are, even when they hold a secret value (by default such an answer "
-                    + "is printed with every secret replaced by «secret:NAME»).")
+    @CommandLine.Option(
+            names = "--reveal-secrets",
+            description =
+                    "Print final answers as they are, even when they hold a secret value (by default such an answer "
+                            + "is printed with every secret replaced by «secret:NAME»).")
     private boolean revealSecrets;
 
     private LoadedTools loaded;
@@ -60,7 +62,8 @@ final class VmOptions {
      * VM it builds closes the tools (stops MCP servers).
      */
     PlanVmBuilder builder(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine) {
-        PlanVmBuilder builder = policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
+        PlanVmBuilder builder =
+                policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
         loaded = config.load(environment, secrets);
         return builder.secrets(secrets).tools(loaded, policy.toolPolicy(commandLine));
     }
@@ -87,8 +90,10 @@ final class VmOptions {
     }
 
     /** {@link #build(Map, Map, CommandLine)} with a reviewer who decides approvals (e.g. a prompt), or {@code null}. */
-    PlanVm build(Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine, Approvals reviewer) {
-        PlanVm vm = builder(environment, secrets, commandLine).approvals(reviewer).build();
+    PlanVm build(
+            Map<String, String> environment, Map<String, String> secrets, CommandLine commandLine, Approvals reviewer) {
+        PlanVm vm =
+                builder(environment, secrets, commandLine).approvals(reviewer).build();
         RedactingLogs.use(vm.redactor());
         return vm;
     }

@@ -28,8 +28,13 @@ class AgentCommandsTest {
     @BeforeEach
     void startServer() {
         server = FakeOpenAiServer.start();
-        environment = Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "5",
-                "PLANVM_STORE", dir.resolve("runs.db").toString());
+        environment = Map.of(
+                "OPENAI_BASE_URL",
+                server.baseUrl(),
+                "PLANVM_LLM_TIMEOUT_SECONDS",
+                "5",
+                "PLANVM_STORE",
+                dir.resolve("runs.db").toString());
     }
 
     @AfterEach
@@ -43,19 +48,22 @@ class AgentCommandsTest {
               {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "llm_generate", "tool_params": {"prompt": "Greet ${name}"}, "output_vars": ["greeting"]}},
               {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${greeting}"}}]}""";
 
-    private static final String TYPO = GREETING.replace("\"tool_name\": \"llm_generate\"", "\"tool_name\": \"llm_generat\"");
+    private static final String TYPO =
+            GREETING.replace("\"tool_name\": \"llm_generate\"", "\"tool_name\": \"llm_generat\"");
 
     @Test
     void plan_prints_a_repaired_plan_and_says_how_many_answers_it_took() throws Exception {
         server.reply(TYPO).reply(GREETING);
 
-        CliRun run = CliRun.withEnvironment(environment, "plan", "Greet the user", "--format", "json", "--var", "name=Ann");
+        CliRun run =
+                CliRun.withEnvironment(environment, "plan", "Greet the user", "--format", "json", "--var", "name=Ann");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(MAPPER.readTree(run.out())).isEqualTo(MAPPER.readTree(GREETING));
-        assertThat(run.err()).contains("plan: a valid plan after 2 answers (1 repair), json format, planner tokens: 30 tokens");
-        assertThat(server.requests().get(0).at("/messages/1/content").asText()).contains("These variables are set before "
-                + "the first instruction: name.");
+        assertThat(run.err())
+                .contains("plan: a valid plan after 2 answers (1 repair), json format, planner tokens: 30 tokens");
+        assertThat(server.requests().get(0).at("/messages/1/content").asText())
+                .contains("These variables are set before " + "the first instruction: name.");
     }
 
     @Test
@@ -64,8 +72,8 @@ class AgentCommandsTest {
         Path out = dir.resolve("greet.json");
         Path trace = dir.resolve("plan.trace.json");
 
-        CliRun run = CliRun.withEnvironment(environment, "plan", "Greet", "--format", "json", "-o", out.toString(),
-                "--trace", trace.toString());
+        CliRun run = CliRun.withEnvironment(
+                environment, "plan", "Greet", "--format", "json", "-o", out.toString(), "--trace", trace.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEmpty();
@@ -83,9 +91,10 @@ class AgentCommandsTest {
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).contains("plan: no valid plan after 2 answers (1 repair); the last answer's problems:\n"
-                + "  plan: seq_no 1 at /plan/1/parameters/tool_name: tool 'llm_generat' is not available; did you mean "
-                + "'llm_generate'?");
+        assertThat(run.err())
+                .contains("plan: no valid plan after 2 answers (1 repair); the last answer's problems:\n"
+                        + "  plan: seq_no 1 at /plan/1/parameters/tool_name: tool 'llm_generat' is not available; did you mean "
+                        + "'llm_generate'?");
     }
 
     @Test
@@ -105,14 +114,26 @@ class AgentCommandsTest {
         Path cassette = dir.resolve("ask.cassette.json");
         Path trace = dir.resolve("ask.trace.json");
 
-        CliRun live = CliRun.withEnvironment(environment, "ask", "Greet Ann", "--stream", "--format", "json", "--var", "name=Ann",
-                "--record", cassette.toString(), "--trace", trace.toString());
+        CliRun live = CliRun.withEnvironment(
+                environment,
+                "ask",
+                "Greet Ann",
+                "--stream",
+                "--format",
+                "json",
+                "--var",
+                "name=Ann",
+                "--record",
+                cassette.toString(),
+                "--trace",
+                trace.toString());
 
         assertThat(live.exitCode()).as(live.err()).isZero();
         assertThat(live.out()).isEqualTo("Hello, Ann!\n");
         JsonNode document = MAPPER.readTree(trace.toFile());
         assertThat(document.at("/stream/answers/0/instructions")).hasSize(3);
-        assertThat(document.at("/runs/0/trace/steps/1/inputs/tokens/prompt").asInt()).isEqualTo(10);
+        assertThat(document.at("/runs/0/trace/steps/1/inputs/tokens/prompt").asInt())
+                .isEqualTo(10);
         assertThat(document.at("/tokens/prompt").asInt()).isEqualTo(20);
         JsonNode planner = null;
         for (JsonNode interaction : MAPPER.readTree(cassette.toFile()).path("interactions")) {
@@ -122,10 +143,21 @@ class AgentCommandsTest {
         }
         assertThat(planner).isNotNull();
         assertThat(planner.path("chunks").size()).isGreaterThan(5);
-        assertThat(document.at("/stream/early_calls/used").asInt()).as("llm_generate started while the plan streamed").isEqualTo(1);
+        assertThat(document.at("/stream/early_calls/used").asInt())
+                .as("llm_generate started while the plan streamed")
+                .isEqualTo(1);
 
-        CliRun replayed = CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), "ask", "Greet Ann",
-                "--stream", "--format", "json", "--var", "name=Ann", "--replay", cassette.toString());
+        CliRun replayed = CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()),
+                "ask",
+                "Greet Ann",
+                "--stream",
+                "--format",
+                "json",
+                "--var",
+                "name=Ann",
+                "--replay",
+                cassette.toString());
 
         assertThat(replayed.exitCode()).as(replayed.err()).isZero();
         assertThat(replayed.out()).isEqualTo("Hello, Ann!\n");
@@ -137,10 +169,12 @@ class AgentCommandsTest {
         String fallback = """
                 {"plan": [{"seq_no": 1, "type": "assign", "parameters": {"greeting": "Hi, ${name}"}},
                           {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${greeting}"}}]}""";
-        server.reply(GREETING).replyStatus(400, "{\"error\": {\"message\": \"content policy\"}}").reply(fallback);
+        server.reply(GREETING)
+                .replyStatus(400, "{\"error\": {\"message\": \"content policy\"}}")
+                .reply(fallback);
 
-        CliRun run = CliRun.withEnvironment(environment, "ask", "Greet Ann", "--format", "json", "--var", "name=Ann",
-                "--replan", "1");
+        CliRun run = CliRun.withEnvironment(
+                environment, "ask", "Greet Ann", "--format", "json", "--var", "name=Ann", "--replan", "1");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("Hi, Ann\n");
@@ -148,13 +182,16 @@ class AgentCommandsTest {
         String child = run.err().replaceAll("(?s).*re-planned from seq_no 1: run (\\w+) continues run (\\w+).*", "$1");
         String parent = run.err().replaceAll("(?s).*re-planned from seq_no 1: run (\\w+) continues run (\\w+).*", "$2");
         assertThat(server.requests().get(2).at("/messages/1/content").asText())
-                .contains("Then seq_no 1 failed: tool 'llm_generate' failed: the LLM server answered HTTP 400: content policy");
+                .contains(
+                        "Then seq_no 1 failed: tool 'llm_generate' failed: the LLM server answered HTTP 400: content policy");
 
-        JsonNode shown = MAPPER.readTree(CliRun.withEnvironment(environment, "show", child).out());
+        JsonNode shown = MAPPER.readTree(
+                CliRun.withEnvironment(environment, "show", child).out());
         assertThat(shown.path("rerun_of").asText()).isEqualTo(parent);
         assertThat(shown.path("from_seq").asInt()).isEqualTo(1);
         assertThat(shown.path("status").asText()).isEqualTo("succeeded");
-        JsonNode failedRun = MAPPER.readTree(CliRun.withEnvironment(environment, "show", parent).out());
+        JsonNode failedRun = MAPPER.readTree(
+                CliRun.withEnvironment(environment, "show", parent).out());
         assertThat(failedRun.path("status").asText()).isEqualTo("failed");
     }
 
@@ -162,13 +199,24 @@ class AgentCommandsTest {
     void ask_fails_cleanly_once_the_token_budget_is_spent() {
         server.usage(100, 50).reply(GREETING).reply("Hello!");
 
-        CliRun run = CliRun.withEnvironment(environment, "ask", "Greet Ann", "--format", "json", "--var", "name=Ann",
-                "--max-tokens", "200", "--replan", "2");
+        CliRun run = CliRun.withEnvironment(
+                environment,
+                "ask",
+                "Greet Ann",
+                "--format",
+                "json",
+                "--var",
+                "name=Ann",
+                "--max-tokens",
+                "200",
+                "--replan",
+                "2");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).contains("ask: seq_no 1 (calling): tool 'llm_generate' failed: the token budget of 200 tokens "
-                + "(--max-tokens) is spent: 300 tokens (prompt 200, completion 100) used");
+        assertThat(run.err())
+                .contains("ask: seq_no 1 (calling): tool 'llm_generate' failed: the token budget of 200 tokens "
+                        + "(--max-tokens) is spent: 300 tokens (prompt 200, completion 100) used");
         assertThat(run.err()).doesNotContain("re-planned");
     }
 
@@ -179,13 +227,15 @@ class AgentCommandsTest {
         Files.writeString(plan, GREETING);
         Path trace = dir.resolve("run.trace.json");
 
-        CliRun run = CliRun.withEnvironment(environment, "run", plan.toString(), "--var", "name=Bo", "--trace", trace.toString(),
-                "--verbose");
+        CliRun run = CliRun.withEnvironment(
+                environment, "run", plan.toString(), "--var", "name=Bo", "--trace", trace.toString(), "--verbose");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(MAPPER.readTree(trace.toFile()).path("tokens")).isEqualTo(MAPPER.readTree("{\"prompt\": 120, \"completion\": 30}"));
+        assertThat(MAPPER.readTree(trace.toFile()).path("tokens"))
+                .isEqualTo(MAPPER.readTree("{\"prompt\": 120, \"completion\": 30}"));
         String id = run.err().replaceAll("(?s).*run (\\w+) is stored in.*", "$1");
-        JsonNode shown = MAPPER.readTree(CliRun.withEnvironment(environment, "show", id).out());
+        JsonNode shown =
+                MAPPER.readTree(CliRun.withEnvironment(environment, "show", id).out());
         assertThat(shown.path("tokens")).isEqualTo(MAPPER.readTree("{\"prompt\": 120, \"completion\": 30}"));
         assertThat(shown.at("/steps/1/inputs/tokens/completion").asInt()).isEqualTo(30);
     }
@@ -194,8 +244,18 @@ class AgentCommandsTest {
     void test_pins_a_recorded_agent_run_and_reports_when_it_changes() throws Exception {
         server.replyStreamed(GREETING, 16, Duration.ZERO).reply("Hello, Ann!");
         Path tests = Files.createDirectories(dir.resolve("asks"));
-        CliRun recorded = CliRun.withEnvironment(environment, "ask", "Greet Ann", "--stream", "--format", "json",
-                "--var", "name=Ann", "--record", tests.resolve("greet.cassette.json").toString(), "--no-store");
+        CliRun recorded = CliRun.withEnvironment(
+                environment,
+                "ask",
+                "Greet Ann",
+                "--stream",
+                "--format",
+                "json",
+                "--var",
+                "name=Ann",
+                "--record",
+                tests.resolve("greet.cassette.json").toString(),
+                "--no-store");
         assertThat(recorded.exitCode()).as(recorded.err()).isZero();
         Files.writeString(tests.resolve("greet.json"), """
                 {"format": "planvm-ask/1", "goal": "Greet Ann", "vars": {"name": "Ann"}, "stream": true, "answer_format": "json"}""");
@@ -209,8 +269,10 @@ class AgentCommandsTest {
         assertThat(passing.exitCode()).as(passing.out() + passing.err()).isZero();
         assertThat(passing.out()).contains("PASS " + tests.resolve("greet.json"), "1 passed, 0 failed");
         assertThat(failing.exitCode()).isEqualTo(1);
-        assertThat(failing.out()).contains("FAIL " + tests.resolve("greet.json"), "expected \"Hello, Bo!\", got \"Hello, Ann!\"");
-        assertThat(CliRun.of("validate", tests.toString()).err()).as("validate leaves agent tests out")
+        assertThat(failing.out())
+                .contains("FAIL " + tests.resolve("greet.json"), "expected \"Hello, Bo!\", got \"Hello, Ann!\"");
+        assertThat(CliRun.of("validate", tests.toString()).err())
+                .as("validate leaves agent tests out")
                 .contains("no plan file in");
     }
 

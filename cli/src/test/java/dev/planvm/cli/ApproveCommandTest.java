@@ -44,7 +44,8 @@ class ApproveCommandTest {
             exchange.close();
         });
         mail.start();
-        config = Files.writeString(dir.resolve("planvm.json"), """
+        config = Files.writeString(
+                dir.resolve("planvm.json"), """
                 {"approveTools": ["send_*"],
                  "httpTools": [{"name": "send_mail", "method": "POST", "url": "http://127.0.0.1:%d/send",
                                 "body": {"to": "${to}"}, "output": "/status",
@@ -62,8 +63,8 @@ class ApproveCommandTest {
     }
 
     private CliRun planvm(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString(),
-                "PLANVM_CONFIG", config.toString()), args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString(), "PLANVM_CONFIG", config.toString()), args);
     }
 
     @Test
@@ -71,11 +72,15 @@ class ApproveCommandTest {
         CliRun waiting = planvm("run", plan.toString());
         assertThat(waiting.exitCode()).as(waiting.err()).isEqualTo(3);
         assertThat(waiting.out()).isEmpty();
-        assertThat(waiting.err()).contains(plan + ": seq_no 1 (calling): waiting for approval to call tool 'send_mail' with "
-                + "{\"to\":\"ann@example.com\"}");
-        String id = waiting.err().replaceAll("(?s).*run (\\w+) waits for approval.*", "$1").trim();
-        assertThat(waiting.err()).contains("run " + id + " waits for approval: planvm approve " + id + " continues it, planvm approve "
-                + id + " --deny --reason TEXT fails the step");
+        assertThat(waiting.err())
+                .contains(plan + ": seq_no 1 (calling): waiting for approval to call tool 'send_mail' with "
+                        + "{\"to\":\"ann@example.com\"}");
+        String id = waiting.err()
+                .replaceAll("(?s).*run (\\w+) waits for approval.*", "$1")
+                .trim();
+        assertThat(waiting.err())
+                .contains("run " + id + " waits for approval: planvm approve " + id + " continues it, planvm approve "
+                        + id + " --deny --reason TEXT fails the step");
         assertThat(sent).isEmpty();
         assertThat(planvm("runs").out()).contains(id).contains("waiting");
         JsonNode shown = new ObjectMapper().readTree(planvm("show", id).out());
@@ -97,24 +102,41 @@ class ApproveCommandTest {
     @Test
     void denying_fails_the_step_with_the_reason_and_calls_nothing() {
         CliRun waiting = planvm("run", plan.toString());
-        String id = waiting.err().replaceAll("(?s).*run (\\w+) waits for approval.*", "$1").trim();
+        String id = waiting.err()
+                .replaceAll("(?s).*run (\\w+) waits for approval.*", "$1")
+                .trim();
         CliRun denied = planvm("approve", id, "--deny", "--reason", "not this address");
         assertThat(denied.exitCode()).isEqualTo(1);
-        assertThat(denied.err()).contains("run " + id + ": seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: "
-                + "not this address");
+        assertThat(denied.err())
+                .contains("run " + id + ": seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: "
+                        + "not this address");
         assertThat(sent).isEmpty();
     }
 
     @Test
     void approve_tools_on_the_command_line_and_a_malformed_glob() throws Exception {
         Path other = Files.writeString(dir.resolve("other.json"), "{\"httpTools\": []}");
-        Path echo = Files.writeString(dir.resolve("p.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
-        CliRun bad = CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("r2.db").toString()), "run", echo.toString(),
-                "--config", other.toString(), "--approve-tools", "!send_*");
+        Path echo = Files.writeString(
+                dir.resolve("p.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        CliRun bad = CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("r2.db").toString()),
+                "run",
+                echo.toString(),
+                "--config",
+                other.toString(),
+                "--approve-tools",
+                "!send_*");
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.err()).contains("--approve-tools: approve-tools glob '!send_*' starts with '!'");
-        CliRun fine = CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("r2.db").toString()), "run", echo.toString(),
-                "--config", other.toString(), "--approve-tools", "send_*");
+        CliRun fine = CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("r2.db").toString()),
+                "run",
+                echo.toString(),
+                "--config",
+                other.toString(),
+                "--approve-tools",
+                "send_*");
         assertThat(fine.exitCode()).isZero();
     }
 }

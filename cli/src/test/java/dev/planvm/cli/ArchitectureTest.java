@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+);", Pattern.MULTILINE);
-    private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.planvm\\.[\\w.]+)\\.[\\w*]+;",
-            Pattern.MULTILINE);
+    private static final Pattern IMPORT =
+            Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.planvm\\.[\\w.]+)\\.[\\w*]+;", Pattern.MULTILINE);
 
     /** Package → the planvm packages it imports. */
     private static final Map<String, Set<String>> imports = new TreeMap<>();
@@ -44,8 +44,10 @@ class ArchitectureTest {
         Path repository = Path.of("").toAbsolutePath().getParent();
         List<Path> sources;
         try (Stream<Path> files = Files.walk(repository, 24)) {
-            sources = files.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/"))
-                    .filter(p -> !p.toString().contains("/target/")).toList();
+            sources = files.filter(
+                            p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/"))
+                    .filter(p -> !p.toString().contains("/target/"))
+                    .toList();
         }
         for (Path source : sources) {
             String module = repository.relativize(source).getName(0).toString();
@@ -66,8 +68,11 @@ class ArchitectureTest {
             }
         }
         imports.forEach((from, targets) -> targets.forEach(to -> {
-            if (to.contains(".internal") && moduleOf.containsKey(to) && !moduleOf.get(to).equals(moduleOf.get(from))) {
-                internalImports.add(from + " (" + moduleOf.get(from) + ") imports " + to + " (" + moduleOf.get(to) + ")");
+            if (to.contains(".internal")
+                    && moduleOf.containsKey(to)
+                    && !moduleOf.get(to).equals(moduleOf.get(from))) {
+                internalImports.add(
+                        from + " (" + moduleOf.get(from) + ") imports " + to + " (" + moduleOf.get(to) + ")");
             }
         }));
     }
@@ -88,8 +93,11 @@ class ArchitectureTest {
     void the_scan_sees_every_module() {
         assertThat(Set.copyOf(moduleOf.values())).contains("json", "instructions", "tools", "llm", "vm", "cli");
         assertThat(imports.get("dev.planvm.vm")).contains("dev.planvm.vm.internal", "dev.planvm.tools.chain");
-        assertThat(imports).containsKeys("dev.planvm.vm.internal.handlers", "dev.planvm.tools.chain.internal",
-                "dev.planvm.instructions.expr");
+        assertThat(imports)
+                .containsKeys(
+                        "dev.planvm.vm.internal.handlers",
+                        "dev.planvm.tools.chain.internal",
+                        "dev.planvm.instructions.expr");
     }
 
     @Test
@@ -118,8 +126,14 @@ class ArchitectureTest {
         return found;
     }
 
-    private static void connect(String v, Map<String, Integer> index, Map<String, Integer> low, Deque<String> stack,
-                                Set<String> onStack, List<List<String>> found, int[] counter) {
+    private static void connect(
+            String v,
+            Map<String, Integer> index,
+            Map<String, Integer> low,
+            Deque<String> stack,
+            Set<String> onStack,
+            List<List<String>> found,
+            int[] counter) {
         index.put(v, counter[0]);
         low.put(v, counter[0]++);
         stack.push(v);

@@ -16,11 +16,13 @@ class BatchCommandTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private static final String HELLO = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello ${name}\"}}]";
+    private static final String HELLO =
+            "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello ${name}\"}}]";
     private static final String NUMBER = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"n\": 41}},"
             + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": {\"n\": \"${n + 1}\"}}}]";
     private static final String INVALID = "[{\"seq_no\": 0, \"type\": \"asign\", \"parameters\": {}}]";
-    private static final String FAILS = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${missing}\"}}]";
+    private static final String FAILS =
+            "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${missing}\"}}]";
     private static final String SEARCH = """
             [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search", "tool_params": {"query": "tidb", "top_k": 1}, "output_vars": ["docs"]}},
              {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${docs[0].content}"}}]""";
@@ -63,7 +65,8 @@ class BatchCommandTest {
         assertThat(lines.get(1).get("file").asText()).isEqualTo(a);
         assertThat(lines.get(1).get("final_answer").asText()).isEqualTo("Hello Ann");
         for (JsonNode line : lines) {
-            assertThat(line.fieldNames()).toIterable()
+            assertThat(line.fieldNames())
+                    .toIterable()
                     .containsExactly("file", "status", "final_answer", "error", "duration_ms", "steps");
             assertThat(line.get("status").asText()).isEqualTo("succeeded");
             assertThat(line.get("error").isNull()).isTrue();
@@ -81,27 +84,37 @@ class BatchCommandTest {
         write("plans/b.json", NUMBER);
         CliRun run = CliRun.of("batch", dir.resolve("plans").toString(), "--var", "name=Bo");
         assertThat(run.exitCode()).isZero();
-        assertThat(lines(run.out())).extracting(line -> Path.of(line.get("file").asText()).getFileName().toString())
+        assertThat(lines(run.out()))
+                .extracting(
+                        line -> Path.of(line.get("file").asText()).getFileName().toString())
                 .containsExactly("a.json", "b.json");
     }
 
     @Test
     void an_invalid_or_failing_plan_gets_its_status_and_error_and_the_batch_exits_1() throws Exception {
-        CliRun run = CliRun.of("batch", write("ok.json", NUMBER), write("bad.json", INVALID), write("fails.json", FAILS));
+        CliRun run =
+                CliRun.of("batch", write("ok.json", NUMBER), write("bad.json", INVALID), write("fails.json", FAILS));
         assertThat(run.exitCode()).isEqualTo(1);
         List<JsonNode> lines = lines(run.out());
         assertThat(statuses(lines)).containsExactly("succeeded", "invalid", "failed");
-        assertThat(lines.get(1).get("error").asText()).contains("seq_no 0").contains("unknown instruction type 'asign'");
+        assertThat(lines.get(1).get("error").asText())
+                .contains("seq_no 0")
+                .contains("unknown instruction type 'asign'");
         assertThat(lines.get(1).get("final_answer").isNull()).isTrue();
-        assertThat(lines.get(2).get("error").asText()).contains("seq_no 0 (assign)").contains("missing");
+        assertThat(lines.get(2).get("error").asText())
+                .contains("seq_no 0 (assign)")
+                .contains("missing");
     }
 
     @Test
     void the_summary_on_stderr_names_counts_throughput_and_the_slowest_plans() throws Exception {
-        CliRun run = CliRun.of("batch", write("ok.json", NUMBER), write("bad.json", INVALID), write("fails.json", FAILS));
-        assertThat(run.err()).containsPattern("batch: 3 plans in \\d+ ms \\([0-9.]+ plans/s\\): 1 succeeded, 1 failed, 1 invalid")
+        CliRun run =
+                CliRun.of("batch", write("ok.json", NUMBER), write("bad.json", INVALID), write("fails.json", FAILS));
+        assertThat(run.err())
+                .containsPattern("batch: 3 plans in \\d+ ms \\([0-9.]+ plans/s\\): 1 succeeded, 1 failed, 1 invalid")
                 .containsPattern("slowest: .*ok.json \\d+ ms")
-                .contains("bad.json").contains("fails.json");
+                .contains("bad.json")
+                .contains("fails.json");
         assertThat(run.out()).doesNotContain("batch:");
     }
 
@@ -123,20 +136,32 @@ class BatchCommandTest {
     void replay_dir_pairs_each_plan_with_its_cassette_and_rejects_a_calling_plan_without_one() throws Exception {
         String cassettes = dir.resolve("cassettes").toString();
         write("cassettes/searched.cassette.json", SEARCH_CASSETTE);
-        CliRun run = CliRun.of("batch", write("searched.json", SEARCH), write("unrecorded.json", SEARCH),
-                write("quiet.json", NUMBER), "--replay-dir", cassettes);
+        CliRun run = CliRun.of(
+                "batch",
+                write("searched.json", SEARCH),
+                write("unrecorded.json", SEARCH),
+                write("quiet.json", NUMBER),
+                "--replay-dir",
+                cassettes);
         assertThat(run.exitCode()).isEqualTo(1);
         List<JsonNode> lines = lines(run.out());
         assertThat(statuses(lines)).containsExactly("succeeded", "rejected", "succeeded");
         assertThat(lines.get(0).get("final_answer").asText()).isEqualTo("TiDB is a database");
-        assertThat(lines.get(1).get("error").asText()).contains("no cassette").contains("unrecorded.cassette.json")
+        assertThat(lines.get(1).get("error").asText())
+                .contains("no cassette")
+                .contains("unrecorded.cassette.json")
                 .contains("seq_no 0 calls tool 'vector_search'");
     }
 
     @Test
     void a_broken_cassette_rejects_only_its_plan() throws Exception {
         write("c/a.cassette.json", "{\"format\": 1}");
-        CliRun run = CliRun.of("batch", write("a.json", SEARCH), write("b.json", NUMBER), "--replay-dir", dir.resolve("c").toString());
+        CliRun run = CliRun.of(
+                "batch",
+                write("a.json", SEARCH),
+                write("b.json", NUMBER),
+                "--replay-dir",
+                dir.resolve("c").toString());
         assertThat(run.exitCode()).isEqualTo(1);
         List<JsonNode> lines = lines(run.out());
         assertThat(statuses(lines)).containsExactly("rejected", "succeeded");
@@ -199,7 +224,9 @@ class BatchCommandTest {
         assertThat(CliRun.of("batch", plan, "--concurrency", "0").err()).contains("--concurrency must be at least 1");
         assertThat(CliRun.of("batch", plan, "--concurrency", "0").exitCode()).isEqualTo(2);
         assertThat(CliRun.of("batch", plan, "--replay-timing").exitCode()).isEqualTo(2);
-        assertThat(CliRun.of("batch", plan, "--replay-dir", dir.resolve("none").toString()).exitCode()).isEqualTo(2);
+        assertThat(CliRun.of("batch", plan, "--replay-dir", dir.resolve("none").toString())
+                        .exitCode())
+                .isEqualTo(2);
         assertThat(CliRun.of("batch", plan, "--var", "1x=2").exitCode()).isEqualTo(2);
     }
 
@@ -216,20 +243,32 @@ class BatchCommandTest {
     void concurrency_one_still_runs_every_plan_in_order() throws Exception {
         List<String> files = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            files.add(write("p" + i + ".json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": " + i + "}}]"));
+            files.add(write(
+                    "p" + i + ".json",
+                    "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": " + i + "}}]"));
         }
         List<String> args = new ArrayList<>(List.of("batch", "--concurrency", "1"));
         args.addAll(files);
         CliRun run = CliRun.of(args.toArray(String[]::new));
         assertThat(run.exitCode()).isZero();
-        assertThat(lines(run.out())).extracting(line -> line.get("final_answer").asInt()).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(lines(run.out()))
+                .extracting(line -> line.get("final_answer").asInt())
+                .containsExactly(0, 1, 2, 3, 4, 5);
     }
 
     @Test
     void batch_takes_the_concurrency_options_of_run() throws Exception {
-        Path plan = Files.writeString(dir.resolve("p.json"),
+        Path plan = Files.writeString(
+                dir.resolve("p.json"),
                 "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
-        CliRun ok = CliRun.of("batch", plan.toString(), "--sequential", "--max-in-flight", "2", "--tool-concurrency", "llm_generate=2");
+        CliRun ok = CliRun.of(
+                "batch",
+                plan.toString(),
+                "--sequential",
+                "--max-in-flight",
+                "2",
+                "--tool-concurrency",
+                "llm_generate=2");
         assertThat(ok.exitCode()).isZero();
         CliRun bad = CliRun.of("batch", plan.toString(), "--tool-concurrency", "llm_generate=0");
         assertThat(bad.exitCode()).isEqualTo(2);

@@ -1,10 +1,9 @@
 package dev.planvm.cli;
 
-import dev.planvm.vm.run.RunStatus;
-import dev.planvm.vm.batch.PlanOutcome;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.planvm.vm.batch.PlanOutcome;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,8 @@ class BatchProgressTest {
     @Test
     void a_silent_progress_accepts_outcomes_and_closes() {
         try (BatchProgress progress = BatchProgress.silent()) {
-            progress.planFinished(0, new PlanOutcome(Path.of("a.json"), RunStatus.FAILED, null, "x", 1, 0, List.of(), null));
+            progress.planFinished(
+                    0, new PlanOutcome(Path.of("a.json"), RunStatus.FAILED, null, "x", 1, 0, List.of(), null));
             assertThat(progress.shown()).isFalse();
         }
     }

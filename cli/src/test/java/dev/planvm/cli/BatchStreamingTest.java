@@ -55,8 +55,16 @@ class BatchStreamingTest {
         plan("p3", 0);
         Path out = dir.resolve("out.jsonl");
 
-        CliRun run = CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--replay-timing", "--concurrency", "4",
-                "--out", out.toString());
+        CliRun run = CliRun.of(
+                "batch",
+                dir.toString(),
+                "--replay-dir",
+                dir.toString(),
+                "--replay-timing",
+                "--concurrency",
+                "4",
+                "--out",
+                out.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(files(out)).containsExactly("p0.json", "p1.json", "p2.json", "p3.json");
@@ -69,8 +77,17 @@ class BatchStreamingTest {
             plan("p" + i, 700);
         }
         Path out = dir.resolve("out.jsonl");
-        Process batch = child("batch", dir.toString(), "--replay-dir", dir.toString(), "--replay-timing", "--concurrency", "2",
-                "--out", out.toString(), "--no-progress");
+        Process batch = child(
+                "batch",
+                dir.toString(),
+                "--replay-dir",
+                dir.toString(),
+                "--replay-timing",
+                "--concurrency",
+                "2",
+                "--out",
+                out.toString(),
+                "--no-progress");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (lines(out) < 2 && System.nanoTime() < deadline) {
             Thread.sleep(50);
@@ -81,11 +98,15 @@ class BatchStreamingTest {
         assertThat(batch.waitFor(30, TimeUnit.SECONDS)).isTrue();
         String err = new String(batch.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(batch.exitValue()).as(err).isEqualTo(130);
-        assertThat(err).contains("batch: interrupted: ").contains("--resume-from").doesNotContain("Exception");
+        assertThat(err)
+                .contains("batch: interrupted: ")
+                .contains("--resume-from")
+                .doesNotContain("Exception");
         List<String> first = files(out);
         assertThat(first).hasSizeBetween(2, 7).doesNotHaveDuplicates();
 
-        CliRun resumed = CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--resume-from", out.toString());
+        CliRun resumed =
+                CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--resume-from", out.toString());
 
         assertThat(resumed.exitCode()).as(resumed.err()).isZero();
         assertThat(resumed.err()).contains((first.size()) + " plans skipped");
@@ -98,16 +119,20 @@ class BatchStreamingTest {
         plan("p0", 0);
         plan("p1", 0);
         Path out = dir.resolve("out.jsonl");
-        CliRun first = CliRun.of("batch", dir.resolve("p0.json").toString(), "--replay-dir", dir.toString(), "--out", out.toString());
+        CliRun first = CliRun.of(
+                "batch", dir.resolve("p0.json").toString(), "--replay-dir", dir.toString(), "--out", out.toString());
         assertThat(first.exitCode()).isZero();
-        Files.writeString(out, Files.readString(out) + "{\"file\": \"p1.js", java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+        Files.writeString(
+                out, Files.readString(out) + "{\"file\": \"p1.js", java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
 
-        CliRun resumed = CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--resume-from", out.toString());
+        CliRun resumed =
+                CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--resume-from", out.toString());
 
         assertThat(resumed.exitCode()).as(resumed.err()).isZero();
         assertThat(files(out)).containsExactly("p0.json", "p1.json");
         Files.writeString(out, "not a batch line\n");
-        CliRun foreign = CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--resume-from", out.toString());
+        CliRun foreign =
+                CliRun.of("batch", dir.toString(), "--replay-dir", dir.toString(), "--resume-from", out.toString());
         assertThat(foreign.exitCode()).isEqualTo(1);
         assertThat(foreign.err()).contains("line 1 is not JSON, so this is not a batch's output");
     }
@@ -119,9 +144,20 @@ class BatchStreamingTest {
             plan("p" + i, 300);
         }
         Path out = dir.resolve("out.jsonl");
-        String command = String.join(" ", quoted(javaCommand("batch", dir.toString(), "--replay-dir", dir.toString(),
-                "--replay-timing", "--concurrency", "1"))) + " > " + out;
-        Process script = new ProcessBuilder("/usr/bin/script", "-qec", command, "/dev/null").redirectErrorStream(true).start();
+        String command = String.join(
+                        " ",
+                        quoted(javaCommand(
+                                "batch",
+                                dir.toString(),
+                                "--replay-dir",
+                                dir.toString(),
+                                "--replay-timing",
+                                "--concurrency",
+                                "1")))
+                + " > " + out;
+        Process script = new ProcessBuilder("/usr/bin/script", "-qec", command, "/dev/null")
+                .redirectErrorStream(true)
+                .start();
         String terminal = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(script.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
@@ -134,8 +170,13 @@ class BatchStreamingTest {
     }
 
     private static List<String> javaCommand(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
         command.addAll(List.of(args));
         return command;
     }

@@ -14,8 +14,8 @@ record CliRun(int exitCode, String out, String err) {
     }
 
     /** One run store per test JVM, outside the repository, unless a test names its own. */
-    private static final String STORE = System.getProperty("java.io.tmpdir") + "/planvm-test-" + ProcessHandle.current().pid()
-            + "/runs.db";
+    private static final String STORE = System.getProperty("java.io.tmpdir") + "/planvm-test-"
+            + ProcessHandle.current().pid() + "/runs.db";
 
     static CliRun withEnvironment(Map<String, String> environment, String... args) {
         if (!environment.containsKey("PLANVM_STORE")) {
@@ -25,8 +25,11 @@ record CliRun(int exitCode, String out, String err) {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), environment);
+        int code = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                environment);
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -34,7 +34,8 @@ class ConfigCommandsTest {
             authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
             hits.incrementAndGet();
             String city = exchange.getRequestURI().getPath().substring("/cities/".length());
-            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": " + population.get() + "}}").getBytes(StandardCharsets.UTF_8);
+            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": " + population.get() + "}}")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -49,7 +50,8 @@ class ConfigCommandsTest {
     }
 
     private Path config() throws IOException {
-        return Files.writeString(dir.resolve("planvm.json"), """
+        return Files.writeString(
+                dir.resolve("planvm.json"), """
                 {"httpTools": [{"name": "lookup", "description": "Looks a city up", "method": "GET",
                   "url": "http://127.0.0.1:%d/cities/${city}",
                   "headers": {"Authorization": "Bearer ${secret:CITY_TOKEN}"}, "output": "/data",
@@ -64,8 +66,15 @@ class ConfigCommandsTest {
                   "output_vars": ["population"]}},
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${population}"}}]""");
         Path trace = dir.resolve("trace.json");
-        CliRun run = CliRun.withEnvironment(Map.of("CITY_TOKEN", "city-token-0123456789"), "run", plan.toString(),
-                "--config", config().toString(), "--no-store", "--trace", trace.toString());
+        CliRun run = CliRun.withEnvironment(
+                Map.of("CITY_TOKEN", "city-token-0123456789"),
+                "run",
+                plan.toString(),
+                "--config",
+                config().toString(),
+                "--no-store",
+                "--trace",
+                trace.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("709000\n");
         assertThat(authorization.get()).isEqualTo("Bearer city-token-0123456789");
@@ -74,10 +83,15 @@ class ConfigCommandsTest {
 
     @Test
     void tools_lists_the_configured_tools_with_their_schemas() throws Exception {
-        CliRun tools = CliRun.withEnvironment(Map.of("PLANVM_CONFIG", config().toString(), "CITY_TOKEN", "city-token-0123456789"),
-                "tools", "--format", "json");
+        CliRun tools = CliRun.withEnvironment(
+                Map.of("PLANVM_CONFIG", config().toString(), "CITY_TOKEN", "city-token-0123456789"),
+                "tools",
+                "--format",
+                "json");
         assertThat(tools.exitCode()).as(tools.err()).isZero();
-        assertThat(tools.out()).contains("\"name\" : \"lookup\"").contains("\"description\" : \"Looks a city up\"")
+        assertThat(tools.out())
+                .contains("\"name\" : \"lookup\"")
+                .contains("\"description\" : \"Looks a city up\"")
                 .contains("\"required\" : [ \"city\" ]");
     }
 
@@ -86,11 +100,20 @@ class ConfigCommandsTest {
         Path bad = Files.writeString(dir.resolve("bad.json"), """
                 {"httpTool": [], "mcpServers": {"fs": {"comand": "node"}}}""");
         for (String command : new String[] {"run", "validate", "tools", "test"}) {
-            CliRun run = command.equals("tools") ? CliRun.of("tools", "--config", bad.toString())
-                    : CliRun.of(command, Files.writeString(dir.resolve("p.json"), "[]").toString(), "--config", bad.toString());
+            CliRun run = command.equals("tools")
+                    ? CliRun.of("tools", "--config", bad.toString())
+                    : CliRun.of(
+                            command,
+                            Files.writeString(dir.resolve("p.json"), "[]").toString(),
+                            "--config",
+                            bad.toString());
             assertThat(run.exitCode()).as(command).isEqualTo(2);
-            assertThat(run.err()).as(command).contains("at /httpTool:").contains("did you mean 'httpTools'?")
-                    .contains("at /mcpServers/fs").contains("comand");
+            assertThat(run.err())
+                    .as(command)
+                    .contains("at /httpTool:")
+                    .contains("did you mean 'httpTools'?")
+                    .contains("at /mcpServers/fs")
+                    .contains("comand");
         }
     }
 
@@ -102,17 +125,19 @@ class ConfigCommandsTest {
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${population}"}}]""");
         Map<String, String> env = Map.of("CITY_TOKEN", "city-token-0123456789", "PLANVM_CONFIG", config().toString());
         Path cassette = dir.resolve("p.cassette.json");
-        CliRun recorded = CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--record", cassette.toString());
+        CliRun recorded =
+                CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--record", cassette.toString());
         assertThat(recorded.exitCode()).as(recorded.err()).isZero();
         population.set(710000);
         hits.set(0);
 
-        CliRun replayed = CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--replay", cassette.toString());
+        CliRun replayed =
+                CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--replay", cassette.toString());
         assertThat(replayed.out()).isEqualTo("709000\n");
         assertThat(hits).hasValue(0);
 
-        CliRun partial = CliRun.withEnvironment(env, "run", plan.toString(), "--no-store", "--replay", cassette.toString(),
-                "--live", "lookup");
+        CliRun partial = CliRun.withEnvironment(
+                env, "run", plan.toString(), "--no-store", "--replay", cassette.toString(), "--live", "lookup");
         assertThat(partial.exitCode()).as(partial.err()).isZero();
         assertThat(partial.out()).isEqualTo("710000\n");
         assertThat(hits).hasValue(1);

@@ -52,7 +52,8 @@ class DialectCommandsTest {
     }
 
     private CliRun withStore(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
     }
 
     @Test
@@ -61,8 +62,15 @@ class DialectCommandsTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.err()).isEmpty();
         JsonNode plan = JSON.readTree(run.out());
-        assertThat(plan).as("the call, the unwrapping of a one-element answer, the result").hasSize(3);
-        assertThat(plan.get(0).path("parameters").path("tool_params").path("when").get(0).asText())
+        assertThat(plan)
+                .as("the call, the unwrapping of a one-element answer, the result")
+                .hasSize(3);
+        assertThat(plan.get(0)
+                        .path("parameters")
+                        .path("tool_params")
+                        .path("when")
+                        .get(0)
+                        .asText())
                 .isEqualTo("${next('Thursday').morning}");
         assertThat(plan.get(2).path("execution_objective").asText()).isEqualTo("line 5: the result");
         assertThat(run.out()).as("indented").startsWith("[ {\n  \"seq_no\" : 0,\n");
@@ -70,7 +78,9 @@ class DialectCommandsTest {
         CliRun bad = CliRun.of("compile", write("bad.js", "x = ;\nreturn y;\n"));
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.out()).isEmpty();
-        assertThat(bad.err()).contains("bad.js: line 1, column 5: ").contains("bad.js: line 2, column 8: unknown name 'y'");
+        assertThat(bad.err())
+                .contains("bad.js: line 1, column 5: ")
+                .contains("bad.js: line 2, column 8: unknown name 'y'");
     }
 
     @Test
@@ -80,7 +90,12 @@ class DialectCommandsTest {
             System.setIn(new ByteArrayInputStream("return len('abc');".getBytes(StandardCharsets.UTF_8)));
             CliRun run = CliRun.of("compile", "-", "--dialect", "js");
             assertThat(run.exitCode()).isZero();
-            assertThat(JSON.readTree(run.out()).get(0).path("parameters").path("final_answer").asText()).isEqualTo("${len('abc')}");
+            assertThat(JSON.readTree(run.out())
+                            .get(0)
+                            .path("parameters")
+                            .path("final_answer")
+                            .asText())
+                    .isEqualTo("${len('abc')}");
         } finally {
             System.setIn(stdin);
         }
@@ -92,8 +107,18 @@ class DialectCommandsTest {
     @Test
     void run_replays_a_yaml_plan_on_the_clock_given_and_the_trace_keeps_the_clock_and_the_lines() throws Exception {
         String trace = dir.resolve("trace.json").toString();
-        CliRun run = CliRun.of("run", write("trip.yaml", YAML), "--replay", write("trip.cassette.json", CASSETTE),
-                "--now", NOW, "--tz", "Europe/Oslo", "--trace", trace, "--no-store");
+        CliRun run = CliRun.of(
+                "run",
+                write("trip.yaml", YAML),
+                "--replay",
+                write("trip.cassette.json", CASSETTE),
+                "--now",
+                NOW,
+                "--tz",
+                "Europe/Oslo",
+                "--trace",
+                trace,
+                "--no-store");
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).isEqualTo("2026-11-26 XK12\n");
@@ -107,11 +132,18 @@ class DialectCommandsTest {
 
     @Test
     void a_runtime_error_of_a_dialect_plan_names_its_source_line() throws Exception {
-        CliRun run = CliRun.of("run", write("when.js", "// when?\nstart = today;\nreturn start.at('3:00xm');\n"),
-                "--now", NOW, "--tz", "UTC", "--no-store");
+        CliRun run = CliRun.of(
+                "run",
+                write("when.js", "// when?\nstart = today;\nreturn start.at('3:00xm');\n"),
+                "--now",
+                NOW,
+                "--tz",
+                "UTC",
+                "--no-store");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("when.js: line 3 (seq_no 1, assign): ${start.at('3:00xm')}: '3:00xm' is not a time of"
-                + " day: write 3:00pm, 15:00 or 15:00:30");
+        assertThat(run.err())
+                .contains("when.js: line 3 (seq_no 1, assign): ${start.at('3:00xm')}: '3:00xm' is not a time of"
+                        + " day: write 3:00pm, 15:00 or 15:00:30");
     }
 
     @Test
@@ -131,18 +163,22 @@ class DialectCommandsTest {
         Files.createDirectories(plans);
         String plan = write("plans/dates.js", "return [today, next(Friday).at('5pm')];\n");
         String cassette = plans.resolve("dates.cassette.json").toString();
-        CliRun recorded = CliRun.of("run", plan, "--record", cassette, "--now", NOW, "--tz", "Europe/Oslo", "--no-store");
+        CliRun recorded =
+                CliRun.of("run", plan, "--record", cassette, "--now", NOW, "--tz", "Europe/Oslo", "--no-store");
         assertThat(recorded.out()).isEqualTo("[\"2026-11-26\",\"2026-11-27T17:00:00+01:00\"]\n");
         assertThat(JSON.readTree(Path.of(cassette).toFile()).get("clock"))
                 .hasToString("{\"now\":\"2026-11-26T11:00:00Z\",\"tz\":\"Europe/Oslo\"}");
-        write("plans/dates.expected.json", "{\"status\": \"succeeded\", \"final_answer\": [\"2026-11-26\","
-                + " \"2026-11-27T17:00:00+01:00\"]}");
+        write(
+                "plans/dates.expected.json",
+                "{\"status\": \"succeeded\", \"final_answer\": [\"2026-11-26\"," + " \"2026-11-27T17:00:00+01:00\"]}");
 
         CliRun test = CliRun.of("test", plans.toString());
         assertThat(test.out()).contains("PASS").contains("1 passed, 0 failed");
         assertThat(test.exitCode()).isZero();
         CliRun otherDay = CliRun.of("test", plans.toString(), "--now", "2026-12-01T08:00:00Z");
-        assertThat(otherDay.exitCode()).as("--now wins over the cassette's clock").isEqualTo(1);
+        assertThat(otherDay.exitCode())
+                .as("--now wins over the cassette's clock")
+                .isEqualTo(1);
         assertThat(otherDay.out()).contains("FAIL");
     }
 
@@ -161,8 +197,13 @@ class DialectCommandsTest {
         assertThat(unknownInput.out()).contains("c.yml: line 1, column 11: unknown name 'user'");
         CliRun validate = CliRun.of("validate", mixed, "--input", "user");
         assertThat(validate.exitCode()).isZero();
-        assertThat(validate.out()).contains("a.json: ok").contains("b.yaml: ok").contains("c.yml: ok").contains("d.js: ok")
-                .doesNotContain("expected").doesNotContain("cassette");
+        assertThat(validate.out())
+                .contains("a.json: ok")
+                .contains("b.yaml: ok")
+                .contains("c.yml: ok")
+                .contains("d.js: ok")
+                .doesNotContain("expected")
+                .doesNotContain("cassette");
 
         CliRun batch = CliRun.of("batch", mixed, "--var", "user=ada");
         assertThat(batch.exitCode()).isZero();
@@ -183,7 +224,9 @@ class DialectCommandsTest {
         CliRun resumed = withStore("resume", id.group(1), "--replay", write("trip.cassette.json", CASSETTE));
         assertThat(resumed.err()).isEmpty();
         assertThat(resumed.exitCode()).isZero();
-        assertThat(resumed.out()).as("today is the stored run's, not the system's").isEqualTo("2026-11-26 XK12\n");
+        assertThat(resumed.out())
+                .as("today is the stored run's, not the system's")
+                .isEqualTo("2026-11-26 XK12\n");
 
         CliRun show = withStore("show", id.group(1));
         JsonNode shown = JSON.readTree(show.out());

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.llm.testing.FakeOpenAiServer;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
-import dev.planvm.llm.testing.FakeOpenAiServer;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.run.RunResult;
 import java.nio.file.Files;
@@ -70,12 +70,17 @@ class FaultEndToEndTest {
     }
 
     private JsonNode attempts(int step) throws Exception {
-        return MAPPER.readTree(dir.resolve("trace.json").toFile()).path("steps").get(step).path("inputs").path("attempts");
+        return MAPPER.readTree(dir.resolve("trace.json").toFile())
+                .path("steps")
+                .get(step)
+                .path("inputs")
+                .path("attempts");
     }
 
     @Test
     void a_rate_limit_with_retry_after_is_waited_for_and_recorded_in_the_trace() throws Exception {
-        server.replyStatus(429, "{\"error\": {\"message\": \"slow down\"}}", Map.of("Retry-After", "1")).reply("Hello, Ann!");
+        server.replyStatus(429, "{\"error\": {\"message\": \"slow down\"}}", Map.of("Retry-After", "1"))
+                .reply("Hello, Ann!");
         long start = System.nanoTime();
         CliRun run = run();
         Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -92,7 +97,10 @@ class FaultEndToEndTest {
 
     @Test
     void a_burst_of_server_errors_is_retried_until_the_server_answers() throws Exception {
-        server.replyStatus(500, BOOM).replyStatus(503, BOOM).replyStatus(500, BOOM).reply("back");
+        server.replyStatus(500, BOOM)
+                .replyStatus(503, BOOM)
+                .replyStatus(500, BOOM)
+                .reply("back");
         CliRun run = run("--retries", "4");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("back\n");
@@ -108,11 +116,16 @@ class FaultEndToEndTest {
         }
         CliRun run = run("--retries", "3");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("seq_no 0 (calling)").contains("HTTP 500: boom (after 3 attempts)").doesNotContain("\tat ");
+        assertThat(run.err())
+                .contains("seq_no 0 (calling)")
+                .contains("HTTP 500: boom (after 3 attempts)")
+                .doesNotContain("\tat ");
         assertThat(server.requestCount()).isEqualTo(3);
         JsonNode attempts = attempts(0);
         assertThat(attempts).hasSize(3);
-        assertThat(attempts.get(2).has("waited_ms")).as("no wait after the last attempt").isFalse();
+        assertThat(attempts.get(2).has("waited_ms"))
+                .as("no wait after the last attempt")
+                .isFalse();
     }
 
     @Test
@@ -156,11 +169,11 @@ class FaultEndToEndTest {
     void a_condition_prompt_is_retried_and_its_attempts_recorded_on_the_jmp_step() throws Exception {
         server.replyStatus(502, BOOM).reply("{\"result\": true, \"explanation\": \"yes\"}");
         Path trace = dir.resolve("trace.json");
-        CliRun run = CliRun.withEnvironment(environment, "run", plan("""
+        CliRun run = CliRun.withEnvironment(
+                environment, "run", plan("""
                 [{"seq_no": 0, "type": "jmp", "parameters": {"condition_prompt": "Is 4 even?", "jump_if_true": 2}},
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "odd"}},
-                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "even"}}]"""),
-                "--retry-backoff", "10", "--trace", trace.toString());
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "even"}}]"""), "--retry-backoff", "10", "--trace", trace.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("even\n");
         assertThat(attempts(0)).hasSize(1);
@@ -170,7 +183,8 @@ class FaultEndToEndTest {
     void a_denied_tool_is_refused_before_anything_runs() throws Exception {
         CliRun run = CliRun.withEnvironment(environment, "run", plan(GENERATE), "--deny-tools", "web_*,llm_*");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("plan.json: seq_no 0: tool 'llm_generate' is denied by the tool policy (deny rule 'llm_*')");
+        assertThat(run.err())
+                .contains("plan.json: seq_no 0: tool 'llm_generate' is denied by the tool policy (deny rule 'llm_*')");
         assertThat(run.out()).isEmpty();
         assertThat(server.requestCount()).isZero();
     }
@@ -178,9 +192,11 @@ class FaultEndToEndTest {
     @Test
     void an_allow_list_with_a_bang_allows_the_rest_of_its_matches() throws Exception {
         server.reply("Hello!");
-        CliRun allowed = CliRun.withEnvironment(environment, "run", plan(GENERATE), "--allow-tools", "llm_*,!llm_embed");
+        CliRun allowed =
+                CliRun.withEnvironment(environment, "run", plan(GENERATE), "--allow-tools", "llm_*,!llm_embed");
         assertThat(allowed.exitCode()).as(allowed.err()).isZero();
-        CliRun denied = CliRun.withEnvironment(environment, "run", plan(GENERATE), "--allow-tools", "l*", "--allow-tools", "!llm_gen*");
+        CliRun denied = CliRun.withEnvironment(
+                environment, "run", plan(GENERATE), "--allow-tools", "l*", "--allow-tools", "!llm_gen*");
         assertThat(denied.exitCode()).isEqualTo(2);
         assertThat(denied.err()).contains("(deny rule '!llm_gen*')");
         CliRun outside = CliRun.withEnvironment(environment, "run", plan(GENERATE), "--allow-tools", "vector_search");
@@ -215,7 +231,8 @@ class FaultEndToEndTest {
         assertThat(CliRun.of("run", plan, "--retry-backoff", "-1").exitCode()).isEqualTo(2);
         assertThat(CliRun.of("run", plan, "--call-timeout", "soon").exitCode()).isEqualTo(2);
         assertThat(CliRun.of("run", plan, "--call-timeout", "0").exitCode()).isEqualTo(2);
-        assertThat(CliRun.of("run", plan, "--tool-timeout", "llm_generate=-1").exitCode()).isEqualTo(2);
+        assertThat(CliRun.of("run", plan, "--tool-timeout", "llm_generate=-1").exitCode())
+                .isEqualTo(2);
         CliRun bang = CliRun.of("run", plan, "--deny-tools", "!web");
         assertThat(bang.exitCode()).isEqualTo(2);
         assertThat(bang.err()).contains("deny rule '!web' starts with '!'");
@@ -232,7 +249,7 @@ class FaultEndToEndTest {
                     }
                     return TextNode.valueOf("f");
                 }))
-                .retrySleeper(wait -> { })
+                .retrySleeper(wait -> {})
                 .build();
         RunResult result = vm.run(vm.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "steady", "output_vars": "a"}},

@@ -36,7 +36,12 @@ class HostilePlansChildJvmTest {
     private static String hungry() {
         StringBuilder keys = new StringBuilder();
         for (int i = 0; i < 120; i++) {
-            keys.append(i == 0 ? "" : ", ").append("\"v").append(i).append("\": \"${s}").append(i).append('"');
+            keys.append(i == 0 ? "" : ", ")
+                    .append("\"v")
+                    .append(i)
+                    .append("\": \"${s}")
+                    .append(i)
+                    .append('"');
         }
         return "[" + DOUBLE_S + "\n{\"seq_no\": 3, \"type\": \"assign\", \"parameters\": {" + keys + "}},"
                 + "\n{\"seq_no\": 4, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"done\"}}]";
@@ -45,8 +50,9 @@ class HostilePlansChildJvmTest {
     /** The issue's {@code str([s, s, …])}: 200 references to s, 105 M characters once rendered. */
     private static String rendering() {
         String refs = String.join(", ", java.util.Collections.nCopies(200, "s"));
-        return "[" + DOUBLE_S + "\n{\"seq_no\": 3, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${len(str(["
-                + refs + "]))}\"}}]";
+        return "[" + DOUBLE_S
+                + "\n{\"seq_no\": 3, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${len(str([" + refs
+                + "]))}\"}}]";
     }
 
     /** The issue's 900 assigns of thirty 512 Ki values, each value new (its pass number in it). */
@@ -60,8 +66,10 @@ class HostilePlansChildJvmTest {
         for (int k = 0; k < 30; k++) {
             keys.append("\"v").append(k).append("\": \"${s}${i}\", ");
         }
-        return "[" + DOUBLE_S + "\n{\"seq_no\": 3, \"type\": \"assign\", \"parameters\": {" + keys + "\"i\": \"${i + 1}\"}},"
-                + "\n{\"seq_no\": 4, \"type\": \"jmp\", \"parameters\": {\"condition\": \"${i < " + passes + "}\", \"jump_if_true\": 3}},"
+        return "[" + DOUBLE_S + "\n{\"seq_no\": 3, \"type\": \"assign\", \"parameters\": {" + keys
+                + "\"i\": \"${i + 1}\"}},"
+                + "\n{\"seq_no\": 4, \"type\": \"jmp\", \"parameters\": {\"condition\": \"${i < " + passes
+                + "}\", \"jump_if_true\": 3}},"
                 + "\n{\"seq_no\": 5, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${i}\"}}]";
     }
 
@@ -70,30 +78,41 @@ class HostilePlansChildJvmTest {
     }
 
     /** What a child {@code planvm} printed and how it exited. */
-    private record Child(int exitCode, String out, String err) {
-    }
+    private record Child(int exitCode, String out, String err) {}
 
     private Child planvm(String heap, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap,
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         builder.environment().put("PLANVM_STORE", dir.resolve("runs.db").toString());
         Process child = builder.start();
         if (!child.waitFor(60, TimeUnit.SECONDS)) {
             child.destroyForcibly();
             throw new AssertionError("planvm " + String.join(" ", args) + " hung for 60 s");
         }
-        return new Child(child.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Child(
+                child.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
     private static void noStackTrace(Child child) {
-        assertThat(child.err()).doesNotContain("Exception in thread").doesNotContain("\tat ").doesNotContain("OutOfMemoryError");
+        assertThat(child.err())
+                .doesNotContain("Exception in thread")
+                .doesNotContain("\tat ")
+                .doesNotContain("OutOfMemoryError");
     }
 
     /** The run's budget is raised out of the way (a trace keeps every value too), so the heap runs out first. */
@@ -105,16 +124,19 @@ class HostilePlansChildJvmTest {
 
         assertThat(child.exitCode()).isEqualTo(1);
         noStackTrace(child);
-        assertThat(child.err()).contains(hungry + ": seq_no 3 (assign): the run ran out of memory (Java heap space)"
-                + " before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)");
+        assertThat(child.err())
+                .contains(hungry + ": seq_no 3 (assign): the run ran out of memory (Java heap space)"
+                        + " before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)");
     }
 
     @Test
     void a_batch_reports_the_plan_that_exhausted_the_heap_as_failed_and_keeps_every_other_result() throws Exception {
-        Path before = plan("a-before.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Path before =
+                plan("a-before.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         Path hungry = plan("b-hungry.json", hungry());
         Path rendering = plan("c-rendering.json", rendering());
-        Path after = plan("d-after.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
+        Path after =
+                plan("d-after.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
 
         Child child = planvm("64m", "batch", "--no-progress", "--concurrency", "1", dir.toString());
 
@@ -124,13 +146,17 @@ class HostilePlansChildJvmTest {
         for (String line : child.out().strip().split("\n")) {
             lines.add(MAPPER.readTree(line));
         }
-        assertThat(lines).extracting(line -> line.path("file").asText())
+        assertThat(lines)
+                .extracting(line -> line.path("file").asText())
                 .containsExactly(before.toString(), hungry.toString(), rendering.toString(), after.toString());
-        assertThat(lines).extracting(line -> line.path("status").asText())
+        assertThat(lines)
+                .extracting(line -> line.path("status").asText())
                 .containsExactly("succeeded", "failed", "failed", "succeeded");
         assertThat(lines.get(1).path("error").asText()).contains("seq_no 3 (assign): the run ran out of memory");
-        assertThat(lines.get(2).path("error").asText()).startsWith("seq_no 3 (assign): ${len(str([s, s, s")
-                .endsWith(": str() would build text of more than 10,000,000 characters; one expression cannot build more");
+        assertThat(lines.get(2).path("error").asText())
+                .startsWith("seq_no 3 (assign): ${len(str([s, s, s")
+                .endsWith(
+                        ": str() would build text of more than 10,000,000 characters; one expression cannot build more");
         assertThat(lines.get(3).path("final_answer").asInt()).isEqualTo(2);
     }
 
@@ -139,12 +165,14 @@ class HostilePlansChildJvmTest {
         Path loop = plan("loop.json", nineHundredAssigns());
         Path trace = dir.resolve("trace.json");
 
-        Child child = planvm("256m", "run", "--no-store", "--max-steps", "5000", "--trace", trace.toString(), loop.toString());
+        Child child = planvm(
+                "256m", "run", "--no-store", "--max-steps", "5000", "--trace", trace.toString(), loop.toString());
 
         assertThat(child.exitCode()).isEqualTo(1);
         noStackTrace(child);
-        assertThat(child.err()).containsPattern("loop.json: seq_no 3 \\(assign\\): keeping the write of 'v\\d+' for the"
-                + " trace would take the run past its limit of 64 MiB \\(--max-run-memory\\)");
+        assertThat(child.err())
+                .containsPattern("loop.json: seq_no 3 \\(assign\\): keeping the write of 'v\\d+' for the"
+                        + " trace would take the run past its limit of 64 MiB \\(--max-run-memory\\)");
         assertThat(MAPPER.readTree(trace.toFile()).path("status").asText()).isEqualTo("failed");
     }
 

@@ -50,7 +50,8 @@ class KbCommandTest {
         Path docs = docs();
         CliRun indexed = CliRun.of("kb", "index", docs.toString(), "--kb", "notes", "--root", root());
         assertThat(indexed.exitCode()).as(indexed.err()).isZero();
-        assertThat(indexed.out()).startsWith("notes: 2 added, 0 changed, 0 unchanged, 0 removed; 3 chunks embedded, 0 reused, 3 in all");
+        assertThat(indexed.out())
+                .startsWith("notes: 2 added, 0 changed, 0 unchanged, 0 removed; 3 chunks embedded, 0 reused, 3 in all");
 
         CliRun again = CliRun.of("kb", "index", docs.toString(), "--kb", "notes", "--root", root());
         assertThat(again.out()).startsWith("notes: 0 added, 0 changed, 2 unchanged, 0 removed; 0 chunks embedded");
@@ -64,14 +65,17 @@ class KbCommandTest {
         assertThat(Files.exists(dir.resolve("kb/notes"))).isFalse();
         CliRun missing = CliRun.of("kb", "stats", "notes", "--root", root());
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.err()).startsWith("planvm kb: there is no knowledge base 'notes'").hasLineCount(1);
+        assertThat(missing.err())
+                .startsWith("planvm kb: there is no knowledge base 'notes'")
+                .hasLineCount(1);
     }
 
     @Test
     void a_plan_run_with_kb_searches_the_documents() throws Exception {
         CliRun indexed = CliRun.of("kb", "index", docs().toString(), "--kb", "notes", "--root", root());
         assertThat(indexed.exitCode()).as(indexed.err()).isZero();
-        Path config = Files.writeString(dir.resolve("planvm.json"), "{\"knowledge\": {\"kb\": \"other\", \"root\": \"kb\"}}");
+        Path config =
+                Files.writeString(dir.resolve("planvm.json"), "{\"knowledge\": {\"kb\": \"other\", \"root\": \"kb\"}}");
         Path plan = Files.writeString(dir.resolve("p.json"), """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "vector_search",
                    "tool_params": {"query": "which nodes hold a table's replicas?", "top_k": 1}, "output_vars": ["hits"]}},
@@ -80,7 +84,10 @@ class KbCommandTest {
         CliRun run = CliRun.of("run", plan.toString(), "--config", config.toString(), "--kb", "notes", "--no-store");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("Placement rules decide").contains("tidb.md").doesNotContain("Knead");
+        assertThat(run.out())
+                .contains("Placement rules decide")
+                .contains("tidb.md")
+                .doesNotContain("Knead");
         CliRun absent = CliRun.of("run", plan.toString(), "--config", config.toString(), "--no-store");
         assertThat(absent.exitCode()).isEqualTo(2);
         assertThat(absent.err()).contains("at /knowledge/kb").contains("there is no knowledge base 'other'");
@@ -90,7 +97,8 @@ class KbCommandTest {
     void a_batch_queries_one_knowledge_base_from_many_plans_at_once() throws Exception {
         CliRun indexed = CliRun.of("kb", "index", docs().toString(), "--kb", "notes", "--root", root());
         assertThat(indexed.exitCode()).as(indexed.err()).isZero();
-        Path config = Files.writeString(dir.resolve("planvm.json"), "{\"knowledge\": {\"kb\": \"notes\", \"root\": \"kb\"}}");
+        Path config =
+                Files.writeString(dir.resolve("planvm.json"), "{\"knowledge\": {\"kb\": \"notes\", \"root\": \"kb\"}}");
         Path plans = Files.createDirectories(dir.resolve("plans"));
         for (int i = 0; i < 16; i++) {
             String query = i % 2 == 0 ? "which nodes hold a table's replicas?" : "how long does dough rise?";
@@ -129,22 +137,42 @@ class KbCommandTest {
     @Test
     void the_readme_example_indexes_the_docs_and_runs_with_retrieval_live() throws Exception {
         Files.writeString(dir.resolve("planvm.json"), "{\"knowledge\": {\"kb\": \"planvm-docs\", \"root\": \"kb\"}}");
-        Map<String, String> env = Map.of("PLANVM_CONFIG", dir.resolve("planvm.json").toString(),
-                "PLANVM_STORE", dir.resolve("runs.db").toString());
+        Map<String, String> env = Map.of(
+                "PLANVM_CONFIG",
+                dir.resolve("planvm.json").toString(),
+                "PLANVM_STORE",
+                dir.resolve("runs.db").toString());
 
-        Child index = child(env, "kb", "index", "plans/kb-docs", "--kb", "planvm-docs", "--root", root(), "--graph",
-                "--replay", "plans/kb-docs.graph.cassette.json");
+        Child index = child(
+                env,
+                "kb",
+                "index",
+                "plans/kb-docs",
+                "--kb",
+                "planvm-docs",
+                "--root",
+                root(),
+                "--graph",
+                "--replay",
+                "plans/kb-docs.graph.cassette.json");
         assertThat(index.exit).as(index.output).isZero();
         assertThat(index.output).contains("planvm-docs: 6 added").contains("21 LLM calls");
 
-        Child run = child(env, "run", "plans/kb-example.json", "--replay", "plans/kb-example.cassette.json",
-                "--live", "vector_search,retrieve_knowledge_graph");
+        Child run = child(
+                env,
+                "run",
+                "plans/kb-example.json",
+                "--replay",
+                "plans/kb-example.cassette.json",
+                "--live",
+                "vector_search,retrieve_knowledge_graph");
         assertThat(run.exit).as(run.output).isZero();
         assertThat(run.output).contains("--replay");
 
         // The same run from a copy of the cassette that holds only the LLM's answer: it succeeds only if the
         // knowledge base answers both retrieval calls live, with the very passages the LLM's recorded prompt quotes.
-        ObjectNode cassette = (ObjectNode) JSON.readTree(REPOSITORY.resolve("plans/kb-example.cassette.json").toFile());
+        ObjectNode cassette = (ObjectNode) JSON.readTree(
+                REPOSITORY.resolve("plans/kb-example.cassette.json").toFile());
         ArrayNode llmOnly = JSON.createArrayNode();
         cassette.path("interactions").forEach(i -> {
             if (i.path("tool").asText().equals("llm_generate")) {
@@ -157,11 +185,20 @@ class KbCommandTest {
         JSON.writeValue(llmCassette.toFile(), cassette);
         Path trace = dir.resolve("trace.json");
 
-        Child live = child(env, "run", "plans/kb-example.json", "--replay", llmCassette.toString(),
-                "--live", "vector_search,retrieve_knowledge_graph", "--trace", trace.toString());
+        Child live = child(
+                env,
+                "run",
+                "plans/kb-example.json",
+                "--replay",
+                llmCassette.toString(),
+                "--live",
+                "vector_search,retrieve_knowledge_graph",
+                "--trace",
+                trace.toString());
 
         assertThat(live.exit).as(live.output).isZero();
-        JsonNode expected = JSON.readTree(REPOSITORY.resolve("plans/kb-example.expected.json").toFile());
+        JsonNode expected = JSON.readTree(
+                REPOSITORY.resolve("plans/kb-example.expected.json").toFile());
         assertThat(live.output).contains(expected.path("final_answer").asText());
         JsonNode steps = JSON.readTree(trace.toFile()).path("steps");
         JsonNode passages = step(steps, 2).path("writes").path("passages");
@@ -173,7 +210,9 @@ class KbCommandTest {
         assertThat(graph.path("entities").toString()).contains("cassette");
         assertThat(graph.path("relationships")).isNotEmpty();
         Child withoutLive = child(env, "run", "plans/kb-example.json", "--replay", llmCassette.toString());
-        assertThat(withoutLive.exit).as("without --live the retrieval calls have no answer").isEqualTo(1);
+        assertThat(withoutLive.exit)
+                .as("without --live the retrieval calls have no answer")
+                .isEqualTo(1);
     }
 
     private static JsonNode step(JsonNode steps, int seqNo) {
@@ -189,19 +228,23 @@ class KbCommandTest {
         return """
                 {"entities": [{"name": "%s", "type": "concept", "description": "%s as the text tells it"},
                               {"name": "%s", "type": "concept", "description": "%s as the text tells it"}],
-                 "relationships": [{"source": "%s", "target": "%s", "description": "%s relates to %s"}]}"""
-                .formatted(entity, entity, other, other, entity, other, entity, other);
+                 "relationships": [{"source": "%s", "target": "%s", "description": "%s relates to %s"}]}""".formatted(entity, entity, other, other, entity, other, entity, other);
     }
 
     private static Map<String, String> llm(FakeOpenAiServer server) {
-        return Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", "sk-test-kb-0123456789",
-                "PLANVM_LLM_TIMEOUT_SECONDS", "5");
+        return Map.of(
+                "OPENAI_BASE_URL",
+                server.baseUrl(),
+                "OPENAI_API_KEY",
+                "sk-test-kb-0123456789",
+                "PLANVM_LLM_TIMEOUT_SECONDS",
+                "5");
     }
 
     /** What retrieve_knowledge_graph answers from knowledge base {@code kb} under {@code root}. */
     private String graphOf(String kb, String root) throws Exception {
-        Path config = Files.writeString(dir.resolve(kb + ".json"), "{\"knowledge\": {\"kb\": \"" + kb + "\", \"root\": \""
-                + root + "\"}}");
+        Path config = Files.writeString(
+                dir.resolve(kb + ".json"), "{\"knowledge\": {\"kb\": \"" + kb + "\", \"root\": \"" + root + "\"}}");
         Path plan = Files.writeString(dir.resolve("graph.json"), """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "retrieve_knowledge_graph",
                    "tool_params": {"query": "placement rules and bread"}, "output_vars": ["graph"]}},
@@ -216,23 +259,49 @@ class KbCommandTest {
         Path docs = docs();
         Path cassette = dir.resolve("graph.cassette.json");
         try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
-            server.reply(extraction("Placement rules", "TiKV")).reply(extraction("Region", "Replica"))
+            server.reply(extraction("Placement rules", "TiKV"))
+                    .reply(extraction("Region", "Replica"))
                     .reply(extraction("Dough", "Bread"));
-            CliRun recorded = CliRun.withEnvironment(llm(server), "kb", "index", docs.toString(), "--kb", "notes", "--root",
-                    dir.resolve("recorded").toString(), "--graph", "--record", cassette.toString());
+            CliRun recorded = CliRun.withEnvironment(
+                    llm(server),
+                    "kb",
+                    "index",
+                    docs.toString(),
+                    "--kb",
+                    "notes",
+                    "--root",
+                    dir.resolve("recorded").toString(),
+                    "--graph",
+                    "--record",
+                    cassette.toString());
             assertThat(recorded.exitCode()).as(recorded.err()).isZero();
             assertThat(server.requestCount()).isEqualTo(3);
         }
-        assertThat(JSON.readTree(cassette.toFile()).path("interactions")).hasSize(3)
+        assertThat(JSON.readTree(cassette.toFile()).path("interactions"))
+                .hasSize(3)
                 .allSatisfy(i -> assertThat(i.path("tool").asText()).isEqualTo("llm_generate"));
 
-        CliRun replayed = CliRun.of("kb", "index", docs.toString(), "--kb", "notes", "--root", dir.resolve("replayed").toString(),
-                "--graph", "--replay", cassette.toString());
+        CliRun replayed = CliRun.of(
+                "kb",
+                "index",
+                docs.toString(),
+                "--kb",
+                "notes",
+                "--root",
+                dir.resolve("replayed").toString(),
+                "--graph",
+                "--replay",
+                cassette.toString());
 
         assertThat(replayed.exitCode()).as(replayed.err()).isZero();
-        String recordedStats = CliRun.of("kb", "list", "--root", dir.resolve("recorded").toString()).out().split("  updated")[0];
+        String recordedStats = CliRun.of(
+                        "kb", "list", "--root", dir.resolve("recorded").toString())
+                .out()
+                .split("  updated")[0];
         assertThat(recordedStats).startsWith("notes  2 files  3 chunks  6 entities  3 relationships");
-        assertThat(CliRun.of("kb", "list", "--root", dir.resolve("replayed").toString()).out().split("  updated")[0])
+        assertThat(CliRun.of("kb", "list", "--root", dir.resolve("replayed").toString())
+                        .out()
+                        .split("  updated")[0])
                 .isEqualTo(recordedStats);
         String graph = graphOf("notes", dir.resolve("recorded").toString());
         assertThat(graph).contains("Placement rules", "TiKV", "Dough");
@@ -243,29 +312,35 @@ class KbCommandTest {
     void an_extraction_call_that_fails_once_is_retried_and_no_chunk_loses_its_entities() throws Exception {
         try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
             server.replyStatus(503, "{\"error\": {\"message\": \"overloaded, try again\"}}")
-                    .reply(extraction("Placement rules", "TiKV")).reply(extraction("Region", "Replica"))
+                    .reply(extraction("Placement rules", "TiKV"))
+                    .reply(extraction("Region", "Replica"))
                     .reply(extraction("Dough", "Bread"));
 
-            CliRun indexed = CliRun.withEnvironment(llm(server), "kb", "index", docs().toString(), "--kb", "notes", "--root",
-                    root(), "--graph");
+            CliRun indexed = CliRun.withEnvironment(
+                    llm(server), "kb", "index", docs().toString(), "--kb", "notes", "--root", root(), "--graph");
 
             assertThat(indexed.exitCode()).as(indexed.err()).isZero();
             assertThat(indexed.err()).doesNotContain("graph failed");
-            assertThat(server.requestCount()).as("three chunks, one of them asked twice").isEqualTo(4);
+            assertThat(server.requestCount())
+                    .as("three chunks, one of them asked twice")
+                    .isEqualTo(4);
             assertThat(server.remainingReplies()).isZero();
         }
         assertThat(CliRun.of("kb", "list", "--root", root()).out()).startsWith("notes  2 files  3 chunks  6 entities");
         assertThat(graphOf("notes", root())).contains("Placement rules", "Replica", "Dough");
     }
 
-    private record Child(int exit, String output) {
-    }
+    private record Child(int exit, String output) {}
 
     private Child child(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(REPOSITORY.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).directory(REPOSITORY.toFile()).redirectErrorStream(true);
         builder.environment().keySet().removeIf(name -> name.startsWith("OPENAI_") || name.startsWith("PLANVM_"));
         builder.environment().putAll(env);
         Process process = builder.start();

@@ -74,8 +74,7 @@ class LlmEndToEndTest {
         CliRun run = CliRun.withEnvironment(environment, "run", plan("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool": "llm_generate",
                    "params": {"prompt": "Analyze", "context": "${data}"}, "output_vars": ["summary", "insights"]}},
-                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${summary}/${insights[0]}"}}]"""),
-                "--var", "data={\"q\": 3}");
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${summary}/${insights[0]}"}}]"""), "--var", "data={\"q\": 3}");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("short/first\n");
         JsonNode request = server.requests().get(0);
@@ -85,7 +84,8 @@ class LlmEndToEndTest {
 
     @Test
     void conditions_are_read_clean_in_prose_and_in_a_fence() throws Exception {
-        for (String answer : List.of("{\"result\": true, \"explanation\": \"4 = 2*2\"}",
+        for (String answer : List.of(
+                "{\"result\": true, \"explanation\": \"4 = 2*2\"}",
                 "Sure! {\"result\": true, \"explanation\": \"4 = 2*2\"} Hope that helps.",
                 "```json\n{\"result\": true, \"explanation\": \"4 = 2*2\"}\n```")) {
             server.reply(answer);
@@ -104,7 +104,9 @@ class LlmEndToEndTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("odd\n");
         assertThat(server.requestCount()).isEqualTo(2);
-        assertThat(server.requests().get(1).toString()).contains("I think it is even.").contains("no JSON object");
+        assertThat(server.requests().get(1).toString())
+                .contains("I think it is even.")
+                .contains("no JSON object");
         JsonNode jmp = new ObjectMapper().readTree(trace.toFile()).path("steps").get(1);
         assertThat(jmp.at("/jump/explanation").asText()).isEqualTo("checked again");
     }
@@ -142,16 +144,23 @@ class LlmEndToEndTest {
         }
         CliRun run = CliRun.withEnvironment(environment, "run", plan(GENERATE_ONE), "--var", "name=Ann");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).startsWith(dir.resolve("plan.json") + ": seq_no 0 (calling): tool 'llm_generate' failed: ")
-                .contains("HTTP 500").contains("(after 3 attempts)").doesNotContain("\tat ");
+        assertThat(run.err())
+                .startsWith(dir.resolve("plan.json") + ": seq_no 0 (calling): tool 'llm_generate' failed: ")
+                .contains("HTTP 500")
+                .contains("(after 3 attempts)")
+                .doesNotContain("\tat ");
         assertThat(server.requestCount()).isEqualTo(3);
     }
 
     @Test
     void an_unauthorized_key_fails_at_once_without_retrying() throws Exception {
         server.replyStatus(401, "{\"error\": {\"message\": \"invalid api key\"}}");
-        CliRun run = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", "sk-secret-123"),
-                "run", plan(GENERATE_ONE), "--var", "name=Ann");
+        CliRun run = CliRun.withEnvironment(
+                Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", "sk-secret-123"),
+                "run",
+                plan(GENERATE_ONE),
+                "--var",
+                "name=Ann");
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("HTTP 401").doesNotContain("sk-secret-123");
         assertThat(server.requestCount()).isEqualTo(1);
@@ -169,14 +178,30 @@ class LlmEndToEndTest {
                  {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "${greeting} (checked)"}}]""");
         Path cassette = dir.resolve("run.cassette.json");
         Path recordedTrace = dir.resolve("recorded.json");
-        CliRun recorded = CliRun.withEnvironment(environment, "run", plan, "--var", "name=Ann", "--record", cassette.toString(),
-                "--trace", recordedTrace.toString());
+        CliRun recorded = CliRun.withEnvironment(
+                environment,
+                "run",
+                plan,
+                "--var",
+                "name=Ann",
+                "--record",
+                cassette.toString(),
+                "--trace",
+                recordedTrace.toString());
         assertThat(recorded.exitCode()).as(recorded.err()).isZero();
         server.close();
 
         Path replayedTrace = dir.resolve("replayed.json");
-        CliRun replayed = CliRun.withEnvironment(Map.of(), "run", plan, "--var", "name=Ann", "--replay", cassette.toString(),
-                "--trace", replayedTrace.toString());
+        CliRun replayed = CliRun.withEnvironment(
+                Map.of(),
+                "run",
+                plan,
+                "--var",
+                "name=Ann",
+                "--replay",
+                cassette.toString(),
+                "--trace",
+                replayedTrace.toString());
 
         assertThat(replayed.exitCode()).as(replayed.err()).isZero();
         assertThat(replayed.out()).isEqualTo(recorded.out()).isEqualTo("Hello, Ann! (checked)\n");

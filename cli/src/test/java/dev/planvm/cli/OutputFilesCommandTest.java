@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OutputFilesCommandTest {
 
-    private static final String HELLO = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello\"}}]";
+    private static final String HELLO =
+            "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello\"}}]";
 
     @TempDir
     Path dir;
@@ -37,19 +38,22 @@ class OutputFilesCommandTest {
     }
 
     private CliRun planvm(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
     }
 
     private Path fifo(String name) throws Exception {
         Path fifo = dir.resolve(name);
-        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        Process mkfifo =
+                new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
         assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(mkfifo.exitValue()).isZero();
         return fifo;
     }
 
     private static boolean isFifo(Path file) throws IOException {
-        return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther();
+        return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .isOther();
     }
 
     private static CompletableFuture<String> reader(Path fifo) {
@@ -71,7 +75,11 @@ class OutputFilesCommandTest {
             CompletableFuture<String> trace = reader(fifo);
             CliRun run = planvm("run", plan, "--trace", devStdout.toString());
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(new ObjectMapper().readTree(trace.get(10, TimeUnit.SECONDS)).path("result").asText()).isEqualTo("Hello");
+            assertThat(new ObjectMapper()
+                            .readTree(trace.get(10, TimeUnit.SECONDS))
+                            .path("result")
+                            .asText())
+                    .isEqualTo("Hello");
         });
         assertThat(Files.isSymbolicLink(devStdout)).isTrue();
         assertThat(isFifo(fifo)).isTrue();
@@ -107,7 +115,8 @@ class OutputFilesCommandTest {
 
         assertThat(run.out()).isEqualTo("Hello\n");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).isEqualTo(plan + ": cannot write " + trace + ": " + notADirectory + " is not a directory\n");
+        assertThat(run.err())
+                .isEqualTo(plan + ": cannot write " + trace + ": " + notADirectory + " is not a directory\n");
     }
 
     @Test

@@ -12,7 +12,11 @@ class PlanvmCommandTest {
     void help_lists_the_commands_and_exits_0() {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("Usage: planvm").contains("validate").contains("schema").contains("Exit codes");
+        assertThat(run.out())
+                .contains("Usage: planvm")
+                .contains("validate")
+                .contains("schema")
+                .contains("Exit codes");
     }
 
     @Test

@@ -46,7 +46,8 @@ class RecordReplayCommandTest {
     void a_call_the_cassette_does_not_have_exits_1_with_the_closest_recording() throws Exception {
         CliRun run = CliRun.of("run", write("p.json", PLAN), "--var", "q=mysql", "--replay", write("c.json", CASSETTE));
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("seq_no 0 (calling): tool 'vector_search' failed: the cassette has no recorded interaction")
+        assertThat(run.err())
+                .contains("seq_no 0 (calling): tool 'vector_search' failed: the cassette has no recorded interaction")
                 .contains("/params/query: recorded \"tidb\", got \"mysql\"");
     }
 
@@ -54,7 +55,8 @@ class RecordReplayCommandTest {
     void replay_timing_waits_the_recorded_durations() throws Exception {
         String slow = CASSETTE.replace("\"duration_ms\": 5", "\"duration_ms\": 200");
         long start = System.nanoTime();
-        CliRun run = CliRun.of("run", write("p.json", PLAN), "--var", "q=tidb", "--replay", write("c.json", slow), "--replay-timing");
+        CliRun run = CliRun.of(
+                "run", write("p.json", PLAN), "--var", "q=tidb", "--replay", write("c.json", slow), "--replay-timing");
         assertThat(run.exitCode()).isZero();
         assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(400);
     }
@@ -68,7 +70,11 @@ class RecordReplayCommandTest {
 
     @Test
     void a_missing_or_broken_cassette_exits_2() throws Exception {
-        CliRun missing = CliRun.of("run", write("p.json", PLAN), "--replay", dir.resolve("none.json").toString());
+        CliRun missing = CliRun.of(
+                "run",
+                write("p.json", PLAN),
+                "--replay",
+                dir.resolve("none.json").toString());
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.err()).contains("cassette not found");
         CliRun broken = CliRun.of("run", write("p.json", PLAN), "--replay", write("bad.json", "{\"format\": 1}"));
@@ -91,7 +97,8 @@ class RecordReplayCommandTest {
 
     @Test
     void dry_run_conditions_choose_the_branch_a_dry_run_takes() throws Exception {
-        CliRun run = CliRun.of("run", write("p.json", PLAN), "--var", "q=x", "--dry-run", "--dry-run-conditions", "true");
+        CliRun run =
+                CliRun.of("run", write("p.json", PLAN), "--var", "q=x", "--dry-run", "--dry-run-conditions", "true");
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("seq_no 4 (assign)").contains("'docs' is text");
     }
@@ -102,7 +109,9 @@ class RecordReplayCommandTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "llm_generate", "tool_params": {"prompt": "hi"}, "output_vars": "final_answer"}}]""");
         CliRun run = CliRun.withEnvironment(Map.of(), "run", plan);
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("seq_no 0: tool 'llm_generate' is not installed").contains("OPENAI_API_KEY")
+        assertThat(run.err())
+                .contains("seq_no 0: tool 'llm_generate' is not installed")
+                .contains("OPENAI_API_KEY")
                 .contains("OPENAI_BASE_URL");
     }
 }

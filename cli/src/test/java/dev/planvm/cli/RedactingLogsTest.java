@@ -34,9 +34,13 @@ class RedactingLogsTest {
             layout.setPattern("%level %rmsg%n%rex");
             layout.start();
             Logger logger = context.getLogger("test");
-            LoggingEvent event = new LoggingEvent(Logger.class.getName(), logger, Level.WARN,
-                    "call failed with {}", new IllegalStateException("wrapped",
-                            new java.io.IOException("server echoed tok-1234-secret\nsecond line")),
+            LoggingEvent event = new LoggingEvent(
+                    Logger.class.getName(),
+                    logger,
+                    Level.WARN,
+                    "call failed with {}",
+                    new IllegalStateException(
+                            "wrapped", new java.io.IOException("server echoed tok-1234-secret\nsecond line")),
                     new Object[] {"Bearer tok-1234-secret"});
             return layout.doLayout(event);
         } finally {
@@ -48,8 +52,11 @@ class RedactingLogsTest {
     void messages_and_exceptions_are_redacted_in_log_lines() {
         RedactingLogs.use(Redactor.of(Map.of("token", "tok-1234-secret")));
         for (Level level : new Level[] {Level.WARN, Level.DEBUG}) {
-            assertThat(layout(level)).as(level.toString()).contains("call failed with Bearer «secret:token»")
-                    .contains("server echoed «secret:token»").doesNotContain("tok-1234-secret");
+            assertThat(layout(level))
+                    .as(level.toString())
+                    .contains("call failed with Bearer «secret:token»")
+                    .contains("server echoed «secret:token»")
+                    .doesNotContain("tok-1234-secret");
         }
     }
 
@@ -57,8 +64,12 @@ class RedactingLogsTest {
     void an_exception_is_one_line_without_verbose_and_its_stack_trace_with_it() {
         String quiet = layout(Level.WARN);
         assertThat(quiet.lines()).hasSize(2);
-        assertThat(quiet).endsWith("  (IllegalStateException: wrapped; caused by IOException: server echoed tok-1234-secret;"
-                + " --verbose shows the stack trace)" + System.lineSeparator()).doesNotContain("\tat ");
-        assertThat(layout(Level.DEBUG)).contains("\tat dev.planvm.cli.RedactingLogsTest").contains("Caused by: java.io.IOException");
+        assertThat(quiet)
+                .endsWith("  (IllegalStateException: wrapped; caused by IOException: server echoed tok-1234-secret;"
+                        + " --verbose shows the stack trace)" + System.lineSeparator())
+                .doesNotContain("\tat ");
+        assertThat(layout(Level.DEBUG))
+                .contains("\tat dev.planvm.cli.RedactingLogsTest")
+                .contains("Caused by: java.io.IOException");
     }
 }

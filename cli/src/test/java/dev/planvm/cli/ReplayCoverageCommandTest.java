@@ -51,34 +51,50 @@ class ReplayCoverageCommandTest {
     }
 
     private CliRun planvm(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
     }
 
     @Test
-    void run_replays_a_branching_plan_from_the_recording_of_one_branch_and_warns_what_it_does_not_cover() throws Exception {
+    void run_replays_a_branching_plan_from_the_recording_of_one_branch_and_warns_what_it_does_not_cover()
+            throws Exception {
         String plan = write("branching.json", BRANCHING);
-        CliRun run = planvm("run", plan, "--var", "deep=false", "--replay", write("branching.cassette.json", QUICK_RECORDING));
+        CliRun run = planvm(
+                "run", plan, "--var", "deep=false", "--replay", write("branching.cassette.json", QUICK_RECORDING));
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("a quick answer\n");
-        assertThat(run.err()).isEqualTo("warning: " + plan
-                + ": seq_no 3: tool 'vector_search' is not in the cassette: a call to it fails as a cassette miss\n");
+        assertThat(run.err())
+                .isEqualTo(
+                        "warning: " + plan
+                                + ": seq_no 3: tool 'vector_search' is not in the cassette: a call to it fails as a cassette miss\n");
     }
 
     @Test
     void a_call_the_run_actually_makes_to_a_tool_the_cassette_lacks_is_a_cassette_miss() throws Exception {
-        CliRun run = planvm("run", write("branching.json", BRANCHING), "--var", "deep=true",
-                "--replay", write("branching.cassette.json", QUICK_RECORDING));
+        CliRun run = planvm(
+                "run",
+                write("branching.json", BRANCHING),
+                "--var",
+                "deep=true",
+                "--replay",
+                write("branching.cassette.json", QUICK_RECORDING));
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("seq_no 3 (calling): tool 'vector_search' failed: the cassette has no recorded "
-                + "interaction for tool 'vector_search'");
+        assertThat(run.err())
+                .contains("seq_no 3 (calling): tool 'vector_search' failed: the cassette has no recorded "
+                        + "interaction for tool 'vector_search'");
     }
 
     @Test
     void batch_replay_dir_runs_the_branching_plan_instead_of_rejecting_it() throws Exception {
         write("plans/branching.json", BRANCHING);
         write("plans/branching.cassette.json", QUICK_RECORDING);
-        CliRun run = planvm("batch", dir.resolve("plans").toString(), "--replay-dir", dir.resolve("plans").toString(),
-                "--var", "deep=false");
+        CliRun run = planvm(
+                "batch",
+                dir.resolve("plans").toString(),
+                "--replay-dir",
+                dir.resolve("plans").toString(),
+                "--var",
+                "deep=false");
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         var line = new ObjectMapper().readTree(run.out());
         assertThat(line.path("status").asText()).isEqualTo("succeeded");
@@ -98,16 +114,20 @@ class ReplayCoverageCommandTest {
     @Test
     void rerun_from_the_last_step_under_replay_fixes_an_input_although_earlier_calls_are_used_up() throws Exception {
         String cassette = write("c.json", SEARCH_THEN_SUMMARIZE_RECORDING);
-        CliRun failed = planvm("run", write("p.json", SEARCH_THEN_SUMMARIZE), "--var", "audience=devs", "--replay", cassette);
+        CliRun failed =
+                planvm("run", write("p.json", SEARCH_THEN_SUMMARIZE), "--var", "audience=devs", "--replay", cassette);
         assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
-        assertThat(failed.err()).contains("seq_no 1 (calling): tool 'llm_generate' failed: the cassette has no recorded");
-        String id = failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
+        assertThat(failed.err())
+                .contains("seq_no 1 (calling): tool 'llm_generate' failed: the cassette has no recorded");
+        String id =
+                failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
 
         CliRun rerun = planvm("rerun", id, "--from", "1", "--var", "audience=DBAs", "--replay", cassette);
 
         assertThat(rerun.exitCode()).as(rerun.err()).isZero();
         assertThat(rerun.out()).isEqualTo("TiDB, for DBAs\n");
-        assertThat(rerun.err()).contains("rerun of " + id + " from seq_no 1 (1 committed steps kept)")
+        assertThat(rerun.err())
+                .contains("rerun of " + id + " from seq_no 1 (1 committed steps kept)")
                 .doesNotContain("warning");
     }
 }

@@ -15,7 +15,8 @@ class ReportCommandTest {
     Path dir;
 
     private CliRun planvm(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), args);
     }
 
     @Test
@@ -32,18 +33,26 @@ class ReportCommandTest {
         CliRun report = planvm("report", trace.toString(), "-o", fromTrace.toString());
         assertThat(report.exitCode()).as(report.err()).isZero();
         String html = Files.readString(fromTrace);
-        assertThat(html).contains("<svg id=\"flow-graph\"", "<svg id=\"timeline\"")
+        assertThat(html)
+                .contains("<svg id=\"flow-graph\"", "<svg id=\"timeline\"")
                 .contains("data-from=\"2\" data-to=\"1\" data-count=\"2\"")
                 .contains("class=\"node failed\" data-seq=\"3\"");
-        String id = failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
+        String id =
+                failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
         CliRun rerun = planvm("rerun", id, "--from", "3", "--var", "n=5");
         assertThat(rerun.out()).isEqualTo("15\n");
-        String child = rerun.err().replaceAll("(?s)run (\\w+): rerun of.*", "$1").trim();
+        String child =
+                rerun.err().replaceAll("(?s)run (\\w+): rerun of.*", "$1").trim();
         Path fromStore = dir.resolve("run.html");
-        assertThat(planvm("report", child, "-o", fromStore.toString()).exitCode()).isZero();
-        assertThat(Files.readString(fromStore)).contains("<section id=\"lineage\">").contains(id + " failed")
-                .contains(child + " succeeded").contains("rerun of " + id + " from seq_no 3");
-        CliRun missing = planvm("report", "nosuchrun", "-o", dir.resolve("x.html").toString());
+        assertThat(planvm("report", child, "-o", fromStore.toString()).exitCode())
+                .isZero();
+        assertThat(Files.readString(fromStore))
+                .contains("<section id=\"lineage\">")
+                .contains(id + " failed")
+                .contains(child + " succeeded")
+                .contains("rerun of " + id + " from seq_no 3");
+        CliRun missing =
+                planvm("report", "nosuchrun", "-o", dir.resolve("x.html").toString());
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.err()).contains("no run 'nosuchrun'");
         Path notATrace = Files.writeString(dir.resolve("not.json"), "{\"format\": \"planvm-cassette/1\"}");
@@ -53,16 +62,22 @@ class ReportCommandTest {
     @Test
     void test_html_writes_a_report_for_each_failing_plan_with_its_differences() throws Exception {
         Path plans = Files.createDirectories(dir.resolve("plans"));
-        Files.writeString(plans.resolve("ok.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Files.writeString(
+                plans.resolve("ok.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         Files.writeString(plans.resolve("ok.expected.json"), "{\"final_answer\": 1}");
-        Files.writeString(plans.resolve("bad.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
+        Files.writeString(
+                plans.resolve("bad.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
         Files.writeString(plans.resolve("bad.expected.json"), "{\"final_answer\": 3}");
         Path out = dir.resolve("html");
         CliRun test = planvm("test", plans.toString(), "--html", out.toString());
         assertThat(test.exitCode()).isEqualTo(1);
         assertThat(test.out()).contains("  report: " + out.resolve("bad.html"));
         assertThat(out.resolve("ok.html")).doesNotExist();
-        assertThat(Files.readString(out.resolve("bad.html"))).contains("<section id=\"diff\">")
-                .contains("/final_answer: expected 3, got 2").contains("<svg id=\"flow-graph\"");
+        assertThat(Files.readString(out.resolve("bad.html")))
+                .contains("<section id=\"diff\">")
+                .contains("/final_answer: expected 3, got 2")
+                .contains("<svg id=\"flow-graph\"");
     }
 }

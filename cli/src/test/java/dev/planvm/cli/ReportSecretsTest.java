@@ -41,14 +41,16 @@ class ReportSecretsTest {
         api.createContext("/lookup", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             received.add(body);
-            byte[] answer = ("{\"echo\": " + body + ", \"note\": \"you sent " + json(TOKEN) + "\"}").getBytes(StandardCharsets.UTF_8);
+            byte[] answer = ("{\"echo\": " + body + ", \"note\": \"you sent " + json(TOKEN) + "\"}")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
         api.start();
-        config = Files.writeString(dir.resolve("planvm.json"), """
+        config = Files.writeString(
+                dir.resolve("planvm.json"), """
                 {"httpTools": [{"name": "lookup", "method": "POST", "url": "http://127.0.0.1:%d/lookup",
                                 "body": {"auth": "${auth}"},
                                 "params": {"type": "object", "properties": {"auth": {"type": "string"}}, "required": ["auth"]}}]}
@@ -66,8 +68,8 @@ class ReportSecretsTest {
     }
 
     private CliRun planvm(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString(), "PLANVM_CONFIG", config.toString()),
-                args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString(), "PLANVM_CONFIG", config.toString()), args);
     }
 
     @Test
@@ -76,7 +78,8 @@ class ReportSecretsTest {
         CliRun run = planvm("run", plan.toString(), "--secret", "token=" + TOKEN, "--trace", trace.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(received).singleElement().asString().contains(json(TOKEN)); // the tool got the real value
-        String id = planvm("runs").out().lines().skip(1).findFirst().orElseThrow().split("\\s+")[0];
+        String id =
+                planvm("runs").out().lines().skip(1).findFirst().orElseThrow().split("\\s+")[0];
 
         Path fromStore = dir.resolve("store.html");
         Path fromTrace = dir.resolve("trace.html");
@@ -88,7 +91,9 @@ class ReportSecretsTest {
         for (Path page : List.of(fromStore, fromTrace)) {
             String html = Files.readString(page);
             holdsNoFormOf(TOKEN, html, page.toString());
-            assertThat(html).as("the values reached the page, redacted").contains("Bearer «secret:token»")
+            assertThat(html)
+                    .as("the values reached the page, redacted")
+                    .contains("Bearer «secret:token»")
                     .contains("you sent «secret:token»");
         }
     }
@@ -96,7 +101,11 @@ class ReportSecretsTest {
     /** Fails when {@code text} holds the secret raw, JSON-escaped, HTML-escaped (either way) or any 8 characters of it. */
     static void holdsNoFormOf(String secret, String text, String where) {
         String escaped = json(secret);
-        assertThat(text).as(where).doesNotContain(secret).doesNotContain(escaped).doesNotContain(html(secret))
+        assertThat(text)
+                .as(where)
+                .doesNotContain(secret)
+                .doesNotContain(escaped)
+                .doesNotContain(html(secret))
                 .doesNotContain(html(escaped));
         for (int i = 0; i + 8 <= secret.length(); i++) {
             String piece = secret.substring(i, i + 8);
@@ -111,6 +120,9 @@ class ReportSecretsTest {
     }
 
     private static String html(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;");
     }
 }

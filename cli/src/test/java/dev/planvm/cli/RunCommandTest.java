@@ -22,7 +22,9 @@ class RunCommandTest {
 
     @Test
     void a_text_answer_is_printed_raw_and_exits_0() throws Exception {
-        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello ${name}\"}}]");
+        String plan = plan(
+                "p.json",
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"Hello ${name}\"}}]");
         CliRun run = CliRun.of("run", plan, "--var", "name=World");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).isEqualTo("Hello World\n");
@@ -31,15 +33,20 @@ class RunCommandTest {
 
     @Test
     void any_other_answer_is_printed_as_compact_json() throws Exception {
-        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": {\"n\": \"${n}\", \"list\": [1, 2]}}}]");
+        String plan = plan(
+                "p.json",
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": {\"n\": \"${n}\", \"list\": [1, 2]}}}]");
         CliRun run = CliRun.of("run", plan, "--var", "n=41.5");
         assertThat(run.out()).isEqualTo("{\"n\":41.5,\"list\":[1,2]}\n");
     }
 
     @Test
     void var_values_are_json_when_they_parse_and_text_otherwise() throws Exception {
-        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": [\"${a}\", \"${b}\", \"${c}\", \"${d}\"]}}]");
-        CliRun run = CliRun.of("run", plan, "--var", "a=42", "--var", "b=hello world", "--var", "c={\"k\":true}", "--var", "d=\"42\"");
+        String plan = plan(
+                "p.json",
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": [\"${a}\", \"${b}\", \"${c}\", \"${d}\"]}}]");
+        CliRun run = CliRun.of(
+                "run", plan, "--var", "a=42", "--var", "b=hello world", "--var", "c={\"k\":true}", "--var", "d=\"42\"");
         assertThat(run.out()).isEqualTo("[42,\"hello world\",{\"k\":true},\"42\"]\n");
     }
 
@@ -57,7 +64,9 @@ class RunCommandTest {
 
     @Test
     void verbose_adds_the_stack_trace_of_a_failure() throws Exception {
-        String plan = plan("p.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${missing}\"}}]");
+        String plan = plan(
+                "p.json",
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${missing}\"}}]");
         CliRun run = CliRun.of("run", "--verbose", plan);
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("\tat ");
@@ -115,11 +124,14 @@ class RunCommandTest {
     @Test
     void trace_is_written_on_success_and_on_failure() throws Exception {
         String ok = plan("ok.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 7}}]");
-        String bad = plan("bad.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${nope}\"}}]");
+        String bad = plan(
+                "bad.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${nope}\"}}]");
         Path okTrace = dir.resolve("out/ok-trace.json");
         Path badTrace = dir.resolve("bad-trace.json");
-        assertThat(CliRun.of("run", ok, "--trace", okTrace.toString()).exitCode()).isZero();
-        assertThat(CliRun.of("run", bad, "--trace", badTrace.toString()).exitCode()).isEqualTo(1);
+        assertThat(CliRun.of("run", ok, "--trace", okTrace.toString()).exitCode())
+                .isZero();
+        assertThat(CliRun.of("run", bad, "--trace", badTrace.toString()).exitCode())
+                .isEqualTo(1);
         ObjectMapper mapper = new ObjectMapper();
         JsonNode okDoc = mapper.readTree(okTrace.toFile());
         assertThat(okDoc.path("status").asText()).isEqualTo("succeeded");

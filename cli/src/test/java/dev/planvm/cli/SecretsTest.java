@@ -34,8 +34,15 @@ class SecretsTest {
     }
 
     private Map<String, String> environment() {
-        return Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", API_KEY, "PLANVM_LLM_TIMEOUT_SECONDS", "2",
-                "PLANVM_STORE", dir.resolve("runs.db").toString());
+        return Map.of(
+                "OPENAI_BASE_URL",
+                server.baseUrl(),
+                "OPENAI_API_KEY",
+                API_KEY,
+                "PLANVM_LLM_TIMEOUT_SECONDS",
+                "2",
+                "PLANVM_STORE",
+                dir.resolve("runs.db").toString());
     }
 
     private static final String PLAN = """
@@ -51,21 +58,36 @@ class SecretsTest {
         Path plan = Files.writeString(dir.resolve("plan.json"), PLAN);
         Path trace = dir.resolve("trace.json");
         Path cassette = dir.resolve("run.cassette.json");
-        CliRun run = CliRun.withEnvironment(environment(), "run", plan.toString(), "--secret", "token=" + TOKEN,
-                "--trace", trace.toString(), "--record", cassette.toString(), "--verbose");
+        CliRun run = CliRun.withEnvironment(
+                environment(),
+                "run",
+                plan.toString(),
+                "--secret",
+                "token=" + TOKEN,
+                "--trace",
+                trace.toString(),
+                "--record",
+                cassette.toString(),
+                "--verbose");
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(1); // json(header) fails: the message would quote the token
         assertThat(server.requests().get(0).toString()).contains(TOKEN); // the tool itself got the real value
         for (Path file : new Path[] {trace, cassette}) {
             String text = Files.readString(file);
-            assertThat(text).as(file.toString()).doesNotContain(TOKEN).doesNotContain(API_KEY).contains("«secret:token»");
+            assertThat(text)
+                    .as(file.toString())
+                    .doesNotContain(TOKEN)
+                    .doesNotContain(API_KEY)
+                    .contains("«secret:token»");
         }
         assertThat(Files.readString(cassette)).contains("«secret:OPENAI_API_KEY»");
         assertThat(run.err()).doesNotContain(TOKEN).doesNotContain(API_KEY);
         assertThat(run.out()).doesNotContain(TOKEN);
         CliRun shown = CliRun.withEnvironment(environment(), "show", lastRun());
         assertThat(shown.out()).contains("«secret:token»").doesNotContain(TOKEN).doesNotContain(API_KEY);
-        for (Path file : Files.list(dir).filter(p -> p.getFileName().toString().startsWith("runs.db")).toList()) {
+        for (Path file : Files.list(dir)
+                .filter(p -> p.getFileName().toString().startsWith("runs.db"))
+                .toList()) {
             String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
             assertThat(bytes).as(file.toString()).doesNotContain(TOKEN).doesNotContain(API_KEY);
         }
@@ -74,21 +96,30 @@ class SecretsTest {
     @Test
     void a_cassette_recorded_with_a_secret_replays_with_the_same_secret() throws Exception {
         server.reply("fine");
-        Path plan = Files.writeString(dir.resolve("plan.json"), PLAN.replace("\"check\": \"${json(header)}\"", "\"check\": 1"));
+        Path plan = Files.writeString(
+                dir.resolve("plan.json"), PLAN.replace("\"check\": \"${json(header)}\"", "\"check\": 1"));
         Path cassette = dir.resolve("run.cassette.json");
-        CliRun recorded = CliRun.withEnvironment(environment(), "run", plan.toString(), "--secret", "token=" + TOKEN,
-                "--record", cassette.toString());
+        CliRun recorded = CliRun.withEnvironment(
+                environment(), "run", plan.toString(), "--secret", "token=" + TOKEN, "--record", cassette.toString());
         assertThat(recorded.exitCode()).as(recorded.err()).isZero();
         server.close();
-        CliRun replayed = CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()), "run",
-                plan.toString(), "--secret", "token=" + TOKEN, "--replay", cassette.toString());
+        CliRun replayed = CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString()),
+                "run",
+                plan.toString(),
+                "--secret",
+                "token=" + TOKEN,
+                "--replay",
+                cassette.toString());
         assertThat(replayed.exitCode()).as(replayed.err()).isZero();
         assertThat(replayed.out()).isEqualTo(recorded.out()).isEqualTo("4\n");
     }
 
     @Test
     void a_secret_too_short_to_redact_or_missing_from_the_environment_is_a_usage_error() throws Exception {
-        Path plan = Files.writeString(dir.resolve("plan.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Path plan = Files.writeString(
+                dir.resolve("plan.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         CliRun shortOne = CliRun.of("run", plan.toString(), "--secret", "pin=123");
         assertThat(shortOne.exitCode()).isEqualTo(2);
         assertThat(shortOne.err()).contains("--secret pin: a secret needs at least 8 characters");

@@ -27,17 +27,32 @@ class ServeCommandTest {
     @Test
     void serve_answers_requests_and_stops_on_sigterm() throws Exception {
         Path err = dir.resolve("serve.err");
-        Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "serve", "--port", "0", "--store", dir.resolve("runs.db").toString(),
-                "--config", Files.writeString(dir.resolve("planvm.json"), "{}").toString())
-                .redirectError(err.toFile()).redirectOutput(dir.resolve("serve.out").toFile()).start();
+        Process serve = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "serve",
+                        "--port",
+                        "0",
+                        "--store",
+                        dir.resolve("runs.db").toString(),
+                        "--config",
+                        Files.writeString(dir.resolve("planvm.json"), "{}").toString())
+                .redirectError(err.toFile())
+                .redirectOutput(dir.resolve("serve.out").toFile())
+                .start();
         try {
             String url = url(err);
             HttpClient client = HttpClient.newHttpClient();
-            HttpResponse<String> run = client.send(HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true"))
-                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString("{\"plan\": [{\"seq_no\": 0, "
-                            + "\"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 + 1}\"}}]}")).build(),
+            HttpResponse<String> run = client.send(
+                    HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true"))
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"plan\": [{\"seq_no\": 0, "
+                                    + "\"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 + 1}\"}}]}"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(run.statusCode()).isEqualTo(200);
             JsonNode outcome = new ObjectMapper().readTree(run.body());
@@ -47,7 +62,9 @@ class ServeCommandTest {
             assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(Files.readString(err)).contains("planvm serve: stopped");
-        assertThat(Files.readString(dir.resolve("serve.out"))).as("stdout stays empty").isEmpty();
+        assertThat(Files.readString(dir.resolve("serve.out")))
+                .as("stdout stays empty")
+                .isEmpty();
     }
 
     @Test
@@ -55,11 +72,15 @@ class ServeCommandTest {
         Map<String, String> env = Map.of("PLANVM_STORE", dir.resolve("runs.db").toString());
         CliRun open = CliRun.withEnvironment(env, "serve", "--bind", "0.0.0.0", "--port", "0");
         assertThat(open.exitCode()).isEqualTo(2);
-        assertThat(open.err()).contains("listening on 0.0.0.0, which is not a loopback address, needs a bearer token (--token-file FILE)");
+        assertThat(open.err())
+                .contains(
+                        "listening on 0.0.0.0, which is not a loopback address, needs a bearer token (--token-file FILE)");
         Path shortToken = Files.writeString(dir.resolve("token"), "abc\n");
         CliRun weak = CliRun.withEnvironment(env, "serve", "--token-file", shortToken.toString(), "--port", "0");
         assertThat(weak.exitCode()).isEqualTo(2);
-        assertThat(weak.err()).contains("the token must be one word of at least 16 characters").doesNotContain("abc");
+        assertThat(weak.err())
+                .contains("the token must be one word of at least 16 characters")
+                .doesNotContain("abc");
         CliRun withVar = CliRun.withEnvironment(env, "serve", "--var", "x=1");
         assertThat(withVar.exitCode()).isEqualTo(2);
         assertThat(withVar.err()).contains("--var does not go with serve");

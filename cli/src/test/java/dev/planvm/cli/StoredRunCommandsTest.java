@@ -31,12 +31,14 @@ class StoredRunCommandsTest {
         CliRun failed = planvm("run", plan.toString());
         assertThat(failed.exitCode()).isEqualTo(1);
         assertThat(failed.err()).contains("planvm resume ");
-        String id = failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
+        String id =
+                failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
 
         CliRun runs = planvm("runs");
         assertThat(runs.out()).contains(id).contains("failed").contains(plan.toString());
 
-        JsonNode shown = new ObjectMapper().readTree(planvm("show", id.substring(0, 6)).out());
+        JsonNode shown =
+                new ObjectMapper().readTree(planvm("show", id.substring(0, 6)).out());
         assertThat(shown.path("status").asText()).isEqualTo("failed");
         assertThat(shown.path("steps")).hasSize(1);
         assertThat(shown.at("/steps/0/writes/greeting").asText()).isEqualTo("Hello");
@@ -48,7 +50,8 @@ class StoredRunCommandsTest {
         assertThat(rerun.err()).contains("rerun of " + id + " from seq_no 1 (1 committed steps kept)");
         assertThat(planvm("runs").out()).contains("(rerun of " + id + ")");
 
-        String newId = rerun.err().replaceAll("(?s)run (\\w+): rerun of.*", "$1").trim();
+        String newId =
+                rerun.err().replaceAll("(?s)run (\\w+): rerun of.*", "$1").trim();
         CliRun again = planvm("resume", newId);
         assertThat(again.exitCode()).isEqualTo(2);
         assertThat(again.err()).contains("already succeeded");
@@ -60,7 +63,9 @@ class StoredRunCommandsTest {
 
     @Test
     void no_store_keeps_nothing() throws Exception {
-        Path plan = Files.writeString(dir.resolve("p.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Path plan = Files.writeString(
+                dir.resolve("p.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         assertThat(planvm("run", plan.toString(), "--no-store").exitCode()).isZero();
         assertThat(planvm("runs").err()).startsWith("planvm: there is no run store at ");
         assertThat(dir.resolve("runs.db")).doesNotExist();

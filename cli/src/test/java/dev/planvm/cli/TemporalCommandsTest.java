@@ -56,14 +56,16 @@ class TemporalCommandsTest {
         cities.createContext("/cities/", exchange -> {
             authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
             String city = exchange.getRequestURI().getPath().substring("/cities/".length());
-            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": 709000}}").getBytes(StandardCharsets.UTF_8);
+            byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": 709000}}")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
         });
         cities.start();
-        config = Files.writeString(dir.resolve("planvm.json"), """
+        config = Files.writeString(
+                dir.resolve("planvm.json"), """
                 {"httpTools": [{"name": "lookup", "description": "Looks a city up", "method": "GET",
                   "url": "http://127.0.0.1:%d/cities/${city}",
                   "headers": {"Authorization": "Bearer ${secret:CITY_TOKEN}"}, "output": "/data",
@@ -71,21 +73,36 @@ class TemporalCommandsTest {
                 """.formatted(cities.getAddress().getPort()));
 
         temporal = new TestServicesStarter(true, 0);
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        NettyServerBuilder builder =
+                NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         GRPCServerHelper.registerServicesAndHealthChecks(temporal.getServices(), builder);
         grpc = builder.build().start();
         target = "127.0.0.1:" + grpc.getPort();
 
-        worker = new Thread(() -> Main.run(new String[] {"worker", "--temporal", target, "--config", config.toString(),
-                "--secret", "CITY_TOKEN=" + TOKEN}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(workerErr, true, StandardCharsets.UTF_8), Map.of()), "planvm-worker-under-test");
+        worker = new Thread(
+                () -> Main.run(
+                        new String[] {
+                            "worker",
+                            "--temporal",
+                            target,
+                            "--config",
+                            config.toString(),
+                            "--secret",
+                            "CITY_TOKEN=" + TOKEN
+                        },
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        new PrintStream(workerErr, true, StandardCharsets.UTF_8),
+                        Map.of()),
+                "planvm-worker-under-test");
         worker.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!workerErr.toString(StandardCharsets.UTF_8).contains("polling task queue") && System.nanoTime() < deadline) {
+        while (!workerErr.toString(StandardCharsets.UTF_8).contains("polling task queue")
+                && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertThat(workerErr.toString(StandardCharsets.UTF_8)).contains("planvm worker: polling task queue 'planvm' of"
-                + " namespace 'default' at " + target + " (plan workflows, calls of lookup)");
+        assertThat(workerErr.toString(StandardCharsets.UTF_8))
+                .contains("planvm worker: polling task queue 'planvm' of" + " namespace 'default' at " + target
+                        + " (plan workflows, calls of lookup)");
     }
 
     @AfterAll
@@ -109,8 +126,8 @@ class TemporalCommandsTest {
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${population}"}}]""");
         Path trace = dir.resolve("trace.json");
         CliRun remote = CliRun.of("run", plan.toString(), "--temporal", target, "--trace", trace.toString());
-        CliRun local = CliRun.withEnvironment(Map.of("CITY_TOKEN", TOKEN), "run", plan.toString(), "--config",
-                config.toString(), "--no-store");
+        CliRun local = CliRun.withEnvironment(
+                Map.of("CITY_TOKEN", TOKEN), "run", plan.toString(), "--config", config.toString(), "--no-store");
 
         assertThat(remote.exitCode()).as(remote.err()).isZero();
         assertThat(remote.out()).isEqualTo(local.out()).isEqualTo("709000\n");
@@ -127,7 +144,8 @@ class TemporalCommandsTest {
         CliRun remote = CliRun.of("run", failing.toString(), "--temporal", target, "--var", "user={\"name\": \"Ann\"}");
         CliRun local = CliRun.of("run", failing.toString(), "--no-store", "--var", "user={\"name\": \"Ann\"}");
         assertThat(remote.exitCode()).isEqualTo(local.exitCode()).isEqualTo(1);
-        assertThat(remote.err()).startsWith(local.err().lines().findFirst().orElseThrow())
+        assertThat(remote.err())
+                .startsWith(local.err().lines().findFirst().orElseThrow())
                 .contains("planvm show planvm-");
 
         Path unknown = plan("unknown.json", """
@@ -140,8 +158,10 @@ class TemporalCommandsTest {
 
     @Test
     void a_workflow_started_without_waiting_is_shown_by_its_id() throws Exception {
-        Path plan = plan("hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
-        CliRun started = CliRun.of("run", plan.toString(), "--temporal", target, "--no-wait", "--workflow-id", "hello-1");
+        Path plan = plan(
+                "hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
+        CliRun started =
+                CliRun.of("run", plan.toString(), "--temporal", target, "--no-wait", "--workflow-id", "hello-1");
         assertThat(started.exitCode()).as(started.err()).isZero();
         assertThat(started.out()).isEqualTo("hello-1\n");
 
@@ -167,12 +187,16 @@ class TemporalCommandsTest {
     @Test
     void now_and_tz_fix_the_clock_of_a_run_on_temporal_as_they_do_locally() throws Exception {
         Path clocked = Files.createDirectories(dir.resolve("clocked"));
-        Path plan = Files.writeString(clocked.resolve("today.json"),
+        Path plan = Files.writeString(
+                clocked.resolve("today.json"),
                 "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${today} ${now}\"}}]");
         List<String> clock = List.of("--now", "2026-11-26T12:00:00Z", "--tz", "Pacific/Auckland");
         CliRun remote = CliRun.of(join(List.of("run", plan.toString(), "--temporal", target), clock));
         CliRun local = CliRun.of(join(List.of("run", plan.toString(), "--no-store"), clock));
-        assertThat(remote.out()).as(remote.err()).isEqualTo(local.out()).isEqualTo("2026-11-27 2026-11-27T01:00:00+13:00\n");
+        assertThat(remote.out())
+                .as(remote.err())
+                .isEqualTo(local.out())
+                .isEqualTo("2026-11-27 2026-11-27T01:00:00+13:00\n");
 
         CliRun batch = CliRun.of(join(List.of("batch", clocked.toString(), "--temporal", target), clock));
         assertThat(batch.out()).as(batch.err()).contains("\"final_answer\":\"2026-11-27 2026-11-27T01:00:00+13:00\"");
@@ -192,22 +216,28 @@ class TemporalCommandsTest {
         assertThat(remote.exitCode()).as(remote.err()).isEqualTo(local.exitCode());
         long examples;
         try (var files = java.nio.file.Files.list(Path.of("../plans"))) {
-            examples = files.filter(f -> f.toString().endsWith(".expected.json")).count(); // one per example plan
+            examples =
+                    files.filter(f -> f.toString().endsWith(".expected.json")).count(); // one per example plan
         }
-        assertThat(withoutDurations(remote.out())).isEqualTo(withoutDurations(local.out())).hasSize((int) examples);
+        assertThat(withoutDurations(remote.out()))
+                .isEqualTo(withoutDurations(local.out()))
+                .hasSize((int) examples);
         assertThat(remote.err()).contains(examples + " plans in");
     }
 
     @Test
     void options_that_belong_elsewhere_are_refused_with_temporal() throws Exception {
-        Path plan = plan("hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
+        Path plan = plan(
+                "hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
         CliRun store = CliRun.of("run", plan.toString(), "--temporal", target, "--store", "x.db");
         assertThat(store.exitCode()).isEqualTo(2);
-        assertThat(store.err()).startsWith("run: --store cannot be used with --temporal: the Temporal server keeps the run");
+        assertThat(store.err())
+                .startsWith("run: --store cannot be used with --temporal: the Temporal server keeps the run");
 
         CliRun secret = CliRun.of("run", plan.toString(), "--temporal", target, "--secret", "TOKEN=abcdefghijkl");
         assertThat(secret.exitCode()).isEqualTo(2);
-        assertThat(secret.err()).contains("--secret TOKEN: with --temporal, --secret names a secret the workers hold")
+        assertThat(secret.err())
+                .contains("--secret TOKEN: with --temporal, --secret names a secret the workers hold")
                 .doesNotContain("abcdefghijkl");
 
         CliRun namespace = CliRun.of("run", plan.toString(), "--namespace", "prod");
@@ -217,10 +247,13 @@ class TemporalCommandsTest {
 
     @Test
     void an_unreachable_server_is_one_sentence_and_exit_1() throws Exception {
-        Path plan = plan("hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
+        Path plan = plan(
+                "hello.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"hi\"}}]");
         CliRun run = CliRun.of("run", plan.toString(), "--temporal", "127.0.0.1:1");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).startsWith("planvm: cannot reach the Temporal server at 127.0.0.1:1: ").hasLineCount(1);
+        assertThat(run.err())
+                .startsWith("planvm: cannot reach the Temporal server at 127.0.0.1:1: ")
+                .hasLineCount(1);
     }
 
     private static List<String> withoutDurations(String lines) throws IOException {

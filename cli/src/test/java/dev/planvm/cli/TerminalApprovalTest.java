@@ -55,7 +55,8 @@ class TerminalApprovalTest {
             exchange.close();
         });
         mail.start();
-        config = Files.writeString(dir.resolve("planvm.json"), """
+        config = Files.writeString(
+                dir.resolve("planvm.json"), """
                 {"httpTools": [{"name": "send_mail", "method": "POST", "url": "http://127.0.0.1:%d/send",
                                 "body": {"to": "${to}"}, "output": "/status",
                                 "params": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}}]}
@@ -74,8 +75,7 @@ class TerminalApprovalTest {
     }
 
     /** What a terminal session showed and how planvm exited. */
-    private record Session(int exitCode, String terminal) {
-    }
+    private record Session(int exitCode, String terminal) {}
 
     /**
      * Runs {@code planvm run mail.json --approve-tools send_*} with stdin, stdout and stderr on a
@@ -83,7 +83,8 @@ class TerminalApprovalTest {
      */
     private Session runOnTerminal(byte[] keys) throws Exception {
         String command = String.join(" ", quoted(javaCommand("run", plan.toString(), "--approve-tools", "send_*")));
-        ProcessBuilder builder = new ProcessBuilder("/usr/bin/script", "-qec", command, "/dev/null").redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder("/usr/bin/script", "-qec", command, "/dev/null").redirectErrorStream(true);
         builder.environment().put("PLANVM_STORE", dir.resolve("runs.db").toString());
         builder.environment().put("PLANVM_CONFIG", config.toString());
         Process script = builder.start();
@@ -106,8 +107,8 @@ class TerminalApprovalTest {
     }
 
     private CliRun planvm(String... args) {
-        return CliRun.withEnvironment(Map.of("PLANVM_STORE", dir.resolve("runs.db").toString(),
-                "PLANVM_CONFIG", config.toString()), args);
+        return CliRun.withEnvironment(
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString(), "PLANVM_CONFIG", config.toString()), args);
     }
 
     @Test
@@ -125,7 +126,8 @@ class TerminalApprovalTest {
         Session session = runOnTerminal("n\n".getBytes(StandardCharsets.UTF_8));
 
         assertThat(session.exitCode()).as(session.terminal()).isEqualTo(1);
-        assertThat(session.terminal()).contains("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: denied at the terminal")
+        assertThat(session.terminal())
+                .contains("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: denied at the terminal")
                 .doesNotContain("Exception");
         assertThat(sent).isEmpty();
         assertThat(planvm("runs").out()).contains("failed");
@@ -147,7 +149,9 @@ class TerminalApprovalTest {
         assertThat(session.exitCode()).as(session.terminal()).isEqualTo(3);
         assertThat(session.terminal()).contains("waits for approval: planvm approve ");
         assertThat(sent).isEmpty();
-        String id = session.terminal().replaceAll("(?s).*run (\\w+) waits for approval.*", "$1").trim();
+        String id = session.terminal()
+                .replaceAll("(?s).*run (\\w+) waits for approval.*", "$1")
+                .trim();
         JsonNode shown = new ObjectMapper().readTree(planvm("show", id).out());
         assertThat(shown.path("status").asText()).isEqualTo("waiting");
         assertThat(shown.at("/pending/tool").asText()).isEqualTo("send_mail");
@@ -179,8 +183,13 @@ class TerminalApprovalTest {
     }
 
     private static List<String> javaCommand(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
         command.addAll(List.of(args));
         return command;
     }

@@ -24,23 +24,30 @@ class TerminalSafetyTest {
     private static final String DRIVES = "\u001b[2J\u001b]0;owned\u0007\u009b31m";
 
     private static void printsNoControlCharacter(String printed) {
-        assertThat(printed.chars().filter(c -> (c < 0x20 && c != '\n') || (c >= 0x7f && c <= 0x9f)).toArray())
-                .as("control characters printed in %s", printed).isEmpty();
+        assertThat(printed.chars()
+                        .filter(c -> (c < 0x20 && c != '\n') || (c >= 0x7f && c <= 0x9f))
+                        .toArray())
+                .as("control characters printed in %s", printed)
+                .isEmpty();
     }
 
     @Test
     void validate_escapes_plan_text_in_every_line_it_prints() throws Exception {
         Path plan = dir.resolve("evil.json");
-        Files.writeString(plan, "[{\"seq_no\": 0, \"type\": \"asign" + json(DRIVES) + "\", \"parameters\": {}},"
-                + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"x\\n" + json(plan + ": ok (2 instructions)")
-                + "\": 1}}]");
+        Files.writeString(
+                plan,
+                "[{\"seq_no\": 0, \"type\": \"asign" + json(DRIVES) + "\", \"parameters\": {}},"
+                        + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"x\\n"
+                        + json(plan + ": ok (2 instructions)")
+                        + "\": 1}}]");
 
         CliRun run = CliRun.of("validate", plan.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         printsNoControlCharacter(run.out());
         printsNoControlCharacter(run.err());
-        assertThat(run.out().lines()).noneMatch(line -> line.equals(plan + ": ok (2 instructions)"))
+        assertThat(run.out().lines())
+                .noneMatch(line -> line.equals(plan + ": ok (2 instructions)"))
                 .allMatch(line -> line.startsWith(plan + ": seq_no "));
         assertThat(run.out()).contains("'asign\\u001b[2J\\u001b]0;owned\\u0007\\u009b31m'");
     }
@@ -48,23 +55,28 @@ class TerminalSafetyTest {
     @Test
     void run_escapes_plan_text_and_the_file_name_in_its_error_line() throws Exception {
         Path plan = dir.resolve("two\nlines.json");
-        Files.writeString(plan, "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${x['"
-                + json(DRIVES) + "']}\"}}]");
+        Files.writeString(
+                plan,
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${x['" + json(DRIVES)
+                        + "']}\"}}]");
 
         CliRun run = CliRun.of("run", "--no-store", plan.toString(), "--var", "x={}");
 
         assertThat(run.exitCode()).isEqualTo(1);
         printsNoControlCharacter(run.err());
         assertThat(run.err().lines()).hasSize(1);
-        assertThat(run.err()).startsWith(dir + "/two\\nlines.json: seq_no 0 (assign): ")
+        assertThat(run.err())
+                .startsWith(dir + "/two\\nlines.json: seq_no 0 (assign): ")
                 .contains("\\u001b[2J\\u001b]0;owned\\u0007\\u009b31m");
     }
 
     @Test
     void batch_prints_json_lines_that_keep_the_exact_text_and_a_summary_without_control_characters() throws Exception {
         Path plan = dir.resolve("evil.json");
-        Files.writeString(plan, "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${x['"
-                + json(DRIVES) + "']}\"}}]");
+        Files.writeString(
+                plan,
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${x['" + json(DRIVES)
+                        + "']}\"}}]");
 
         CliRun run = CliRun.of("batch", "--no-progress", "--verbose", plan.toString(), "--var", "x={}");
 
@@ -76,14 +88,16 @@ class TerminalSafetyTest {
 
     @Test
     void a_var_json_cannot_hold_is_a_usage_error() throws Exception {
-        Path plan = Files.writeString(dir.resolve("p.json"),
+        Path plan = Files.writeString(
+                dir.resolve("p.json"),
                 "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${n}\"}}]");
 
         CliRun run = CliRun.of("run", "--no-store", plan.toString(), "--var", "n=[1e400]");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("run: --var n: /0 is the number Infinity, which JSON cannot hold; a stored run could"
-                + " not keep it");
+        assertThat(run.err())
+                .startsWith("run: --var n: /0 is the number Infinity, which JSON cannot hold; a stored run could"
+                        + " not keep it");
     }
 
     /** {@code s} as the inside of a JSON string, control characters escaped. */

@@ -13,13 +13,15 @@ class ToolsCommandTest {
     void without_an_llm_it_says_what_to_set() {
         CliRun run = CliRun.withEnvironment(Map.of(), "tools");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("llm_generate (not available: no LLM is configured: set OPENAI_API_KEY")
+        assertThat(run.out())
+                .contains("llm_generate (not available: no LLM is configured: set OPENAI_API_KEY")
                 .contains("LLM conditions (jmp condition_prompt): not available");
     }
 
     @Test
     void with_an_llm_configured_it_lists_llm_generate_with_its_params_schema() throws Exception {
-        CliRun run = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools", "--format", "json");
+        CliRun run =
+                CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools", "--format", "json");
         assertThat(run.exitCode()).isZero();
         JsonNode document = new ObjectMapper().readTree(run.out());
         JsonNode tool = document.path("tools").get(0);
@@ -29,13 +31,16 @@ class ToolsCommandTest {
         assertThat(document.path("unavailable").has("llm_generate")).isFalse();
         assertThat(document.at("/unavailable/vector_search").asText()).startsWith("no knowledge base is configured");
         CliRun text = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools");
-        assertThat(text.out()).startsWith("llm_generate\n").contains("  params: {").contains("LLM conditions (jmp condition_prompt): available");
+        assertThat(text.out())
+                .startsWith("llm_generate\n")
+                .contains("  params: {")
+                .contains("LLM conditions (jmp condition_prompt): available");
     }
 
     @Test
     void a_bad_llm_timeout_setting_is_reported_not_thrown() {
-        CliRun run = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1",
-                "PLANVM_LLM_TIMEOUT_SECONDS", "soon"), "tools");
+        CliRun run = CliRun.withEnvironment(
+                Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1", "PLANVM_LLM_TIMEOUT_SECONDS", "soon"), "tools");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("llm_generate (not available: ").contains("PLANVM_LLM_TIMEOUT_SECONDS");
     }

@@ -37,17 +37,21 @@ class ValidateCommandTest {
                  {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "${x}"}, "note": "extra"}]""");
         CliRun run = CliRun.of("validate", plan.toString());
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.out().lines()).containsExactly(
-                plan + ": seq_no 0 at /0/parameters/target_seq: jump target 5 is not a seq_no of this plan (they run from 0 to 3)",
-                plan + ": seq_no 2 at /1/type: unknown instruction type 'asign': did you mean 'assign'?");
-        assertThat(run.err().lines()).containsExactly(
-                "warning: " + plan + ": seq_no 2 at /1/seq_no: seq_no skips from 0 to 2",
-                "warning: " + plan + ": seq_no 3 at /2/note: unknown key 'note' is ignored");
+        assertThat(run.out().lines())
+                .containsExactly(
+                        plan
+                                + ": seq_no 0 at /0/parameters/target_seq: jump target 5 is not a seq_no of this plan (they run from 0 to 3)",
+                        plan + ": seq_no 2 at /1/type: unknown instruction type 'asign': did you mean 'assign'?");
+        assertThat(run.err().lines())
+                .containsExactly(
+                        "warning: " + plan + ": seq_no 2 at /1/seq_no: seq_no skips from 0 to 2",
+                        "warning: " + plan + ": seq_no 3 at /2/note: unknown key 'note' is ignored");
     }
 
     @Test
     void several_files_exit_2_when_any_is_invalid() throws Exception {
-        Path good = write("good.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Path good =
+                write("good.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
         Path bad = write("bad.json", "[{\"seq_no\": 0}]");
         CliRun run = CliRun.of("validate", good.toString(), bad.toString());
         assertThat(run.exitCode()).isEqualTo(2);
@@ -71,7 +75,9 @@ class ValidateCommandTest {
         CliRun run = CliRun.of("validate", empty.toString());
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).contains("empty.json: the file is empty; a plan is a JSON array of instructions");
-        assertThat(run.out() + run.err() + missing.err()).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(run.out() + run.err() + missing.err())
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -115,15 +121,22 @@ class ValidateCommandTest {
     @Test
     void a_directory_stands_for_its_plan_files_but_not_their_cassettes_and_expectations() throws Exception {
         Path plans = Files.createDirectory(dir.resolve("plans"));
-        Files.writeString(plans.resolve("b.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
-        Files.writeString(plans.resolve("a.json"), "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
-        Files.writeString(plans.resolve("a.cassette.json"), "{\"format\": \"planvm-cassette/1\", \"interactions\": []}");
+        Files.writeString(
+                plans.resolve("b.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
+        Files.writeString(
+                plans.resolve("a.json"),
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 2}}]");
+        Files.writeString(
+                plans.resolve("a.cassette.json"), "{\"format\": \"planvm-cassette/1\", \"interactions\": []}");
         Files.writeString(plans.resolve("a.expected.json"), "{\"final_answer\": 2}");
         Files.writeString(plans.resolve("notes.txt"), "not a plan");
         CliRun run = CliRun.of("validate", plans.toString());
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out().lines()).containsExactly(plans.resolve("a.json") + ": ok (1 instruction)",
-                plans.resolve("b.json") + ": ok (1 instruction)");
+        assertThat(run.out().lines())
+                .containsExactly(
+                        plans.resolve("a.json") + ": ok (1 instruction)",
+                        plans.resolve("b.json") + ": ok (1 instruction)");
     }
 
     @Test
@@ -133,8 +146,11 @@ class ValidateCommandTest {
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${r}"}}]""");
         CliRun denied = CliRun.of("validate", plan.toString(), "--deny-tools", "web_*");
         assertThat(denied.exitCode()).isEqualTo(2);
-        assertThat(denied.out()).contains(plan + ": seq_no 0 at /0/parameters: tool 'web_search' is denied by the tool policy");
-        assertThat(CliRun.of("validate", plan.toString(), "--allow-tools", "web_*").exitCode()).isZero();
+        assertThat(denied.out())
+                .contains(plan + ": seq_no 0 at /0/parameters: tool 'web_search' is denied by the tool policy");
+        assertThat(CliRun.of("validate", plan.toString(), "--allow-tools", "web_*")
+                        .exitCode())
+                .isZero();
         assertThat(CliRun.of("validate", plan.toString()).exitCode()).isZero();
     }
 }

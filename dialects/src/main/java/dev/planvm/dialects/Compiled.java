@@ -72,6 +72,7 @@ public record Compiled(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Di
         LoadResult loaded = loader.load(plan, source);
         List<Diagnostic> all = new ArrayList<>(diagnostics);
         all.addAll(loaded.diagnostics());
-        return new LoadResult(source, loaded.plan() == null ? null : loaded.plan().withSourceLines(lineOfSeqNo), all);
+        return new LoadResult(
+                source, loaded.plan() == null ? null : loaded.plan().withSourceLines(lineOfSeqNo), all);
     }
 }

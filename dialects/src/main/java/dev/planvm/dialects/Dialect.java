@@ -41,7 +41,9 @@ public enum Dialect {
             return Optional.empty();
         }
         String extension = fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(d -> d.extensions.contains(extension)).findFirst();
+        return Arrays.stream(values())
+                .filter(d -> d.extensions.contains(extension))
+                .findFirst();
     }
 
     /** The dialect a file name selects; JSON when its extension names none. */
@@ -52,6 +54,8 @@ public enum Dialect {
     /** The dialect named {@code name} ({@code json}, {@code yaml}, {@code yml} or {@code js}, any case), if any. */
     public static Optional<Dialect> named(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(d -> d.cliName().equals(n) || d.extensions.contains(n)).findFirst();
+        return Arrays.stream(values())
+                .filter(d -> d.cliName().equals(n) || d.extensions.contains(n))
+                .findFirst();
     }
 }

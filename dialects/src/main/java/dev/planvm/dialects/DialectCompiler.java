@@ -80,8 +80,14 @@ public final class DialectCompiler {
     /** The options as the front ends take them. */
     private FrontEndOptions frontEnd() {
         DialectLimits limits = options.limits();
-        return new FrontEndOptions(options.singleDomainResult(), options.unwrapSingleElement(), options.tools(),
-                options.inputs(), limits.maxNesting(), limits.maxAliases(), limits.maxInstructions());
+        return new FrontEndOptions(
+                options.singleDomainResult(),
+                options.unwrapSingleElement(),
+                options.tools(),
+                options.inputs(),
+                limits.maxNesting(),
+                limits.maxAliases(),
+                limits.maxInstructions());
     }
 
     /** Reads (at most the size limit, strict UTF-8) and compiles {@code file}; a file that cannot be read is a diagnostic. */
@@ -96,7 +102,8 @@ public final class DialectCompiler {
 
     private Compiled tooLarge() {
         Problems problems = new Problems();
-        problems.fileError("the plan is larger than the limit of " + SourceText.describeBytes(options.limits().maxBytes()));
+        problems.fileError("the plan is larger than the limit of "
+                + SourceText.describeBytes(options.limits().maxBytes()));
         return new Compiled(null, Map.of(), List.copyOf(problems.list()));
     }
 }

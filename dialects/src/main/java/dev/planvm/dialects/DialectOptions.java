@@ -17,8 +17,12 @@ import java.util.Set;
  * @param inputs                 names the run provides as variables ({@code --var name=...}) that plans may read
  * @param limits                 size bounds
  */
-public record DialectOptions(boolean singleDomainResult, boolean unwrapSingleElement, Set<String> tools,
-                             Set<String> inputs, DialectLimits limits) {
+public record DialectOptions(
+        boolean singleDomainResult,
+        boolean unwrapSingleElement,
+        Set<String> tools,
+        Set<String> inputs,
+        DialectLimits limits) {
 
     /** Both shortcuts on, any tool, no inputs, default limits. */
     public static final DialectOptions DEFAULT = new DialectOptions(true, true, null, Set.of(), DialectLimits.DEFAULT);

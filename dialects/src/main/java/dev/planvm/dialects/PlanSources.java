@@ -77,7 +77,11 @@ public final class PlanSources {
 
     /** Loads {@code file} in {@code dialect} ({@code null}: the one its extension selects). */
     public LoadResult load(Path file, Dialect dialect) {
-        Dialect d = dialectOf(file.getFileName() == null ? file.toString() : file.getFileName().toString(), dialect);
+        Dialect d = dialectOf(
+                file.getFileName() == null
+                        ? file.toString()
+                        : file.getFileName().toString(),
+                dialect);
         if (d == Dialect.JSON) {
             return loader.load(file);
         }
@@ -115,7 +119,11 @@ public final class PlanSources {
      * source lines and the compiler's diagnostics.
      */
     public Compiled compile(Path file, Dialect dialect) {
-        Dialect d = dialectOf(file.getFileName() == null ? file.toString() : file.getFileName().toString(), dialect);
+        Dialect d = dialectOf(
+                file.getFileName() == null
+                        ? file.toString()
+                        : file.getFileName().toString(),
+                dialect);
         return compiler(d).compile(file);
     }
 

@@ -22,15 +22,20 @@ class DataflowConcurrencyTest {
         JsonNode domainA = step(result, 0);
         JsonNode domainB = step(result, 1);
         JsonNode domainC = step(result, 2);
-        assertThat(domainA.path("duration_ms").asDouble()).as("domainA replays its 500 ms").isGreaterThanOrEqualTo(450);
+        assertThat(domainA.path("duration_ms").asDouble())
+                .as("domainA replays its 500 ms")
+                .isGreaterThanOrEqualTo(450);
         assertThat(end(domainB) - end(domainA)).as("domainB ran during domainA").isLessThan(250);
-        assertThat(domainC.path("start_ms").asDouble()).as("domainC waited for both").isGreaterThanOrEqualTo(end(domainB) - 1);
+        assertThat(domainC.path("start_ms").asDouble())
+                .as("domainC waited for both")
+                .isGreaterThanOrEqualTo(end(domainB) - 1);
         assertThat(result.trace().at("/early_calls/used").asInt()).isGreaterThanOrEqualTo(1);
     }
 
     @Test
     void on_a_sequential_vm_the_same_measure_shows_the_calls_one_after_the_other() {
-        RunResult result = SeedExamplesRunTest.run("seed001/fan-in", true, PlanVm.builder().sequential(true).build());
+        RunResult result = SeedExamplesRunTest.run(
+                "seed001/fan-in", true, PlanVm.builder().sequential(true).build());
         assertThat(result.error()).isNull();
         assertThat(end(step(result, 1)) - end(step(result, 0))).isGreaterThanOrEqualTo(450);
     }
@@ -42,7 +47,8 @@ class DataflowConcurrencyTest {
         JsonNode outbound = step(result, 0);
         JsonNode inbound = step(result, 2);
         assertThat(outbound.path("duration_ms").asDouble()).isGreaterThanOrEqualTo(350);
-        assertThat(end(inbound) - end(outbound)).as("the return flight was looked up during the outbound one")
+        assertThat(end(inbound) - end(outbound))
+                .as("the return flight was looked up during the outbound one")
                 .isLessThan(200);
         assertThat(step(result, 4).path("start_ms").asDouble()).isGreaterThanOrEqualTo(end(inbound) - 1);
     }

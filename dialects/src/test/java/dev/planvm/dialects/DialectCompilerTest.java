@@ -45,16 +45,19 @@ class DialectCompilerTest {
         Path good = Files.writeString(dir.resolve("plan.js"), "return 'é';");
         assertThat(DialectCompiler.forFile("plan.js").compile(good).valid()).isTrue();
 
-        Path latin1 = Files.write(dir.resolve("latin1.js"), new byte[] {'r', 'e', 't', 'u', 'r', 'n', ' ', '\'', (byte) 0xE9, '\''});
-        assertThat(messages(DialectCompiler.forFile("x.js").compile(latin1))).containsExactly("the file is not valid UTF-8 text");
+        Path latin1 = Files.write(
+                dir.resolve("latin1.js"), new byte[] {'r', 'e', 't', 'u', 'r', 'n', ' ', '\'', (byte) 0xE9, '\''});
+        assertThat(messages(DialectCompiler.forFile("x.js").compile(latin1)))
+                .containsExactly("the file is not valid UTF-8 text");
 
         assertThat(messages(DialectCompiler.forFile("x.js").compile(dir.resolve("missing.js"))))
                 .containsExactly("the file does not exist");
 
-        DialectCompiler small = DialectCompiler.of(Dialect.JS, DialectOptions.DEFAULT.withLimits(
-                DialectLimits.DEFAULT.withMaxBytes(8)));
+        DialectCompiler small = DialectCompiler.of(
+                Dialect.JS, DialectOptions.DEFAULT.withLimits(DialectLimits.DEFAULT.withMaxBytes(8)));
         assertThat(messages(small.compile(good))).containsExactly("the plan is larger than the limit of 8 bytes");
-        assertThat(messages(small.compile("return 'ééé';", "x.js"))).containsExactly("the plan is larger than the limit of 8 bytes");
+        assertThat(messages(small.compile("return 'ééé';", "x.js")))
+                .containsExactly("the plan is larger than the limit of 8 bytes");
     }
 
     @Test
@@ -83,7 +86,8 @@ class DialectCompilerTest {
         Compiled compiled = DialectCompiler.of(Dialect.JS).compile("return ;", "plan.js");
         LoadResult loaded = compiled.load(new PlanLoader(), "plan.js");
         assertThat(loaded.valid()).isFalse();
-        assertThat(loaded.errors()).extracting(Diagnostic::message)
+        assertThat(loaded.errors())
+                .extracting(Diagnostic::message)
                 .containsExactly("line 1, column 1: 'return' needs a value: return <expression>;");
         assertThatThrownBy(loaded::planOrThrow).hasMessageContaining("'return' needs a value");
     }
@@ -92,7 +96,8 @@ class DialectCompilerTest {
     void a_compiled_result_has_a_plan_exactly_when_it_has_no_error() {
         assertThatThrownBy(() -> new Compiled(null, Map.of(), java.util.List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(DialectCompiler.of(Dialect.JS).compile("return 1;", "x.js").planText()).contains("\"final_answer\" : 1");
+        assertThat(DialectCompiler.of(Dialect.JS).compile("return 1;", "x.js").planText())
+                .contains("\"final_answer\" : 1");
     }
 
     private static java.util.List<String> messages(Compiled compiled) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  */
 class DialectDatesTest {
 
-    private final PlanVm vm = PlanVm.builder().clock(SeedExamplesRunTest.THURSDAY_NOON).build();
+    private final PlanVm vm =
+            PlanVm.builder().clock(SeedExamplesRunTest.THURSDAY_NOON).build();
 
     private RunResult run(String source, String fileName) {
         Plan plan = PlanSources.of(vm.loader()).load(source, fileName, null).planOrThrow();
@@ -29,8 +30,9 @@ class DialectDatesTest {
                 return {monday, soon: monday.plus(3, unit), friday: next(Friday).at('5pm'), name: Thursday};
                 """, "dates.js");
         assertThat(result.error()).isNull();
-        assertThat(result.finalAnswer()).hasToString("{\"monday\":\"2023-11-27\",\"soon\":\"2023-11-30\","
-                + "\"friday\":\"2023-12-01T17:00:00-08:00\",\"name\":\"Thursday\"}");
+        assertThat(result.finalAnswer())
+                .hasToString("{\"monday\":\"2023-11-27\",\"soon\":\"2023-11-30\","
+                        + "\"friday\":\"2023-12-01T17:00:00-08:00\",\"name\":\"Thursday\"}");
     }
 
     @Test
@@ -44,8 +46,10 @@ class DialectDatesTest {
 
     @Test
     void yaml_writes_parts_of_the_day_as_members() {
-        RunResult result = run("result: ${tomorrow.morning} until ${last(Friday).plus(23, days).closeofbusiness}\n", "cob.yaml");
-        assertThat(result.finalAnswer().asText()).isEqualTo("2023-12-01T09:00:00-08:00 until 2023-12-17T17:00:00-08:00");
+        RunResult result =
+                run("result: ${tomorrow.morning} until ${last(Friday).plus(23, days).closeofbusiness}\n", "cob.yaml");
+        assertThat(result.finalAnswer().asText())
+                .isEqualTo("2023-12-01T09:00:00-08:00 until 2023-12-17T17:00:00-08:00");
     }
 
     @Test
@@ -55,8 +59,9 @@ class DialectDatesTest {
                 start: ${today}
                 result: ${start.at('3:00xm')}
                 """, "bad-time.yaml");
-        assertThat(result.error().describe()).isEqualTo("line 3 (seq_no 1, assign): ${start.at('3:00xm')}: '3:00xm' is not"
-                + " a time of day: write 3:00pm, 15:00 or 15:00:30");
+        assertThat(result.error().describe())
+                .isEqualTo("line 3 (seq_no 1, assign): ${start.at('3:00xm')}: '3:00xm' is not"
+                        + " a time of day: write 3:00pm, 15:00 or 15:00:30");
         assertThat(result.trace().path("steps").get(0).path("line").asInt()).isEqualTo(2);
         assertThat(result.trace().path("error").path("line").asInt()).isEqualTo(3);
     }

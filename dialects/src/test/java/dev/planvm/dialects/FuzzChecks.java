@@ -9,8 +9,7 @@ public final class FuzzChecks {
 
     private static final PlanLoader LOADER = new PlanLoader();
 
-    private FuzzChecks() {
-    }
+    private FuzzChecks() {}
 
     /**
      * A result has a plan exactly when it has no error; every diagnostic is one non-blank line; and
@@ -23,16 +22,21 @@ public final class FuzzChecks {
         }
         for (Diagnostic d : compiled.diagnostics()) {
             String line = d.format(fileName);
-            if (d.message().isBlank() || line.contains("\n") || d.seqNo() != null || !d.pointer().isEmpty()) {
+            if (d.message().isBlank()
+                    || line.contains("\n")
+                    || d.seqNo() != null
+                    || !d.pointer().isEmpty()) {
                 throw new AssertionError("a diagnostic that is not one located line: " + d);
             }
         }
-        if (!compiled.valid() || compiled.warnings().stream().anyMatch(w -> w.message().contains("date/time helpers"))) {
+        if (!compiled.valid()
+                || compiled.warnings().stream().anyMatch(w -> w.message().contains("date/time helpers"))) {
             return;
         }
         LoadResult loaded = compiled.load(LOADER, fileName);
         if (!loaded.errors().isEmpty()) {
-            throw new AssertionError("the compiled plan does not load: " + loaded.errors() + "\n" + compiled.planText());
+            throw new AssertionError(
+                    "the compiled plan does not load: " + loaded.errors() + "\n" + compiled.planText());
         }
         if (compiled.lineOfSeqNo().size() != compiled.plan().size()) {
             throw new AssertionError("not every instruction has a line: " + compiled.lineOfSeqNo());

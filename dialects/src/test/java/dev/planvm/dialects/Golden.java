@@ -28,16 +28,17 @@ final class Golden {
     static final Path EXAMPLES = Path.of("src/test/resources/examples");
     static final Path GOLDEN = Path.of("src/test/resources/golden");
 
-    private Golden() {
-    }
+    private Golden() {}
 
     /** Every dialect source under {@code dir}, sorted. */
     static List<Path> sources(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(p -> Dialect.forFileName(p.getFileName().toString()).isPresent())
+            return files.filter(
+                            p -> Dialect.forFileName(p.getFileName().toString()).isPresent())
                     .filter(p -> !p.getFileName().toString().endsWith(".cassette.json")
                             && !p.getFileName().toString().endsWith(".answer.json"))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -55,7 +56,8 @@ final class Golden {
     static Compiled compile(Path source) {
         String text = read(source);
         DialectOptions options = options(text);
-        return DialectCompiler.of(Dialect.ofFile(source.toString()), options).compile(text, source.getFileName().toString());
+        return DialectCompiler.of(Dialect.ofFile(source.toString()), options)
+                .compile(text, source.getFileName().toString());
     }
 
     static DialectOptions options(String text) {
@@ -65,7 +67,8 @@ final class Golden {
             if (at < 0) {
                 continue;
             }
-            for (String option : line.substring(at + "dialect-options:".length()).split(",")) {
+            for (String option :
+                    line.substring(at + "dialect-options:".length()).split(",")) {
                 String o = option.trim();
                 if (o.equals("no-single-domain")) {
                     options = options.withSingleDomainResult(false);
@@ -92,8 +95,12 @@ final class Golden {
         StringBuilder sb = new StringBuilder("== diagnostics\n");
         compiled.diagnostics().forEach(d -> sb.append(d.format(fileName)).append('\n'));
         sb.append("== lines\n");
-        new TreeMap<>(compiled.lineOfSeqNo()).forEach((seq, line) -> sb.append("seq_no ").append(seq)
-                .append(": line ").append(line).append('\n'));
+        new TreeMap<>(compiled.lineOfSeqNo())
+                .forEach((seq, line) -> sb.append("seq_no ")
+                        .append(seq)
+                        .append(": line ")
+                        .append(line)
+                        .append('\n'));
         sb.append("== plan\n");
         sb.append(compiled.valid() ? compiled.planText() : "(none)").append('\n');
         return sb.toString();
@@ -108,7 +115,9 @@ final class Golden {
                 Files.writeString(expected, actual, StandardCharsets.UTF_8);
                 return;
             }
-            assertThat(expected).as("golden file (run with -Dgolden.update=true to create it)").exists();
+            assertThat(expected)
+                    .as("golden file (run with -Dgolden.update=true to create it)")
+                    .exists();
             assertThat(actual).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -24,14 +24,16 @@ class GoldenCompileTest {
     Stream<DynamicTest> every_seed_example_compiles_to_its_golden_output() {
         List<Path> sources = Golden.sources(Golden.EXAMPLES);
         assertThat(sources).hasSizeGreaterThanOrEqualTo(20);
-        return sources.stream().map(source -> DynamicTest.dynamicTest(Golden.EXAMPLES.relativize(source).toString(),
-                () -> check(source)));
+        return sources.stream()
+                .map(source -> DynamicTest.dynamicTest(
+                        Golden.EXAMPLES.relativize(source).toString(), () -> check(source)));
     }
 
     @TestFactory
     Stream<DynamicTest> every_golden_case_compiles_to_its_golden_output() {
-        return Golden.sources(Golden.GOLDEN).stream().map(source -> DynamicTest.dynamicTest(
-                Golden.GOLDEN.relativize(source).toString(), () -> check(source)));
+        return Golden.sources(Golden.GOLDEN).stream()
+                .map(source ->
+                        DynamicTest.dynamicTest(Golden.GOLDEN.relativize(source).toString(), () -> check(source)));
     }
 
     private static void check(Path source) {
@@ -42,7 +44,8 @@ class GoldenCompileTest {
             return;
         }
         LoadResult loaded = compiled.load(LOADER, fileName);
-        boolean usesDates = compiled.warnings().stream().anyMatch(w -> w.message().contains("date/time helpers"));
+        boolean usesDates =
+                compiled.warnings().stream().anyMatch(w -> w.message().contains("date/time helpers"));
         if (!usesDates) {
             assertThat(loaded.errors()).as("the compiled plan loads").isEmpty();
         }

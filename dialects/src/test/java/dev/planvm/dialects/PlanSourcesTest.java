@@ -42,33 +42,44 @@ class PlanSourcesTest {
     @Test
     void a_named_dialect_wins_over_the_extension() throws IOException {
         Path text = Files.writeString(dir.resolve("plan.txt"), YAML);
-        assertThat(sources.load(text).valid()).as("a .txt file is JSON by default").isFalse();
+        assertThat(sources.load(text).valid())
+                .as("a .txt file is JSON by default")
+                .isFalse();
         assertThat(sources.load(text, Dialect.YAML).plan().sourceLine(0)).hasValue(2);
     }
 
     @Test
     void standard_input_and_text_load_in_the_dialect_given() {
-        LoadResult stdin = sources.load(new ByteArrayInputStream(JS.getBytes(StandardCharsets.UTF_8)), "<stdin>", Dialect.JS);
+        LoadResult stdin =
+                sources.load(new ByteArrayInputStream(JS.getBytes(StandardCharsets.UTF_8)), "<stdin>", Dialect.JS);
         assertThat(stdin.valid()).isTrue();
         assertThat(stdin.plan().sourceLine(0)).hasValue(3);
-        assertThat(sources.load(new ByteArrayInputStream(JSON.getBytes(StandardCharsets.UTF_8)), "<stdin>", null).valid()).isTrue();
+        assertThat(sources.load(new ByteArrayInputStream(JSON.getBytes(StandardCharsets.UTF_8)), "<stdin>", null)
+                        .valid())
+                .isTrue();
         assertThat(sources.load(YAML, "request.yaml", null).valid()).isTrue();
         assertThat(sources.load(YAML, "plan.json", Dialect.YAML).valid()).isTrue();
     }
 
     @Test
     void standard_input_is_read_within_the_size_limit() {
-        PlanSources small = sources.withOptions(DialectOptions.DEFAULT.withLimits(DialectLimits.DEFAULT.withMaxBytes(10)));
-        LoadResult loaded = small.load(new ByteArrayInputStream(YAML.getBytes(StandardCharsets.UTF_8)), "<stdin>", Dialect.YAML);
-        assertThat(loaded.errors()).extracting(Diagnostic::message).containsExactly("the plan is larger than the limit of 10 bytes");
+        PlanSources small =
+                sources.withOptions(DialectOptions.DEFAULT.withLimits(DialectLimits.DEFAULT.withMaxBytes(10)));
+        LoadResult loaded =
+                small.load(new ByteArrayInputStream(YAML.getBytes(StandardCharsets.UTF_8)), "<stdin>", Dialect.YAML);
+        assertThat(loaded.errors())
+                .extracting(Diagnostic::message)
+                .containsExactly("the plan is larger than the limit of 10 bytes");
     }
 
     @Test
     void inputs_a_run_is_given_may_be_read_once_declared() {
         String plan = "result: Hello ${user}\n";
-        assertThat(sources.load(plan, "p.yaml", null).errors()).extracting(d -> d.format("p.yaml"))
+        assertThat(sources.load(plan, "p.yaml", null).errors())
+                .extracting(d -> d.format("p.yaml"))
                 .containsExactly("p.yaml: line 1, column 17: unknown name 'user' (aliases: result)");
-        assertThat(sources.withInputs(Set.of("user")).load(plan, "p.yaml", null).valid()).isTrue();
+        assertThat(sources.withInputs(Set.of("user")).load(plan, "p.yaml", null).valid())
+                .isTrue();
     }
 
     @Test

@@ -21,8 +21,7 @@ import java.util.function.Function;
 public final class Recorder {
 
     /** One call a tool received. */
-    public record Received(String tool, JsonNode params) {
-    }
+    public record Received(String tool, JsonNode params) {}
 
     private final List<Received> calls = Collections.synchronizedList(new ArrayList<>());
     private final PlanVmBuilder builder = PlanVm.builder();

@@ -32,20 +32,23 @@ class SeedExamplesRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Thursday 2023-11-30, 12:00 in Los Angeles. */
-    static final Clock THURSDAY_NOON = Clock.fixed(Instant.parse("2023-11-30T20:00:00Z"), ZoneId.of("America/Los_Angeles"));
+    static final Clock THURSDAY_NOON =
+            Clock.fixed(Instant.parse("2023-11-30T20:00:00Z"), ZoneId.of("America/Los_Angeles"));
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {
-            "seed000/structure-with-result",
-            "seed000/flights-single-domain-with-result",
-            "seed000/rental-car-no-dates",
-            "seed000/next-thursday-no-dates",
-            "seed000/new-york-la-array-no-dates",
-            "seed000/new-york-la-shorthand-no-dates",
-            "seed000/new-york-la-explicit-no-dates",
-            "seed001/domain-a-hello",
-            "seed001/fan-in",
-            "seed001/flight-info"})
+    @ValueSource(
+            strings = {
+                "seed000/structure-with-result",
+                "seed000/flights-single-domain-with-result",
+                "seed000/rental-car-no-dates",
+                "seed000/next-thursday-no-dates",
+                "seed000/new-york-la-array-no-dates",
+                "seed000/new-york-la-shorthand-no-dates",
+                "seed000/new-york-la-explicit-no-dates",
+                "seed001/domain-a-hello",
+                "seed001/fan-in",
+                "seed001/flight-info"
+            })
     void each_seed_example_runs_against_its_cassette_to_its_expected_answer(String example) throws IOException {
         RunResult result = run(example);
         assertThat(result.error()).as("run error").isNull();
@@ -102,8 +105,8 @@ class SeedExamplesRunTest {
         assertThat(compiled.errors()).as("compile errors").isEmpty();
         Plan plan = compiled.load(vm.loader(), source.getFileName().toString()).planOrThrow();
         Path cassette = Golden.EXAMPLES.resolve(example + ".cassette.json");
-        RunMode options = cassette.toFile().exists()
-                ? RunMode.replay(Cassette.read(cassette), replayTiming) : RunMode.live();
+        RunMode options =
+                cassette.toFile().exists() ? RunMode.replay(Cassette.read(cassette), replayTiming) : RunMode.live();
         return vm.run(plan, Map.of(), options);
     }
 

@@ -12,8 +12,7 @@ import java.util.Set;
  * @param params     the params template ({@code params} or {@code tool_params}; an empty object when absent)
  * @param outputVars where the output goes
  */
-public record Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars)
-        implements Instruction {
+public record Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars) implements Instruction {
     public Calling {
         Objects.requireNonNull(header, "header");
         Objects.requireNonNull(tool, "tool");

@@ -13,7 +13,10 @@ import java.util.Objects;
 public record Diagnostic(Severity severity, Integer seqNo, String pointer, String message) {
 
     /** How a diagnostic affects the plan. */
-    public enum Severity { ERROR, WARNING }
+    public enum Severity {
+        ERROR,
+        WARNING
+    }
 
     public Diagnostic {
         Objects.requireNonNull(severity, "severity");

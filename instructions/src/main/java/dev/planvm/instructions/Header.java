@@ -1,6 +1,5 @@
 package dev.planvm.instructions;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 

@@ -1,12 +1,11 @@
 package dev.planvm.instructions;
 
-import dev.planvm.json.JsonPointers;
-import dev.planvm.json.Spelling;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.planvm.instructions.expr.Template;
 import dev.planvm.instructions.expr.ValueTemplate;
+import dev.planvm.json.JsonPointers;
+import dev.planvm.json.Spelling;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -24,7 +23,8 @@ import java.util.Set;
 final class InstructionTyper {
 
     static final List<String> TYPES = List.of("assign", "calling", "jmp", "reasoning");
-    private static final Set<String> TOOL_KEYS = Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var");
+    private static final Set<String> TOOL_KEYS =
+            Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var");
 
     private final Set<String> knownTools;
     private final Set<String> customTypes;
@@ -45,7 +45,9 @@ final class InstructionTyper {
         JsonNode typeNode = node.get("type");
         JsonNode parameters = node.path("parameters");
         if (parameters.has("output_var")) {
-            out.add(Diagnostic.error(seqNo, pointer + "/parameters/output_var",
+            out.add(Diagnostic.error(
+                    seqNo,
+                    pointer + "/parameters/output_var",
                     "'output_var' is the legacy spelling: a calling instruction stores its output with 'output_vars'"));
         }
         if (typeNode == null || !typeNode.isTextual()) {
@@ -56,7 +58,7 @@ final class InstructionTyper {
         Checked checked = new Checked(seqNo, pointer, out);
         boolean hasParameters = parameters.isObject();
         switch (type) {
-            case "assign", "reasoning" -> { }
+            case "assign", "reasoning" -> {}
             case "jmp" -> {
                 if (hasParameters) {
                     checkJmp(parameters, checked);
@@ -82,10 +84,14 @@ final class InstructionTyper {
             case "assign" -> new Assign(header, assignValues(parameters, checked));
             case "jmp" -> new Jmp(header, branch(parameters, checked));
             case "calling" -> calling(header, parameters, checked);
-            case "reasoning" -> new Reasoning(header, node.has("parameters") ? parameters : JsonNodeFactory.instance.objectNode());
-            default -> new Custom(header, node.has("parameters")
-                    ? checked.template(parameters, "/parameters")
-                    : new ValueTemplate.Constant(JsonNodeFactory.instance.objectNode()));
+            case "reasoning" ->
+                new Reasoning(header, node.has("parameters") ? parameters : JsonNodeFactory.instance.objectNode());
+            default ->
+                new Custom(
+                        header,
+                        node.has("parameters")
+                                ? checked.template(parameters, "/parameters")
+                                : new ValueTemplate.Constant(JsonNodeFactory.instance.objectNode()));
         };
         return out.size() > before ? null : typed;
     }
@@ -97,24 +103,36 @@ final class InstructionTyper {
         }
 
         ValueTemplate template(JsonNode value, String relativePointer) {
-            return ValueTemplate.parse(value, pointer + relativePointer, problem -> out.add(Diagnostic.error(seqNo,
-                    problem.pointer(), "bad ${...} reference at character " + (problem.offset() + 1) + ": " + problem.message())));
+            return ValueTemplate.parse(
+                    value,
+                    pointer + relativePointer,
+                    problem -> out.add(Diagnostic.error(
+                            seqNo,
+                            problem.pointer(),
+                            "bad ${...} reference at character " + (problem.offset() + 1) + ": " + problem.message())));
         }
     }
 
     private static void checkJmp(JsonNode parameters, Checked at) {
         List<String> kinds = present(parameters, "target_seq", "condition_prompt", "condition");
         if (kinds.isEmpty()) {
-            at.error("/parameters", "a jmp needs one of target_seq (unconditional), condition_prompt (LLM) or condition (expression)");
+            at.error(
+                    "/parameters",
+                    "a jmp needs one of target_seq (unconditional), condition_prompt (LLM) or condition (expression)");
         } else if (kinds.size() > 1) {
-            at.error("/parameters", "a jmp takes exactly one of target_seq, condition_prompt and condition, not "
-                    + String.join(" and ", kinds));
+            at.error(
+                    "/parameters",
+                    "a jmp takes exactly one of target_seq, condition_prompt and condition, not "
+                            + String.join(" and ", kinds));
         } else if (!kinds.get(0).equals("target_seq") && !parameters.has("jump_if_true")) {
-            at.error("/parameters", "a jmp with " + kinds.get(0) + " needs jump_if_true (and optionally jump_if_false)");
+            at.error(
+                    "/parameters", "a jmp with " + kinds.get(0) + " needs jump_if_true (and optionally jump_if_false)");
         }
         JsonNode condition = parameters.get("condition");
         if (condition != null && condition.isTextual() && !isSingleReference(condition.asText())) {
-            at.error("/parameters/condition", "condition must be a boolean or exactly one ${expression}, e.g. \"${attempts < 3}\"");
+            at.error(
+                    "/parameters/condition",
+                    "condition must be a boolean or exactly one ${expression}, e.g. \"${attempts < 3}\"");
         }
     }
 
@@ -151,7 +169,9 @@ final class InstructionTyper {
     private String unknownType(String type, JsonNode instruction) {
         String callIt = "{\"type\": \"calling\", \"parameters\": {\"tool_name\": \"" + type
                 + "\", \"tool_params\": {...}, \"output_vars\": [...]}}";
-        if (knownTools.contains(type) || looksLikeToolCall(instruction.path("parameters")) || looksLikeToolCall(instruction)) {
+        if (knownTools.contains(type)
+                || looksLikeToolCall(instruction.path("parameters"))
+                || looksLikeToolCall(instruction)) {
             return "unknown instruction type '" + type + "': a tool is called with " + callIt;
         }
         if (type.equals("jmp_if")) {
@@ -199,14 +219,17 @@ final class InstructionTyper {
                     }
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
     private static Map<String, ValueTemplate> assignValues(JsonNode parameters, Checked at) {
         Map<String, ValueTemplate> values = new LinkedHashMap<>();
-        parameters.properties().forEach(field -> values.put(field.getKey(),
-                at.template(field.getValue(), "/parameters/" + JsonPointers.escape(field.getKey()))));
+        parameters
+                .properties()
+                .forEach(field -> values.put(
+                        field.getKey(),
+                        at.template(field.getValue(), "/parameters/" + JsonPointers.escape(field.getKey()))));
         return values;
     }
 
@@ -218,14 +241,15 @@ final class InstructionTyper {
         Integer ifFalse = p.hasNonNull("jump_if_false") ? p.get("jump_if_false").asInt() : null;
         if (p.has("condition_prompt")) {
             ValueTemplate context = p.has("context") ? at.template(p.get("context"), "/parameters/context") : null;
-            return new Jmp.LlmCondition(at.template(p.get("condition_prompt"), "/parameters/condition_prompt"),
-                    context, ifTrue, ifFalse);
+            return new Jmp.LlmCondition(
+                    at.template(p.get("condition_prompt"), "/parameters/condition_prompt"), context, ifTrue, ifFalse);
         }
         return new Jmp.LocalCondition(at.template(p.get("condition"), "/parameters/condition"), ifTrue, ifFalse);
     }
 
     private static Calling calling(Header header, JsonNode p, Checked at) {
-        String tool = p.has("tool_name") ? p.get("tool_name").asText() : p.get("tool").asText();
+        String tool =
+                p.has("tool_name") ? p.get("tool_name").asText() : p.get("tool").asText();
         String paramsKey = p.has("tool_params") ? "tool_params" : "params";
         ValueTemplate params = p.has(paramsKey)
                 ? at.template(p.get(paramsKey), "/parameters/" + paramsKey)

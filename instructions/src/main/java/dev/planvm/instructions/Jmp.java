@@ -3,8 +3,8 @@ package dev.planvm.instructions;
 import dev.planvm.instructions.expr.ValueTemplate;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * {@code jmp} (DESIGN P8): unconditional ({@code target_seq}), conditioned by an LLM

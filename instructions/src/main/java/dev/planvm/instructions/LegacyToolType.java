@@ -14,8 +14,7 @@ import java.util.Set;
  */
 final class LegacyToolType {
 
-    private LegacyToolType() {
-    }
+    private LegacyToolType() {}
 
     /**
      * The instruction rewritten with {@code "type": "calling"} when it has the legacy shape, else
@@ -37,24 +36,32 @@ final class LegacyToolType {
         String toolKey = parameters.has("tool_name") ? "tool_name" : "tool";
         String tool = parameters.path(toolKey).asText();
         StringBuilder canonical = new StringBuilder("{\"type\": \"calling\", \"parameters\": {\"")
-                .append(toolKey).append("\": ").append(parameters.get(toolKey));
+                .append(toolKey)
+                .append("\": ")
+                .append(parameters.get(toolKey));
         for (String paramsKey : new String[] {"tool_params", "params"}) {
             if (parameters.has(paramsKey)) {
                 canonical.append(", \"").append(paramsKey).append("\": {...}");
             }
         }
         if (parameters.has("output_vars")) {
-            canonical.append(", \"output_vars\": ").append(parameters.get("output_vars").toString().replace(",", ", "));
+            canonical
+                    .append(", \"output_vars\": ")
+                    .append(parameters.get("output_vars").toString().replace(",", ", "));
         }
         canonical.append("}}");
-        return Diagnostic.warning(seqNo, pointer + "/type", "type '" + tool + "' with " + toolKey
-                + " is the legacy form of a tool call; it runs as " + canonical);
+        return Diagnostic.warning(
+                seqNo,
+                pointer + "/type",
+                "type '" + tool + "' with " + toolKey + " is the legacy form of a tool call; it runs as " + canonical);
     }
 
     private static String legacyTool(JsonNode node, Set<String> customTypes) {
         JsonNode type = node.path("type");
         JsonNode parameters = node.path("parameters");
-        if (!type.isTextual() || !parameters.isObject() || InstructionTyper.TYPES.contains(type.asText())
+        if (!type.isTextual()
+                || !parameters.isObject()
+                || InstructionTyper.TYPES.contains(type.asText())
                 || customTypes.contains(type.asText())) {
             return null;
         }

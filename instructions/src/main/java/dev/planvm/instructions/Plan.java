@@ -34,7 +34,8 @@ public final class Plan {
         this(source, document, sortedInstructions, Map.of());
     }
 
-    private Plan(String source, JsonNode document, List<Instruction> sortedInstructions, Map<Integer, Integer> sourceLines) {
+    private Plan(
+            String source, JsonNode document, List<Instruction> sortedInstructions, Map<Integer, Integer> sourceLines) {
         this.source = Objects.requireNonNull(source, "source");
         this.document = Objects.requireNonNull(document, "document");
         this.instructions = List.copyOf(sortedInstructions);

@@ -1,11 +1,10 @@
 package dev.planvm.instructions;
 
-import dev.planvm.json.JsonPointers;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.expr.Builtins;
 import dev.planvm.instructions.expr.Template;
 import dev.planvm.instructions.expr.ValueTemplate;
+import dev.planvm.json.JsonPointers;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,8 +27,7 @@ import java.util.regex.Pattern;
 final class PlanAnalyzer {
 
     /** One array element of the plan, typed when it had no errors of its own. */
-    record Entry(int index, String pointer, JsonNode node, Integer seqNo, Instruction typed) {
-    }
+    record Entry(int index, String pointer, JsonNode node, Integer seqNo, Instruction typed) {}
 
     private static final Pattern LEGACY_REFERENCE = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
 
@@ -59,7 +57,8 @@ final class PlanAnalyzer {
         checkReachability(seqNos);
         checkReferences(assigned);
         if (!assigned.contains("final_answer")) {
-            out.add(Diagnostic.warning(null, "", "no instruction assigns final_answer, so the run's result will be null"));
+            out.add(Diagnostic.warning(
+                    null, "", "no instruction assigns final_answer, so the run's result will be null"));
         }
     }
 
@@ -71,7 +70,9 @@ final class PlanAnalyzer {
             }
             Entry earlier = first.putIfAbsent(entry.seqNo(), entry);
             if (earlier != null) {
-                out.add(Diagnostic.error(entry.seqNo(), entry.pointer() + "/seq_no",
+                out.add(Diagnostic.error(
+                        entry.seqNo(),
+                        entry.pointer() + "/seq_no",
                         "seq_no " + entry.seqNo() + " is used twice (first at " + earlier.pointer() + ")"));
             }
         }
@@ -85,20 +86,25 @@ final class PlanAnalyzer {
                 continue;
             }
             if (previous != null && entry.seqNo() < previous.seqNo()) {
-                out.add(Diagnostic.warning(entry.seqNo(), entry.pointer() + "/seq_no", "seq_no " + entry.seqNo()
-                        + " comes after seq_no " + previous.seqNo() + " in the array; instructions run in seq_no order"));
+                out.add(Diagnostic.warning(
+                        entry.seqNo(),
+                        entry.pointer() + "/seq_no",
+                        "seq_no " + entry.seqNo() + " comes after seq_no " + previous.seqNo()
+                                + " in the array; instructions run in seq_no order"));
                 break;
             }
             previous = entry;
         }
-        List<Entry> sorted = entries.stream().filter(e -> e.seqNo() != null)
-                .sorted(Comparator.comparingInt(Entry::seqNo)).toList();
+        List<Entry> sorted = entries.stream()
+                .filter(e -> e.seqNo() != null)
+                .sorted(Comparator.comparingInt(Entry::seqNo))
+                .toList();
         for (int i = 1; i < sorted.size(); i++) {
             int from = sorted.get(i - 1).seqNo();
             int to = sorted.get(i).seqNo();
             if (to - from > 1) {
-                out.add(Diagnostic.warning(to, sorted.get(i).pointer() + "/seq_no",
-                        "seq_no skips from " + from + " to " + to));
+                out.add(Diagnostic.warning(
+                        to, sorted.get(i).pointer() + "/seq_no", "seq_no skips from " + from + " to " + to));
             }
         }
     }
@@ -122,8 +128,13 @@ final class PlanAnalyzer {
             targets.forEach((key, target) -> {
                 String at = entry.pointer() + "/parameters/" + key;
                 if (!known.contains(target)) {
-                    out.add(Diagnostic.error(entry.seqNo(), at, "jump target " + target + " is not a seq_no of this plan"
-                            + (known.isEmpty() ? "" : " (they run from " + known.first() + " to " + known.last() + ")")));
+                    out.add(Diagnostic.error(
+                            entry.seqNo(),
+                            at,
+                            "jump target " + target + " is not a seq_no of this plan"
+                                    + (known.isEmpty()
+                                            ? ""
+                                            : " (they run from " + known.first() + " to " + known.last() + ")")));
                 } else if (target.equals(entry.seqNo()) && key.equals("target_seq")) {
                     out.add(Diagnostic.warning(entry.seqNo(), at, "jumps to itself: an endless loop"));
                 }
@@ -132,8 +143,10 @@ final class PlanAnalyzer {
     }
 
     private void checkReachability(Set<Integer> seqNos) {
-        List<Instruction> sorted = entries.stream().map(Entry::typed)
-                .sorted(Comparator.comparingInt(Instruction::seqNo)).toList();
+        List<Instruction> sorted = entries.stream()
+                .map(Entry::typed)
+                .sorted(Comparator.comparingInt(Instruction::seqNo))
+                .toList();
         Map<Integer, Integer> position = new HashMap<>();
         for (int i = 0; i < sorted.size(); i++) {
             position.put(sorted.get(i).seqNo(), i);
@@ -159,7 +172,9 @@ final class PlanAnalyzer {
         for (int i = 0; i < sorted.size(); i++) {
             if (!reached[i]) {
                 Instruction unreachable = sorted.get(i);
-                out.add(Diagnostic.warning(unreachable.seqNo(), unreachable.header().pointer(),
+                out.add(Diagnostic.warning(
+                        unreachable.seqNo(),
+                        unreachable.header().pointer(),
                         "unreachable: no path from the first instruction leads here"));
             }
         }
@@ -188,8 +203,12 @@ final class PlanAnalyzer {
             forEachTemplate(entry.typed(), parameters, (template, pointer) -> {
                 for (String name : template.variables()) {
                     if (!assigned.contains(name) && !Builtins.isConstant(name) && reported.add(name)) {
-                        out.add(Diagnostic.warning(entry.seqNo(), pointer, "${" + name + "} reads '" + name
-                                + "', which no instruction assigns: it must be given as an input (--var " + name + "=...)"));
+                        out.add(Diagnostic.warning(
+                                entry.seqNo(),
+                                pointer,
+                                "${" + name + "} reads '" + name
+                                        + "', which no instruction assigns: it must be given as an input (--var " + name
+                                        + "=...)"));
                     }
                 }
             });
@@ -205,8 +224,10 @@ final class PlanAnalyzer {
                 Matcher m = LEGACY_REFERENCE.matcher(text);
                 while (m.find()) {
                     if (assigned.contains(m.group(1))) {
-                        out.add(Diagnostic.error(entry.seqNo(), pointer, "'" + m.group()
-                                + "' is the legacy reference syntax: write ${" + m.group(1) + "}"));
+                        out.add(Diagnostic.error(
+                                entry.seqNo(),
+                                pointer,
+                                "'" + m.group() + "' is the legacy reference syntax: write ${" + m.group(1) + "}"));
                     }
                 }
             });
@@ -258,7 +279,8 @@ final class PlanAnalyzer {
         if (node.isTextual()) {
             visitor.visit(node.asText(), pointer);
         } else if (node.isObject()) {
-            node.properties().forEach(f -> forEachString(f.getValue(), JsonPointers.append(pointer, f.getKey()), visitor));
+            node.properties()
+                    .forEach(f -> forEachString(f.getValue(), JsonPointers.append(pointer, f.getKey()), visitor));
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
                 forEachString(node.get(i), JsonPointers.append(pointer, i), visitor);

@@ -33,8 +33,8 @@ public record PlanLimits(long maxBytes, int maxDepth, int maxInstructions) {
 
     public PlanLimits {
         if (maxBytes < 1 || maxDepth < 1 || maxInstructions < 1) {
-            throw new IllegalArgumentException("plan limits must be at least 1, not " + maxBytes + " bytes, "
-                    + maxDepth + " levels, " + maxInstructions + " instructions");
+            throw new IllegalArgumentException("plan limits must be at least 1, not " + maxBytes + " bytes, " + maxDepth
+                    + " levels, " + maxInstructions + " instructions");
         }
         if (maxBytes > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("a plan cannot be larger than 2 GiB");

@@ -117,7 +117,8 @@ public final class PlanLoader {
         List<Diagnostic> diagnostics = new ArrayList<>();
         Diagnostic tooDeep = reader.checkDepth(instruction);
         if (tooDeep != null) {
-            return new CheckedInstruction(null, List.of(Diagnostic.error(null, pointer + tooDeep.pointer(), tooDeep.message())));
+            return new CheckedInstruction(
+                    null, List.of(Diagnostic.error(null, pointer + tooDeep.pointer(), tooDeep.message())));
         }
         PlanAnalyzer.Entry entry = typeOne(instruction, pointer, 0, diagnostics);
         boolean valid = diagnostics.stream().noneMatch(Diagnostic::isError);
@@ -136,8 +137,11 @@ public final class PlanLoader {
         }
         JsonNode array = base.isEmpty() ? document : document.get("plan");
         if (array.size() > limits.maxInstructions()) {
-            diagnostics.add(Diagnostic.error(null, base, "the plan has " + PlanLimits.count(array.size())
-                    + " instructions; the limit is " + PlanLimits.count(limits.maxInstructions())));
+            diagnostics.add(Diagnostic.error(
+                    null,
+                    base,
+                    "the plan has " + PlanLimits.count(array.size()) + " instructions; the limit is "
+                            + PlanLimits.count(limits.maxInstructions())));
             return new LoadResult(source, null, diagnostics);
         }
         List<PlanAnalyzer.Entry> entries = new ArrayList<>(array.size());
@@ -154,10 +158,15 @@ public final class PlanLoader {
     private PlanAnalyzer.Entry typeOne(JsonNode node, String pointer, int index, List<Diagnostic> diagnostics) {
         JsonNode seqNode = node.path("seq_no");
         Integer seqNo = seqNode.canConvertToExactIntegral() && seqNode.canConvertToInt() && seqNode.asInt() >= 0
-                ? seqNode.asInt() : null;
+                ? seqNode.asInt()
+                : null;
         int before = diagnostics.size();
-        JsonValues.find(node).ifPresent(problem -> diagnostics.add(Diagnostic.error(seqNo, pointer + problem.pointer(),
-                "the value is " + problem.description() + ", which JSON cannot hold (a stored run could not keep it)")));
+        JsonValues.find(node)
+                .ifPresent(problem -> diagnostics.add(Diagnostic.error(
+                        seqNo,
+                        pointer + problem.pointer(),
+                        "the value is " + problem.description()
+                                + ", which JSON cannot hold (a stored run could not keep it)")));
         JsonNode legacyCall = LegacyToolType.asCalling(node, customTypes);
         if (legacyCall != null) {
             diagnostics.add(LegacyToolType.warning(node, pointer, seqNo));
@@ -167,7 +176,8 @@ public final class PlanLoader {
         diagnostics.addAll(schemaProblems);
         boolean schemaValid = schemaProblems.stream().noneMatch(Diagnostic::isError);
         Instruction typed = typer.type(instruction, pointer, seqNo, schemaValid, diagnostics);
-        if (typed == null && diagnostics.subList(before, diagnostics.size()).stream().noneMatch(Diagnostic::isError)) {
+        if (typed == null
+                && diagnostics.subList(before, diagnostics.size()).stream().noneMatch(Diagnostic::isError)) {
             diagnostics.add(untyped(node, pointer, seqNo));
         }
         return new PlanAnalyzer.Entry(index, pointer, instruction, seqNo, typed);
@@ -183,8 +193,10 @@ public final class PlanLoader {
         if (!type.isMissingNode() && !type.isTextual()) {
             List<String> types = new ArrayList<>(List.of("assign", "jmp", "calling", "reasoning"));
             customTypes.stream().sorted().forEach(types::add);
-            return Diagnostic.error(seqNo, pointer + "/type", "the instruction type must be text (one of "
-                    + String.join(", ", types) + "), not " + kind(type));
+            return Diagnostic.error(
+                    seqNo,
+                    pointer + "/type",
+                    "the instruction type must be text (one of " + String.join(", ", types) + "), not " + kind(type));
         }
         return Diagnostic.error(seqNo, pointer, "this instruction cannot be read as any instruction type");
     }
@@ -218,14 +230,15 @@ public final class PlanLoader {
             pointer = "/plan";
             array = document.get("plan");
             if (!array.isArray()) {
-                diagnostics.add(Diagnostic.error(null, pointer, "'plan' must be an array of instructions, not "
-                        + kind(array)));
+                diagnostics.add(
+                        Diagnostic.error(null, pointer, "'plan' must be an array of instructions, not " + kind(array)));
                 return null;
             }
         } else {
-            String detail = document.isObject() ? " (this object has keys: " + keys(document) + ")" : ", not " + kind(document);
-            diagnostics.add(Diagnostic.error(null, "", "a plan is a JSON array of instructions or an object "
-                    + "{\"plan\": [...]}" + detail));
+            String detail =
+                    document.isObject() ? " (this object has keys: " + keys(document) + ")" : ", not " + kind(document);
+            diagnostics.add(Diagnostic.error(
+                    null, "", "a plan is a JSON array of instructions or an object " + "{\"plan\": [...]}" + detail));
             return null;
         }
         if (array.isEmpty()) {

@@ -1,7 +1,5 @@
 package dev.planvm.instructions;
 
-import dev.planvm.json.JsonErrors;
-import dev.planvm.json.JsonPointers;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -14,6 +12,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonPointers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -49,8 +49,7 @@ final class PlanReader {
     }
 
     /** The document, or a reason it could not be read. */
-    record Read(JsonNode document, Diagnostic problem) {
-    }
+    record Read(JsonNode document, Diagnostic problem) {}
 
     Read read(Path file) {
         try {
@@ -63,7 +62,10 @@ final class PlanReader {
         } catch (NoSuchFileException e) {
             return problem("file not found");
         } catch (IOException e) {
-            return problem(Files.isDirectory(file) ? "is a directory, not a plan file" : "cannot read the file: " + e.getMessage());
+            return problem(
+                    Files.isDirectory(file)
+                            ? "is a directory, not a plan file"
+                            : "cannot read the file: " + e.getMessage());
         }
     }
 
@@ -243,7 +245,9 @@ final class PlanReader {
                 length++;
             } else if (c < 0x800) {
                 length += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 length += 4;
                 i++;
             } else {

@@ -20,8 +20,7 @@ public final class PlanSchemas {
 
     private static final String RESOURCE = "plan.schema.json";
 
-    private PlanSchemas() {
-    }
+    private PlanSchemas() {}
 
     /** The plan schema as text, exactly as shipped. */
     public static String planSchemaText() {

@@ -1,10 +1,9 @@
 package dev.planvm.instructions;
 
-import dev.planvm.json.JsonPointers;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.path.NodePath;
+import dev.planvm.json.JsonPointers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,8 +16,7 @@ import java.util.Set;
  */
 final class SchemaCheck {
 
-    private SchemaCheck() {
-    }
+    private SchemaCheck() {}
 
     /** Returns the diagnostics for one instruction found at {@code pointer}. */
     static List<Diagnostic> check(JsonNode instruction, String pointer, Integer seqNo) {
@@ -36,11 +34,13 @@ final class SchemaCheck {
             String at = pointer + toPointer(error.getInstanceLocation());
             String keyword = error.getKeyword();
             if ("additionalProperties".equals(keyword)) {
-                out.add(Diagnostic.warning(seqNo, JsonPointers.append(at, error.getProperty()),
+                out.add(Diagnostic.warning(
+                        seqNo,
+                        JsonPointers.append(at, error.getProperty()),
                         unknownKey(at.equals(pointer), error.getProperty(), instruction)));
             } else if ("propertyNames".equals(keyword)) {
-                out.add(Diagnostic.error(seqNo, JsonPointers.append(at, error.getProperty()),
-                        invalidVariableName(error.getProperty())));
+                out.add(Diagnostic.error(
+                        seqNo, JsonPointers.append(at, error.getProperty()), invalidVariableName(error.getProperty())));
             } else {
                 out.add(Diagnostic.error(seqNo, at, sentence(error)));
             }
@@ -53,9 +53,13 @@ final class SchemaCheck {
         String schemaLocation = String.valueOf(error.getSchemaLocation());
         boolean typeEnum = "enum".equals(keyword) && schemaLocation.endsWith("/properties/type/enum");
         boolean legacyOutputVar = "additionalProperties".equals(keyword) && "output_var".equals(error.getProperty());
-        return typeEnum || legacyOutputVar
-                || "oneOf".equals(keyword) || "not".equals(keyword) || "dependentRequired".equals(keyword)
-                || schemaLocation.contains("/oneOf/") || schemaLocation.contains("/not/");
+        return typeEnum
+                || legacyOutputVar
+                || "oneOf".equals(keyword)
+                || "not".equals(keyword)
+                || "dependentRequired".equals(keyword)
+                || schemaLocation.contains("/oneOf/")
+                || schemaLocation.contains("/not/");
     }
 
     /** Rules a custom type's parameters need not follow. */

@@ -5,8 +5,7 @@ import java.nio.file.Path;
 
 /** Finds the StackVM corpus: {@code -Dplanvm.corpus}, else {@code plans/compat/stackvm} of this repository. */
 final class Corpus {
-    private Corpus() {
-    }
+    private Corpus() {}
 
     static Path directory() {
         String configured = System.getProperty("planvm.corpus", System.getenv("PLANVM_CORPUS"));

@@ -52,8 +52,10 @@ class ExprParserFuzzTest {
 
     private static void checkOffset(ExprSyntaxException e, String text) {
         if (e.offset() < 0 || e.offset() > text.length() || e.getMessage().isBlank()) {
-            throw new AssertionError("syntax error at offset " + e.offset() + " of " + text.length()
-                    + " characters: '" + e.getMessage() + "'", e);
+            throw new AssertionError(
+                    "syntax error at offset " + e.offset() + " of " + text.length() + " characters: '" + e.getMessage()
+                            + "'",
+                    e);
         }
     }
 }

@@ -27,17 +27,21 @@ class GoldenDiagnosticsTest {
             plans = files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
         }
         assertThat(plans).hasSizeGreaterThan(40);
-        return plans.stream().map(plan -> DynamicTest.dynamicTest(plan.getFileName().toString(), () -> {
-            String name = plan.getFileName().toString();
-            Path expectedFile = GOLDEN.resolve(name.replace(".json", ".expected"));
-            assertThat(expectedFile).as("expected output beside " + name).exists();
-            LoadResult result = loader.load(plan);
-            StringBuilder actual = new StringBuilder();
-            result.diagnostics().forEach(d -> actual.append(d.format(name)).append('\n'));
-            if (result.valid()) {
-                actual.append(name).append(": ok\n");
-            }
-            assertThat(actual.toString()).isEqualTo(Files.readString(expectedFile));
-        }));
+        return plans.stream()
+                .map(plan -> DynamicTest.dynamicTest(plan.getFileName().toString(), () -> {
+                    String name = plan.getFileName().toString();
+                    Path expectedFile = GOLDEN.resolve(name.replace(".json", ".expected"));
+                    assertThat(expectedFile)
+                            .as("expected output beside " + name)
+                            .exists();
+                    LoadResult result = loader.load(plan);
+                    StringBuilder actual = new StringBuilder();
+                    result.diagnostics()
+                            .forEach(d -> actual.append(d.format(name)).append('\n'));
+                    if (result.valid()) {
+                        actual.append(name).append(": ok\n");
+                    }
+                    assertThat(actual.toString()).isEqualTo(Files.readString(expectedFile));
+                }));
     }
 }

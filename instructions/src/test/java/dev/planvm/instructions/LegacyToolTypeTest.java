@@ -35,9 +35,10 @@ class LegacyToolTypeTest {
         assertThat(loaded.warnings()).singleElement().satisfies(warning -> {
             assertThat(warning.seqNo()).isEqualTo(1);
             assertThat(warning.pointer()).isEqualTo("/1/type");
-            assertThat(warning.message()).isEqualTo("type 'llm_generate' with tool_name is the legacy form of a tool call; "
-                    + "it runs as {\"type\": \"calling\", \"parameters\": {\"tool_name\": \"llm_generate\", "
-                    + "\"tool_params\": {...}, \"output_vars\": [\"answer\"]}}");
+            assertThat(warning.message())
+                    .isEqualTo("type 'llm_generate' with tool_name is the legacy form of a tool call; "
+                            + "it runs as {\"type\": \"calling\", \"parameters\": {\"tool_name\": \"llm_generate\", "
+                            + "\"tool_params\": {...}, \"output_vars\": [\"answer\"]}}");
         });
     }
 
@@ -51,9 +52,13 @@ class LegacyToolTypeTest {
         Calling calling = (Calling) loaded.planOrThrow().instruction(1);
         assertThat(calling.tool()).isEqualTo("web_search");
         assertThat(calling.writes()).containsExactly("answer");
-        assertThat(loaded.warnings()).singleElement().extracting(Diagnostic::message).asString()
-                .contains("it runs as {\"type\": \"calling\", \"parameters\": {\"tool\": \"web_search\", \"params\": {...}, "
-                        + "\"output_vars\": \"answer\"}}");
+        assertThat(loaded.warnings())
+                .singleElement()
+                .extracting(Diagnostic::message)
+                .asString()
+                .contains(
+                        "it runs as {\"type\": \"calling\", \"parameters\": {\"tool\": \"web_search\", \"params\": {...}, "
+                                + "\"output_vars\": \"answer\"}}");
     }
 
     @Test
@@ -66,7 +71,10 @@ class LegacyToolTypeTest {
         LoadResult badReference = loader.load(plan("""
                 {"seq_no": 1, "type": "llm_generate", "parameters": {"tool_name": "llm_generate",
                   "tool_params": {"prompt": "${q +}"}, "output_vars": ["answer"]}}"""), "legacy.json");
-        assertThat(badReference.errors()).singleElement().extracting(Diagnostic::pointer).isEqualTo("/1/parameters/tool_params/prompt");
+        assertThat(badReference.errors())
+                .singleElement()
+                .extracting(Diagnostic::pointer)
+                .isEqualTo("/1/parameters/tool_params/prompt");
     }
 
     @Test
@@ -90,7 +98,11 @@ class LegacyToolTypeTest {
 
         LoadResult jmpIf = loader.load(plan("""
                 {"seq_no": 1, "type": "jmp_if", "parameters": {"condition_prompt": "x", "jump_if_true": 2}}"""), "legacy.json");
-        assertThat(jmpIf.errors()).singleElement().extracting(Diagnostic::message).asString().contains("use 'jmp'");
+        assertThat(jmpIf.errors())
+                .singleElement()
+                .extracting(Diagnostic::message)
+                .asString()
+                .contains("use 'jmp'");
     }
 
     @Test

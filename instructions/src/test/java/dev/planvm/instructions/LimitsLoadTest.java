@@ -47,9 +47,12 @@ class LimitsLoadTest {
         PlanLoader loader = new PlanLoader(PlanLimits.DEFAULT.withMaxBytes(PLAN.length()));
 
         assertThat(loader.load(file).errors()).isEmpty();
-        assertThat(loader.withLimits(PlanLimits.DEFAULT.withMaxBytes(PLAN.length() - 1)).load(file).errors())
+        assertThat(loader.withLimits(PlanLimits.DEFAULT.withMaxBytes(PLAN.length() - 1))
+                        .load(file)
+                        .errors())
                 .extracting(Diagnostic::message)
-                .containsExactly("the plan is " + PLAN.length() + " bytes; the limit is " + (PLAN.length() - 1) + " bytes");
+                .containsExactly(
+                        "the plan is " + PLAN.length() + " bytes; the limit is " + (PLAN.length() - 1) + " bytes");
     }
 
     @Test
@@ -76,7 +79,8 @@ class LimitsLoadTest {
         String deep = "[".repeat(100_000) + "]".repeat(100_000);
 
         LoadResult fromText = new PlanLoader().load(deep, "deep.json");
-        LoadResult fromStream = new PlanLoader().load(new ByteArrayInputStream(deep.getBytes(StandardCharsets.UTF_8)), "-");
+        LoadResult fromStream =
+                new PlanLoader().load(new ByteArrayInputStream(deep.getBytes(StandardCharsets.UTF_8)), "-");
 
         assertThat(messages(fromText)).containsExactly("JSON nested deeper than 64 levels at line 1, column 65");
         assertThat(messages(fromStream)).isEqualTo(messages(fromText));
@@ -87,7 +91,10 @@ class LimitsLoadTest {
     void nesting_inside_an_instruction_is_located_by_line_and_column() {
         PlanLoader loader = new PlanLoader(PlanLimits.DEFAULT.withMaxDepth(4));
 
-        assertThat(new PlanLoader(PlanLimits.DEFAULT.withMaxDepth(5)).load(PLAN, "p").errors()).isEmpty();
+        assertThat(new PlanLoader(PlanLimits.DEFAULT.withMaxDepth(5))
+                        .load(PLAN, "p")
+                        .errors())
+                .isEmpty();
         assertThat(messages(loader.load(PLAN, "p")))
                 .containsExactly("JSON nested deeper than 4 levels at line 1, column 55");
     }
@@ -108,8 +115,8 @@ class LimitsLoadTest {
 
     @Test
     void an_already_parsed_tree_names_object_keys_in_its_pointer() {
-        JsonNode plan = PlanReader.MAPPER.valueToTree(List.of(Map.of(
-                "seq_no", 0, "type", "assign", "parameters", Map.of("a/b", List.of(List.of(1))))));
+        JsonNode plan = PlanReader.MAPPER.valueToTree(
+                List.of(Map.of("seq_no", 0, "type", "assign", "parameters", Map.of("a/b", List.of(List.of(1))))));
 
         LoadResult result = new PlanLoader(PlanLimits.DEFAULT.withMaxDepth(4)).load(plan, "tree");
 
@@ -128,7 +135,8 @@ class LimitsLoadTest {
             assertThat(error.pointer()).isEmpty();
         });
         assertThat(loader.load("{\"plan\": " + PLAN + "}", "p").errors())
-                .extracting(Diagnostic::pointer).containsExactly("/plan");
+                .extracting(Diagnostic::pointer)
+                .containsExactly("/plan");
     }
 
     @Test
@@ -140,7 +148,8 @@ class LimitsLoadTest {
             plan.add(reasoning.deepCopy().put("seq_no", i));
         }
 
-        assertThat(messages(new PlanLoader().load(plan, "p"))).containsExactly("the plan has 10,001 instructions; the limit is 10,000");
+        assertThat(messages(new PlanLoader().load(plan, "p")))
+                .containsExactly("the plan has 10,001 instructions; the limit is 10,000");
         plan.remove(10_000);
         assertThat(new PlanLoader().load(plan, "p").errors()).isEmpty();
     }
@@ -149,7 +158,9 @@ class LimitsLoadTest {
     void a_number_longer_than_json_allows_is_a_located_error() {
         LoadResult result = new PlanLoader().load("[" + "1".repeat(1001) + "]", "p");
 
-        assertThat(messages(result)).singleElement().asString()
+        assertThat(messages(result))
+                .singleElement()
+                .asString()
                 .startsWith("JSON value too large at line 1, column ")
                 .contains("Number value length (1001) exceeds the maximum allowed (1000)")
                 .doesNotContain("StreamReadConstraints");
@@ -164,7 +175,9 @@ class LimitsLoadTest {
         PlanLoader limited = loader.withLimits(PlanLimits.DEFAULT.withMaxInstructions(5));
 
         assertThat(limited.limits().maxInstructions()).isEqualTo(5);
-        assertThat(limited.load("[{\"seq_no\": 0, \"type\": \"custom\", \"parameters\": {}}]", "p").errors()).isEmpty();
+        assertThat(limited.load("[{\"seq_no\": 0, \"type\": \"custom\", \"parameters\": {}}]", "p")
+                        .errors())
+                .isEmpty();
         assertThat(new PlanLoader().limits()).isEqualTo(PlanLimits.DEFAULT);
     }
 

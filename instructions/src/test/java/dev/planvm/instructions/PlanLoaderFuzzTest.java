@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
 class PlanLoaderFuzzTest {
 
     private static final PlanLoader LOADER = new PlanLoader();
-    private static final PlanLoader SMALL = new PlanLoader(
-            PlanLimits.DEFAULT.withMaxBytes(4096).withMaxDepth(8).withMaxInstructions(16));
+    private static final PlanLoader SMALL =
+            new PlanLoader(PlanLimits.DEFAULT.withMaxBytes(4096).withMaxDepth(8).withMaxInstructions(16));
     /** Reads what the loader refuses (duplicate keys, deep nesting), to feed the already-parsed path. */
     private static final ObjectMapper LENIENT = new ObjectMapper();
 

@@ -33,14 +33,14 @@ class PlanLoaderTest {
         Assign first = (Assign) plan.instruction(0);
         assertThat(first.header().objective()).isEqualTo("set the inputs");
         assertThat(first.header().pointer()).isEqualTo("/1");
-        assertThat(first.header().raw().path("parameters").path("number").asInt()).isEqualTo(42);
+        assertThat(first.header().raw().path("parameters").path("number").asInt())
+                .isEqualTo(42);
     }
 
     @Test
     void assign_keeps_its_keys_in_document_order() {
         Assign assign = (Assign) loader.load("""
-                [{"seq_no": 0, "type": "assign", "parameters": {"z": 1, "a": "${z}", "m": 3, "final_answer": "${a}"}}]""",
-                "p").planOrThrow().instruction(0);
+                [{"seq_no": 0, "type": "assign", "parameters": {"z": 1, "a": "${z}", "m": 3, "final_answer": "${a}"}}]""", "p").planOrThrow().instruction(0);
         assertThat(assign.values().keySet()).containsExactly("z", "a", "m", "final_answer");
         assertThat(assign.values().get("z")).isInstanceOf(ValueTemplate.Constant.class);
         assertThat(assign.values().get("a")).isInstanceOf(ValueTemplate.StringTemplate.class);
@@ -54,19 +54,28 @@ class PlanLoaderTest {
 
     @Test
     void both_calling_spellings_load_to_the_same_instruction() {
-        Calling modern = calling("{\"tool_name\": \"vector_search\", \"tool_params\": {\"query\": \"${q}\"}, \"output_vars\": [\"docs\"]}");
-        Calling spec = calling("{\"tool\": \"vector_search\", \"params\": {\"query\": \"${q}\"}, \"output_vars\": [\"docs\"]}");
+        Calling modern = calling(
+                "{\"tool_name\": \"vector_search\", \"tool_params\": {\"query\": \"${q}\"}, \"output_vars\": [\"docs\"]}");
+        Calling spec = calling(
+                "{\"tool\": \"vector_search\", \"params\": {\"query\": \"${q}\"}, \"output_vars\": [\"docs\"]}");
         assertThat(modern.tool()).isEqualTo(spec.tool()).isEqualTo("vector_search");
         assertThat(modern.params()).isEqualTo(spec.params());
-        assertThat(modern.outputVars()).isEqualTo(spec.outputVars()).isEqualTo(new OutputVars.Keys(java.util.List.of("docs")));
+        assertThat(modern.outputVars())
+                .isEqualTo(spec.outputVars())
+                .isEqualTo(new OutputVars.Keys(java.util.List.of("docs")));
     }
 
     @Test
     void output_vars_forms_are_typed() {
-        assertThat(calling("{\"tool\": \"t\", \"output_vars\": \"answer\"}").outputVars()).isEqualTo(new OutputVars.Whole("answer"));
-        assertThat(calling("{\"tool\": \"t\", \"output_vars\": [\"a\", \"b\"]}").outputVars().names()).containsExactly("a", "b");
+        assertThat(calling("{\"tool\": \"t\", \"output_vars\": \"answer\"}").outputVars())
+                .isEqualTo(new OutputVars.Whole("answer"));
+        assertThat(calling("{\"tool\": \"t\", \"output_vars\": [\"a\", \"b\"]}")
+                        .outputVars()
+                        .names())
+                .containsExactly("a", "b");
         assertThat(calling("{\"tool\": \"t\"}").outputVars()).isInstanceOf(OutputVars.None.class);
-        assertThat(calling("{\"tool\": \"t\"}").params()).isEqualTo(new ValueTemplate.Constant(new ObjectMapper().createObjectNode()));
+        assertThat(calling("{\"tool\": \"t\"}").params())
+                .isEqualTo(new ValueTemplate.Constant(new ObjectMapper().createObjectNode()));
     }
 
     @Test
@@ -101,20 +110,26 @@ class PlanLoaderTest {
         LoadResult fromTree = loader.load(new ObjectMapper().readTree(PLAN), "t");
         assertThat(fromFile.source()).isEqualTo(file.toString());
         for (LoadResult result : java.util.List.of(fromFile, fromStream, fromTree)) {
-            assertThat(result.plan().instructions()).extracting(Instruction::seqNo).containsExactly(0, 1, 2);
+            assertThat(result.plan().instructions())
+                    .extracting(Instruction::seqNo)
+                    .containsExactly(0, 1, 2);
         }
         assertThat(fromFile.plan().digest()).isEqualTo(fromTree.plan().digest()).hasSize(64);
     }
 
     @Test
     void a_wrapped_plan_reports_pointers_inside_the_wrapper() {
-        LoadResult result = loader.load("{\"goal\": \"g\", \"plan\": [{\"seq_no\": 0, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 9}}]}", "w");
+        LoadResult result = loader.load(
+                "{\"goal\": \"g\", \"plan\": [{\"seq_no\": 0, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 9}}]}",
+                "w");
         assertThat(result.errors()).extracting(Diagnostic::pointer).containsExactly("/plan/0/parameters/target_seq");
     }
 
     @Test
     void an_invalid_plan_throws_with_every_error_when_asked_for_its_plan() {
-        LoadResult result = loader.load("[{\"seq_no\": 0, \"type\": \"nope\"}, {\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {}}]", "bad.json");
+        LoadResult result = loader.load(
+                "[{\"seq_no\": 0, \"type\": \"nope\"}, {\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {}}]",
+                "bad.json");
         assertThat(result.valid()).isFalse();
         assertThatThrownBy(result::planOrThrow)
                 .isInstanceOf(InvalidPlanException.class)

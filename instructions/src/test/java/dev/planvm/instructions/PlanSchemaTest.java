@@ -19,7 +19,8 @@ class PlanSchemaTest {
     void the_schema_is_draft_2020_12_and_names_the_four_instruction_types() {
         JsonNode schema = PlanSchemas.planSchema();
         assertThat(schema.path("$schema").asText()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
-        assertThat(schema.at("/$defs/instruction/properties/type/enum")).extracting(JsonNode::asText)
+        assertThat(schema.at("/$defs/instruction/properties/type/enum"))
+                .extracting(JsonNode::asText)
                 .containsExactly("assign", "jmp", "calling", "reasoning");
     }
 
@@ -29,20 +30,25 @@ class PlanSchemaTest {
      * schema or breaks only its additionalProperties rule, and each such key is a loader warning.
      */
     @Test
-    void every_clean_corpus_plan_and_every_example_satisfies_the_whole_plan_schema_but_for_extra_keys() throws IOException {
+    void every_clean_corpus_plan_and_every_example_satisfies_the_whole_plan_schema_but_for_extra_keys()
+            throws IOException {
         PlanLoader loader = new PlanLoader();
         try (Stream<Path> files = Stream.concat(Files.list(Corpus.directory()), Files.list(Path.of("../plans")))) {
-            for (Path file : files.filter(p -> p.toString().endsWith(".json") && !p.toString().endsWith(".cassette.json")
-                    && !p.toString().endsWith(".expected.json")).toList()) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".json")
+                            && !p.toString().endsWith(".cassette.json")
+                            && !p.toString().endsWith(".expected.json"))
+                    .toList()) {
                 JsonNode plan = mapper.readTree(file.toFile());
                 if (file.startsWith(Path.of("../plans")) || StackVmCorpusTest.isClean(plan)) {
                     var errors = PlanSchemas.compiledPlanSchema().validate(plan).stream()
-                            .filter(e -> !e.getKeyword().equals("anyOf") && !e.getKeyword().equals("type")
+                            .filter(e -> !e.getKeyword().equals("anyOf")
+                                            && !e.getKeyword().equals("type")
                                     || !e.getInstanceLocation().toString().isEmpty())
                             .toList();
                     assertThat(errors).as(file.toString()).allSatisfy(e -> {
                         assertThat(e.getKeyword()).isEqualTo("additionalProperties");
-                        assertThat(loader.load(file).warnings()).extracting(Diagnostic::message)
+                        assertThat(loader.load(file).warnings())
+                                .extracting(Diagnostic::message)
                                 .anyMatch(m -> m.contains("'" + e.getProperty() + "'"));
                     });
                 }
@@ -63,7 +69,9 @@ class PlanSchemaTest {
         };
         PlanLoader loader = new PlanLoader();
         for (String plan : invalid) {
-            assertThat(PlanSchemas.compiledPlanSchema().validate(mapper.readTree(plan))).as(plan).isNotEmpty();
+            assertThat(PlanSchemas.compiledPlanSchema().validate(mapper.readTree(plan)))
+                    .as(plan)
+                    .isNotEmpty();
             assertThat(loader.load(plan, "p").valid()).as(plan).isFalse();
         }
     }

@@ -41,14 +41,17 @@ class StackVmCorpusTest {
     static void findCorpus() throws IOException {
         Path dir = Corpus.directory();
         try (Stream<Path> files = Files.list(dir)) {
-            corpus = files.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json")).sorted().toList();
+            corpus = files.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json"))
+                    .sorted()
+                    .toList();
         }
         assertThat(corpus).as("plans in " + dir).hasSize(CLEAN_PLANS + LEGACY_CALL_PLANS + REFUSED_PLANS);
     }
 
     @Test
-    void clean_plans_validate_tool_typed_legacy_calls_validate_with_warnings_and_the_others_are_refused_with_located_errors()
-            throws IOException {
+    void
+            clean_plans_validate_tool_typed_legacy_calls_validate_with_warnings_and_the_others_are_refused_with_located_errors()
+                    throws IOException {
         PlanLoader loader = new PlanLoader();
         List<String> clean = new ArrayList<>();
         List<String> legacyCalls = new ArrayList<>();
@@ -62,17 +65,27 @@ class StackVmCorpusTest {
                 assertThat(result.plan()).as(name).isNotNull();
                 clean.add(name);
             } else if (isClean(json, true)) {
-                assertThat(result.errors()).as(name + " is clean but for legacy tool-typed calls").isEmpty();
-                assertThat(result.warnings()).as(name).filteredOn(w -> w.message().contains("the legacy form of a tool call"))
+                assertThat(result.errors())
+                        .as(name + " is clean but for legacy tool-typed calls")
+                        .isEmpty();
+                assertThat(result.warnings())
+                        .as(name)
+                        .filteredOn(w -> w.message().contains("the legacy form of a tool call"))
                         .hasSize(legacyCallCount(json));
-                assertThat(result.plan().instructions()).as(name)
-                        .filteredOn(i -> !TYPES.contains(json.get(Integer.parseInt(i.header().pointer().substring(1))).path("type").asText()))
+                assertThat(result.plan().instructions())
+                        .as(name)
+                        .filteredOn(i -> !TYPES.contains(
+                                json.get(Integer.parseInt(i.header().pointer().substring(1)))
+                                        .path("type")
+                                        .asText()))
                         .allSatisfy(i -> assertThat(i).isInstanceOf(Calling.class));
                 legacyCalls.add(name);
             } else {
                 assertThat(result.valid()).as(name + " is legacy or defective").isFalse();
                 assertThat(result.errors()).as(name).allSatisfy(error -> {
-                    assertThat(error.pointer()).as("pointer of " + error.message()).startsWith("/");
+                    assertThat(error.pointer())
+                            .as("pointer of " + error.message())
+                            .startsWith("/");
                     assertThat(error.message()).isNotBlank();
                 });
                 refused.add(name);
@@ -87,7 +100,8 @@ class StackVmCorpusTest {
     void legacy_dialect_errors_say_what_to_write_instead() {
         PlanLoader loader = new PlanLoader();
         LoadResult legacy = loader.load(Corpus.directory().resolve("plan-013.json"));
-        assertThat(legacy.errors()).extracting(Diagnostic::message)
+        assertThat(legacy.errors())
+                .extracting(Diagnostic::message)
                 .anyMatch(m -> m.contains("'jmp_if'") && m.contains("use 'jmp'"))
                 .anyMatch(m -> m.contains("'output_var' is the legacy spelling"))
                 .anyMatch(m -> m.contains("is the legacy reference syntax: write ${latest_tidb_version}"))
@@ -113,10 +127,14 @@ class StackVmCorpusTest {
         Set<Integer> seqNos = new HashSet<>();
         plan.forEach(i -> seqNos.add(i.path("seq_no").asInt()));
         for (JsonNode instruction : plan) {
-            String type = legacyCalls && isLegacyCall(instruction) ? "calling" : instruction.path("type").asText();
+            String type = legacyCalls && isLegacyCall(instruction)
+                    ? "calling"
+                    : instruction.path("type").asText();
             JsonNode parameters = instruction.path("parameters");
-            if (!TYPES.contains(type) || !instruction.findValues("output_var").isEmpty()
-                    || !parameters.findValues("true_branch").isEmpty() || !parameters.findValues("false_branch").isEmpty()) {
+            if (!TYPES.contains(type)
+                    || !instruction.findValues("output_var").isEmpty()
+                    || !parameters.findValues("true_branch").isEmpty()
+                    || !parameters.findValues("false_branch").isEmpty()) {
                 return false;
             }
             if (!type.equals("reasoning") && containsLegacyReference(parameters)) {
@@ -137,7 +155,9 @@ class StackVmCorpusTest {
                 return false;
             }
             for (String key : List.of("target_seq", "jump_if_true", "jump_if_false")) {
-                if (type.equals("jmp") && parameters.has(key) && !seqNos.contains(parameters.get(key).asInt())) {
+                if (type.equals("jmp")
+                        && parameters.has(key)
+                        && !seqNos.contains(parameters.get(key).asInt())) {
                     return false;
                 }
             }
@@ -148,7 +168,9 @@ class StackVmCorpusTest {
     private static boolean isLegacyCall(JsonNode instruction) {
         String type = instruction.path("type").asText();
         JsonNode parameters = instruction.path("parameters");
-        String tool = parameters.has("tool_name") ? parameters.path("tool_name").asText() : parameters.path("tool").asText(null);
+        String tool = parameters.has("tool_name")
+                ? parameters.path("tool_name").asText()
+                : parameters.path("tool").asText(null);
         return !TYPES.contains(type) && type.equals(tool);
     }
 

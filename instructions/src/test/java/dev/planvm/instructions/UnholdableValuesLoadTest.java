@@ -19,7 +19,8 @@ class UnholdableValuesLoadTest {
                 [{"seq_no": 0, "type": "assign", "parameters": {"x": [1, 1e400], "final_answer": "${x}"}}]""", "p.json");
 
         assertThat(result.valid()).isFalse();
-        assertThat(result.errors()).extracting(d -> d.format("p.json"))
+        assertThat(result.errors())
+                .extracting(d -> d.format("p.json"))
                 .containsExactly("p.json: seq_no 0 at /0/parameters/x/1: the value is the number Infinity, which JSON"
                         + " cannot hold (a stored run could not keep it)");
     }
@@ -29,9 +30,11 @@ class UnholdableValuesLoadTest {
         LoadResult result = loader.load("""
                 [{"seq_no": 3, "type": "assign", "parameters": {"final_answer": "half a face: \\ud83d"}}]""", "p.json");
 
-        assertThat(result.errors()).extracting(d -> d.format("p.json"))
-                .containsExactly("p.json: seq_no 3 at /0/parameters/final_answer: the value is text with a lone surrogate"
-                        + " \\uD83D at character 13, which JSON cannot hold (a stored run could not keep it)");
+        assertThat(result.errors())
+                .extracting(d -> d.format("p.json"))
+                .containsExactly(
+                        "p.json: seq_no 3 at /0/parameters/final_answer: the value is text with a lone surrogate"
+                                + " \\uD83D at character 13, which JSON cannot hold (a stored run could not keep it)");
     }
 
     @Test

@@ -25,7 +25,8 @@ class BuilderConfigTest {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/cities/", exchange -> {
             String city = exchange.getRequestURI().getPath().substring("/cities/".length());
-            byte[] body = ("{\"data\": {\"name\": \"" + city + "\", \"population\": 709000}}").getBytes(StandardCharsets.UTF_8);
+            byte[] body = ("{\"data\": {\"name\": \"" + city + "\", \"population\": 709000}}")
+                    .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -37,14 +38,16 @@ class BuilderConfigTest {
                     {"httpTools": [{"name": "lookup", "description": "Looks a city up", "method": "GET",
                       "url": "http://127.0.0.1:%d/cities/${city}", "output": "/data",
                       "params": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]}
-                    """.formatted(server.getAddress().getPort()));
+                    """.formatted(
+                            server.getAddress().getPort()));
             try (PlanVm vm = PlanVm.builder().config(config).build()) {
                 RunResult result = vm.run(vm.loader().load("""
                         [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup",
                           "tool_params": {"city": "Oslo"}, "output_vars": "city"}},
-                         {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${city.name}: ${city.population}"}}]""",
-                        "plan.json").planOrThrow(), Map.of());
-                assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+                         {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${city.name}: ${city.population}"}}]""", "plan.json").planOrThrow(), Map.of());
+                assertThat(result.succeeded())
+                        .as(String.valueOf(result.error()))
+                        .isTrue();
                 assertThat(result.finalAnswer().asText()).isEqualTo("Oslo: 709000");
             }
         } finally {

@@ -19,19 +19,27 @@ class IssueExampleTest {
 
     @Test
     void the_documented_example_loads_and_says_what_it_cannot_offer_here() throws Exception {
-        for (String name : new String[]{"planvm.json", "service.json"}) {
+        for (String name : new String[] {"planvm.json", "service.json"}) {
             try (var in = getClass().getResourceAsStream("/issue-example/" + name)) {
                 Files.write(dir.resolve(name), in.readAllBytes());
             }
         }
         Files.createDirectories(dir.resolve("tools"));
         Path file = ToolsConfig.locate(dir, Map.of(), null).orElseThrow();
-        try (LoadedTools loaded = ToolsConfig.load(file, Map.of(), Map.of("CITY_TOKEN", "city-secret", "MCP_TOKEN", "mcp-secret"),
+        try (LoadedTools loaded = ToolsConfig.load(
+                file,
+                Map.of(),
+                Map.of("CITY_TOKEN", "city-secret", "MCP_TOKEN", "mcp-secret"),
                 ToolsConfig.classPathProviders())) {
             assertThat(loaded.tools()).extracting(Tool::name).contains("lookup", "searchDocs");
-            assertThat(loaded.all()).noneMatch(tool -> tool.name().startsWith("fs:") || tool.name().startsWith("remote:"));
+            assertThat(loaded.all())
+                    .noneMatch(
+                            tool -> tool.name().startsWith("fs:") || tool.name().startsWith("remote:"));
             assertThat(loaded.unavailable()).containsKeys("fs:*", "remote:*");
-            Tool lookup = loaded.tools().stream().filter(t -> t.name().equals("lookup")).findFirst().orElseThrow();
+            Tool lookup = loaded.tools().stream()
+                    .filter(t -> t.name().equals("lookup"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(lookup.maxAttempts()).hasValue(4);
             assertThat(loaded.secretsUsed()).containsKeys("CITY_TOKEN", "MCP_TOKEN");
         }

@@ -47,8 +47,7 @@ public final class AtomicFiles {
     /** Symlinks followed before giving up, as Linux's {@code ELOOP}. */
     private static final int MAX_LINKS = 40;
 
-    private AtomicFiles() {
-    }
+    private AtomicFiles() {}
 
     /** What is written: the bytes, streamed (a large document never has to be one string). */
     @FunctionalInterface
@@ -133,9 +132,10 @@ public final class AtomicFiles {
      * regular file reached through {@code /proc} is truncated first, as a shell's {@code >} does).
      */
     private static void writeThrough(Path target, Content content, boolean regular) throws IOException {
-        try (OutputStream out = new BufferedOutputStream(regular
-                ? Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
-                : Files.newOutputStream(target, StandardOpenOption.WRITE))) {
+        try (OutputStream out = new BufferedOutputStream(
+                regular
+                        ? Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+                        : Files.newOutputStream(target, StandardOpenOption.WRITE))) {
             content.writeTo(out);
         }
     }
@@ -149,7 +149,8 @@ public final class AtomicFiles {
         Path temp = dir.resolve("." + name.substring(0, Math.min(name.length(), 100)) + "."
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel =
+                    FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024);
                 content.writeTo(out);
                 out.flush();

@@ -16,10 +16,10 @@ public final class JsonDiff {
     static final int MAX_LINES = 20;
     /** Texts longer than this (or with a line break) are compared line by line. */
     static final int SHORT_TEXT = 80;
+
     private static final int BRIEF_CHARS = 120;
 
-    private JsonDiff() {
-    }
+    private JsonDiff() {}
 
     /**
      * The differences between {@code expected} and {@code actual}, located below {@code pointer}
@@ -47,8 +47,7 @@ public final class JsonDiff {
     }
 
     /** How differences are worded: the expected side's name, how many are listed, long texts as a line diff or not. */
-    private record Style(String expectedName, int maxLines, boolean textAsLines) {
-    }
+    private record Style(String expectedName, int maxLines, boolean textAsLines) {}
 
     private static List<String> diff(String pointer, JsonNode expected, JsonNode actual, Style style) {
         Found found = new Found(style);
@@ -94,14 +93,16 @@ public final class JsonDiff {
             }
             for (Map.Entry<String, JsonNode> field : actual.properties()) {
                 if (!expected.has(field.getKey())) {
-                    found.add(List.of(at + "/" + JsonPointers.escape(field.getKey()) + ": unexpected " + brief(field.getValue())));
+                    found.add(List.of(at + "/" + JsonPointers.escape(field.getKey()) + ": unexpected "
+                            + brief(field.getValue())));
                 }
             }
             return;
         }
         if (expected.isArray() && actual.isArray()) {
             if (expected.size() != actual.size()) {
-                found.add(List.of(at + ": " + name + " " + elements(expected.size()) + ", got " + elements(actual.size())));
+                found.add(List.of(
+                        at + ": " + name + " " + elements(expected.size()) + ", got " + elements(actual.size())));
             }
             for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
                 String child = at + "/" + i;
@@ -115,7 +116,9 @@ public final class JsonDiff {
             }
             return;
         }
-        if (found.style.textAsLines() && expected.isTextual() && actual.isTextual()
+        if (found.style.textAsLines()
+                && expected.isTextual()
+                && actual.isTextual()
                 && (isLong(expected.textValue()) || isLong(actual.textValue()))) {
             List<String> text = new ArrayList<>();
             text.add(at + ": text differs (- " + name + ", + actual):");

@@ -17,12 +17,10 @@ final class JsonDiffText {
     private static final int LEAD_CHARS = 40;
     private static final long LCS_CELLS = 1_000_000;
 
-    private JsonDiffText() {
-    }
+    private JsonDiffText() {}
 
     /** One line of the edit script: kind ' ', '-' or '+'; the positions in both texts before it. */
-    private record Op(char kind, String line, int expectedAt, int actualAt) {
-    }
+    private record Op(char kind, String line, int expectedAt, int actualAt) {}
 
     static List<String> diff(String expected, String actual) {
         List<Op> ops = script(expected.split("\n", -1), actual.split("\n", -1));
@@ -69,8 +67,8 @@ final class JsonDiffText {
             actualCount += op.kind() == '-' ? 0 : 1;
         }
         Op first = ops.get(start);
-        return "@@ -" + (first.expectedAt() + (expectedCount == 0 ? 0 : 1)) + "," + expectedCount
-                + " +" + (first.actualAt() + (actualCount == 0 ? 0 : 1)) + "," + actualCount + " @@";
+        return "@@ -" + (first.expectedAt() + (expectedCount == 0 ? 0 : 1)) + "," + expectedCount + " +"
+                + (first.actualAt() + (actualCount == 0 ? 0 : 1)) + "," + actualCount + " @@";
     }
 
     /** The shortest edit script: common head and tail, then a longest common subsequence. */
@@ -80,7 +78,9 @@ final class JsonDiffText {
             head++;
         }
         int tail = 0;
-        while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail].equals(b[b.length - 1 - tail])) {
+        while (tail < a.length - head
+                && tail < b.length - head
+                && a[a.length - 1 - tail].equals(b[b.length - 1 - tail])) {
             tail++;
         }
         List<Op> ops = new ArrayList<>();
@@ -121,7 +121,9 @@ final class JsonDiffText {
         int[][] lcs = new int[n + 1][m + 1];
         for (int i = n - 1; i >= 0; i--) {
             for (int j = m - 1; j >= 0; j--) {
-                lcs[i][j] = a[from + i].equals(b[from + j]) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+                lcs[i][j] = a[from + i].equals(b[from + j])
+                        ? lcs[i + 1][j + 1] + 1
+                        : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
             }
         }
         return lcs;
@@ -148,7 +150,8 @@ final class JsonDiffText {
                 String before = ops.get(removed.get(p)).line();
                 String after = ops.get(added.get(p)).line();
                 int start = Math.max(before.length(), after.length()) > LINE_CHARS
-                        ? Math.max(0, commonPrefix(before, after) - LEAD_CHARS) : 0;
+                        ? Math.max(0, commonPrefix(before, after) - LEAD_CHARS)
+                        : 0;
                 windows[removed.get(p)] = start;
                 windows[added.get(p)] = start;
             }

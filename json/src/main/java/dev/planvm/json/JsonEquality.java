@@ -11,8 +11,7 @@ import java.util.Map;
  */
 public final class JsonEquality {
 
-    private JsonEquality() {
-    }
+    private JsonEquality() {}
 
     /**
      * Whether {@code a} and {@code b} are equal JSON values, numbers by value. A node is equal to
@@ -52,7 +51,8 @@ public final class JsonEquality {
     /** Numeric order of two number nodes: exact for whole numbers, else as doubles. */
     public static int compareNumbers(JsonNode a, JsonNode b) {
         if (a.isIntegralNumber() && b.isIntegralNumber()) {
-            return a.canConvertToLong() && b.canConvertToLong() ? Long.compare(a.longValue(), b.longValue())
+            return a.canConvertToLong() && b.canConvertToLong()
+                    ? Long.compare(a.longValue(), b.longValue())
                     : a.bigIntegerValue().compareTo(b.bigIntegerValue());
         }
         double x = a.doubleValue();

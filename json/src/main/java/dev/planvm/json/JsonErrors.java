@@ -17,8 +17,7 @@ public final class JsonErrors {
     private static final int MAX_LENGTH = 300;
     private static final Pattern SOURCE_ONLY = Pattern.compile("\\s*\\[Source: [^]]*]");
 
-    private JsonErrors() {
-    }
+    private JsonErrors() {}
 
     /** {@code malformed JSON at line L, column C: what Jackson says}, without the source noise. */
     public static String malformed(JsonProcessingException e) {

@@ -16,13 +16,13 @@ public final class JsonFiles {
 
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private JsonFiles() {
-    }
+    private JsonFiles() {}
 
     /** Writes {@code document} pretty-printed (as {@link JsonNode#toPrettyString()} does), then a newline. */
     public static void writePretty(Path target, JsonNode document) throws IOException {
         AtomicFiles.write(target, out -> {
-            try (JsonGenerator generator = MAPPER.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+            try (JsonGenerator generator =
+                    MAPPER.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
                 MAPPER.writeTree(generator, document);
             }
             out.write('\n');

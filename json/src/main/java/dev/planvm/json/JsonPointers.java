@@ -2,8 +2,7 @@ package dev.planvm.json;
 
 /** RFC 6901 helpers. */
 public final class JsonPointers {
-    private JsonPointers() {
-    }
+    private JsonPointers() {}
 
     /** Escapes one reference token: {@code ~} as {@code ~0}, {@code /} as {@code ~1}. */
     public static String escape(String token) {

@@ -15,8 +15,7 @@ public final class JsonPreview {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private JsonPreview() {
-    }
+    private JsonPreview() {}
 
     /**
      * {@code value} as compact JSON, cut after {@code maxChars} characters with {@code …} appended
@@ -65,12 +64,10 @@ public final class JsonPreview {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** Thrown by the writer once the preview is full, to stop Jackson writing the rest. */

@@ -102,8 +102,19 @@ final class JsonScanner {
     private static final byte VALUE = 0, VALUE_OR_CLOSE = 1, KEY = 2, KEY_OR_CLOSE = 3, COLON = 4, COMMA_OR_CLOSE = 5;
 
     /** Where an automaton is inside a token. */
-    private static final byte BETWEEN = 0, STRING = 1, ESCAPE = 2, UNICODE = 3, MINUS = 4, ZERO = 5, INTEGER = 6,
-            POINT = 7, FRACTION = 8, EXPONENT_MARK = 9, EXPONENT_SIGN = 10, EXPONENT = 11, LITERAL = 12;
+    private static final byte BETWEEN = 0,
+            STRING = 1,
+            ESCAPE = 2,
+            UNICODE = 3,
+            MINUS = 4,
+            ZERO = 5,
+            INTEGER = 6,
+            POINT = 7,
+            FRACTION = 8,
+            EXPONENT_MARK = 9,
+            EXPONENT_SIGN = 10,
+            EXPONENT = 11,
+            LITERAL = 12;
 
     private static final String[] LITERALS = {"true", "false", "null"};
 
@@ -120,14 +131,17 @@ final class JsonScanner {
         int depth;
         /** The open containers below this level are given up: they nest deeper than {@link #MAX_DEPTH}. */
         int given;
+
         byte expect;
         byte token;
         boolean stringIsKey;
         /** While in a {@code \\u} escape: how many hex digits are read and their value. */
         int hexDigits;
+
         int hexValue;
         /** A high surrogate was just read (raw or escaped): a low one must follow, the same way. */
         boolean highRaw;
+
         boolean highEscaped;
         int tokenStart;
         String literal;
@@ -252,7 +266,8 @@ final class JsonScanner {
         }
 
         private boolean close(boolean object, int at, Sink sink) {
-            boolean allowed = object ? expect == KEY_OR_CLOSE || expect == COMMA_OR_CLOSE
+            boolean allowed = object
+                    ? expect == KEY_OR_CLOSE || expect == COMMA_OR_CLOSE
                     : expect == VALUE_OR_CLOSE || expect == COMMA_OR_CLOSE;
             if (!allowed || isObject(depth - 1) != object) {
                 return false;
@@ -314,8 +329,9 @@ final class JsonScanner {
         }
 
         private boolean hex(char c) {
-            int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            int digit = c >= '0' && c <= '9'
+                    ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
             if (digit < 0) {
                 return false;
             }

@@ -31,8 +31,7 @@ public final class JsonText {
 
     private static final String FENCE = "```";
 
-    private JsonText() {
-    }
+    private JsonText() {}
 
     /** The JSON object or array held by {@code text}, or empty when it holds none. */
     public static Optional<JsonNode> parse(String text) {

@@ -35,15 +35,16 @@ public final class JsonValues {
      * tokens and Jackson's default nesting limit (1,000 levels). Thread-safe.
      */
     public static final ObjectReader READER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxTokenCount(MAX_TOKENS).build())
-            .build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxTokenCount(MAX_TOKENS)
+                            .build())
+                    .build())
             .reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private static final int SHOWN = 24;
 
-    private JsonValues() {
-    }
+    private JsonValues() {}
 
     /**
      * A part of a value that JSON cannot hold.
@@ -83,8 +84,8 @@ public final class JsonValues {
                 for (Map.Entry<String, JsonNode> field : node.properties()) {
                     int lone = loneSurrogate(field.getKey());
                     if (lone >= 0) {
-                        return Optional.of(new Problem(next.pointer(), "an object with a key that has "
-                                + surrogate(field.getKey(), lone)));
+                        return Optional.of(new Problem(
+                                next.pointer(), "an object with a key that has " + surrogate(field.getKey(), lone)));
                     }
                     if (field.getValue().isContainerNode() || own(field.getValue()) != null) {
                         stack.push(new Pending(next, field.getKey(), field.getValue()));
@@ -155,7 +156,8 @@ public final class JsonValues {
     }
 
     private static String surrogate(String s, int at) {
-        return "a lone surrogate \\u" + Integer.toHexString(s.charAt(at)).toUpperCase(Locale.ROOT) + " at character " + at;
+        return "a lone surrogate \\u" + Integer.toHexString(s.charAt(at)).toUpperCase(Locale.ROOT) + " at character "
+                + at;
     }
 
     private static String shorten(String s) {

@@ -6,8 +6,7 @@ import java.util.Optional;
 /** "Did you mean ...?" for misspelt names: instruction types, expectation keys. */
 public final class Spelling {
 
-    private Spelling() {
-    }
+    private Spelling() {}
 
     /** The first of {@code known} within two edits of {@code word} (case-insensitive), if any. */
     public static Optional<String> closest(String word, Collection<String> known) {

@@ -26,8 +26,7 @@ public final class TerminalText {
      */
     public static final ObjectWriter JSON = new ObjectMapper().writer().with(new Escapes());
 
-    private TerminalText() {
-    }
+    private TerminalText() {}
 
     /** {@code text} with every character that could forge a line or drive a terminal escaped; null stays null. */
     public static String safe(String text) {
@@ -70,9 +69,16 @@ public final class TerminalText {
     }
 
     private static boolean unsafe(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 // line and paragraph separators
-                || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) // bidi embeddings, overrides, isolates
-                || c == 0x200e || c == 0x200f || c == 0x061c || Character.isSurrogate(c); // direction marks; lone halves
+        return c < 0x20
+                || (c >= 0x7f && c <= 0x9f)
+                || c == 0x2028
+                || c == 0x2029 // line and paragraph separators
+                || (c >= 0x202a && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069) // bidi embeddings, overrides, isolates
+                || c == 0x200e
+                || c == 0x200f
+                || c == 0x061c
+                || Character.isSurrogate(c); // direction marks; lone halves
     }
 
     /** The escapes of {@link #JSON}. */
@@ -104,8 +110,12 @@ public final class TerminalText {
             case '\n' -> out.append("\\n");
             case '\r' -> out.append("\\r");
             case '\t' -> out.append("\\t");
-            default -> out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf]).append(HEX[c >> 4 & 0xf])
-                    .append(HEX[c & 0xf]);
+            default ->
+                out.append("\\u")
+                        .append(HEX[c >> 12 & 0xf])
+                        .append(HEX[c >> 8 & 0xf])
+                        .append(HEX[c >> 4 & 0xf])
+                        .append(HEX[c & 0xf]);
         }
     }
 }

@@ -35,12 +35,14 @@ class AtomicFilesTest {
     }
 
     private static boolean isFifo(Path file) throws IOException {
-        return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther();
+        return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .isOther();
     }
 
     private Path fifo(String name) throws Exception {
         Path fifo = dir.resolve(name);
-        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        Process mkfifo =
+                new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
         assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(mkfifo.exitValue()).isZero();
         return fifo;
@@ -73,7 +75,8 @@ class AtomicFilesTest {
 
     @Test
     void a_symlink_stays_a_symlink_and_its_target_gets_the_content() throws Exception {
-        Path target = Files.writeString(Files.createDirectory(dir.resolve("real")).resolve("trace.json"), "old");
+        Path target =
+                Files.writeString(Files.createDirectory(dir.resolve("real")).resolve("trace.json"), "old");
         Path link = Files.createSymbolicLink(dir.resolve("link.json"), Path.of("real/trace.json"));
 
         AtomicFiles.write(link, "new");
@@ -136,14 +139,20 @@ class AtomicFilesTest {
         try (FileChannel stdout = FileChannel.open(shellOutput, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             Path fd = openDescriptorOf(shellOutput);
             Path devStdout = Files.createSymbolicLink(dir.resolve("stdout"), fd);
-            Object inode = Files.readAttributes(shellOutput, BasicFileAttributes.class).fileKey();
+            Object inode =
+                    Files.readAttributes(shellOutput, BasicFileAttributes.class).fileKey();
 
             AtomicFiles.write(devStdout, "the trace\n");
 
-            assertThat(Files.readAttributes(shellOutput, BasicFileAttributes.class).fileKey()).as("the same file").isEqualTo(inode);
+            assertThat(Files.readAttributes(shellOutput, BasicFileAttributes.class)
+                            .fileKey())
+                    .as("the same file")
+                    .isEqualTo(inode);
             assertThat(Files.readString(shellOutput)).isEqualTo("the trace\n");
             stdout.write(java.nio.ByteBuffer.wrap("more".getBytes()), 10);
-            assertThat(Files.readString(shellOutput)).as("the shell's descriptor still writes the file").endsWith("more");
+            assertThat(Files.readString(shellOutput))
+                    .as("the shell's descriptor still writes the file")
+                    .endsWith("more");
         }
     }
 

@@ -16,7 +16,8 @@ class JsonDiffTest {
 
     @Test
     void numbers_compare_by_value_at_any_depth() throws Exception {
-        assertThat(JsonEquality.equal(json("{\"a\": [5, 1e2]}"), json("{\"a\": [5.0, 100]}"))).isTrue();
+        assertThat(JsonEquality.equal(json("{\"a\": [5, 1e2]}"), json("{\"a\": [5.0, 100]}")))
+                .isTrue();
         assertThat(JsonDiff.diff("/final_answer", json("5"), json("5.0"))).isEmpty();
     }
 
@@ -28,15 +29,21 @@ class JsonDiffTest {
 
     @Test
     void key_order_does_not_matter_but_keys_do() throws Exception {
-        assertThat(JsonEquality.equal(json("{\"a\": 1, \"b\": 2}"), json("{\"b\": 2, \"a\": 1}"))).isTrue();
+        assertThat(JsonEquality.equal(json("{\"a\": 1, \"b\": 2}"), json("{\"b\": 2, \"a\": 1}")))
+                .isTrue();
         assertThat(JsonDiff.diff("/final_answer", json("{\"a\": 1, \"b\": 2}"), json("{\"a\": 1, \"c\": 3}")))
                 .containsExactly("/final_answer/b: missing (expected 2)", "/final_answer/c: unexpected 3");
     }
 
     @Test
     void differences_are_located_by_json_pointer() throws Exception {
-        assertThat(JsonDiff.diff("/final_answer", json("{\"items\": [1, {\"ok\": true}]}"), json("{\"items\": [2, {\"ok\": false}]}")))
-                .containsExactly("/final_answer/items/0: expected 1, got 2", "/final_answer/items/1/ok: expected true, got false");
+        assertThat(JsonDiff.diff(
+                        "/final_answer",
+                        json("{\"items\": [1, {\"ok\": true}]}"),
+                        json("{\"items\": [2, {\"ok\": false}]}")))
+                .containsExactly(
+                        "/final_answer/items/0: expected 1, got 2",
+                        "/final_answer/items/1/ok: expected true, got false");
     }
 
     @Test
@@ -54,11 +61,16 @@ class JsonDiffTest {
     }
 
     @Test
-    void an_inline_diff_names_the_expected_side_escapes_pointers_and_keeps_every_difference_on_one_line() throws Exception {
+    void an_inline_diff_names_the_expected_side_escapes_pointers_and_keeps_every_difference_on_one_line()
+            throws Exception {
         String longText = "x".repeat(200);
-        assertThat(JsonDiff.inline(json("{\"params\": {\"a/b\": \"tidb\", \"t\": \"" + longText + "\", \"k\": 1}}"),
-                json("{\"params\": {\"a/b\": \"mysql\", \"t\": \"y\\nz\", \"n\": 2}}"), "recorded", 2))
-                .containsExactly("/params/a~1b: recorded \"tidb\", got \"mysql\"",
+        assertThat(JsonDiff.inline(
+                        json("{\"params\": {\"a/b\": \"tidb\", \"t\": \"" + longText + "\", \"k\": 1}}"),
+                        json("{\"params\": {\"a/b\": \"mysql\", \"t\": \"y\\nz\", \"n\": 2}}"),
+                        "recorded",
+                        2))
+                .containsExactly(
+                        "/params/a~1b: recorded \"tidb\", got \"mysql\"",
                         "/params/t: recorded \"" + "x".repeat(119) + "…, got \"y\\nz\"",
                         "… and 2 more differences");
     }
@@ -85,13 +97,19 @@ class JsonDiffTest {
     @Test
     void texts_with_several_lines_get_a_line_diff_under_their_pointer() throws Exception {
         assertThat(JsonDiff.diff("/final_answer", json("{\"s\": \"a\\nb\\nc\"}"), json("{\"s\": \"a\\nB\\nc\"}")))
-                .containsExactly("/final_answer/s: text differs (- expected, + actual):",
-                        "  @@ -1,3 +1,3 @@", "   a", "  -b", "  +B", "   c");
+                .containsExactly(
+                        "/final_answer/s: text differs (- expected, + actual):",
+                        "  @@ -1,3 +1,3 @@",
+                        "   a",
+                        "  -b",
+                        "  +B",
+                        "   c");
     }
 
     @Test
     void long_values_are_cut() throws Exception {
-        String line = JsonDiff.diff("/x", json("[\"" + "y".repeat(300) + "\"]"), json("1")).get(0);
+        String line = JsonDiff.diff("/x", json("[\"" + "y".repeat(300) + "\"]"), json("1"))
+                .get(0);
         assertThat(line).hasSizeLessThan(300).contains("…, got 1");
     }
 
@@ -104,7 +122,9 @@ class JsonDiffTest {
             expected.add(i);
             actual.add(i + 1);
         }
-        assertThat(JsonDiff.diff("/x", expected, actual)).hasSize(JsonDiff.MAX_LINES + 1)
-                .last().isEqualTo("… and 5 more differences");
+        assertThat(JsonDiff.diff("/x", expected, actual))
+                .hasSize(JsonDiff.MAX_LINES + 1)
+                .last()
+                .isEqualTo("… and 5 more differences");
     }
 }

@@ -20,6 +20,7 @@ class JsonTextFuzzTest {
 
     /** Generous for a loaded machine: a linear scan of a fuzz input takes well under a millisecond. */
     private static final long MAX_NANOS_PER_CHAR = 200_000;
+
     private static final long MIN_NANOS = 1_000_000_000L;
     /** The oracle is quadratic: compare with it only on inputs short enough. */
     private static final int ORACLE_LIMIT = 1_000;

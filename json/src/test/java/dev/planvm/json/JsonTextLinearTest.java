@@ -73,7 +73,9 @@ class JsonTextLinearTest {
     @Test
     void an_object_after_a_million_unmatched_braces_is_still_found() {
         String text = "{".repeat(MILLION) + " then {\"ok\": true}";
-        assertThat(fast(() -> JsonText.findObject(text))).map(JsonNode.class::cast).contains(json("{\"ok\": true}"));
+        assertThat(fast(() -> JsonText.findObject(text)))
+                .map(JsonNode.class::cast)
+                .contains(json("{\"ok\": true}"));
     }
 
     @Test

@@ -16,9 +16,42 @@ import org.junit.jupiter.api.Test;
  */
 class JsonTextOracleTest {
 
-    private static final String[] PIECES = {"{", "}", "[", "]", "\"", ":", ",", "\\", " ", "\n", "1", "0", "-", ".",
-        "e", "a", "true", "null", "fals", "\"k\"", "\"v\":", "{\"a\":1}", "[1,2]", "\\u0041", "\\ud800", "\\udc00",
-        "\ud83d\ude00", "\ud800", "\udc00", "1e400", "x", "```json\n", "```\n", "\\\""};
+    private static final String[] PIECES = {
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        ":",
+        ",",
+        "\\",
+        " ",
+        "\n",
+        "1",
+        "0",
+        "-",
+        ".",
+        "e",
+        "a",
+        "true",
+        "null",
+        "fals",
+        "\"k\"",
+        "\"v\":",
+        "{\"a\":1}",
+        "[1,2]",
+        "\\u0041",
+        "\\ud800",
+        "\\udc00",
+        "\ud83d\ude00",
+        "\ud800",
+        "\udc00",
+        "1e400",
+        "x",
+        "```json\n",
+        "```\n",
+        "\\\""
+    };
 
     /** Long pieces that nest past Jackson's 1,000 levels when a few meet; in one text of 150. */
     private static final String[] DEEP = {"[".repeat(300), "]".repeat(300), "{\"d\":[".repeat(200), "]}".repeat(200)};
@@ -31,12 +64,15 @@ class JsonTextOracleTest {
             int pieces = random.nextInt(Integer.getInteger("oracle.pieces", 24));
             boolean deep = i % 150 == 0;
             for (int p = 0; p < pieces; p++) {
-                text.append(deep && random.nextInt(3) == 0 ? DEEP[random.nextInt(DEEP.length)]
-                        : PIECES[random.nextInt(PIECES.length)]);
+                text.append(
+                        deep && random.nextInt(3) == 0
+                                ? DEEP[random.nextInt(DEEP.length)]
+                                : PIECES[random.nextInt(PIECES.length)]);
             }
             String s = text.toString();
             assertThat(JsonText.parse(s)).as("parse(%s)", show(s)).isEqualTo(Oracle.parse(s));
-            assertThat(JsonText.findObject(s).map(JsonNode.class::cast)).as("findObject(%s)", show(s))
+            assertThat(JsonText.findObject(s).map(JsonNode.class::cast))
+                    .as("findObject(%s)", show(s))
                     .isEqualTo(Oracle.findObject(s));
         }
     }
@@ -52,7 +88,9 @@ class JsonTextOracleTest {
             "[".repeat(2500) + "]".repeat(1200) + ", [1]" + "]".repeat(1300),
         };
         for (String text : texts) {
-            assertThat(JsonText.parse(text)).as("parse of %d characters", text.length()).isEqualTo(Oracle.parse(text));
+            assertThat(JsonText.parse(text))
+                    .as("parse of %d characters", text.length())
+                    .isEqualTo(Oracle.parse(text));
             assertThat(JsonText.findObject(text).map(JsonNode.class::cast)).isEqualTo(Oracle.findObject(text));
         }
     }

@@ -20,8 +20,10 @@ class JsonValuesTest {
     void a_number_that_overflowed_to_infinity_is_found_with_its_pointer() throws Exception {
         assertThat(JsonValues.problem(json("{\"a\": [1, 1e400]}")))
                 .contains("/a/1 is the number Infinity, which JSON cannot hold");
-        assertThat(JsonValues.problem(DoubleNode.valueOf(Double.NaN))).contains("the value is the number NaN, which JSON cannot hold");
-        assertThat(JsonValues.find(DecimalNode.valueOf(new BigDecimal("1e400")))).isPresent();
+        assertThat(JsonValues.problem(DoubleNode.valueOf(Double.NaN)))
+                .contains("the value is the number NaN, which JSON cannot hold");
+        assertThat(JsonValues.find(DecimalNode.valueOf(new BigDecimal("1e400"))))
+                .isPresent();
     }
 
     @Test
@@ -35,7 +37,8 @@ class JsonValuesTest {
 
     @Test
     void paired_surrogates_finite_numbers_and_big_integers_are_fine() throws Exception {
-        assertThat(JsonValues.find(json("[\"\\ud83d\\ude00\", \"\ud83d\ude00\", 1e308, 123456789012345678901234567890]")))
+        assertThat(JsonValues.find(
+                        json("[\"\\ud83d\\ude00\", \"\ud83d\ude00\", 1e308, 123456789012345678901234567890]")))
                 .isEmpty();
         assertThat(JsonValues.loneSurrogate("a\ud83d\ude00b\ud83d")).isEqualTo(4);
         assertThat(JsonValues.find(TextNode.valueOf("x".repeat(1000)))).isEmpty();
@@ -52,9 +55,11 @@ class JsonValuesTest {
     @Test
     void a_preview_writes_only_what_it_shows() {
         TextNode text = TextNode.valueOf("x".repeat(10_000_000));
-        JsonNode thrice = JsonNodeFactory.instance.arrayNode().add(text).add(text).add(text);
+        JsonNode thrice =
+                JsonNodeFactory.instance.arrayNode().add(text).add(text).add(text);
         assertThat(JsonPreview.compact(thrice, 10)).isEqualTo("[\"xxxxxxxx…");
-        assertThat(JsonPreview.compact(JsonNodeFactory.instance.arrayNode().add(1), 10)).isEqualTo("[1]");
+        assertThat(JsonPreview.compact(JsonNodeFactory.instance.arrayNode().add(1), 10))
+                .isEqualTo("[1]");
         assertThat(JsonPreview.cut("ab\ud83d\ude00", 3)).isEqualTo("ab…");
     }
 }

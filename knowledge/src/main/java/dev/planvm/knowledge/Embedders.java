@@ -1,10 +1,10 @@
 package dev.planvm.knowledge;
 
+import dev.planvm.knowledge.internal.LocalEmbedder;
+import dev.planvm.knowledge.internal.OpenAiEmbedder;
 import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.spi.EmbeddingEndpoint;
 import dev.planvm.knowledge.spi.KnowledgeException;
-import dev.planvm.knowledge.internal.LocalEmbedder;
-import dev.planvm.knowledge.internal.OpenAiEmbedder;
 import java.util.Optional;
 
 /**
@@ -18,8 +18,7 @@ public final class Embedders {
 
     static final String OPENAI_COMPATIBLE_PREFIX = EmbeddingEndpoint.RECORDED_PREFIX;
 
-    private Embedders() {
-    }
+    private Embedders() {}
 
     /**
      * The in-process all-MiniLM-L6-v2 (quantized). The model (16 MB, loaded in 1–4 s, about 270 MB of
@@ -51,8 +50,8 @@ public final class Embedders {
             return local();
         }
         if (!recordedModel.startsWith(OPENAI_COMPATIBLE_PREFIX)) {
-            throw new KnowledgeException("knowledge base '" + kbName + "' was built with embedding model '" + recordedModel
-                    + "', which this planvm cannot load: index it again with `planvm kb index`");
+            throw new KnowledgeException("knowledge base '" + kbName + "' was built with embedding model '"
+                    + recordedModel + "', which this planvm cannot load: index it again with `planvm kb index`");
         }
         EmbeddingEndpoint configured = endpoint.orElseThrow(() -> new KnowledgeException("knowledge base '" + kbName
                 + "' was built with embedding model '" + recordedModel + "' from an OpenAI-compatible endpoint: set "

@@ -1,10 +1,5 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.Embedder;
-import dev.planvm.knowledge.spi.IndexListener;
-import dev.planvm.knowledge.spi.IndexReport;
-import dev.planvm.knowledge.spi.KnowledgeException;
-import dev.planvm.knowledge.spi.IndexListener.Phase;
 import dev.planvm.knowledge.internal.ChunkPhase;
 import dev.planvm.knowledge.internal.ChunkStore;
 import dev.planvm.knowledge.internal.Chunker;
@@ -12,9 +7,14 @@ import dev.planvm.knowledge.internal.DocumentReader;
 import dev.planvm.knowledge.internal.FileScan;
 import dev.planvm.knowledge.internal.GraphPhase;
 import dev.planvm.knowledge.internal.KbPaths;
+import dev.planvm.knowledge.internal.Lucene;
 import dev.planvm.knowledge.internal.Manifest;
 import dev.planvm.knowledge.internal.SafeListener;
-import dev.planvm.knowledge.internal.Lucene;
+import dev.planvm.knowledge.spi.Embedder;
+import dev.planvm.knowledge.spi.IndexListener;
+import dev.planvm.knowledge.spi.IndexListener.Phase;
+import dev.planvm.knowledge.spi.IndexReport;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,8 +74,15 @@ public final class Indexer {
         long start = System.nanoTime();
         IndexListener events = new SafeListener(listener);
         Manifest manifest = prepare();
-        Map<String, String> commitData = Map.of("format", Manifest.FORMAT, "model", manifest.model(),
-                "dimension", Integer.toString(manifest.dimension()), "updated", Instant.now().toString());
+        Map<String, String> commitData = Map.of(
+                "format",
+                Manifest.FORMAT,
+                "model",
+                manifest.model(),
+                "dimension",
+                Integer.toString(manifest.dimension()),
+                "updated",
+                Instant.now().toString());
 
         events.started(Phase.SCAN, -1);
         FileScan.Result scan = FileScan.scan(paths, base, settings.maxFiles());
@@ -83,15 +90,33 @@ public final class Indexer {
 
         Path indexDir = KbPaths.index(dir);
         try (ChunkStore before = hasIndex(indexDir) ? ChunkStore.open(indexDir, what) : null) {
-            ChunkPhase chunks = new ChunkPhase(indexDir, what, embedder, manifest.dimension(), settings.chunkingSignature(),
+            ChunkPhase chunks = new ChunkPhase(
+                    indexDir,
+                    what,
+                    embedder,
+                    manifest.dimension(),
+                    settings.chunkingSignature(),
                     new DocumentReader(settings.maxTextChars(), settings.maxPdfPages()),
                     new Chunker(settings.chunkTokens(), settings.overlapTokens(), settings.maxChunksPerFile()),
-                    settings.maxFileBytes(), before, events, commitData);
+                    settings.maxFileBytes(),
+                    before,
+                    events,
+                    commitData);
             ChunkPhase.Outcome outcome = chunks.run(scan, settings.hnswM(), settings.hnswBeamWidth());
             Optional<IndexReport.GraphReport> graph = Optional.empty();
             if (settings.graphLlm() != null) {
-                graph = Optional.of(new GraphPhase(dir, what, embedder, manifest.dimension(), settings.graphLlm(),
-                        settings.maxLlmCalls(), settings.hnswM(), settings.hnswBeamWidth(), events, commitData).run(before));
+                graph = Optional.of(new GraphPhase(
+                                dir,
+                                what,
+                                embedder,
+                                manifest.dimension(),
+                                settings.graphLlm(),
+                                settings.maxLlmCalls(),
+                                settings.hnswM(),
+                                settings.hnswBeamWidth(),
+                                events,
+                                commitData)
+                        .run(before));
             }
             int total;
             try (ChunkStore after = ChunkStore.open(indexDir, what)) {
@@ -101,10 +126,22 @@ public final class Indexer {
             failures.addAll(outcome.failures());
             List<String> warnings = new ArrayList<>(outcome.warnings());
             if (scan.truncated()) {
-                warnings.add(0, "only the first " + settings.maxFiles() + " files were indexed (the file limit was reached)");
+                warnings.add(
+                        0,
+                        "only the first " + settings.maxFiles() + " files were indexed (the file limit was reached)");
             }
-            return new IndexReport(name, outcome.added(), outcome.changed(), outcome.unchanged(), outcome.removed(), failures,
-                    warnings, outcome.embedded(), outcome.reused(), total, graph,
+            return new IndexReport(
+                    name,
+                    outcome.added(),
+                    outcome.changed(),
+                    outcome.unchanged(),
+                    outcome.removed(),
+                    failures,
+                    warnings,
+                    outcome.embedded(),
+                    outcome.reused(),
+                    total,
+                    graph,
                     Duration.ofNanos(System.nanoTime() - start));
         }
     }
@@ -116,10 +153,19 @@ public final class Indexer {
             if (!manifest.model().equals(embedder.model())) {
                 throw Embedders.mismatch(name, manifest.model(), embedder.model());
             }
-            if (manifest.maxTokens() != settings.chunkTokens() || manifest.overlapTokens() != settings.overlapTokens()
-                    || manifest.hnswM() != settings.hnswM() || manifest.hnswBeamWidth() != settings.hnswBeamWidth()) {
-                manifest = new Manifest(name, manifest.model(), manifest.dimension(), settings.chunkTokens(),
-                        settings.overlapTokens(), settings.hnswM(), settings.hnswBeamWidth(), manifest.created());
+            if (manifest.maxTokens() != settings.chunkTokens()
+                    || manifest.overlapTokens() != settings.overlapTokens()
+                    || manifest.hnswM() != settings.hnswM()
+                    || manifest.hnswBeamWidth() != settings.hnswBeamWidth()) {
+                manifest = new Manifest(
+                        name,
+                        manifest.model(),
+                        manifest.dimension(),
+                        settings.chunkTokens(),
+                        settings.overlapTokens(),
+                        settings.hnswM(),
+                        settings.hnswBeamWidth(),
+                        manifest.created());
                 manifest.write(dir);
             }
             return manifest;
@@ -143,8 +189,15 @@ public final class Indexer {
         } catch (IOException e) {
             throw new KnowledgeException("cannot create " + dir + ": " + e.getMessage(), false, e);
         }
-        Manifest manifest = new Manifest(name, embedder.model(), dimension, settings.chunkTokens(), settings.overlapTokens(),
-                settings.hnswM(), settings.hnswBeamWidth(), Instant.now());
+        Manifest manifest = new Manifest(
+                name,
+                embedder.model(),
+                dimension,
+                settings.chunkTokens(),
+                settings.overlapTokens(),
+                settings.hnswM(),
+                settings.hnswBeamWidth(),
+                Instant.now());
         manifest.write(dir);
         return manifest;
     }

@@ -23,8 +23,19 @@ import java.util.Optional;
  * @param updated       when it was last indexed
  * @param problem       why it cannot be read, if so
  */
-public record KbStats(String name, Path directory, String model, int dimension, int files, int chunks, int entities,
-                      int relationships, long bytes, Instant created, Instant updated, Optional<String> problem) {
+public record KbStats(
+        String name,
+        Path directory,
+        String model,
+        int dimension,
+        int files,
+        int chunks,
+        int entities,
+        int relationships,
+        long bytes,
+        Instant created,
+        Instant updated,
+        Optional<String> problem) {
 
     /** Stats of a knowledge base that cannot be read. */
     static KbStats broken(String name, Path directory, String problem) {
@@ -59,7 +70,15 @@ public record KbStats(String name, Path directory, String model, int dimension, 
         if (problem.isPresent()) {
             return name + "  (" + problem.get() + ")";
         }
-        return String.format("%s  %d files  %d chunks  %d entities  %d relationships  %s  %.1f MB  updated %s", name, files,
-                chunks, entities, relationships, model, bytes / 1_048_576.0, updated == null ? "never" : updated.toString());
+        return String.format(
+                "%s  %d files  %d chunks  %d entities  %d relationships  %s  %.1f MB  updated %s",
+                name,
+                files,
+                chunks,
+                entities,
+                relationships,
+                model,
+                bytes / 1_048_576.0,
+                updated == null ? "never" : updated.toString());
     }
 }

@@ -1,15 +1,15 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.ChunkHit;
-import dev.planvm.knowledge.spi.Embedder;
-import dev.planvm.knowledge.spi.EmbeddingEndpoint;
-import dev.planvm.knowledge.spi.GraphAnswer;
-import dev.planvm.knowledge.spi.KnowledgeException;
 import dev.planvm.knowledge.internal.ChunkStore;
 import dev.planvm.knowledge.internal.GraphStore;
 import dev.planvm.knowledge.internal.KbPaths;
 import dev.planvm.knowledge.internal.Manifest;
 import dev.planvm.knowledge.internal.Vectors;
+import dev.planvm.knowledge.spi.ChunkHit;
+import dev.planvm.knowledge.spi.Embedder;
+import dev.planvm.knowledge.spi.EmbeddingEndpoint;
+import dev.planvm.knowledge.spi.GraphAnswer;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +41,14 @@ public final class KnowledgeBase implements AutoCloseable {
     private final ChunkStore chunks;
     private final GraphStore graph;
 
-    private KnowledgeBase(String name, Path dir, Manifest manifest, Embedder embedder, QuerySettings settings,
-                          ChunkStore chunks, GraphStore graph) {
+    private KnowledgeBase(
+            String name,
+            Path dir,
+            Manifest manifest,
+            Embedder embedder,
+            QuerySettings settings,
+            ChunkStore chunks,
+            GraphStore graph) {
         this.name = name;
         this.dir = dir;
         this.manifest = manifest;
@@ -58,7 +64,8 @@ public final class KnowledgeBase implements AutoCloseable {
      *
      * @throws KnowledgeException when it is missing, damaged, of another store format, or its model is not available
      */
-    public static KnowledgeBase open(Path dir, String name, Optional<EmbeddingEndpoint> endpoint, QuerySettings settings) {
+    public static KnowledgeBase open(
+            Path dir, String name, Optional<EmbeddingEndpoint> endpoint, QuerySettings settings) {
         Manifest manifest = Manifest.read(dir, name);
         return open(dir, name, manifest, Embedders.forModel(name, manifest.model(), endpoint), settings);
     }
@@ -76,7 +83,8 @@ public final class KnowledgeBase implements AutoCloseable {
         return open(dir, name, manifest, embedder, settings);
     }
 
-    private static KnowledgeBase open(Path dir, String name, Manifest manifest, Embedder embedder, QuerySettings settings) {
+    private static KnowledgeBase open(
+            Path dir, String name, Manifest manifest, Embedder embedder, QuerySettings settings) {
         Objects.requireNonNull(settings, "settings");
         String what = "knowledge base '" + name + "'";
         ChunkStore chunks = ChunkStore.open(KbPaths.index(dir), what);
@@ -160,8 +168,8 @@ public final class KnowledgeBase implements AutoCloseable {
             for (long id : frontier) {
                 byEntity.put(id, new ArrayList<>());
             }
-            for (GraphAnswer.Relationship relationship : graph.relationshipsOfAny(frontier,
-                    frontier.size() * settings.relationshipsPerEntity())) {
+            for (GraphAnswer.Relationship relationship :
+                    graph.relationshipsOfAny(frontier, frontier.size() * settings.relationshipsPerEntity())) {
                 for (long end : new long[] {relationship.sourceEntityId(), relationship.targetEntityId()}) {
                     List<GraphAnswer.Relationship> list = byEntity.get(end);
                     if (list != null && list.size() < settings.relationshipsPerEntity()) {
@@ -175,7 +183,9 @@ public final class KnowledgeBase implements AutoCloseable {
             for (Map.Entry<Long, List<GraphAnswer.Relationship>> entry : byEntity.entrySet()) {
                 long id = entry.getKey();
                 for (GraphAnswer.Relationship relationship : entry.getValue()) {
-                    long other = relationship.sourceEntityId() == id ? relationship.targetEntityId() : relationship.sourceEntityId();
+                    long other = relationship.sourceEntityId() == id
+                            ? relationship.targetEntityId()
+                            : relationship.sourceEntityId();
                     if (entities.containsKey(other)) {
                         within.add(relationship);
                     } else if (entities.size() + reaching.size() < settings.graphMaxEntities()) {
@@ -195,7 +205,8 @@ public final class KnowledgeBase implements AutoCloseable {
             }
             for (GraphAnswer.Relationship relationship : within) {
                 if (relationships.size() < settings.graphMaxRelationships()
-                        && entities.containsKey(relationship.sourceEntityId()) && entities.containsKey(relationship.targetEntityId())) {
+                        && entities.containsKey(relationship.sourceEntityId())
+                        && entities.containsKey(relationship.targetEntityId())) {
                     relationships.add(relationship);
                 }
             }
@@ -213,9 +224,19 @@ public final class KnowledgeBase implements AutoCloseable {
         } catch (DateTimeParseException ignored) {
             // an unreadable date is shown as unknown
         }
-        return new KbStats(name, dir, manifest.model(), manifest.dimension(), chunks.count("file"), chunks.count("chunk"),
-                graph == null ? 0 : graph.entityCount(), graph == null ? 0 : graph.relationshipCount(), sizeOf(dir),
-                manifest.created(), updated, Optional.empty());
+        return new KbStats(
+                name,
+                dir,
+                manifest.model(),
+                manifest.dimension(),
+                chunks.count("file"),
+                chunks.count("chunk"),
+                graph == null ? 0 : graph.entityCount(),
+                graph == null ? 0 : graph.relationshipCount(),
+                sizeOf(dir),
+                manifest.created(),
+                updated,
+                Optional.empty());
     }
 
     private float[] embed(String query) {
@@ -237,13 +258,15 @@ public final class KnowledgeBase implements AutoCloseable {
 
     static long sizeOf(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(file -> {
-                try {
-                    return Files.size(file);
-                } catch (IOException e) {
-                    return 0;
-                }
-            }).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(file -> {
+                        try {
+                            return Files.size(file);
+                        } catch (IOException e) {
+                            return 0;
+                        }
+                    })
+                    .sum();
         } catch (IOException | RuntimeException e) {
             return 0;
         }

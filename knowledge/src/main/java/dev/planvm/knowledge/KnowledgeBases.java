@@ -1,10 +1,10 @@
 package dev.planvm.knowledge;
 
+import dev.planvm.knowledge.internal.KbPaths;
+import dev.planvm.knowledge.internal.Manifest;
 import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.spi.EmbeddingEndpoint;
 import dev.planvm.knowledge.spi.KnowledgeException;
-import dev.planvm.knowledge.internal.KbPaths;
-import dev.planvm.knowledge.internal.Manifest;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -50,8 +50,9 @@ public final class KnowledgeBases {
      */
     public Path directory(String name) {
         if (name == null || !NAME.matcher(name).matches() || name.contains("..")) {
-            throw new KnowledgeException("'" + name + "' is not a knowledge base name: use 1 to 64 letters, digits, '.', '_' "
-                    + "or '-', starting with a letter or digit");
+            throw new KnowledgeException(
+                    "'" + name + "' is not a knowledge base name: use 1 to 64 letters, digits, '.', '_' "
+                            + "or '-', starting with a letter or digit");
         }
         return root.resolve(name);
     }
@@ -89,7 +90,8 @@ public final class KnowledgeBases {
     public KbStats stats(String name) {
         Path dir = directory(name);
         Manifest manifest = Manifest.read(dir, name);
-        try (KnowledgeBase kb = KnowledgeBase.open(dir, name, new ModelOnly(manifest.model()), QuerySettings.defaults())) {
+        try (KnowledgeBase kb =
+                KnowledgeBase.open(dir, name, new ModelOnly(manifest.model()), QuerySettings.defaults())) {
             return kb.stats();
         }
     }
@@ -123,7 +125,8 @@ public final class KnowledgeBases {
                 }
             });
         } catch (IOException e) {
-            throw new KnowledgeException("cannot remove knowledge base '" + name + "' at " + dir + ": " + e.getMessage(), true, e);
+            throw new KnowledgeException(
+                    "cannot remove knowledge base '" + name + "' at " + dir + ": " + e.getMessage(), true, e);
         }
     }
 
@@ -139,7 +142,7 @@ public final class KnowledgeBases {
 
     private static boolean isLocked(Path dir) {
         try (var directory = org.apache.lucene.store.FSDirectory.open(KbPaths.index(dir));
-             var lock = directory.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
+                var lock = directory.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
             return false;
         } catch (org.apache.lucene.store.LockObtainFailedException e) {
             return true;

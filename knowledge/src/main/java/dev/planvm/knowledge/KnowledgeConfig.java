@@ -1,10 +1,10 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.EmbeddingEndpoint;
-import dev.planvm.knowledge.spi.KnowledgeException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.knowledge.spi.EmbeddingEndpoint;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import dev.planvm.tools.ToolSetup;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,22 +40,50 @@ record KnowledgeConfig(String kb, Path root, QuerySettings settings, Optional<Em
         JsonNodeFactory json = JsonNodeFactory.instance;
         ObjectNode schema = json.objectNode().put("type", "object").put("additionalProperties", false);
         ObjectNode properties = schema.putObject("properties");
-        properties.putObject("kb").put("type", "string").put("pattern", "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+        properties
+                .putObject("kb")
+                .put("type", "string")
+                .put("pattern", "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
                 .put("description", "the knowledge base's name (planvm kb list)");
-        properties.putObject("root").put("type", "string").put("minLength", 1)
+        properties
+                .putObject("root")
+                .put("type", "string")
+                .put("minLength", 1)
                 .put("description", "where knowledge bases live (default " + KnowledgeBases.DEFAULT_ROOT + ")");
         properties.putObject("top_k").put("type", "integer").put("minimum", 1).put("maximum", 100);
-        properties.putObject("token_budget").put("type", "integer").put("minimum", 1).put("maximum", 1_000_000);
-        properties.putObject("graph_depth").put("type", "integer").put("minimum", 0).put("maximum", 5);
-        properties.putObject("graph_max_entities").put("type", "integer").put("minimum", 1).put("maximum", 1000);
-        properties.putObject("graph_max_relationships").put("type", "integer").put("minimum", 0).put("maximum", 5000);
-        ObjectNode embeddings = properties.putObject("embeddings").put("type", "object").put("additionalProperties", false);
+        properties
+                .putObject("token_budget")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", 1_000_000);
+        properties
+                .putObject("graph_depth")
+                .put("type", "integer")
+                .put("minimum", 0)
+                .put("maximum", 5);
+        properties
+                .putObject("graph_max_entities")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", 1000);
+        properties
+                .putObject("graph_max_relationships")
+                .put("type", "integer")
+                .put("minimum", 0)
+                .put("maximum", 5000);
+        ObjectNode embeddings =
+                properties.putObject("embeddings").put("type", "object").put("additionalProperties", false);
         ObjectNode endpoint = embeddings.putObject("properties");
         endpoint.putObject("base_url").put("type", "string").put("minLength", 1);
         endpoint.putObject("model").put("type", "string").put("minLength", 1);
-        endpoint.putObject("api_key_secret").put("type", "string").put("minLength", 1)
+        endpoint.putObject("api_key_secret")
+                .put("type", "string")
+                .put("minLength", 1)
                 .put("description", "the name of the secret (or environment variable) holding the key");
-        endpoint.putObject("timeout_seconds").put("type", "integer").put("minimum", 1).put("maximum", 600);
+        endpoint.putObject("timeout_seconds")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", 600);
         embeddings.putArray("required").add("base_url");
         schema.putArray("required").add("kb");
         return schema;
@@ -70,7 +98,8 @@ record KnowledgeConfig(String kb, Path root, QuerySettings settings, Optional<Em
         }
         JsonNode kb = section.get("kb");
         if (kb == null || !kb.isTextual() || kb.asText().isBlank()) {
-            setup.problem(at + "/kb", "name the knowledge base to search, e.g. \"kb\": \"docs\" (see `planvm kb list`)");
+            setup.problem(
+                    at + "/kb", "name the knowledge base to search, e.g. \"kb\": \"docs\" (see `planvm kb list`)");
             return Optional.empty();
         }
         Path root = setup.resolve(section.path("root").asText(KnowledgeBases.DEFAULT_ROOT));
@@ -79,7 +108,9 @@ record KnowledgeConfig(String kb, Path root, QuerySettings settings, Optional<Em
             QuerySettings defaults = QuerySettings.defaults();
             settings = defaults.withTopK(intAt(section, "top_k", defaults.defaultTopK()))
                     .withTokenBudget(intAt(section, "token_budget", defaults.tokenBudget()))
-                    .withGraph(defaults.graphSeeds(), intAt(section, "graph_depth", defaults.graphDepth()),
+                    .withGraph(
+                            defaults.graphSeeds(),
+                            intAt(section, "graph_depth", defaults.graphDepth()),
                             intAt(section, "graph_max_entities", defaults.graphMaxEntities()),
                             intAt(section, "graph_max_relationships", defaults.graphMaxRelationships()));
         } catch (KnowledgeException e) {
@@ -87,7 +118,8 @@ record KnowledgeConfig(String kb, Path root, QuerySettings settings, Optional<Em
             return Optional.empty();
         }
         try {
-            return Optional.of(new KnowledgeConfig(kb.asText(), root, settings, endpoint(section.get("embeddings"), setup)));
+            return Optional.of(
+                    new KnowledgeConfig(kb.asText(), root, settings, endpoint(section.get("embeddings"), setup)));
         } catch (KnowledgeException e) {
             setup.problem(at + "/embeddings", e.getMessage());
             return Optional.empty();
@@ -100,7 +132,8 @@ record KnowledgeConfig(String kb, Path root, QuerySettings settings, Optional<Em
                 return Optional.empty();
             }
             Optional<EmbeddingEndpoint> fromEnvironment = EmbeddingEndpoint.fromEnvironment(setup.environment());
-            setup.secret(EmbeddingEndpoint.API_KEY_VARIABLE); // recorded, so that the key is redacted wherever planvm writes
+            setup.secret(
+                    EmbeddingEndpoint.API_KEY_VARIABLE); // recorded, so that the key is redacted wherever planvm writes
             return fromEnvironment;
         }
         if (!embeddings.isObject() || !embeddings.path("base_url").isTextual()) {
@@ -109,14 +142,16 @@ record KnowledgeConfig(String kb, Path root, QuerySettings settings, Optional<Em
         String apiKey = null;
         if (embeddings.hasNonNull("api_key_secret")) {
             String secret = embeddings.get("api_key_secret").asText();
-            apiKey = setup.secret(secret).orElseThrow(() -> new KnowledgeException("the secret '" + secret
-                    + "' named by api_key_secret is not set (pass it with --secret or the environment)"));
+            apiKey = setup.secret(secret)
+                    .orElseThrow(() -> new KnowledgeException("the secret '" + secret
+                            + "' named by api_key_secret is not set (pass it with --secret or the environment)"));
         }
         return Optional.of(new EmbeddingEndpoint(
                 EmbeddingEndpoint.parseUrl(embeddings.get("base_url").asText(), "base_url"),
                 embeddings.path("model").asText(EmbeddingEndpoint.DEFAULT_MODEL),
                 apiKey,
-                Duration.ofSeconds(embeddings.path("timeout_seconds").asLong(EmbeddingEndpoint.DEFAULT_TIMEOUT.toSeconds()))));
+                Duration.ofSeconds(
+                        embeddings.path("timeout_seconds").asLong(EmbeddingEndpoint.DEFAULT_TIMEOUT.toSeconds()))));
     }
 
     private static int intAt(JsonNode section, String key, int fallback) {

@@ -1,9 +1,9 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.KnowledgeException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
@@ -23,7 +23,10 @@ final class KnowledgeGraphTool implements Tool {
     KnowledgeGraphTool(KnowledgeBase kb) {
         this.kb = kb;
         schema = JsonNodeFactory.instance.objectNode().put("type", "object");
-        schema.putObject("properties").putObject("query").put("type", "string").put("minLength", 1)
+        schema.putObject("properties")
+                .putObject("query")
+                .put("type", "string")
+                .put("minLength", 1)
                 .put("maxLength", VectorSearchTool.MAX_QUERY_CHARS)
                 .put("description", "the entities or topic to look up, in natural language");
         schema.putArray("required").add("query");

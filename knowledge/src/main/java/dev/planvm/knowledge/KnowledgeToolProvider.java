@@ -1,7 +1,7 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.KnowledgeException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolProvider;
 import dev.planvm.tools.ToolSetup;
@@ -41,7 +41,8 @@ public final class KnowledgeToolProvider implements ToolProvider {
         }
         KnowledgeConfig knowledge = config.get();
         try {
-            KnowledgeBase kb = KnowledgeBases.at(knowledge.root()).open(knowledge.kb(), knowledge.endpoint(), knowledge.settings());
+            KnowledgeBase kb = KnowledgeBases.at(knowledge.root())
+                    .open(knowledge.kb(), knowledge.endpoint(), knowledge.settings());
             setup.closeWith(kb);
             return KnowledgeTools.of(kb);
         } catch (KnowledgeException e) {

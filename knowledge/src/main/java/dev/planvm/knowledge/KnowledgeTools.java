@@ -9,8 +9,7 @@ public final class KnowledgeTools {
     /** The tool names, as StackVM plans call them. */
     public static final List<String> NAMES = List.of(VectorSearchTool.NAME, KnowledgeGraphTool.NAME);
 
-    private KnowledgeTools() {
-    }
+    private KnowledgeTools() {}
 
     /**
      * {@code vector_search} and {@code retrieve_knowledge_graph} over {@code kb} (the second fails each call

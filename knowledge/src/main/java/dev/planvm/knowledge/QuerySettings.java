@@ -15,8 +15,16 @@ import dev.planvm.knowledge.spi.KnowledgeException;
  * @param graphMaxRelationships most relationships in an answer
  * @param relationshipsPerEntity most relationships followed from one entity
  */
-public record QuerySettings(int defaultTopK, int maxTopK, int tokenBudget, int fanout, int graphSeeds, int graphDepth,
-                            int graphMaxEntities, int graphMaxRelationships, int relationshipsPerEntity) {
+public record QuerySettings(
+        int defaultTopK,
+        int maxTopK,
+        int tokenBudget,
+        int fanout,
+        int graphSeeds,
+        int graphDepth,
+        int graphMaxEntities,
+        int graphMaxRelationships,
+        int relationshipsPerEntity) {
 
     public static final int DEFAULT_TOKEN_BUDGET = 10_240;
     public static final int DEFAULT_FANOUT = 50;
@@ -28,10 +36,14 @@ public record QuerySettings(int defaultTopK, int maxTopK, int tokenBudget, int f
         check(fanout >= 1 && fanout <= 10_000, "the HNSW fan-out must be 1 to 10000, not " + fanout);
         check(graphSeeds >= 1 && graphSeeds <= 100, "the graph seeds must be 1 to 100, not " + graphSeeds);
         check(graphDepth >= 0 && graphDepth <= 5, "graph_depth must be 0 to 5, not " + graphDepth);
-        check(graphMaxEntities >= 1 && graphMaxEntities <= 1000, "the graph entity limit must be 1 to 1000, not " + graphMaxEntities);
-        check(graphMaxRelationships >= 0 && graphMaxRelationships <= 5000,
+        check(
+                graphMaxEntities >= 1 && graphMaxEntities <= 1000,
+                "the graph entity limit must be 1 to 1000, not " + graphMaxEntities);
+        check(
+                graphMaxRelationships >= 0 && graphMaxRelationships <= 5000,
                 "the graph relationship limit must be 0 to 5000, not " + graphMaxRelationships);
-        check(relationshipsPerEntity >= 1 && relationshipsPerEntity <= 1000,
+        check(
+                relationshipsPerEntity >= 1 && relationshipsPerEntity <= 1000,
                 "the relationships per entity must be 1 to 1000, not " + relationshipsPerEntity);
     }
 
@@ -41,22 +53,54 @@ public record QuerySettings(int defaultTopK, int maxTopK, int tokenBudget, int f
     }
 
     public QuerySettings withTopK(int topK) {
-        return new QuerySettings(topK, maxTopK, tokenBudget, fanout, graphSeeds, graphDepth, graphMaxEntities,
-                graphMaxRelationships, relationshipsPerEntity);
+        return new QuerySettings(
+                topK,
+                maxTopK,
+                tokenBudget,
+                fanout,
+                graphSeeds,
+                graphDepth,
+                graphMaxEntities,
+                graphMaxRelationships,
+                relationshipsPerEntity);
     }
 
     public QuerySettings withTokenBudget(int budget) {
-        return new QuerySettings(defaultTopK, maxTopK, budget, fanout, graphSeeds, graphDepth, graphMaxEntities,
-                graphMaxRelationships, relationshipsPerEntity);
+        return new QuerySettings(
+                defaultTopK,
+                maxTopK,
+                budget,
+                fanout,
+                graphSeeds,
+                graphDepth,
+                graphMaxEntities,
+                graphMaxRelationships,
+                relationshipsPerEntity);
     }
 
     public QuerySettings withFanout(int candidates) {
-        return new QuerySettings(defaultTopK, maxTopK, tokenBudget, candidates, graphSeeds, graphDepth, graphMaxEntities,
-                graphMaxRelationships, relationshipsPerEntity);
+        return new QuerySettings(
+                defaultTopK,
+                maxTopK,
+                tokenBudget,
+                candidates,
+                graphSeeds,
+                graphDepth,
+                graphMaxEntities,
+                graphMaxRelationships,
+                relationshipsPerEntity);
     }
 
     public QuerySettings withGraph(int seeds, int depth, int maxEntities, int maxRelationships) {
-        return new QuerySettings(defaultTopK, maxTopK, tokenBudget, fanout, seeds, depth, maxEntities, maxRelationships,
+        return new QuerySettings(
+                defaultTopK,
+                maxTopK,
+                tokenBudget,
+                fanout,
+                seeds,
+                depth,
+                maxEntities,
+                maxRelationships,
                 relationshipsPerEntity);
     }
 

@@ -1,11 +1,11 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.ChunkHit;
-import dev.planvm.knowledge.spi.KnowledgeException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.knowledge.spi.ChunkHit;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
@@ -29,13 +29,27 @@ final class VectorSearchTool implements Tool {
         JsonNodeFactory json = JsonNodeFactory.instance;
         schema = json.objectNode().put("type", "object");
         ObjectNode properties = schema.putObject("properties");
-        properties.putObject("query").put("type", "string").put("minLength", 1).put("maxLength", MAX_QUERY_CHARS)
+        properties
+                .putObject("query")
+                .put("type", "string")
+                .put("minLength", 1)
+                .put("maxLength", MAX_QUERY_CHARS)
                 .put("description", "what to search for, in natural language");
-        properties.putObject("top_k").put("type", "integer").put("minimum", 1).put("maximum", settings.maxTopK())
-                .put("default", settings.defaultTopK()).put("description", "how many chunks to return at most");
-        properties.putObject("token_budget").put("type", "integer").put("minimum", 1)
-                .put("description", "keep the best chunks whose tokens add up to at most this (never above the configured "
-                        + settings.tokenBudget() + ")");
+        properties
+                .putObject("top_k")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put("maximum", settings.maxTopK())
+                .put("default", settings.defaultTopK())
+                .put("description", "how many chunks to return at most");
+        properties
+                .putObject("token_budget")
+                .put("type", "integer")
+                .put("minimum", 1)
+                .put(
+                        "description",
+                        "keep the best chunks whose tokens add up to at most this (never above the configured "
+                                + settings.tokenBudget() + ")");
         schema.putArray("required").add("query");
     }
 
@@ -61,10 +75,13 @@ final class VectorSearchTool implements Tool {
         if (query.isBlank()) {
             throw ToolException.permanent("vector_search needs a non-empty 'query'");
         }
-        int topK = params.path("top_k").isIntegralNumber() ? params.get("top_k").asInt() : kb.settings().defaultTopK();
+        int topK = params.path("top_k").isIntegralNumber()
+                ? params.get("top_k").asInt()
+                : kb.settings().defaultTopK();
         int budget = kb.settings().tokenBudget();
         if (params.path("token_budget").isIntegralNumber()) {
-            budget = (int) Math.max(1, Math.min(budget, params.get("token_budget").asLong()));
+            budget = (int)
+                    Math.max(1, Math.min(budget, params.get("token_budget").asLong()));
         }
         try {
             ArrayNode hits = JsonNodeFactory.instance.arrayNode();

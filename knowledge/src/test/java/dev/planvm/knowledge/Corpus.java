@@ -18,8 +18,7 @@ final class Corpus {
 
     static final List<String> RESOURCES = List.of("tides.md", "sourdough.md", "volcanoes.txt", "chess.html");
 
-    private Corpus() {
-    }
+    private Corpus() {}
 
     /** Writes the corpus into {@code dir} (created) and returns it. */
     static Path writeTo(Path dir) {
@@ -30,13 +29,16 @@ final class Corpus {
                     Files.write(dir.resolve(name), in.readAllBytes());
                 }
             }
-            writePdf(dir.resolve("bees.pdf"), "Honeybees",
-                    List.of(List.of(
-                            "Honeybees make honey from the nectar of flowers.",
-                            "Forager bees carry nectar back to the hive in their honey stomachs.",
-                            "House bees pass it from mouth to mouth, adding enzymes that split its sugars,",
-                            "then fan it with their wings until most of the water evaporates",
-                            "and seal the ripe honey into wax cells."),
+            writePdf(
+                    dir.resolve("bees.pdf"),
+                    "Honeybees",
+                    List.of(
+                            List.of(
+                                    "Honeybees make honey from the nectar of flowers.",
+                                    "Forager bees carry nectar back to the hive in their honey stomachs.",
+                                    "House bees pass it from mouth to mouth, adding enzymes that split its sugars,",
+                                    "then fan it with their wings until most of the water evaporates",
+                                    "and seal the ripe honey into wax cells."),
                             List.of(
                                     "A colony has one queen, thousands of female workers and, in summer, some drones.",
                                     "Workers communicate where food is with the waggle dance.")));

@@ -1,12 +1,12 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.ChunkHit;
-import dev.planvm.knowledge.spi.IndexListener;
-import dev.planvm.knowledge.spi.IndexReport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.knowledge.spi.ChunkHit;
+import dev.planvm.knowledge.spi.IndexListener;
+import dev.planvm.knowledge.spi.IndexReport;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +27,7 @@ class GoldenRetrievalTest {
 
     @TempDir
     static Path work;
+
     static KnowledgeBase kb;
     static IndexReport report;
 
@@ -64,8 +65,9 @@ class GoldenRetrievalTest {
 
     @Test
     void every_document_type_of_the_corpus_was_indexed() {
-        assertThat(report.added()).containsExactly("docs/bees.pdf", "docs/chess.html", "docs/sourdough.md", "docs/tides.md",
-                "docs/volcanoes.txt");
+        assertThat(report.added())
+                .containsExactly(
+                        "docs/bees.pdf", "docs/chess.html", "docs/sourdough.md", "docs/tides.md", "docs/volcanoes.txt");
         assertThat(report.failures()).isEmpty();
         assertThat(report.chunksEmbedded()).isEqualTo(report.chunksTotal()).isPositive();
     }
@@ -78,10 +80,13 @@ class GoldenRetrievalTest {
             assertThat(hits.get(i).score()).isLessThanOrEqualTo(hits.get(i - 1).score());
         }
         JsonNode json = hits.get(0).toJson();
-        assertThat(json.fieldNames()).toIterable().containsExactly("content", "source_uri", "score", "chunk_id", "meta");
+        assertThat(json.fieldNames())
+                .toIterable()
+                .containsExactly("content", "source_uri", "score", "chunk_id", "meta");
         assertThat(json.get("chunk_id").asText()).startsWith("docs/sourdough.md#");
         assertThat(json.get("meta").get("title").asText()).isEqualTo("Baking Sourdough Bread");
-        assertThat(hits.get(0).end() - hits.get(0).start()).isEqualTo(hits.get(0).content().length());
+        assertThat(hits.get(0).end() - hits.get(0).start())
+                .isEqualTo(hits.get(0).content().length());
     }
 
     @Test
@@ -95,6 +100,8 @@ class GoldenRetrievalTest {
         List<ChunkHit> all = kb.search("bread", 5, QuerySettings.DEFAULT_TOKEN_BUDGET);
         int firstTwo = all.get(0).tokens() + all.get(1).tokens();
         List<ChunkHit> budgeted = kb.search("bread", 5, firstTwo);
-        assertThat(budgeted).extracting(ChunkHit::chunkId).containsExactly(all.get(0).chunkId(), all.get(1).chunkId());
+        assertThat(budgeted)
+                .extracting(ChunkHit::chunkId)
+                .containsExactly(all.get(0).chunkId(), all.get(1).chunkId());
     }
 }

@@ -1,16 +1,16 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.GraphAnswer;
-import dev.planvm.knowledge.spi.IndexListener;
-import dev.planvm.knowledge.spi.IndexReport;
-import dev.planvm.knowledge.spi.KnowledgeException;
-import dev.planvm.knowledge.spi.LlmJson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.knowledge.internal.Extraction;
+import dev.planvm.knowledge.spi.GraphAnswer;
+import dev.planvm.knowledge.spi.IndexListener;
+import dev.planvm.knowledge.spi.IndexReport;
+import dev.planvm.knowledge.spi.KnowledgeException;
+import dev.planvm.knowledge.spi.LlmJson;
 import dev.planvm.knowledge.testing.ReplayLlm;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +30,7 @@ class GraphExtractionTest {
 
     @TempDir
     Path work;
+
     Path docs;
     KnowledgeBases bases;
     ReplayLlm llm;
@@ -70,8 +71,9 @@ class GraphExtractionTest {
         });
         assertThat(llm.prompts).containsOnly(Extraction.PROMPT);
         assertThat(llm.keys).containsOnly(List.of("entities", "relationships"));
-        assertThat(llm.contexts).anySatisfy(context -> assertThat(context)
-                .startsWith("Document: Lucene\n\n# Lucene\n\nApache Lucene is a search library"));
+        assertThat(llm.contexts)
+                .anySatisfy(context -> assertThat(context)
+                        .startsWith("Document: Lucene\n\n# Lucene\n\nApache Lucene is a search library"));
     }
 
     @Test
@@ -83,7 +85,8 @@ class GraphExtractionTest {
         assertThat(graph.dropped()).as("Faiss is no entity").isEqualTo(1);
         try (KnowledgeBase kb = open(QuerySettings.defaults().withGraph(20, 0, 50, 100))) {
             Map<String, GraphAnswer.Entity> entities = byName(kb.graph("anything"));
-            assertThat(entities).containsOnlyKeys("planvm", "StackVM plans", "Java", "Lucene", "HNSW", "LLM agents", "TiDB");
+            assertThat(entities)
+                    .containsOnlyKeys("planvm", "StackVM plans", "Java", "Lucene", "HNSW", "LLM agents", "TiDB");
             assertThat(entities.get("StackVM plans").description())
                     .isEqualTo("The plans planvm runs. JSON programs that LLM agents emit.");
             assertThat(entities.get("Java").description())
@@ -105,18 +108,24 @@ class GraphExtractionTest {
             GraphAnswer depth1 = kb.graph("TiDB", 1);
             assertThat(depth1.entities()).extracting(GraphAnswer.Entity::name).containsExactly("TiDB", "StackVM plans");
             assertThat(depth1.relationships()).singleElement().satisfies(r -> {
-                assertThat(r.sourceEntityId()).isEqualTo(depth1.entities().get(0).id());
-                assertThat(r.targetEntityId()).isEqualTo(depth1.entities().get(1).id());
+                assertThat(r.sourceEntityId())
+                        .isEqualTo(depth1.entities().get(0).id());
+                assertThat(r.targetEntityId())
+                        .isEqualTo(depth1.entities().get(1).id());
                 assertThat(r.description()).isEqualTo("The TiDB documentation assistant runs StackVM plans");
             });
 
             GraphAnswer depth2 = kb.graph("TiDB", 2);
-            assertThat(depth2.entities()).extracting(GraphAnswer.Entity::name)
+            assertThat(depth2.entities())
+                    .extracting(GraphAnswer.Entity::name)
                     .containsExactlyInAnyOrder("TiDB", "StackVM plans", "planvm", "LLM agents");
             assertThat(depth2.relationships()).hasSize(3);
 
             GraphAnswer depth3 = kb.graph("TiDB", 3);
-            assertThat(depth3.entities()).extracting(GraphAnswer.Entity::name).contains("Java", "Lucene").doesNotContain("HNSW");
+            assertThat(depth3.entities())
+                    .extracting(GraphAnswer.Entity::name)
+                    .contains("Java", "Lucene")
+                    .doesNotContain("HNSW");
         }
     }
 
@@ -126,12 +135,17 @@ class GraphExtractionTest {
         try (KnowledgeBase kb = open(QuerySettings.defaults().withGraph(1, 5, 2, 100))) {
             GraphAnswer answer = kb.graph("TiDB");
             assertThat(answer.entities()).hasSize(2);
-            assertThat(answer.relationships()).allSatisfy(r -> assertThat(answer.entities())
-                    .extracting(GraphAnswer.Entity::id).contains(r.sourceEntityId(), r.targetEntityId()));
+            assertThat(answer.relationships())
+                    .allSatisfy(r -> assertThat(answer.entities())
+                            .extracting(GraphAnswer.Entity::id)
+                            .contains(r.sourceEntityId(), r.targetEntityId()));
             JsonNode json = answer.toJson();
             assertThat(json.fieldNames()).toIterable().containsExactly("entities", "relationships");
-            assertThat(json.get("entities").get(0).fieldNames()).toIterable().containsExactly("id", "name", "description");
-            assertThat(json.get("relationships").get(0).fieldNames()).toIterable()
+            assertThat(json.get("entities").get(0).fieldNames())
+                    .toIterable()
+                    .containsExactly("id", "name", "description");
+            assertThat(json.get("relationships").get(0).fieldNames())
+                    .toIterable()
                     .containsExactly("source_entity_id", "target_entity_id", "description");
             assertThat(json.get("entities").get(0).get("id").isIntegralNumber()).isTrue();
         }
@@ -148,14 +162,17 @@ class GraphExtractionTest {
         assertThat(second.graph().orElseThrow().entities()).isEqualTo(7);
         IndexReport third = index(llm, 100);
         assertThat(third.graph().orElseThrow().llmCalls()).isZero();
-        assertThat(third.graph().orElseThrow().entitiesEmbedded()).as("unchanged descriptions keep their vectors").isZero();
+        assertThat(third.graph().orElseThrow().entitiesEmbedded())
+                .as("unchanged descriptions keep their vectors")
+                .isZero();
         assertThat(llm.contexts).hasSize(3);
     }
 
     @Test
     void a_changed_file_is_extracted_again_and_its_old_entities_go() throws IOException {
         index(llm, 100);
-        Files.writeString(docs.resolve("stackvm.md"), "# StackVM\n\nStackVM plans are JSON programs. Nothing else here.\n");
+        Files.writeString(
+                docs.resolve("stackvm.md"), "# StackVM\n\nStackVM plans are JSON programs. Nothing else here.\n");
         LlmJson changed = (prompt, context, keys) -> {
             assertThat(context).contains("Nothing else here");
             return TextNode.valueOf("{\"entities\": [{\"name\": \"StackVM plans\", \"type\": \"format\", "
@@ -164,7 +181,9 @@ class GraphExtractionTest {
         IndexReport report = index(changed, 100);
         assertThat(report.graph().orElseThrow().llmCalls()).isEqualTo(1);
         try (KnowledgeBase kb = open(QuerySettings.defaults().withGraph(20, 0, 50, 100))) {
-            assertThat(byName(kb.graph("x"))).doesNotContainKeys("TiDB", "LLM agents").containsKey("StackVM plans");
+            assertThat(byName(kb.graph("x")))
+                    .doesNotContainKeys("TiDB", "LLM agents")
+                    .containsKey("StackVM plans");
         }
     }
 
@@ -179,19 +198,23 @@ class GraphExtractionTest {
         IndexReport report = index(broken, 100);
         IndexReport.GraphReport graph = report.graph().orElseThrow();
         assertThat(graph.chunksPending()).isEqualTo(3);
-        assertThat(graph.failures()).extracting(IndexReport.Problem::toString).containsExactlyInAnyOrder(
-                "graph/lucene.md#0: the extraction call failed: the LLM server answered HTTP 500",
-                "graph/planvm.md#0: the LLM's answer holds no JSON object with an \"entities\" array",
-                "graph/stackvm.md#0: the LLM's answer holds no JSON object with an \"entities\" array");
+        assertThat(graph.failures())
+                .extracting(IndexReport.Problem::toString)
+                .containsExactlyInAnyOrder(
+                        "graph/lucene.md#0: the extraction call failed: the LLM server answered HTTP 500",
+                        "graph/planvm.md#0: the LLM's answer holds no JSON object with an \"entities\" array",
+                        "graph/stackvm.md#0: the LLM's answer holds no JSON object with an \"entities\" array");
         assertThat(index(llm, 100).graph().orElseThrow().entities()).isEqualTo(7);
     }
 
     @Test
     void a_knowledge_base_without_a_graph_says_how_to_build_one() throws IOException {
-        bases.indexer("g", Embedders.local(), IndexSettings.defaults()).index(List.of(docs), work, IndexListener.none());
+        bases.indexer("g", Embedders.local(), IndexSettings.defaults())
+                .index(List.of(docs), work, IndexListener.none());
         try (KnowledgeBase kb = open(QuerySettings.defaults())) {
             assertThat(kb.hasGraph()).isFalse();
-            assertThatThrownBy(() -> kb.graph("x")).isInstanceOf(KnowledgeException.class)
+            assertThatThrownBy(() -> kb.graph("x"))
+                    .isInstanceOf(KnowledgeException.class)
                     .hasMessage("knowledge base 'g' has no knowledge graph: build one with "
                             + "`planvm kb index PATH... --kb g --graph` (it needs an LLM)");
         }

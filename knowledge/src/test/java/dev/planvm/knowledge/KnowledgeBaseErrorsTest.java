@@ -1,11 +1,11 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.Embedder;
-import dev.planvm.knowledge.spi.IndexListener;
-import dev.planvm.knowledge.spi.KnowledgeException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.planvm.knowledge.spi.Embedder;
+import dev.planvm.knowledge.spi.IndexListener;
+import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +22,7 @@ class KnowledgeBaseErrorsTest {
 
     @TempDir
     Path work;
+
     KnowledgeBases bases;
 
     @BeforeEach
@@ -34,7 +35,8 @@ class KnowledgeBaseErrorsTest {
         Files.createDirectories(docs);
         Files.writeString(docs.resolve("a.md"), "# A\n\nAlpha text about apples.\n");
         Files.writeString(docs.resolve("b.md"), "# B\n\nBeta text about bananas.\n");
-        bases.indexer("docs", Embedders.local(), IndexSettings.defaults()).index(List.of(docs), work, IndexListener.none());
+        bases.indexer("docs", Embedders.local(), IndexSettings.defaults())
+                .index(List.of(docs), work, IndexListener.none());
     }
 
     private static AbstractThrowableAssert<?, ? extends Throwable> assertOneSentence(Runnable action) {
@@ -61,7 +63,8 @@ class KnowledgeBaseErrorsTest {
     @Test
     void a_directory_without_kb_json_is_not_a_knowledge_base() throws IOException {
         Files.createDirectories(work.resolve("kb/stray"));
-        assertOneSentence(() -> openAndSearch("stray")).hasMessageEndingWith("is not a planvm knowledge base (it has no kb.json)");
+        assertOneSentence(() -> openAndSearch("stray"))
+                .hasMessageEndingWith("is not a planvm knowledge base (it has no kb.json)");
     }
 
     @Test
@@ -99,7 +102,8 @@ class KnowledgeBaseErrorsTest {
     void truncated_index_files_are_reported_as_damage() throws IOException {
         buildDocs();
         try (Stream<Path> files = Files.list(work.resolve("kb/docs/index"))) {
-            for (Path file : files.filter(f -> !f.getFileName().toString().equals("write.lock")).toList()) {
+            for (Path file : files.filter(f -> !f.getFileName().toString().equals("write.lock"))
+                    .toList()) {
                 byte[] bytes = Files.readAllBytes(file);
                 Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
             }
@@ -113,7 +117,8 @@ class KnowledgeBaseErrorsTest {
     void garbage_in_the_segments_file_is_reported_as_damage() throws IOException {
         buildDocs();
         try (Stream<Path> files = Files.list(work.resolve("kb/docs/index"))) {
-            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("segments_")).toList()) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("segments_"))
+                    .toList()) {
                 Files.write(file, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20});
             }
         }
@@ -135,10 +140,11 @@ class KnowledgeBaseErrorsTest {
             }
         };
         assertOneSentence(() -> KnowledgeBase.open(bases.directory("docs"), "docs", other, QuerySettings.defaults()))
-                .hasMessage("knowledge base 'docs' was built with embedding model 'all-MiniLM-L6-v2-q' but the configured model "
-                        + "is 'openai-compatible/text-embedding-3-small': configure the same model, or index into a new knowledge base");
+                .hasMessage(
+                        "knowledge base 'docs' was built with embedding model 'all-MiniLM-L6-v2-q' but the configured model "
+                                + "is 'openai-compatible/text-embedding-3-small': configure the same model, or index into a new knowledge base");
         assertOneSentence(() -> bases.indexer("docs", other, IndexSettings.defaults())
-                .index(List.of(work.resolve("docs")), work, IndexListener.none()))
+                        .index(List.of(work.resolve("docs")), work, IndexListener.none()))
                 .hasMessageContaining("was built with embedding model 'all-MiniLM-L6-v2-q'");
     }
 
@@ -161,7 +167,7 @@ class KnowledgeBaseErrorsTest {
         Files.createDirectories(stray);
         Files.writeString(stray.resolve("precious.txt"), "keep me");
         assertOneSentence(() -> bases.indexer("stray", Embedders.local(), IndexSettings.defaults())
-                .index(List.of(work), work, IndexListener.none()))
+                        .index(List.of(work), work, IndexListener.none()))
                 .hasMessageContaining("exists and is not a planvm knowledge base");
         assertOneSentence(() -> bases.remove("stray")).hasMessageContaining("is not a planvm knowledge base");
         assertThat(stray.resolve("precious.txt")).hasContent("keep me");
@@ -191,7 +197,8 @@ class KnowledgeBaseErrorsTest {
 
     @Test
     void invalid_settings_are_refused_in_one_sentence() {
-        assertOneSentence(() -> IndexSettings.defaults().withChunking(8, 0)).hasMessage("the chunk size must be 16 to 2048 tokens, not 8");
+        assertOneSentence(() -> IndexSettings.defaults().withChunking(8, 0))
+                .hasMessage("the chunk size must be 16 to 2048 tokens, not 8");
         assertOneSentence(() -> IndexSettings.defaults().withChunking(100, 60))
                 .hasMessage("the overlap must be 0 to half the chunk size (50 tokens), not 60");
         assertOneSentence(() -> QuerySettings.defaults().withTopK(0)).hasMessage("top_k must be 1 to 100, not 0");

@@ -1,7 +1,5 @@
 package dev.planvm.knowledge;
 
-import dev.planvm.knowledge.spi.EmbeddingEndpoint;
-import dev.planvm.knowledge.spi.IndexListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.planvm.knowledge.spi.EmbeddingEndpoint;
+import dev.planvm.knowledge.spi.IndexListener;
 import dev.planvm.knowledge.testing.FakeEmbeddingsServer;
 import dev.planvm.knowledge.testing.ReplayLlm;
 import dev.planvm.tools.CallContext;
@@ -55,7 +55,10 @@ class KnowledgeToolsTest {
                 Files.write(graphDocs.resolve(name), in.readAllBytes());
             }
         }
-        bases.indexer("g", Embedders.local(), IndexSettings.defaults().withGraph(new ReplayLlm("/graph-answers.json"), 10))
+        bases.indexer(
+                        "g",
+                        Embedders.local(),
+                        IndexSettings.defaults().withGraph(new ReplayLlm("/graph-answers.json"), 10))
                 .index(List.of(graphDocs), work, IndexListener.none());
     }
 
@@ -63,7 +66,8 @@ class KnowledgeToolsTest {
         return setup(sectionJson, Map.of(), Map.of());
     }
 
-    static ToolSetup setup(String sectionJson, Map<String, String> environment, Map<String, String> secrets) throws Exception {
+    static ToolSetup setup(String sectionJson, Map<String, String> environment, Map<String, String> secrets)
+            throws Exception {
         Map<String, JsonNode> config = sectionJson == null ? Map.of() : Map.of("knowledge", JSON.readTree(sectionJson));
         return new ToolSetup(environment, config, work, secrets);
     }
@@ -93,7 +97,9 @@ class KnowledgeToolsTest {
         }
         assertThat(new KnowledgeToolProvider().unavailable(Map.of()))
                 .containsOnlyKeys("vector_search", "retrieve_knowledge_graph")
-                .allSatisfy((name, why) -> assertThat(why).contains("\"knowledge\": {\"kb\": \"NAME\"}").contains("--kb NAME"));
+                .allSatisfy((name, why) -> assertThat(why)
+                        .contains("\"knowledge\": {\"kb\": \"NAME\"}")
+                        .contains("--kb NAME"));
     }
 
     @Test
@@ -114,8 +120,11 @@ class KnowledgeToolsTest {
             JsonNode hits = call(search, "{\"query\": \"how do bees make honey\", \"top_k\": 3}");
             assertThat(hits).hasSize(3);
             assertThat(hits.get(0).get("source_uri").asText()).isEqualTo("docs/bees.pdf");
-            assertThat(hits.get(0).fieldNames()).toIterable().containsExactly("content", "source_uri", "score", "chunk_id", "meta");
-            assertThat(hits.get(0).get("score").asDouble()).isGreaterThan(hits.get(2).get("score").asDouble());
+            assertThat(hits.get(0).fieldNames())
+                    .toIterable()
+                    .containsExactly("content", "source_uri", "score", "chunk_id", "meta");
+            assertThat(hits.get(0).get("score").asDouble())
+                    .isGreaterThan(hits.get(2).get("score").asDouble());
         }
     }
 
@@ -126,7 +135,8 @@ class KnowledgeToolsTest {
             JsonNode four = call(search, "{\"query\": \"volcano\"}");
             assertThat(four).hasSize(4);
             int firstTokens = four.get(0).get("meta").get("tokens").asInt();
-            assertThat(call(search, "{\"query\": \"volcano\", \"token_budget\": " + firstTokens + "}")).hasSize(1);
+            assertThat(call(search, "{\"query\": \"volcano\", \"token_budget\": " + firstTokens + "}"))
+                    .hasSize(1);
         }
     }
 
@@ -134,13 +144,16 @@ class KnowledgeToolsTest {
     void the_params_schema_requires_a_query_and_bounds_top_k() throws Exception {
         try (ToolSetup setup = setup("{\"kb\": \"docs\"}")) {
             for (Tool tool : new KnowledgeToolProvider().tools(setup)) {
-                var schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(tool.paramsSchema());
+                var schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                        .getSchema(tool.paramsSchema());
                 assertThat(schema.validate(JSON.readTree("{\"query\": \"q\"}"))).isEmpty();
                 List<Error> missing = schema.validate(JSON.readTree("{\"top_k\": 3}"));
                 assertThat(missing).isNotEmpty();
                 if (tool.name().equals("vector_search")) {
-                    assertThat(schema.validate(JSON.readTree("{\"query\": \"q\", \"top_k\": 1000}"))).isNotEmpty();
-                    assertThat(schema.validate(JSON.readTree("{\"query\": \"q\", \"top_k\": 5}"))).isEmpty();
+                    assertThat(schema.validate(JSON.readTree("{\"query\": \"q\", \"top_k\": 1000}")))
+                            .isNotEmpty();
+                    assertThat(schema.validate(JSON.readTree("{\"query\": \"q\", \"top_k\": 5}")))
+                            .isEmpty();
                 }
             }
         }
@@ -151,7 +164,8 @@ class KnowledgeToolsTest {
         try (ToolSetup setup = setup("{\"kb\": \"docs\"}")) {
             Tool search = byName(new KnowledgeToolProvider().tools(setup)).get("vector_search");
             assertThatThrownBy(() -> call(search, "{\"query\": \"   \"}"))
-                    .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isFalse())
+                    .isInstanceOfSatisfying(
+                            ToolException.class, e -> assertThat(e.retriable()).isFalse())
                     .hasMessage("vector_search needs a non-empty 'query'");
         }
     }
@@ -172,8 +186,10 @@ class KnowledgeToolsTest {
         try (ToolSetup setup = setup("{\"kb\": \"docs\"}")) {
             Tool graph = byName(new KnowledgeToolProvider().tools(setup)).get("retrieve_knowledge_graph");
             assertThatThrownBy(() -> call(graph, "{\"query\": \"x\"}"))
-                    .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isFalse())
-                    .hasMessageContaining("has no knowledge graph: build one with `planvm kb index PATH... --kb docs --graph`");
+                    .isInstanceOfSatisfying(
+                            ToolException.class, e -> assertThat(e.retriable()).isFalse())
+                    .hasMessageContaining(
+                            "has no knowledge graph: build one with `planvm kb index PATH... --kb docs --graph`");
         }
     }
 
@@ -216,9 +232,19 @@ class KnowledgeToolsTest {
 
     @Test
     void concurrent_queries_answer_what_sequential_queries_answer() throws Exception {
-        List<String> queries = List.of("moon and tides", "sourdough starter", "volcanic ash", "queen's gambit", "honey bees",
-                "spring tides", "baking bread in a Dutch oven", "hot spots like Hawaii", "waggle dance", "tide tables");
-        try (ToolSetup docs = setup("{\"kb\": \"docs\"}"); ToolSetup g = setup("{\"kb\": \"g\"}")) {
+        List<String> queries = List.of(
+                "moon and tides",
+                "sourdough starter",
+                "volcanic ash",
+                "queen's gambit",
+                "honey bees",
+                "spring tides",
+                "baking bread in a Dutch oven",
+                "hot spots like Hawaii",
+                "waggle dance",
+                "tide tables");
+        try (ToolSetup docs = setup("{\"kb\": \"docs\"}");
+                ToolSetup g = setup("{\"kb\": \"g\"}")) {
             Tool search = byName(new KnowledgeToolProvider().tools(docs)).get("vector_search");
             Tool graph = byName(new KnowledgeToolProvider().tools(g)).get("retrieve_knowledge_graph");
             List<JsonNode> expected = new ArrayList<>();
@@ -232,9 +258,11 @@ class KnowledgeToolsTest {
                 for (int round = 0; round < 10; round++) {
                     for (int i = 0; i < queries.size(); i++) {
                         int index = i;
-                        Callable<Boolean> check = () ->
-                                call(search, "{\"query\": \"" + queries.get(index) + "\", \"top_k\": 5}").equals(expected.get(2 * index))
-                                        && call(graph, "{\"query\": \"" + queries.get(index) + "\"}").equals(expected.get(2 * index + 1));
+                        Callable<Boolean> check =
+                                () -> call(search, "{\"query\": \"" + queries.get(index) + "\", \"top_k\": 5}")
+                                                .equals(expected.get(2 * index))
+                                        && call(graph, "{\"query\": \"" + queries.get(index) + "\"}")
+                                                .equals(expected.get(2 * index + 1));
                         results.add(pool.submit(check));
                     }
                 }
@@ -254,8 +282,10 @@ class KnowledgeToolsTest {
             Path docs = work.resolve("remote-docs");
             Files.createDirectories(docs);
             Files.writeString(docs.resolve("a.md"), "# Ships\n\nShips cross oceans.\n");
-            EmbeddingEndpoint endpoint = new EmbeddingEndpoint(server.baseUrl(), "fake-embed", "key-1234567", java.time.Duration.ofSeconds(5));
-            KnowledgeBases.at(work.resolve(".planvm/kb")).indexer("remote", Embedders.openAiCompatible(endpoint), IndexSettings.defaults())
+            EmbeddingEndpoint endpoint = new EmbeddingEndpoint(
+                    server.baseUrl(), "fake-embed", "key-1234567", java.time.Duration.ofSeconds(5));
+            KnowledgeBases.at(work.resolve(".planvm/kb"))
+                    .indexer("remote", Embedders.openAiCompatible(endpoint), IndexSettings.defaults())
                     .index(List.of(docs), work, IndexListener.none());
             String section = "{\"kb\": \"remote\", \"embeddings\": {\"base_url\": \"" + server.baseUrl()
                     + "\", \"model\": \"fake-embed\", \"api_key_secret\": \"EMB_KEY\"}}";
@@ -267,7 +297,9 @@ class KnowledgeToolsTest {
                 assertThat(server.authorizations).last().isEqualTo("Bearer key-1234567");
                 server.fail(503, "overloaded");
                 assertThatThrownBy(() -> call(search, "{\"query\": \"ships\"}"))
-                        .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isTrue())
+                        .isInstanceOfSatisfying(
+                                ToolException.class,
+                                e -> assertThat(e.retriable()).isTrue())
                         .hasMessageContaining("answered HTTP 503: overloaded");
             }
         }

@@ -1,14 +1,14 @@
 package dev.planvm.knowledge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.planvm.knowledge.internal.OpenAiEmbedder;
 import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.spi.EmbeddingEndpoint;
 import dev.planvm.knowledge.spi.IndexListener;
 import dev.planvm.knowledge.spi.IndexReport;
 import dev.planvm.knowledge.spi.KnowledgeException;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import dev.planvm.knowledge.internal.OpenAiEmbedder;
 import dev.planvm.knowledge.testing.FakeEmbeddingsServer;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -63,22 +63,27 @@ class OpenAiEmbeddingsTest {
         Path docs = work.resolve("docs");
         Files.createDirectories(docs);
         Files.writeString(docs.resolve("cats.md"), "# Cats\n\nCats purr and chase mice around the barn.\n");
-        Files.writeString(docs.resolve("ships.md"), "# Ships\n\nShips carry containers across oceans between harbours.\n");
+        Files.writeString(
+                docs.resolve("ships.md"), "# Ships\n\nShips carry containers across oceans between harbours.\n");
         KnowledgeBases bases = KnowledgeBases.at(work.resolve("kb"));
-        IndexReport report = bases.indexer("remote", Embedders.configured(Optional.of(endpoint)), IndexSettings.defaults())
+        IndexReport report = bases.indexer(
+                        "remote", Embedders.configured(Optional.of(endpoint)), IndexSettings.defaults())
                 .index(List.of(docs), work, IndexListener.none());
         assertThat(report.chunksEmbedded()).isEqualTo(2);
         assertThat(bases.stats("remote").model()).isEqualTo("openai-compatible/fake-embed");
         assertThat(bases.stats("remote").dimension()).isEqualTo(FakeEmbeddingsServer.DIMENSION);
         try (KnowledgeBase kb = bases.open("remote", Optional.of(endpoint), QuerySettings.defaults())) {
-            assertThat(kb.search("which ships cross oceans", 1, 1000)).singleElement()
+            assertThat(kb.search("which ships cross oceans", 1, 1000))
+                    .singleElement()
                     .satisfies(hit -> assertThat(hit.sourceUri()).isEqualTo("docs/ships.md"));
         }
-        EmbeddingEndpoint otherModel = new EmbeddingEndpoint(server.baseUrl(), "other-embed", KEY, Duration.ofSeconds(5));
+        EmbeddingEndpoint otherModel =
+                new EmbeddingEndpoint(server.baseUrl(), "other-embed", KEY, Duration.ofSeconds(5));
         assertThatThrownBy(() -> bases.open("remote", Optional.of(otherModel), QuerySettings.defaults()))
                 .isInstanceOf(KnowledgeException.class)
-                .hasMessageContaining("was built with embedding model 'openai-compatible/fake-embed' but the configured model is "
-                        + "'openai-compatible/other-embed'");
+                .hasMessageContaining(
+                        "was built with embedding model 'openai-compatible/fake-embed' but the configured model is "
+                                + "'openai-compatible/other-embed'");
         assertThatThrownBy(() -> bases.open("remote", Optional.empty(), QuerySettings.defaults()))
                 .isInstanceOf(KnowledgeException.class)
                 .hasMessageContaining("set PLANVM_EMBEDDINGS_BASE_URL");
@@ -88,7 +93,8 @@ class OpenAiEmbeddingsTest {
     void a_server_error_is_retriable_and_named_in_one_sentence() {
         server.fail(500, "{\"error\": {\"message\": \"boom\"}}");
         assertThatThrownBy(() -> Embedders.openAiCompatible(endpoint).embed(List.of("x")))
-                .isInstanceOfSatisfying(KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
+                .isInstanceOfSatisfying(
+                        KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessageStartingWith("the embeddings endpoint " + server.baseUrl() + " answered HTTP 500: ")
                 .hasMessageContaining("boom")
                 .hasMessageNotContaining("\n");
@@ -98,7 +104,8 @@ class OpenAiEmbeddingsTest {
     void a_refused_key_is_not_retriable_and_never_shown() {
         server.fail(401, "{\"error\": \"invalid key " + KEY + "\"}");
         assertThatThrownBy(() -> Embedders.openAiCompatible(endpoint).embed(List.of("x")))
-                .isInstanceOfSatisfying(KnowledgeException.class, e -> assertThat(e.retriable()).isFalse())
+                .isInstanceOfSatisfying(
+                        KnowledgeException.class, e -> assertThat(e.retriable()).isFalse())
                 .hasMessageContaining("refused the key")
                 .hasMessageNotContaining(KEY);
         assertThat(endpoint.toString()).doesNotContain(KEY);
@@ -108,16 +115,19 @@ class OpenAiEmbeddingsTest {
     void rate_limiting_is_retriable() {
         server.fail(429, "slow down");
         assertThatThrownBy(() -> Embedders.openAiCompatible(endpoint).embed(List.of("x")))
-                .isInstanceOfSatisfying(KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
+                .isInstanceOfSatisfying(
+                        KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessageContaining("answered HTTP 429: slow down");
     }
 
     @Test
     void a_slow_server_times_out_as_retriable() {
         server.delay(3000);
-        EmbeddingEndpoint impatient = new EmbeddingEndpoint(server.baseUrl(), "fake-embed", null, Duration.ofMillis(500));
+        EmbeddingEndpoint impatient =
+                new EmbeddingEndpoint(server.baseUrl(), "fake-embed", null, Duration.ofMillis(500));
         assertThatThrownBy(() -> Embedders.openAiCompatible(impatient).embed(List.of("x")))
-                .isInstanceOfSatisfying(KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
+                .isInstanceOfSatisfying(
+                        KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessageContaining("did not answer within");
     }
 
@@ -135,9 +145,11 @@ class OpenAiEmbeddingsTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        EmbeddingEndpoint nobody = new EmbeddingEndpoint(URI.create("http://127.0.0.1:" + port + "/v1"), "m", null, Duration.ofSeconds(2));
+        EmbeddingEndpoint nobody =
+                new EmbeddingEndpoint(URI.create("http://127.0.0.1:" + port + "/v1"), "m", null, Duration.ofSeconds(2));
         assertThatThrownBy(() -> Embedders.openAiCompatible(nobody).embed(List.of("x")))
-                .isInstanceOfSatisfying(KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
+                .isInstanceOfSatisfying(
+                        KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessage("the embeddings endpoint http://127.0.0.1:" + port + "/v1 refused the connection");
     }
 
@@ -145,11 +157,17 @@ class OpenAiEmbeddingsTest {
     void the_endpoint_comes_from_the_environment() {
         assertThat(EmbeddingEndpoint.fromEnvironment(java.util.Map.of())).isEmpty();
         EmbeddingEndpoint configured = EmbeddingEndpoint.fromEnvironment(java.util.Map.of(
-                "PLANVM_EMBEDDINGS_BASE_URL", "http://localhost:11434/v1", "PLANVM_EMBEDDINGS_MODEL", "nomic-embed-text",
-                "PLANVM_EMBEDDINGS_API_KEY", KEY)).orElseThrow();
+                        "PLANVM_EMBEDDINGS_BASE_URL",
+                        "http://localhost:11434/v1",
+                        "PLANVM_EMBEDDINGS_MODEL",
+                        "nomic-embed-text",
+                        "PLANVM_EMBEDDINGS_API_KEY",
+                        KEY))
+                .orElseThrow();
         assertThat(configured.model()).isEqualTo("nomic-embed-text");
         assertThat(configured.apiKey()).isEqualTo(KEY);
-        assertThatThrownBy(() -> EmbeddingEndpoint.fromEnvironment(java.util.Map.of("PLANVM_EMBEDDINGS_BASE_URL", "ftp://x")))
+        assertThatThrownBy(() ->
+                        EmbeddingEndpoint.fromEnvironment(java.util.Map.of("PLANVM_EMBEDDINGS_BASE_URL", "ftp://x")))
                 .isInstanceOf(KnowledgeException.class)
                 .hasMessageContaining("must be an http:// or https:// URL");
     }

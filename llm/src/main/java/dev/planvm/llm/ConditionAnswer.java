@@ -2,8 +2,8 @@ package dev.planvm.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.tools.ConditionResult;
 import dev.planvm.json.JsonText;
+import dev.planvm.tools.ConditionResult;
 import java.util.Optional;
 
 /**

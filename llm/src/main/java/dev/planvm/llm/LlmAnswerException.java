@@ -8,7 +8,10 @@ package dev.planvm.llm;
 final class LlmAnswerException extends RuntimeException {
 
     /** What is wrong with the answer. */
-    enum Kind { TOO_LARGE, NOT_JSON }
+    enum Kind {
+        TOO_LARGE,
+        NOT_JSON
+    }
 
     private final Kind kind;
     private final long limit;

@@ -61,8 +61,8 @@ public final class LlmConditionEvaluator implements ConditionEvaluator {
                 return read.result();
             }
             if (tried == TRIES) {
-                throw ToolException.permanent("the LLM gave no usable {\"result\", \"explanation\"} answer in "
-                        + TRIES + " tries; last answer: \"" + LlmText.shorten(answer, 200) + "\"");
+                throw ToolException.permanent("the LLM gave no usable {\"result\", \"explanation\"} answer in " + TRIES
+                        + " tries; last answer: \"" + LlmText.shorten(answer, 200) + "\"");
             }
             messages.add(AiMessage.from(answer));
             messages.add(UserMessage.from(read.problem() + " Reply with only " + FORMAT + "."));

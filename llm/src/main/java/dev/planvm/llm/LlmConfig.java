@@ -6,9 +6,9 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,7 +40,8 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
     /** The answer cap used when {@code PLANVM_LLM_MAX_RESPONSE_BYTES} is unset: 16 MiB. */
     public static final long DEFAULT_MAX_RESPONSE_BYTES = StatusHttpClient.DEFAULT_MAX_RESPONSE_BYTES;
 
-    private static final Pattern SIZE = Pattern.compile("(\\d{1,15})\\s*(?:([kmg])(?:i?b)?|b)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SIZE =
+            Pattern.compile("(\\d{1,15})\\s*(?:([kmg])(?:i?b)?|b)?", Pattern.CASE_INSENSITIVE);
 
     static final String OPENAI_URL = "https://api.openai.com/v1";
 

@@ -46,7 +46,11 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         ToolException mapped = classify(e, elapsed);
         String message = LlmText.redact(mapped.getMessage(), apiKey);
         // The cause helps debugging, unless a message in it (a server's echo) holds the key.
-        return new ToolException(message, mapped.retriable(), showsKey(e) ? null : e, mapped.retryAfter().orElse(null));
+        return new ToolException(
+                message,
+                mapped.retriable(),
+                showsKey(e) ? null : e,
+                mapped.retryAfter().orElse(null));
     }
 
     private boolean showsKey(Throwable e) {
@@ -64,16 +68,23 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
     private ToolException classify(RuntimeException e, Duration elapsed) {
         LlmAnswerException answer = find(e, LlmAnswerException.class);
         if (answer != null) {
-            return new ToolException(answer.kind() == LlmAnswerException.Kind.TOO_LARGE
-                    ? "the LLM server" + at() + " answered with more than " + LlmConfig.describeBytes(answer.limit())
-                            + " (PLANVM_LLM_MAX_RESPONSE_BYTES); the answer was not read to the end"
-                    : "the LLM server" + at() + " answered " + answer.status() + " with a body that is not JSON: "
-                            + answer.getMessage(), false);
+            return new ToolException(
+                    answer.kind() == LlmAnswerException.Kind.TOO_LARGE
+                            ? "the LLM server" + at() + " answered with more than "
+                                    + LlmConfig.describeBytes(answer.limit())
+                                    + " (PLANVM_LLM_MAX_RESPONSE_BYTES); the answer was not read to the end"
+                            : "the LLM server" + at() + " answered " + answer.status()
+                                    + " with a body that is not JSON: " + answer.getMessage(),
+                    false);
         }
         HttpException http = find(e, HttpException.class);
         if (http != null) {
-            Duration retryAfter = http instanceof HttpStatusException status ? status.retryAfter().orElse(null) : null;
-            return httpStatus(http.statusCode(), http.getMessage() == null ? null : LlmText.redact(http.getMessage(), apiKey),
+            Duration retryAfter = http instanceof HttpStatusException status
+                    ? status.retryAfter().orElse(null)
+                    : null;
+            return httpStatus(
+                    http.statusCode(),
+                    http.getMessage() == null ? null : LlmText.redact(http.getMessage(), apiKey),
                     retryAfter);
         }
         if (find(e, HttpConnectTimeoutException.class) != null) {
@@ -97,10 +108,13 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         }
         IOException io = find(e, IOException.class);
         if (io != null) {
-            return new ToolException("the connection to the LLM server" + at() + " failed: "
-                    + reason(io, io.getClass().getSimpleName()), true);
+            return new ToolException(
+                    "the connection to the LLM server" + at() + " failed: "
+                            + reason(io, io.getClass().getSimpleName()),
+                    true);
         }
-        String detail = e.getMessage() == null ? e.getClass().getSimpleName()
+        String detail = e.getMessage() == null
+                ? e.getClass().getSimpleName()
                 : LlmText.shorten(LlmText.redact(e.getMessage(), apiKey), MAX_BODY);
         return new ToolException("the LLM call failed: " + detail, e instanceof RetriableException);
     }
@@ -114,8 +128,11 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         } else if (status == 404) {
             hint = " (check PLANVM_MODEL and OPENAI_BASE_URL)";
         }
-        return new ToolException("the LLM server answered HTTP " + status
-                + (detail.isEmpty() ? "" : ": " + detail) + hint, retriable, null, retriable ? retryAfter : null);
+        return new ToolException(
+                "the LLM server answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + hint,
+                retriable,
+                null,
+                retriable ? retryAfter : null);
     }
 
     /** The error message of an OpenAI error body ({@code {"error": {"message": ...}}}), else the body. */

@@ -11,8 +11,7 @@ final class LlmText {
     /** OpenAI-style secret keys ({@code sk-...}, {@code sk-proj-...}) that a server might echo. */
     private static final Pattern SECRET_KEY = Pattern.compile("sk-[A-Za-z0-9_\\-]{8,}");
 
-    private LlmText() {
-    }
+    private LlmText() {}
 
     /**
      * The user message: the prompt, then {@code "\n\nContext:\n"} and the context when there is one
@@ -27,7 +26,10 @@ final class LlmText {
 
     /** {@code 60 s}, {@code 1.5 s}. */
     static String seconds(Duration duration) {
-        return BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+        return BigDecimal.valueOf(duration.toMillis())
+                        .movePointLeft(3)
+                        .stripTrailingZeros()
+                        .toPlainString() + " s";
     }
 
     /** The text on one line, cut to {@code max} characters (with an ellipsis when cut). */

@@ -26,14 +26,17 @@ public final class LlmToolProvider implements ToolProvider {
 
     @Override
     public List<Tool> tools(Map<String, String> environment) {
-        return config(environment).<List<Tool>>map(config -> List.of(new LlmGenerateTool(config), new PlannerTool(config)))
+        return config(environment)
+                .<List<Tool>>map(config -> List.of(new LlmGenerateTool(config), new PlannerTool(config)))
                 .orElse(List.of());
     }
 
     @Override
     public Map<String, String> unavailable(Map<String, String> environment) {
         try {
-            return LlmConfig.fromEnvironment(environment).isPresent() ? Map.of() : Map.of("llm_generate", LlmConfig.NOT_CONFIGURED);
+            return LlmConfig.fromEnvironment(environment).isPresent()
+                    ? Map.of()
+                    : Map.of("llm_generate", LlmConfig.NOT_CONFIGURED);
         } catch (IllegalArgumentException badSetting) {
             return Map.of("llm_generate", badSetting.getMessage());
         }

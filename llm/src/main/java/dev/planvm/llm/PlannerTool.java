@@ -79,10 +79,19 @@ public final class PlannerTool implements Tool {
         ObjectNode schema = JSON.objectNode();
         schema.put("type", "object");
         ObjectNode properties = schema.putObject("properties");
-        ObjectNode message = properties.putObject("messages").put("type", "array").put("minItems", 1).putObject("items");
+        ObjectNode message = properties
+                .putObject("messages")
+                .put("type", "array")
+                .put("minItems", 1)
+                .putObject("items");
         message.put("type", "object");
         ObjectNode messageProperties = message.putObject("properties");
-        messageProperties.putObject("role").putArray("enum").add("system").add("user").add("assistant");
+        messageProperties
+                .putObject("role")
+                .putArray("enum")
+                .add("system")
+                .add("user")
+                .add("assistant");
         messageProperties.putObject("content").put("type", "string");
         message.putArray("required").add("role").add("content");
         properties.putObject("response_format").putArray("type").add("object").add("null");
@@ -117,21 +126,27 @@ public final class PlannerTool implements Tool {
 
     /** The response format params ask for; null for text. */
     static ResponseFormat format(JsonNode format) {
-        if (format == null || format.isNull() || format.path("type").asText("text").equals("text")) {
+        if (format == null
+                || format.isNull()
+                || format.path("type").asText("text").equals("text")) {
             return null;
         }
         String type = format.path("type").asText();
         if (type.equals("json_object")) {
             return ResponseFormat.JSON;
         }
-        if (!type.equals("json_schema") || !format.path("json_schema").path("schema").isObject()) {
+        if (!type.equals("json_schema")
+                || !format.path("json_schema").path("schema").isObject()) {
             throw ToolException.permanent("response_format must be {\"type\": \"json_schema\", \"json_schema\": "
                     + "{\"name\", \"schema\"}}, {\"type\": \"json_object\"} or {\"type\": \"text\"}");
         }
         JsonNode jsonSchema = format.get("json_schema");
-        return ResponseFormat.builder().type(ResponseFormatType.JSON)
-                .jsonSchema(JsonSchema.builder().name(jsonSchema.path("name").asText("plan"))
-                        .rootElement(JsonRawSchema.from(jsonSchema.get("schema").toString())).build())
+        return ResponseFormat.builder()
+                .type(ResponseFormatType.JSON)
+                .jsonSchema(JsonSchema.builder()
+                        .name(jsonSchema.path("name").asText("plan"))
+                        .rootElement(JsonRawSchema.from(jsonSchema.get("schema").toString()))
+                        .build())
                 .build();
     }
 

@@ -1,6 +1,7 @@
 package dev.planvm.llm;
 
-import dev.planvm.tools.RetryAfter;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.TimeoutException;
 import dev.langchain4j.http.client.HttpClient;
@@ -10,8 +11,7 @@ import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
+import dev.planvm.tools.RetryAfter;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -44,6 +44,7 @@ final class StatusHttpClient implements HttpClient {
     static final int ERROR_BODY_BYTES = 64 * 1024;
     /** The answer cap unless configured otherwise: 16 MiB. */
     static final long DEFAULT_MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
+
     private static final JsonFactory JSON = new JsonFactory();
     private static final int PREVIEW = 200;
 
@@ -55,7 +56,8 @@ final class StatusHttpClient implements HttpClient {
     private volatile JdkHttpClient fallback;
 
     private StatusHttpClient(Builder builder) {
-        java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1);
+        java.net.http.HttpClient.Builder jdk =
+                java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1);
         if (builder.connectTimeout != null) {
             jdk.connectTimeout(builder.connectTimeout);
         }
@@ -78,7 +80,9 @@ final class StatusHttpClient implements HttpClient {
         HttpResponse<byte[]> response = exchange(toJdk(request));
         int status = response.statusCode();
         if (status < 200 || status >= 300) {
-            throw new HttpStatusException(status, new String(response.body(), StandardCharsets.UTF_8),
+            throw new HttpStatusException(
+                    status,
+                    new String(response.body(), StandardCharsets.UTF_8),
                     RetryAfter.from(response.headers().map(), clock));
         }
         if (!isJson(response.body())) {
@@ -158,8 +162,11 @@ final class StatusHttpClient implements HttpClient {
                 current = fallback;
                 if (current == null) {
                     current = JdkHttpClient.builder()
-                            .httpClientBuilder(java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1))
-                            .connectTimeout(connectTimeout).readTimeout(readTimeout).build();
+                            .httpClientBuilder(java.net.http.HttpClient.newBuilder()
+                                    .version(java.net.http.HttpClient.Version.HTTP_1_1))
+                            .connectTimeout(connectTimeout)
+                            .readTimeout(readTimeout)
+                            .build();
                     fallback = current;
                 }
             }
@@ -168,15 +175,18 @@ final class StatusHttpClient implements HttpClient {
     }
 
     private java.net.http.HttpRequest toJdk(HttpRequest request) {
-        java.net.http.HttpRequest.Builder builder = java.net.http.HttpRequest.newBuilder().uri(URI.create(request.url()));
+        java.net.http.HttpRequest.Builder builder =
+                java.net.http.HttpRequest.newBuilder().uri(URI.create(request.url()));
         request.headers().forEach((name, values) -> {
             if (values != null) {
                 values.forEach(value -> builder.header(name, value));
             }
         });
-        builder.method(request.method().name(), request.body() == null
-                ? java.net.http.HttpRequest.BodyPublishers.noBody()
-                : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
+        builder.method(
+                request.method().name(),
+                request.body() == null
+                        ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
         if (readTimeout != null) {
             builder.timeout(readTimeout);
         }

@@ -53,10 +53,14 @@ final class StreamedAnswer {
             ChatResponse response = stream.await();
             LlmClient.report(response.tokenUsage(), events);
             if (response.finishReason() == null) {
-                throw ToolException.transientFailure("the LLM's streamed answer broke off after "
-                        + String.format("%,d", stream.text().length()) + " characters, before the server said it was done", null);
+                throw ToolException.transientFailure(
+                        "the LLM's streamed answer broke off after "
+                                + String.format("%,d", stream.text().length())
+                                + " characters, before the server said it was done",
+                        null);
             }
-            String text = response.aiMessage() == null ? null : response.aiMessage().text();
+            String text =
+                    response.aiMessage() == null ? null : response.aiMessage().text();
             return text != null ? text : stream.text();
         } catch (ToolException e) {
             throw e;
@@ -122,8 +126,10 @@ final class StreamedAnswer {
                     } catch (TimeoutException notYet) {
                         if (System.nanoTime() - lastActivity > idleTimeout.toNanos()) {
                             cancel();
-                            throw ToolException.transientFailure("the LLM sent nothing for " + LlmText.seconds(idleTimeout)
-                                    + " while streaming its answer", null);
+                            throw ToolException.transientFailure(
+                                    "the LLM sent nothing for " + LlmText.seconds(idleTimeout)
+                                            + " while streaming its answer",
+                                    null);
                         }
                     }
                 }

@@ -28,8 +28,14 @@ class LlmBoundsTest {
 
     /** {@code llm_generate} configured from the environment: a 1 s timeout and a 1 MiB answer cap. */
     private LlmGenerateTool tool() {
-        return new LlmGenerateTool(LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl(),
-                "PLANVM_LLM_TIMEOUT_SECONDS", "1", "PLANVM_LLM_MAX_RESPONSE_BYTES", "1MiB")).orElseThrow());
+        return new LlmGenerateTool(LlmConfig.fromEnvironment(Map.of(
+                        "OPENAI_BASE_URL",
+                        server.baseUrl(),
+                        "PLANVM_LLM_TIMEOUT_SECONDS",
+                        "1",
+                        "PLANVM_LLM_MAX_RESPONSE_BYTES",
+                        "1MiB"))
+                .orElseThrow());
     }
 
     private ToolException failure(LlmGenerateTool tool) {
@@ -61,8 +67,9 @@ class LlmBoundsTest {
 
         ToolException e = failure(tool());
 
-        assertThat(e.getMessage()).isEqualTo("the LLM server at " + server.baseUrl() + " answered with more than 1 MiB"
-                + " (PLANVM_LLM_MAX_RESPONSE_BYTES); the answer was not read to the end");
+        assertThat(e.getMessage())
+                .isEqualTo("the LLM server at " + server.baseUrl() + " answered with more than 1 MiB"
+                        + " (PLANVM_LLM_MAX_RESPONSE_BYTES); the answer was not read to the end");
         assertThat(e.retriable()).isFalse();
     }
 
@@ -72,8 +79,9 @@ class LlmBoundsTest {
 
         ToolException e = failure(tool());
 
-        assertThat(e.getMessage()).isEqualTo("the LLM server at " + server.baseUrl() + " answered 200 with a body that is"
-                + " not JSON: <html><body>Welcome to nginx!</body></html>");
+        assertThat(e.getMessage())
+                .isEqualTo("the LLM server at " + server.baseUrl() + " answered 200 with a body that is"
+                        + " not JSON: <html><body>Welcome to nginx!</body></html>");
         assertThat(e.retriable()).isFalse();
     }
 
@@ -81,8 +89,10 @@ class LlmBoundsTest {
     void an_answer_within_the_cap_and_the_timeout_is_read() {
         server.replyHuge(512 * 1024);
 
-        String answer = assertTimeoutPreemptively(Duration.ofSeconds(15), () -> tool()
-                .invoke(JsonNodeFactory.instance.objectNode().put("prompt", "p"), CallContext.of(0)).asText());
+        String answer = assertTimeoutPreemptively(
+                Duration.ofSeconds(15),
+                () -> tool().invoke(JsonNodeFactory.instance.objectNode().put("prompt", "p"), CallContext.of(0))
+                        .asText());
 
         assertThat(answer).hasSize(512 * 1024);
     }

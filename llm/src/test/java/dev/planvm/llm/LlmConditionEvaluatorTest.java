@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.llm.testing.FakeOpenAiServer;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.ToolException;
-import dev.planvm.llm.testing.FakeOpenAiServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,7 +71,8 @@ class LlmConditionEvaluatorTest {
 
         evaluate();
 
-        assertThat(server.requests().get(0).path("response_format").path("type").asText()).isEqualTo("json_object");
+        assertThat(server.requests().get(0).path("response_format").path("type").asText())
+                .isEqualTo("json_object");
     }
 
     @Test
@@ -124,8 +125,9 @@ class LlmConditionEvaluatorTest {
         assertThat(retry.get(2).path("role").asText()).isEqualTo("assistant");
         assertThat(retry.get(2).path("content").asText()).isEqualTo("Yes, it is complete.");
         assertThat(retry.get(3).path("role").asText()).isEqualTo("user");
-        assertThat(retry.get(3).path("content").asText()).isEqualTo("Your answer had no JSON object. "
-                + "Reply with only {\"result\": true or false, \"explanation\": \"...\"}.");
+        assertThat(retry.get(3).path("content").asText())
+                .isEqualTo("Your answer had no JSON object. "
+                        + "Reply with only {\"result\": true or false, \"explanation\": \"...\"}.");
     }
 
     @Test
@@ -154,7 +156,8 @@ class LlmConditionEvaluatorTest {
 
         evaluate();
 
-        assertThat(message(1, 3).path("content").asText()).startsWith("In your JSON object, 'result' was 1, not true or false.");
+        assertThat(message(1, 3).path("content").asText())
+                .startsWith("In your JSON object, 'result' was 1, not true or false.");
     }
 
     @Test

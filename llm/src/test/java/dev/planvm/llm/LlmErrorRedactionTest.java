@@ -20,7 +20,8 @@ class LlmErrorRedactionTest {
     private static final String KEY = "gsk_live_7Q2pX9rT4vB8nM3kL6wZ1yH5";
 
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
-    private final LlmGenerateTool tool = new LlmGenerateTool(new LlmConfig(KEY, server.baseUrl(), "m", Duration.ofSeconds(2)));
+    private final LlmGenerateTool tool =
+            new LlmGenerateTool(new LlmConfig(KEY, server.baseUrl(), "m", Duration.ofSeconds(2)));
 
     @AfterEach
     void stopServer() {
@@ -52,6 +53,8 @@ class LlmErrorRedactionTest {
 
         String message = failure();
 
-        assertThat(message).startsWith("the LLM server answered HTTP 500: Internal error.").doesNotContain(KEY.substring(0, 8));
+        assertThat(message)
+                .startsWith("the LLM server answered HTTP 500: Internal error.")
+                .doesNotContain(KEY.substring(0, 8));
     }
 }

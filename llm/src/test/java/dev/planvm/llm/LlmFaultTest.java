@@ -1,22 +1,22 @@
 package dev.planvm.llm;
 
-import dev.planvm.tools.RetryAfter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.type;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.llm.testing.FakeOpenAiServer;
 import dev.planvm.tools.CallContext;
+import dev.planvm.tools.RetryAfter;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.chain.CallChain;
-import dev.planvm.tools.chain.CallChains;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
-import dev.planvm.llm.testing.FakeOpenAiServer;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.tools.chain.CallChains;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +35,8 @@ class LlmFaultTest {
     private static final String BOOM = "{\"error\": {\"message\": \"boom\"}}";
 
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
-    private final LlmGenerateTool tool = new LlmGenerateTool(new LlmConfig(null, server.baseUrl(), "m", Duration.ofSeconds(2)));
+    private final LlmGenerateTool tool =
+            new LlmGenerateTool(new LlmConfig(null, server.baseUrl(), "m", Duration.ofSeconds(2)));
     private final List<FailedAttempt> attempts = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @AfterEach
@@ -57,7 +58,11 @@ class LlmFaultTest {
     }
 
     private CallChain chain(RetrySettings settings) {
-        return CallChains.standard(CallChains.parts(ToolRegistry.of(List.of(tool))).retries(settings).build(), null);
+        return CallChains.standard(
+                CallChains.parts(ToolRegistry.of(List.of(tool)))
+                        .retries(settings)
+                        .build(),
+                null);
     }
 
     private static RetrySettings fast(int attempts) {
@@ -102,13 +107,16 @@ class LlmFaultTest {
     @Test
     void retry_after_reads_seconds_dates_and_ignores_what_does_not_parse() {
         Clock clock = Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC);
-        assertThat(RetryAfter.from(Map.of("Retry-After", List.of("120")), clock)).isEqualTo(Duration.ofSeconds(120));
-        assertThat(RetryAfter.from(Map.of("retry-after", List.of("0.5")), clock)).isEqualTo(Duration.ofMillis(500));
+        assertThat(RetryAfter.from(Map.of("Retry-After", List.of("120")), clock))
+                .isEqualTo(Duration.ofSeconds(120));
+        assertThat(RetryAfter.from(Map.of("retry-after", List.of("0.5")), clock))
+                .isEqualTo(Duration.ofMillis(500));
         assertThat(RetryAfter.from(Map.of("Retry-After", List.of("Wed, 01 Jan 2025 00:00:30 GMT")), clock))
                 .isEqualTo(Duration.ofSeconds(30));
         assertThat(RetryAfter.from(Map.of("Retry-After", List.of("Tue, 31 Dec 2024 23:00:00 GMT")), clock))
                 .isEqualTo(Duration.ZERO);
-        assertThat(RetryAfter.from(Map.of("Retry-After", List.of("soon")), clock)).isNull();
+        assertThat(RetryAfter.from(Map.of("Retry-After", List.of("soon")), clock))
+                .isNull();
         assertThat(RetryAfter.from(Map.of("Retry-After", List.of("-3")), clock)).isNull();
         assertThat(RetryAfter.from(Map.of(), clock)).isNull();
     }
@@ -127,7 +135,10 @@ class LlmFaultTest {
 
     @Test
     void a_burst_of_server_errors_is_retried_until_an_answer() {
-        server.replyStatus(500, BOOM).replyStatus(502, BOOM).replyStatus(503, BOOM).reply("finally");
+        server.replyStatus(500, BOOM)
+                .replyStatus(502, BOOM)
+                .replyStatus(503, BOOM)
+                .reply("finally");
         assertThat(chain(fast(4)).execute(call(), attempts::add).asText()).isEqualTo("finally");
         assertThat(server.requestCount()).isEqualTo(4);
         assertThat(attempts).extracting(FailedAttempt::number).containsExactly(1, 2, 3);
@@ -135,10 +146,14 @@ class LlmFaultTest {
 
     @Test
     void a_burst_longer_than_the_limit_fails_naming_the_attempts() {
-        server.replyStatus(500, BOOM).replyStatus(500, BOOM).replyStatus(500, BOOM).reply("too late");
+        server.replyStatus(500, BOOM)
+                .replyStatus(500, BOOM)
+                .replyStatus(500, BOOM)
+                .reply("too late");
         assertThatThrownBy(() -> chain(fast(3)).execute(call(), attempts::add))
                 .hasMessage("the LLM server answered HTTP 500: boom (after 3 attempts)")
-                .asInstanceOf(type(ToolException.class)).returns(true, ToolException::retriable);
+                .asInstanceOf(type(ToolException.class))
+                .returns(true, ToolException::retriable);
         assertThat(server.remainingReplies()).isEqualTo(1);
     }
 
@@ -146,19 +161,25 @@ class LlmFaultTest {
     void a_closed_connection_is_retried_on_a_new_one() {
         server.closeConnection().reply("reconnected");
         assertThat(chain(fast(2)).execute(call(), attempts::add).asText()).isEqualTo("reconnected");
-        assertThat(attempts).singleElement()
+        assertThat(attempts)
+                .singleElement()
                 .satisfies(a -> assertThat(a.failure().getMessage()).contains("closed the connection"));
     }
 
     @Test
     void a_reply_slower_than_the_call_timeout_is_abandoned_and_retried() {
         server.replyAfter(Duration.ofSeconds(5), "too late").reply("in time");
-        RetrySettings settings = new RetrySettings(new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10)), Map.of(),
-                Duration.ofMillis(300), Map.of(), RetrySettings.DEFAULT_MAX_RETRY_AFTER);
+        RetrySettings settings = new RetrySettings(
+                new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10)),
+                Map.of(),
+                Duration.ofMillis(300),
+                Map.of(),
+                RetrySettings.DEFAULT_MAX_RETRY_AFTER);
         long start = System.nanoTime();
         assertThat(chain(settings).execute(call(), attempts::add).asText()).isEqualTo("in time");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
-        assertThat(attempts).singleElement()
+        assertThat(attempts)
+                .singleElement()
                 .satisfies(a -> assertThat(a.failure().getMessage()).isEqualTo("the call timed out after 0.3 s"));
     }
 }

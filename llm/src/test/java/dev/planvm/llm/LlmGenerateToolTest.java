@@ -1,21 +1,20 @@
 package dev.planvm.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.type;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.llm.testing.FakeOpenAiServer;
 import dev.planvm.tools.CallContext;
+import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.chain.CallChains;
-import dev.planvm.tools.ToolException;
-import dev.planvm.llm.testing.FakeOpenAiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +101,8 @@ class LlmGenerateToolTest {
 
         tool.invoke(params("{\"prompt\": \"Summarize.\"}"), TWO_KEYS);
 
-        assertThat(server.requests().get(0).path("response_format").path("type").asText()).isEqualTo("json_object");
+        assertThat(server.requests().get(0).path("response_format").path("type").asText())
+                .isEqualTo("json_object");
     }
 
     @Test
@@ -137,8 +137,12 @@ class LlmGenerateToolTest {
 
     /** A call of the tool through a call chain, whose last link checks the params against the tool's schema. */
     private JsonNode throughChain(JsonNode params) {
-        return CallChains.standard(CallChains.parts(ToolRegistry.of(List.of(tool))).retries(RetrySettings.of(RetryPolicy.NONE))
-                .build(), null).execute(new Call.ToolCall("llm_generate", params, CallContext.of(0)));
+        return CallChains.standard(
+                        CallChains.parts(ToolRegistry.of(List.of(tool)))
+                                .retries(RetrySettings.of(RetryPolicy.NONE))
+                                .build(),
+                        null)
+                .execute(new Call.ToolCall("llm_generate", params, CallContext.of(0)));
     }
 
     @Test
@@ -152,8 +156,11 @@ class LlmGenerateToolTest {
     @Test
     void params_may_carry_other_properties() {
         server.reply("fine");
-        assertThat(throughChain(json("{\"prompt\": \"p\", \"context\": null, \"response_format\": {\"type\": \"json_object\"}}"))
-                .asText()).isEqualTo("fine");
+        assertThat(throughChain(
+                                json(
+                                        "{\"prompt\": \"p\", \"context\": null, \"response_format\": {\"type\": \"json_object\"}}"))
+                        .asText())
+                .isEqualTo("fine");
     }
 
     @ParameterizedTest
@@ -198,7 +205,8 @@ class LlmGenerateToolTest {
     void langchain4j_does_not_retry_by_itself() {
         server.replyStatus(500, "{\"error\": {\"message\": \"boom\"}}").reply("second");
 
-        assertThatThrownBy(() -> tool.invoke(params("{\"prompt\": \"p\"}"), WHOLE)).isInstanceOf(ToolException.class);
+        assertThatThrownBy(() -> tool.invoke(params("{\"prompt\": \"p\"}"), WHOLE))
+                .isInstanceOf(ToolException.class);
         assertThat(server.requestCount()).isEqualTo(1);
     }
 
@@ -227,7 +235,8 @@ class LlmGenerateToolTest {
     void a_failure_whose_cause_echoes_the_api_key_keeps_no_cause() {
         server.replyStatus(401, "{\"error\": {\"message\": \"Incorrect API key provided: " + KEY + "\"}}");
 
-        assertThatThrownBy(() -> tool.invoke(params("{\"prompt\": \"p\"}"), WHOLE)).hasNoCause();
+        assertThatThrownBy(() -> tool.invoke(params("{\"prompt\": \"p\"}"), WHOLE))
+                .hasNoCause();
     }
 
     @Test
@@ -255,8 +264,8 @@ class LlmGenerateToolTest {
     void an_unreachable_server_is_retriable_and_named() {
         FakeOpenAiServer gone = FakeOpenAiServer.start();
         gone.close();
-        LlmGenerateTool unreachable = new LlmGenerateTool(
-                new LlmConfig(KEY, gone.baseUrl(), "test-model", Duration.ofSeconds(2)));
+        LlmGenerateTool unreachable =
+                new LlmGenerateTool(new LlmConfig(KEY, gone.baseUrl(), "test-model", Duration.ofSeconds(2)));
 
         assertThatThrownBy(() -> unreachable.invoke(params("{\"prompt\": \"p\"}"), WHOLE))
                 .hasMessage("cannot reach the LLM server at " + gone.baseUrl() + ": connection refused")

@@ -22,8 +22,9 @@ class PlannerToolTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
-    private final PlannerTool planner = new PlannerTool(LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl(),
-            "PLANVM_LLM_TIMEOUT_SECONDS", "2")).orElseThrow());
+    private final PlannerTool planner = new PlannerTool(
+            LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "2"))
+                    .orElseThrow());
 
     @AfterEach
     void stopServer() {
@@ -60,18 +61,22 @@ class PlannerToolTest {
 
     @Test
     void streams_each_piece_to_the_call_as_it_arrives_and_reports_the_tokens() throws Exception {
-        server.usage(1200, 340).replyStreamed(List.of("[{\"seq_no\": 0, ", "\"type\": \"assign\", ", "\"parameters\": {}}]"),
-                Duration.ofMillis(150));
+        server.usage(1200, 340)
+                .replyStreamed(
+                        List.of("[{\"seq_no\": 0, ", "\"type\": \"assign\", ", "\"parameters\": {}}]"),
+                        Duration.ofMillis(150));
         Seen seen = new Seen();
 
-        JsonNode answer = planner.invoke(params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], \"stream\": true}"),
+        JsonNode answer = planner.invoke(
+                params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], \"stream\": true}"),
                 CallContext.of(0).withEvents(seen));
         long returned = System.nanoTime();
 
         assertThat(answer.asText()).isEqualTo("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {}}]");
         assertThat(seen.pieces).containsExactly("[{\"seq_no\": 0, ", "\"type\": \"assign\", ", "\"parameters\": {}}]");
         assertThat(seen.streams).isEqualTo(1);
-        assertThat(returned - seen.arrivals.get(0)).as("the first piece arrived well before the answer ended")
+        assertThat(returned - seen.arrivals.get(0))
+                .as("the first piece arrived well before the answer ended")
                 .isGreaterThan(Duration.ofMillis(200).toNanos());
         assertThat(seen.tokens).containsExactly(new TokenCount(1200, 340));
         assertThat(server.requests().get(0).path("stream").asBoolean()).isTrue();
@@ -90,8 +95,10 @@ class PlannerToolTest {
 
         JsonNode request = server.requests().get(0);
         assertThat(request.at("/response_format/type").asText()).isEqualTo("json_schema");
-        assertThat(request.at("/response_format/json_schema/strict").asBoolean()).isTrue();
-        assertThat(request.at("/response_format/json_schema/schema/required/0").asText()).isEqualTo("plan");
+        assertThat(request.at("/response_format/json_schema/strict").asBoolean())
+                .isTrue();
+        assertThat(request.at("/response_format/json_schema/schema/required/0").asText())
+                .isEqualTo("plan");
         assertThat(request.at("/messages/0/role").asText()).isEqualTo("system");
         assertThat(seen.tokens).containsExactly(new TokenCount(10, 5));
     }
@@ -100,8 +107,11 @@ class PlannerToolTest {
     void a_stream_that_breaks_off_fails_as_retriable() {
         server.replyStreamedThenDrop(List.of("[{\"seq_no\""), Duration.ZERO);
 
-        assertThatThrownBy(() -> planner.invoke(params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], "
-                + "\"stream\": true}"), CallContext.of(0))).isInstanceOfSatisfying(ToolException.class,
+        assertThatThrownBy(() -> planner.invoke(
+                        params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], " + "\"stream\": true}"),
+                        CallContext.of(0)))
+                .isInstanceOfSatisfying(
+                        ToolException.class,
                         e -> assertThat(e.retriable()).as(e.getMessage()).isTrue());
     }
 
@@ -110,7 +120,8 @@ class PlannerToolTest {
         server.usage(77, 11).reply("ok");
         Seen seen = new Seen();
 
-        new LlmGenerateTool(LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl())).orElseThrow())
+        new LlmGenerateTool(LlmConfig.fromEnvironment(Map.of("OPENAI_BASE_URL", server.baseUrl()))
+                        .orElseThrow())
                 .invoke(params("{\"prompt\": \"hi\"}"), CallContext.of(2).withEvents(seen));
 
         assertThat(seen.tokens).containsExactly(new TokenCount(77, 11));

@@ -15,11 +15,11 @@ import java.util.Set;
  * }</pre>
  * Every field is optional but {@code from_seq} of a rerun; an empty body is an empty object.
  */
-public record ContinueRequest(RunMode mode, boolean force, boolean approved, String reason, Integer fromSeq,
-                              Map<String, JsonNode> inputs) {
+public record ContinueRequest(
+        RunMode mode, boolean force, boolean approved, String reason, Integer fromSeq, Map<String, JsonNode> inputs) {
 
-    private static final Set<String> FIELDS = Set.of("mode", "cassette", "dry_run_conditions", "force",
-            "approved", "reason", "from_seq", "inputs");
+    private static final Set<String> FIELDS =
+            Set.of("mode", "cassette", "dry_run_conditions", "force", "approved", "reason", "from_seq", "inputs");
 
     public ContinueRequest {
         inputs = Map.copyOf(inputs);
@@ -33,7 +33,12 @@ public record ContinueRequest(RunMode mode, boolean force, boolean approved, Str
         if (reason.length() > 2000) {
             throw Fields.bad("/reason", "the reason is " + reason.length() + " characters; 2000 at most");
         }
-        return new ContinueRequest(RunRequest.mode(fields), fields.bool("force", false), fields.bool("approved", true),
-                reason, fields.integer("from_seq", 0), fields.variables("inputs"));
+        return new ContinueRequest(
+                RunRequest.mode(fields),
+                fields.bool("force", false),
+                fields.bool("approved", true),
+                reason,
+                fields.integer("from_seq", 0),
+                fields.variables("inputs"));
     }
 }

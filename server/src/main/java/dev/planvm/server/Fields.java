@@ -26,9 +26,13 @@ final class Fields {
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!known.contains(name)) {
-                String hint = Spelling.closest(name, List.copyOf(known)).map(k -> " (did you mean '" + k + "'?)").orElse("");
-                throw bad("/" + name, "unknown field '" + name + "'" + hint + "; known fields: " + String.join(", ",
-                        known.stream().sorted().toList()));
+                String hint = Spelling.closest(name, List.copyOf(known))
+                        .map(k -> " (did you mean '" + k + "'?)")
+                        .orElse("");
+                throw bad(
+                        "/" + name,
+                        "unknown field '" + name + "'" + hint + "; known fields: "
+                                + String.join(", ", known.stream().sorted().toList()));
             }
         }
         return new Fields(body);
@@ -101,8 +105,10 @@ final class Fields {
         }
         for (Map.Entry<String, JsonNode> field : value.properties()) {
             if (!field.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw bad("/" + name + "/" + field.getKey(), "'" + field.getKey()
-                        + "' is not a variable name (letters, digits and _, not starting with a digit)");
+                throw bad(
+                        "/" + name + "/" + field.getKey(),
+                        "'" + field.getKey()
+                                + "' is not a variable name (letters, digits and _, not starting with a digit)");
             }
             variables.put(field.getKey(), field.getValue());
         }
@@ -110,8 +116,12 @@ final class Fields {
     }
 
     static ServiceException bad(String pointer, String message) {
-        return new ServiceException(ServiceException.Kind.BAD_REQUEST, (pointer.isEmpty() ? "" : pointer + ": ") + message,
-                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("pointer", pointer));
+        return new ServiceException(
+                ServiceException.Kind.BAD_REQUEST,
+                (pointer.isEmpty() ? "" : pointer + ": ") + message,
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                        .objectNode()
+                        .put("pointer", pointer));
     }
 
     static String kind(JsonNode node) {

@@ -62,7 +62,9 @@ public final class Metrics implements RunListener, CallListener {
 
     @Override
     public void runFinished(RunResult result) {
-        runs.computeIfAbsent(result.interrupted() ? "interrupted" : result.status().label(), s -> new LongAdder()).increment();
+        runs.computeIfAbsent(
+                        result.interrupted() ? "interrupted" : result.status().label(), s -> new LongAdder())
+                .increment();
     }
 
     @Override
@@ -111,25 +113,49 @@ public final class Metrics implements RunListener, CallListener {
     public String text(Map<String, Integer> stored) {
         StringBuilder out = new StringBuilder(2048);
         header(out, "planvm_runs_total", "counter", "Runs this server ended, by how they ended.");
-        new TreeMap<>(runs).forEach((status, n) -> out.append("planvm_runs_total{status=\"").append(escape(status))
-                .append("\"} ").append(n.sum()).append('\n'));
+        new TreeMap<>(runs)
+                .forEach((status, n) -> out.append("planvm_runs_total{status=\"")
+                        .append(escape(status))
+                        .append("\"} ")
+                        .append(n.sum())
+                        .append('\n'));
         header(out, "planvm_runs_active", "gauge", "Runs executing in this server now.");
         out.append("planvm_runs_active ").append(active.get()).append('\n');
-        header(out, "planvm_runs_stored", "gauge", "Runs in the run store, by stored status (running includes interrupted).");
-        new TreeMap<>(stored).forEach((status, n) -> out.append("planvm_runs_stored{status=\"").append(escape(status))
-                .append("\"} ").append(n).append('\n'));
+        header(
+                out,
+                "planvm_runs_stored",
+                "gauge",
+                "Runs in the run store, by stored status (running includes interrupted).");
+        new TreeMap<>(stored)
+                .forEach((status, n) -> out.append("planvm_runs_stored{status=\"")
+                        .append(escape(status))
+                        .append("\"} ")
+                        .append(n)
+                        .append('\n'));
         header(out, "planvm_steps_total", "counter", "Steps committed by this server's runs.");
         out.append("planvm_steps_total ").append(steps.sum()).append('\n');
         header(out, "planvm_calls_in_flight", "gauge", "Tool calls and LLM conditions running now.");
         out.append("planvm_calls_in_flight ").append(inFlight.get()).append('\n');
-        header(out, "planvm_call_duration_seconds", "histogram", "Calls through the call chain (retries included), by tool.");
+        header(
+                out,
+                "planvm_call_duration_seconds",
+                "histogram",
+                "Calls through the call chain (retries included), by tool.");
         new TreeMap<>(calls).forEach((tool, h) -> histogramLines(out, escape(tool), h));
         header(out, "planvm_call_failures_total", "counter", "Calls that failed after their last attempt, by tool.");
-        new TreeMap<>(failures).forEach((tool, n) -> out.append("planvm_call_failures_total{tool=\"").append(escape(tool))
-                .append("\"} ").append(n.sum()).append('\n'));
+        new TreeMap<>(failures)
+                .forEach((tool, n) -> out.append("planvm_call_failures_total{tool=\"")
+                        .append(escape(tool))
+                        .append("\"} ")
+                        .append(n.sum())
+                        .append('\n'));
         header(out, "planvm_http_responses_total", "counter", "HTTP answers of this server, by status code.");
-        new TreeMap<>(http).forEach((code, n) -> out.append("planvm_http_responses_total{code=\"").append(code)
-                .append("\"} ").append(n.sum()).append('\n'));
+        new TreeMap<>(http)
+                .forEach((code, n) -> out.append("planvm_http_responses_total{code=\"")
+                        .append(code)
+                        .append("\"} ")
+                        .append(n.sum())
+                        .append('\n'));
         return out.toString();
     }
 
@@ -138,12 +164,24 @@ public final class Metrics implements RunListener, CallListener {
         for (int i = 0; i <= BOUNDS.length; i++) {
             cumulative += h.buckets.get(i);
             String le = i == BOUNDS.length ? "+Inf" : String.format(Locale.ROOT, "%s", BOUNDS[i]);
-            out.append("planvm_call_duration_seconds_bucket{tool=\"").append(tool).append("\",le=\"").append(le).append("\"} ")
-                    .append(cumulative).append('\n');
+            out.append("planvm_call_duration_seconds_bucket{tool=\"")
+                    .append(tool)
+                    .append("\",le=\"")
+                    .append(le)
+                    .append("\"} ")
+                    .append(cumulative)
+                    .append('\n');
         }
-        out.append("planvm_call_duration_seconds_sum{tool=\"").append(tool).append("\"} ")
-                .append(String.format(Locale.ROOT, "%.6f", h.sumMicros.sum() / 1e6)).append('\n');
-        out.append("planvm_call_duration_seconds_count{tool=\"").append(tool).append("\"} ").append(h.count.sum()).append('\n');
+        out.append("planvm_call_duration_seconds_sum{tool=\"")
+                .append(tool)
+                .append("\"} ")
+                .append(String.format(Locale.ROOT, "%.6f", h.sumMicros.sum() / 1e6))
+                .append('\n');
+        out.append("planvm_call_duration_seconds_count{tool=\"")
+                .append(tool)
+                .append("\"} ")
+                .append(h.count.sum())
+                .append('\n');
     }
 
     private static void header(StringBuilder out, String name, String type, String help) {

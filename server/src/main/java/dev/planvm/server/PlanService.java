@@ -51,8 +51,8 @@ public final class PlanService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PlanService.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final Set<String> VALIDATE_FIELDS = Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools",
-            "approve_tools", "max_steps");
+    private static final Set<String> VALIDATE_FIELDS =
+            Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps");
 
     private final PlanVm vm;
     private final RunStore store;
@@ -63,8 +63,7 @@ public final class PlanService implements AutoCloseable {
     private final RunSessions sessions;
 
     /** A run handed to the service: its id, and the end of its session. */
-    public record Submitted(String id, CompletableFuture<DurableRun> done) {
-    }
+    public record Submitted(String id, CompletableFuture<DurableRun> done) {}
 
     public PlanService(PlanVm vm, RunStore store, ServiceSettings settings) {
         this.vm = Objects.requireNonNull(vm, "vm");
@@ -100,7 +99,11 @@ public final class PlanService implements AutoCloseable {
             throw Fields.bad("/plan", "the plan is missing: give it as a JSON array of instructions (or its text)");
         }
         Dialect dialect = RunRequest.dialect(fields);
-        return plans.report(plan, RunRequest.name(fields, dialect), RunRequest.options(fields), dialect,
+        return plans.report(
+                plan,
+                RunRequest.name(fields, dialect),
+                RunRequest.options(fields),
+                dialect,
                 fields.variables("inputs").keySet());
     }
 
@@ -113,34 +116,57 @@ public final class PlanService implements AutoCloseable {
      *                          here, every problem), {@code busy}, {@code shutting_down}
      */
     public Submitted start(RunRequest request) {
-        LoadResult loaded = plans.valid(request.plan(), request.name(), request.dialect(), request.inputs().keySet());
+        LoadResult loaded = plans.valid(
+                request.plan(),
+                request.name(),
+                request.dialect(),
+                request.inputs().keySet());
         RunOptions options = request.options().withOrigin(settings.origin());
-        RunOptions clocked = request.clock() == null ? options
+        RunOptions clocked = request.clock() == null
+                ? options
                 : options.withClock(request.clock().apply(vm.clockFor(options, request.mode())));
-        return submit(null, 1, (hooks, stored) -> runs.start(loaded.plan(), request.inputs(), request.mode(),
-                hooks.withOptions(clocked), id -> stored.as(id, 0)), false);
+        return submit(
+                null,
+                1,
+                (hooks, stored) -> runs.start(
+                        loaded.plan(),
+                        request.inputs(),
+                        request.mode(),
+                        hooks.withOptions(clocked),
+                        id -> stored.as(id, 0)),
+                false);
     }
 
     /** Continues an interrupted or failed run ({@code POST /v1/runs/{id}/resume}). */
     public Submitted resume(String id, ContinueRequest request) {
         StoredRun run = find(id);
-        return submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
-            stored.as(run.id(), run.steps().size());
-            return runs.resume(run.id(), request.mode(), Map.of(), request.force(), hooks);
-        }, false);
+        return submit(
+                run.id(),
+                run.sessions() + 1,
+                (hooks, stored) -> {
+                    stored.as(run.id(), run.steps().size());
+                    return runs.resume(run.id(), request.mode(), Map.of(), request.force(), hooks);
+                },
+                false);
     }
 
     /** Approves or denies the call a waiting run waits for, and continues it ({@code POST /v1/runs/{id}/approve}). */
     public Submitted approve(String id, ContinueRequest request) {
         StoredRun run = find(id);
         if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
-            throw new ServiceException(ServiceException.Kind.CONFLICT, "run " + run.id() + " does not wait for approval (it is "
-                    + state(run) + ")");
+            throw new ServiceException(
+                    ServiceException.Kind.CONFLICT,
+                    "run " + run.id() + " does not wait for approval (it is " + state(run) + ")");
         }
-        return submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
-            stored.as(run.id(), run.steps().size());
-            return runs.approve(run.id(), request.approved(), request.reason(), request.mode(), Map.of(), hooks);
-        }, false);
+        return submit(
+                run.id(),
+                run.sessions() + 1,
+                (hooks, stored) -> {
+                    stored.as(run.id(), run.steps().size());
+                    return runs.approve(
+                            run.id(), request.approved(), request.reason(), request.mode(), Map.of(), hooks);
+                },
+                false);
     }
 
     /** A new run from a stored run's state before {@code from_seq}, with edited inputs ({@code POST /v1/runs/{id}/rerun}). */
@@ -149,8 +175,21 @@ public final class PlanService implements AutoCloseable {
             throw Fields.bad("/from_seq", "a rerun needs from_seq: the seq_no to run from");
         }
         StoredRun run = find(id);
-        return submit(null, 1, (hooks, stored) -> runs.rerun(run.id(), request.fromSeq(), request.inputs(), request.mode(), hooks,
-                newId -> stored.as(newId, guard(() -> store.find(newId)).map(r -> r.steps().size()).orElse(0))), false);
+        return submit(
+                null,
+                1,
+                (hooks, stored) -> runs.rerun(
+                        run.id(),
+                        request.fromSeq(),
+                        request.inputs(),
+                        request.mode(),
+                        hooks,
+                        newId -> stored.as(
+                                newId,
+                                guard(() -> store.find(newId))
+                                        .map(r -> r.steps().size())
+                                        .orElse(0))),
+                false);
     }
 
     /**
@@ -162,14 +201,21 @@ public final class PlanService implements AutoCloseable {
         StoredRun run = find(id);
         String why = reason == null || reason.isBlank() ? "cancelled through the API" : reason;
         if (sessions.cancel(run.id(), why)) {
-            return JSON.objectNode().put("id", run.id()).put("state", "cancelling")
+            return JSON.objectNode()
+                    .put("id", run.id())
+                    .put("state", "cancelling")
                     .put("message", "the run stops before its next step");
         }
         if (run.status() == RunStatus.WAITING && guard(() -> runs.cancelWaiting(run.id(), why))) {
-            return JSON.objectNode().put("id", run.id()).put("state", "failed").put("message", "the waiting run was cancelled");
+            return JSON.objectNode()
+                    .put("id", run.id())
+                    .put("state", "failed")
+                    .put("message", "the waiting run was cancelled");
         }
-        throw new ServiceException(ServiceException.Kind.CONFLICT, "run " + run.id() + " is " + state(run)
-                + " and does not run in this server: there is nothing to cancel");
+        throw new ServiceException(
+                ServiceException.Kind.CONFLICT,
+                "run " + run.id() + " is " + state(run)
+                        + " and does not run in this server: there is nothing to cancel");
     }
 
     /**
@@ -216,17 +262,24 @@ public final class PlanService implements AutoCloseable {
      * {@code succeeded} or {@code failed}.
      */
     public ObjectNode list(String state, int limit, int offset) {
-        RunStatus status = state == null ? null : switch (state) {
-            case "running", "interrupted" -> RunStatus.RUNNING;
-            case "waiting", "succeeded", "failed" -> RunStatus.ofLabel(state);
-            default -> throw Fields.bad("", "state must be running, interrupted, waiting, succeeded or failed, not '"
-                    + state + "'");
-        };
+        RunStatus status = state == null
+                ? null
+                : switch (state) {
+                    case "running", "interrupted" -> RunStatus.RUNNING;
+                    case "waiting", "succeeded", "failed" -> RunStatus.ofLabel(state);
+                    default ->
+                        throw Fields.bad(
+                                "",
+                                "state must be running, interrupted, waiting, succeeded or failed, not '" + state
+                                        + "'");
+                };
         int size = Math.max(1, Math.min(limit, 500));
         List<RunSummary> page = guard(() -> store.list(size, Math.max(0, offset), status));
         ObjectNode answer = JSON.objectNode();
         ArrayNode list = answer.putArray("runs");
-        page.stream().filter(r -> state == null || r.state().equals(state)).forEach(r -> list.add(RunDocuments.summary(r)));
+        page.stream()
+                .filter(r -> state == null || r.state().equals(state))
+                .forEach(r -> list.add(RunDocuments.summary(r)));
         answer.put("limit", size).put("offset", Math.max(0, offset));
         if (page.size() == size) {
             answer.put("next_offset", Math.max(0, offset) + size);
@@ -240,9 +293,14 @@ public final class PlanService implements AutoCloseable {
     public ObjectNode tools() {
         ObjectNode document = JSON.objectNode();
         ArrayNode list = document.putArray("tools");
-        vm.tools().all().stream().sorted(Comparator.comparing(Tool::name)).forEach(tool -> list.addObject()
-                .put("name", tool.name()).put("description", tool.description()).put("side_effects", tool.hasSideEffects())
-                .put("needs_approval", vm.approveTools().matches(tool.name())).set("params_schema", tool.paramsSchema()));
+        vm.tools().all().stream()
+                .sorted(Comparator.comparing(Tool::name))
+                .forEach(tool -> list.addObject()
+                        .put("name", tool.name())
+                        .put("description", tool.description())
+                        .put("side_effects", tool.hasSideEffects())
+                        .put("needs_approval", vm.approveTools().matches(tool.name()))
+                        .set("params_schema", tool.paramsSchema()));
         ObjectNode unavailable = document.putObject("unavailable");
         settings.unavailableTools().forEach(unavailable::put);
         vm.approveTools().globs().forEach(document.putArray("approve_tools")::add);
@@ -278,27 +336,35 @@ public final class PlanService implements AutoCloseable {
         List<String> found = new java.util.ArrayList<>();
         for (String id : ids) {
             StoredRun run = guard(() -> store.find(id)).orElse(null);
-            if (run != null && settings.origin().equals(run.options().origin()) && run.mode().equals("live")) {
+            if (run != null
+                    && settings.origin().equals(run.options().origin())
+                    && run.mode().equals("live")) {
                 found.add(run.id());
             }
         }
         if (found.isEmpty()) {
             return 0;
         }
-        Thread resumer = new Thread(() -> { // one at a time: each waits for a free slot
-            for (String id : found) {
-                try {
-                    StoredRun run = find(id);
-                    submit(run.id(), run.sessions() + 1, (hooks, stored) -> {
-                        stored.as(run.id(), run.steps().size());
-                        return runs.resume(run.id(), RunMode.live(), Map.of(), false, hooks);
-                    }, true);
-                    log.info("resuming interrupted run {}", run.id());
-                } catch (RuntimeException e) {
-                    log.warn("cannot resume interrupted run {}: {}", id, e.getMessage());
-                }
-            }
-        }, "planvm-resume");
+        Thread resumer = new Thread(
+                () -> { // one at a time: each waits for a free slot
+                    for (String id : found) {
+                        try {
+                            StoredRun run = find(id);
+                            submit(
+                                    run.id(),
+                                    run.sessions() + 1,
+                                    (hooks, stored) -> {
+                                        stored.as(run.id(), run.steps().size());
+                                        return runs.resume(run.id(), RunMode.live(), Map.of(), false, hooks);
+                                    },
+                                    true);
+                            log.info("resuming interrupted run {}", run.id());
+                        } catch (RuntimeException e) {
+                            log.warn("cannot resume interrupted run {}: {}", id, e.getMessage());
+                        }
+                    }
+                },
+                "planvm-resume");
         resumer.setDaemon(true);
         resumer.start();
         return found.size();
@@ -335,19 +401,27 @@ public final class PlanService implements AutoCloseable {
         if (e instanceof PlanRejectedException rejected) {
             ObjectNode details = JSON.objectNode();
             rejected.problems().forEach(details.putArray("problems")::add);
-            return new ServiceException(ServiceException.Kind.REJECTED, "the plan cannot run here: "
-                    + Plans.count(rejected.problems().size(), "problem") + ", the first: " + rejected.problems().get(0), details);
+            return new ServiceException(
+                    ServiceException.Kind.REJECTED,
+                    "the plan cannot run here: "
+                            + Plans.count(rejected.problems().size(), "problem") + ", the first: "
+                            + rejected.problems().get(0),
+                    details);
         }
         if (e instanceof DurableRunException refused) {
-            return new ServiceException(refused.getMessage().startsWith("no run ") ? ServiceException.Kind.NO_SUCH_RUN
-                    : ServiceException.Kind.CONFLICT, refused.getMessage());
+            return new ServiceException(
+                    refused.getMessage().startsWith("no run ")
+                            ? ServiceException.Kind.NO_SUCH_RUN
+                            : ServiceException.Kind.CONFLICT,
+                    refused.getMessage());
         }
         if (e instanceof StoreException store) {
             return new ServiceException(ServiceException.Kind.INTERNAL, store.getMessage());
         }
         log.warn("unexpected failure", e);
-        return new ServiceException(ServiceException.Kind.INTERNAL, "unexpected " + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        return new ServiceException(
+                ServiceException.Kind.INTERNAL,
+                "unexpected " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }
 
     private StoredRun find(String id) {
@@ -372,7 +446,8 @@ public final class PlanService implements AutoCloseable {
             return run.status().label();
         }
         return guard(() -> store.summary(run.id()))
-                .map(now -> now.status() == RunStatus.RUNNING ? now.state() : "running").orElse("interrupted");
+                .map(now -> now.status() == RunStatus.RUNNING ? now.state() : "running")
+                .orElse("interrupted");
     }
 
     private static <T> T guard(Supplier<T> read) {

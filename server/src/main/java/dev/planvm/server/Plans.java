@@ -56,8 +56,12 @@ final class Plans {
         if (text.length() > MAX_CACHED_CHARS) {
             return loadNow(plan, text, name, language, inputs);
         }
-        String key = name + '\u0000' + language
-                + (language == Dialect.JSON ? "" : "\u0000" + new TreeSet<>(inputs)) + '\u0000' + text;
+        String key = name
+                + '\u0000'
+                + language
+                + (language == Dialect.JSON ? "" : "\u0000" + new TreeSet<>(inputs))
+                + '\u0000'
+                + text;
         LoadResult known = cache.get(key);
         if (known == null) {
             known = loadNow(plan, text, name, language, inputs);
@@ -79,8 +83,11 @@ final class Plans {
         if (!loaded.valid()) {
             ObjectNode details = JsonNodeFactory.instance.objectNode();
             details.set("diagnostics", diagnostics(loaded, name));
-            throw new ServiceException(ServiceException.Kind.INVALID_PLAN, name + " is not a valid plan: "
-                    + count(loaded.errors().size(), "error") + ", the first: " + loaded.errors().get(0).format(name), details);
+            throw new ServiceException(
+                    ServiceException.Kind.INVALID_PLAN,
+                    name + " is not a valid plan: " + count(loaded.errors().size(), "error") + ", the first: "
+                            + loaded.errors().get(0).format(name),
+                    details);
         }
         return loaded;
     }
@@ -108,7 +115,8 @@ final class Plans {
     static ArrayNode diagnostics(LoadResult loaded, String name) {
         ArrayNode list = JsonNodeFactory.instance.arrayNode();
         for (Diagnostic d : loaded.diagnostics()) {
-            ObjectNode item = list.addObject().put("severity", d.severity().name().toLowerCase(java.util.Locale.ROOT));
+            ObjectNode item =
+                    list.addObject().put("severity", d.severity().name().toLowerCase(java.util.Locale.ROOT));
             if (d.seqNo() == null) {
                 item.putNull("seq_no");
             } else {

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.StoredStep;
-import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.run.PendingCall;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -18,13 +18,17 @@ public final class RunDocuments {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private RunDocuments() {
-    }
+    private RunDocuments() {}
 
     /** One line of a run list: {@code {"id", "state", "plan", "started", "finished", "steps", "parent_run"}}. */
     static ObjectNode summary(RunSummary run) {
-        ObjectNode item = JSON.objectNode().put("id", run.id()).put("state", run.state()).put("plan", run.planSource())
-                .put("started", run.startedAt()).put("finished", run.finishedAt()).put("steps", run.steps());
+        ObjectNode item = JSON.objectNode()
+                .put("id", run.id())
+                .put("state", run.state())
+                .put("plan", run.planSource())
+                .put("started", run.startedAt())
+                .put("finished", run.finishedAt())
+                .put("steps", run.steps());
         item.put("parent_run", run.parentRun());
         return item;
     }
@@ -35,12 +39,17 @@ public final class RunDocuments {
      */
     static ObjectNode outcome(DurableRun run, boolean withTrace) {
         RunResult result = run.result();
-        ObjectNode document = JSON.objectNode().put("id", run.id())
-                .put("state", result.interrupted() ? "interrupted" : result.status().label());
+        ObjectNode document = JSON.objectNode()
+                .put("id", run.id())
+                .put(
+                        "state",
+                        result.interrupted() ? "interrupted" : result.status().label());
         document.set("result", result.finalAnswer());
         document.put("error", result.error() == null ? null : result.error().describe());
         document.set("pending", pending(result.pending()));
-        document.put("steps", result.steps()).put("duration_ms", result.duration().toMillis()).put("parent_run", run.parentRun());
+        document.put("steps", result.steps())
+                .put("duration_ms", result.duration().toMillis())
+                .put("parent_run", run.parentRun());
         if (withTrace && result.trace() != null) {
             document.set("trace", result.trace());
         }
@@ -61,11 +70,16 @@ public final class RunDocuments {
      * reuses), {@code pending} and {@code approvals}.
      */
     public static ObjectNode full(StoredRun run, String state) {
-        ObjectNode document = JSON.objectNode().put("id", run.id()).put("state", state).put("status", run.status().label());
+        ObjectNode document = JSON.objectNode()
+                .put("id", run.id())
+                .put("state", state)
+                .put("status", run.status().label());
         document.putObject("plan").put("source", run.planSource()).put("digest", run.planDigest());
         ObjectNode inputs = document.putObject("inputs");
         run.inputs().forEach(inputs::set);
-        document.put("mode", run.mode()).put("started", run.startedAt()).put("finished", run.finishedAt())
+        document.put("mode", run.mode())
+                .put("started", run.startedAt())
+                .put("finished", run.finishedAt())
                 .put("sessions", run.sessions());
         document.put("parent_run", run.parentRun());
         if (run.fromSeq() == null) {
@@ -76,7 +90,8 @@ public final class RunDocuments {
         document.set("options", options(run.options()));
         document.set("result", run.finalAnswer() == null ? JSON.nullNode() : run.finalAnswer());
         document.put("error", StoredEvents.error(run));
-        document.set("pending", run.pendingApproval().map(RunDocuments::approval).orElse(null));
+        document.set(
+                "pending", run.pendingApproval().map(RunDocuments::approval).orElse(null));
         ArrayNode approvals = document.putArray("approvals");
         run.approvals().forEach(a -> approvals.add(approval(a)));
         ArrayNode steps = document.putArray("steps");
@@ -113,15 +128,22 @@ public final class RunDocuments {
     }
 
     private static ObjectNode approval(StoredApproval a) {
-        ObjectNode json = JSON.objectNode().put("step", a.stepIndex()).put("seq_no", a.seqNo()).put("tool", a.tool());
+        ObjectNode json = JSON.objectNode()
+                .put("step", a.stepIndex())
+                .put("seq_no", a.seqNo())
+                .put("tool", a.tool());
         json.set("params", a.params());
-        json.put("requested", a.requestedAt()).put("decision", a.decision()).put("reason", a.reason())
+        json.put("requested", a.requestedAt())
+                .put("decision", a.decision())
+                .put("reason", a.reason())
                 .put("decided", a.decidedAt());
         return json;
     }
 
     private static ObjectNode links(String id) {
-        return JSON.objectNode().put("self", "/v1/runs/" + id).put("events", "/v1/runs/" + id + "/events")
+        return JSON.objectNode()
+                .put("self", "/v1/runs/" + id)
+                .put("events", "/v1/runs/" + id + "/events")
                 .put("report", "/runs/" + id);
     }
 }

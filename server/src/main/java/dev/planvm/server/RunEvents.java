@@ -33,6 +33,7 @@ final class RunEvents implements RunListener, CallListener {
     private String runId;
     /** The index the current step commits with: committed steps + 1. */
     private long step;
+
     private int n;
 
     /**
@@ -56,7 +57,10 @@ final class RunEvents implements RunListener, CallListener {
     @Override
     public synchronized void runStarted(Plan plan, Map<String, JsonNode> inputs) {
         log.open();
-        ObjectNode data = JSON.objectNode().put("run", runId).put("session", session).put("steps_before", step - 1)
+        ObjectNode data = JSON.objectNode()
+                .put("run", runId)
+                .put("session", session)
+                .put("steps_before", step - 1)
                 .put("plan", plan.source());
         log.append(RunEvent.id(step, session, 0), resumed ? "run_resumed" : "run_started", data);
         started.run();
@@ -64,18 +68,30 @@ final class RunEvents implements RunListener, CallListener {
 
     @Override
     public synchronized void stepStarted(Instruction instruction) {
-        event("step_started", JSON.objectNode().put("seq_no", instruction.seqNo()).put("type", instruction.type())
-                .put("step", step));
+        event(
+                "step_started",
+                JSON.objectNode()
+                        .put("seq_no", instruction.seqNo())
+                        .put("type", instruction.type())
+                        .put("step", step));
     }
 
     @Override
     public synchronized void stepFinished(StepRecord record) {
         if (record.failed()) {
-            event("step_failed", JSON.objectNode().put("seq_no", record.seqNo()).put("type", record.type()).put("step", step)
-                    .put("error", record.error()));
+            event(
+                    "step_failed",
+                    JSON.objectNode()
+                            .put("seq_no", record.seqNo())
+                            .put("type", record.type())
+                            .put("step", step)
+                            .put("error", record.error()));
             return;
         }
-        log.append(RunEvent.id(step, session, RunEvent.LAST), "step_committed", committed(record.seqNo(), record.type(), step));
+        log.append(
+                RunEvent.id(step, session, RunEvent.LAST),
+                "step_committed",
+                committed(record.seqNo(), record.type(), step));
         step++;
         n = 0;
     }
@@ -87,7 +103,10 @@ final class RunEvents implements RunListener, CallListener {
 
     @Override
     public synchronized void runFinished(RunResult result) {
-        ObjectNode data = JSON.objectNode().put("status", result.interrupted() ? "interrupted" : result.status().label());
+        ObjectNode data = JSON.objectNode()
+                .put(
+                        "status",
+                        result.interrupted() ? "interrupted" : result.status().label());
         JsonNode answer = redactor.redact(result.finalAnswer());
         if (answer.toString().length() <= MAX_RESULT_CHARS) {
             data.set("result", answer);
@@ -96,7 +115,9 @@ final class RunEvents implements RunListener, CallListener {
         }
         data.put("error", result.error() == null ? null : result.error().describe());
         if (result.pending() != null) {
-            data.putObject("pending").put("seq_no", result.pending().seqNo()).put("tool", result.pending().tool())
+            data.putObject("pending")
+                    .put("seq_no", result.pending().seqNo())
+                    .put("tool", result.pending().tool())
                     .set("params", result.pending().params());
         }
         data.put("committed_steps", step - 1);
@@ -116,13 +137,17 @@ final class RunEvents implements RunListener, CallListener {
 
     @Override
     public synchronized void callFailed(Call call, ToolException failure, long durationNanos) {
-        event("call_failed", describe(call).put("error", redactor.redact(String.valueOf(failure.getMessage())))
-                .put("duration_ms", durationNanos / 1_000_000.0));
+        event(
+                "call_failed",
+                describe(call)
+                        .put("error", redactor.redact(String.valueOf(failure.getMessage())))
+                        .put("duration_ms", durationNanos / 1_000_000.0));
     }
 
     @Override
     public synchronized void attemptFailed(Call call, FailedAttempt attempt) {
-        ObjectNode data = describe(call).put("attempt", attempt.number())
+        ObjectNode data = describe(call)
+                .put("attempt", attempt.number())
                 .put("error", redactor.redact(String.valueOf(attempt.failure().getMessage())));
         if (attempt.nextWait() != null) {
             data.put("wait_ms", attempt.nextWait().toMillis());

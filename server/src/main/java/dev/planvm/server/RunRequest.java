@@ -36,11 +36,29 @@ import java.util.Set;
  * @param dialect the plan's language, or {@code null} for the one {@code name}'s extension selects (JSON by default)
  * @param clock   what {@code now} and {@code tz} do to the run's clock, or {@code null} when neither is given
  */
-public record RunRequest(JsonNode plan, String name, Map<String, JsonNode> inputs, RunMode mode, RunOptions options,
-                         Dialect dialect, ClockRequest clock) {
+public record RunRequest(
+        JsonNode plan,
+        String name,
+        Map<String, JsonNode> inputs,
+        RunMode mode,
+        RunOptions options,
+        Dialect dialect,
+        ClockRequest clock) {
 
-    static final Set<String> FIELDS = Set.of("plan", "name", "dialect", "inputs", "mode", "cassette", "dry_run_conditions",
-            "allow_tools", "deny_tools", "approve_tools", "max_steps", "now", "tz");
+    static final Set<String> FIELDS = Set.of(
+            "plan",
+            "name",
+            "dialect",
+            "inputs",
+            "mode",
+            "cassette",
+            "dry_run_conditions",
+            "allow_tools",
+            "deny_tools",
+            "approve_tools",
+            "max_steps",
+            "now",
+            "tz");
 
     /**
      * A request's {@code now} and {@code tz}: either may be {@code null}, keeping that part of the clock
@@ -125,13 +143,21 @@ public record RunRequest(JsonNode plan, String name, Map<String, JsonNode> input
             throw Fields.bad("/plan", "the plan is missing: give it as a JSON array of instructions (or its text)");
         }
         Dialect dialect = dialect(fields);
-        return new RunRequest(plan, name(fields, dialect), fields.variables("inputs"), mode(fields), options(fields),
-                dialect, ClockRequest.of(fields));
+        return new RunRequest(
+                plan,
+                name(fields, dialect),
+                fields.variables("inputs"),
+                mode(fields),
+                options(fields),
+                dialect,
+                ClockRequest.of(fields));
     }
 
     /** The {@code name} field; by default {@code plan.json}, or {@code plan.yaml}/{@code plan.js} for a named dialect. */
     static String name(Fields fields, Dialect dialect) {
-        return fields.text("name", "plan." + (dialect == null ? "json" : dialect.extensions().get(0)));
+        return fields.text(
+                "name",
+                "plan." + (dialect == null ? "json" : dialect.extensions().get(0)));
     }
 
     /** The {@code dialect} field: {@code yaml}, {@code js} or {@code json}, or {@code null} when absent. */
@@ -140,15 +166,20 @@ public record RunRequest(JsonNode plan, String name, Map<String, JsonNode> input
         if (name == null) {
             return null;
         }
-        return Dialect.named(name).orElseThrow(() -> Fields.bad("/dialect", "must be \"yaml\", \"js\" or \"json\", not \""
-                + name + "\""));
+        return Dialect.named(name)
+                .orElseThrow(
+                        () -> Fields.bad("/dialect", "must be \"yaml\", \"js\" or \"json\", not \"" + name + "\""));
     }
 
     /** The run options of {@code allow_tools}, {@code deny_tools}, {@code approve_tools} and {@code max_steps}. */
     static RunOptions options(Fields fields) {
         try {
-            return new RunOptions(fields.strings("allow_tools"), fields.strings("deny_tools"), fields.strings("approve_tools"),
-                    fields.integer("max_steps", 1), null);
+            return new RunOptions(
+                    fields.strings("allow_tools"),
+                    fields.strings("deny_tools"),
+                    fields.strings("approve_tools"),
+                    fields.integer("max_steps", 1),
+                    null);
         } catch (IllegalArgumentException e) {
             throw Fields.bad("", e.getMessage());
         }

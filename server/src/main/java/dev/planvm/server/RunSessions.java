@@ -1,12 +1,12 @@
 package dev.planvm.server;
 
-import dev.planvm.vm.run.Threads;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRunException;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.run.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,11 +49,9 @@ final class RunSessions {
     }
 
     /** A run handed to the service: its id, and its session's end. */
-    record Submitted(String id, CompletableFuture<DurableRun> done) {
-    }
+    record Submitted(String id, CompletableFuture<DurableRun> done) {}
 
-    private record Active(RunControl control, EventLog log, CompletableFuture<DurableRun> done) {
-    }
+    private record Active(RunControl control, EventLog log, CompletableFuture<DurableRun> done) {}
 
     private final ExecutorService executor = Threads.perTask("planvm-run");
     private final Semaphore slots;
@@ -88,21 +86,26 @@ final class RunSessions {
      */
     Submitted submit(String knownId, int session, Work work, boolean blockForSlot) {
         if (!accepting) {
-            throw new ServiceException(ServiceException.Kind.SHUTTING_DOWN, "the server is shutting down and starts no run");
+            throw new ServiceException(
+                    ServiceException.Kind.SHUTTING_DOWN, "the server is shutting down and starts no run");
         }
         if (blockForSlot) {
             slots.acquireUninterruptibly();
         } else if (!slots.tryAcquire()) {
-            throw new ServiceException(ServiceException.Kind.BUSY, "the server runs " + (active.size()) + " runs, its limit; "
-                    + "try again shortly");
+            throw new ServiceException(
+                    ServiceException.Kind.BUSY,
+                    "the server runs " + (active.size()) + " runs, its limit; " + "try again shortly");
         }
-        EventLog events = knownId == null ? new EventLog(logCapacity) : logOf(knownId).orElseGet(() -> new EventLog(logCapacity));
+        EventLog events =
+                knownId == null ? new EventLog(logCapacity) : logOf(knownId).orElseGet(() -> new EventLog(logCapacity));
         CompletableFuture<String> stored = new CompletableFuture<>();
         String[] id = {knownId};
         RunEvents listener = new RunEvents(events, session, session > 1, redactor, () -> stored.complete(id[0]));
         RunControl control = new RunControl();
         CompletableFuture<DurableRun> done = new CompletableFuture<>();
-        RunHooks hooks = RunHooks.NONE.withListeners(List.of(listener, metrics)).withCallListeners(List.of(listener, metrics))
+        RunHooks hooks = RunHooks.NONE
+                .withListeners(List.of(listener, metrics))
+                .withCallListeners(List.of(listener, metrics))
                 .withControl(control);
         metrics.active(1);
         try {
@@ -133,7 +136,8 @@ final class RunSessions {
         } catch (RuntimeException rejected) {
             metrics.active(-1);
             slots.release();
-            throw new ServiceException(ServiceException.Kind.BUSY, "the server cannot start another thread: " + rejected);
+            throw new ServiceException(
+                    ServiceException.Kind.BUSY, "the server cannot start another thread: " + rejected);
         }
         try {
             return new Submitted(stored.get(), done);

@@ -15,8 +15,13 @@ import java.util.Objects;
  * @param origin             what the service writes as the origin of the runs it starts; it resumes on start
  *                           only interrupted runs of this origin
  */
-public record ServiceSettings(int maxActiveRuns, int eventLogCapacity, int finishedLogsKept, int planCacheEntries,
-                              Map<String, String> unavailableTools, String origin) {
+public record ServiceSettings(
+        int maxActiveRuns,
+        int eventLogCapacity,
+        int finishedLogsKept,
+        int planCacheEntries,
+        Map<String, String> unavailableTools,
+        String origin) {
 
     /** 64 runs at once, 2,000 events per run (500 once it ended), 128 finished logs, 512 cached plans, origin {@code serve}. */
     public static final ServiceSettings DEFAULT = new ServiceSettings(64, 2_000, 128, 512, Map.of(), "serve");
@@ -30,7 +35,8 @@ public record ServiceSettings(int maxActiveRuns, int eventLogCapacity, int finis
     }
 
     public ServiceSettings withMaxActiveRuns(int value) {
-        return new ServiceSettings(value, eventLogCapacity, finishedLogsKept, planCacheEntries, unavailableTools, origin);
+        return new ServiceSettings(
+                value, eventLogCapacity, finishedLogsKept, planCacheEntries, unavailableTools, origin);
     }
 
     public ServiceSettings withEventLogCapacity(int value) {
@@ -42,6 +48,7 @@ public record ServiceSettings(int maxActiveRuns, int eventLogCapacity, int finis
     }
 
     public ServiceSettings withOrigin(String value) {
-        return new ServiceSettings(maxActiveRuns, eventLogCapacity, finishedLogsKept, planCacheEntries, unavailableTools, value);
+        return new ServiceSettings(
+                maxActiveRuns, eventLogCapacity, finishedLogsKept, planCacheEntries, unavailableTools, value);
     }
 }

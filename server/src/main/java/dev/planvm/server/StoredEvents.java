@@ -17,8 +17,7 @@ import java.util.Optional;
  */
 final class StoredEvents {
 
-    private StoredEvents() {
-    }
+    private StoredEvents() {}
 
     static List<RunEvent> of(StoredRun run) {
         List<RunEvent> events = new ArrayList<>();
@@ -27,11 +26,17 @@ final class StoredEvents {
         for (StoredStep step : run.steps()) {
             if (step.session() != session) {
                 session = step.session();
-                ObjectNode data = json.objectNode().put("run", run.id()).put("session", session)
-                        .put("steps_before", step.index() - 1).put("plan", run.planSource());
-                events.add(new RunEvent(RunEvent.id(step.index(), session, 0), session == 1 ? "run_started" : "run_resumed", data));
+                ObjectNode data = json.objectNode()
+                        .put("run", run.id())
+                        .put("session", session)
+                        .put("steps_before", step.index() - 1)
+                        .put("plan", run.planSource());
+                events.add(new RunEvent(
+                        RunEvent.id(step.index(), session, 0), session == 1 ? "run_started" : "run_resumed", data));
             }
-            events.add(new RunEvent(RunEvent.id(step.index(), step.session(), RunEvent.LAST), "step_committed",
+            events.add(new RunEvent(
+                    RunEvent.id(step.index(), step.session(), RunEvent.LAST),
+                    "step_committed",
                     RunEvents.committed(step.seqNo(), step.type(), step.index())));
         }
         if (run.status() != RunStatus.RUNNING) {
@@ -40,7 +45,10 @@ final class StoredEvents {
             data.set("result", run.finalAnswer());
             data.put("error", error(run));
             Optional<StoredApproval> pending = run.pendingApproval();
-            pending.ifPresent(p -> data.putObject("pending").put("seq_no", p.seqNo()).put("tool", p.tool()).set("params", p.params()));
+            pending.ifPresent(p -> data.putObject("pending")
+                    .put("seq_no", p.seqNo())
+                    .put("tool", p.tool())
+                    .set("params", p.params()));
             data.put("committed_steps", run.steps().size());
             events.add(new RunEvent(RunEvent.id(next, run.sessions(), RunEvent.LAST), "run_finished", data));
         }
@@ -56,8 +64,11 @@ final class StoredEvents {
         if (run.error().path("seq_no").isNull() || run.error().path("seq_no").isMissingNode()) {
             return message;
         }
-        String where = "seq_no " + run.error().path("seq_no").asInt() + (run.error().has("line") ? ", " : " (")
-                + run.error().path("type").asText() + "): ";
-        return run.error().has("line") ? "line " + run.error().path("line").asInt() + " (" + where + message : where + message;
+        String where =
+                "seq_no " + run.error().path("seq_no").asInt() + (run.error().has("line") ? ", " : " (")
+                        + run.error().path("type").asText() + "): ";
+        return run.error().has("line")
+                ? "line " + run.error().path("line").asInt() + " (" + where + message
+                : where + message;
     }
 }

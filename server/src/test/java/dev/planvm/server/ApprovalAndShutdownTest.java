@@ -29,12 +29,14 @@ class ApprovalAndShutdownTest {
         Path store = dir.resolve("runs.db");
         String id;
         try (ServerFixture first = new ServerFixture(store, ServiceSettings.DEFAULT, ServerSettings.DEFAULT)) {
-            Answer waiting = first.post("/v1/runs?wait=true", ServerFixture.runBody(MAIL,
-                    "\"inputs\": {\"who\": \"ann\"}, \"approve_tools\": [\"send_*\"]"));
+            Answer waiting = first.post(
+                    "/v1/runs?wait=true",
+                    ServerFixture.runBody(MAIL, "\"inputs\": {\"who\": \"ann\"}, \"approve_tools\": [\"send_*\"]"));
             assertThat(waiting.status()).isEqualTo(200);
             assertThat(waiting.json().path("state").asText()).isEqualTo("waiting");
             assertThat(waiting.json().path("error").asText())
-                    .isEqualTo("seq_no 1 (calling): waiting for approval to call tool 'send_mail' with {\"to\":\"ann@example.com\"}");
+                    .isEqualTo(
+                            "seq_no 1 (calling): waiting for approval to call tool 'send_mail' with {\"to\":\"ann@example.com\"}");
             assertThat(waiting.json().at("/pending/params/to").asText()).isEqualTo("ann@example.com");
             id = waiting.json().path("id").asText();
             assertThat(first.mails).hasValue(0);
@@ -44,13 +46,17 @@ class ApprovalAndShutdownTest {
             JsonNode stored = second.get("/v1/runs/" + id).json();
             assertThat(stored.path("state").asText()).isEqualTo("waiting");
             assertThat(stored.at("/pending/tool").asText()).isEqualTo("send_mail");
-            assertThat(second.post("/v1/runs/" + id + "/resume", "").status()).as("a waiting run is approved, not resumed")
+            assertThat(second.post("/v1/runs/" + id + "/resume", "").status())
+                    .as("a waiting run is approved, not resumed")
                     .isEqualTo(409);
-            Answer approved = second.post("/v1/runs/" + id + "/approve?wait=true", "{\"approved\": true, \"reason\": \"ok\"}");
+            Answer approved =
+                    second.post("/v1/runs/" + id + "/approve?wait=true", "{\"approved\": true, \"reason\": \"ok\"}");
             assertThat(approved.status()).isEqualTo(200);
             assertThat(approved.json().path("result").asText()).isEqualTo("sent to ann@example.com");
             assertThat(second.mails).hasValue(1);
-            assertThat(second.echoes).as("the committed step before the wait is not run again").hasValue(0);
+            assertThat(second.echoes)
+                    .as("the committed step before the wait is not run again")
+                    .hasValue(0);
             JsonNode done = second.get("/v1/runs/" + id).json();
             assertThat(done.path("approvals")).singleElement().satisfies(a -> {
                 assertThat(a.path("decision").asText()).isEqualTo("approved");
@@ -58,30 +64,39 @@ class ApprovalAndShutdownTest {
             });
             Answer twice = second.post("/v1/runs/" + id + "/approve", "{}");
             assertThat(twice.status()).isEqualTo(409);
-            assertThat(twice.json().path("message").asText()).isEqualTo("run " + id + " does not wait for approval (it is succeeded)");
+            assertThat(twice.json().path("message").asText())
+                    .isEqualTo("run " + id + " does not wait for approval (it is succeeded)");
         }
     }
 
     @Test
     void a_denied_call_fails_its_step_with_the_reason_and_a_waiting_run_can_be_cancelled() throws Exception {
         try (ServerFixture fixture = ServerFixture.start(dir)) {
-            String body = ServerFixture.runBody(MAIL, "\"inputs\": {\"who\": \"bo\"}, \"approve_tools\": [\"send_mail\"]");
-            String denied = fixture.post("/v1/runs?wait=true", body).json().path("id").asText();
-            Answer answer = fixture.post("/v1/runs/" + denied + "/approve?wait=true", "{\"approved\": false, \"reason\": \"wrong person\"}");
+            String body =
+                    ServerFixture.runBody(MAIL, "\"inputs\": {\"who\": \"bo\"}, \"approve_tools\": [\"send_mail\"]");
+            String denied =
+                    fixture.post("/v1/runs?wait=true", body).json().path("id").asText();
+            Answer answer = fixture.post(
+                    "/v1/runs/" + denied + "/approve?wait=true", "{\"approved\": false, \"reason\": \"wrong person\"}");
             assertThat(answer.json().path("state").asText()).isEqualTo("failed");
             assertThat(answer.json().path("error").asText())
                     .isEqualTo("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: wrong person");
-            String cancelled = fixture.post("/v1/runs?wait=true", body).json().path("id").asText();
-            assertThat(fixture.post("/v1/runs/" + cancelled + "/cancel", "{\"reason\": \"no longer needed\"}").status()).isEqualTo(202);
+            String cancelled =
+                    fixture.post("/v1/runs?wait=true", body).json().path("id").asText();
+            assertThat(fixture.post("/v1/runs/" + cancelled + "/cancel", "{\"reason\": \"no longer needed\"}")
+                            .status())
+                    .isEqualTo(202);
             JsonNode run = fixture.get("/v1/runs/" + cancelled).json();
             assertThat(run.path("state").asText()).isEqualTo("failed");
-            assertThat(run.path("error").asText()).isEqualTo("the run was cancelled while waiting for approval: no longer needed");
+            assertThat(run.path("error").asText())
+                    .isEqualTo("the run was cancelled while waiting for approval: no longer needed");
             assertThat(fixture.mails).hasValue(0);
         }
     }
 
     @Test
-    void a_stopping_server_lets_a_step_reach_its_commit_point_and_a_new_server_resumes_the_interrupted_run() throws Exception {
+    void a_stopping_server_lets_a_step_reach_its_commit_point_and_a_new_server_resumes_the_interrupted_run()
+            throws Exception {
         Path store = dir.resolve("runs.db");
         String plan = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "gate", "output_vars": "g"}},
@@ -89,7 +104,10 @@ class ApprovalAndShutdownTest {
                  {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${e.g}"}}]""";
         String id;
         try (ServerFixture first = new ServerFixture(store, ServiceSettings.DEFAULT, ServerSettings.DEFAULT)) {
-            id = first.post("/v1/runs", ServerFixture.runBody(plan, "")).json().path("id").asText();
+            id = first.post("/v1/runs", ServerFixture.runBody(plan, ""))
+                    .json()
+                    .path("id")
+                    .asText();
             assertThat(first.gateReached.await(10, TimeUnit.SECONDS)).isTrue();
             Thread opener = new Thread(() -> {
                 ServerFixture.sleep(200);
@@ -98,7 +116,9 @@ class ApprovalAndShutdownTest {
             opener.start();
             List<String> late = first.server.stop(Duration.ofSeconds(10));
             opener.join();
-            assertThat(late).as("the step reached its commit point within the grace period").isEmpty();
+            assertThat(late)
+                    .as("the step reached its commit point within the grace period")
+                    .isEmpty();
             assertThat(first.echoes).hasValue(0);
             assertThat(first.runStore.summary(id).orElseThrow().state()).isEqualTo("interrupted");
             assertThat(first.runStore.find(id).orElseThrow().steps()).hasSize(1);
@@ -115,13 +135,26 @@ class ApprovalAndShutdownTest {
     @Test
     void runs_still_in_a_step_after_the_grace_period_are_left_interrupted() throws Exception {
         try (ServerFixture fixture = ServerFixture.start(dir)) {
-            String id = fixture.post("/v1/runs", ServerFixture.runBody("[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": "
-                    + "{\"tool_name\": \"gate\"}}]", "")).json().path("id").asText();
+            String id = fixture.post(
+                            "/v1/runs",
+                            ServerFixture.runBody(
+                                    "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": "
+                                            + "{\"tool_name\": \"gate\"}}]",
+                                    ""))
+                    .json()
+                    .path("id")
+                    .asText();
             assertThat(fixture.gateReached.await(10, TimeUnit.SECONDS)).isTrue();
             List<String> late = fixture.server.stop(Duration.ofMillis(200));
             assertThat(late).containsExactly(id);
             assertThat(fixture.runStore.summary(id).orElseThrow().state()).isEqualTo("interrupted");
-            assertThat(fixture.service.list(null, 10, 0).path("runs").get(0).path("state").asText()).isEqualTo("interrupted");
+            assertThat(fixture.service
+                            .list(null, 10, 0)
+                            .path("runs")
+                            .get(0)
+                            .path("state")
+                            .asText())
+                    .isEqualTo("interrupted");
         }
     }
 

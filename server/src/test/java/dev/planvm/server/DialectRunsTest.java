@@ -53,8 +53,11 @@ class DialectRunsTest {
 
     @Test
     void a_yaml_plan_sent_with_its_dialect_runs_on_the_clock_of_the_request() throws Exception {
-        Answer run = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(yaml(MEETING),
-                "\"dialect\": \"yaml\", \"now\": \"" + NOW + "\", \"tz\": \"Pacific/Auckland\""));
+        Answer run = fixture.post(
+                "/v1/runs?wait=true",
+                ServerFixture.runBody(
+                        yaml(MEETING),
+                        "\"dialect\": \"yaml\", \"now\": \"" + NOW + "\", \"tz\": \"Pacific/Auckland\""));
         assertThat(run.status()).isEqualTo(200);
         assertThat(run.json().path("state").asText()).isEqualTo("succeeded");
         // Friday 2026-11-27 in Auckland; the next Thursday is 2026-12-03, at 09:00 NZDT.
@@ -65,20 +68,29 @@ class DialectRunsTest {
         assertThat(stored.json().at("/plan/source").asText()).isEqualTo("plan.yaml");
         assertThat(stored.json().at("/options/clock/now").asText()).isEqualTo(NOW);
         assertThat(stored.json().at("/options/clock/tz").asText()).isEqualTo("Pacific/Auckland");
-        assertThat(stored.json().at("/steps/0/line").asInt()).as("the step names its YAML line").isEqualTo(3);
+        assertThat(stored.json().at("/steps/0/line").asInt())
+                .as("the step names its YAML line")
+                .isEqualTo(3);
     }
 
     @Test
     void the_same_instant_in_another_zone_is_another_day() throws Exception {
-        Answer utc = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(yaml(MEETING),
-                "\"dialect\": \"yaml\", \"now\": \"" + NOW + "\", \"tz\": \"UTC\""));
+        Answer utc = fixture.post(
+                "/v1/runs?wait=true",
+                ServerFixture.runBody(
+                        yaml(MEETING), "\"dialect\": \"yaml\", \"now\": \"" + NOW + "\", \"tz\": \"UTC\""));
         // Thursday 2026-11-26 in UTC: next(Thursday) is never today, so it is a week later.
         assertThat(utc.json().at("/result/day/0").asText()).isEqualTo("2026-11-26");
         assertThat(utc.json().at("/result/at/0").asText()).isEqualTo("2026-12-03T09:00:00Z");
 
-        Answer local = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(yaml(MEETING),
-                "\"name\": \"meeting.yml\", \"now\": \"2026-11-26T00:30\", \"tz\": \"America/New_York\""));
-        assertThat(local.json().path("state").asText()).as("the dialect from the name's extension").isEqualTo("succeeded");
+        Answer local = fixture.post(
+                "/v1/runs?wait=true",
+                ServerFixture.runBody(
+                        yaml(MEETING),
+                        "\"name\": \"meeting.yml\", \"now\": \"2026-11-26T00:30\", \"tz\": \"America/New_York\""));
+        assertThat(local.json().path("state").asText())
+                .as("the dialect from the name's extension")
+                .isEqualTo("succeeded");
         // a local now is read in tz: 00:30 on Thursday in New York (EST, -05:00)
         assertThat(local.json().at("/result/day/0").asText()).isEqualTo("2026-11-26");
         assertThat(local.json().at("/result/at/0").asText()).isEqualTo("2026-12-03T09:00:00-05:00");
@@ -87,7 +99,8 @@ class DialectRunsTest {
     @Test
     void a_yaml_plan_validates_with_the_inputs_it_may_read_and_its_errors_are_located_lines() throws Exception {
         String plan = yaml("result: ${user} meets ${next(Thursday)}\n");
-        Answer valid = fixture.post("/v1/validate", "{\"plan\": " + plan + ", \"dialect\": \"yaml\", \"inputs\": {\"user\": \"Ann\"}}");
+        Answer valid = fixture.post(
+                "/v1/validate", "{\"plan\": " + plan + ", \"dialect\": \"yaml\", \"inputs\": {\"user\": \"Ann\"}}");
         assertThat(valid.status()).isEqualTo(200);
         assertThat(valid.json().path("valid").asBoolean()).isTrue();
         assertThat(valid.json().path("instructions").asInt()).isEqualTo(1);
@@ -95,11 +108,14 @@ class DialectRunsTest {
         Answer unknown = fixture.post("/v1/validate", "{\"plan\": " + plan + ", \"dialect\": \"yaml\"}");
         assertThat(unknown.json().path("valid").asBoolean()).isFalse();
         assertThat(unknown.json().path("diagnostics").get(0).path("line").asText())
-                .startsWith("plan.yaml: line 1, column ").contains("unknown name 'user'");
+                .startsWith("plan.yaml: line 1, column ")
+                .contains("unknown name 'user'");
 
         Answer refused = fixture.post("/v1/runs", ServerFixture.runBody(plan, "\"name\": \"ann.yaml\""));
         assertThat(refused.status()).isEqualTo(422);
-        assertThat(refused.json().path("message").asText()).startsWith("ann.yaml is not a valid plan").contains("line 1, column");
+        assertThat(refused.json().path("message").asText())
+                .startsWith("ann.yaml is not a valid plan")
+                .contains("line 1, column");
     }
 
     @Test

@@ -46,7 +46,8 @@ class HttpApiTest {
 
     @Test
     void a_run_with_wait_answers_its_outcome_and_is_stored_with_its_trace() throws Exception {
-        Answer run = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"Ann\"}"));
+        Answer run =
+                fixture.post("/v1/runs?wait=true", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"Ann\"}"));
         assertThat(run.status()).isEqualTo(200);
         assertThat(run.json().path("state").asText()).isEqualTo("succeeded");
         assertThat(run.json().path("result").asText()).isEqualTo("hello Ann");
@@ -59,7 +60,9 @@ class HttpApiTest {
         assertThat(stored.json().path("inputs").path("name").asText()).isEqualTo("Ann");
         assertThat(stored.json().path("steps")).hasSize(2);
         assertThat(stored.json().at("/steps/0/inputs/output/text").asText()).isEqualTo("Ann");
-        assertThat(stored.json().at("/options/origin").isMissingNode()).as("the origin is internal").isTrue();
+        assertThat(stored.json().at("/options/origin").isMissingNode())
+                .as("the origin is internal")
+                .isTrue();
     }
 
     @Test
@@ -78,19 +81,24 @@ class HttpApiTest {
         for (int i = 0; i < 3; i++) {
             fixture.post("/v1/runs?wait=true", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"n" + i + "\"}"));
         }
-        fixture.post("/v1/runs?wait=true", ServerFixture.runBody("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": "
-                + "{\"x\": \"${missing}\"}}]", ""));
+        fixture.post(
+                "/v1/runs?wait=true",
+                ServerFixture.runBody(
+                        "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": " + "{\"x\": \"${missing}\"}}]", ""));
         Answer page = fixture.get("/v1/runs?limit=2");
         assertThat(page.json().path("runs")).hasSize(2);
         assertThat(page.json().path("next_offset").asInt()).isEqualTo(2);
         Answer rest = fixture.get("/v1/runs?limit=2&offset=2");
         assertThat(rest.json().path("runs")).hasSize(2);
         Answer failed = fixture.get("/v1/runs?state=failed");
-        assertThat(failed.json().path("runs")).singleElement().satisfies(r -> assertThat(r.path("state").asText()).isEqualTo("failed"));
+        assertThat(failed.json().path("runs"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.path("state").asText()).isEqualTo("failed"));
         assertThat(fixture.get("/v1/runs?state=succeeded").json().path("runs")).hasSize(3);
         Answer bad = fixture.get("/v1/runs?state=done");
         assertThat(bad.status()).isEqualTo(400);
-        assertThat(bad.json().path("message").asText()).contains("state must be running, interrupted, waiting, succeeded or failed");
+        assertThat(bad.json().path("message").asText())
+                .contains("state must be running, interrupted, waiting, succeeded or failed");
         assertThat(fixture.get("/v1/runs?limit=0").status()).isEqualTo(400);
     }
 
@@ -101,39 +109,55 @@ class HttpApiTest {
         assertThat(valid.json().path("valid").asBoolean()).isTrue();
         assertThat(valid.json().path("runnable").asBoolean()).isTrue();
         assertThat(valid.json().path("instructions").asInt()).isEqualTo(2);
-        Answer invalid = fixture.post("/v1/validate", "{\"name\": \"bad.json\", \"plan\": [{\"seq_no\": 0, \"type\": \"asign\", "
-                + "\"parameters\": {}}, {\"seq_no\": 1, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 9}}]}");
+        Answer invalid = fixture.post(
+                "/v1/validate",
+                "{\"name\": \"bad.json\", \"plan\": [{\"seq_no\": 0, \"type\": \"asign\", "
+                        + "\"parameters\": {}}, {\"seq_no\": 1, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 9}}]}");
         assertThat(invalid.json().path("valid").asBoolean()).isFalse();
-        assertThat(invalid.json().path("diagnostics").findValuesAsText("line")).contains(
-                "bad.json: seq_no 0 at /0/type: unknown instruction type 'asign': did you mean 'assign'?",
-                "bad.json: seq_no 1 at /1/parameters/target_seq: jump target 9 is not a seq_no of this plan (they run from 0 to 1)");
+        assertThat(invalid.json().path("diagnostics").findValuesAsText("line"))
+                .contains(
+                        "bad.json: seq_no 0 at /0/type: unknown instruction type 'asign': did you mean 'assign'?",
+                        "bad.json: seq_no 1 at /1/parameters/target_seq: jump target 9 is not a seq_no of this plan (they run from 0 to 1)");
         Answer text = fixture.post("/v1/validate", "{\"name\": \"t.json\", \"plan\": \"[{\\\"seq_no\\\": 0,,]\"}");
-        assertThat(text.json().path("diagnostics").get(0).path("line").asText()).startsWith("t.json").contains("line 1, column");
-        Answer notHere = fixture.post("/v1/validate", "{\"plan\": [{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": "
-                + "{\"tool_name\": \"web_search\"}}]}");
+        assertThat(text.json().path("diagnostics").get(0).path("line").asText())
+                .startsWith("t.json")
+                .contains("line 1, column");
+        Answer notHere = fixture.post(
+                "/v1/validate",
+                "{\"plan\": [{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": "
+                        + "{\"tool_name\": \"web_search\"}}]}");
         assertThat(notHere.json().path("valid").asBoolean()).isTrue();
         assertThat(notHere.json().path("runnable").asBoolean()).isFalse();
-        assertThat(notHere.json().path("problems").get(0).asText()).startsWith("seq_no 0: tool 'web_search' is not installed");
+        assertThat(notHere.json().path("problems").get(0).asText())
+                .startsWith("seq_no 0: tool 'web_search' is not installed");
     }
 
     @Test
     void an_invalid_plan_is_refused_with_422_and_its_diagnostics() throws Exception {
-        Answer refused = fixture.post("/v1/runs?wait=true", "{\"name\": \"p.json\", \"plan\": [{\"seq_no\": 0, \"type\": \"assign\", "
-                + "\"parameters\": {\"x\": \"${a +}\"}}]}");
+        Answer refused = fixture.post(
+                "/v1/runs?wait=true",
+                "{\"name\": \"p.json\", \"plan\": [{\"seq_no\": 0, \"type\": \"assign\", "
+                        + "\"parameters\": {\"x\": \"${a +}\"}}]}");
         assertThat(refused.status()).isEqualTo(422);
         assertThat(refused.json().path("error").asText()).isEqualTo("invalid_plan");
-        assertThat(refused.json().path("message").asText()).startsWith("p.json is not a valid plan: 1 error, the first: p.json: seq_no 0 at");
+        assertThat(refused.json().path("message").asText())
+                .startsWith("p.json is not a valid plan: 1 error, the first: p.json: seq_no 0 at");
         assertThat(refused.json().at("/details/diagnostics/0/pointer").asText()).isEqualTo("/0/parameters/x");
-        assertThat(fixture.get("/v1/runs").json().path("runs")).as("nothing stored").isEmpty();
+        assertThat(fixture.get("/v1/runs").json().path("runs"))
+                .as("nothing stored")
+                .isEmpty();
     }
 
     @Test
     void a_plan_that_cannot_run_here_is_rejected_and_a_requests_tool_policy_narrows_the_servers() throws Exception {
-        Answer missing = fixture.post("/v1/runs", "{\"plan\": [{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": "
-                + "{\"tool_name\": \"web_search\"}}]}");
+        Answer missing = fixture.post(
+                "/v1/runs",
+                "{\"plan\": [{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": "
+                        + "{\"tool_name\": \"web_search\"}}]}");
         assertThat(missing.status()).isEqualTo(422);
         assertThat(missing.json().path("error").asText()).isEqualTo("rejected");
-        assertThat(missing.json().at("/details/problems/0").asText()).startsWith("seq_no 0: tool 'web_search' is not installed");
+        assertThat(missing.json().at("/details/problems/0").asText())
+                .startsWith("seq_no 0: tool 'web_search' is not installed");
         Answer denied = fixture.post("/v1/runs", ServerFixture.runBody(HELLO, "\"deny_tools\": [\"ec*\"]"));
         assertThat(denied.status()).isEqualTo(422);
         assertThat(denied.json().path("message").asText())
@@ -145,12 +169,15 @@ class HttpApiTest {
         Answer notJson = fixture.post("/v1/runs", "{\"plan\": [1,}");
         assertThat(notJson.status()).isEqualTo(400);
         assertThat(notJson.json().path("error").asText()).isEqualTo("bad_request");
-        assertThat(notJson.json().path("message").asText()).startsWith("the request body is not valid JSON: line 1, column 13");
+        assertThat(notJson.json().path("message").asText())
+                .startsWith("the request body is not valid JSON: line 1, column 13");
         Answer typo = fixture.post("/v1/runs", ServerFixture.runBody(HELLO, "\"input\": {}"));
         assertThat(typo.status()).isEqualTo(400);
-        assertThat(typo.json().path("message").asText()).startsWith("/input: unknown field 'input' (did you mean 'inputs'?)");
+        assertThat(typo.json().path("message").asText())
+                .startsWith("/input: unknown field 'input' (did you mean 'inputs'?)");
         Answer mode = fixture.post("/v1/runs", ServerFixture.runBody(HELLO, "\"mode\": \"fast\""));
-        assertThat(mode.json().path("message").asText()).isEqualTo("/mode: must be \"live\", \"replay\" or \"dry-run\", not \"fast\"");
+        assertThat(mode.json().path("message").asText())
+                .isEqualTo("/mode: must be \"live\", \"replay\" or \"dry-run\", not \"fast\"");
         assertThat(mode.json().at("/details/pointer").asText()).isEqualTo("/mode");
         Answer duplicate = fixture.post("/v1/runs", "{\"plan\": [], \"plan\": []}");
         assertThat(duplicate.json().path("message").asText()).contains("Duplicate field 'plan'");
@@ -179,12 +206,14 @@ class HttpApiTest {
 
     @Test
     void a_body_over_the_limit_is_refused_413_without_being_read() throws Exception {
-        try (ServerFixture small = new ServerFixture(dir.resolve("small.db"), ServiceSettings.DEFAULT,
-                ServerSettings.DEFAULT.withMaxBodyBytes(4096))) {
-            Answer big = small.post("/v1/runs", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"" + "x".repeat(10_000) + "\"}"));
+        try (ServerFixture small = new ServerFixture(
+                dir.resolve("small.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withMaxBodyBytes(4096))) {
+            Answer big = small.post(
+                    "/v1/runs", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"" + "x".repeat(10_000) + "\"}"));
             assertThat(big.status()).isEqualTo(413);
             assertThat(big.json().path("error").asText()).isEqualTo("too_large");
-            assertThat(big.json().path("message").asText()).isEqualTo("the request body is larger than 4096 bytes, the most this server reads");
+            assertThat(big.json().path("message").asText())
+                    .isEqualTo("the request body is larger than 4096 bytes, the most this server reads");
         }
     }
 
@@ -192,16 +221,22 @@ class HttpApiTest {
     void replays_and_dry_runs_call_nothing_real() throws Exception {
         String plan = "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"vector_search\", "
                 + "\"tool_params\": {\"q\": \"tidb\"}, \"output_vars\": \"final_answer\"}}]";
-        String cassette = "{\"format\": \"planvm-cassette/1\", \"interactions\": [{\"type\": \"tool\", \"tool\": \"vector_search\", "
-                + "\"params\": {\"q\": \"tidb\"}, \"output\": \"recorded\"}]}";
-        Answer replay = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, "\"mode\": \"replay\", \"cassette\": " + cassette));
+        String cassette =
+                "{\"format\": \"planvm-cassette/1\", \"interactions\": [{\"type\": \"tool\", \"tool\": \"vector_search\", "
+                        + "\"params\": {\"q\": \"tidb\"}, \"output\": \"recorded\"}]}";
+        Answer replay = fixture.post(
+                "/v1/runs?wait=true", ServerFixture.runBody(plan, "\"mode\": \"replay\", \"cassette\": " + cassette));
         assertThat(replay.json().path("result").asText()).isEqualTo("recorded");
-        Answer dry = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(HELLO, "\"mode\": \"dry-run\", \"inputs\": {\"name\": \"x\"}"));
+        Answer dry = fixture.post(
+                "/v1/runs?wait=true",
+                ServerFixture.runBody(HELLO, "\"mode\": \"dry-run\", \"inputs\": {\"name\": \"x\"}"));
         assertThat(dry.json().path("state").asText()).isEqualTo("succeeded");
         assertThat(fixture.echoes).hasValue(0);
-        Answer broken = fixture.post("/v1/runs", ServerFixture.runBody(plan, "\"mode\": \"replay\", \"cassette\": {\"format\": \"x\"}"));
+        Answer broken = fixture.post(
+                "/v1/runs", ServerFixture.runBody(plan, "\"mode\": \"replay\", \"cassette\": {\"format\": \"x\"}"));
         assertThat(broken.status()).isEqualTo(400);
-        assertThat(broken.json().path("message").asText()).startsWith("/cassette: the request's cassette: not a cassette");
+        assertThat(broken.json().path("message").asText())
+                .startsWith("/cassette: the request's cassette: not a cassette");
     }
 
     @Test
@@ -211,9 +246,11 @@ class HttpApiTest {
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${a.v + n}"}}]""";
         Answer failed = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, ""));
         assertThat(failed.json().path("state").asText()).isEqualTo("failed");
-        assertThat(failed.json().path("error").asText()).startsWith("seq_no 1 (assign): ${a.v + n}: variable 'n' is not set");
+        assertThat(failed.json().path("error").asText())
+                .startsWith("seq_no 1 (assign): ${a.v + n}: variable 'n' is not set");
         String id = failed.json().path("id").asText();
-        Answer rerun = fixture.post("/v1/runs/" + id + "/rerun?wait=true", "{\"from_seq\": 1, \"inputs\": {\"n\": 41}}");
+        Answer rerun =
+                fixture.post("/v1/runs/" + id + "/rerun?wait=true", "{\"from_seq\": 1, \"inputs\": {\"n\": 41}}");
         assertThat(rerun.status()).isEqualTo(200);
         assertThat(rerun.json().path("result").asInt()).isEqualTo(42);
         assertThat(rerun.json().path("parent_run").asText()).isEqualTo(id);
@@ -223,7 +260,10 @@ class HttpApiTest {
         Answer again = fixture.post("/v1/runs/" + rerun.json().path("id").asText() + "/resume", "");
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.json().path("message").asText()).contains("already succeeded");
-        assertThat(fixture.post("/v1/runs/" + id + "/rerun", "{}").json().path("message").asText())
+        assertThat(fixture.post("/v1/runs/" + id + "/rerun", "{}")
+                        .json()
+                        .path("message")
+                        .asText())
                 .isEqualTo("/from_seq: a rerun needs from_seq: the seq_no to run from");
     }
 
@@ -232,27 +272,33 @@ class HttpApiTest {
         String plan = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "gate", "output_vars": "g"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "echo", "tool_params": {"g": "${g}"}, "output_vars": "e"}}]""";
-        String id = fixture.post("/v1/runs", ServerFixture.runBody(plan, "")).json().path("id").asText();
-        assertThat(fixture.gateReached.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String id = fixture.post("/v1/runs", ServerFixture.runBody(plan, ""))
+                .json()
+                .path("id")
+                .asText();
+        assertThat(fixture.gateReached.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
         Answer cancel = fixture.post("/v1/runs/" + id + "/cancel", "{\"reason\": \"changed my mind\"}");
         assertThat(cancel.status()).isEqualTo(202);
         fixture.open();
         JsonNode done = awaitState(id, "failed");
-        assertThat(done.path("error").asText()).isEqualTo("seq_no 1 (calling): the run was cancelled before this step: changed my mind");
+        assertThat(done.path("error").asText())
+                .isEqualTo("seq_no 1 (calling): the run was cancelled before this step: changed my mind");
         assertThat(done.path("steps")).as("the step in progress committed").hasSize(1);
         assertThat(fixture.echoes).hasValue(0);
         Answer late = fixture.post("/v1/runs/" + id + "/cancel", "");
         assertThat(late.status()).isEqualTo(409);
-        assertThat(late.json().path("message").asText()).isEqualTo("run " + id + " is failed and does not run in this server: "
-                + "there is nothing to cancel");
+        assertThat(late.json().path("message").asText())
+                .isEqualTo("run " + id + " is failed and does not run in this server: " + "there is nothing to cancel");
     }
 
     @Test
     void a_busy_server_answers_429_with_retry_after() throws Exception {
-        try (ServerFixture one = new ServerFixture(dir.resolve("one.db"), ServiceSettings.DEFAULT.withMaxActiveRuns(1),
-                ServerSettings.DEFAULT)) {
+        try (ServerFixture one = new ServerFixture(
+                dir.resolve("one.db"), ServiceSettings.DEFAULT.withMaxActiveRuns(1), ServerSettings.DEFAULT)) {
             String plan = "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"gate\"}}]";
-            assertThat(one.post("/v1/runs", ServerFixture.runBody(plan, "")).status()).isEqualTo(202);
+            assertThat(one.post("/v1/runs", ServerFixture.runBody(plan, "")).status())
+                    .isEqualTo(202);
             Answer busy = one.post("/v1/runs", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"x\"}"));
             assertThat(busy.status()).isEqualTo(429);
             assertThat(busy.header("Retry-After")).isEqualTo("1");
@@ -286,37 +332,52 @@ class HttpApiTest {
 
     @Test
     void the_report_of_a_run_is_one_html_page() throws Exception {
-        String id = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"<b>x</b>\"}"))
-                .json().path("id").asText();
+        String id = fixture.post(
+                        "/v1/runs?wait=true", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"<b>x</b>\"}"))
+                .json()
+                .path("id")
+                .asText();
         Answer report = fixture.get("/runs/" + id);
         assertThat(report.status()).isEqualTo(200);
         assertThat(report.header("Content-Type")).startsWith("text/html");
-        assertThat(report.response().body()).contains("<svg id=\"flow-graph\"", "<svg id=\"timeline\"", "&lt;b&gt;x&lt;/b&gt;")
+        assertThat(report.response().body())
+                .contains("<svg id=\"flow-graph\"", "<svg id=\"timeline\"", "&lt;b&gt;x&lt;/b&gt;")
                 .doesNotContain("<b>x</b>");
     }
 
     @Test
     void a_token_server_refuses_requests_without_the_token_and_a_public_address_needs_one() throws Exception {
         String token = "s3cret-token-0123456789";
-        try (ServerFixture guarded = new ServerFixture(dir.resolve("guarded.db"), ServiceSettings.DEFAULT,
-                ServerSettings.DEFAULT.withToken(token))) {
-            assertThat(guarded.get("/v1/tools").status()).as("the fixture sends the token").isEqualTo(200);
-            HttpRequest none = HttpRequest.newBuilder(java.net.URI.create(guarded.url("/v1/tools"))).GET().build();
+        try (ServerFixture guarded = new ServerFixture(
+                dir.resolve("guarded.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withToken(token))) {
+            assertThat(guarded.get("/v1/tools").status())
+                    .as("the fixture sends the token")
+                    .isEqualTo(200);
+            HttpRequest none = HttpRequest.newBuilder(java.net.URI.create(guarded.url("/v1/tools")))
+                    .GET()
+                    .build();
             Answer refused = guarded.send(none);
             assertThat(refused.status()).isEqualTo(401);
             assertThat(refused.header("WWW-Authenticate")).startsWith("Bearer");
             assertThat(refused.json().path("error").asText()).isEqualTo("unauthorized");
             assertThat(refused.response().body()).doesNotContain(token);
             HttpRequest wrong = HttpRequest.newBuilder(java.net.URI.create(guarded.url("/v1/tools")))
-                    .header("Authorization", "Bearer " + token.substring(1) + "x").GET().build();
+                    .header("Authorization", "Bearer " + token.substring(1) + "x")
+                    .GET()
+                    .build();
             assertThat(guarded.send(wrong).status()).isEqualTo(401);
-            HttpRequest health = HttpRequest.newBuilder(java.net.URI.create(guarded.url("/healthz"))).GET().build();
+            HttpRequest health = HttpRequest.newBuilder(java.net.URI.create(guarded.url("/healthz")))
+                    .GET()
+                    .build();
             assertThat(guarded.send(health).status()).isEqualTo(200);
         }
-        assertThatThrownBy(() -> PlanServer.start(fixture.service, ServerSettings.DEFAULT.withBind("0.0.0.0").withPort(0)))
+        assertThatThrownBy(() -> PlanServer.start(
+                        fixture.service,
+                        ServerSettings.DEFAULT.withBind("0.0.0.0").withPort(0)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("listening on 0.0.0.0, which is not a loopback address, needs a bearer token (--token-file FILE): "
-                        + "anyone who can reach it could run plans");
+                .hasMessage(
+                        "listening on 0.0.0.0, which is not a loopback address, needs a bearer token (--token-file FILE): "
+                                + "anyone who can reach it could run plans");
     }
 
     private JsonNode awaitState(String id, String state) throws Exception {

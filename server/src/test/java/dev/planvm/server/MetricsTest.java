@@ -20,9 +20,12 @@ class MetricsTest {
             metrics.callFinished(call, TextNode.valueOf("y"), 3_000_000L * (i % 3 + 1));
         }
         String text = metrics.text(Map.of("succeeded", 2));
-        long tools = text.lines().filter(l -> l.startsWith("planvm_call_duration_seconds_count{")).count();
+        long tools = text.lines()
+                .filter(l -> l.startsWith("planvm_call_duration_seconds_count{"))
+                .count();
         assertThat(tools).isEqualTo(Metrics.MAX_TOOLS + 1);
-        assertThat(text).contains("planvm_call_duration_seconds_count{tool=\"other\"} 50")
+        assertThat(text)
+                .contains("planvm_call_duration_seconds_count{tool=\"other\"} 50")
                 .contains("planvm_call_duration_seconds_bucket{tool=\"tool0\\\"\\\\\\n\",le=\"0.005\"} 1")
                 .contains("planvm_calls_in_flight 0")
                 .contains("planvm_runs_stored{status=\"succeeded\"} 2");

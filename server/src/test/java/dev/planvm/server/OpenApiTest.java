@@ -36,8 +36,9 @@ class OpenApiTest {
 
     @BeforeAll
     static void load() throws Exception {
-        try (InputStream schema = OpenApiTest.class.getResourceAsStream("/spec.openapis.org/oas/3.1/schema/2022-10-07");
-             InputStream doc = dev.planvm.server.http.PlanServer.class.getResourceAsStream("openapi.json")) {
+        try (InputStream schema =
+                        OpenApiTest.class.getResourceAsStream("/spec.openapis.org/oas/3.1/schema/2022-10-07");
+                InputStream doc = dev.planvm.server.http.PlanServer.class.getResourceAsStream("openapi.json")) {
             assertThat(schema).as("the OAS 3.1 schema on the test class path").isNotNull();
             oas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
                     .getSchema(ServerFixture.JSON.readTree(schema));
@@ -59,10 +60,12 @@ class OpenApiTest {
         ((ObjectNode) broken.at("/paths/~1healthz/get/responses/200")).remove("description");
         ((ObjectNode) broken.at("/paths/~1v1~1runs/post/parameters/0")).put("in", "body");
         List<Error> errors = oas.validate(broken);
-        assertThat(errors).extracting(Error::getMessage)
+        assertThat(errors)
+                .extracting(Error::getMessage)
                 .anyMatch(m -> m.contains("does not match the regex pattern ^3\\.1"))
                 .anyMatch(m -> m.equals("required property 'description' not found"))
-                .anyMatch(m -> m.equals("property 'in' is not evaluated and the schema does not allow unevaluated properties"));
+                .anyMatch(m -> m.equals(
+                        "property 'in' is not evaluated and the schema does not allow unevaluated properties"));
     }
 
     @Test
@@ -76,17 +79,31 @@ class OpenApiTest {
                 }
             }
         }
-        assertThat(operations).containsExactlyInAnyOrder("GET /healthz", "GET /metrics", "GET /openapi.json",
-                "POST /v1/validate", "POST /v1/runs", "GET /v1/runs", "GET /v1/runs/{id}", "GET /v1/runs/{id}/events",
-                "POST /v1/runs/{id}/resume", "POST /v1/runs/{id}/rerun", "POST /v1/runs/{id}/approve",
-                "POST /v1/runs/{id}/cancel", "GET /v1/tools", "GET /v1/schema", "GET /runs/{id}");
+        assertThat(operations)
+                .containsExactlyInAnyOrder(
+                        "GET /healthz",
+                        "GET /metrics",
+                        "GET /openapi.json",
+                        "POST /v1/validate",
+                        "POST /v1/runs",
+                        "GET /v1/runs",
+                        "GET /v1/runs/{id}",
+                        "GET /v1/runs/{id}/events",
+                        "POST /v1/runs/{id}/resume",
+                        "POST /v1/runs/{id}/rerun",
+                        "POST /v1/runs/{id}/approve",
+                        "POST /v1/runs/{id}/cancel",
+                        "GET /v1/tools",
+                        "GET /v1/schema",
+                        "GET /runs/{id}");
         try (ServerFixture fixture = ServerFixture.start(dir)) {
             List<String> unrouted = new ArrayList<>();
             for (String operation : operations) {
                 String[] parts = operation.split(" ");
                 String path = parts[1].replace("{id}", "0123456789ab");
                 ServerFixture.Answer answer = parts[0].equals("GET") ? fixture.get(path) : fixture.post(path, "{}");
-                String error = answer.json() == null ? "" : answer.json().path("error").asText();
+                String error =
+                        answer.json() == null ? "" : answer.json().path("error").asText();
                 if (error.equals("not_found") || error.equals("method_not_allowed")) {
                     unrouted.add(operation + " answered " + error);
                 }

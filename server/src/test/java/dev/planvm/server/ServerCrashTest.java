@@ -47,7 +47,9 @@ class ServerCrashTest {
         Process first = child(store, log, 1);
         String id;
         try {
-            id = post(port(1), "/v1/runs", ServerFixture.runBody(LOOP, "")).path("id").asText();
+            id = post(port(1), "/v1/runs", ServerFixture.runBody(LOOP, ""))
+                    .path("id")
+                    .asText();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (lines(log).size() < 4 && System.nanoTime() < deadline) {
                 Thread.sleep(5);
@@ -66,7 +68,9 @@ class ServerCrashTest {
             Map<Integer, List<Integer>> sessionsByPass = new HashMap<>();
             for (String line : lines(log)) {
                 String[] parts = line.split(" ");
-                sessionsByPass.computeIfAbsent(Integer.parseInt(parts[2]), p -> new ArrayList<>()).add(Integer.parseInt(parts[0]));
+                sessionsByPass
+                        .computeIfAbsent(Integer.parseInt(parts[2]), p -> new ArrayList<>())
+                        .add(Integer.parseInt(parts[0]));
             }
             for (JsonNode step : done.path("steps")) {
                 if (!step.path("type").asText().equals("calling")) {
@@ -74,9 +78,12 @@ class ServerCrashTest {
                 }
                 int pass = step.at("/inputs/params/i").asInt();
                 int committedIn = step.path("session").asInt();
-                assertThat(sessionsByPass.get(pass)).as("pass %d: invoked once by the session that committed it", pass)
-                        .filteredOn(s -> s == committedIn).hasSize(1);
-                assertThat(sessionsByPass.get(pass)).as("pass %d: never invoked after it was committed", pass)
+                assertThat(sessionsByPass.get(pass))
+                        .as("pass %d: invoked once by the session that committed it", pass)
+                        .filteredOn(s -> s == committedIn)
+                        .hasSize(1);
+                assertThat(sessionsByPass.get(pass))
+                        .as("pass %d: never invoked after it was committed", pass)
                         .allMatch(s -> s <= committedIn);
             }
         } finally {
@@ -95,7 +102,8 @@ class ServerCrashTest {
         Process first = child(store, log, 1);
         String id;
         try {
-            JsonNode waiting = post(port(1), "/v1/runs?wait=true", ServerFixture.runBody(plan, "\"approve_tools\": [\"send\"]"));
+            JsonNode waiting =
+                    post(port(1), "/v1/runs?wait=true", ServerFixture.runBody(plan, "\"approve_tools\": [\"send\"]"));
             assertThat(waiting.path("state").asText()).isEqualTo("waiting");
             id = waiting.path("id").asText();
         } finally {
@@ -116,11 +124,21 @@ class ServerCrashTest {
     }
 
     private Process child(Path store, Path log, int session) throws Exception {
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
-                ServerMain.class.getName(), store.toString(), log.toString(), dir.resolve("port-" + session).toString(),
-                String.valueOf(session))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("child-" + session + ".out").toFile()).start();
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-Xshare:auto",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ServerMain.class.getName(),
+                        store.toString(),
+                        log.toString(),
+                        dir.resolve("port-" + session).toString(),
+                        String.valueOf(session))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("child-" + session + ".out").toFile())
+                .start();
     }
 
     private int port(int session) throws Exception {
@@ -128,7 +146,8 @@ class ServerCrashTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!Files.exists(file)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the child server did not start: " + Files.readString(dir.resolve("child-" + session + ".out")));
+                throw new AssertionError("the child server did not start: "
+                        + Files.readString(dir.resolve("child-" + session + ".out")));
             }
             Thread.sleep(10);
         }
@@ -149,14 +168,24 @@ class ServerCrashTest {
     }
 
     private JsonNode get(int port, String path) throws Exception {
-        return ServerFixture.JSON.readTree(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+        return ServerFixture.JSON.readTree(client.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                                .timeout(Duration.ofSeconds(30))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body());
     }
 
     private JsonNode post(int port, String path, String body) throws Exception {
-        return ServerFixture.JSON.readTree(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).body());
+        return ServerFixture.JSON.readTree(client.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                                .timeout(Duration.ofSeconds(30))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body());
     }
 
     private static List<String> lines(Path log) throws Exception {

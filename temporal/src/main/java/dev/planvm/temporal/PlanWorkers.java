@@ -57,8 +57,16 @@ public final class PlanWorkers implements AutoCloseable {
         if (!redacted.isEmpty() && b.activities) {
             checkConverter(b.client, redacted);
         }
-        this.parts = new WorkerParts(b.tools, b.conditions, b.unavailable, b.policy, b.toolLimits, b.secrets, redactor,
-                b.heartbeatTimeout, b.maxPayloadBytes);
+        this.parts = new WorkerParts(
+                b.tools,
+                b.conditions,
+                b.unavailable,
+                b.policy,
+                b.toolLimits,
+                b.secrets,
+                redactor,
+                b.heartbeatTimeout,
+                b.maxPayloadBytes);
     }
 
     public static Builder builder(WorkflowClient client) {
@@ -69,9 +77,11 @@ public final class PlanWorkers implements AutoCloseable {
     private static void checkConverter(WorkflowClient client, Map<String, String> secrets) {
         Object converter = client.getOptions().getDataConverter();
         for (Map.Entry<String, String> secret : secrets.entrySet()) {
-            if (!(converter instanceof RedactingDataConverter redacting) || !redacting.redacts(secret.getKey(), secret.getValue())) {
-                throw new IllegalStateException("the worker holds the secret '" + secret.getKey() + "' but its Temporal client"
-                        + " does not redact it: build the client with RedactingDataConverter.of(secrets)");
+            if (!(converter instanceof RedactingDataConverter redacting)
+                    || !redacting.redacts(secret.getKey(), secret.getValue())) {
+                throw new IllegalStateException(
+                        "the worker holds the secret '" + secret.getKey() + "' but its Temporal client"
+                                + " does not redact it: build the client with RedactingDataConverter.of(secrets)");
             }
         }
     }
@@ -82,8 +92,8 @@ public final class PlanWorkers implements AutoCloseable {
             throw new IllegalStateException("the workers are started already");
         }
         factory = WorkerFactory.newInstance(settings.client);
-        WorkerOptions.Builder options = WorkerOptions.newBuilder()
-                .setDefaultDeadlockDetectionTimeout(settings.deadlockDetection.toMillis());
+        WorkerOptions.Builder options =
+                WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(settings.deadlockDetection.toMillis());
         if (settings.maxConcurrentActivities > 0) {
             options.setMaxConcurrentActivityExecutionSize(settings.maxConcurrentActivities);
         }
@@ -95,9 +105,15 @@ public final class PlanWorkers implements AutoCloseable {
         }
         Worker worker = factory.newWorker(settings.taskQueue, options.build());
         if (settings.workflows) {
-            WorkerParts.registerWorkflow(worker, new Deployment(settings.taskQueue, settings.routes,
-                    settings.heartbeatTimeout.toMillis(), settings.maxPayloadBytes, settings.activities ? parts.catalog() : null,
-                    settings.maxHistoryBytes));
+            WorkerParts.registerWorkflow(
+                    worker,
+                    new Deployment(
+                            settings.taskQueue,
+                            settings.routes,
+                            settings.heartbeatTimeout.toMillis(),
+                            settings.maxPayloadBytes,
+                            settings.activities ? parts.catalog() : null,
+                            settings.maxHistoryBytes));
         }
         if (settings.activities) {
             parts.registerActivities(worker);
@@ -112,7 +128,9 @@ public final class PlanWorkers implements AutoCloseable {
 
     /** The names of the tools this worker's activities hold. */
     public List<String> toolNames() {
-        return parts.catalog().tools().stream().map(dev.planvm.temporal.contract.ToolInfo::name).toList();
+        return parts.catalog().tools().stream()
+                .map(dev.planvm.temporal.contract.ToolInfo::name)
+                .toList();
     }
 
     /**

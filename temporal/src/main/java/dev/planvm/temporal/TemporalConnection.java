@@ -55,8 +55,12 @@ public final class TemporalConnection implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new TemporalException("cannot reach the Temporal server at " + target + ": " + firstLine(e), e);
         }
-        WorkflowClient client = WorkflowClient.newInstance(stubs,
-                WorkflowClientOptions.newBuilder().setNamespace(namespace).setDataConverter(converter).build());
+        WorkflowClient client = WorkflowClient.newInstance(
+                stubs,
+                WorkflowClientOptions.newBuilder()
+                        .setNamespace(namespace)
+                        .setDataConverter(converter)
+                        .build());
         return new TemporalConnection(target, stubs, client);
     }
 

@@ -9,6 +9,7 @@ import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanWorkflow;
+import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowException;
@@ -18,7 +19,6 @@ import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.TemporalFailure;
-import io.grpc.StatusRuntimeException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -72,22 +72,26 @@ public final class TemporalPlans {
         long size = size(request);
         if (size > MAX_REQUEST_BYTES) {
             throw new TemporalException(request.source() + ": the plan request (plan, inputs, cassette) is "
-                    + String.format(Locale.ROOT, "%,d", size) + " bytes as JSON; a Temporal workflow input may hold at most "
+                    + String.format(Locale.ROOT, "%,d", size)
+                    + " bytes as JSON; a Temporal workflow input may hold at most "
                     + String.format(Locale.ROOT, "%,d", MAX_REQUEST_BYTES));
         }
         String id = workflowId == null ? newWorkflowId() : workflowId;
-        PlanWorkflow workflow = client.newWorkflowStub(PlanWorkflow.class, WorkflowOptions.newBuilder()
-                .setTaskQueue(taskQueue).setWorkflowId(id)
-                .setMemo(Map.of("plan", request.source(), "mode", request.mode()))
-                .setStaticSummary("planvm plan " + request.source())
-                .build());
+        PlanWorkflow workflow = client.newWorkflowStub(
+                PlanWorkflow.class,
+                WorkflowOptions.newBuilder()
+                        .setTaskQueue(taskQueue)
+                        .setWorkflowId(id)
+                        .setMemo(Map.of("plan", request.source(), "mode", request.mode()))
+                        .setStaticSummary("planvm plan " + request.source())
+                        .build());
         try {
             WorkflowClient.start(workflow::run, request);
         } catch (WorkflowExecutionAlreadyStarted taken) {
             throw new TemporalException("workflow '" + id + "' is already running; choose another id", taken);
         } catch (StatusRuntimeException unreachable) {
-            throw new TemporalException("cannot start workflow '" + id + "': " + TemporalConnection.firstLine(unreachable),
-                    unreachable);
+            throw new TemporalException(
+                    "cannot start workflow '" + id + "': " + TemporalConnection.firstLine(unreachable), unreachable);
         }
         return id;
     }
@@ -107,7 +111,8 @@ public final class TemporalPlans {
         } catch (WorkflowException ended) {
             throw new TemporalException("workflow '" + workflowId + "' ended without a result: " + why(ended), ended);
         } catch (StatusRuntimeException unreachable) {
-            throw new TemporalException("cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
+            throw new TemporalException(
+                    "cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
                     unreachable);
         }
     }
@@ -133,7 +138,8 @@ public final class TemporalPlans {
             if (unreachable.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND) {
                 throw notFound(workflowId, unreachable);
             }
-            throw new TemporalException("cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
+            throw new TemporalException(
+                    "cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
                     unreachable);
         }
         ObjectNode document = JSON.createObjectNode();
@@ -152,7 +158,11 @@ public final class TemporalPlans {
             return document;
         }
         if (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
-            document.put("status", status.name().substring("WORKFLOW_EXECUTION_STATUS_".length()).toLowerCase(Locale.ROOT));
+            document.put(
+                    "status",
+                    status.name()
+                            .substring("WORKFLOW_EXECUTION_STATUS_".length())
+                            .toLowerCase(Locale.ROOT));
             document.put("started", String.valueOf(description.getStartTime()));
             document.put("finished", String.valueOf(description.getCloseTime()));
             return document;
@@ -192,7 +202,8 @@ public final class TemporalPlans {
     private static String why(WorkflowException ended) {
         Throwable cause = ended.getCause();
         if (cause instanceof TemporalFailure failure) {
-            String kind = failure.getClass().getSimpleName().replace("Failure", "").toLowerCase(Locale.ROOT);
+            String kind =
+                    failure.getClass().getSimpleName().replace("Failure", "").toLowerCase(Locale.ROOT);
             String message = failure.getOriginalMessage();
             return kind + (message == null || message.isEmpty() ? "" : " (" + message + ")");
         }
@@ -203,7 +214,8 @@ public final class TemporalPlans {
         try {
             return JSON.writeValueAsBytes(request).length;
         } catch (JsonProcessingException e) {
-            throw new TemporalException(request.source() + ": the plan request cannot be written as JSON: " + e.getOriginalMessage());
+            throw new TemporalException(
+                    request.source() + ": the plan request cannot be written as JSON: " + e.getOriginalMessage());
         }
     }
 }

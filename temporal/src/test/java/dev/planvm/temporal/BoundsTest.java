@@ -26,11 +26,17 @@ class BoundsTest {
     @BeforeAll
     static void startWorkers() {
         queue = TestTemporal.queue("bounds");
-        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue)
-                .maxPayloadBytes(4096).maxHistoryBytes(10_000)
-                .tools(List.of(Tool.of("big", "answers text of params.n characters",
-                        (params, context) -> TextNode.valueOf("x".repeat(params.get("n").asInt())))))
-                .build().start();
+        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .maxPayloadBytes(4096)
+                .maxHistoryBytes(10_000)
+                .tools(List.of(Tool.of(
+                        "big",
+                        "answers text of params.n characters",
+                        (params, context) ->
+                                TextNode.valueOf("x".repeat(params.get("n").asInt())))))
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -45,8 +51,9 @@ class BoundsTest {
                   "output_vars": "final_answer"}}]""");
 
         assertThat(response.status()).isEqualTo("failed");
-        assertThat(response.error().describe()).isEqualTo("seq_no 0 (calling): tool 'big' failed: the output of tool 'big'"
-                + " is 5,002 bytes as JSON; an activity result may hold at most 4,096 (--max-payload-bytes)");
+        assertThat(response.error().describe())
+                .isEqualTo("seq_no 0 (calling): tool 'big' failed: the output of tool 'big'"
+                        + " is 5,002 bytes as JSON; an activity result may hold at most 4,096 (--max-payload-bytes)");
     }
 
     @Test
@@ -59,8 +66,11 @@ class BoundsTest {
         assertThat(response.status()).isEqualTo("succeeded");
         assertThat(response.finalAnswer().asText()).hasSize(1500);
         assertThat(response.trace().get("truncated").asText()).startsWith("trace of ");
-        assertThat(response.warnings()).anyMatch(w -> w.startsWith("the trace (") && w.endsWith(
-                "bytes as JSON) was left out of the workflow's result, which may hold at most 4,096 bytes (--max-payload-bytes)"));
+        assertThat(response.warnings())
+                .anyMatch(
+                        w -> w.startsWith("the trace (")
+                                && w.endsWith(
+                                        "bytes as JSON) was left out of the workflow's result, which may hold at most 4,096 bytes (--max-payload-bytes)"));
     }
 
     @Test
@@ -73,16 +83,17 @@ class BoundsTest {
                  {"seq_no": 4, "type": "assign", "parameters": {"final_answer": "done"}}]""");
 
         assertThat(response.status()).isEqualTo("failed");
-        assertThat(response.error().describe()).isEqualTo("seq_no 1 (calling): tool 'big' failed: the answers of this run's"
-                + " calls add up to more than 10,000 bytes as JSON, the most one workflow's history may hold"
-                + " (--max-history-bytes); split the plan or have tools return less");
+        assertThat(response.error().describe())
+                .isEqualTo("seq_no 1 (calling): tool 'big' failed: the answers of this run's"
+                        + " calls add up to more than 10,000 bytes as JSON, the most one workflow's history may hold"
+                        + " (--max-history-bytes); split the plan or have tools return less");
         assertThat(response.steps()).isEqualTo(1 + 3 * 3 + 1); // the fourth call fails
     }
 
     @Test
     void a_request_larger_than_a_workflow_input_may_hold_is_refused_before_it_starts() {
-        String plan = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"" + "y".repeat(2_100_000)
-                + "\"}}]";
+        String plan = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \""
+                + "y".repeat(2_100_000) + "\"}}]";
         assertThatThrownBy(() -> TestTemporal.plans(queue).start(PlanRequest.live("huge.json", plan, Map.of()), null))
                 .isInstanceOf(TemporalException.class)
                 .hasMessageStartingWith("huge.json: the plan request (plan, inputs, cassette) is 2,1")
@@ -95,8 +106,9 @@ class BoundsTest {
                 [{"seq_no": 0, "type": "assign", "parameters": {"x": 1}},
                  {"seq_no": 1, "type": "jmp", "parameters": {"target_seq": 0}}]""");
 
-        assertThat(response.error().describe()).isEqualTo("seq_no 0 (assign): the run exceeded the limit of 1000 steps"
-                + " (--max-steps); an unguarded jmp loop is the usual cause");
+        assertThat(response.error().describe())
+                .isEqualTo("seq_no 0 (assign): the run exceeded the limit of 1000 steps"
+                        + " (--max-steps); an unguarded jmp loop is the usual cause");
     }
 
     private static PlanResponse run(String plan) {

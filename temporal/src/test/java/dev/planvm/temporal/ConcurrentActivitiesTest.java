@@ -42,8 +42,12 @@ class ConcurrentActivitiesTest {
     @BeforeAll
     static void startWorkers() {
         queue = TestTemporal.queue("concurrent");
-        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue)
-                .tool(slow("search", 800, false)).tool(slow("send", 200, true)).build().start();
+        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .tool(slow("search", 800, false))
+                .tool(slow("send", 200, true))
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -64,19 +68,26 @@ class ConcurrentActivitiesTest {
 
         assertThat(response.finalAnswer().asText()).isEqualTo("search(search(a)+search(b)+search(c))");
         assertThat(maxRunning).as("three searches at once").hasValue(3);
-        assertThat(order.subList(0, 3)).as("the three searches started before any ended")
+        assertThat(order.subList(0, 3))
+                .as("the three searches started before any ended")
                 .containsExactlyInAnyOrder("start 0", "start 1", "start 2");
-        assertThat(order.indexOf("start 3")).isGreaterThan(order.lastIndexOf("end 2")).isGreaterThan(order.indexOf("end 0"));
+        assertThat(order.indexOf("start 3"))
+                .isGreaterThan(order.lastIndexOf("end 2"))
+                .isGreaterThan(order.indexOf("end 0"));
         assertThat(response.trace().at("/early_calls/started").asInt()).isEqualTo(3);
         assertThat(response.trace().at("/early_calls/mismatched").asInt()).isZero();
-        assertThat(response.trace().path("steps").findValues("seq_no").stream().map(JsonNode::asInt).toList())
-                .as("steps commit in program order").containsExactly(0, 1, 2, 3);
+        assertThat(response.trace().path("steps").findValues("seq_no").stream()
+                        .map(JsonNode::asInt)
+                        .toList())
+                .as("steps commit in program order")
+                .containsExactly(0, 1, 2, 3);
     }
 
     @Test
     void a_sequential_run_makes_one_call_at_a_time() {
-        PlanResponse response = TestTemporal.plans(queue).run(PlanRequest.live("fan-in.json", FAN_IN, Map.of())
-                .withSettings(RunSettings.defaults().withConcurrency(true, 1)));
+        PlanResponse response = TestTemporal.plans(queue)
+                .run(PlanRequest.live("fan-in.json", FAN_IN, Map.of())
+                        .withSettings(RunSettings.defaults().withConcurrency(true, 1)));
 
         assertThat(response.finalAnswer().asText()).isEqualTo("search(search(a)+search(b)+search(c))");
         assertThat(maxRunning).hasValue(1);

@@ -11,8 +11,7 @@ import java.util.Base64;
 /** A workflow's history as text, with every payload decoded, so a test can search all it holds. */
 final class Histories {
 
-    private Histories() {
-    }
+    private Histories() {}
 
     static String json(WorkflowClient client, String workflowId) {
         return client.fetchHistory(workflowId).toJson(true);
@@ -25,7 +24,8 @@ final class Histories {
         try {
             for (JsonNode data : new ObjectMapper().readTree(json).findValues("data")) {
                 if (data.isTextual()) {
-                    all.append('\n').append(new String(Base64.getDecoder().decode(data.asText()), StandardCharsets.UTF_8));
+                    all.append('\n')
+                            .append(new String(Base64.getDecoder().decode(data.asText()), StandardCharsets.UTF_8));
                 }
             }
         } catch (IOException e) {

@@ -37,7 +37,8 @@ class HistoryRecording {
     void records_the_histories() throws Exception {
         Files.createDirectories(DIRECTORY);
         String queue = TestTemporal.queue("history");
-        List<Tool> tools = new ArrayList<>(standIns.tools(List.of("llm_generate", "vector_search", "retrieve_knowledge_graph")));
+        List<Tool> tools =
+                new ArrayList<>(standIns.tools(List.of("llm_generate", "vector_search", "retrieve_knowledge_graph")));
         tools.add(Tool.of("search", "slow search", (params, context) -> {
             sleep(200);
             return TextNode.valueOf("search(" + params.path("q").asText() + ")");
@@ -51,8 +52,13 @@ class HistoryRecording {
         tools.add(Tool.of("refused", "fails for good", (params, context) -> {
             throw ToolException.permanent("HTTP 404");
         }));
-        try (PlanWorkers workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue)
-                .tools(tools).conditionEvaluator(standIns.conditions()).build().start()) {
+        try (PlanWorkers workers = PlanWorkers.builder(
+                        TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .tools(tools)
+                .conditionEvaluator(standIns.conditions())
+                .build()
+                .start()) {
             TemporalPlans plans = TestTemporal.plans(queue);
             for (String example : List.of("stackvm-tidb-best-practices", "refine-until-complete", "spec-even-or-odd")) {
                 standIns.replay(Cassette.read(Path.of("../plans/" + example + ".cassette.json")));
@@ -60,15 +66,17 @@ class HistoryRecording {
             }
             standIns.replay(null);
             record(plans, "spec-assign", Files.readString(Path.of("../plans/spec-assign.json")), "live");
-            record(plans, "corpus-plan-100", Files.readString(Path.of("../plans/compat/stackvm/plan-100.json")), "live");
+            record(
+                    plans,
+                    "corpus-plan-100",
+                    Files.readString(Path.of("../plans/compat/stackvm/plan-100.json")),
+                    "live");
             record(plans, "fan-in", """
                     [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "search", "tool_params": {"q": "a"}, "output_vars": "a"}},
                      {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "search", "tool_params": {"q": "b"}, "output_vars": "b"}},
-                     {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "search", "tool_params": {"q": "${a}+${b}"}, "output_vars": "final_answer"}}]""",
-                    "live");
+                     {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "search", "tool_params": {"q": "${a}+${b}"}, "output_vars": "final_answer"}}]""", "live");
             record(plans, "retried", """
-                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "flaky", "tool_params": {}, "output_vars": "final_answer"}}]""",
-                    "live");
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "flaky", "tool_params": {}, "output_vars": "final_answer"}}]""", "live");
             record(plans, "cancelled", """
                     [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "refused", "tool_params": {}, "output_vars": "a"}},
                      {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "search", "tool_params": {"q": "b"}, "output_vars": "b"}},

@@ -37,8 +37,8 @@ class LocalEquivalenceTest {
 
     private static final Path PLANS = Path.of("..", "plans");
     private static final StandInTools standIns = new StandInTools();
-    private static final Set<String> toolNames = new TreeSet<>(Set.of("llm_generate", "vector_search",
-            "retrieve_knowledge_graph"));
+    private static final Set<String> toolNames =
+            new TreeSet<>(Set.of("llm_generate", "vector_search", "retrieve_knowledge_graph"));
     private static final List<Path> corpus = new ArrayList<>();
     private static String queue;
     private static PlanWorkers workers;
@@ -46,7 +46,9 @@ class LocalEquivalenceTest {
     @BeforeAll
     static void startWorkers() throws IOException {
         try (Stream<Path> files = Files.list(PLANS.resolve("compat/stackvm"))) {
-            List<Path> all = files.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json")).sorted().toList();
+            List<Path> all = files.filter(p -> p.getFileName().toString().matches("plan-\\d+\\.json"))
+                    .sorted()
+                    .toList();
             for (int i = 0; i < all.size(); i += 24) {
                 LoadResult loaded = new PlanLoader().load(all.get(i));
                 if (loaded.valid()) {
@@ -60,8 +62,12 @@ class LocalEquivalenceTest {
             }
         }
         queue = TestTemporal.queue("equivalence");
-        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue)
-                .tools(standIns.tools(toolNames)).conditionEvaluator(standIns.conditions()).build().start();
+        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .tools(standIns.tools(toolNames))
+                .conditionEvaluator(standIns.conditions())
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -73,11 +79,14 @@ class LocalEquivalenceTest {
     void example_plans_replayed_by_their_tools_end_as_locally() throws IOException {
         List<String> compared = new ArrayList<>();
         try (Stream<Path> files = Files.list(PLANS)) {
-            for (Path cassetteFile : files.filter(p -> p.toString().endsWith(".cassette.json") && !p.toString().endsWith(".graph.cassette.json"))
-                    .sorted().toList()) {
+            for (Path cassetteFile : files.filter(p -> p.toString().endsWith(".cassette.json")
+                            && !p.toString().endsWith(".graph.cassette.json"))
+                    .sorted()
+                    .toList()) {
                 Path planFile = Path.of(cassetteFile.toString().replace(".cassette.json", ".json"));
                 if (!Files.exists(planFile)) {
-                    continue; // a YAML or JavaScript example: compiled by the CLI (TemporalCommandsTest runs it on Temporal)
+                    continue; // a YAML or JavaScript example: compiled by the CLI (TemporalCommandsTest runs it on
+                    // Temporal)
                 }
                 Cassette cassette = Cassette.read(cassetteFile);
                 standIns.replay(cassette);
@@ -109,7 +118,8 @@ class LocalEquivalenceTest {
         Cassette cassette = Cassette.read(PLANS.resolve("stackvm-tidb-best-practices.cassette.json"));
         standIns.invocations.clear();
         RunResult local = localVm().run(load(planFile), Map.of(), RunMode.replay(cassette, false));
-        PlanResponse remote = TestTemporal.plans(queue).run(request(planFile).withMode("replay", cassette.toJson(), false));
+        PlanResponse remote =
+                TestTemporal.plans(queue).run(request(planFile).withMode("replay", cassette.toJson(), false));
         assertSame(planFile, local, remote);
         assertThat(remote.trace().get("mode").asText()).isEqualTo("replay");
         assertThat(standIns.invocations).as("a replay calls no activity").isEmpty();
@@ -119,7 +129,8 @@ class LocalEquivalenceTest {
         String plan = planFile.getFileName().toString();
         assertThat(remote.status()).as(plan).isEqualTo(local.status().label());
         assertThat(remote.finalAnswer()).as(plan).isEqualTo(local.finalAnswer());
-        assertThat(remote.error() == null ? null : remote.error().describe()).as(plan)
+        assertThat(remote.error() == null ? null : remote.error().describe())
+                .as(plan)
                 .isEqualTo(local.error() == null ? null : local.error().describe());
         assertThat(remote.steps()).as(plan).isEqualTo(local.steps());
         JsonNode remoteSteps = Steps.of(remote.trace());
@@ -127,7 +138,8 @@ class LocalEquivalenceTest {
     }
 
     private static PlanVm localVm() {
-        PlanVmBuilder builder = PlanVm.builder().tools(standIns.tools(toolNames)).conditionEvaluator(standIns.conditions());
+        PlanVmBuilder builder =
+                PlanVm.builder().tools(standIns.tools(toolNames)).conditionEvaluator(standIns.conditions());
         return builder.build();
     }
 

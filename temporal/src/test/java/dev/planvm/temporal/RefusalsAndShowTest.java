@@ -29,10 +29,15 @@ class RefusalsAndShowTest {
     @BeforeAll
     static void startWorkers() {
         queue = TestTemporal.queue("refusals");
-        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue)
-                .tools(List.of(Tool.of("upper", "upper-cases params.text",
-                        (params, context) -> TextNode.valueOf(params.get("text").asText().toUpperCase()))))
-                .build().start();
+        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .tools(List.of(Tool.of(
+                        "upper",
+                        "upper-cases params.text",
+                        (params, context) ->
+                                TextNode.valueOf(params.get("text").asText().toUpperCase()))))
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -47,9 +52,10 @@ class RefusalsAndShowTest {
                  {"seq_no": 1, "type": "jmp", "parameters": {"target_seq": 7}}]""", RunSettings.defaults());
 
         assertThat(response.status()).isEqualTo("invalid");
-        assertThat(response.problems()).containsExactly(
-                "seq_no 0 at /0/type: unknown instruction type 'asign': did you mean 'assign'?",
-                "seq_no 1 at /1/parameters/target_seq: jump target 7 is not a seq_no of this plan (they run from 0 to 1)");
+        assertThat(response.problems())
+                .containsExactly(
+                        "seq_no 0 at /0/type: unknown instruction type 'asign': did you mean 'assign'?",
+                        "seq_no 1 at /1/parameters/target_seq: jump target 7 is not a seq_no of this plan (they run from 0 to 1)");
     }
 
     @Test
@@ -59,7 +65,10 @@ class RefusalsAndShowTest {
                   "output_vars": "final_answer"}}]""", RunSettings.defaults());
 
         assertThat(response.status()).isEqualTo("rejected");
-        assertThat(response.problems()).singleElement().asString().startsWith("seq_no 3: tool 'vector_search' is not installed");
+        assertThat(response.problems())
+                .singleElement()
+                .asString()
+                .startsWith("seq_no 3: tool 'vector_search' is not installed");
     }
 
     @Test
@@ -79,13 +88,15 @@ class RefusalsAndShowTest {
                   "output_vars": "final_answer"}}]""", RunSettings.defaults().withToolPolicy(List.of(), List.of("up*")));
 
         assertThat(response.status()).isEqualTo("rejected");
-        assertThat(response.problems()).containsExactly("seq_no 0: tool 'upper' is denied by the tool policy (deny rule 'up*')");
+        assertThat(response.problems())
+                .containsExactly("seq_no 0: tool 'upper' is denied by the tool policy (deny rule 'up*')");
     }
 
     @Test
     void show_prints_a_finished_workflow_like_a_stored_run() {
         TemporalPlans plans = TestTemporal.plans(queue);
-        String id = plans.start(PlanRequest.live("hello.json", """
+        String id =
+                plans.start(PlanRequest.live("hello.json", """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "Hello, ${name}"},
                   "output_vars": "final_answer"}}]""", Map.of("name", TextNode.valueOf("Ann"))), "show-me");
         plans.result(id);
@@ -104,10 +115,12 @@ class RefusalsAndShowTest {
     @Test
     void show_of_an_unknown_workflow_says_there_is_none() {
         assertThatThrownBy(() -> TestTemporal.plans(queue).show("no-such-workflow"))
-                .isInstanceOf(TemporalException.class).hasMessage("no workflow 'no-such-workflow' in this namespace");
+                .isInstanceOf(TemporalException.class)
+                .hasMessage("no workflow 'no-such-workflow' in this namespace");
     }
 
     private static PlanResponse run(String plan, RunSettings settings) {
-        return TestTemporal.plans(queue).run(PlanRequest.live("p.json", plan, Map.of()).withSettings(settings));
+        return TestTemporal.plans(queue)
+                .run(PlanRequest.live("p.json", plan, Map.of()).withSettings(settings));
     }
 }

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReplayDeterminismTest {
 
-    private static final Deployment ANY = new Deployment("replay", Map.of(), 30_000, 1024 * 1024,
-            new ToolCatalog(List.of(), false, Map.of()), 0);
+    private static final Deployment ANY =
+            new Deployment("replay", Map.of(), 30_000, 1024 * 1024, new ToolCatalog(List.of(), false, Map.of()), 0);
 
     @Test
     void every_recorded_history_replays_against_the_current_workflow() throws Exception {
@@ -42,7 +42,8 @@ class ReplayDeterminismTest {
         Worker worker = replayWorker("current");
         WorkerParts.registerWorkflow(worker, ANY);
         for (Path history : histories) {
-            WorkflowReplayer.replayWorkflowExecution(WorkflowExecutionHistory.fromJson(Files.readString(history)), worker);
+            WorkflowReplayer.replayWorkflowExecution(
+                    WorkflowExecutionHistory.fromJson(Files.readString(history)), worker);
         }
     }
 
@@ -53,12 +54,13 @@ class ReplayDeterminismTest {
         Path history = HistoryRecording.DIRECTORY.resolve("fan-in.json");
 
         assertThatThrownBy(() -> WorkflowReplayer.replayWorkflowExecution(
-                WorkflowExecutionHistory.fromJson(Files.readString(history)), worker))
+                        WorkflowExecutionHistory.fromJson(Files.readString(history)), worker))
                 .hasMessageContaining("NonDeterministicException");
     }
 
     private static Worker replayWorker(String queue) {
-        return WorkerFactory.newInstance(TestTemporal.environment().getWorkflowClient()).newWorker("replay-" + queue);
+        return WorkerFactory.newInstance(TestTemporal.environment().getWorkflowClient())
+                .newWorker("replay-" + queue);
     }
 
     private static List<Path> histories() throws IOException {

@@ -36,7 +36,10 @@ class RetryTest {
     @BeforeAll
     static void startWorkers() {
         queue = TestTemporal.queue("retry");
-        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue).tools(tools()).build()
+        workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .tools(tools())
+                .build()
                 .start();
     }
 
@@ -58,9 +61,12 @@ class RetryTest {
 
         assertThat(response.status()).isEqualTo("succeeded");
         assertThat(response.finalAnswer().asText()).isEqualTo("flaky answered at attempt 3");
-        Duration workflowTime = Duration.between(Instant.parse(response.trace().get("started").asText()),
+        Duration workflowTime = Duration.between(
+                Instant.parse(response.trace().get("started").asText()),
                 Instant.parse(response.trace().get("finished").asText()));
-        assertThat(workflowTime).as("two waits of 45 s, on the workflow's clock").isGreaterThanOrEqualTo(Duration.ofSeconds(90));
+        assertThat(workflowTime)
+                .as("two waits of 45 s, on the workflow's clock")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(90));
         assertThat(wall).as("skipped, not waited").isLessThan(Duration.ofSeconds(30));
         JsonNode attempts = response.trace().at("/steps/0/inputs/attempts");
         assertThat(attempts).hasSize(2);
@@ -94,8 +100,9 @@ class RetryTest {
     void a_retry_after_longer_than_the_run_waits_fails_at_once_saying_so() {
         PlanResponse response = run("greedy");
 
-        assertThat(response.error().message()).isEqualTo("tool 'greedy' failed: HTTP 429: later (the server asks to wait"
-                + " 90 s before retrying, more than the 60 s planvm waits)");
+        assertThat(response.error().message())
+                .isEqualTo("tool 'greedy' failed: HTTP 429: later (the server asks to wait"
+                        + " 90 s before retrying, more than the 60 s planvm waits)");
         assertThat(calls.get("greedy")).hasValue(1);
         assertSameAsLocally("greedy", response);
     }
@@ -112,8 +119,7 @@ class RetryTest {
     /** The same plan run locally with the same tools (waits not waited) fails or succeeds with the same steps. */
     private static void assertSameAsLocally(String tool, PlanResponse remote) {
         calls.clear();
-        PlanVm vm = PlanVm.builder().tools(tools()).retrySleeper(duration -> {
-        }).build();
+        PlanVm vm = PlanVm.builder().tools(tools()).retrySleeper(duration -> {}).build();
         RunResult local = vm.run(vm.loader().load(plan(tool), tool + ".json").planOrThrow(), Map.of());
         assertThat(remote.status()).isEqualTo(local.status().label());
         assertThat(remote.finalAnswer()).isEqualTo(local.finalAnswer());

@@ -29,24 +29,38 @@ class RoutingTest {
         String main = TestTemporal.queue("main");
         String vault = TestTemporal.queue("vault");
         List<String> where = new CopyOnWriteArrayList<>();
-        WorkflowClient vaultClient = WorkflowClient.newInstance(env.getWorkflowServiceStubs(), WorkflowClientOptions.newBuilder()
-                .setNamespace(env.getNamespace()).setDataConverter(RedactingDataConverter.of(Map.of("key", KEY))).build());
-        try (PlanWorkers general = PlanWorkers.builder(env.getWorkflowClient()).taskQueue(main).route("balance", vault)
-                .tool(Tool.of("greet", "greets", (params, context) -> {
-                    where.add("greet on " + main);
-                    return TextNode.valueOf("hello " + params.get("who").asText());
-                })).build().start();
-             PlanWorkers credentials = PlanWorkers.builder(vaultClient).taskQueue(vault).workflows(false)
-                     .secrets(Map.of("key", KEY)).tool(Tool.of("balance", "reads a balance", (params, context) -> {
-                         where.add("balance on " + vault + (params.get("auth").asText().equals(KEY) ? " with the key" : ""));
-                         return TextNode.valueOf("42 EUR");
-                     })).build().start()) {
+        WorkflowClient vaultClient = WorkflowClient.newInstance(
+                env.getWorkflowServiceStubs(),
+                WorkflowClientOptions.newBuilder()
+                        .setNamespace(env.getNamespace())
+                        .setDataConverter(RedactingDataConverter.of(Map.of("key", KEY)))
+                        .build());
+        try (PlanWorkers general = PlanWorkers.builder(env.getWorkflowClient())
+                        .taskQueue(main)
+                        .route("balance", vault)
+                        .tool(Tool.of("greet", "greets", (params, context) -> {
+                            where.add("greet on " + main);
+                            return TextNode.valueOf("hello " + params.get("who").asText());
+                        }))
+                        .build()
+                        .start();
+                PlanWorkers credentials = PlanWorkers.builder(vaultClient)
+                        .taskQueue(vault)
+                        .workflows(false)
+                        .secrets(Map.of("key", KEY))
+                        .tool(Tool.of("balance", "reads a balance", (params, context) -> {
+                            where.add("balance on " + vault
+                                    + (params.get("auth").asText().equals(KEY) ? " with the key" : ""));
+                            return TextNode.valueOf("42 EUR");
+                        }))
+                        .build()
+                        .start()) {
             assertThat(general.toolNames()).containsExactly("greet");
-            PlanResponse response = TestTemporal.plans(main).run(PlanRequest.live("p.json", """
+            PlanResponse response = TestTemporal.plans(main)
+                    .run(PlanRequest.live("p.json", """
                     [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "greet", "tool_params": {"who": "Ann"}, "output_vars": "g"}},
                      {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "balance", "tool_params": {"auth": "${key}"}, "output_vars": "b"}},
-                     {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${g}: ${b}"}}]""", Map.of())
-                    .withSecrets(List.of("key")));
+                     {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${g}: ${b}"}}]""", Map.of()).withSecrets(List.of("key")));
 
             assertThat(response.finalAnswer().asText()).isEqualTo("hello Ann: 42 EUR");
             assertThat(where).containsExactlyInAnyOrder("greet on " + main, "balance on " + vault + " with the key");

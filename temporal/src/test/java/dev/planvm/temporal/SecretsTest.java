@@ -39,10 +39,19 @@ class SecretsTest {
     @BeforeAll
     static void startWorkers() {
         TestWorkflowEnvironment env = TestTemporal.environment();
-        holding = WorkflowClient.newInstance(env.getWorkflowServiceStubs(), WorkflowClientOptions.newBuilder()
-                .setNamespace(env.getNamespace()).setDataConverter(RedactingDataConverter.of(Map.of("token", SECRET))).build());
+        holding = WorkflowClient.newInstance(
+                env.getWorkflowServiceStubs(),
+                WorkflowClientOptions.newBuilder()
+                        .setNamespace(env.getNamespace())
+                        .setDataConverter(RedactingDataConverter.of(Map.of("token", SECRET)))
+                        .build());
         queue = TestTemporal.queue("secrets");
-        workers = PlanWorkers.builder(holding).taskQueue(queue).secrets(Map.of("token", SECRET)).tools(tools()).build().start();
+        workers = PlanWorkers.builder(holding)
+                .taskQueue(queue)
+                .secrets(Map.of("token", SECRET))
+                .tools(tools())
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -59,7 +68,8 @@ class SecretsTest {
 
         assertThat(received).containsExactly("Bearer " + SECRET);
         assertThat(response.finalAnswer().asText()).isEqualTo("echo: Bearer «secret:token»");
-        assertThat(response.trace().at("/steps/0/inputs/params/header").asText()).isEqualTo("Bearer «secret:token»");
+        assertThat(response.trace().at("/steps/0/inputs/params/header").asText())
+                .isEqualTo("Bearer «secret:token»");
         assertNoSecretIn(Histories.everything(plans.client(), id));
     }
 
@@ -78,8 +88,12 @@ class SecretsTest {
     void an_input_holding_the_secret_is_redacted_by_the_codec() {
         TemporalPlans careless = new TemporalPlans(holding, queue);
         String plan = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${pasted}\"}}]";
-        String id = careless.start(PlanRequest.live("pasted.json", plan, Map.of("pasted",
-                JsonNodeFactory.instance.textNode("key " + SECRET + " pasted by mistake"))), null);
+        String id = careless.start(
+                PlanRequest.live(
+                        "pasted.json",
+                        plan,
+                        Map.of("pasted", JsonNodeFactory.instance.textNode("key " + SECRET + " pasted by mistake"))),
+                null);
         PlanResponse response = careless.result(id);
 
         assertThat(response.finalAnswer().asText()).isEqualTo("key «secret:token» pasted by mistake");
@@ -89,20 +103,27 @@ class SecretsTest {
     @Test
     void a_worker_without_the_secret_fails_the_step_naming_it() {
         String otherQueue = TestTemporal.queue("no-secret");
-        try (PlanWorkers without = PlanWorkers.builder(holding).taskQueue(otherQueue).tools(tools()).build().start()) {
+        try (PlanWorkers without = PlanWorkers.builder(holding)
+                .taskQueue(otherQueue)
+                .tools(tools())
+                .build()
+                .start()) {
             PlanResponse response = TestTemporal.plans(otherQueue)
                     .run(PlanRequest.live("auth.json", PLAN, Map.of()).withSecrets(List.of("token")));
 
             assertThat(response.status()).isEqualTo("failed");
-            assertThat(response.error().message()).startsWith("tool 'auth' failed: the secret 'token' is not set on this"
-                    + " worker: start it with --secret token");
+            assertThat(response.error().message())
+                    .startsWith("tool 'auth' failed: the secret 'token' is not set on this"
+                            + " worker: start it with --secret token");
         }
     }
 
     @Test
     void a_worker_holding_secrets_needs_a_client_that_redacts_them() {
-        assertThatThrownBy(() -> PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue("x")
-                .secrets(Map.of("token", SECRET)).build())
+        assertThatThrownBy(() -> PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                        .taskQueue("x")
+                        .secrets(Map.of("token", SECRET))
+                        .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("holds the secret 'token' but its Temporal client does not redact it")
                 .hasMessageNotContaining(SECRET);
@@ -110,7 +131,9 @@ class SecretsTest {
 
     private static void assertNoSecretIn(String history) {
         assertThat(history).contains("«secret:token»");
-        assertThat(history).doesNotContain(SECRET.substring(0, 8)).doesNotContain(SECRET.substring(SECRET.length() - 8));
+        assertThat(history)
+                .doesNotContain(SECRET.substring(0, 8))
+                .doesNotContain(SECRET.substring(SECRET.length() - 8));
     }
 
     private static List<Tool> tools() {
@@ -120,7 +143,8 @@ class SecretsTest {
                     return TextNode.valueOf("echo: " + params.get("header").asText());
                 }),
                 Tool.of("leaky", "fails quoting its header", (params, context) -> {
-                    throw ToolException.permanent("HTTP 401 for " + params.get("header").asText());
+                    throw ToolException.permanent(
+                            "HTTP 401 for " + params.get("header").asText());
                 }));
     }
 }

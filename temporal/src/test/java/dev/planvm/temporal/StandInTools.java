@@ -36,9 +36,15 @@ final class StandInTools {
 
     /** From now on, tools and conditions answer from {@code recorded} (in recorded order), or derive answers when null. */
     void replay(Cassette recorded) {
-        cassette.set(recorded == null ? null : new CallChain(List.of(new CassettePlayer(recorded, false), chain -> {
-            throw ToolException.permanent("the cassette has no answer for " + chain.call().describe());
-        }), List.of()));
+        cassette.set(
+                recorded == null
+                        ? null
+                        : new CallChain(
+                                List.of(new CassettePlayer(recorded, false), chain -> {
+                                    throw ToolException.permanent("the cassette has no answer for "
+                                            + chain.call().describe());
+                                }),
+                                List.of()));
         invocations.clear();
     }
 
@@ -46,7 +52,9 @@ final class StandInTools {
         List<Tool> tools = new ArrayList<>();
         for (String name : names) {
             tools.add(Tool.of(name, "stand-in " + name, (params, context) -> {
-                invocations.computeIfAbsent(context.seqNo(), s -> new AtomicInteger()).incrementAndGet();
+                invocations
+                        .computeIfAbsent(context.seqNo(), s -> new AtomicInteger())
+                        .incrementAndGet();
                 CallChain replayed = cassette.get();
                 if (replayed != null) {
                     return replayed.execute(new Call.ToolCall(name, params, context));

@@ -8,8 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** The committed step sequence of a trace, without timings: what a local run and a workflow must agree on. */
 final class Steps {
 
-    private Steps() {
-    }
+    private Steps() {}
 
     /** Each step's {@code seq_no}, type, writes, inputs (attempt durations left out), jump and error. */
     static ArrayNode of(JsonNode trace) {

@@ -12,8 +12,7 @@ final class TestTemporal {
     private static final AtomicInteger QUEUES = new AtomicInteger();
     private static TestWorkflowEnvironment environment;
 
-    private TestTemporal() {
-    }
+    private TestTemporal() {}
 
     static synchronized TestWorkflowEnvironment environment() {
         if (environment == null) {

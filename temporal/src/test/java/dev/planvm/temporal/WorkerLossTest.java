@@ -44,11 +44,16 @@ class WorkerLossTest {
         PlanWorkers second = null;
         try {
             String id = plans.start(PlanRequest.live("chain.json", PLAN, Map.of()), null);
-            assertThat(hung.await(60, TimeUnit.SECONDS)).as("the third call started").isTrue();
+            assertThat(hung.await(60, TimeUnit.SECONDS))
+                    .as("the third call started")
+                    .isTrue();
 
             ObjectNode running = plans.show(id);
             assertThat(running.get("status").asText()).isEqualTo("running");
-            assertThat(running.get("steps").findValues("seq_no").stream().map(JsonNode::asInt).toList()).containsExactly(0, 1);
+            assertThat(running.get("steps").findValues("seq_no").stream()
+                            .map(JsonNode::asInt)
+                            .toList())
+                    .containsExactly(0, 1);
 
             first.kill();
             second = workers(queue).start();
@@ -58,7 +63,9 @@ class WorkerLossTest {
             assertThat(response.finalAnswer().asText()).isEqualTo("step(step(step(step(0))))");
             assertThat(invocations.get(0)).as("committed before the loss").hasValue(1);
             assertThat(invocations.get(1)).as("committed before the loss").hasValue(1);
-            assertThat(invocations.get(2)).as("in flight at the loss: made again").hasValue(2);
+            assertThat(invocations.get(2))
+                    .as("in flight at the loss: made again")
+                    .hasValue(2);
             assertThat(invocations.get(3)).hasValue(1);
             JsonNode attempts = response.trace().at("/steps/2/inputs/attempts");
             assertThat(attempts).hasSize(1);
@@ -74,15 +81,21 @@ class WorkerLossTest {
 
     private PlanWorkers workers(String queue) {
         Tool step = Tool.of("step", "wraps n; its first call at seq_no 2 never answers", (params, context) -> {
-            int call = invocations.computeIfAbsent(context.seqNo(), s -> new AtomicInteger()).incrementAndGet();
+            int call = invocations
+                    .computeIfAbsent(context.seqNo(), s -> new AtomicInteger())
+                    .incrementAndGet();
             if (context.seqNo() == 2 && call == 1) {
                 hung.countDown();
                 awaitIgnoringInterrupts(); // the process is gone: nothing it does reaches the server
             }
             return TextNode.valueOf("step(" + params.get("n").asText() + ")");
         });
-        return PlanWorkers.builder(TestTemporal.environment().getWorkflowClient()).taskQueue(queue).tool(step)
-                .heartbeatTimeout(Duration.ofSeconds(3)).stickyQueueTimeout(Duration.ZERO).build();
+        return PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .tool(step)
+                .heartbeatTimeout(Duration.ofSeconds(3))
+                .stickyQueueTimeout(Duration.ZERO)
+                .build();
     }
 
     private void awaitIgnoringInterrupts() {

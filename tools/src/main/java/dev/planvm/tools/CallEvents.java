@@ -18,17 +18,14 @@ public interface CallEvents {
     };
 
     /** One LLM request of the call spent these tokens (a tool that asks several times reports each). */
-    default void tokens(TokenCount tokens) {
-    }
+    default void tokens(TokenCount tokens) {}
 
     /**
      * An attempt starts streaming its answer: the pieces reported before (by an attempt that failed
      * and is being retried) are void.
      */
-    default void streamStarted() {
-    }
+    default void streamStarted() {}
 
     /** The next piece of a streamed answer, in order; the pieces of one attempt make up its answer. */
-    default void chunk(String text) {
-    }
+    default void chunk(String text) {}
 }

@@ -27,6 +27,7 @@ public record ConditionResult(boolean result, String explanation) {
         if (!json.path("result").isBoolean()) {
             throw ToolException.permanent("a condition answer needs a boolean 'result', got " + json);
         }
-        return new ConditionResult(json.get("result").asBoolean(), json.path("explanation").asText(""));
+        return new ConditionResult(
+                json.get("result").asBoolean(), json.path("explanation").asText(""));
     }
 }

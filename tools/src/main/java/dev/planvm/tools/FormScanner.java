@@ -30,6 +30,7 @@ final class FormScanner {
     private final Map<Long, List<Form>> byWindow = new HashMap<>();
     /** A bit per low 16 bits of those hashes: most windows are ruled out without a map lookup. */
     private final long[] filter = new long[1 << 10];
+
     private final boolean heads;
 
     /** @param heads scan for runs that start like a form ({@code true}) or end like one */
@@ -54,12 +55,14 @@ final class FormScanner {
         int i = 0;
         long h = hash(text, 0);
         while (i + W <= n) {
-            List<Form> candidates = (filter[(int) (h >>> 6) & (filter.length - 1)] & (1L << (h & 63))) == 0 ? null : byWindow.get(h);
+            List<Form> candidates =
+                    (filter[(int) (h >>> 6) & (filter.length - 1)] & (1L << (h & 63))) == 0 ? null : byWindow.get(h);
             if (candidates != null) {
                 int[] run = heads ? forward(text, i, candidates) : backward(text, i, emitted, candidates);
                 if (run != null) {
                     out = out == null ? new StringBuilder(n) : out;
-                    out.append(text, emitted, run[0]).append(candidates.get(run[2]).placeholder());
+                    out.append(text, emitted, run[0])
+                            .append(candidates.get(run[2]).placeholder());
                     emitted = run[1];
                     i = run[1];
                     if (i + W <= n) {

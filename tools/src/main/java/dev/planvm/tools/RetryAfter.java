@@ -17,8 +17,7 @@ import java.util.Map;
  */
 public final class RetryAfter {
 
-    private RetryAfter() {
-    }
+    private RetryAfter() {}
 
     /** The wait the headers ask for, or {@code null} when they ask for none. Header names in any case. */
     public static Duration from(Map<String, List<String>> headers, Clock clock) {
@@ -36,8 +35,10 @@ public final class RetryAfter {
 
     private static String first(Map<String, List<String>> headers, String name) {
         for (Map.Entry<String, List<String>> header : headers.entrySet()) {
-            if (header.getKey() != null && header.getKey().equalsIgnoreCase(name)
-                    && header.getValue() != null && !header.getValue().isEmpty()) {
+            if (header.getKey() != null
+                    && header.getKey().equalsIgnoreCase(name)
+                    && header.getValue() != null
+                    && !header.getValue().isEmpty()) {
                 return header.getValue().get(0).strip();
             }
         }
@@ -54,7 +55,9 @@ public final class RetryAfter {
             if (number.signum() < 0) {
                 return null;
             }
-            return Duration.ofMillis(number.movePointRight(3 - scale).setScale(0, java.math.RoundingMode.CEILING).longValueExact());
+            return Duration.ofMillis(number.movePointRight(3 - scale)
+                    .setScale(0, java.math.RoundingMode.CEILING)
+                    .longValueExact());
         } catch (NumberFormatException | ArithmeticException e) {
             return null;
         }

@@ -18,7 +18,8 @@ public record TokenCount(long prompt, long completion) {
 
     public TokenCount {
         if (prompt < 0 || completion < 0) {
-            throw new IllegalArgumentException("token counts must not be negative, not " + prompt + " and " + completion);
+            throw new IllegalArgumentException(
+                    "token counts must not be negative, not " + prompt + " and " + completion);
         }
     }
 
@@ -55,7 +56,9 @@ public record TokenCount(long prompt, long completion) {
         if (json == null || !json.isObject()) {
             return ZERO;
         }
-        return new TokenCount(Math.max(0, json.path("prompt").asLong(0)), Math.max(0, json.path("completion").asLong(0)));
+        return new TokenCount(
+                Math.max(0, json.path("prompt").asLong(0)),
+                Math.max(0, json.path("completion").asLong(0)));
     }
 
     /** {@code 1,234 tokens (prompt 1,000, completion 234)}. */

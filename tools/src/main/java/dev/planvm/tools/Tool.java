@@ -77,8 +77,11 @@ public interface Tool {
     }
 
     /** A tool from a function with a params schema. */
-    static Tool of(String name, String description, JsonNode paramsSchema,
-                   BiFunction<JsonNode, CallContext, JsonNode> function) {
+    static Tool of(
+            String name,
+            String description,
+            JsonNode paramsSchema,
+            BiFunction<JsonNode, CallContext, JsonNode> function) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(function, "function");
         return new Tool() {

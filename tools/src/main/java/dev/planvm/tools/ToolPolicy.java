@@ -64,8 +64,9 @@ public final class ToolPolicy {
         for (String rule : deny) {
             check(rule, "deny");
             if (rule.startsWith("!")) {
-                throw new IllegalArgumentException("deny rule '" + rule + "' starts with '!': write deny rules without it"
-                        + " ('!' marks a deny rule inside an allow list)");
+                throw new IllegalArgumentException(
+                        "deny rule '" + rule + "' starts with '!': write deny rules without it"
+                                + " ('!' marks a deny rule inside an allow list)");
             }
             denies.add(new Rule(rule, rule));
         }
@@ -90,7 +91,8 @@ public final class ToolPolicy {
         Objects.requireNonNull(tool, "tool");
         for (Rule rule : denies) {
             if (Glob.matches(rule.glob(), tool)) {
-                return Optional.of("tool '" + tool + "' is denied by the tool policy (deny rule '" + rule.written() + "')");
+                return Optional.of(
+                        "tool '" + tool + "' is denied by the tool policy (deny rule '" + rule.written() + "')");
             }
         }
         if (allows.isEmpty()) {
@@ -115,8 +117,8 @@ public final class ToolPolicy {
 
     @Override
     public String toString() {
-        return "ToolPolicy[allow=" + allows.stream().map(Rule::written).toList()
-                + ", deny=" + denies.stream().map(Rule::written).toList() + "]";
+        return "ToolPolicy[allow=" + allows.stream().map(Rule::written).toList() + ", deny="
+                + denies.stream().map(Rule::written).toList() + "]";
     }
 
     private static void check(String rule, String list) {
@@ -129,13 +131,11 @@ public final class ToolPolicy {
     }
 
     /** @param written the rule as the user wrote it; {@code glob} without the leading {@code !} */
-    private record Rule(String written, String glob) {
-    }
+    private record Rule(String written, String glob) {}
 
     /** Glob matching over whole names: {@code *} any run, {@code ?} one character. */
     static final class Glob {
-        private Glob() {
-        }
+        private Glob() {}
 
         /** Iterative wildcard matching with backtracking to the last {@code *}: linear-ish, no regex. */
         static boolean matches(String glob, String name) {

@@ -3,8 +3,8 @@ package dev.planvm.tools;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -37,7 +37,8 @@ public final class ToolRegistry {
                 throw new IllegalArgumentException("two tools are named '" + tool.name() + "'");
             }
         }
-        return new ToolRegistry(java.util.Collections.unmodifiableMap(byName), Objects.requireNonNull(resolver, "resolver"));
+        return new ToolRegistry(
+                java.util.Collections.unmodifiableMap(byName), Objects.requireNonNull(resolver, "resolver"));
     }
 
     /** The tool named {@code name}: a given one, else one the resolver sets up (once). */

@@ -48,8 +48,11 @@ public final class ToolSetup implements AutoCloseable {
      * @param secrets       secret values given explicitly (e.g. {@code --secret}), by name; a secret not
      *                      given here is read from the environment variable of the same name
      */
-    public ToolSetup(Map<String, String> environment, Map<String, JsonNode> config, Path baseDirectory,
-                     Map<String, String> secrets) {
+    public ToolSetup(
+            Map<String, String> environment,
+            Map<String, JsonNode> config,
+            Path baseDirectory,
+            Map<String, String> secrets) {
         this.environment = Map.copyOf(environment);
         this.config = Map.copyOf(config);
         this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");

@@ -60,7 +60,8 @@ class RedactorTest {
 
     @Test
     void json_values_are_redacted_in_texts_and_keys() {
-        assertThat(redactor.redact(TextNode.valueOf("x " + TOKEN.substring(0, 20)))).isEqualTo(TextNode.valueOf("x «secret:TOKEN»"));
+        assertThat(redactor.redact(TextNode.valueOf("x " + TOKEN.substring(0, 20))))
+                .isEqualTo(TextNode.valueOf("x «secret:TOKEN»"));
     }
 
     @Test
@@ -82,8 +83,10 @@ class RedactorTest {
             }
             String redacted = redactor.redact(text.toString());
             for (String secret : secrets.values()) {
-                assertThat(redacted).as("%s in %s", secret, text)
-                        .doesNotContain(secret.substring(0, 8)).doesNotContain(secret.substring(secret.length() - 8));
+                assertThat(redacted)
+                        .as("%s in %s", secret, text)
+                        .doesNotContain(secret.substring(0, 8))
+                        .doesNotContain(secret.substring(secret.length() - 8));
             }
         }
     }
@@ -101,8 +104,10 @@ class RedactorTest {
         assertThat(Redactor.MIN_LENGTH).isEqualTo(8);
         assertThatThrownBy(() -> Redactor.of(Map.of("PIN", "1234567")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("the secret 'PIN' is shorter than 8 characters, too short to keep out of traces and logs reliably");
-        assertThat(Redactor.of(Map.of("PIN", "12345678")).redact("pin 12345678")).isEqualTo("pin «secret:PIN»");
+                .hasMessage(
+                        "the secret 'PIN' is shorter than 8 characters, too short to keep out of traces and logs reliably");
+        assertThat(Redactor.of(Map.of("PIN", "12345678")).redact("pin 12345678"))
+                .isEqualTo("pin «secret:PIN»");
     }
 
     @Test

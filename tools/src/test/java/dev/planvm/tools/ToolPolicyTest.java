@@ -1,20 +1,18 @@
 package dev.planvm.tools;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.tools.call.RetrySettings;
-import dev.planvm.tools.chain.CallChain;
-import dev.planvm.tools.chain.CallChains;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.tools.chain.CallChains;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -71,17 +69,19 @@ class ToolPolicyTest {
         ToolPolicy allowW = policy(List.of("w*", "now"), List.of());
         assertThat(allowW.allows("weather")).isTrue();
         assertThat(allowW.allows("now")).isTrue();
-        assertThat(allowW.refusal("search")).contains(
-                "tool 'search' is denied by the tool policy (no allow rule matches it; allowed: w*, now)");
+        assertThat(allowW.refusal("search"))
+                .contains("tool 'search' is denied by the tool policy (no allow rule matches it; allowed: w*, now)");
     }
 
     @Test
     void a_bang_in_the_allow_list_denies_and_deny_wins() {
         ToolPolicy seed = policy(List.of("w*", "!web_search"), List.of());
         assertThat(seed.allows("wiki")).isTrue();
-        assertThat(seed.refusal("web_search")).contains("tool 'web_search' is denied by the tool policy (deny rule '!web_search')");
+        assertThat(seed.refusal("web_search"))
+                .contains("tool 'web_search' is denied by the tool policy (deny rule '!web_search')");
         ToolPolicy both = policy(List.of("web_*"), List.of("web_search"));
-        assertThat(both.refusal("web_search")).contains("tool 'web_search' is denied by the tool policy (deny rule 'web_search')");
+        assertThat(both.refusal("web_search"))
+                .contains("tool 'web_search' is denied by the tool policy (deny rule 'web_search')");
         assertThat(both.allows("web_fetch")).isTrue();
     }
 
@@ -94,10 +94,12 @@ class ToolPolicyTest {
 
     @Test
     void blank_rules_and_a_bang_in_the_deny_list_are_refused() {
-        assertThatThrownBy(() -> policy(List.of(" "), List.of())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> policy(List.of(" "), List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must not be blank");
         assertThatThrownBy(() -> policy(List.of("!"), List.of())).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> policy(List.of(), List.of("!web"))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> policy(List.of(), List.of("!web")))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("deny rule '!web' starts with '!'");
     }
 
@@ -110,22 +112,27 @@ class ToolPolicyTest {
         });
         CallChain chain = chain(search, policy(List.of(), List.of("web_*")), null);
         assertThatThrownBy(() -> chain.execute(call("web_search")))
-                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isFalse())
+                .isInstanceOfSatisfying(
+                        ToolException.class, e -> assertThat(e.retriable()).isFalse())
                 .hasMessage("tool 'web_search' is denied by the tool policy (deny rule 'web_*')");
         assertThat(calls).hasValue(0);
     }
 
     @Test
     void a_denied_tool_is_denied_in_a_dry_run_too_and_conditions_pass() {
-        CallChain dry = chain(Tool.of("web_search", "", (p, c) -> p), policy(List.of("!web_*"), List.of()), CallChains.dryRun(true));
+        CallChain dry = chain(
+                Tool.of("web_search", "", (p, c) -> p), policy(List.of("!web_*"), List.of()), CallChains.dryRun(true));
         assertThatThrownBy(() -> dry.execute(call("web_search"))).hasMessageContaining("denied by the tool policy");
-        assertThat(dry.execute(new Call.ConditionCall("ok?", NullNode.getInstance(), CallContext.of(1))).get("result").asBoolean())
+        assertThat(dry.execute(new Call.ConditionCall("ok?", NullNode.getInstance(), CallContext.of(1)))
+                        .get("result")
+                        .asBoolean())
                 .isTrue();
     }
 
     @Test
     void an_allowed_tool_passes_the_permission_link() {
-        CallChain chain = chain(Tool.of("wiki", "", (p, c) -> TextNode.valueOf("page")), policy(List.of("w*"), List.of()), null);
+        CallChain chain =
+                chain(Tool.of("wiki", "", (p, c) -> TextNode.valueOf("page")), policy(List.of("w*"), List.of()), null);
         assertThat(chain.execute(call("wiki")).asText()).isEqualTo("page");
     }
 
@@ -134,8 +141,12 @@ class ToolPolicyTest {
     }
 
     private static CallChain chain(Tool tool, ToolPolicy policy, CallInterceptor mode) {
-        return CallChains.standard(CallChains.parts(ToolRegistry.of(List.of(tool)))
-                .conditions((prompt, context, c) -> new ConditionResult(false, "no")).policy(policy)
-                .retries(RetrySettings.of(RetryPolicy.NONE)).build(), mode);
+        return CallChains.standard(
+                CallChains.parts(ToolRegistry.of(List.of(tool)))
+                        .conditions((prompt, context, c) -> new ConditionResult(false, "no"))
+                        .policy(policy)
+                        .retries(RetrySettings.of(RetryPolicy.NONE))
+                        .build(),
+                mode);
     }
 }

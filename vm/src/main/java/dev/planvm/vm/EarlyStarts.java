@@ -27,8 +27,7 @@ public final class EarlyStarts {
      * @param answeredNanos when it answered or failed, or 0 while it runs
      * @param failed        whether it failed or was cancelled
      */
-    public record EarlyCall(int seqNo, String tool, long startedNanos, long answeredNanos, boolean failed) {
-    }
+    public record EarlyCall(int seqNo, String tool, long startedNanos, long answeredNanos, boolean failed) {}
 
     private final StreamedStarts starts;
 

@@ -10,8 +10,7 @@ import dev.planvm.tools.chain.CallChains;
 /** The call-chain link that makes a run recorded, replayed or dry (none for a live run). */
 final class ModeLinks {
 
-    private ModeLinks() {
-    }
+    private ModeLinks() {}
 
     /**
      * The link for {@code mode}, or {@code null} for a live run; {@code redactor} keeps secrets out of

@@ -5,9 +5,7 @@ import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.instructions.expr.RunClock;
-import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.Redactor;
-import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -17,6 +15,7 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
+import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflows;
@@ -25,12 +24,10 @@ import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.Speculator;
-import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.StreamedStarts;
-import dev.planvm.vm.run.Threads;
-import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.vm.run.CallScheduler;
+import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunHooks;
@@ -39,8 +36,8 @@ import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.Threads;
 import dev.planvm.vm.trace.TraceRecorder;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -113,9 +110,17 @@ public final class PlanVm implements AutoCloseable {
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
         this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
-        RetrySettings retries = new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
-        this.chainParts = CallChains.parts(tools).conditions(b.conditions).policy(b.toolPolicy).retries(retries)
-                .toolLimits(b.toolLimits).sleeper(b.sleeper).listeners(b.callListeners).routing(b.routing).build();
+        RetrySettings retries =
+                new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
+        this.chainParts = CallChains.parts(tools)
+                .conditions(b.conditions)
+                .policy(b.toolPolicy)
+                .retries(retries)
+                .toolLimits(b.toolLimits)
+                .sleeper(b.sleeper)
+                .listeners(b.callListeners)
+                .routing(b.routing)
+                .build();
         this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
@@ -151,7 +156,9 @@ public final class PlanVm implements AutoCloseable {
             try {
                 resource.close();
             } catch (Exception e) {
-                failure = failure != null ? failure : new IllegalStateException("cannot close " + resource + ": " + e.getMessage(), e);
+                failure = failure != null
+                        ? failure
+                        : new IllegalStateException("cannot close " + resource + ": " + e.getMessage(), e);
             }
         }
         if (failure != null) {
@@ -236,8 +243,12 @@ public final class PlanVm implements AutoCloseable {
      */
     public List<Diagnostic> warnings(Plan plan, RunMode mode, int position) {
         return mode instanceof RunMode.Replay replay
-                ? Preflight.uncovered(plan, position, union(replay.cassette().tools(), replay.live()),
-                        replay.cassette().hasConditions()) : List.of();
+                ? Preflight.uncovered(
+                        plan,
+                        position,
+                        union(replay.cassette().tools(), replay.live()),
+                        replay.cassette().hasConditions())
+                : List.of();
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -253,8 +264,9 @@ public final class PlanVm implements AutoCloseable {
         if (!own.allowsEverything()) {
             for (dev.planvm.instructions.Instruction instruction : plan.instructions()) {
                 if (instruction instanceof dev.planvm.instructions.Calling calling) {
-                    own.refusal(calling.tool()).ifPresent(refusal -> problems.add("seq_no " + calling.seqNo() + ": "
-                            + refusal.replace("the tool policy", "this run's tool policy")));
+                    own.refusal(calling.tool())
+                            .ifPresent(refusal -> problems.add("seq_no " + calling.seqNo() + ": "
+                                    + refusal.replace("the tool policy", "this run's tool policy")));
                 }
             }
         }
@@ -271,10 +283,26 @@ public final class PlanVm implements AutoCloseable {
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
         EarlyAnswers answers = new EarlyAnswers();
-        CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of())).withoutListeners();
+        CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of()))
+                .withoutListeners();
         boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
-        return new RunSession(mode, budget, chains, answers, inputs -> new StreamedStarts(handlers, tools,
-                chainParts.policy(), approveTools, answered, runLimits, early, answers, executor(), maxInFlight, inputs));
+        return new RunSession(
+                mode,
+                budget,
+                chains,
+                answers,
+                inputs -> new StreamedStarts(
+                        handlers,
+                        tools,
+                        chainParts.policy(),
+                        approveTools,
+                        answered,
+                        runLimits,
+                        early,
+                        answers,
+                        executor(),
+                        maxInFlight,
+                        inputs));
     }
 
     /**
@@ -311,7 +339,8 @@ public final class PlanVm implements AutoCloseable {
      * @param journal      where committed steps are made durable (a failure to record stops the run), or {@code null}
      * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode)} is not empty
      */
-    public RunResult run(Plan plan, Checkpoint start, RunMode mode, List<RunListener> runListeners, RunJournal journal) {
+    public RunResult run(
+            Plan plan, Checkpoint start, RunMode mode, List<RunListener> runListeners, RunJournal journal) {
         return run(plan, start, mode, RunHooks.of(runListeners), journal);
     }
 
@@ -334,7 +363,8 @@ public final class PlanVm implements AutoCloseable {
      * calls: its mode, call chain and token budget; an instruction whose call is the very same as one
      * the session started early (from the plan as it arrived) gets that call's answer.
      */
-    public RunResult run(Plan plan, Checkpoint start, RunSession session, List<RunListener> runListeners, RunJournal journal) {
+    public RunResult run(
+            Plan plan, Checkpoint start, RunSession session, List<RunListener> runListeners, RunJournal journal) {
         return run(plan, start, session, RunHooks.of(runListeners), journal);
     }
 
@@ -354,7 +384,8 @@ public final class PlanVm implements AutoCloseable {
             throw new PlanRejectedException(problems);
         }
         List<String> warnings = warnings(plan, mode, start.position()).stream()
-                .map(w -> "seq_no " + w.seqNo() + ": " + w.message()).toList();
+                .map(w -> "seq_no " + w.seqNo() + ": " + w.message())
+                .toList();
         RunClock clock = clockFor(options, mode);
         if (mode instanceof RunMode.Record record) {
             record.recording().clock(new Cassette.RecordedClock(clock.now(), clock.zone()));
@@ -366,11 +397,13 @@ public final class PlanVm implements AutoCloseable {
             guards.add(CallChains.permission(options.policy()));
         }
         if (callsForReal && !approvals.isEmpty()) {
-            Approvals decider = hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
+            Approvals decider =
+                    hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
             guards.add(CallChains.approval(approvals, decider));
         }
         CallScheduler scheduler = schedulers.get();
-        TraceRecorder trace = tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
+        TraceRecorder trace =
+                tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
         List<CallListener> callListeners = new ArrayList<>();
         if (trace != null) {
             callListeners.add(trace);
@@ -383,14 +416,37 @@ public final class PlanVm implements AutoCloseable {
         }
         all.addAll(listeners);
         all.addAll(hooks.listeners());
-        Speculator speculator = sequential ? null : new Speculator(plan,
-                dataflows.of(plan, mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
-                        callsForReal ? approvals : ApprovalRules.NONE), handlers, runLimits, chain, scheduler,
-                maxInFlight);
+        Speculator speculator = sequential
+                ? null
+                : new Speculator(
+                        plan,
+                        dataflows.of(
+                                plan,
+                                mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
+                                callsForReal ? approvals : ApprovalRules.NONE),
+                        handlers,
+                        runLimits,
+                        chain,
+                        scheduler,
+                        maxInFlight);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
-        RunResult result = new Interpreter(new RunSetup(plan, handlers, chain, all, journal, steps, strict, runLimits,
-                redactor, mode instanceof RunMode.DryRun, speculator, hooks.control(), trace != null || mode instanceof RunMode.Record,
-                scheduler, clock)).run(start);
+        RunResult result = new Interpreter(new RunSetup(
+                        plan,
+                        handlers,
+                        chain,
+                        all,
+                        journal,
+                        steps,
+                        strict,
+                        runLimits,
+                        redactor,
+                        mode instanceof RunMode.DryRun,
+                        speculator,
+                        hooks.control(),
+                        trace != null || mode instanceof RunMode.Record,
+                        scheduler,
+                        clock))
+                .run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }

@@ -13,13 +13,13 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
+import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.tools.config.ToolsConfig;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
-import dev.planvm.tools.config.LoadedTools;
-import dev.planvm.tools.config.ToolsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,8 +61,7 @@ public final class PlanVmBuilder {
     Supplier<? extends CallScheduler> schedulers;
     long maxTokens = dev.planvm.tools.call.TokenBudget.UNLIMITED;
 
-    PlanVmBuilder() {
-    }
+    PlanVmBuilder() {}
 
     /**
      * The tools of a tools configuration ({@code planvm.json}: MCP servers, HTTP and OpenAPI tools,
@@ -73,7 +72,8 @@ public final class PlanVmBuilder {
      * @throws dev.planvm.tools.config.ToolsConfigException listing every problem of the file
      */
     public PlanVmBuilder config(Path file) {
-        return tools(ToolsConfig.load(file, System.getenv(), Map.of(), ToolsConfig.classPathProviders()),
+        return tools(
+                ToolsConfig.load(file, System.getenv(), Map.of(), ToolsConfig.classPathProviders()),
                 ToolPolicy.ALLOW_ALL);
     }
 

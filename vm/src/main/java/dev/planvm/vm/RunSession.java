@@ -40,13 +40,18 @@ public final class RunSession {
      * @param chains the session's chain with one run's own links (every chain shares the session's
      *               mode link and budget)
      */
-    RunSession(RunMode mode, TokenBudget budget, Function<CallChains.RunLinks, CallChain> chains, EarlyAnswers earlyAnswers,
-               Function<Map<String, JsonNode>, StreamedStarts> starts) {
+    RunSession(
+            RunMode mode,
+            TokenBudget budget,
+            Function<CallChains.RunLinks, CallChain> chains,
+            EarlyAnswers earlyAnswers,
+            Function<Map<String, JsonNode>, StreamedStarts> starts) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.budget = budget;
         this.chains = chains;
         this.earlyAnswers = earlyAnswers;
-        this.chain = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of())).withFront(earlyAnswers);
+        this.chain = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of()))
+                .withFront(earlyAnswers);
         this.starts = starts;
     }
 

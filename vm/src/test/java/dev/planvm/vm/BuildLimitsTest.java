@@ -1,10 +1,9 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.RunResult;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.vm.run.RunResult;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +12,8 @@ class BuildLimitsTest {
 
     private RunResult run(String expression, String s) {
         PlanVm vm = PlanVm.builder().build();
-        String plan = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"" + expression + "\"}}]";
+        String plan =
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"" + expression + "\"}}]";
         return vm.run(vm.loader().load(plan, "p").planOrThrow(), Map.of("s", TextNode.valueOf(s)));
     }
 
@@ -21,7 +21,8 @@ class BuildLimitsTest {
     void joining_a_split_text_with_itself_is_refused_before_it_is_built() {
         RunResult result = run("${len(join(split(s, ''), s))}", "x".repeat(100_000));
         assertThat(result.succeeded()).isFalse();
-        assertThat(result.error().describe()).startsWith("seq_no 0 (assign): ")
+        assertThat(result.error().describe())
+                .startsWith("seq_no 0 (assign): ")
                 .contains("join() would build text of more than 10,000,000 characters");
     }
 
@@ -39,6 +40,7 @@ class BuildLimitsTest {
 
     @Test
     void ordinary_expressions_are_untouched() {
-        assertThat(run("${join(split(s, ','), '-')}", "a,b,c").finalAnswer().asText()).isEqualTo("a-b-c");
+        assertThat(run("${join(split(s, ','), '-')}", "a,b,c").finalAnswer().asText())
+                .isEqualTo("a-b-c");
     }
 }

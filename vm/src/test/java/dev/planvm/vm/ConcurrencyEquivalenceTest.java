@@ -1,8 +1,5 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.RunError;
-import dev.planvm.vm.run.RunResult;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,6 +15,8 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
+import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +59,8 @@ class ConcurrencyEquivalenceTest {
             assertThat(describe(concurrent.error())).as(where).isEqualTo(describe(sequential.error()));
             assertThat(steps(concurrent.trace())).as(where).isEqualTo(steps(sequential.trace()));
             JsonNode early = concurrent.trace().path("early_calls");
-            assertThat(early.path("mismatched").asInt()).as("early calls that differed from their turn's call, " + where)
+            assertThat(early.path("mismatched").asInt())
+                    .as("early calls that differed from their turn's call, " + where)
                     .isZero();
             assertThat(sequential.trace().has("early_calls")).isFalse();
             startedEarly += early.path("started").asInt();
@@ -69,7 +69,9 @@ class ConcurrencyEquivalenceTest {
             failed += sequential.succeeded() ? 0 : 1;
         }
         assertThat(ran).isEqualTo(CASES);
-        assertThat(failed).as("some random plans fail, so error equivalence is exercised").isBetween(CASES / 20, CASES * 19 / 20);
+        assertThat(failed)
+                .as("some random plans fail, so error equivalence is exercised")
+                .isBetween(CASES / 20, CASES * 19 / 20);
         assertThat(maxRunning.get()).as("calls overlapped in concurrent runs").isGreaterThan(1);
         assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
     }
@@ -92,25 +94,34 @@ class ConcurrencyEquivalenceTest {
     }
 
     private List<Tool> tools(AtomicInteger effects) {
-        Tool echo = Tool.of("echo", "", (params, context) -> observed(() -> {
-            pause(Math.abs(params.hashCode()) % 4);
-            return TextNode.valueOf("echo(" + params + ")");
-        }));
-        Tool pair = Tool.of("pair", "", (params, context) -> observed(() -> {
-            pause(Math.abs(params.hashCode()) % 3);
-            ObjectNode out = JsonNodeFactory.instance.objectNode();
-            for (String key : context.expectedKeys()) {
-                out.put(key, key + ":" + params.path("x").asText());
-            }
-            return out;
-        }));
-        Tool flaky = Tool.of("flaky", "", (params, context) -> observed(() -> {
-            pause(1);
-            if (Math.abs(params.toString().hashCode()) % 4 == 0) {
-                throw ToolException.permanent("flaky refused " + params);
-            }
-            return TextNode.valueOf("flaky ok");
-        }));
+        Tool echo = Tool.of(
+                "echo",
+                "",
+                (params, context) -> observed(() -> {
+                    pause(Math.abs(params.hashCode()) % 4);
+                    return TextNode.valueOf("echo(" + params + ")");
+                }));
+        Tool pair = Tool.of(
+                "pair",
+                "",
+                (params, context) -> observed(() -> {
+                    pause(Math.abs(params.hashCode()) % 3);
+                    ObjectNode out = JsonNodeFactory.instance.objectNode();
+                    for (String key : context.expectedKeys()) {
+                        out.put(key, key + ":" + params.path("x").asText());
+                    }
+                    return out;
+                }));
+        Tool flaky = Tool.of(
+                "flaky",
+                "",
+                (params, context) -> observed(() -> {
+                    pause(1);
+                    if (Math.abs(params.toString().hashCode()) % 4 == 0) {
+                        throw ToolException.permanent("flaky refused " + params);
+                    }
+                    return TextNode.valueOf("flaky ok");
+                }));
         Tool effect = new Tool() {
             @Override
             public String name() {
@@ -170,10 +181,14 @@ class ConcurrencyEquivalenceTest {
                 instruction.put("type", "calling");
                 String tool = List.of("echo", "echo", "pair", "flaky", "effect").get(random.nextInt(5));
                 parameters.put("tool_name", tool);
-                parameters.putObject("tool_params").put("x", "${" + variable(random) + "}").put("n", random.nextInt(3));
+                parameters
+                        .putObject("tool_params")
+                        .put("x", "${" + variable(random) + "}")
+                        .put("n", random.nextInt(3));
                 if (tool.equals("pair")) {
                     String first = variable(random);
-                    String second = VARIABLES.get((VARIABLES.indexOf(first) + 1 + random.nextInt(4)) % VARIABLES.size());
+                    String second =
+                            VARIABLES.get((VARIABLES.indexOf(first) + 1 + random.nextInt(4)) % VARIABLES.size());
                     parameters.putArray("output_vars").add(first).add(second);
                 } else if (random.nextInt(5) > 0) {
                     parameters.putArray("output_vars").add(variable(random));
@@ -199,7 +214,10 @@ class ConcurrencyEquivalenceTest {
             }
             instruction.set("parameters", parameters);
         }
-        plan.addObject().put("seq_no", size).put("type", "assign").putObject("parameters")
+        plan.addObject()
+                .put("seq_no", size)
+                .put("type", "assign")
+                .putObject("parameters")
                 .put("final_answer", "${a} / ${b}");
         return plan;
     }
@@ -226,8 +244,8 @@ class ConcurrencyEquivalenceTest {
     private static List<String> steps(JsonNode trace) {
         List<String> steps = new ArrayList<>();
         for (JsonNode step : trace.path("steps")) {
-            steps.add(step.path("seq_no").asInt() + " " + step.path("type").asText() + " " + step.path("writes")
-                    + " " + step.path("jump") + " " + step.path("error").asText(""));
+            steps.add(step.path("seq_no").asInt() + " " + step.path("type").asText() + " " + step.path("writes") + " "
+                    + step.path("jump") + " " + step.path("error").asText(""));
         }
         return steps;
     }

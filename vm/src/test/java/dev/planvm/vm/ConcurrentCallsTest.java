@@ -1,7 +1,5 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.RunResult;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
+import dev.planvm.vm.run.RunResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,20 +71,29 @@ class ConcurrentCallsTest {
         assertThat(result.finalAnswer().asText()).isEqualTo("search(search(a)+search(b)+search(c))");
         assertThat(maxRunning).hasValue(3);
         assertThat(took).isLessThan(Duration.ofMillis(550)); // sequential: 4 x 150 ms = 600 ms
-        assertThat(order.indexOf("start 3")).isGreaterThan(order.lastIndexOf("end 2")).isGreaterThan(order.indexOf("end 0"));
-        assertThat(result.trace().at("/early_calls/used").asInt()).isEqualTo(3); // 1 and 2, then 3 from forwarded answers
+        assertThat(order.indexOf("start 3"))
+                .isGreaterThan(order.lastIndexOf("end 2"))
+                .isGreaterThan(order.indexOf("end 0"));
+        assertThat(result.trace().at("/early_calls/used").asInt())
+                .isEqualTo(3); // 1 and 2, then 3 from forwarded answers
     }
 
     @Test
     void sequential_runs_one_call_at_a_time() {
-        PlanVm vm = PlanVm.builder().tool(slow("search", 20, false)).sequential(true).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(slow("search", 20, false))
+                .sequential(true)
+                .build();
         assertThat(run(vm, FAN_IN).finalAnswer().asText()).isEqualTo("search(search(a)+search(b)+search(c))");
         assertThat(maxRunning).hasValue(1);
     }
 
     @Test
     void a_tool_concurrency_limit_holds_across_runs() throws Exception {
-        PlanVm vm = PlanVm.builder().tool(slow("search", 30, false)).toolConcurrency("search", 2).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(slow("search", 30, false))
+                .toolConcurrency("search", 2)
+                .build();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             Thread thread = new Thread(() -> run(vm, FAN_IN));
@@ -100,14 +108,20 @@ class ConcurrentCallsTest {
 
     @Test
     void the_in_flight_limit_bounds_calls_started_early_in_one_run() {
-        PlanVm vm = PlanVm.builder().tool(slow("search", 50, false)).maxInFlightPerRun(1).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(slow("search", 50, false))
+                .maxInFlightPerRun(1)
+                .build();
         run(vm, FAN_IN);
         assertThat(maxRunning.get()).isLessThanOrEqualTo(2); // the call at its turn + one started early
     }
 
     @Test
     void a_side_effecting_call_waits_for_earlier_calls_and_later_calls_wait_for_it() {
-        PlanVm vm = PlanVm.builder().tool(slow("search", 60, false)).tool(slow("send", 60, true)).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(slow("search", 60, false))
+                .tool(slow("send", 60, true))
+                .build();
         RunResult result = run(vm, """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "search", "tool_params": {"q": "a"}, "output_vars": "a"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "send", "tool_params": {"q": "mail"}, "output_vars": "sent"}},

@@ -30,12 +30,15 @@ class CustomLimitsConcurrencyTest {
     private final List<String> calls = new CopyOnWriteArrayList<>();
 
     private RunResult run(boolean sequential, String plan) {
-        PlanVm vm = PlanVm.builder().sequential(sequential).runLimits(RunLimits.DEFAULT.withMaxStringLength(10))
+        PlanVm vm = PlanVm.builder()
+                .sequential(sequential)
+                .runLimits(RunLimits.DEFAULT.withMaxStringLength(10))
                 .tool(Tool.of("record", "", (params, context) -> {
                     calls.add(params.path("q").asText());
                     sleep(params.path("q").asText().equals("first") ? 200 : 0);
                     return TextNode.valueOf("ok");
-                })).build();
+                }))
+                .build();
         Plan loaded = vm.loader().load(plan, "p").planOrThrow();
         return vm.run(loaded, Map.of("x", TextNode.valueOf("123456")));
     }

@@ -53,7 +53,10 @@ class EarlyStartsTest {
         };
     }
 
-    private final PlanVm vm = PlanVm.builder().tool(tool("search", false, 50)).tool(tool("send", true, 0)).build();
+    private final PlanVm vm = PlanVm.builder()
+            .tool(tool("search", false, 50))
+            .tool(tool("send", true, 0))
+            .build();
 
     private static final String PLAN = """
             [{"seq_no": 0, "type": "assign", "parameters": {"topic": "${subject} indexes"}},
@@ -75,7 +78,9 @@ class EarlyStartsTest {
         early.arrived(instructions.get(0));
         early.arrived(instructions.get(1));
         early.arrived(instructions.get(2));
-        assertThat(searched.await(5, TimeUnit.SECONDS)).as("both searches ran before the plan was complete").isTrue();
+        assertThat(searched.await(5, TimeUnit.SECONDS))
+                .as("both searches ran before the plan was complete")
+                .isTrue();
         early.arrived(instructions.get(3));
         early.arrived(instructions.get(4));
         early.finish();
@@ -84,8 +89,11 @@ class EarlyStartsTest {
 
         RunResult result = vm.run(plan, Checkpoint.start(inputs), session, List.of(), null);
 
-        assertThat(result.finalAnswer().asText()).isEqualTo("search(more search(TiDB indexes)) send(search(more search(TiDB indexes))) search(after)");
-        assertThat(invoked.get("search").get()).as("seq_no 1 and 2 early, 4 after the side effect").isEqualTo(3);
+        assertThat(result.finalAnswer().asText())
+                .isEqualTo("search(more search(TiDB indexes)) send(search(more search(TiDB indexes))) search(after)");
+        assertThat(invoked.get("search").get())
+                .as("seq_no 1 and 2 early, 4 after the side effect")
+                .isEqualTo(3);
         assertThat(session.earlyAnswersUsed()).isEqualTo(2);
         assertThat(result.trace().at("/steps/1/inputs/tokens")).isEqualTo(new TokenCount(10, 1).toJson());
         assertThat(session.tokensSpent()).isEqualTo(new TokenCount(40, 4));
@@ -93,10 +101,18 @@ class EarlyStartsTest {
 
     @Test
     void a_long_hostile_start_of_a_plan_is_evaluated_once_per_instruction_and_bounded() {
-        StringBuilder json = new StringBuilder("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"v0\": \"ab\"}}");
+        StringBuilder json =
+                new StringBuilder("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"v0\": \"ab\"}}");
         for (int i = 1; i < 5_000; i++) {
-            json.append(",{\"seq_no\": ").append(i).append(", \"type\": \"assign\", \"parameters\": {\"v").append(i)
-                    .append("\": \"${v").append(i - 1).append("}${v").append(i - 1).append("}\"}}");
+            json.append(",{\"seq_no\": ")
+                    .append(i)
+                    .append(", \"type\": \"assign\", \"parameters\": {\"v")
+                    .append(i)
+                    .append("\": \"${v")
+                    .append(i - 1)
+                    .append("}${v")
+                    .append(i - 1)
+                    .append("}\"}}");
         }
         json.append(",{\"seq_no\": 5000, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"search\", "
                 + "\"tool_params\": {\"q\": \"x\"}, \"output_vars\": \"a\"}}]");
@@ -106,8 +122,12 @@ class EarlyStartsTest {
 
         plan.instructions().forEach(early::arrived);
 
-        assertThat((System.nanoTime() - start) / 1_000_000).as("ms to take in 5,001 instructions").isLessThan(3_000);
-        assertThat(early.calls()).as("only the first 1,000 instructions are considered").isEmpty();
+        assertThat((System.nanoTime() - start) / 1_000_000)
+                .as("ms to take in 5,001 instructions")
+                .isLessThan(3_000);
+        assertThat(early.calls())
+                .as("only the first 1,000 instructions are considered")
+                .isEmpty();
         early.discard();
     }
 
@@ -134,7 +154,9 @@ class EarlyStartsTest {
         RunSession session = vm.session(RunMode.live());
         EarlyStarts early = session.startEarly(Map.of("subject", TextNode.valueOf("MySQL")));
         plan.instructions().forEach(early::arrived);
-        assertThat(searched.await(5, TimeUnit.SECONDS)).as("seq_no 2 started once seq_no 1 answered").isTrue();
+        assertThat(searched.await(5, TimeUnit.SECONDS))
+                .as("seq_no 2 started once seq_no 1 answered")
+                .isTrue();
         early.finish();
 
         RunResult result = vm.run(plan, Checkpoint.start(inputs), session, List.of(), null);

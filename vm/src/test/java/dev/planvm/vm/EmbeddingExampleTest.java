@@ -31,17 +31,20 @@ class EmbeddingExampleTest {
     static void example(Path storeFile, PrintStream out) {
         // README example: start
         PlanVm vm = PlanVm.builder()
-                .tool(Tool.of("upper", "Upper-cases params.text",
-                        (params, call) -> TextNode.valueOf(params.path("text").asText().toUpperCase())))
+                .tool(Tool.of(
+                        "upper",
+                        "Upper-cases params.text",
+                        (params, call) ->
+                                TextNode.valueOf(params.path("text").asText().toUpperCase())))
                 .build();
         Plan plan = vm.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper",
-                  "tool_params": {"text": "Hello, ${name}"}, "output_vars": "final_answer"}}]""", "hello.json")
-                .planOrThrow();
+                  "tool_params": {"text": "Hello, ${name}"}, "output_vars": "final_answer"}}]""", "hello.json").planOrThrow();
         RunResult result = vm.run(plan, Map.of("name", TextNode.valueOf("Ann")));
-        out.println(result.finalAnswer().asText());                          // HELLO, ANN
-        try (RunStore store = RunStore.open(storeFile, vm.redactor())) {     // durable: resumable after a crash
-            DurableRun run = new DurableRuns(vm, store).start(plan, Map.of("name", TextNode.valueOf("Bo")), RunMode.live());
+        out.println(result.finalAnswer().asText()); // HELLO, ANN
+        try (RunStore store = RunStore.open(storeFile, vm.redactor())) { // durable: resumable after a crash
+            DurableRun run =
+                    new DurableRuns(vm, store).start(plan, Map.of("name", TextNode.valueOf("Bo")), RunMode.live());
             out.println(run.id() + ": " + run.result().finalAnswer().asText()); // 4f2a9c1e07b3: HELLO, BO
         }
         // README example: end

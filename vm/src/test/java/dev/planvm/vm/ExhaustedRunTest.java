@@ -51,7 +51,10 @@ class ExhaustedRunTest {
             [{"seq_no": 0, "type": "assign", "parameters": {"x": "kept until the heap ran out"}},
              {"seq_no": 1, "type": "exhaust", "parameters": {}}]""";
 
-    private final PlanVm vm = PlanVm.builder().handler("recurse", RECURSE).handler("exhaust", EXHAUST).build();
+    private final PlanVm vm = PlanVm.builder()
+            .handler("recurse", RECURSE)
+            .handler("exhaust", EXHAUST)
+            .build();
 
     private RunResult run(String plan) {
         return vm.run(vm.loader().load(plan, "p").planOrThrow(), Map.of());
@@ -62,8 +65,9 @@ class ExhaustedRunTest {
         RunResult result = run(DEEP);
 
         assertThat(result.status()).isEqualTo(RunStatus.FAILED);
-        assertThat(result.error().describe()).isEqualTo("seq_no 1 (recurse): the run overflowed the stack (a value or"
-                + " expression nested too deep for this JVM's -Xss)");
+        assertThat(result.error().describe())
+                .isEqualTo("seq_no 1 (recurse): the run overflowed the stack (a value or"
+                        + " expression nested too deep for this JVM's -Xss)");
         assertThat(result.trace().path("status").asText()).isEqualTo("failed");
     }
 
@@ -74,7 +78,9 @@ class ExhaustedRunTest {
                 [{"seq_no": 0, "type": "assign", "parameters": {"n": 20}},
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${n + 22}"}}]""");
 
-        assertThat(overflowed.error().describe()).doesNotContain("\n").doesNotContain("\tat ")
+        assertThat(overflowed.error().describe())
+                .doesNotContain("\n")
+                .doesNotContain("\tat ")
                 .doesNotContain("StackOverflowError");
         assertThat(next.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(next.finalAnswer().intValue()).isEqualTo(42);
@@ -85,8 +91,9 @@ class ExhaustedRunTest {
     void running_out_of_memory_fails_the_run_and_drops_what_it_held() {
         RunResult result = run(HUNGRY);
 
-        assertThat(result.error().describe()).isEqualTo("seq_no 1 (exhaust): the run ran out of memory (Java heap space)"
-                + " before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)");
+        assertThat(result.error().describe())
+                .isEqualTo("seq_no 1 (exhaust): the run ran out of memory (Java heap space)"
+                        + " before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)");
         assertThat(result.variables()).isEmpty();
         assertThat(result.trace().path("steps").size()).isZero();
     }
@@ -100,7 +107,8 @@ class ExhaustedRunTest {
 
         List<PlanOutcome> outcomes = Batch.builder(vm).concurrency(1).build().run(List.of(deep, hungry, fine));
 
-        assertThat(outcomes).extracting(PlanOutcome::status)
+        assertThat(outcomes)
+                .extracting(PlanOutcome::status)
                 .containsExactly(RunStatus.FAILED, RunStatus.FAILED, RunStatus.SUCCEEDED);
         assertThat(outcomes.get(0).error()).contains("the run overflowed the stack");
         assertThat(outcomes.get(1).error()).contains("the run ran out of memory");
@@ -110,8 +118,8 @@ class ExhaustedRunTest {
     @Test
     void a_durable_run_that_runs_out_of_memory_is_stored_as_failed_not_running() {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"))) {
-            DurableRun run = new DurableRuns(vm, store).start(vm.loader().load(HUNGRY, "p").planOrThrow(), Map.of(),
-                    RunMode.live());
+            DurableRun run = new DurableRuns(vm, store)
+                    .start(vm.loader().load(HUNGRY, "p").planOrThrow(), Map.of(), RunMode.live());
 
             assertThat(run.result().status()).isEqualTo(RunStatus.FAILED);
             assertThat(store.find(run.id()).orElseThrow().status()).isEqualTo(RunStatus.FAILED);

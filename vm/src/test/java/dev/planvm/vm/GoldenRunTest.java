@@ -1,13 +1,12 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.RunResult;
-import dev.planvm.vm.run.RunStatus;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.instructions.Plan;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,20 +35,26 @@ class GoldenRunTest {
     Stream<DynamicTest> every_golden_plan_runs_to_its_expected_result() throws IOException {
         List<Path> plans;
         try (Stream<Path> files = Files.list(GOLDEN)) {
-            plans = files.filter(p -> p.toString().endsWith(".json") && !p.toString().endsWith(".expected.json"))
-                    .sorted().toList();
+            plans = files.filter(
+                            p -> p.toString().endsWith(".json") && !p.toString().endsWith(".expected.json"))
+                    .sorted()
+                    .toList();
         }
         assertThat(plans).hasSizeGreaterThan(30);
-        return plans.stream().map(plan -> DynamicTest.dynamicTest(plan.getFileName().toString(), () -> check(plan)));
+        return plans.stream()
+                .map(plan -> DynamicTest.dynamicTest(plan.getFileName().toString(), () -> check(plan)));
     }
 
     private static void check(Path planFile) throws IOException {
-        JsonNode expected = MAPPER.readTree(GOLDEN.resolve(planFile.getFileName().toString()
-                .replace(".json", ".expected.json")).toFile());
+        JsonNode expected =
+                MAPPER.readTree(GOLDEN.resolve(planFile.getFileName().toString().replace(".json", ".expected.json"))
+                        .toFile());
         List<Boolean> answers = new ArrayList<>();
         expected.path("conditions").forEach(a -> answers.add(a.asBoolean()));
         TestTools tools = new TestTools().answering(answers);
-        PlanVm vm = PlanVm.builder().tools(tools.tools()).conditionEvaluator(tools.conditions())
+        PlanVm vm = PlanVm.builder()
+                .tools(tools.tools())
+                .conditionEvaluator(tools.conditions())
                 .strict(expected.path("strict").asBoolean(false))
                 .maxSteps(expected.path("max_steps").asInt(PlanVm.DEFAULT_MAX_STEPS))
                 .build();
@@ -63,7 +68,8 @@ class GoldenRunTest {
             assertThat(result.status()).isEqualTo(RunStatus.FAILED);
             String described = result.error().describe();
             if (expected.has("error_contains")) {
-                assertThat(described).startsWith(expected.get("error").asText())
+                assertThat(described)
+                        .startsWith(expected.get("error").asText())
                         .contains(expected.get("error_contains").asText());
             } else {
                 assertThat(described).isEqualTo(expected.get("error").asText());
@@ -79,8 +85,11 @@ class GoldenRunTest {
         if (expected.has("condition_prompts")) {
             assertThat(tools.conditionPrompts).containsExactlyElementsOf(texts(expected.get("condition_prompts")));
         }
-        expected.path("tool_calls").properties().forEach(e ->
-                assertThat(tools.calls.get(e.getKey())).as("calls of " + e.getKey()).hasValue(e.getValue().asInt()));
+        expected.path("tool_calls")
+                .properties()
+                .forEach(e -> assertThat(tools.calls.get(e.getKey()))
+                        .as("calls of " + e.getKey())
+                        .hasValue(e.getValue().asInt()));
         if (expected.has("expected_keys")) {
             List<List<String>> keys = new ArrayList<>();
             expected.get("expected_keys").forEach(call -> keys.add(texts(call)));

@@ -18,7 +18,10 @@ class LegacyCallRunTest {
                 [{"seq_no": 0, "type": "assign", "parameters": {"who": "ann"}},
                  {"seq_no": 1, "type": "upper", "parameters": {"tool_name": "upper", "tool_params": {"text": "hi ${who}"},
                    "output_vars": "final_answer"}}]""", "legacy.json");
-        assertThat(loaded.warnings()).singleElement().extracting(w -> w.message()).asString()
+        assertThat(loaded.warnings())
+                .singleElement()
+                .extracting(w -> w.message())
+                .asString()
                 .startsWith("type 'upper' with tool_name is the legacy form of a tool call");
 
         RunResult result = vm.run(loaded.planOrThrow(), Map.of());

@@ -1,9 +1,5 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.RunLimits;
-import dev.planvm.vm.run.RunResult;
-import dev.planvm.vm.run.RunStatus;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,8 +9,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
-import dev.planvm.tools.Tool;
 import dev.planvm.instructions.expr.ValueSize;
+import dev.planvm.tools.Tool;
+import dev.planvm.vm.run.RunLimits;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +25,11 @@ class LimitsRunTest {
     @Test
     void a_template_longer_than_the_string_limit_fails_its_step_with_the_length_it_would_have() {
         RunResult result = run(PlanVm.builder().build(), """
-                [{"seq_no": 0, "type": "assign", "parameters": {"both": "${doc} + ${doc}"}}]""",
-                Map.of("doc", TextNode.valueOf("x".repeat(1_000_000))));
+                [{"seq_no": 0, "type": "assign", "parameters": {"both": "${doc} + ${doc}"}}]""", Map.of("doc", TextNode.valueOf("x".repeat(1_000_000))));
 
         assertThat(result.error().describe())
-                .isEqualTo("seq_no 0 (assign): ${doc} + ${doc} built a string of 2,000,003 characters; the limit is 1,000,000");
+                .isEqualTo(
+                        "seq_no 0 (assign): ${doc} + ${doc} built a string of 2,000,003 characters; the limit is 1,000,000");
     }
 
     @Test
@@ -42,7 +41,8 @@ class LimitsRunTest {
 
         assertThat(result.status()).isEqualTo(RunStatus.FAILED);
         assertThat(result.error().describe())
-                .isEqualTo("seq_no 1 (assign): ${s + s} built a string of 1,048,576 characters; the limit is 1,000,000");
+                .isEqualTo(
+                        "seq_no 1 (assign): ${s + s} built a string of 1,048,576 characters; the limit is 1,000,000");
         assertThat(result.variables().get("s").textValue()).hasSize(524_288);
     }
 
@@ -57,8 +57,9 @@ class LimitsRunTest {
         RunResult over = run(vm(RunLimits.DEFAULT.withMaxStringLength(rendered.length() - 1)), plan, Map.of("x", x));
 
         assertThat(fits.finalAnswer().textValue()).isEqualTo(rendered);
-        assertThat(over.error().message()).isEqualTo("<${x}> built a string of " + rendered.length()
-                + " characters; the limit is " + (rendered.length() - 1));
+        assertThat(over.error().message())
+                .isEqualTo("<${x}> built a string of " + rendered.length() + " characters; the limit is "
+                        + (rendered.length() - 1));
     }
 
     @Test
@@ -71,7 +72,8 @@ class LimitsRunTest {
         RunResult result = run(vm(RunLimits.DEFAULT.withMaxStringLength(1000)), """
                 [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "items: ${big}"}}]""", Map.of("big", big));
 
-        assertThat(result.error().message()).isEqualTo("items: ${big} built a string of more than 1,000 characters; the limit is 1,000");
+        assertThat(result.error().message())
+                .isEqualTo("items: ${big} built a string of more than 1,000 characters; the limit is 1,000");
     }
 
     @Test
@@ -80,12 +82,10 @@ class LimitsRunTest {
         Map<String, JsonNode> inputs = Map.of("doc", TextNode.valueOf("y".repeat(2000)));
 
         RunResult read = run(vm, """
-                [{"seq_no": 0, "type": "assign", "parameters": {"a": "${doc}", "b": "${a || 'none'}", "final_answer": "${b}"}}]""",
-                inputs);
+                [{"seq_no": 0, "type": "assign", "parameters": {"a": "${doc}", "b": "${a || 'none'}", "final_answer": "${b}"}}]""", inputs);
         RunResult computed = run(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"a": "${doc}"}},
-                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "text", "tool_params": {"text": "${upper(a)}"}}}]""",
-                inputs);
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "text", "tool_params": {"text": "${upper(a)}"}}}]""", inputs);
 
         assertThat(read.finalAnswer().textValue()).hasSize(2000);
         assertThat(computed.error().describe())
@@ -94,10 +94,17 @@ class LimitsRunTest {
 
     @Test
     void a_variable_larger_than_the_limit_fails_the_step_that_sets_it() {
-        Tool twice = Tool.of("twice", "Returns its params twice, in an array.",
-                (params, call) -> JsonNodeFactory.instance.arrayNode().add(params).add(params));
-        PlanVm vm = PlanVm.builder().tool(twice).runLimits(RunLimits.DEFAULT.withMaxValueSize(50)).build();
-        Map<String, JsonNode> inputs = Map.of("doc", TextNode.valueOf("z".repeat(100)), "half", TextNode.valueOf("z".repeat(40)));
+        Tool twice = Tool.of(
+                "twice",
+                "Returns its params twice, in an array.",
+                (params, call) ->
+                        JsonNodeFactory.instance.arrayNode().add(params).add(params));
+        PlanVm vm = PlanVm.builder()
+                .tool(twice)
+                .runLimits(RunLimits.DEFAULT.withMaxValueSize(50))
+                .build();
+        Map<String, JsonNode> inputs =
+                Map.of("doc", TextNode.valueOf("z".repeat(100)), "half", TextNode.valueOf("z".repeat(40)));
 
         RunResult text = run(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"copy": "${doc}"}}]""", inputs);
@@ -107,9 +114,11 @@ class LimitsRunTest {
                                                                  "output_vars": "echo"}}]""", inputs);
 
         assertThat(text.error().describe())
-                .isEqualTo("seq_no 0 (assign): the value for 'copy' is text of 100 characters; the limit for one variable is 50");
-        assertThat(output.error().describe()).isEqualTo("seq_no 1 (calling): the value for 'echo' is larger than 50"
-                + " (characters of text and keys, plus one per other value), the limit for one variable");
+                .isEqualTo(
+                        "seq_no 0 (assign): the value for 'copy' is text of 100 characters; the limit for one variable is 50");
+        assertThat(output.error().describe())
+                .isEqualTo("seq_no 1 (calling): the value for 'echo' is larger than 50"
+                        + " (characters of text and keys, plus one per other value), the limit for one variable");
         assertThat(output.variables()).containsKey("ok").doesNotContainKey("echo");
     }
 
@@ -121,15 +130,18 @@ class LimitsRunTest {
                  {"seq_no": 2, "type": "jmp", "parameters": {"target_seq": 1}}]""", Map.of());
 
         assertThat(result.error().describe())
-                .isEqualTo("seq_no 1 (assign): the value for 'x' is nested deeper than 10 levels, the limit for one variable");
-        assertThat(ValueSize.of(result.variables().get("x"), Long.MAX_VALUE, Integer.MAX_VALUE).depth()).isEqualTo(10);
+                .isEqualTo(
+                        "seq_no 1 (assign): the value for 'x' is nested deeper than 10 levels, the limit for one variable");
+        assertThat(ValueSize.of(result.variables().get("x"), Long.MAX_VALUE, Integer.MAX_VALUE)
+                        .depth())
+                .isEqualTo(10);
     }
 
     @Test
     void inputs_are_the_callers_and_are_not_held_to_the_variable_limits() {
-        RunResult result = run(vm(RunLimits.DEFAULT.withMaxValueSize(10)), """
-                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "${len(doc)}"}}]""",
-                Map.of("doc", TextNode.valueOf("w".repeat(100))));
+        RunResult result =
+                run(vm(RunLimits.DEFAULT.withMaxValueSize(10)), """
+                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "${len(doc)}"}}]""", Map.of("doc", TextNode.valueOf("w".repeat(100))));
 
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(result.finalAnswer().intValue()).isEqualTo(100);
@@ -139,7 +151,8 @@ class LimitsRunTest {
     void value_size_counts_text_and_keys_plus_one_per_other_value_and_stops_early() {
         assertThat(ValueSize.of(TextNode.valueOf("abc"), 100, 100)).isEqualTo(new ValueSize(3, 0));
         assertThat(ValueSize.of(json("[1, \"ab\"]"), 100, 100)).isEqualTo(new ValueSize(4, 1));
-        assertThat(ValueSize.of(json("{\"k\": null, \"list\": [[]]}"), 100, 100)).isEqualTo(new ValueSize(9, 3));
+        assertThat(ValueSize.of(json("{\"k\": null, \"list\": [[]]}"), 100, 100))
+                .isEqualTo(new ValueSize(9, 3));
         ArrayNode deep = JsonNodeFactory.instance.arrayNode();
         ArrayNode inner = deep;
         for (int i = 0; i < 100_000; i++) {

@@ -19,11 +19,13 @@ class PartialReplayTest {
             [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "counter", "tool_params": {}, "output_vars": "n"}},
              {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "n=${n}"}, "output_vars": "final_answer"}}]""";
 
-    private final Plan plan = PlanVm.builder().build().loader().load(PLAN, "partial.json").planOrThrow();
+    private final Plan plan =
+            PlanVm.builder().build().loader().load(PLAN, "partial.json").planOrThrow();
 
     private Cassette recording() {
         RunMode.Record record = RunMode.record();
-        RunResult recorded = PlanVm.builder().tools(new TestTools().tools()).build().run(plan, Map.of(), record);
+        RunResult recorded =
+                PlanVm.builder().tools(new TestTools().tools()).build().run(plan, Map.of(), record);
         assertThat(recorded.finalAnswer().asText()).isEqualTo("N=1");
         return record.recording().cassette();
     }
@@ -58,7 +60,9 @@ class PartialReplayTest {
     void without_the_live_tool_installed_the_partial_replay_is_refused_before_anything_runs() {
         PlanVm bare = PlanVm.builder().build();
         RunMode partial = RunMode.replay(recording(), false, Set.of("counter"));
-        assertThat(bare.problems(plan, partial)).singleElement().asString()
+        assertThat(bare.problems(plan, partial))
+                .singleElement()
+                .asString()
                 .startsWith("seq_no 0: tool 'counter' is not installed");
         assertThat(bare.problems(plan, RunMode.replay(recording(), false))).isEmpty();
     }
@@ -67,6 +71,7 @@ class PartialReplayTest {
     void a_live_tool_absent_from_the_cassette_draws_no_warning() {
         Cassette withoutCounter = recording();
         PlanVm vm = PlanVm.builder().tools(new TestTools().tools()).build();
-        assertThat(vm.warnings(plan, RunMode.replay(withoutCounter, false, Set.of("counter", "upper")))).isEmpty();
+        assertThat(vm.warnings(plan, RunMode.replay(withoutCounter, false, Set.of("counter", "upper"))))
+                .isEmpty();
     }
 }

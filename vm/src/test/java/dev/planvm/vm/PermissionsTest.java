@@ -1,11 +1,5 @@
 package dev.planvm.vm;
 
-import dev.planvm.tools.CallContext;
-import dev.planvm.tools.call.Call;
-import dev.planvm.vm.run.Outcome;
-import dev.planvm.vm.run.RunResult;
-import dev.planvm.vm.run.StepFailure;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,10 +7,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.call.Call;
 import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepFailure;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,7 +42,11 @@ class PermissionsTest {
     }
 
     private PlanVm vm(ToolPolicy policy) {
-        return PlanVm.builder().tool(tool("vector_search")).tool(tool("web_search")).toolPolicy(policy).build();
+        return PlanVm.builder()
+                .tool(tool("vector_search"))
+                .tool(tool("web_search"))
+                .toolPolicy(policy)
+                .build();
     }
 
     private static Plan load(PlanVm vm, String json) {
@@ -54,8 +57,8 @@ class PermissionsTest {
     void a_plan_calling_a_denied_tool_is_refused_before_anything_runs_naming_the_seq_no_and_the_rule() {
         PlanVm vm = vm(ToolPolicy.of(List.of(), List.of("web_*")));
         Plan plan = load(vm, SEARCH_THEN_ANSWER);
-        assertThat(vm.problems(plan)).containsExactly(
-                "seq_no 2: tool 'web_search' is denied by the tool policy (deny rule 'web_*')");
+        assertThat(vm.problems(plan))
+                .containsExactly("seq_no 2: tool 'web_search' is denied by the tool policy (deny rule 'web_*')");
         assertThatThrownBy(() -> vm.run(plan, Map.of())).isInstanceOf(PlanRejectedException.class);
         assertThat(calls).hasValue(0);
     }
@@ -70,14 +73,19 @@ class PermissionsTest {
                   {"type": "tool", "tool": "web_search", "params": {"query": "tidb"}, "output": "p"}]}""");
         String refusal = "seq_no 2: tool 'web_search' is denied by the tool policy (deny rule '!web_search')";
         assertThat(vm.problems(plan, RunMode.dryRun(false))).containsExactly(refusal);
-        assertThat(vm.problems(plan, RunMode.replay(Cassette.fromJson(cassette, "c"), false))).containsExactly(refusal);
+        assertThat(vm.problems(plan, RunMode.replay(Cassette.fromJson(cassette, "c"), false)))
+                .containsExactly(refusal);
     }
 
     @Test
     void a_denied_tool_that_is_not_installed_either_is_reported_once_as_denied() {
-        PlanVm vm = PlanVm.builder().tool(tool("vector_search")).toolPolicy(ToolPolicy.of(List.of("vector_*"), List.of())).build();
-        assertThat(vm.problems(load(vm, SEARCH_THEN_ANSWER))).containsExactly("seq_no 2: tool 'web_search' is denied by the "
-                + "tool policy (no allow rule matches it; allowed: vector_*)");
+        PlanVm vm = PlanVm.builder()
+                .tool(tool("vector_search"))
+                .toolPolicy(ToolPolicy.of(List.of("vector_*"), List.of()))
+                .build();
+        assertThat(vm.problems(load(vm, SEARCH_THEN_ANSWER)))
+                .containsExactly("seq_no 2: tool 'web_search' is denied by the "
+                        + "tool policy (no allow rule matches it; allowed: vector_*)");
     }
 
     @Test
@@ -90,16 +98,22 @@ class PermissionsTest {
 
     @Test
     void a_custom_instruction_calling_a_denied_tool_fails_at_call_time_with_the_rule() {
-        PlanVm vm = PlanVm.builder().tool(tool("web_search")).toolPolicy(ToolPolicy.of(List.of(), List.of("web_*")))
+        PlanVm vm = PlanVm.builder()
+                .tool(tool("web_search"))
+                .toolPolicy(ToolPolicy.of(List.of(), List.of("web_*")))
                 .handler("fetch", (instruction, step) -> {
                     JsonNode params = step.interpolate(instruction.parameters());
                     try {
-                        step.set("page", step.call(new Call.ToolCall(params.path("tool").asText(), params, CallContext.of(step.seqNo()))));
+                        step.set(
+                                "page",
+                                step.call(new Call.ToolCall(
+                                        params.path("tool").asText(), params, CallContext.of(step.seqNo()))));
                     } catch (ToolException e) {
                         throw new StepFailure(e.getMessage(), e);
                     }
                     return Outcome.next();
-                }).build();
+                })
+                .build();
         Plan plan = load(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"t": "web_search"}},
                  {"seq_no": 1, "type": "fetch", "parameters": {"tool": "${t}"}}]""");
@@ -107,7 +121,8 @@ class PermissionsTest {
         RunResult result = vm.run(plan, Map.of());
         assertThat(result.succeeded()).isFalse();
         assertThat(result.error().seqNo()).isEqualTo(1);
-        assertThat(result.error().message()).isEqualTo("tool 'web_search' is denied by the tool policy (deny rule 'web_*')");
+        assertThat(result.error().message())
+                .isEqualTo("tool 'web_search' is denied by the tool policy (deny rule 'web_*')");
         assertThat(calls).hasValue(0);
     }
 }

@@ -1,10 +1,5 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.Outcome;
-import dev.planvm.vm.run.RunListener;
-import dev.planvm.vm.run.RunResult;
-import dev.planvm.vm.run.StepRecord;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +8,10 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Tool;
+import dev.planvm.vm.run.Outcome;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.StepRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +34,11 @@ class PlanVmTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "counter", "output_vars": "n"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "web_search", "output_vars": "x"}}]""");
         assertThatThrownBy(() -> vm.run(plan, Map.of()))
-                .isInstanceOfSatisfying(PlanRejectedException.class, e -> assertThat(e.problems()).containsExactly(
-                        "seq_no 1: tool 'web_search' is not installed (installed: counter, fail, object, text, upper)"));
+                .isInstanceOfSatisfying(
+                        PlanRejectedException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(
+                                        "seq_no 1: tool 'web_search' is not installed (installed: counter, fail, object, text, upper)"));
         assertThat(tools.calls).isEmpty();
     }
 
@@ -46,19 +48,22 @@ class PlanVmTest {
         Plan plan = load(vm, """
                 [{"seq_no": 0, "type": "jmp", "parameters": {"condition_prompt": "?", "jump_if_true": 1}},
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": 1}}]""");
-        assertThatThrownBy(() -> vm.run(plan, Map.of())).isInstanceOf(PlanRejectedException.class)
+        assertThatThrownBy(() -> vm.run(plan, Map.of()))
+                .isInstanceOf(PlanRejectedException.class)
                 .hasMessageContaining("seq_no 0: this jmp has a condition_prompt");
     }
 
     @Test
     void listeners_see_every_step_in_execution_order_with_inputs_writes_and_jumps() {
         List<StepRecord> steps = new ArrayList<>();
-        PlanVm vm = PlanVm.builder().listener(new RunListener() {
-            @Override
-            public void stepFinished(StepRecord step) {
-                steps.add(step);
-            }
-        }).build();
+        PlanVm vm = PlanVm.builder()
+                .listener(new RunListener() {
+                    @Override
+                    public void stepFinished(StepRecord step) {
+                        steps.add(step);
+                    }
+                })
+                .build();
         RunResult result = vm.run(load(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"n": 0}},
                  {"seq_no": 1, "type": "assign", "parameters": {"n": "${n + 1}"}},
@@ -76,33 +81,43 @@ class PlanVmTest {
 
     @Test
     void a_listener_that_throws_does_not_break_the_run() {
-        PlanVm vm = PlanVm.builder().listener(new RunListener() {
-            @Override
-            public void stepFinished(StepRecord step) {
-                throw new IllegalStateException("listener bug");
-            }
-        }).build();
-        RunResult result = vm.run(load(vm, "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]"), Map.of());
+        PlanVm vm = PlanVm.builder()
+                .listener(new RunListener() {
+                    @Override
+                    public void stepFinished(StepRecord step) {
+                        throw new IllegalStateException("listener bug");
+                    }
+                })
+                .build();
+        RunResult result = vm.run(
+                load(vm, "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]"), Map.of());
         assertThat(result.succeeded()).isTrue();
     }
 
     @Test
     void a_custom_instruction_type_runs_through_its_registered_handler() {
-        PlanVm vm = PlanVm.builder().handler("shout", (instruction, step) -> {
-            JsonNode params = step.interpolate(instruction.parameters());
-            step.set(params.path("into").asText(), TextNode.valueOf(params.path("text").asText().toUpperCase() + "!"));
-            return Outcome.next();
-        }).build();
+        PlanVm vm = PlanVm.builder()
+                .handler("shout", (instruction, step) -> {
+                    JsonNode params = step.interpolate(instruction.parameters());
+                    step.set(
+                            params.path("into").asText(),
+                            TextNode.valueOf(params.path("text").asText().toUpperCase() + "!"));
+                    return Outcome.next();
+                })
+                .build();
         Plan plan = load(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"who": "world"}},
                  {"seq_no": 1, "type": "shout", "parameters": {"text": "hello ${who}", "into": "final_answer"}}]""");
         assertThat(vm.run(plan, Map.of()).finalAnswer().asText()).isEqualTo("HELLO WORLD!");
-        assertThat(PlanVm.builder().build().loader().load(plan.document(), "x").valid()).isFalse();
+        assertThat(PlanVm.builder().build().loader().load(plan.document(), "x").valid())
+                .isFalse();
     }
 
     @Test
     void a_handler_can_halt_the_run() {
-        PlanVm vm = PlanVm.builder().handler("stop", (instruction, step) -> Outcome.halt()).build();
+        PlanVm vm = PlanVm.builder()
+                .handler("stop", (instruction, step) -> Outcome.halt())
+                .build();
         RunResult result = vm.run(load(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "early"}},
                  {"seq_no": 1, "type": "stop"},
@@ -113,7 +128,9 @@ class PlanVmTest {
 
     @Test
     void runs_on_many_threads_at_once_do_not_share_state() throws Exception {
-        PlanVm vm = PlanVm.builder().tool(Tool.of("twice", "", (p, c) -> IntNode.valueOf(p.path("n").asInt() * 2))).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(Tool.of("twice", "", (p, c) -> IntNode.valueOf(p.path("n").asInt() * 2)))
+                .build();
         Plan plan = load(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"i": 0, "acc": "${start}"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"n": "${acc}"}, "output_vars": "acc"}},
@@ -153,7 +170,8 @@ class PlanVmTest {
         assertThat(trace.at("/inputs/x").asText()).isEqualTo("in");
         JsonNode steps = trace.path("steps");
         assertThat(steps).hasSize(3);
-        assertThat(steps.get(0).at("/inputs/parameters/chain_of_thoughts").asText()).isEqualTo("why");
+        assertThat(steps.get(0).at("/inputs/parameters/chain_of_thoughts").asText())
+                .isEqualTo("why");
         assertThat(steps.get(1).at("/inputs/params/text").asText()).isEqualTo("in");
         assertThat(steps.get(1).at("/writes/y").asText()).isEqualTo("in");
         assertThat(steps.get(1).path("duration_ms").isNumber()).isTrue();

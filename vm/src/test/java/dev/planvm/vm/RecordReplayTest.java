@@ -1,7 +1,5 @@
 package dev.planvm.vm;
 
-import dev.planvm.vm.run.RunResult;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.run.RunResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,10 @@ class RecordReplayTest {
     @Test
     void a_recorded_run_replays_to_the_same_answer_and_trace_shape_without_any_tool() {
         TestTools live = new TestTools().answering(List.of(true, false));
-        PlanVm liveVm = PlanVm.builder().tools(live.tools()).conditionEvaluator(live.conditions()).build();
+        PlanVm liveVm = PlanVm.builder()
+                .tools(live.tools())
+                .conditionEvaluator(live.conditions())
+                .build();
         Plan plan = liveVm.loader().load(PLAN, "p").planOrThrow();
         RunMode.Record recording = RunMode.record();
         RunResult recorded = liveVm.run(plan, Map.of(), recording);
@@ -50,8 +52,7 @@ class RecordReplayTest {
         PlanVm vm = PlanVm.builder().tools(live.tools()).build();
         Plan plan = vm.loader().load("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "counter", "output_vars": "c"}},
-                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "fail", "tool_params": {"message": "down"}}}]""", "p")
-                .planOrThrow();
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "fail", "tool_params": {"message": "down"}}}]""", "p").planOrThrow();
         RunMode.Record recording = RunMode.record();
         RunResult result = vm.run(plan, Map.of(), recording);
         assertThat(result.succeeded()).isFalse();
@@ -63,16 +64,15 @@ class RecordReplayTest {
         TestTools live = new TestTools();
         PlanVm vm = PlanVm.builder().tools(live.tools()).build();
         Plan recordedPlan = vm.loader().load("""
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "a"}, "output_vars": "final_answer"}}]""",
-                "p").planOrThrow();
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "a"}, "output_vars": "final_answer"}}]""", "p").planOrThrow();
         RunMode.Record recording = RunMode.record();
         vm.run(recordedPlan, Map.of(), recording);
         Cassette cassette = recording.recording().cassette();
         Plan changed = vm.loader().load("""
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "b"}, "output_vars": "final_answer"}}]""",
-                "p").planOrThrow();
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "b"}, "output_vars": "final_answer"}}]""", "p").planOrThrow();
         RunResult result = PlanVm.builder().build().run(changed, Map.of(), RunMode.replay(cassette, false));
-        assertThat(result.error().describe()).startsWith("seq_no 0 (calling): tool 'upper' failed: the cassette has no recorded")
+        assertThat(result.error().describe())
+                .startsWith("seq_no 0 (calling): tool 'upper' failed: the cassette has no recorded")
                 .contains("/params/text: recorded \"a\", got \"b\"");
     }
 
@@ -81,13 +81,14 @@ class RecordReplayTest {
         Cassette empty = new Cassette(List.of());
         PlanVm bare = PlanVm.builder().llmUnavailable("set OPENAI_API_KEY").build();
         Plan plan = bare.loader().load("""
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "llm_generate", "tool_params": {"prompt": "hi"}, "output_vars": "x"}}]""",
-                "p").planOrThrow();
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "llm_generate", "tool_params": {"prompt": "hi"}, "output_vars": "x"}}]""", "p").planOrThrow();
         RunResult replayed = bare.run(plan, Map.of(), RunMode.replay(empty, false));
-        assertThat(replayed.error().describe()).startsWith("seq_no 0 (calling): tool 'llm_generate' failed: the cassette has no "
-                + "recorded interaction for tool 'llm_generate'");
-        assertThat(replayed.warnings()).containsExactly(
-                "seq_no 0: tool 'llm_generate' is not in the cassette: a call to it fails as a cassette miss");
+        assertThat(replayed.error().describe())
+                .startsWith("seq_no 0 (calling): tool 'llm_generate' failed: the cassette has no "
+                        + "recorded interaction for tool 'llm_generate'");
+        assertThat(replayed.warnings())
+                .containsExactly(
+                        "seq_no 0: tool 'llm_generate' is not in the cassette: a call to it fails as a cassette miss");
         assertThatThrownBy(() -> bare.run(plan, Map.of()))
                 .hasMessage("seq_no 0: tool 'llm_generate' is not installed (set OPENAI_API_KEY)");
     }
@@ -123,8 +124,8 @@ class RecordReplayTest {
         for (JsonNode step : trace.path("steps")) {
             List<String> writes = new ArrayList<>();
             step.path("writes").fieldNames().forEachRemaining(writes::add);
-            shape.add(step.path("seq_no").asInt() + " " + step.path("type").asText() + " " + writes
-                    + " -> " + step.at("/jump/to").asText("next"));
+            shape.add(step.path("seq_no").asInt() + " " + step.path("type").asText() + " " + writes + " -> "
+                    + step.at("/jump/to").asText("next"));
         }
         return shape;
     }

@@ -26,9 +26,14 @@ class RenderingLimitsTest {
     private static final String FOUR_MILLION = "x".repeat(4_000_000);
 
     private static PlanVm vm() {
-        return PlanVm.builder().sequential(true).tools(java.util.List.of(
-                Tool.of("echo", "Returns its params.", (params, call) -> params),
-                Tool.of("big", "Returns an array holding one long text three times.", (params, call) -> thrice(FOUR_MILLION))))
+        return PlanVm.builder()
+                .sequential(true)
+                .tools(java.util.List.of(
+                        Tool.of("echo", "Returns its params.", (params, call) -> params),
+                        Tool.of(
+                                "big",
+                                "Returns an array holding one long text three times.",
+                                (params, call) -> thrice(FOUR_MILLION))))
                 .build();
     }
 
@@ -87,25 +92,34 @@ class RenderingLimitsTest {
     void contains_on_an_object_never_renders_a_needle_longer_than_its_keys() {
         RunResult result = run(assign("${contains({k: 1}, [s, s, s])}"), Map.of("s", TextNode.valueOf(FOUR_MILLION)));
         assertThat(result.finalAnswer().booleanValue()).isFalse();
-        assertThat(run(assign("${contains({'[1]': 1}, [1])}"), Map.of()).finalAnswer().booleanValue()).isTrue();
+        assertThat(run(assign("${contains({'[1]': 1}, [1])}"), Map.of())
+                        .finalAnswer()
+                        .booleanValue())
+                .isTrue();
     }
 
     @Test
     void upper_case_text_that_would_grow_past_the_ceiling_is_refused_before_it_is_built() {
-        RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        RunResult result = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
                 () -> run(assign("${len(upper(s))}"), Map.of("s", TextNode.valueOf("\ufb03".repeat(4_000_000)))));
 
-        assertThat(result.error().message()).endsWith("upper() would build text of more than 10,000,000 characters;"
-                + " one expression cannot build more");
-        assertThat(run(assign("${upper(s)}"), Map.of("s", TextNode.valueOf("stra\u00dfe"))).finalAnswer().asText())
+        assertThat(result.error().message())
+                .endsWith("upper() would build text of more than 10,000,000 characters;"
+                        + " one expression cannot build more");
+        assertThat(run(assign("${upper(s)}"), Map.of("s", TextNode.valueOf("stra\u00dfe")))
+                        .finalAnswer()
+                        .asText())
                 .isEqualTo("STRASSE");
     }
 
     @Test
     void a_million_characters_that_grow_when_case_mapped_are_mapped_in_linear_time() {
-        RunResult upper = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        RunResult upper = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
                 () -> run(assign("${len(upper(s))}"), Map.of("s", TextNode.valueOf("\u00df".repeat(1_000_000)))));
-        RunResult lower = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        RunResult lower = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
                 () -> run(assign("${len(lower(s))}"), Map.of("s", TextNode.valueOf("\u0130".repeat(1_000_000)))));
 
         assertThat(upper.finalAnswer().intValue()).isEqualTo(2_000_000);
@@ -114,7 +128,8 @@ class RenderingLimitsTest {
 
     @Test
     void case_mapping_in_pieces_gives_the_jdk_result_final_sigma_included() {
-        String greek = "\u039f\u0394\u039f\u03a3 \u03a3\u039f\u03a6\u0399\u0391\u03a3, ".repeat(2_000) + "stra\u00dfe \ud83d\ude00";
+        String greek = "\u039f\u0394\u039f\u03a3 \u03a3\u039f\u03a6\u0399\u0391\u03a3, ".repeat(2_000)
+                + "stra\u00dfe \ud83d\ude00";
 
         RunResult lower = run(assign("${lower(s)}"), Map.of("s", TextNode.valueOf(greek)));
         RunResult upper = run(assign("${upper(s)}"), Map.of("s", TextNode.valueOf(greek)));
@@ -129,19 +144,20 @@ class RenderingLimitsTest {
 
         RunResult result = run(assign("${len(json(t))}"), Map.of("t", TextNode.valueOf(text)));
 
-        assertThat(result.error().message()).endsWith("json() would build more than 2,000,000 JSON tokens or nest deeper"
-                + " than 1,000 levels; one expression cannot build more");
+        assertThat(result.error().message())
+                .endsWith("json() would build more than 2,000,000 JSON tokens or nest deeper"
+                        + " than 1,000 levels; one expression cannot build more");
     }
 
     @Test
     void a_condition_prompt_that_renders_past_the_string_limit_is_refused_before_it_is_rendered() {
         RunResult result = run("""
                 [{"seq_no": 0, "type": "jmp", "parameters": {"condition_prompt": "${[s, s, s]}", "jump_if_true": 1}},
-                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "done"}}]""",
-                Map.of("s", TextNode.valueOf(FOUR_MILLION)));
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "done"}}]""", Map.of("s", TextNode.valueOf(FOUR_MILLION)));
 
-        assertThat(result.error().describe()).isEqualTo("seq_no 0 (jmp): the condition_prompt would be text of more"
-                + " than 1,000,000 characters, the limit for one string");
+        assertThat(result.error().describe())
+                .isEqualTo("seq_no 0 (jmp): the condition_prompt would be text of more"
+                        + " than 1,000,000 characters, the limit for one string");
     }
 
     @Test
@@ -150,8 +166,10 @@ class RenderingLimitsTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "echo", "tool_params": {"q": "${[s, s, s]}"},
                   "output_vars": "final_answer"}}]""", Map.of("s", TextNode.valueOf(FOUR_MILLION)));
 
-        assertThat(result.error().describe()).isEqualTo("seq_no 0 (calling): the tool_params value of tool 'echo' is larger"
-                + " than 5,242,880 (characters of text and keys, plus one per other value), the limit for one value");
+        assertThat(result.error().describe())
+                .isEqualTo(
+                        "seq_no 0 (calling): the tool_params value of tool 'echo' is larger"
+                                + " than 5,242,880 (characters of text and keys, plus one per other value), the limit for one value");
     }
 
     @Test
@@ -164,7 +182,8 @@ class RenderingLimitsTest {
         RunResult[] result = new RunResult[1];
         long allocated = allocatedBy(() -> result[0] = live(plan, Map.of()));
 
-        assertThat(result[0].error().describe()).startsWith("seq_no 0 (calling): tool 'big' returned array \"[\"xxxx")
+        assertThat(result[0].error().describe())
+                .startsWith("seq_no 0 (calling): tool 'big' returned array \"[\"xxxx")
                 .endsWith("…\", with no JSON object holding a, b (output_vars)");
         assertThat(allocated).as("bytes allocated").isLessThan(4_000_000);
     }
@@ -179,8 +198,9 @@ class RenderingLimitsTest {
         RunResult[] result = new RunResult[1];
         long allocated = allocatedBy(() -> result[0] = run(plan, inputs));
 
-        assertThat(result[0].error().describe()).startsWith("seq_no 0 (jmp): condition must evaluate to true or false,"
-                + " not array [\"xxx").endsWith("…");
+        assertThat(result[0].error().describe())
+                .startsWith("seq_no 0 (jmp): condition must evaluate to true or false," + " not array [\"xxx")
+                .endsWith("…");
         assertThat(allocated).as("bytes allocated").isLessThan(4_000_000);
     }
 

@@ -28,9 +28,14 @@ class ReplayPreflightTest {
              {"seq_no": 5, "type": "reasoning", "parameters": {}}]""";
 
     private final TestTools live = new TestTools();
-    private final PlanVm recorder = PlanVm.builder().tools(live.tools()).conditionEvaluator(live.conditions()).build();
-    private final PlanVm bare = PlanVm.builder().llmUnavailable("set OPENAI_API_KEY").build();
-    private final Plan plan = recorder.loader().load(BRANCHING, "branching.json").planOrThrow();
+    private final PlanVm recorder = PlanVm.builder()
+            .tools(live.tools())
+            .conditionEvaluator(live.conditions())
+            .build();
+    private final PlanVm bare =
+            PlanVm.builder().llmUnavailable("set OPENAI_API_KEY").build();
+    private final Plan plan =
+            recorder.loader().load(BRANCHING, "branching.json").planOrThrow();
 
     /** The cassette of a run that took the quick branch: it has 'upper' and no 'text', no condition. */
     private Cassette quickRecording() {
@@ -51,9 +56,10 @@ class ReplayPreflightTest {
 
         assertThat(replayed.succeeded()).as(String.valueOf(replayed.error())).isTrue();
         assertThat(replayed.finalAnswer().asText()).isEqualTo("QUICK");
-        assertThat(replayed.warnings()).containsExactly(
-                "seq_no 3: tool 'text' is not in the cassette: a call to it fails as a cassette miss",
-                "seq_no 4: the cassette has no condition answers: this condition_prompt fails if it is reached");
+        assertThat(replayed.warnings())
+                .containsExactly(
+                        "seq_no 3: tool 'text' is not in the cassette: a call to it fails as a cassette miss",
+                        "seq_no 4: the cassette has no condition answers: this condition_prompt fails if it is reached");
     }
 
     @Test
@@ -71,22 +77,28 @@ class ReplayPreflightTest {
         RunResult replayed = bare.run(plan, Map.of("deep", BooleanNode.TRUE), RunMode.replay(quickRecording(), false));
 
         assertThat(replayed.succeeded()).isFalse();
-        assertThat(replayed.error().describe()).startsWith(
-                "seq_no 3 (calling): tool 'text' failed: the cassette has no recorded interaction for tool 'text'");
+        assertThat(replayed.error().describe())
+                .startsWith(
+                        "seq_no 3 (calling): tool 'text' failed: the cassette has no recorded interaction for tool 'text'");
     }
 
     @Test
     void the_tool_policy_still_refuses_a_denied_tool_in_a_replay_before_anything_runs() {
-        PlanVm denying = PlanVm.builder().toolPolicy(ToolPolicy.of(List.of(), List.of("text"))).build();
+        PlanVm denying = PlanVm.builder()
+                .toolPolicy(ToolPolicy.of(List.of(), List.of("text")))
+                .build();
         assertThat(denying.problems(plan, RunMode.replay(quickRecording(), false)))
-                .singleElement().asString().startsWith("seq_no 3: tool 'text' is denied");
+                .singleElement()
+                .asString()
+                .startsWith("seq_no 3: tool 'text' is denied");
     }
 
     @Test
     void a_live_run_still_refuses_a_tool_that_is_not_installed() {
-        assertThat(bare.problems(plan, RunMode.live())).contains(
-                "seq_no 1: tool 'upper' is not installed (no tools are installed)",
-                "seq_no 3: tool 'text' is not installed (no tools are installed)");
+        assertThat(bare.problems(plan, RunMode.live()))
+                .contains(
+                        "seq_no 1: tool 'upper' is not installed (no tools are installed)",
+                        "seq_no 3: tool 'text' is not installed (no tools are installed)");
     }
 
     @Test

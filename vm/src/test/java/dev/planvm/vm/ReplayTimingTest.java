@@ -27,7 +27,8 @@ class ReplayTimingTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "t", "tool_params": {}, "output_vars": "a"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "t", "tool_params": {}, "output_vars": "final_answer"}}]""";
 
-        RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        RunResult result = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
                 () -> vm.run(vm.loader().load(plan, "p").planOrThrow(), Map.of(), RunMode.replay(cassette, true)));
 
         assertThat(result.finalAnswer().asText()).isEqualTo("forever");

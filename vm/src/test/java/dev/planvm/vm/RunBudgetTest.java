@@ -42,9 +42,10 @@ class RunBudgetTest {
         RunResult result = run(PlanVm.builder().runLimits(SMALL).build(), LOOP);
 
         assertThat(result.succeeded()).isFalse();
-        assertThat(result.error().describe()).matches("seq_no 1 \\(assign\\): keeping the write of 'v\\d' for the trace would"
-                + " take the run past its limit of 8 MiB \\(--max-run-memory\\): its variables would hold [0-9,]+ and its"
-                + " trace [0-9,]+ \\(characters of text and keys, plus one per other value\\)");
+        assertThat(result.error().describe())
+                .matches("seq_no 1 \\(assign\\): keeping the write of 'v\\d' for the trace would"
+                        + " take the run past its limit of 8 MiB \\(--max-run-memory\\): its variables would hold [0-9,]+ and its"
+                        + " trace [0-9,]+ \\(characters of text and keys, plus one per other value\\)");
         assertThat(result.trace().path("steps").size()).isLessThan(40);
     }
 
@@ -60,14 +61,20 @@ class RunBudgetTest {
     void live_variables_alone_can_pass_the_budget() {
         StringBuilder keys = new StringBuilder();
         for (int i = 0; i < 20; i++) {
-            keys.append(i == 0 ? "" : ", ").append("\"w").append(i).append("\": \"${s}${s}${s}${s}${s}${s}${s}${s}").append(i).append('"');
+            keys.append(i == 0 ? "" : ", ")
+                    .append("\"w")
+                    .append(i)
+                    .append("\": \"${s}${s}${s}${s}${s}${s}${s}${s}")
+                    .append(i)
+                    .append('"');
         }
         String plan = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {" + keys + "}}]";
 
         RunResult result = run(PlanVm.builder().runLimits(SMALL).tracing(false).build(), plan);
 
-        assertThat(result.error().describe()).isEqualTo("seq_no 0 (assign): setting 'w15' would take the run past its limit"
-                + " of 8 MiB (--max-run-memory): its variables would hold 8,388,630 (characters of text and keys, plus one"
-                + " per other value)");
+        assertThat(result.error().describe())
+                .isEqualTo("seq_no 0 (assign): setting 'w15' would take the run past its limit"
+                        + " of 8 MiB (--max-run-memory): its variables would hold 8,388,630 (characters of text and keys, plus one"
+                        + " per other value)");
     }
 }

@@ -35,8 +35,13 @@ class RunClockTest {
              {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${today}: ${booking}"}}]""";
 
     private static PlanVm vm(Clock clock) {
-        return PlanVm.builder().clock(clock)
-                .tool(Tool.of("book", "", (params, context) -> TextNode.valueOf("booked " + params.path("when").asText())))
+        return PlanVm.builder()
+                .clock(clock)
+                .tool(Tool.of(
+                        "book",
+                        "",
+                        (params, context) ->
+                                TextNode.valueOf("booked " + params.path("when").asText())))
                 .build();
     }
 
@@ -49,27 +54,36 @@ class RunClockTest {
         PlanVm vm = vm(Clock.fixed(THURSDAY, OSLO));
         RunResult result = vm.run(plan(vm, BOOKING), Map.of());
         assertThat(result.finalAnswer().asText()).isEqualTo("2026-11-26: booked 2026-12-03T09:00:00+01:00");
-        assertThat(result.trace().get("clock")).hasToString("{\"now\":\"2026-11-26T11:00:00Z\",\"tz\":\"Europe/Oslo\"}");
+        assertThat(result.trace().get("clock"))
+                .hasToString("{\"now\":\"2026-11-26T11:00:00Z\",\"tz\":\"Europe/Oslo\"}");
     }
 
     @Test
     void the_runs_options_bring_their_own_clock() {
         PlanVm vm = vm(Clock.fixed(THURSDAY, OSLO));
-        RunOptions options = RunOptions.DEFAULT.withClock(new RunClock(Instant.parse("2026-03-28T23:30:00Z"), ZoneId.of("UTC")));
-        RunResult result = vm.run(plan(vm, BOOKING), Checkpoint.start(Map.of()), RunMode.live(), RunHooks.NONE.withOptions(options), null);
+        RunOptions options =
+                RunOptions.DEFAULT.withClock(new RunClock(Instant.parse("2026-03-28T23:30:00Z"), ZoneId.of("UTC")));
+        RunResult result = vm.run(
+                plan(vm, BOOKING),
+                Checkpoint.start(Map.of()),
+                RunMode.live(),
+                RunHooks.NONE.withOptions(options),
+                null);
         assertThat(result.finalAnswer().asText()).isEqualTo("2026-03-28: booked 2026-04-02T09:00:00Z");
     }
 
     @Test
     void every_now_of_one_run_is_the_same_instant() {
-        PlanVm vm = PlanVm.builder().tool(Tool.of("wait", "", (params, context) -> {
-            try {
-                Thread.sleep(30);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return TextNode.valueOf("waited");
-        })).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(Tool.of("wait", "", (params, context) -> {
+                    try {
+                        Thread.sleep(30);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return TextNode.valueOf("waited");
+                }))
+                .build();
         Plan plan = plan(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"first": "${now}"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "wait", "output_vars": "w"}},
@@ -84,9 +98,12 @@ class RunClockTest {
         RunResult recorded = recording.run(plan(recording, BOOKING), Map.of(), record);
         Cassette cassette = record.recording().cassette();
         assertThat(cassette.clock()).isEqualTo(new Cassette.RecordedClock(THURSDAY, OSLO));
-        assertThat(cassette.toJson().get("clock")).hasToString("{\"now\":\"2026-11-26T11:00:00Z\",\"tz\":\"Europe/Oslo\"}");
+        assertThat(cassette.toJson().get("clock"))
+                .hasToString("{\"now\":\"2026-11-26T11:00:00Z\",\"tz\":\"Europe/Oslo\"}");
 
-        PlanVm weekLater = PlanVm.builder().clock(Clock.fixed(THURSDAY.plusSeconds(7 * 86_400), ZoneId.of("UTC"))).build();
+        PlanVm weekLater = PlanVm.builder()
+                .clock(Clock.fixed(THURSDAY.plusSeconds(7 * 86_400), ZoneId.of("UTC")))
+                .build();
         Cassette reread = Cassette.fromJson(cassette.toJson(), "cassette");
         RunResult replayed = weekLater.run(plan(weekLater, BOOKING), Map.of(), RunMode.replay(reread, false));
         assertThat(replayed.error()).isNull();
@@ -101,13 +118,21 @@ class RunClockTest {
         Cassette old = new Cassette(record.recording().cassette().interactions());
         assertThat(old.toJson().has("clock")).isFalse();
 
-        PlanVm sameDay = PlanVm.builder().clock(Clock.fixed(THURSDAY.plusSeconds(3600), OSLO)).build();
-        assertThat(sameDay.run(plan(sameDay, BOOKING), Map.of(), RunMode.replay(old, false)).finalAnswer().asText())
+        PlanVm sameDay = PlanVm.builder()
+                .clock(Clock.fixed(THURSDAY.plusSeconds(3600), OSLO))
+                .build();
+        assertThat(sameDay.run(plan(sameDay, BOOKING), Map.of(), RunMode.replay(old, false))
+                        .finalAnswer()
+                        .asText())
                 .isEqualTo("2026-11-26: booked 2026-12-03T09:00:00+01:00");
-        PlanVm weekLater = PlanVm.builder().clock(Clock.fixed(THURSDAY.plusSeconds(7 * 86_400), OSLO)).build();
+        PlanVm weekLater = PlanVm.builder()
+                .clock(Clock.fixed(THURSDAY.plusSeconds(7 * 86_400), OSLO))
+                .build();
         RunResult missed = weekLater.run(plan(weekLater, BOOKING), Map.of(), RunMode.replay(old, false));
-        assertThat(missed.error().describe()).as("next Thursday is another day now: the params differ")
-                .contains("seq_no 0 (calling)").contains("2026-12-10T09:00:00+01:00");
+        assertThat(missed.error().describe())
+                .as("next Thursday is another day now: the params differ")
+                .contains("seq_no 0 (calling)")
+                .contains("2026-12-10T09:00:00+01:00");
     }
 
     @Test
@@ -115,8 +140,10 @@ class RunClockTest {
         PlanVm vm = vm(Clock.fixed(THURSDAY, OSLO));
         Cassette cassette = new Cassette(List.of(), new Cassette.RecordedClock(THURSDAY, OSLO));
         RunClock mine = new RunClock(Instant.parse("2030-01-01T00:00:00Z"), ZoneId.of("UTC"));
-        assertThat(vm.clockFor(RunOptions.DEFAULT.withClock(mine), RunMode.replay(cassette, false))).isEqualTo(mine);
-        assertThat(vm.clockFor(RunOptions.DEFAULT, RunMode.replay(cassette, false))).isEqualTo(new RunClock(THURSDAY, OSLO));
+        assertThat(vm.clockFor(RunOptions.DEFAULT.withClock(mine), RunMode.replay(cassette, false)))
+                .isEqualTo(mine);
+        assertThat(vm.clockFor(RunOptions.DEFAULT, RunMode.replay(cassette, false)))
+                .isEqualTo(new RunClock(THURSDAY, OSLO));
         assertThat(vm.clockFor(RunOptions.DEFAULT, RunMode.live())).isEqualTo(new RunClock(THURSDAY, OSLO));
     }
 
@@ -125,11 +152,11 @@ class RunClockTest {
         PlanVm vm = vm(Clock.fixed(THURSDAY, OSLO));
         Plan plan = plan(vm, """
                 [{"seq_no": 0, "type": "assign", "parameters": {"a": "${today}"}},
-                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${today.at('3:00xm')}"}}]""")
-                .withSourceLines(Map.of(0, 2, 1, 7));
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${today.at('3:00xm')}"}}]""").withSourceLines(Map.of(0, 2, 1, 7));
         RunResult result = vm.run(plan, Map.of());
-        assertThat(result.error().describe()).isEqualTo("line 7 (seq_no 1, assign): ${today.at('3:00xm')}: '3:00xm' is not a"
-                + " time of day: write 3:00pm, 15:00 or 15:00:30");
+        assertThat(result.error().describe())
+                .isEqualTo("line 7 (seq_no 1, assign): ${today.at('3:00xm')}: '3:00xm' is not a"
+                        + " time of day: write 3:00pm, 15:00 or 15:00:30");
         assertThat(result.trace().path("steps").get(0).path("line").asInt()).isEqualTo(2);
         assertThat(result.trace().path("steps").get(1).path("line").asInt()).isEqualTo(7);
         assertThat(result.trace().path("error").path("line").asInt()).isEqualTo(7);

@@ -21,12 +21,16 @@ class SecretFormsRunTest {
 
     @Test
     void an_error_that_quotes_the_start_of_a_secret_shows_its_placeholder_only() {
-        RunResult result = run("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${tok * 2}\"}}]", TOKEN);
+        RunResult result = run(
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${tok * 2}\"}}]", TOKEN);
 
         assertThat(result.succeeded()).isFalse();
         assertThat(result.error().message()).contains("«secret:tok»").doesNotContain(TOKEN.substring(0, 8));
         String trace = result.trace().toString();
-        assertThat(trace).contains("«secret:tok»").doesNotContain(TOKEN.substring(0, 8)).doesNotContain(TOKEN.substring(30));
+        assertThat(trace)
+                .contains("«secret:tok»")
+                .doesNotContain(TOKEN.substring(0, 8))
+                .doesNotContain(TOKEN.substring(30));
     }
 
     @Test

@@ -42,13 +42,20 @@ final class TestTools {
         }
         return List.of(
                 recorded(Tool.of("object", "Returns its params.", (p, c) -> p)),
-                recorded(Tool.of("text", "Returns params.text as text.", (p, c) -> TextNode.valueOf(p.path("text").asText()))),
-                recorded(Tool.of("upper", "Upper-cases params.text.", upperSchema,
+                recorded(Tool.of(
+                        "text",
+                        "Returns params.text as text.",
+                        (p, c) -> TextNode.valueOf(p.path("text").asText()))),
+                recorded(Tool.of(
+                        "upper",
+                        "Upper-cases params.text.",
+                        upperSchema,
                         (p, c) -> TextNode.valueOf(p.path("text").asText().toUpperCase()))),
                 recorded(Tool.of("fail", "Always fails with params.message.", (p, c) -> {
                     throw ToolException.permanent(p.path("message").asText());
                 })),
-                recorded(Tool.of("counter", "Counts its calls.", (p, c) -> IntNode.valueOf(counter.incrementAndGet()))));
+                recorded(
+                        Tool.of("counter", "Counts its calls.", (p, c) -> IntNode.valueOf(counter.incrementAndGet()))));
     }
 
     ConditionEvaluator conditions() {

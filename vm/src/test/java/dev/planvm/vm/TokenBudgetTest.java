@@ -57,8 +57,9 @@ class TokenBudgetTest {
 
         assertThat(result.succeeded()).isFalse();
         assertThat(result.error().seqNo()).isEqualTo(1);
-        assertThat(result.error().describe()).isEqualTo("seq_no 1 (calling): tool 'llm' failed: the token budget of 200 "
-                + "tokens (--max-tokens) is spent: 240 tokens (prompt 200, completion 40) used");
+        assertThat(result.error().describe())
+                .isEqualTo("seq_no 1 (calling): tool 'llm' failed: the token budget of 200 "
+                        + "tokens (--max-tokens) is spent: 240 tokens (prompt 200, completion 40) used");
         assertThat(calls.get()).isEqualTo(2);
         assertThat(result.trace().path("tokens")).isEqualTo(new TokenCount(200, 40).toJson());
     }

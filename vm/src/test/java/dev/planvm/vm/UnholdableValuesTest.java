@@ -32,8 +32,12 @@ class UnholdableValuesTest {
 
     private PlanVm vm() {
         return PlanVm.builder()
-                .tool(Tool.of("infinite", "Answers Infinity.", (params, call) -> DoubleNode.valueOf(Double.POSITIVE_INFINITY)))
-                .tool(Tool.of("half", "Answers half a surrogate pair.", (params, call) -> TextNode.valueOf("smile \ud83d")))
+                .tool(Tool.of(
+                        "infinite",
+                        "Answers Infinity.",
+                        (params, call) -> DoubleNode.valueOf(Double.POSITIVE_INFINITY)))
+                .tool(Tool.of(
+                        "half", "Answers half a surrogate pair.", (params, call) -> TextNode.valueOf("smile \ud83d")))
                 .tool(Tool.of("flaky", "Fails while down, else answers params.v.", (params, call) -> {
                     if (down.get()) {
                         throw ToolException.permanent("down");
@@ -55,31 +59,34 @@ class UnholdableValuesTest {
     void json_of_a_number_beyond_a_double_is_refused_where_it_is_parsed() {
         RunResult result = run(vm(), assign("${json(t)}"), Map.of("t", TextNode.valueOf("[1, 1e400]")));
 
-        assertThat(result.error().describe()).isEqualTo("seq_no 0 (assign): ${json(t)}: json() read a value JSON"
-                + " cannot hold: /1 is the number Infinity, which JSON cannot hold");
+        assertThat(result.error().describe())
+                .isEqualTo("seq_no 0 (assign): ${json(t)}: json() read a value JSON"
+                        + " cannot hold: /1 is the number Infinity, which JSON cannot hold");
     }
 
     @Test
     void json_of_an_escaped_lone_surrogate_is_refused_where_it_is_parsed() {
         RunResult result = run(vm(), assign("${json(t)}"), Map.of("t", TextNode.valueOf("{\"face\": \"\\ud83d\"}")));
 
-        assertThat(result.error().message()).endsWith("json() read a value JSON cannot hold: /face is text with a lone"
-                + " surrogate \\uD83D at character 0, which JSON cannot hold");
+        assertThat(result.error().message())
+                .endsWith("json() read a value JSON cannot hold: /face is text with a lone"
+                        + " surrogate \\uD83D at character 0, which JSON cannot hold");
     }
 
     @Test
     void a_tool_answering_infinity_or_half_a_surrogate_pair_fails_its_step() {
         RunResult infinite = run(vm(), """
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "infinite", "tool_params": {}, "output_vars": "x"}}]""",
-                Map.of());
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "infinite", "tool_params": {}, "output_vars": "x"}}]""", Map.of());
         RunResult half = run(vm(), """
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "half", "tool_params": {}, "output_vars": "x"}}]""",
-                Map.of());
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "half", "tool_params": {}, "output_vars": "x"}}]""", Map.of());
 
-        assertThat(infinite.error().describe()).isEqualTo("seq_no 0 (calling): tool 'infinite' answered a value JSON"
-                + " cannot hold: the value is the number Infinity, which JSON cannot hold");
-        assertThat(half.error().describe()).isEqualTo("seq_no 0 (calling): tool 'half' answered a value JSON cannot"
-                + " hold: the value is text with a lone surrogate \\uD83D at character 6, which JSON cannot hold");
+        assertThat(infinite.error().describe())
+                .isEqualTo("seq_no 0 (calling): tool 'infinite' answered a value JSON"
+                        + " cannot hold: the value is the number Infinity, which JSON cannot hold");
+        assertThat(half.error().describe())
+                .isEqualTo(
+                        "seq_no 0 (calling): tool 'half' answered a value JSON cannot"
+                                + " hold: the value is text with a lone surrogate \\uD83D at character 6, which JSON cannot hold");
     }
 
     /** Step 0 makes a value from text, step 1 calls a tool that is down on the first run, so the run is resumed. */
@@ -101,15 +108,19 @@ class UnholdableValuesTest {
                 down.set(true);
                 DurableRun first = runs.start(vm.loader().load(STORED, "p").planOrThrow(), inputs, RunMode.live());
                 down.set(false);
-                resumed = first.result().succeeded() || first.result().error().seqNo() == 0 ? first.result()
+                resumed = first.result().succeeded() || first.result().error().seqNo() == 0
+                        ? first.result()
                         : runs.resume(first.id(), RunMode.live(), Map.of()).result();
             }
 
             assertThat(resumed.status()).as(text).isEqualTo(uninterrupted.status());
             assertThat(JsonEquality.equal(resumed.finalAnswer(), uninterrupted.finalAnswer()))
-                    .as("%s: resumed %s, uninterrupted %s", text, resumed.finalAnswer(), uninterrupted.finalAnswer()).isTrue();
+                    .as("%s: resumed %s, uninterrupted %s", text, resumed.finalAnswer(), uninterrupted.finalAnswer())
+                    .isTrue();
             if (!uninterrupted.succeeded()) {
-                assertThat(resumed.error().describe()).as(text).isEqualTo(uninterrupted.error().describe())
+                assertThat(resumed.error().describe())
+                        .as(text)
+                        .isEqualTo(uninterrupted.error().describe())
                         .startsWith("seq_no 0 (assign): ${json(t)}: json() read a value JSON cannot hold");
             }
         }

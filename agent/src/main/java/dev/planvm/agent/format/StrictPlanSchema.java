@@ -107,8 +107,11 @@ public final class StrictPlanSchema {
         ObjectNode outDefs = out.putObject("$defs");
         for (Map.Entry<String, JsonNode> def : defs.properties()) {
             if (!isFreeForm(def.getValue())) {
-                outDefs.set(def.getKey(), def.getKey().equals("instruction") ? instruction(def.getValue())
-                        : convert(def.getValue(), false));
+                outDefs.set(
+                        def.getKey(),
+                        def.getKey().equals("instruction")
+                                ? instruction(def.getValue())
+                                : convert(def.getValue(), false));
             }
         }
         outDefs.set(VALUE, valueSchema());
@@ -129,11 +132,17 @@ public final class StrictPlanSchema {
             ArrayNode required = variant.putArray("required");
             Set<String> requiredHere = names(schema.path("required"));
             requiredHere.addAll(names(then.path("required")));
-            for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
+            for (Map.Entry<String, JsonNode> property :
+                    schema.path("properties").properties()) {
                 String name = property.getKey();
-                JsonNode propertySchema = then.path("properties").has(name) ? then.path("properties").get(name) : property.getValue();
-                JsonNode converted = name.equals("type") ? JSON.objectNode().put("type", "string")
-                        .<ObjectNode>set("enum", JSON.arrayNode().add(type)) : convert(propertySchema, !requiredHere.contains(name));
+                JsonNode propertySchema = then.path("properties").has(name)
+                        ? then.path("properties").get(name)
+                        : property.getValue();
+                JsonNode converted = name.equals("type")
+                        ? JSON.objectNode()
+                                .put("type", "string")
+                                .<ObjectNode>set("enum", JSON.arrayNode().add(type))
+                        : convert(propertySchema, !requiredHere.contains(name));
                 properties.set(name, converted);
                 required.add(name);
             }
@@ -184,14 +193,20 @@ public final class StrictPlanSchema {
                 ObjectNode properties = out.putObject("properties");
                 ArrayNode required = out.putArray("required");
                 Set<String> requiredHere = names(schema.path("required"));
-                for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
-                    properties.set(property.getKey(), convert(property.getValue(), !requiredHere.contains(property.getKey())));
+                for (Map.Entry<String, JsonNode> property :
+                        schema.path("properties").properties()) {
+                    properties.set(
+                            property.getKey(), convert(property.getValue(), !requiredHere.contains(property.getKey())));
                     required.add(property.getKey());
                 }
                 out.put("additionalProperties", false);
             }
-            case "array" -> out.set("items", schema.has("items") ? convert(schema.get("items"), false)
-                    : JSON.objectNode().put("$ref", DEFS + VALUE));
+            case "array" ->
+                out.set(
+                        "items",
+                        schema.has("items")
+                                ? convert(schema.get("items"), false)
+                                : JSON.objectNode().put("$ref", DEFS + VALUE));
             case "string" -> {
                 if (schema.has("enum")) {
                     out.set("enum", schema.get("enum"));
@@ -235,7 +250,11 @@ public final class StrictPlanSchema {
         ObjectNode object = JSON.objectNode();
         object.put("type", "object");
         object.put("description", "An object with free keys, written as its entries (name and value) in order.");
-        object.putObject("properties").putObject("entries").put("type", "array").putObject("items").put("$ref", DEFS + ENTRY);
+        object.putObject("properties")
+                .putObject("entries")
+                .put("type", "array")
+                .putObject("items")
+                .put("$ref", DEFS + ENTRY);
         object.putArray("required").add("entries");
         object.put("additionalProperties", false);
         return object;
@@ -312,7 +331,11 @@ public final class StrictPlanSchema {
             ObjectNode out = JSON.objectNode();
             for (Iterator<String> it = schema.path("properties").fieldNames(); it.hasNext(); ) {
                 String name = it.next();
-                out.set(name, node.has(name) ? encode(node.get(name), propertySchema(schema, node, name)) : NullNode.getInstance());
+                out.set(
+                        name,
+                        node.has(name)
+                                ? encode(node.get(name), propertySchema(schema, node, name))
+                                : NullNode.getInstance());
             }
             return out;
         }
@@ -331,8 +354,10 @@ public final class StrictPlanSchema {
         if (node.isObject()) {
             ObjectNode out = JSON.objectNode();
             ArrayNode entries = out.putArray("entries");
-            node.properties().forEach(field -> entries.addObject().put("name", field.getKey())
-                    .set("value", encodeGeneric(field.getValue())));
+            node.properties()
+                    .forEach(field -> entries.addObject()
+                            .put("name", field.getKey())
+                            .set("value", encodeGeneric(field.getValue())));
             return out;
         }
         if (node.isArray()) {
@@ -346,7 +371,9 @@ public final class StrictPlanSchema {
     /** The schema of property {@code name} of {@code node}: an instruction's parameters depend on its type. */
     private JsonNode propertySchema(JsonNode schema, JsonNode node, String name) {
         for (JsonNode rule : schema.path("allOf")) {
-            if (rule.at("/if/properties/type/const").asText().equals(node.path("type").asText())
+            if (rule.at("/if/properties/type/const")
+                            .asText()
+                            .equals(node.path("type").asText())
                     && rule.at("/then/properties").has(name)) {
                 return rule.at("/then/properties").get(name);
             }
@@ -357,7 +384,9 @@ public final class StrictPlanSchema {
     private Set<String> requiredFor(JsonNode schema, JsonNode node) {
         Set<String> required = names(schema.path("required"));
         for (JsonNode rule : schema.path("allOf")) {
-            if (rule.at("/if/properties/type/const").asText().equals(node.path("type").asText())) {
+            if (rule.at("/if/properties/type/const")
+                    .asText()
+                    .equals(node.path("type").asText())) {
                 required.addAll(names(rule.at("/then/required")));
             }
         }

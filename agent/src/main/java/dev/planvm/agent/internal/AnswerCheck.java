@@ -1,6 +1,5 @@
 package dev.planvm.agent.internal;
 
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -16,6 +15,7 @@ import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
+import dev.planvm.json.JsonErrors;
 import dev.planvm.json.Spelling;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
@@ -52,8 +52,7 @@ public final class AnswerCheck {
     }
 
     /** The plan document an answer holds, or why it holds none. */
-    public record Read(JsonNode document, Diagnostic problem) {
-    }
+    public record Read(JsonNode document, Diagnostic problem) {}
 
     private static final Pattern PROBLEM = Pattern.compile("^seq_no (\\d+): (.*)$", Pattern.DOTALL);
     /** The strict answer form writes each object as entries: two more levels per object than the plan. */
@@ -68,8 +67,12 @@ public final class AnswerCheck {
         this.vm = vm;
         this.mode = mode;
         this.catalog = catalog;
-        JsonFactory factory = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_ANSWER_DEPTH).build()).build();
+        JsonFactory factory = JsonFactory.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_ANSWER_DEPTH)
+                        .build())
+                .build();
         this.mapper = new ObjectMapper(factory);
     }
 
@@ -123,7 +126,9 @@ public final class AnswerCheck {
     /** Checks an answer's text. */
     public Checked check(String answer, AnswerFormat format, String source) {
         Read read = read(answer, format);
-        return read.problem() != null ? new Checked(null, null, List.of(read.problem())) : check(read.document(), source);
+        return read.problem() != null
+                ? new Checked(null, null, List.of(read.problem()))
+                : check(read.document(), source);
     }
 
     /**
@@ -145,14 +150,20 @@ public final class AnswerCheck {
         }
         List<Diagnostic> misplaced = new ArrayList<>();
         if (!newInstructions.isArray() || newInstructions.isEmpty()) {
-            misplaced.add(Diagnostic.error(null, "", "the answer holds no instructions (expected {\"plan\": [...]} with "
-                    + "the instructions from seq_no " + fromSeqNo + " on)"));
+            misplaced.add(Diagnostic.error(
+                    null,
+                    "",
+                    "the answer holds no instructions (expected {\"plan\": [...]} with "
+                            + "the instructions from seq_no " + fromSeqNo + " on)"));
         } else {
             for (JsonNode instruction : newInstructions) {
                 JsonNode seq = instruction.path("seq_no");
                 if (seq.canConvertToInt() && seq.asInt() < fromSeqNo) {
-                    misplaced.add(Diagnostic.error(seq.asInt(), "/" + combined.size() + "/seq_no", "seq_no " + seq.asInt()
-                            + " comes before " + fromSeqNo + ": write only the instructions from seq_no " + fromSeqNo + " on"));
+                    misplaced.add(Diagnostic.error(
+                            seq.asInt(),
+                            "/" + combined.size() + "/seq_no",
+                            "seq_no " + seq.asInt() + " comes before " + fromSeqNo
+                                    + ": write only the instructions from seq_no " + fromSeqNo + " on"));
                     continue;
                 }
                 combined.add(instruction);
@@ -180,8 +191,11 @@ public final class AnswerCheck {
                 return Diagnostic.error(seqNo, pointer + "/parameters/" + key, notAvailable(tool.asText()));
             }
         } else if (type.equals("jmp") && parameters.has("condition_prompt") && !catalog.conditions()) {
-            return Diagnostic.error(seqNo, pointer + "/parameters/condition_prompt", "LLM conditions are not available "
-                    + "here: decide with a condition (a ${expr}) instead of a condition_prompt");
+            return Diagnostic.error(
+                    seqNo,
+                    pointer + "/parameters/condition_prompt",
+                    "LLM conditions are not available "
+                            + "here: decide with a condition (a ${expr}) instead of a condition_prompt");
         }
         return null;
     }
@@ -192,8 +206,8 @@ public final class AnswerCheck {
         if (meant.isPresent()) {
             return "tool '" + tool + "' is not available; did you mean '" + meant.get() + "'?";
         }
-        return "tool '" + tool + "' is not available (" + (names.isEmpty() ? "no tools are available"
-                : "available: " + String.join(", ", names)) + ")";
+        return "tool '" + tool + "' is not available ("
+                + (names.isEmpty() ? "no tools are available" : "available: " + String.join(", ", names)) + ")";
     }
 
     /** A VM problem ("seq_no 3: ...") as a diagnostic at its instruction. */

@@ -53,9 +53,11 @@ public record Catalog(ArrayNode tools, boolean conditions) {
     /** The catalog recorded with the planner's first request in {@code cassette}, if it has one. */
     static Optional<Catalog> recorded(Cassette cassette) {
         for (Interaction interaction : cassette.interactions()) {
-            if (interaction instanceof Interaction.ToolInteraction tool && tool.tool().equals(PlannerTool.NAME)
+            if (interaction instanceof Interaction.ToolInteraction tool
+                    && tool.tool().equals(PlannerTool.NAME)
                     && tool.params().path("tools").isArray()) {
-                return Optional.of(new Catalog((ArrayNode) tool.params().get("tools").deepCopy(),
+                return Optional.of(new Catalog(
+                        (ArrayNode) tool.params().get("tools").deepCopy(),
                         tool.params().path("conditions").asBoolean(false)));
             }
         }
@@ -90,10 +92,14 @@ public record Catalog(ArrayNode tools, boolean conditions) {
             if (!description.isBlank()) {
                 text.append(": ").append(description.strip());
             }
-            text.append("\n  params schema: ").append(tool.path("params").toString()).append('\n');
+            text.append("\n  params schema: ")
+                    .append(tool.path("params").toString())
+                    .append('\n');
         }
-        text.append(conditions ? "LLM conditions (jmp with condition_prompt) are available.\n"
-                : "LLM conditions (jmp with condition_prompt) are not available: decide with a condition (${expr}) instead.\n");
+        text.append(
+                conditions
+                        ? "LLM conditions (jmp with condition_prompt) are available.\n"
+                        : "LLM conditions (jmp with condition_prompt) are not available: decide with a condition (${expr}) instead.\n");
         return text.toString();
     }
 }

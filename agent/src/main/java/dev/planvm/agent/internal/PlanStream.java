@@ -52,6 +52,7 @@ public final class PlanStream {
     private int depth;
     /** The depth of the instructions array's elements, once it is open; 0 before and after. */
     private int elementDepth;
+
     private String rootField;
     private int index;
     private final Deque<ContainerNode<?>> building = new ArrayDeque<>();
@@ -66,7 +67,9 @@ public final class PlanStream {
         try {
             JsonFactory factory = JsonFactory.builder()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxDepth).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(maxDepth)
+                            .build())
                     .build();
             this.parser = factory.createNonBlockingByteArrayParser();
         } catch (IOException e) {
@@ -132,7 +135,9 @@ public final class PlanStream {
     }
 
     private void drain() throws IOException {
-        for (JsonToken token = parser.nextToken(); token != null && token != JsonToken.NOT_AVAILABLE; token = parser.nextToken()) {
+        for (JsonToken token = parser.nextToken();
+                token != null && token != JsonToken.NOT_AVAILABLE;
+                token = parser.nextToken()) {
             handle(token);
             if (stopped) {
                 return;
@@ -146,7 +151,10 @@ public final class PlanStream {
                 depth++;
                 if (depth == 1 && token == JsonToken.START_ARRAY) {
                     elementDepth = 2;
-                } else if (depth == 2 && elementDepth == 0 && token == JsonToken.START_ARRAY && "plan".equals(rootField)) {
+                } else if (depth == 2
+                        && elementDepth == 0
+                        && token == JsonToken.START_ARRAY
+                        && "plan".equals(rootField)) {
                     elementDepth = 3;
                 } else if (elementDepth > 0 && depth >= elementDepth) {
                     open(token == JsonToken.START_OBJECT ? JSON.objectNode() : JSON.arrayNode());
@@ -219,11 +227,12 @@ public final class PlanStream {
             case VALUE_TRUE -> JSON.booleanNode(true);
             case VALUE_FALSE -> JSON.booleanNode(false);
             case VALUE_NULL -> JSON.nullNode();
-            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-                case INT -> JSON.numberNode(parser.getIntValue());
-                case LONG -> JSON.numberNode(parser.getLongValue());
-                default -> JSON.numberNode(parser.getBigIntegerValue());
-            };
+            case VALUE_NUMBER_INT ->
+                switch (parser.getNumberType()) {
+                    case INT -> JSON.numberNode(parser.getIntValue());
+                    case LONG -> JSON.numberNode(parser.getLongValue());
+                    default -> JSON.numberNode(parser.getBigIntegerValue());
+                };
             case VALUE_NUMBER_FLOAT -> JSON.numberNode(parser.getDoubleValue());
             default -> JSON.nullNode();
         };

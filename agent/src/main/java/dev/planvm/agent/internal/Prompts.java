@@ -30,8 +30,7 @@ public final class Prompts {
     /** The longest list of committed steps in a re-plan request. */
     private static final int MAX_STEPS_TEXT = 20_000;
 
-    private Prompts() {
-    }
+    private Prompts() {}
 
     /** The system message: what a plan is, what it may call, and how to answer. */
     public static String system(Catalog catalog, AnswerFormat format) {
@@ -39,16 +38,23 @@ public final class Prompts {
         StringBuilder text = new StringBuilder();
         text.append("You are the planner of planvm. Write a plan (a program of instructions that planvm runs) ")
                 .append("that reaches the user's goal, calling only the tools listed below.\n\n");
-        text.append(language, 0, language.indexOf(FUNCTIONS_HEADING)).append(FUNCTIONS_HEADING).append('\n');
+        text.append(language, 0, language.indexOf(FUNCTIONS_HEADING))
+                .append(FUNCTIONS_HEADING)
+                .append('\n');
         Map<String, String> described = functionDescriptions();
         Builtins.FUNCTIONS.forEach((name, arity) -> text.append("- ")
-                .append(described.getOrDefault(name, name + "(...)")).append(" [").append(arity.describe()).append("]\n"));
+                .append(described.getOrDefault(name, name + "(...)"))
+                .append(" [")
+                .append(arity.describe())
+                .append("]\n"));
         String after = afterFunctions(language);
         if (!after.isEmpty()) {
             text.append('\n').append(after).append('\n'); // the date/time helpers and methods
         }
         text.append("\n# Tools\n").append(catalog.describe());
-        text.append("\n# The plan JSON Schema\n").append(PlanSchemas.planSchema().toString()).append('\n');
+        text.append("\n# The plan JSON Schema\n")
+                .append(PlanSchemas.planSchema().toString())
+                .append('\n');
         text.append("\n# Your answer\n").append(answerRule(format));
         return text.toString();
     }
@@ -79,34 +85,60 @@ public final class Prompts {
      */
     public static String replan(String goal, JsonNode plan, JsonNode steps, int failedSeqNo, String failure) {
         StringBuilder text = new StringBuilder();
-        text.append("Goal: ").append(goal.strip()).append("\n\nThis plan was run:\n").append(plan.toString()).append('\n');
+        text.append("Goal: ")
+                .append(goal.strip())
+                .append("\n\nThis plan was run:\n")
+                .append(plan.toString())
+                .append('\n');
         text.append("\nThe steps it completed (seq_no, type, the variables each set):\n");
         StringBuilder done = new StringBuilder();
         for (JsonNode step : steps) {
-            done.append("- seq_no ").append(step.path("seq_no").asInt()).append(" (").append(step.path("type").asText())
+            done.append("- seq_no ")
+                    .append(step.path("seq_no").asInt())
+                    .append(" (")
+                    .append(step.path("type").asText())
                     .append(")");
             JsonNode writes = step.path("writes");
             if (writes.isObject() && !writes.isEmpty()) {
-                writes.properties().forEach(write -> done.append(' ').append(write.getKey()).append(" = ")
-                        .append(cut(write.getValue().isTextual() ? write.getValue().asText() : write.getValue().toString())));
+                writes.properties()
+                        .forEach(write -> done.append(' ')
+                                .append(write.getKey())
+                                .append(" = ")
+                                .append(cut(
+                                        write.getValue().isTextual()
+                                                ? write.getValue().asText()
+                                                : write.getValue().toString())));
             }
             done.append('\n');
         }
-        text.append(done.length() > MAX_STEPS_TEXT ? done.substring(0, MAX_STEPS_TEXT) + "… (more steps left out)\n" : done);
-        text.append("\nThen seq_no ").append(failedSeqNo).append(" failed: ").append(failure).append('\n');
-        text.append("\nWrite new instructions for seq_no ").append(failedSeqNo).append(" and after, in the same answer ")
-                .append("format: a plan whose seq_nos start at ").append(failedSeqNo).append(". The instructions before ")
-                .append(failedSeqNo).append(" stay as they are and the variables they set keep the values above; ")
+        text.append(
+                done.length() > MAX_STEPS_TEXT
+                        ? done.substring(0, MAX_STEPS_TEXT) + "… (more steps left out)\n"
+                        : done);
+        text.append("\nThen seq_no ")
+                .append(failedSeqNo)
+                .append(" failed: ")
+                .append(failure)
+                .append('\n');
+        text.append("\nWrite new instructions for seq_no ")
+                .append(failedSeqNo)
+                .append(" and after, in the same answer ")
+                .append("format: a plan whose seq_nos start at ")
+                .append(failedSeqNo)
+                .append(". The instructions before ")
+                .append(failedSeqNo)
+                .append(" stay as they are and the variables they set keep the values above; ")
                 .append("change the approach so the failure does not happen again, and set final_answer.");
         return text.toString();
     }
 
     private static String answerRule(AnswerFormat format) {
         return switch (format) {
-            case STRICT -> "Answer with the plan in the form the response's JSON Schema requires: {\"plan\": [...]}. "
-                    + "In that form an object with free keys (assign parameters, tool_params, any object value) is "
-                    + "written as its entries in order, {\"entries\": [{\"name\": \"query\", \"value\": \"TiDB\"}]}, "
-                    + "and a property that does not apply is null.\n";
+            case STRICT ->
+                "Answer with the plan in the form the response's JSON Schema requires: {\"plan\": [...]}. "
+                        + "In that form an object with free keys (assign parameters, tool_params, any object value) is "
+                        + "written as its entries in order, {\"entries\": [{\"name\": \"query\", \"value\": \"TiDB\"}]}, "
+                        + "and a property that does not apply is null.\n";
             case JSON -> "Answer with one JSON object, {\"plan\": [...]}, holding the plan's instructions.\n";
             case TEXT -> "Answer with only the plan as JSON, {\"plan\": [...]}: no prose, no code fence.\n";
         };
@@ -133,7 +165,8 @@ public final class Prompts {
     public static Map<String, String> functionDescriptions() {
         String language = language();
         Map<String, String> described = new LinkedHashMap<>();
-        for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length()).split("\n")) {
+        for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length())
+                .split("\n")) {
             if (isFunctionLine(line)) {
                 described.put(line.substring(0, line.indexOf('(')).strip(), line.strip());
             }
@@ -144,7 +177,8 @@ public final class Prompts {
     /** What the resource says after its heading of functions besides the function lines (the date/time helpers). */
     private static String afterFunctions(String language) {
         StringBuilder rest = new StringBuilder();
-        for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length()).split("\n")) {
+        for (String line : language.substring(language.indexOf(FUNCTIONS_HEADING) + FUNCTIONS_HEADING.length())
+                .split("\n")) {
             if (!line.isBlank() && !isFunctionLine(line)) {
                 rest.append(line.strip()).append('\n');
             }

@@ -23,9 +23,25 @@ class StrictPlanSchemaTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Keywords OpenAI's strict structured outputs refuse. */
-    private static final Set<String> UNSUPPORTED = Set.of("allOf", "oneOf", "not", "if", "then", "else", "dependentRequired",
-            "propertyNames", "uniqueItems", "pattern", "minimum", "maximum", "minItems", "maxItems", "patternProperties",
-            "const", "$schema", "$id");
+    private static final Set<String> UNSUPPORTED = Set.of(
+            "allOf",
+            "oneOf",
+            "not",
+            "if",
+            "then",
+            "else",
+            "dependentRequired",
+            "propertyNames",
+            "uniqueItems",
+            "pattern",
+            "minimum",
+            "maximum",
+            "minItems",
+            "maxItems",
+            "patternProperties",
+            "const",
+            "$schema",
+            "$id");
 
     @Test
     void every_object_has_every_property_required_and_no_additional_properties_and_no_unsupported_keyword() {
@@ -34,7 +50,9 @@ class StrictPlanSchemaTest {
         List<String> problems = new ArrayList<>();
         walk(schema, "", problems);
         assertThat(problems).isEmpty();
-        assertThat(schema.at("/$defs/instruction/anyOf")).as("one variant per instruction type").hasSize(4);
+        assertThat(schema.at("/$defs/instruction/anyOf"))
+                .as("one variant per instruction type")
+                .hasSize(4);
     }
 
     private static void walk(JsonNode node, String at, List<String> problems) {
@@ -54,7 +72,8 @@ class StrictPlanSchemaTest {
             }
         }
         if (node.has("properties") && !at.endsWith("/properties")) {
-            if (!node.path("additionalProperties").isBoolean() || node.path("additionalProperties").asBoolean()) {
+            if (!node.path("additionalProperties").isBoolean()
+                    || node.path("additionalProperties").asBoolean()) {
                 problems.add(at + ": additionalProperties is not false");
             }
             List<String> required = new ArrayList<>();
@@ -69,30 +88,38 @@ class StrictPlanSchemaTest {
     }
 
     @Test
-    void every_valid_corpus_plan_written_in_the_strict_form_fits_the_schema_and_decodes_to_the_same_plan() throws IOException {
-        Schema strict = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(StrictPlanSchema.schema());
+    void every_valid_corpus_plan_written_in_the_strict_form_fits_the_schema_and_decodes_to_the_same_plan()
+            throws IOException {
+        Schema strict = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                .getSchema(StrictPlanSchema.schema());
         PlanLoader loader = new PlanLoader();
         int checked = 0;
         List<String> failures = new ArrayList<>();
         try (Stream<Path> files = Files.list(corpus())) {
-            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("plan-")).sorted().toList()) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("plan-"))
+                    .sorted()
+                    .toList()) {
                 LoadResult original = loader.load(file);
                 if (!original.valid()) {
                     continue;
                 }
                 JsonNode document = MAPPER.readTree(file.toFile());
                 if (!fourTypesOnly(document)) {
-                    continue; // the legacy dialect (a tool name as the type) loads with a warning; the strict form has the four types
+                    continue; // the legacy dialect (a tool name as the type) loads with a warning; the strict form has
+                    // the four types
                 }
                 JsonNode encoded = StrictPlanSchema.encode(document);
                 if (!strict.validate(encoded).isEmpty()) {
-                    failures.add(file.getFileName() + ": " + strict.validate(encoded).get(0));
+                    failures.add(
+                            file.getFileName() + ": " + strict.validate(encoded).get(0));
                 }
                 JsonNode decoded = StrictPlanSchema.decode(encoded);
                 JsonNode instructions = document.isArray() ? document : document.get("plan");
                 if (!loader.load(decoded, file.toString()).valid()
                         || !normalized(decoded.get("plan")).equals(normalized(instructions))) {
-                    failures.add(file.getFileName() + ": decodes to another plan: " + dev.planvm.json.JsonDiff.diff("", normalized(instructions), normalized(decoded.get("plan"))));
+                    failures.add(file.getFileName() + ": decodes to another plan: "
+                            + dev.planvm.json.JsonDiff.diff(
+                                    "", normalized(instructions), normalized(decoded.get("plan"))));
                 }
                 checked++;
             }
@@ -103,7 +130,8 @@ class StrictPlanSchemaTest {
 
     private static boolean fourTypesOnly(JsonNode document) {
         for (JsonNode instruction : document.isArray() ? document : document.path("plan")) {
-            if (!Set.of("assign", "jmp", "calling", "reasoning").contains(instruction.path("type").asText())) {
+            if (!Set.of("assign", "jmp", "calling", "reasoning")
+                    .contains(instruction.path("type").asText())) {
                 return false;
             }
         }
@@ -118,12 +146,15 @@ class StrictPlanSchemaTest {
     private static JsonNode normalized(JsonNode instructions) {
         JsonNode copy = instructions.deepCopy();
         for (JsonNode instruction : copy) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) instruction).retain("seq_no", "type", "parameters", "execution_objective");
+            ((com.fasterxml.jackson.databind.node.ObjectNode) instruction)
+                    .retain("seq_no", "type", "parameters", "execution_objective");
             JsonNode parameters = instruction.path("parameters");
             if (instruction.path("type").asText().equals("reasoning") && parameters.isObject()) {
-                ((com.fasterxml.jackson.databind.node.ObjectNode) parameters).retain("chain_of_thoughts", "dependency_analysis");
+                ((com.fasterxml.jackson.databind.node.ObjectNode) parameters)
+                        .retain("chain_of_thoughts", "dependency_analysis");
             }
-            if (instruction.path("type").asText().equals("jmp") && parameters.path("context").isNull()) {
+            if (instruction.path("type").asText().equals("jmp")
+                    && parameters.path("context").isNull()) {
                 ((com.fasterxml.jackson.databind.node.ObjectNode) parameters).remove("context");
             }
         }

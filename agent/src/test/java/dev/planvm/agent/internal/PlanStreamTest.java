@@ -14,10 +14,13 @@ class PlanStreamTest {
 
     private final List<String> seen = new ArrayList<>();
     private final List<JsonNode> nodes = new ArrayList<>();
-    private final PlanStream stream = new PlanStream((node, index, pointer) -> {
-        seen.add(index + " " + pointer);
-        nodes.add(node);
-    }, 1_000_000, 64);
+    private final PlanStream stream = new PlanStream(
+            (node, index, pointer) -> {
+                seen.add(index + " " + pointer);
+                nodes.add(node);
+            },
+            1_000_000,
+            64);
 
     private static final String PLAN = """
             {"reasoning": {"plan": [1, 2]}, "plan": [
@@ -26,13 +29,16 @@ class PlanStreamTest {
             ], "after": [{"seq_no": 9}]}""";
 
     @Test
-    void each_instruction_is_handed_over_when_its_closing_brace_arrives_even_fed_one_character_at_a_time() throws Exception {
+    void each_instruction_is_handed_over_when_its_closing_brace_arrives_even_fed_one_character_at_a_time()
+            throws Exception {
         JsonNode expected = MAPPER.readTree(PLAN).get("plan");
         int closing = PLAN.indexOf("}},\n") + 2;
         for (int i = 0; i < PLAN.length(); i++) {
             stream.feed(PLAN.substring(i, i + 1));
             if (i == closing - 2) {
-                assertThat(seen).as("nothing before the first instruction closes").isEmpty();
+                assertThat(seen)
+                        .as("nothing before the first instruction closes")
+                        .isEmpty();
             }
             if (i == closing - 1) {
                 assertThat(seen).containsExactly("0 /plan/0");

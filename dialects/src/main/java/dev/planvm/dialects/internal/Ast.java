@@ -48,14 +48,11 @@ public sealed interface Ast {
     }
 
     /** An identifier as written; resolved to an alias, an input, a date/time helper or an error. */
-    record Name(String name, Pos pos) implements Ast {
-    }
+    record Name(String name, Pos pos) implements Ast {}
 
-    record Member(Ast target, String name, Pos pos) implements Ast {
-    }
+    record Member(Ast target, String name, Pos pos) implements Ast {}
 
-    record Index(Ast target, Ast index, Pos pos) implements Ast {
-    }
+    record Index(Ast target, Ast index, Pos pos) implements Ast {}
 
     /** A call as written; resolved to a tool call, a builtin (the date/time functions are builtins) or an error. */
     record Call(Ast callee, List<Ast> args, Pos pos) implements Ast {
@@ -65,12 +62,10 @@ public sealed interface Ast {
     }
 
     /** A plan variable: an alias's value, or an input given to the run. */
-    record Var(String variable, Pos pos) implements Ast {
-    }
+    record Var(String variable, Pos pos) implements Ast {}
 
     /** An asynchronous call of a tool with these params (a plan {@code calling} instruction). */
-    record ToolCall(String tool, ObjectLit params, Pos pos) implements Ast {
-    }
+    record ToolCall(String tool, ObjectLit params, Pos pos) implements Ast {}
 
     /** A call of one of planvm's builtin functions ({@code len}, {@code str}, ...). */
     record BuiltinCall(String function, List<Ast> args, Pos pos) implements Ast {
@@ -83,8 +78,7 @@ public sealed interface Ast {
      * A date/time name: a helper ({@code today}, {@code morning}), compiled as written, or a weekday or
      * unit ({@code Thursday}, {@code days}), compiled as that text.
      */
-    record DateName(String name, Pos pos) implements Ast {
-    }
+    record DateName(String name, Pos pos) implements Ast {}
 
     /** A date/time method ({@code x.at('3:00pm')}), compiled as written. */
     record MethodCall(Ast target, String method, List<Ast> args, Pos pos) implements Ast {
@@ -94,6 +88,5 @@ public sealed interface Ast {
     }
 
     /** The value of {@code inner}, or its only element when it is an array of exactly one. */
-    record Unwrap(Ast inner, Pos pos) implements Ast {
-    }
+    record Unwrap(Ast inner, Pos pos) implements Ast {}
 }

@@ -3,8 +3,8 @@ package dev.planvm.dialects.internal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.planvm.dialects.internal.Program.AliasDef;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,9 +32,12 @@ public final class Backend {
      * @param guardPrototypeNames refuse JavaScript object internals as property names
      * @param maxInstructions the most instructions the plan may compile to
      */
-    public record Settings(Set<String> tools, boolean toolsCalled, Set<String> inputs, boolean guardPrototypeNames,
-                           int maxInstructions) {
-    }
+    public record Settings(
+            Set<String> tools,
+            boolean toolsCalled,
+            Set<String> inputs,
+            boolean guardPrototypeNames,
+            int maxInstructions) {}
 
     /**
      * The compiled plan.
@@ -42,25 +45,24 @@ public final class Backend {
      * @param plan        the StackVM JSON array
      * @param lineOfSeqNo the source line each instruction came from
      */
-    public record Output(ArrayNode plan, Map<Integer, Integer> lineOfSeqNo) {
-    }
+    public record Output(ArrayNode plan, Map<Integer, Integer> lineOfSeqNo) {}
 
-    private record Resolved(AliasDef def, String variable, Ast body, Set<String> reads) {
-    }
+    private record Resolved(AliasDef def, String variable, Ast body, Set<String> reads) {}
 
-    private Backend() {
-    }
+    private Backend() {}
 
     /** The plan, or null when {@code problems} has errors (every problem found is reported). */
     public static Output compile(Program program, Settings settings, Problems problems) {
         Map<String, String> variables = new LinkedHashMap<>();
         Set<String> reserved = new HashSet<>(settings.inputs());
         reserved.add(FINAL_ANSWER);
-        reserved.addAll(dev.planvm.instructions.expr.Builtins.CONSTANTS); // a temporary named "now" would hide the helper
+        reserved.addAll(
+                dev.planvm.instructions.expr.Builtins.CONSTANTS); // a temporary named "now" would hide the helper
         program.aliases().forEach(a -> reserved.add(a.name()));
         Names names = new Names(reserved);
         for (AliasDef alias : program.aliases()) {
-            variables.put(alias.name(), alias.name().equals(FINAL_ANSWER) ? names.fresh("final_answer_alias") : alias.name());
+            variables.put(
+                    alias.name(), alias.name().equals(FINAL_ANSWER) ? names.fresh("final_answer_alias") : alias.name());
         }
         if (program.resultIsAlias()) {
             variables.put(program.result().name(), FINAL_ANSWER);
@@ -86,8 +88,10 @@ public final class Backend {
         used.addAll(order);
         for (Resolved r : resolved.values()) {
             if (r != result && !used.contains(r) && !problems.hasErrors()) {
-                problems.warning(r.def().pos(), "alias '" + r.def().name() + "' is never used by the result: it is"
-                        + " not compiled, so it never runs");
+                problems.warning(
+                        r.def().pos(),
+                        "alias '" + r.def().name() + "' is never used by the result: it is"
+                                + " not compiled, so it never runs");
             }
         }
         if (problems.hasErrors()) {
@@ -97,8 +101,9 @@ public final class Backend {
         for (Resolved r : order) {
             String label = r == result ? "the result" : "alias '" + r.def().name() + "'";
             if (!emitter.alias(r.variable(), r.body(), r.def().pos(), label)) {
-                problems.error(r.def().pos(), "the plan compiles to more than " + settings.maxInstructions()
-                        + " instructions");
+                problems.error(
+                        r.def().pos(),
+                        "the plan compiles to more than " + settings.maxInstructions() + " instructions");
                 return null;
             }
         }
@@ -146,8 +151,9 @@ public final class Backend {
                     chain.add(path.get(i).def().name());
                 }
                 chain.add(dep.def().name());
-                problems.error(dep.def().pos(), "alias '" + dep.def().name() + "' depends on itself: "
-                        + String.join(" -> ", chain));
+                problems.error(
+                        dep.def().pos(),
+                        "alias '" + dep.def().name() + "' depends on itself: " + String.join(" -> ", chain));
             }
         }
         return order;

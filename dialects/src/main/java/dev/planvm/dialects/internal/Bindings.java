@@ -18,32 +18,25 @@ import java.util.function.Predicate;
 public final class Bindings {
 
     /** What a name is bound to. */
-    public sealed interface Binding permits Alias, Input, Tool, Builtin, DateConstant, DateFunction {
-    }
+    public sealed interface Binding permits Alias, Input, Tool, Builtin, DateConstant, DateFunction {}
 
     /** An alias of the plan, held in the plan variable {@code variable}. */
-    public record Alias(String variable) implements Binding {
-    }
+    public record Alias(String variable) implements Binding {}
 
     /** A variable the run is given ({@code --var name=...}). */
-    public record Input(String variable) implements Binding {
-    }
+    public record Input(String variable) implements Binding {}
 
     /** A tool, called asynchronously. */
-    public record Tool(String tool) implements Binding {
-    }
+    public record Tool(String tool) implements Binding {}
 
     /** One of planvm's builtin functions. */
-    public record Builtin(Builtins.Arity arity) implements Binding {
-    }
+    public record Builtin(Builtins.Arity arity) implements Binding {}
 
     /** A date/time constant such as {@code today} or {@code Thursday}. */
-    public record DateConstant() implements Binding {
-    }
+    public record DateConstant() implements Binding {}
 
     /** Seed 001's {@code current(x)}, planvm's {@code this(x)}. */
-    public record DateFunction() implements Binding {
-    }
+    public record DateFunction() implements Binding {}
 
     /**
      * Seed 000's and 001's date/time constants: starting values, weekdays, units and parts of the day
@@ -58,8 +51,17 @@ public final class Bindings {
     public static final Set<String> DATE_METHODS = Builtins.METHODS.keySet();
 
     /** Names a plan may never use for a value or a function, whatever it defines. */
-    public static final Set<String> NEVER = Set.of("eval", "Function", "globalThis", "window", "require",
-            "process", "import", "constructor", "prototype", "__proto__");
+    public static final Set<String> NEVER = Set.of(
+            "eval",
+            "Function",
+            "globalThis",
+            "window",
+            "require",
+            "process",
+            "import",
+            "constructor",
+            "prototype",
+            "__proto__");
 
     private final Map<String, Binding> names;
     private final boolean inferTools;

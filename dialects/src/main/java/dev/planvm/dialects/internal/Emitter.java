@@ -82,7 +82,8 @@ final class Emitter {
             return new Ast.BuiltinCall(b.function(), hoistAll(b.args(), base, label), b.pos());
         }
         if (ast instanceof Ast.MethodCall m) {
-            return new Ast.MethodCall(hoist(m.target(), base, label), m.method(), hoistAll(m.args(), base, label), m.pos());
+            return new Ast.MethodCall(
+                    hoist(m.target(), base, label), m.method(), hoistAll(m.args(), base, label), m.pos());
         }
         if (ast instanceof Ast.Unwrap u) {
             return new Ast.Unwrap(hoist(u.inner(), base, label), u.pos());

@@ -93,15 +93,18 @@ public final class ExprParser {
         Ast e = postfix();
         depth--;
         if (current.is(Kind.OPERATOR) || current.is(Kind.PLUS) || current.is(Kind.MINUS)) {
-            throw new SyntaxError("the operator '" + current.text() + "' is not part of the plan language"
-                    + " (it has literals, names, '.', '[...]' and calls)", current.offset());
+            throw new SyntaxError(
+                    "the operator '" + current.text() + "' is not part of the plan language"
+                            + " (it has literals, names, '.', '[...]' and calls)",
+                    current.offset());
         }
         return e;
     }
 
     private void enter(Token at) {
         if (++depth > maxNesting) {
-            throw new SyntaxError("the expression is nested too deeply (more than " + maxNesting + " levels)", at.offset());
+            throw new SyntaxError(
+                    "the expression is nested too deeply (more than " + maxNesting + " levels)", at.offset());
         }
     }
 
@@ -114,7 +117,8 @@ public final class ExprParser {
                     Token dot = advance();
                     enter(dot);
                     if (!current.is(Kind.IDENT)) {
-                        throw new SyntaxError("expected a field name after '.' but found " + current.describe(), current.offset());
+                        throw new SyntaxError(
+                                "expected a field name after '.' but found " + current.describe(), current.offset());
                     }
                     Token name = advance();
                     e = new Ast.Member(e, name.text(), pos(name));
@@ -166,7 +170,8 @@ public final class ExprParser {
                     case "true" -> new Ast.Literal(BooleanNode.TRUE, pos(t));
                     case "false" -> new Ast.Literal(BooleanNode.FALSE, pos(t));
                     case "null" -> new Ast.Literal(NullNode.getInstance(), pos(t));
-                    case "undefined" -> js ? new Ast.Literal(NullNode.getInstance(), pos(t)) : new Ast.Name(t.text(), pos(t));
+                    case "undefined" ->
+                        js ? new Ast.Literal(NullNode.getInstance(), pos(t)) : new Ast.Name(t.text(), pos(t));
                     default -> new Ast.Name(t.text(), pos(t));
                 };
             }
@@ -238,8 +243,9 @@ public final class ExprParser {
             } else if (key.is(Kind.IDENT) && (current.is(Kind.COMMA) || current.is(Kind.RBRACE))) {
                 value = new Ast.Name(name, pos(key)); // {a, b} is {a: a, b: b}
             } else {
-                throw new SyntaxError("expected ':' after the property name '" + name + "' but found "
-                        + current.describe(), current.offset());
+                throw new SyntaxError(
+                        "expected ':' after the property name '" + name + "' but found " + current.describe(),
+                        current.offset());
             }
             properties.add(new Ast.Property(name, value, pos(key)));
             if (!current.is(Kind.COMMA)) {
@@ -272,7 +278,8 @@ public final class ExprParser {
             }
             parts.add(expression());
             if (!current.is(Kind.RBRACE)) {
-                throw new SyntaxError("expected '}' to end the substitution but found " + current.describe(), current.offset());
+                throw new SyntaxError(
+                        "expected '}' to end the substitution but found " + current.describe(), current.offset());
             }
             chunkStart = lexer.position();
             chunk = lexer.templateChunk(open.offset());

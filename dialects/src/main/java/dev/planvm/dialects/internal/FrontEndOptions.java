@@ -8,8 +8,14 @@ import java.util.Set;
  *
  * @param tools null: any function that is not a builtin is taken for a tool
  */
-public record FrontEndOptions(boolean singleDomainResult, boolean unwrapSingleElement, Set<String> tools,
-                              Set<String> inputs, int maxNesting, int maxAliases, int maxInstructions) {
+public record FrontEndOptions(
+        boolean singleDomainResult,
+        boolean unwrapSingleElement,
+        Set<String> tools,
+        Set<String> inputs,
+        int maxNesting,
+        int maxAliases,
+        int maxInstructions) {
     public FrontEndOptions {
         tools = tools == null ? null : Set.copyOf(tools);
         inputs = Set.copyOf(inputs);

@@ -1,6 +1,5 @@
 package dev.planvm.dialects.internal;
 
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -10,6 +9,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonErrors;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,11 +23,11 @@ public final class JsonPassThrough {
 
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(1000).build())
+            .streamReadConstraints(
+                    StreamReadConstraints.builder().maxNestingDepth(1000).build())
             .build());
 
-    private JsonPassThrough() {
-    }
+    private JsonPassThrough() {}
 
     public static CompileResult compile(String source, FrontEndOptions options) {
         Problems problems = new Problems();
@@ -75,13 +75,14 @@ public final class JsonPassThrough {
                         if (depth == 1) {
                             rootField = p.currentName();
                         }
-                        if (depth == instructionDepth && "seq_no".equals(p.currentName())
+                        if (depth == instructionDepth
+                                && "seq_no".equals(p.currentName())
                                 && p.nextToken() == JsonToken.VALUE_NUMBER_INT
                                 && p.getNumberType() == JsonParser.NumberType.INT) {
                             lines.putIfAbsent(p.getIntValue(), objectLine);
                         }
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
         } catch (IOException e) {

@@ -137,8 +137,10 @@ public final class Lexer {
     private Token number() {
         int start = pos;
         if (src.charAt(pos) == '0' && pos + 1 < src.length() && isNamePart(src.charAt(pos + 1))) {
-            throw new SyntaxError("a number cannot start with 0 followed by more digits or letters: "
-                    + "write it in plain decimal (or as a string)", start);
+            throw new SyntaxError(
+                    "a number cannot start with 0 followed by more digits or letters: "
+                            + "write it in plain decimal (or as a string)",
+                    start);
         }
         boolean integral = true;
         skipDigits();
@@ -188,7 +190,8 @@ public final class Lexer {
             char c = src.charAt(pos);
             if (c == quote) {
                 pos++;
-                return new Token(Kind.STRING, src.substring(start, pos), TextNode.valueOf(sb.toString()), start, newline);
+                return new Token(
+                        Kind.STRING, src.substring(start, pos), TextNode.valueOf(sb.toString()), start, newline);
             }
             if (c == '\\') {
                 escape(sb, start);
@@ -229,8 +232,7 @@ public final class Lexer {
     }
 
     /** Text of a template literal up to a substitution ({@code endsWithSubstitution}) or its end. */
-    public record TemplateChunk(String text, boolean endsWithSubstitution) {
-    }
+    public record TemplateChunk(String text, boolean endsWithSubstitution) {}
 
     /** Decodes the escape whose backslash is at {@code pos}. */
     private void escape(StringBuilder sb, int literalStart) {
@@ -253,7 +255,7 @@ public final class Lexer {
                 }
                 sb.append('\0');
             }
-            case '\n' -> { } // line continuation
+            case '\n' -> {} // line continuation
             case '\r' -> {
                 if (peek(0) == '\n') {
                     pos++;

@@ -28,8 +28,7 @@ final class Lowering {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final Set<String> PLANVM_WORDS = Set.of("true", "false", "null");
 
-    private Lowering() {
-    }
+    private Lowering() {}
 
     /** {@code ast} as a JSON value whose strings may hold {@code ${...}} references. */
     static JsonNode template(Ast ast) {
@@ -94,7 +93,9 @@ final class Lowering {
                 if (sb.length() > 1) {
                     sb.append(", ");
                 }
-                sb.append(isPlainName(p.key()) ? p.key() : quote(p.key())).append(": ").append(expr(p.value()));
+                sb.append(isPlainName(p.key()) ? p.key() : quote(p.key()))
+                        .append(": ")
+                        .append(expr(p.value()));
             }
             return sb.append('}').toString();
         }
@@ -140,13 +141,14 @@ final class Lowering {
      */
     static String unwrap(String v) {
         String s = "str(" + v + ")";
-        return "(" + s + " != " + v + " && " + s + " >= '[' && " + s + " < '\\\\' && len(" + v + ") == 1 && ["
-                + v + "[0]] || [" + v + "])[0]";
+        return "(" + s + " != " + v + " && " + s + " >= '[' && " + s + " < '\\\\' && len(" + v + ") == 1 && [" + v
+                + "[0]] || [" + v + "])[0]";
     }
 
     /** An operand of '.', '[...]' or '+': parenthesised unless it binds at least as tightly. */
     private static String operand(Ast ast) {
-        boolean loose = ast instanceof Ast.Template || (ast instanceof Ast.Literal l && l.value().isNumber());
+        boolean loose = ast instanceof Ast.Template
+                || (ast instanceof Ast.Literal l && l.value().isNumber());
         return loose ? "(" + expr(ast) + ")" : expr(ast);
     }
 

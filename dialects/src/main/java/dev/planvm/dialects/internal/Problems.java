@@ -16,8 +16,7 @@ public final class Problems {
     /** The most errors reported one by one. */
     public static final int MAX = 100;
 
-    private record Entry(Pos pos, Diagnostic diagnostic) {
-    }
+    private record Entry(Pos pos, Diagnostic diagnostic) {}
 
     private final List<Entry> diagnostics = new ArrayList<>();
     private int errors;
@@ -57,12 +56,16 @@ public final class Problems {
     public List<Diagnostic> list() {
         List<Diagnostic> all = new ArrayList<>();
         diagnostics.stream()
-                .sorted(Comparator.comparingInt((Entry e) -> e.pos() == null ? 0 : e.pos().line())
+                .sorted(Comparator.comparingInt(
+                                (Entry e) -> e.pos() == null ? 0 : e.pos().line())
                         .thenComparingInt(e -> e.pos() == null ? 0 : e.pos().column()))
                 .forEach(e -> all.add(e.diagnostic()));
         if (dropped > 0) {
-            all.add(Diagnostic.error(null, "", "and " + dropped + " more error" + (dropped == 1 ? "" : "s")
-                    + " (only the first " + MAX + " are listed)"));
+            all.add(Diagnostic.error(
+                    null,
+                    "",
+                    "and " + dropped + " more error" + (dropped == 1 ? "" : "s") + " (only the first " + MAX
+                            + " are listed)"));
         }
         return all;
     }

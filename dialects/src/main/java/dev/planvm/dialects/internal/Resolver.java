@@ -18,9 +18,20 @@ import java.util.Set;
 public final class Resolver {
 
     /** Property names the JavaScript seed's security rules keep out of plans. */
-    public static final Set<String> PROTOTYPE_NAMES = Set.of("__proto__", "prototype", "constructor",
-            "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "hasOwnProperty",
-            "isPrototypeOf", "propertyIsEnumerable", "toString", "toLocaleString", "valueOf");
+    public static final Set<String> PROTOTYPE_NAMES = Set.of(
+            "__proto__",
+            "prototype",
+            "constructor",
+            "__defineGetter__",
+            "__defineSetter__",
+            "__lookupGetter__",
+            "__lookupSetter__",
+            "hasOwnProperty",
+            "isPrototypeOf",
+            "propertyIsEnumerable",
+            "toString",
+            "toLocaleString",
+            "valueOf");
 
     private final Bindings bindings;
     private final Problems problems;
@@ -108,8 +119,10 @@ public final class Resolver {
         if (target instanceof Ast.Name n) {
             Optional<Binding> b = bindings.lookup(n.name());
             if (b.isPresent() && isFunction(b.get())) {
-                problems.error(n.pos(), "cannot " + doing + " the function '" + n.name() + "': call it first, e.g. "
-                        + n.name() + "(...)");
+                problems.error(
+                        n.pos(),
+                        "cannot " + doing + " the function '" + n.name() + "': call it first, e.g. " + n.name()
+                                + "(...)");
                 return nothing(n.pos());
             }
         }
@@ -140,13 +153,18 @@ public final class Resolver {
     private Ast call(Ast.Call c) {
         if (c.callee() instanceof Ast.Member m) {
             if (!Bindings.DATE_METHODS.contains(m.name())) {
-                problems.error(m.pos(), "there is no method '" + m.name() + "' (values have no methods; the date/time"
-                        + " helpers have " + String.join(", ", sorted(Bindings.DATE_METHODS)) + ")");
+                problems.error(
+                        m.pos(),
+                        "there is no method '" + m.name() + "' (values have no methods; the date/time"
+                                + " helpers have " + String.join(", ", sorted(Bindings.DATE_METHODS)) + ")");
                 return nothing(c.pos());
             }
             Builtins.Arity arity = Builtins.METHODS.get(m.name());
             if (!arity.accepts(c.args().size())) {
-                problems.error(m.pos(), m.name() + "() takes " + arity.describe() + ", not " + c.args().size());
+                problems.error(
+                        m.pos(),
+                        m.name() + "() takes " + arity.describe() + ", not "
+                                + c.args().size());
                 return nothing(c.pos());
             }
             return new Ast.MethodCall(value(m.target(), "call a method of"), m.name(), walkAll(c.args()), m.pos());
@@ -169,14 +187,19 @@ public final class Resolver {
         }
         if (binding instanceof Bindings.Builtin builtin) {
             if (!builtin.arity().accepts(c.args().size())) {
-                problems.error(n.pos(), n.name() + "() takes " + builtin.arity().describe() + ", not " + c.args().size());
+                problems.error(
+                        n.pos(),
+                        n.name() + "() takes " + builtin.arity().describe() + ", not "
+                                + c.args().size());
                 return nothing(c.pos());
             }
             return new Ast.BuiltinCall(n.name(), walkAll(c.args()), n.pos());
         }
         if (binding instanceof Bindings.DateFunction) {
             if (c.args().size() != 1) {
-                problems.error(n.pos(), n.name() + "() takes 1 argument, not " + c.args().size());
+                problems.error(
+                        n.pos(),
+                        n.name() + "() takes 1 argument, not " + c.args().size());
                 return nothing(c.pos());
             }
             return new Ast.BuiltinCall("this", walkAll(c.args()), n.pos()); // seed 001's current(x) is this(x)
@@ -184,8 +207,9 @@ public final class Resolver {
         if (binding instanceof Bindings.Alias) {
             deps.add(n.name()); // used, if wrongly: not also reported as unused
         }
-        String what = binding instanceof Bindings.Alias ? "an alias" : binding instanceof Bindings.Input ? "an input"
-                : "a date/time constant";
+        String what = binding instanceof Bindings.Alias
+                ? "an alias"
+                : binding instanceof Bindings.Input ? "an input" : "a date/time constant";
         problems.error(n.pos(), "'" + n.name() + "' is " + what + ", not a function, so it cannot be called");
         return nothing(c.pos());
     }
@@ -203,8 +227,10 @@ public final class Resolver {
 
     private void checkProperty(String name, Pos pos) {
         if (guardPrototypeNames && PROTOTYPE_NAMES.contains(name)) {
-            problems.error(pos, "'" + name + "' cannot be used as a property name (it names JavaScript object"
-                    + " internals, which plans must not reach)");
+            problems.error(
+                    pos,
+                    "'" + name + "' cannot be used as a property name (it names JavaScript object"
+                            + " internals, which plans must not reach)");
         }
     }
 

@@ -5,8 +5,7 @@ import java.util.Map;
 /** Builds the public {@code Compiled} from the back end's output and the problems found. */
 public final class Results {
 
-    private Results() {
-    }
+    private Results() {}
 
     public static CompileResult of(Backend.Output output, Problems problems) {
         if (output == null || problems.hasErrors()) {

@@ -13,8 +13,7 @@ import java.nio.file.Path;
 /** Reading a source file within the size limit, and measuring one. */
 public final class SourceText {
 
-    private SourceText() {
-    }
+    private SourceText() {}
 
     /** The UTF-8 length of {@code s}, counting no further than {@code stopAt}. */
     public static long utf8Length(String s, long stopAt) {
@@ -28,7 +27,9 @@ public final class SourceText {
                 n++;
             } else if (c < 0x800) {
                 n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 n += 4;
                 i++;
             } else {
@@ -73,10 +74,12 @@ public final class SourceText {
             return null;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             problems.fileError("the file is not valid UTF-8 text");
             return null;

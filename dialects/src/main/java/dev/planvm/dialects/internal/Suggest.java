@@ -7,8 +7,7 @@ import java.util.Optional;
 /** "Did you mean" for misspelt names, and short lists for messages. */
 public final class Suggest {
 
-    private Suggest() {
-    }
+    private Suggest() {}
 
     /** The known word closest to {@code word}, when it is close enough to be a likely typo. */
     public static Optional<String> closest(String word, Collection<String> known) {

@@ -15,8 +15,25 @@ public record Token(Kind kind, String text, JsonNode value, int offset, boolean 
 
     /** Token kinds. {@code OPERATOR} is any operator the dialects do not have, kept for a clear message. */
     public enum Kind {
-        IDENT, NUMBER, STRING, BACKTICK, LPAREN, RPAREN, LBRACKET, RBRACKET, LBRACE, RBRACE, COMMA, DOT, COLON,
-        SEMI, EQUALS, PLUS, MINUS, OPERATOR, EOF
+        IDENT,
+        NUMBER,
+        STRING,
+        BACKTICK,
+        LPAREN,
+        RPAREN,
+        LBRACKET,
+        RBRACKET,
+        LBRACE,
+        RBRACE,
+        COMMA,
+        DOT,
+        COLON,
+        SEMI,
+        EQUALS,
+        PLUS,
+        MINUS,
+        OPERATOR,
+        EOF
     }
 
     public boolean is(Kind k) {

@@ -1,8 +1,8 @@
 package dev.planvm.dialects.js;
 
+import dev.planvm.dialects.internal.Backend;
 import dev.planvm.dialects.internal.CompileResult;
 import dev.planvm.dialects.internal.FrontEndOptions;
-import dev.planvm.dialects.internal.Backend;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.Program;
 import dev.planvm.dialects.internal.Results;
@@ -15,8 +15,7 @@ import dev.planvm.dialects.internal.Results;
  */
 public final class JsCompiler {
 
-    private JsCompiler() {
-    }
+    private JsCompiler() {}
 
     /** Compiles a JavaScript-subset plan; never throws on bad input. The size limit is checked by the caller. */
     public static CompileResult compile(String source, FrontEndOptions options) {
@@ -25,8 +24,8 @@ public final class JsCompiler {
         if (program == null) {
             return Results.of(null, problems);
         }
-        Backend.Settings settings = new Backend.Settings(options.tools(), true, options.inputs(), true,
-                options.maxInstructions());
+        Backend.Settings settings =
+                new Backend.Settings(options.tools(), true, options.inputs(), true, options.maxInstructions());
         return Results.of(Backend.compile(program, settings, problems), problems);
     }
 }

@@ -1,10 +1,10 @@
 package dev.planvm.dialects.js;
 
-import dev.planvm.dialects.internal.FrontEndOptions;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.dialects.internal.Ast;
 import dev.planvm.dialects.internal.Bindings;
 import dev.planvm.dialects.internal.ExprParser;
+import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.Locator;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
@@ -26,12 +26,59 @@ import java.util.Set;
 final class JsParser {
 
     /** JavaScript's reserved words (and {@code this}, which is also a date/time function): never alias names. */
-    private static final Set<String> RESERVED = Set.of("break", "case", "catch", "class", "const", "continue",
-            "debugger", "default", "delete", "do", "else", "export", "extends", "finally", "for", "function", "if",
-            "import", "in", "instanceof", "new", "return", "super", "switch", "this", "throw", "try", "typeof", "var",
-            "void", "while", "with", "yield", "let", "static", "enum", "await", "implements", "package", "protected",
-            "interface", "private", "public", "null", "true", "false", "undefined", "NaN", "Infinity", "arguments",
-            "async", "of");
+    private static final Set<String> RESERVED = Set.of(
+            "break",
+            "case",
+            "catch",
+            "class",
+            "const",
+            "continue",
+            "debugger",
+            "default",
+            "delete",
+            "do",
+            "else",
+            "export",
+            "extends",
+            "finally",
+            "for",
+            "function",
+            "if",
+            "import",
+            "in",
+            "instanceof",
+            "new",
+            "return",
+            "super",
+            "switch",
+            "this",
+            "throw",
+            "try",
+            "typeof",
+            "var",
+            "void",
+            "while",
+            "with",
+            "yield",
+            "let",
+            "static",
+            "enum",
+            "await",
+            "implements",
+            "package",
+            "protected",
+            "interface",
+            "private",
+            "public",
+            "null",
+            "true",
+            "false",
+            "undefined",
+            "NaN",
+            "Infinity",
+            "arguments",
+            "async",
+            "of");
 
     private final String source;
     private final FrontEndOptions options;
@@ -61,20 +108,26 @@ final class JsParser {
                 problems.error(locator.at(e.offset()), e.getMessage());
                 if (pending != null && !aliases.containsKey(pending.text())) {
                     // reported; keeps the name known, so its uses are not reported again
-                    aliases.put(pending.text(), new Program.AliasDef(pending.text(), p.pos(pending),
-                            new Ast.Literal(NullNode.getInstance(), p.pos(pending))));
+                    aliases.put(
+                            pending.text(),
+                            new Program.AliasDef(
+                                    pending.text(),
+                                    p.pos(pending),
+                                    new Ast.Literal(NullNode.getInstance(), p.pos(pending))));
                 }
                 synchronize();
             }
         }
         if (aliases.size() > options.maxAliases()) {
-            problems.error(new Pos(1, 1), "the plan has " + aliases.size() + " aliases, more than the limit of "
-                    + options.maxAliases());
+            problems.error(
+                    new Pos(1, 1),
+                    "the plan has " + aliases.size() + " aliases, more than the limit of " + options.maxAliases());
         }
         if (result == null) {
             if (!problems.hasErrors()) {
-                problems.error(locator.at(source.length()), "the plan has no 'return' statement: end it with"
-                        + " 'return <expression>;'");
+                problems.error(
+                        locator.at(source.length()),
+                        "the plan has no 'return' statement: end it with" + " 'return <expression>;'");
             }
             return null;
         }
@@ -97,7 +150,8 @@ final class JsParser {
     private void statement() {
         Token t = p.current();
         if (result != null) {
-            throw new SyntaxError("nothing may follow the 'return' statement (a plan has one return, at its end)", t.offset());
+            throw new SyntaxError(
+                    "nothing may follow the 'return' statement (a plan has one return, at its end)", t.offset());
         }
         if (t.isWord("return")) {
             p.advance();
@@ -112,33 +166,44 @@ final class JsParser {
         if (t.isWord("const") || t.isWord("let") || t.isWord("var")) {
             p.advance();
             if (!p.current().is(Kind.IDENT)) {
-                throw new SyntaxError("expected an alias name after '" + t.text() + "' but found "
-                        + p.current().describe(), p.current().offset());
+                throw new SyntaxError(
+                        "expected an alias name after '" + t.text() + "' but found "
+                                + p.current().describe(),
+                        p.current().offset());
             }
         }
         Token name = p.current();
         if (!name.is(Kind.IDENT)) {
-            throw new SyntaxError("expected an alias definition (name = expression;) or 'return expression;' but found "
-                    + name.describe(), name.offset());
+            throw new SyntaxError(
+                    "expected an alias definition (name = expression;) or 'return expression;' but found "
+                            + name.describe(),
+                    name.offset());
         }
         if (name.isWord("await")) {
             throw new SyntaxError("'await' is not needed: every call is awaited implicitly", name.offset());
         }
         if (RESERVED.contains(name.text())) {
-            throw new SyntaxError("'" + name.text() + "' is not part of the plan language: a plan is alias definitions"
-                    + " (name = expression;) and one 'return expression;'", name.offset());
+            throw new SyntaxError(
+                    "'" + name.text() + "' is not part of the plan language: a plan is alias definitions"
+                            + " (name = expression;) and one 'return expression;'",
+                    name.offset());
         }
         pending = name;
         p.advance();
         if (!p.current().is(Kind.EQUALS)) {
-            throw new SyntaxError("expected '=' after the alias name '" + name.text() + "' but found "
-                    + p.current().describe() + (p.current().is(Kind.LPAREN)
-                    ? " (a call on its own does nothing: bind it to an alias, or return it)" : ""),
+            throw new SyntaxError(
+                    "expected '=' after the alias name '" + name.text() + "' but found "
+                            + p.current().describe()
+                            + (p.current().is(Kind.LPAREN)
+                                    ? " (a call on its own does nothing: bind it to an alias, or return it)"
+                                    : ""),
                     p.current().offset());
         }
         p.advance();
         if (p.current().isWord("await")) {
-            throw new SyntaxError("'await' is not needed: every call is awaited implicitly", p.current().offset());
+            throw new SyntaxError(
+                    "'await' is not needed: every call is awaited implicitly",
+                    p.current().offset());
         }
         Ast value = p.expression();
         end();
@@ -153,8 +218,10 @@ final class JsParser {
         }
         Program.AliasDef earlier = aliases.get(name.text());
         if (earlier != null) {
-            problems.error(at, "alias '" + name.text() + "' is already defined at " + earlier.pos().describe()
-                    + " (an alias is defined once)");
+            problems.error(
+                    at,
+                    "alias '" + name.text() + "' is already defined at "
+                            + earlier.pos().describe() + " (an alias is defined once)");
             return;
         }
         aliases.put(name.text(), new Program.AliasDef(name.text(), at, value));

@@ -25,15 +25,12 @@ final class ValueRepair {
      *
      * @param valueColumn 0-based column of the value in the original line (where the opening quote now is)
      */
-    record Repair(int valueColumn) {
-    }
+    record Repair(int valueColumn) {}
 
     /** The text to parse, and the repaired lines (0-based line to repair). */
-    record Result(String text, Map<Integer, Repair> repairs) {
-    }
+    record Result(String text, Map<Integer, Repair> repairs) {}
 
-    private ValueRepair() {
-    }
+    private ValueRepair() {}
 
     static Result repair(String text) {
         if (!text.contains("${")) {
@@ -69,7 +66,9 @@ final class ValueRepair {
                 repairs.put(i, new Repair(valueStart));
             }
         }
-        return repairs.isEmpty() ? new Result(text, Map.of()) : new Result(String.join("\n", lines), Map.copyOf(repairs));
+        return repairs.isEmpty()
+                ? new Result(text, Map.of())
+                : new Result(String.join("\n", lines), Map.copyOf(repairs));
     }
 
     private static int indentOf(String line) {
@@ -116,7 +115,9 @@ final class ValueRepair {
                     return null; // not a complete reference on this line: leave it to YAML
                 }
                 String inside = line.substring(i, close);
-                misread |= inside.contains(": ") || inside.contains(" #") || inside.contains("\t#")
+                misread |= inside.contains(": ")
+                        || inside.contains(" #")
+                        || inside.contains("\t#")
                         || (close == end && line.charAt(close - 1) == ':');
                 i = close;
             } else if ((line.charAt(i) == '#' && i > valueStart && Character.isWhitespace(line.charAt(i - 1)))) {
@@ -153,7 +154,7 @@ final class ValueRepair {
                         }
                         depth--;
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
         } catch (SyntaxError e) {

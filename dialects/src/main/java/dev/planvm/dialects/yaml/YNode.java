@@ -19,8 +19,7 @@ sealed interface YNode {
      * @param endColumn the 1-based column just after it
      */
     record Scalar(String value, Pos pos, boolean plain, boolean empty, boolean quoted, int endLine, int endColumn)
-            implements YNode {
-    }
+            implements YNode {}
 
     record Mapping(List<Entry> entries, Pos pos) implements YNode {
         public Mapping {
@@ -28,8 +27,7 @@ sealed interface YNode {
         }
     }
 
-    record Entry(Scalar key, YNode value) {
-    }
+    record Entry(Scalar key, YNode value) {}
 
     record Sequence(List<YNode> items, Pos pos) implements YNode {
         public Sequence {

@@ -1,8 +1,8 @@
 package dev.planvm.dialects.yaml;
 
+import dev.planvm.dialects.internal.Backend;
 import dev.planvm.dialects.internal.CompileResult;
 import dev.planvm.dialects.internal.FrontEndOptions;
-import dev.planvm.dialects.internal.Backend;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.Program;
@@ -24,17 +24,18 @@ public final class YamlCompiler {
      */
     public static final int MAX_LINE_LENGTH = 65_536;
 
-    private YamlCompiler() {
-    }
+    private YamlCompiler() {}
 
     /** Compiles a YAML plan; never throws on bad input. The size limit is checked by the caller. */
     public static CompileResult compile(String source, FrontEndOptions options) {
         Problems problems = new Problems();
         int longLine = longLine(source);
         if (longLine > 0) {
-            problems.error(new Pos(longLine, MAX_LINE_LENGTH + 1), "the line is longer than " + String.format(
-                    java.util.Locale.ROOT, "%,d", MAX_LINE_LENGTH) + " characters: write long text as a block"
-                    + " scalar (key: |, then the text on indented lines)");
+            problems.error(
+                    new Pos(longLine, MAX_LINE_LENGTH + 1),
+                    "the line is longer than " + String.format(java.util.Locale.ROOT, "%,d", MAX_LINE_LENGTH)
+                            + " characters: write long text as a block"
+                            + " scalar (key: |, then the text on indented lines)");
             return new CompileResult(null, Map.of(), problems.list());
         }
         ValueRepair.Result repaired = ValueRepair.repair(source);
@@ -49,8 +50,8 @@ public final class YamlCompiler {
         if (program == null) {
             return Results.of(null, problems);
         }
-        Backend.Settings settings = new Backend.Settings(java.util.Set.of(), false, options.inputs(), false,
-                options.maxInstructions());
+        Backend.Settings settings =
+                new Backend.Settings(java.util.Set.of(), false, options.inputs(), false, options.maxInstructions());
         return Results.of(Backend.compile(program, settings, problems), problems);
     }
 
@@ -63,7 +64,9 @@ public final class YamlCompiler {
                 if (i - start > MAX_LINE_LENGTH) {
                     return line;
                 }
-                if (i < source.length() && source.charAt(i) == '\r' && i + 1 < source.length()
+                if (i < source.length()
+                        && source.charAt(i) == '\r'
+                        && i + 1 < source.length()
                         && source.charAt(i + 1) == '\n') {
                     i++;
                 }

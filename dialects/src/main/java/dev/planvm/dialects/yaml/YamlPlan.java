@@ -1,11 +1,11 @@
 package dev.planvm.dialects.yaml;
 
-import dev.planvm.dialects.internal.FrontEndOptions;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.dialects.internal.Ast;
 import dev.planvm.dialects.internal.Bindings;
 import dev.planvm.dialects.internal.ExprParser;
+import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.Lexer;
 import dev.planvm.dialects.internal.Locator;
 import dev.planvm.dialects.internal.Pos;
@@ -43,13 +43,16 @@ final class YamlPlan {
     /** The plan's aliases and result, or null when there is no result to compile. */
     Program build(YNode root) {
         if (!(root instanceof YNode.Mapping plan)) {
-            problems.error(root.pos(), "a YAML plan is a mapping of aliases (name: domains or text), with a '"
-                    + RESULT + "' alias");
+            problems.error(
+                    root.pos(),
+                    "a YAML plan is a mapping of aliases (name: domains or text), with a '" + RESULT + "' alias");
             return null;
         }
         if (plan.entries().size() > options.maxAliases()) {
-            problems.error(plan.pos(), "the plan has " + plan.entries().size() + " aliases, more than the limit of "
-                    + options.maxAliases());
+            problems.error(
+                    plan.pos(),
+                    "the plan has " + plan.entries().size() + " aliases, more than the limit of "
+                            + options.maxAliases());
             return null;
         }
         List<Program.AliasDef> aliases = new ArrayList<>();
@@ -58,8 +61,10 @@ final class YamlPlan {
             String name = entry.key().value();
             Pos at = entry.key().pos();
             if (!Lexer.isName(name)) {
-                problems.error(at, "the alias name '" + name + "' is not a name: use letters, digits and _,"
-                        + " not starting with a digit");
+                problems.error(
+                        at,
+                        "the alias name '" + name + "' is not a name: use letters, digits and _,"
+                                + " not starting with a digit");
                 continue;
             }
             if (Bindings.NEVER.contains(name)) {
@@ -96,8 +101,10 @@ final class YamlPlan {
             return template(s);
         }
         if (value instanceof YNode.Sequence seq) {
-            problems.error(seq.pos(), "alias '" + name + "' is a list: bind it to domains (a mapping) or to text;"
-                    + " for a list value write ${[a, b]}");
+            problems.error(
+                    seq.pos(),
+                    "alias '" + name + "' is a list: bind it to domains (a mapping) or to text;"
+                            + " for a list value write ${[a, b]}");
             return null;
         }
         YNode.Mapping domains = (YNode.Mapping) value;
@@ -110,7 +117,8 @@ final class YamlPlan {
             Ast.ToolCall call = domain(name, domain);
             if (call != null) {
                 Ast result = options.unwrapSingleElement() ? new Ast.Unwrap(call, call.pos()) : call;
-                calls.add(new Ast.Property(domain.key().value(), result, domain.key().pos()));
+                calls.add(new Ast.Property(
+                        domain.key().value(), result, domain.key().pos()));
             }
         }
         if (calls.size() != domains.entries().size()) {
@@ -126,8 +134,10 @@ final class YamlPlan {
         String tool = domain.key().value();
         Pos at = domain.key().pos();
         if (!TOOL_NAME.matcher(tool).matches()) {
-            problems.error(at, "the domain '" + tool + "' of alias '" + alias + "' is not a tool name (an identifier"
-                    + " or module:function)");
+            problems.error(
+                    at,
+                    "the domain '" + tool + "' of alias '" + alias + "' is not a tool name (an identifier"
+                            + " or module:function)");
             return null;
         }
         List<Ast.Property> slots = new ArrayList<>();
@@ -135,8 +145,9 @@ final class YamlPlan {
             return new Ast.ToolCall(tool, new Ast.ObjectLit(slots, at), at); // a domain with no slots
         }
         if (!(domain.value() instanceof YNode.Mapping mapping)) {
-            problems.error(domain.value().pos(), "the domain '" + tool + "' of alias '" + alias + "' must be a mapping"
-                    + " of slots (slot: value)");
+            problems.error(
+                    domain.value().pos(),
+                    "the domain '" + tool + "' of alias '" + alias + "' must be a mapping" + " of slots (slot: value)");
             return null;
         }
         boolean ok = true;
@@ -145,7 +156,8 @@ final class YamlPlan {
             if (values == null) {
                 ok = false;
             } else {
-                slots.add(new Ast.Property(slot.key().value(), values, slot.key().pos()));
+                slots.add(
+                        new Ast.Property(slot.key().value(), values, slot.key().pos()));
             }
         }
         return ok ? new Ast.ToolCall(tool, new Ast.ObjectLit(slots, mapping.pos()), at) : null;
@@ -162,24 +174,30 @@ final class YamlPlan {
         List<Ast> items = new ArrayList<>();
         if (value instanceof YNode.Scalar s) {
             if (s.empty()) {
-                problems.error(s.pos(), "slot '" + name + "' of domain '" + tool + "' has no value (write '' for empty"
-                        + " text)");
+                problems.error(
+                        s.pos(),
+                        "slot '" + name + "' of domain '" + tool + "' has no value (write '' for empty" + " text)");
                 return null;
             }
             items.add(template(s));
         } else if (value instanceof YNode.Sequence seq) {
             for (YNode item : seq.items()) {
                 if (!(item instanceof YNode.Scalar s)) {
-                    problems.error(item.pos(), "the values of slot '" + name + "' must be text, not a "
-                            + (item instanceof YNode.Mapping ? "mapping" : "list") + " (for structured values write"
-                            + " ${...})");
+                    problems.error(
+                            item.pos(),
+                            "the values of slot '" + name + "' must be text, not a "
+                                    + (item instanceof YNode.Mapping ? "mapping" : "list")
+                                    + " (for structured values write"
+                                    + " ${...})");
                     return null;
                 }
                 items.add(template(s));
             }
         } else {
-            problems.error(value.pos(), "slot '" + name + "' of domain '" + tool + "' must be text or a list of text,"
-                    + " not a mapping (for an object write ${{key: value}})");
+            problems.error(
+                    value.pos(),
+                    "slot '" + name + "' of domain '" + tool + "' must be text or a list of text,"
+                            + " not a mapping (for an object write ${{key: value}})");
             return null;
         }
         return new Ast.ArrayLit(items, slot.key().pos());
@@ -248,8 +266,10 @@ final class YamlPlan {
     private void warnDashWithoutSpace(YNode.Scalar s) {
         String v = s.value();
         if (s.plain() && v.length() > 1 && v.charAt(0) == '-' && Character.isLetter(v.charAt(1))) {
-            problems.warning(s.pos(), "'" + shorten(v) + "' is the text '" + shorten(v) + "', not a list item:"
-                    + " write '- " + shorten(v.substring(1)) + "' (with a space) for a list");
+            problems.warning(
+                    s.pos(),
+                    "'" + shorten(v) + "' is the text '" + shorten(v) + "', not a list item:" + " write '- "
+                            + shorten(v.substring(1)) + "' (with a space) for a list");
         }
     }
 
@@ -268,7 +288,9 @@ final class YamlPlan {
         if (oneLine && s.plain()) {
             return offset -> new Pos(start.line(), start.column() + offset);
         }
-        if (oneLine && s.quoted() && s.endColumn() - start.column() - 2 == s.value().length()) {
+        if (oneLine
+                && s.quoted()
+                && s.endColumn() - start.column() - 2 == s.value().length()) {
             return offset -> new Pos(start.line(), start.column() + 1 + offset);
         }
         return offset -> start;

@@ -62,39 +62,45 @@ final class YamlReader {
                     }
                     case DocumentStart -> {
                         if (++documents > 1) {
-                            problems.error(pos(event.getStartMark()), "a plan is one YAML document: remove the second"
-                                    + " document (from this '---' on)");
+                            problems.error(
+                                    pos(event.getStartMark()),
+                                    "a plan is one YAML document: remove the second"
+                                            + " document (from this '---' on)");
                             return null;
                         }
                     }
                     case Alias -> {
-                        problems.error(pos(event.getStartMark()), "YAML aliases (*name) are not supported in plans:"
-                                + " write the value out");
+                        problems.error(
+                                pos(event.getStartMark()),
+                                "YAML aliases (*name) are not supported in plans:" + " write the value out");
                         add(new YNode.Scalar("", pos(event.getStartMark()), false, false, false, 1, 1)); // reported
                     }
                     case Scalar -> add(scalar((ScalarEvent) event));
                     case MappingStart, SequenceStart -> {
                         refuseAnchorAndTag((NodeEvent) event, ((CollectionStartEvent) event).getTag());
                         if (stack.size() >= maxNesting) {
-                            problems.error(pos(event.getStartMark()), "the YAML is nested too deeply (more than "
-                                    + maxNesting + " levels)");
+                            problems.error(
+                                    pos(event.getStartMark()),
+                                    "the YAML is nested too deeply (more than " + maxNesting + " levels)");
                             return null;
                         }
                         stack.push(new Builder(event.is(Event.ID.MappingStart), pos(event.getStartMark())));
                     }
                     case MappingEnd, SequenceEnd -> add(stack.pop().build());
-                    default -> { } // stream start, document end, comments
+                    default -> {} // stream start, document end, comments
                 }
             }
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String hint = mark != null && lineOf(text, mark.getLine()).contains("${")
-                    ? " (YAML may misread a value holding ${...}, e.g. inside [...] or {...}: quote it, '${...}')" : "";
+                    ? " (YAML may misread a value holding ${...}, e.g. inside [...] or {...}: quote it, '${...}')"
+                    : "";
             problems.error(mark == null ? null : pos(mark), "not valid YAML: " + describe(e) + hint);
         } catch (YAMLException e) {
             problems.fileError("not valid YAML: " + firstLine(e.getMessage()));
         } catch (RuntimeException | StackOverflowError e) {
-            problems.fileError("not valid YAML: the document cannot be read (" + e.getClass().getSimpleName() + ")");
+            problems.fileError("not valid YAML: the document cannot be read ("
+                    + e.getClass().getSimpleName() + ")");
         }
         return null;
     }
@@ -103,18 +109,27 @@ final class YamlReader {
         refuseAnchorAndTag(event, event.getTag());
         Mark end = event.getEndMark();
         boolean plain = event.isPlain();
-        return new YNode.Scalar(event.getValue(), pos(event.getStartMark()), plain, plain && event.getValue().isEmpty(),
-                event.isSQuoted() || event.isDQuoted(), end.getLine() + 1, end.getColumn() + 1);
+        return new YNode.Scalar(
+                event.getValue(),
+                pos(event.getStartMark()),
+                plain,
+                plain && event.getValue().isEmpty(),
+                event.isSQuoted() || event.isDQuoted(),
+                end.getLine() + 1,
+                end.getColumn() + 1);
     }
 
     private void refuseAnchorAndTag(NodeEvent event, String tag) {
         if (event.getAnchor() != null) {
-            problems.error(pos(event.getStartMark()), "YAML anchors (&" + event.getAnchor() + ") are not supported in"
-                    + " plans: write each value out");
+            problems.error(
+                    pos(event.getStartMark()),
+                    "YAML anchors (&" + event.getAnchor() + ") are not supported in" + " plans: write each value out");
         }
         if (tag != null) {
-            problems.error(pos(event.getStartMark()), "YAML tags (" + tag + ") are not supported in plans: every"
-                    + " value is read as text; use ${...} for numbers, booleans, lists and objects");
+            problems.error(
+                    pos(event.getStartMark()),
+                    "YAML tags (" + tag + ") are not supported in plans: every"
+                            + " value is read as text; use ${...} for numbers, booleans, lists and objects");
         }
     }
 
@@ -147,12 +162,15 @@ final class YamlReader {
                 if (node instanceof YNode.Scalar s) {
                     key = s;
                 } else {
-                    problems.error(node.pos(), "a key must be text, not a " + (node instanceof YNode.Mapping ? "mapping" : "list"));
+                    problems.error(
+                            node.pos(),
+                            "a key must be text, not a " + (node instanceof YNode.Mapping ? "mapping" : "list"));
                     key = new YNode.Scalar("", node.pos(), false, false, false, 1, 1); // reported
                 }
                 Pos first = keys.putIfAbsent(key.value(), key.pos());
                 if (first != null) {
-                    problems.error(key.pos(), "duplicate key '" + key.value() + "' (first at " + first.describe() + ")");
+                    problems.error(
+                            key.pos(), "duplicate key '" + key.value() + "' (first at " + first.describe() + ")");
                 }
             } else {
                 entries.add(new YNode.Entry(key, node));

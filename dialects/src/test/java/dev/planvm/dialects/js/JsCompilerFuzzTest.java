@@ -18,9 +18,16 @@ import java.util.Set;
 class JsCompilerFuzzTest {
 
     private static final DialectCompiler JS = DialectCompiler.of(Dialect.JS);
-    private static final DialectCompiler SMALL = DialectCompiler.of(Dialect.JS, DialectOptions.DEFAULT
-            .withTools(Set.of("search", "web:search")).withInputs(Set.of("user"))
-            .withLimits(DialectLimits.DEFAULT.withMaxBytes(4096).withMaxNesting(6).withMaxAliases(8).withMaxInstructions(16)));
+    private static final DialectCompiler SMALL = DialectCompiler.of(
+            Dialect.JS,
+            DialectOptions.DEFAULT
+                    .withTools(Set.of("search", "web:search"))
+                    .withInputs(Set.of("user"))
+                    .withLimits(DialectLimits.DEFAULT
+                            .withMaxBytes(4096)
+                            .withMaxNesting(6)
+                            .withMaxAliases(8)
+                            .withMaxInstructions(16)));
 
     @FuzzTest(maxDuration = "30s")
     void any_bytes_compile_to_a_result_with_located_diagnostics_never_an_exception(byte[] bytes) {

@@ -45,13 +45,19 @@ class JsDialectTest {
                 o = {a: 1};
                 return [f(), f('x', 2), f(o), f({b: o.a})];
                 """, "plan.js");
-        assertThat(tools.calls("f")).extracting(Recorder.Received::params).containsExactlyInAnyOrder(
-                json("{}"), json("{\"args\": [\"x\", 2]}"), json("{\"args\": [{\"a\": 1}]}"), json("{\"b\": 1}"));
+        assertThat(tools.calls("f"))
+                .extracting(Recorder.Received::params)
+                .containsExactlyInAnyOrder(
+                        json("{}"),
+                        json("{\"args\": [\"x\", 2]}"),
+                        json("{\"args\": [{\"a\": 1}]}"),
+                        json("{\"b\": 1}"));
     }
 
     @Test
     void an_alias_read_twice_calls_its_tool_once() {
-        Recorder tools = new Recorder().tool("flightInfo", p -> json("{\"departs\": \"8:00\", \"arrives\": \"11:20\"}"))
+        Recorder tools = new Recorder()
+                .tool("flightInfo", p -> json("{\"departs\": \"8:00\", \"arrives\": \"11:20\"}"))
                 .tool("other", p -> p);
         var result = tools.run("""
                 flight = flightInfo({airline: 'AA', flight: 1234});
@@ -81,7 +87,8 @@ class JsDialectTest {
                 o = {k: [1, 2]};
                 return [`n=${n}`, `${n}`, `o=${o}`, `US$${n}`, `${`nested ${n}`}!`];
                 """, "plan.js");
-        assertThat(result.finalAnswer()).isEqualTo(json("[\"n=3\", \"3\", \"o={\\\"k\\\":[1,2]}\", \"US$3\", \"nested 3!\"]"));
+        assertThat(result.finalAnswer())
+                .isEqualTo(json("[\"n=3\", \"3\", \"o={\\\"k\\\":[1,2]}\", \"US$3\", \"nested 3!\"]"));
     }
 
     @Test
@@ -119,14 +126,16 @@ class JsDialectTest {
         Diagnostic d = compiled.errors().get(0);
         assertThat(d.seqNo()).isNull();
         assertThat(d.pointer()).isEmpty();
-        assertThat(d.format("plan.js")).isEqualTo("plan.js: line 2, column 9: the operator '+' is not part of the plan"
-                + " language (it has literals, names, '.', '[...]' and calls)");
+        assertThat(d.format("plan.js"))
+                .isEqualTo("plan.js: line 2, column 9: the operator '+' is not part of the plan"
+                        + " language (it has literals, names, '.', '[...]' and calls)");
     }
 
     @Test
     void the_parser_reports_every_statement_with_an_error_in_one_pass() {
         Compiled compiled = JS.compile("a = 1 +;\nb = ;\nc = [;\nreturn 1;\n", "plan.js");
-        assertThat(compiled.errors()).extracting(Diagnostic::message)
+        assertThat(compiled.errors())
+                .extracting(Diagnostic::message)
                 .allMatch(m -> m.startsWith("line 1,") || m.startsWith("line 2,") || m.startsWith("line 3,"))
                 .hasSize(3);
     }
@@ -135,9 +144,10 @@ class JsDialectTest {
     void identifiers_resolve_only_through_the_map_so_host_names_are_unknown() {
         for (String name : List.of("eval", "Function", "globalThis", "require", "process", "constructor")) {
             Compiled compiled = JS.compile("x = " + name + "('1');\nreturn x;\n", "plan.js");
-            assertThat(compiled.errors()).extracting(Diagnostic::message)
-                    .containsExactly("line 1, column 5: '" + name + "' is not available in plans: they cannot run code or"
-                            + " reach the host");
+            assertThat(compiled.errors())
+                    .extracting(Diagnostic::message)
+                    .containsExactly("line 1, column 5: '" + name
+                            + "' is not available in plans: they cannot run code or" + " reach the host");
         }
     }
 
@@ -145,10 +155,16 @@ class JsDialectTest {
     @Timeout(10)
     void nesting_beyond_the_limit_is_one_error_not_a_stack_overflow() {
         Compiled compiled = JS.compile("return " + "[".repeat(200_000) + "]".repeat(200_000) + ";", "plan.js");
-        assertThat(compiled.errors()).extracting(Diagnostic::message).singleElement().asString()
+        assertThat(compiled.errors())
+                .extracting(Diagnostic::message)
+                .singleElement()
+                .asString()
                 .contains("nested too deeply");
         Compiled chain = JS.compile("x = {a: 1};\nreturn x" + ".a".repeat(100_000) + ";", "plan.js");
-        assertThat(chain.errors()).extracting(Diagnostic::message).singleElement().asString()
+        assertThat(chain.errors())
+                .extracting(Diagnostic::message)
+                .singleElement()
+                .asString()
                 .contains("nested too deeply");
     }
 
@@ -159,17 +175,21 @@ class JsDialectTest {
             plan.append("a").append(i).append(" = ").append(i).append(";\n");
         }
         plan.append("return a0;\n");
-        Compiled compiled = DialectCompiler.of(Dialect.JS, DialectOptions.DEFAULT.withLimits(
-                DialectLimits.DEFAULT.withMaxAliases(10))).compile(plan.toString(), "plan.js");
-        assertThat(compiled.errors()).extracting(Diagnostic::message)
+        Compiled compiled = DialectCompiler.of(
+                        Dialect.JS, DialectOptions.DEFAULT.withLimits(DialectLimits.DEFAULT.withMaxAliases(10)))
+                .compile(plan.toString(), "plan.js");
+        assertThat(compiled.errors())
+                .extracting(Diagnostic::message)
                 .containsExactly("line 1, column 1: the plan has 11 aliases, more than the limit of 10");
     }
 
     @Test
     void a_plan_that_compiles_to_more_instructions_than_the_limit_is_refused() {
-        Compiled compiled = DialectCompiler.of(Dialect.JS, DialectOptions.DEFAULT.withLimits(
-                DialectLimits.DEFAULT.withMaxInstructions(2))).compile("return f({a: g({}), b: h({})});", "plan.js");
-        assertThat(compiled.errors()).extracting(Diagnostic::message)
+        Compiled compiled = DialectCompiler.of(
+                        Dialect.JS, DialectOptions.DEFAULT.withLimits(DialectLimits.DEFAULT.withMaxInstructions(2)))
+                .compile("return f({a: g({}), b: h({})});", "plan.js");
+        assertThat(compiled.errors())
+                .extracting(Diagnostic::message)
                 .containsExactly("line 1, column 1: the plan compiles to more than 2 instructions");
     }
 
@@ -179,7 +199,8 @@ class JsDialectTest {
                 .compile("return `hello ${user}`;", "plan.js");
         var vm = dev.planvm.vm.PlanVm.builder().build();
         var plan = compiled.load(vm.loader(), "plan.js").planOrThrow();
-        assertThat(vm.run(plan, java.util.Map.of("user", TextNode.valueOf("ada"))).finalAnswer())
+        assertThat(vm.run(plan, java.util.Map.of("user", TextNode.valueOf("ada")))
+                        .finalAnswer())
                 .isEqualTo(TextNode.valueOf("hello ada"));
     }
 }

@@ -17,9 +17,16 @@ import java.nio.charset.StandardCharsets;
 class YamlCompilerFuzzTest {
 
     private static final DialectCompiler YAML = DialectCompiler.of(Dialect.YAML);
-    private static final DialectCompiler SMALL = DialectCompiler.of(Dialect.YAML, DialectOptions.DEFAULT
-            .withSingleDomainResult(false).withUnwrapSingleElement(false)
-            .withLimits(DialectLimits.DEFAULT.withMaxBytes(4096).withMaxNesting(6).withMaxAliases(8).withMaxInstructions(16)));
+    private static final DialectCompiler SMALL = DialectCompiler.of(
+            Dialect.YAML,
+            DialectOptions.DEFAULT
+                    .withSingleDomainResult(false)
+                    .withUnwrapSingleElement(false)
+                    .withLimits(DialectLimits.DEFAULT
+                            .withMaxBytes(4096)
+                            .withMaxNesting(6)
+                            .withMaxAliases(8)
+                            .withMaxInstructions(16)));
 
     @FuzzTest(maxDuration = "30s")
     void any_bytes_compile_to_a_result_with_located_diagnostics_never_an_exception(byte[] bytes) {

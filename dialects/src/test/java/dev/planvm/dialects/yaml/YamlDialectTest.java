@@ -14,10 +14,10 @@ import dev.planvm.instructions.Diagnostic;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** Seed 000's semantics, run on the VM with real in-process tools. */
 class YamlDialectTest {
@@ -47,7 +47,9 @@ class YamlDialectTest {
     void aliases_that_the_result_does_not_reach_are_never_called() {
         Recorder tools = new Recorder().tool("flights", params -> json("[{\"from\": \"DEN\"}]"));
         var result = tools.run(TWO_FLIGHTS, "plan.yaml");
-        assertThat(tools.calls()).extracting(Recorder.Received::params).containsExactly(json("{\"number\": [\"5117\"]}"));
+        assertThat(tools.calls())
+                .extracting(Recorder.Received::params)
+                .containsExactly(json("{\"number\": [\"5117\"]}"));
         assertThat(result.finalAnswer()).isEqualTo(json("{\"from\": \"DEN\"}"));
     }
 
@@ -68,7 +70,8 @@ class YamlDialectTest {
 
     @Test
     void an_alias_with_several_domains_is_an_object_of_their_results() {
-        Recorder tools = new Recorder().tool("flights", params -> json("[{\"f\": 1}]"))
+        Recorder tools = new Recorder()
+                .tool("flights", params -> json("[{\"f\": 1}]"))
                 .tool("trains", params -> json("[{\"t\": 1}, {\"t\": 2}]"));
         var result = tools.run("""
                 result:
@@ -77,7 +80,8 @@ class YamlDialectTest {
                   trains:
                     to: LA
                 """, "plan.yaml");
-        assertThat(result.finalAnswer()).isEqualTo(json("{\"flights\": {\"f\": 1}, \"trains\": [{\"t\": 1}, {\"t\": 2}]}"));
+        assertThat(result.finalAnswer())
+                .isEqualTo(json("{\"flights\": {\"f\": 1}, \"trains\": [{\"t\": 1}, {\"t\": 2}]}"));
     }
 
     @Test
@@ -90,10 +94,13 @@ class YamlDialectTest {
                 """;
         JsonNode answer = json("[{\"from\": \"DEN\"}]");
         assertThat(run(plan, DialectOptions.DEFAULT)).isEqualTo(json("{\"from\": \"DEN\"}"));
-        assertThat(run(plan, DialectOptions.DEFAULT.withUnwrapSingleElement(false))).isEqualTo(answer);
+        assertThat(run(plan, DialectOptions.DEFAULT.withUnwrapSingleElement(false)))
+                .isEqualTo(answer);
         assertThat(run(plan, DialectOptions.DEFAULT.withSingleDomainResult(false)))
                 .isEqualTo(json("{\"flights\": {\"from\": \"DEN\"}}"));
-        assertThat(run(plan, DialectOptions.DEFAULT.withSingleDomainResult(false).withUnwrapSingleElement(false)))
+        assertThat(run(
+                        plan,
+                        DialectOptions.DEFAULT.withSingleDomainResult(false).withUnwrapSingleElement(false)))
                 .isEqualTo(json("{\"flights\": [{\"from\": \"DEN\"}]}"));
     }
 
@@ -127,7 +134,8 @@ class YamlDialectTest {
 
     @ParameterizedTest(name = "{0} gives {1}")
     @MethodSource("outputs")
-    void a_one_element_array_result_gives_its_element_and_every_other_result_stays_as_it_is(String output, String expected) {
+    void a_one_element_array_result_gives_its_element_and_every_other_result_stays_as_it_is(
+            String output, String expected) {
         Recorder tools = new Recorder().tool("lookup", params -> json(output));
         var result = tools.run("result:\n  lookup:\n    q: x\n", "plan.yaml");
         assertThat(result.finalAnswer()).isEqualTo(json(expected));
@@ -155,7 +163,8 @@ class YamlDialectTest {
                 .compile("result: hello ${user}\n", "plan.yaml");
         var vm = dev.planvm.vm.PlanVm.builder().build();
         var plan = compiled.load(vm.loader(), "plan.yaml").planOrThrow();
-        assertThat(vm.run(plan, Map.of("user", TextNode.valueOf("ada"))).finalAnswer()).isEqualTo(TextNode.valueOf("hello ada"));
+        assertThat(vm.run(plan, Map.of("user", TextNode.valueOf("ada"))).finalAnswer())
+                .isEqualTo(TextNode.valueOf("hello ada"));
     }
 
     @Test
@@ -172,7 +181,8 @@ class YamlDialectTest {
                 c: ${a}
                 result: ${a}
                 """, "plan.yaml");
-        assertThat(compiled.diagnostics()).extracting(Diagnostic::message)
+        assertThat(compiled.diagnostics())
+                .extracting(Diagnostic::message)
                 .containsExactly("line 1, column 1: alias 'a' depends on itself: a -> b -> c -> a");
     }
 }

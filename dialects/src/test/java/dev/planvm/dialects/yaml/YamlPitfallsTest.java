@@ -79,9 +79,10 @@ class YamlPitfallsTest {
                 a: two
                 """, "plan.yaml");
         assertThat(compiled.valid()).isFalse();
-        assertThat(messages(compiled)).containsExactly(
-                "line 5, column 5: duplicate key 'q' (first at line 4, column 5)",
-                "line 6, column 1: duplicate key 'a' (first at line 1, column 1)");
+        assertThat(messages(compiled))
+                .containsExactly(
+                        "line 5, column 5: duplicate key 'q' (first at line 4, column 5)",
+                        "line 6, column 1: duplicate key 'a' (first at line 1, column 1)");
     }
 
     @Test
@@ -106,7 +107,8 @@ class YamlPitfallsTest {
                 x: text
                 result: ${{ first: x, second: nothere }}
                 """, "plan.yaml");
-        assertThat(messages(compiled)).containsExactly("line 2, column 31: unknown name 'nothere' (aliases: result, x)");
+        assertThat(messages(compiled))
+                .containsExactly("line 2, column 31: unknown name 'nothere' (aliases: result, x)");
     }
 
     @Test
@@ -140,7 +142,8 @@ class YamlPitfallsTest {
         String big = "result:\n  search:\n    q: |\n" + line.repeat(lines);
         Compiled compiled = YAML.compile(big, "big.yaml");
         assertThat(compiled.errors()).isEmpty();
-        assertThat(compiled.plan().at("/0/parameters/tool_params/q/0").textValue()).hasSize(lines * 94);
+        assertThat(compiled.plan().at("/0/parameters/tool_params/q/0").textValue())
+                .hasSize(lines * 94);
     }
 
     @Test
@@ -148,8 +151,9 @@ class YamlPitfallsTest {
     void a_line_longer_than_64_ki_characters_is_refused_before_yaml_spends_quadratic_time_on_it() {
         String big = "result:\n  search:\n    q: " + "a".repeat(4 * 1024 * 1024) + "\n";
         Compiled compiled = YAML.compile(big, "big.yaml");
-        assertThat(messages(compiled)).containsExactly("line 3, column 65537: the line is longer than 65,536 characters:"
-                + " write long text as a block scalar (key: |, then the text on indented lines)");
+        assertThat(messages(compiled))
+                .containsExactly("line 3, column 65537: the line is longer than 65,536 characters:"
+                        + " write long text as a block scalar (key: |, then the text on indented lines)");
     }
 
     @Test
@@ -162,16 +166,22 @@ class YamlPitfallsTest {
     @Test
     @Timeout(10)
     void anchors_and_aliases_are_refused_so_a_billion_laughs_costs_nothing() {
-        StringBuilder bomb = new StringBuilder("a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+        StringBuilder bomb = new StringBuilder(
+                "a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
         for (char c = 'b'; c <= 'i'; c++) {
             String previous = "*" + (char) (c - 1);
-            bomb.append(c).append(": &").append(c).append(" [").append(String.join(", ", java.util.Collections.nCopies(9, previous)))
+            bomb.append(c)
+                    .append(": &")
+                    .append(c)
+                    .append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(9, previous)))
                     .append("]\n");
         }
         bomb.append("result: ${i}\n");
         Compiled compiled = YAML.compile(bomb.toString(), "lol.yaml");
         assertThat(compiled.valid()).isFalse();
-        assertThat(messages(compiled)).anyMatch(m -> m.contains("YAML anchors (&a) are not supported"))
+        assertThat(messages(compiled))
+                .anyMatch(m -> m.contains("YAML anchors (&a) are not supported"))
                 .anyMatch(m -> m.contains("YAML aliases (*name) are not supported"));
     }
 
@@ -186,7 +196,9 @@ class YamlPitfallsTest {
     @Test
     void tags_are_refused_because_every_value_is_text() {
         Compiled compiled = YAML.compile("result: !!int 5\n", "plan.yaml");
-        assertThat(messages(compiled)).singleElement().asString()
+        assertThat(messages(compiled))
+                .singleElement()
+                .asString()
                 .startsWith("line 1, column 9: YAML tags (tag:yaml.org,2002:int) are not supported in plans");
     }
 
@@ -199,8 +211,9 @@ class YamlPitfallsTest {
                       -value3
                 """, "plan.yaml");
         assertThat(compiled.plan().at("/0/parameters/tool_params/q")).isEqualTo(json("[\"-value3\"]"));
-        assertThat(messages(compiled)).containsExactly(
-                "line 4, column 7: '-value3' is the text '-value3', not a list item: write '- value3' (with a space) for a list");
+        assertThat(messages(compiled))
+                .containsExactly(
+                        "line 4, column 7: '-value3' is the text '-value3', not a list item: write '- value3' (with a space) for a list");
     }
 
     @Test
@@ -211,7 +224,9 @@ class YamlPitfallsTest {
                   search:
                     q: [${a}]
                 """, "plan.yaml");
-        assertThat(messages(compiled)).singleElement().asString()
+        assertThat(messages(compiled))
+                .singleElement()
+                .asString()
                 .startsWith("line 4, column 10: not valid YAML:")
                 .contains("quote it");
     }
@@ -219,7 +234,8 @@ class YamlPitfallsTest {
     @Test
     void windows_line_ends_and_a_byte_order_mark_are_read_like_any_other_file() {
         var tools = Recorder.echoing("search");
-        var result = tools.run("\ufeffx: X\r\nresult:\r\n  search:\r\n    q: ${{ a: x }}\r\n    n: 0123\r\n", "plan.yaml");
+        var result =
+                tools.run("\ufeffx: X\r\nresult:\r\n  search:\r\n    q: ${{ a: x }}\r\n    n: 0123\r\n", "plan.yaml");
         assertThat(result.finalAnswer()).isEqualTo(json("{\"q\": [{\"a\": \"X\"}], \"n\": [\"0123\"]}"));
         Compiled broken = YAML.compile("x: X\r\nresult: ${{ a: y }}\r\n", "plan.yaml");
         assertThat(messages(broken)).containsExactly("line 2, column 16: unknown name 'y' (did you mean 'x'?)");

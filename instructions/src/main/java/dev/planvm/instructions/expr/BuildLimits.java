@@ -11,8 +11,7 @@ final class BuildLimits {
     static final long MAX_TEXT = 10_000_000;
     static final long MAX_ELEMENTS = 1_000_000;
 
-    private BuildLimits() {
-    }
+    private BuildLimits() {}
 
     /** Refuses building text of {@code length} characters (or more) with {@code what}. */
     static void text(String what, long length) {
@@ -25,8 +24,8 @@ final class BuildLimits {
     /** Refuses building an array of {@code count} elements (or more) with {@code what}. */
     static void elements(String what, long count) {
         if (count > MAX_ELEMENTS) {
-            throw new EvaluationException(what + " would build an array of more than " + String.format("%,d", MAX_ELEMENTS)
-                    + " elements; one expression cannot build more");
+            throw new EvaluationException(what + " would build an array of more than "
+                    + String.format("%,d", MAX_ELEMENTS) + " elements; one expression cannot build more");
         }
     }
 }

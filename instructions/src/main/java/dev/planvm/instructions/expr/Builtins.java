@@ -1,11 +1,11 @@
 package dev.planvm.instructions.expr;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
  * The builtin functions callable from expressions: ONE registry of name → arity + implementation,
@@ -91,8 +91,7 @@ public final class Builtins {
         JsonNode call(JsonNode[] args, Variables vars);
     }
 
-    private record Builtin(Arity arity, Implementation implementation) {
-    }
+    private record Builtin(Arity arity, Implementation implementation) {}
 
     private static final Map<String, Builtin> REGISTRY;
 
@@ -139,20 +138,38 @@ public final class Builtins {
         one(r, "round", NumberFunctions::round);
         one(r, "floor", NumberFunctions::floor);
         one(r, "ceil", NumberFunctions::ceil);
-        r.put("contains", new Builtin(Arity.exactly(2), (args, vars) -> CollectionFunctions.contains(args[0], args[1])));
+        r.put(
+                "contains",
+                new Builtin(Arity.exactly(2), (args, vars) -> CollectionFunctions.contains(args[0], args[1])));
         r.put("split", new Builtin(Arity.exactly(2), (args, vars) -> TextFunctions.split(args[0], args[1])));
-        r.put("join", new Builtin(new Arity(1, 2), (args, vars) -> CollectionFunctions.join(args[0], args.length > 1 ? args[1] : null)));
+        r.put(
+                "join",
+                new Builtin(
+                        new Arity(1, 2),
+                        (args, vars) -> CollectionFunctions.join(args[0], args.length > 1 ? args[1] : null)));
         r.put("min", new Builtin(Arity.atLeast(1), (args, vars) -> NumberFunctions.min(args)));
         r.put("max", new Builtin(Arity.atLeast(1), (args, vars) -> NumberFunctions.max(args)));
         for (String period : List.of("next", "last", "this")) {
-            r.put(period, new Builtin(Arity.exactly(1),
-                    (args, vars) -> DateFunctions.period(period, args[0], DateFunctions.clock(vars, period + "()"))));
+            r.put(
+                    period,
+                    new Builtin(
+                            Arity.exactly(1),
+                            (args, vars) ->
+                                    DateFunctions.period(period, args[0], DateFunctions.clock(vars, period + "()"))));
         }
         REGISTRY = Collections.unmodifiableMap(r);
         Map<String, Builtin> m = new TreeMap<>();
         m.put("at", new Builtin(Arity.exactly(1), (args, vars) -> DateFunctions.at(args[0], args[1], vars)));
-        m.put("plus", new Builtin(Arity.exactly(2), (args, vars) -> DateFunctions.plus("plus", args[0], args[1], args[2], 1, vars)));
-        m.put("minus", new Builtin(Arity.exactly(2), (args, vars) -> DateFunctions.plus("minus", args[0], args[1], args[2], -1, vars)));
+        m.put(
+                "plus",
+                new Builtin(
+                        Arity.exactly(2),
+                        (args, vars) -> DateFunctions.plus("plus", args[0], args[1], args[2], 1, vars)));
+        m.put(
+                "minus",
+                new Builtin(
+                        Arity.exactly(2),
+                        (args, vars) -> DateFunctions.plus("minus", args[0], args[1], args[2], -1, vars)));
         METHOD_REGISTRY = Collections.unmodifiableMap(m);
         Map<String, Arity> methodArities = new TreeMap<>();
         m.forEach((name, builtin) -> methodArities.put(name, builtin.arity()));

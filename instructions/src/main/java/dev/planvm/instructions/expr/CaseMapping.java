@@ -18,8 +18,7 @@ final class CaseMapping {
     /** How far back from a piece's end a cut looks for whitespace. */
     private static final int LOOK_BACK = 64;
 
-    private CaseMapping() {
-    }
+    private CaseMapping() {}
 
     static String upper(String text) {
         return map(text, true);

@@ -1,12 +1,12 @@
 package dev.planvm.instructions.expr;
 
-import dev.planvm.json.JsonEquality;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonEquality;
 import dev.planvm.json.JsonText;
 import java.util.Iterator;
 
@@ -15,8 +15,7 @@ final class CollectionFunctions {
 
     private static final String DEFAULT_SEPARATOR = ",";
 
-    private CollectionFunctions() {
-    }
+    private CollectionFunctions() {}
 
     static JsonNode len(JsonNode x) {
         if (x.isTextual()) {

@@ -8,8 +8,7 @@ final class CompactJson {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private CompactJson() {
-    }
+    private CompactJson() {}
 
     static String write(JsonNode value) {
         StringBuilder sb = new StringBuilder();

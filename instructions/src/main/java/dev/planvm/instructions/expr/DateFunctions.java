@@ -40,8 +40,7 @@ final class DateFunctions {
 
     private static final long MAX_UNITS = 1_000_000;
 
-    private DateFunctions() {
-    }
+    private DateFunctions() {}
 
     /** The value of the bare helper {@code name} ({@link DateNames#CONSTANTS}). */
     static JsonNode constant(String name, RunClock clock) {
@@ -51,7 +50,9 @@ final class DateFunctions {
             case "tomorrow" -> new DateValue.Date(today.plusDays(1)).json();
             case "yesterday" -> new DateValue.Date(today.minusDays(1)).json();
             case "now" -> new DateValue.Offset(clock.now().atZone(clock.zone()).toOffsetDateTime()).json();
-            default -> DateValue.at(today, DateNames.PARTS_OF_DAY.get(name), clock.zone()).json();
+            default ->
+                DateValue.at(today, DateNames.PARTS_OF_DAY.get(name), clock.zone())
+                        .json();
         };
     }
 
@@ -63,14 +64,22 @@ final class DateFunctions {
         Optional<DayOfWeek> weekday = DateNames.weekday(word);
         if (weekday.isPresent()) {
             DayOfWeek day = weekday.get();
-            LocalDate date = step > 0 ? today.with(TemporalAdjusters.next(day))
-                    : step < 0 ? today.with(TemporalAdjusters.previous(day)) : today.with(ChronoField.DAY_OF_WEEK, day.getValue());
+            LocalDate date = step > 0
+                    ? today.with(TemporalAdjusters.next(day))
+                    : step < 0
+                            ? today.with(TemporalAdjusters.previous(day))
+                            : today.with(ChronoField.DAY_OF_WEEK, day.getValue());
             return new DateValue.Date(date).json();
         }
-        ChronoUnit unit = DateNames.unit(word).filter(u -> u != ChronoUnit.MINUTES).orElseThrow(() ->
-                new EvaluationException(function + "() takes " + DateNames.periods() + ", not " + Values.describe(x)));
+        ChronoUnit unit = DateNames.unit(word)
+                .filter(u -> u != ChronoUnit.MINUTES)
+                .orElseThrow(() -> new EvaluationException(
+                        function + "() takes " + DateNames.periods() + ", not " + Values.describe(x)));
         if (unit == ChronoUnit.HOURS) {
-            ZonedDateTime hour = clock.now().atZone(clock.zone()).truncatedTo(ChronoUnit.HOURS).plusHours(step);
+            ZonedDateTime hour = clock.now()
+                    .atZone(clock.zone())
+                    .truncatedTo(ChronoUnit.HOURS)
+                    .plusHours(step);
             return new DateValue.Offset(hour.toOffsetDateTime()).json();
         }
         LocalDate start = switch (unit) {
@@ -101,17 +110,21 @@ final class DateFunctions {
     static JsonNode plus(String function, JsonNode target, JsonNode n, JsonNode unitName, int sign, Variables vars) {
         DateValue value = DateValue.parse(target).orElseThrow(() -> DateValue.needed(function, target));
         long amount = sign * count(function, n);
-        ChronoUnit unit = DateNames.unit(DateNames.word(function, unitName,
-                "a unit as its second argument (" + DateNames.units() + ")"))
-                .orElseThrow(() -> new EvaluationException(Values.describe(unitName).replaceFirst("^text ", "")
-                        + " is not a unit: write " + DateNames.units()));
+        ChronoUnit unit = DateNames.unit(
+                        DateNames.word(function, unitName, "a unit as its second argument (" + DateNames.units() + ")"))
+                .orElseThrow(() -> new EvaluationException(Values.describe(unitName)
+                                .replaceFirst("^text ", "") + " is not a unit: write " + DateNames.units()));
         try {
             if (value instanceof DateValue.Date date) {
                 if (unit.isDateBased()) {
                     return new DateValue.Date(date.date().plus(amount, unit)).json();
                 }
                 ZoneId zone = clock(vars, function).zone();
-                return new DateValue.Offset(date.date().atStartOfDay(zone).plus(amount, unit).toOffsetDateTime()).json();
+                return new DateValue.Offset(date.date()
+                                .atStartOfDay(zone)
+                                .plus(amount, unit)
+                                .toOffsetDateTime())
+                        .json();
             }
             if (value instanceof DateValue.Local local) {
                 return new DateValue.Local(local.dateTime().plus(amount, unit)).json();
@@ -131,7 +144,8 @@ final class DateFunctions {
     /** The number of units of {@code plus} or {@code minus}: a whole number up to {@link #MAX_UNITS}. */
     private static long count(String function, JsonNode n) {
         if (!n.isNumber() || n.doubleValue() != Math.rint(n.doubleValue())) {
-            throw new EvaluationException(function + "() takes a whole number of units first, not " + Values.describe(n));
+            throw new EvaluationException(
+                    function + "() takes a whole number of units first, not " + Values.describe(n));
         }
         double d = n.doubleValue();
         if (Math.abs(d) > MAX_UNITS) {
@@ -154,7 +168,8 @@ final class DateFunctions {
         if (!DateValue.inZone(odt, zone)) {
             return new DateValue.Offset(odt.with(time));
         }
-        return new DateValue.Offset(DateValue.zoned(LocalDateTime.of(odt.toLocalDate(), time), zone, null).toOffsetDateTime());
+        return new DateValue.Offset(DateValue.zoned(LocalDateTime.of(odt.toLocalDate(), time), zone, null)
+                .toOffsetDateTime());
     }
 
     private static LocalDate today(RunClock clock) {
@@ -163,7 +178,8 @@ final class DateFunctions {
 
     /** The run's clock, or the error saying that this evaluation has none. */
     static RunClock clock(Variables vars, String helper) {
-        return vars.clock().orElseThrow(() -> new EvaluationException(helper
-                + " needs the run's clock, and this evaluation has none (give the variables a RunClock)"));
+        return vars.clock()
+                .orElseThrow(() -> new EvaluationException(helper
+                        + " needs the run's clock, and this evaluation has none (give the variables a RunClock)"));
     }
 }

@@ -20,8 +20,18 @@ import java.util.Set;
 final class DateNames {
 
     /** The names that stand for a value when no variable of that name is set. */
-    static final List<String> CONSTANTS = List.of("today", "tomorrow", "yesterday", "now",
-            "morning", "midday", "afternoon", "evening", "night", "endofday", "closeofbusiness");
+    static final List<String> CONSTANTS = List.of(
+            "today",
+            "tomorrow",
+            "yesterday",
+            "now",
+            "morning",
+            "midday",
+            "afternoon",
+            "evening",
+            "night",
+            "endofday",
+            "closeofbusiness");
 
     /** The parts of the day and their times (also readable as {@code .morning} of a date). */
     static final Map<String, LocalTime> PARTS_OF_DAY = parts();
@@ -32,8 +42,7 @@ final class DateNames {
     /** The units {@code next}, {@code last} and {@code this} take besides weekdays. */
     static final List<String> PERIODS = List.of("hour", "day", "week", "month", "year");
 
-    private DateNames() {
-    }
+    private DateNames() {}
 
     private static Map<String, LocalTime> parts() {
         Map<String, LocalTime> parts = new LinkedHashMap<>();
@@ -98,7 +107,9 @@ final class DateNames {
     static String units() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < UNITS.size(); i++) {
-            sb.append(i == 0 ? "" : i == UNITS.size() - 1 ? " or " : ", ").append(UNITS.get(i)).append("(s)");
+            sb.append(i == 0 ? "" : i == UNITS.size() - 1 ? " or " : ", ")
+                    .append(UNITS.get(i))
+                    .append("(s)");
         }
         return sb.toString();
     }

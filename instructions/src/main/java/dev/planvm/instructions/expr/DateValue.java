@@ -62,16 +62,30 @@ sealed interface DateValue {
     /** {@code 2026-11-26T09:00:00}: seconds always, a fraction in milli-, micro- or nanoseconds when not zero. */
     private static String write(LocalDateTime t) {
         int nanos = t.getNano();
-        String fraction = nanos == 0 ? "" : nanos % 1_000_000 == 0 ? String.format(".%03d", nanos / 1_000_000)
-                : nanos % 1_000 == 0 ? String.format(".%06d", nanos / 1_000) : String.format(".%09d", nanos);
-        return String.format(java.util.Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d%s", t.getYear(),
-                t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), fraction);
+        String fraction = nanos == 0
+                ? ""
+                : nanos % 1_000_000 == 0
+                        ? String.format(".%03d", nanos / 1_000_000)
+                        : nanos % 1_000 == 0 ? String.format(".%06d", nanos / 1_000) : String.format(".%09d", nanos);
+        return String.format(
+                java.util.Locale.ROOT,
+                "%04d-%02d-%02dT%02d:%02d:%02d%s",
+                t.getYear(),
+                t.getMonthValue(),
+                t.getDayOfMonth(),
+                t.getHour(),
+                t.getMinute(),
+                t.getSecond(),
+                fraction);
     }
 
     /** The value as JSON text, refused when its year is outside 1 to 9999. */
     default JsonNode json() {
-        int year = this instanceof Date d ? d.date().getYear()
-                : this instanceof Local l ? l.dateTime().getYear() : ((Offset) this).dateTime().getYear();
+        int year = this instanceof Date d
+                ? d.date().getYear()
+                : this instanceof Local l
+                        ? l.dateTime().getYear()
+                        : ((Offset) this).dateTime().getYear();
         if (year < MIN_YEAR || year > MAX_YEAR) {
             throw outOfRange();
         }
@@ -93,8 +107,10 @@ sealed interface DateValue {
             }
             char last = text.charAt(text.length() - 1);
             boolean offset = last == 'Z' || last == 'z' || text.indexOf('+', 10) > 0 || text.indexOf('-', 10) > 0;
-            return inRange(offset ? new Offset(OffsetDateTime.parse(text.replace('z', 'Z')))
-                    : new Local(LocalDateTime.parse(text)));
+            return inRange(
+                    offset
+                            ? new Offset(OffsetDateTime.parse(text.replace('z', 'Z')))
+                            : new Local(LocalDateTime.parse(text)));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }

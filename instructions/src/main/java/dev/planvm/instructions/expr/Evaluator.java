@@ -50,8 +50,7 @@ import java.util.Set;
  */
 public final class Evaluator {
 
-    private Evaluator() {
-    }
+    private Evaluator() {}
 
     /**
      * The value of {@code expr}; never Java null (JSON null is {@code NullNode}).
@@ -111,7 +110,8 @@ public final class Evaluator {
         if (e instanceof Expr.ObjectLiteral objectLiteral) {
             return object(objectLiteral, vars);
         }
-        throw new IllegalArgumentException("unknown expression node " + e.getClass().getSimpleName());
+        throw new IllegalArgumentException(
+                "unknown expression node " + e.getClass().getSimpleName());
     }
 
     /** A variable; when it is unset, a date/time helper of that name ({@code today}), else an error. */
@@ -143,7 +143,9 @@ public final class Evaluator {
         if (!operand.isNumber()) {
             throw new EvaluationException("'-' needs a number, got " + Values.describe(operand));
         }
-        return operand.isInt() ? JsNumbers.number(-(long) operand.intValue()) : JsNumbers.number(-operand.doubleValue());
+        return operand.isInt()
+                ? JsNumbers.number(-(long) operand.intValue())
+                : JsNumbers.number(-operand.doubleValue());
     }
 
     private static JsonNode call(Expr.Call c, Variables vars) {

@@ -106,7 +106,8 @@ public final class Exprs {
             renderList(c.args(), "(", ")", sb);
         } else if (e instanceof Expr.Method m) {
             Expr target = m.target();
-            boolean numberTarget = target instanceof Expr.Literal literal && literal.value().isNumber();
+            boolean numberTarget =
+                    target instanceof Expr.Literal literal && literal.value().isNumber();
             renderOperand(target, numberTarget || precedence(target) < POSTFIX_PRECEDENCE, sb);
             sb.append('.').append(m.name());
             renderList(m.args(), "(", ")", sb);

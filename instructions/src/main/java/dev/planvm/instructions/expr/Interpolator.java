@@ -34,8 +34,7 @@ public final class Interpolator {
 
     private static final int SOURCE_SHOWN = 80;
 
-    private Interpolator() {
-    }
+    private Interpolator() {}
 
     /**
      * The value of {@code template} with every reference evaluated, no string longer than
@@ -71,7 +70,8 @@ public final class Interpolator {
             return object;
         }
         ValueTemplate.ArrayTemplate arrayTemplate = (ValueTemplate.ArrayTemplate) template;
-        ArrayNode array = JsonNodeFactory.instance.arrayNode(arrayTemplate.elements().size());
+        ArrayNode array =
+                JsonNodeFactory.instance.arrayNode(arrayTemplate.elements().size());
         for (ValueTemplate element : arrayTemplate.elements()) {
             array.add(interpolate(element, vars, maxStringLength));
         }
@@ -118,7 +118,9 @@ public final class Interpolator {
 
     /** Whether the expression computes its value, rather than reading a variable, a path or a literal. */
     private static boolean computes(Expr expr) {
-        if (expr instanceof Expr.Variable || expr instanceof Expr.Member || expr instanceof Expr.Index
+        if (expr instanceof Expr.Variable
+                || expr instanceof Expr.Member
+                || expr instanceof Expr.Index
                 || expr instanceof Expr.Literal) {
             return false;
         }

@@ -23,12 +23,12 @@ final class JsNumbers {
 
     /** 2^53: from here on, not every whole number is a double. */
     private static final double SAFE_LIMIT = 9007199254740992.0;
+
     private static final long SAFE_LIMIT_LONG = 1L << 53;
     /** Double.toString can give more digits than needed on Java 17 only from this length on. */
     private static final int SHORTEN_FROM_DIGITS = 16;
 
-    private JsNumbers() {
-    }
+    private JsNumbers() {}
 
     /**
      * The node for {@code d}: integral and |d| &lt; 2^53 → IntNode or LongNode, else DoubleNode.

@@ -153,8 +153,7 @@ final class Lexer {
             integral = false;
         }
         char e = peek(0);
-        if ((e == 'e' || e == 'E')
-                && (isDigit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && isDigit(peek(2))))) {
+        if ((e == 'e' || e == 'E') && (isDigit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && isDigit(peek(2))))) {
             pos += 2;
             skipDigits();
             integral = false;
@@ -211,8 +210,7 @@ final class Lexer {
                 pos++;
             }
         }
-        return new Token(
-                TokenType.STRING, src.substring(start, pos), TextNode.valueOf(sb.toString()), start);
+        return new Token(TokenType.STRING, src.substring(start, pos), TextNode.valueOf(sb.toString()), start);
     }
 
     /** Decodes the escape at {@code pos} (a backslash) into {@code sb}. */
@@ -244,8 +242,7 @@ final class Lexer {
                 for (int i = 0; i < 4; i++) {
                     int digit = pos < src.length() ? Character.digit(src.charAt(pos), 16) : -1;
                     if (digit < 0 || !isAsciiHex(src.charAt(pos))) {
-                        throw new ExprSyntaxException(
-                                "invalid escape '\\u' in string: expected 4 hex digits", at);
+                        throw new ExprSyntaxException("invalid escape '\\u' in string: expected 4 hex digits", at);
                     }
                     code = code * 16 + digit;
                     pos++;
@@ -254,8 +251,7 @@ final class Lexer {
                 return;
             default:
                 throw new ExprSyntaxException(
-                        "invalid escape '\\" + new String(Character.toChars(src.codePointAt(at + 1)))
-                                + "' in string",
+                        "invalid escape '\\" + new String(Character.toChars(src.codePointAt(at + 1))) + "' in string",
                         at);
         }
     }

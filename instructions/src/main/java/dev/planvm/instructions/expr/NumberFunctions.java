@@ -1,7 +1,7 @@
 package dev.planvm.instructions.expr;
 
-import dev.planvm.json.JsonEquality;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.json.JsonEquality;
 
 /** Builtins over numbers: num, abs, round, floor, ceil, min, max. */
 final class NumberFunctions {
@@ -9,8 +9,7 @@ final class NumberFunctions {
     /** From this magnitude on every double is a whole number. */
     private static final double ALL_WHOLE = 4503599627370496.0;
 
-    private NumberFunctions() {
-    }
+    private NumberFunctions() {}
 
     static JsonNode num(JsonNode x) {
         if (x.isNumber()) {

@@ -1,17 +1,16 @@
 package dev.planvm.instructions.expr;
 
-import dev.planvm.json.JsonEquality;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonEquality;
 
 /** The strict binary operators: arithmetic, equality and ordering ({@code && ||} are in the evaluator). */
 final class Operators {
 
-    private Operators() {
-    }
+    private Operators() {}
 
     static JsonNode apply(BinaryOp op, JsonNode l, JsonNode r) {
         return switch (op) {
@@ -26,7 +25,8 @@ final class Operators {
     /** Text on either side concatenates; numbers add; arrays concatenate. */
     static JsonNode add(JsonNode l, JsonNode r) {
         if (l.isTextual() || r.isTextual()) {
-            BuildLimits.text("'+'", RenderedLength.of(l, BuildLimits.MAX_TEXT) + RenderedLength.of(r, BuildLimits.MAX_TEXT));
+            BuildLimits.text(
+                    "'+'", RenderedLength.of(l, BuildLimits.MAX_TEXT) + RenderedLength.of(r, BuildLimits.MAX_TEXT));
             return TextNode.valueOf(Interpolator.render(l) + Interpolator.render(r));
         }
         if (l.isNumber() && r.isNumber()) {
@@ -47,8 +47,8 @@ final class Operators {
 
     private static JsonNode arithmetic(BinaryOp op, JsonNode l, JsonNode r) {
         if (!l.isNumber() || !r.isNumber()) {
-            throw new EvaluationException("'" + op.symbol() + "' needs two numbers, got "
-                    + Values.describe(l) + " and " + Values.describe(r) + numHint(l, r));
+            throw new EvaluationException("'" + op.symbol() + "' needs two numbers, got " + Values.describe(l) + " and "
+                    + Values.describe(r) + numHint(l, r));
         }
         if ((op == BinaryOp.DIV || op == BinaryOp.MOD) && r.doubleValue() == 0) {
             throw new EvaluationException("division by zero");
@@ -90,8 +90,8 @@ final class Operators {
         } else if (l.isTextual() && r.isTextual()) {
             c = l.textValue().compareTo(r.textValue());
         } else {
-            throw new EvaluationException("cannot compare " + Values.describe(l) + " and "
-                    + Values.describe(r) + " with '" + op.symbol() + "'" + numHint(l, r));
+            throw new EvaluationException("cannot compare " + Values.describe(l) + " and " + Values.describe(r)
+                    + " with '" + op.symbol() + "'" + numHint(l, r));
         }
         return switch (op) {
             case LT -> c < 0;
@@ -103,7 +103,8 @@ final class Operators {
 
     /** A hint to use num() when a side is text that reads as a number. */
     private static String numHint(JsonNode l, JsonNode r) {
-        boolean numericText = (l.isTextual() && NumberFunctions.isDecimal(l.textValue().strip()))
+        boolean numericText = (l.isTextual()
+                        && NumberFunctions.isDecimal(l.textValue().strip()))
                 || (r.isTextual() && NumberFunctions.isDecimal(r.textValue().strip()));
         return numericText ? " (use num(x) to read text as a number)" : "";
     }

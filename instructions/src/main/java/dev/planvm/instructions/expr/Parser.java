@@ -64,8 +64,7 @@ final class Parser {
     }
 
     static ExprSyntaxException unterminatedReference(int refStart) {
-        return new ExprSyntaxException(
-                "unterminated reference: missing '}' to close '${'", refStart);
+        return new ExprSyntaxException("unterminated reference: missing '}' to close '${'", refStart);
     }
 
     private Token advance() {
@@ -102,20 +101,47 @@ final class Parser {
     private static BinaryOp binaryOp(TokenType type, int level) {
         BinaryOp op;
         switch (type) {
-            case OR_OR: op = BinaryOp.OR; break;
-            case AND_AND: op = BinaryOp.AND; break;
-            case EQ_EQ: op = BinaryOp.EQ; break;
-            case BANG_EQ: op = BinaryOp.NE; break;
-            case LT: op = BinaryOp.LT; break;
-            case LE: op = BinaryOp.LE; break;
-            case GT: op = BinaryOp.GT; break;
-            case GE: op = BinaryOp.GE; break;
-            case PLUS: op = BinaryOp.ADD; break;
-            case MINUS: op = BinaryOp.SUB; break;
-            case STAR: op = BinaryOp.MUL; break;
-            case SLASH: op = BinaryOp.DIV; break;
-            case PERCENT: op = BinaryOp.MOD; break;
-            default: return null;
+            case OR_OR:
+                op = BinaryOp.OR;
+                break;
+            case AND_AND:
+                op = BinaryOp.AND;
+                break;
+            case EQ_EQ:
+                op = BinaryOp.EQ;
+                break;
+            case BANG_EQ:
+                op = BinaryOp.NE;
+                break;
+            case LT:
+                op = BinaryOp.LT;
+                break;
+            case LE:
+                op = BinaryOp.LE;
+                break;
+            case GT:
+                op = BinaryOp.GT;
+                break;
+            case GE:
+                op = BinaryOp.GE;
+                break;
+            case PLUS:
+                op = BinaryOp.ADD;
+                break;
+            case MINUS:
+                op = BinaryOp.SUB;
+                break;
+            case STAR:
+                op = BinaryOp.MUL;
+                break;
+            case SLASH:
+                op = BinaryOp.DIV;
+                break;
+            case PERCENT:
+                op = BinaryOp.MOD;
+                break;
+            default:
+                return null;
         }
         return op.precedence() == level ? op : null;
     }
@@ -200,8 +226,7 @@ final class Parser {
         Builtins.Arity arity = Builtins.arity(name.text()).orElse(null);
         if (arity == null) {
             throw new ExprSyntaxException(
-                    "unknown function '" + name.text() + "' (known: " + Builtins.knownList() + ")",
-                    name.pos());
+                    "unknown function '" + name.text() + "' (known: " + Builtins.knownList() + ")", name.pos());
         }
         List<Expr> args = arguments(name.text());
         if (!arity.accepts(args.size())) {
@@ -215,8 +240,10 @@ final class Parser {
     private Expr method(Expr target, Token name) {
         Builtins.Arity arity = Builtins.METHODS.get(name.text());
         if (arity == null) {
-            throw new ExprSyntaxException("there is no method '" + name.text() + "' (values have no methods; the date/time"
-                    + " helpers have " + Builtins.methodList() + ")", name.pos());
+            throw new ExprSyntaxException(
+                    "there is no method '" + name.text() + "' (values have no methods; the date/time" + " helpers have "
+                            + Builtins.methodList() + ")",
+                    name.pos());
         }
         List<Expr> args = arguments(name.text());
         if (!arity.accepts(args.size())) {

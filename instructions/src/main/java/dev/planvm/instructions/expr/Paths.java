@@ -15,8 +15,7 @@ final class Paths {
 
     private static final int KEYS_SHOWN = 10;
 
-    private Paths() {
-    }
+    private Paths() {}
 
     /** {@code target.name}, where {@code target} is the value of {@code step.target()}. */
     static JsonNode member(JsonNode target, Expr.Member step, Variables vars) {
@@ -65,20 +64,28 @@ final class Paths {
             }
             throw wrongKind(target, container, "an array", shown, step, vars);
         }
-        throw fail("the index of '" + pathOf(step.target(), vars) + "' must be text or a number, got "
-                + Values.describe(key), step, vars);
+        throw fail(
+                "the index of '" + pathOf(step.target(), vars) + "' must be text or a number, got "
+                        + Values.describe(key),
+                step,
+                vars);
     }
 
     private static JsonNode element(JsonNode array, JsonNode key, Expr.Index step, Variables vars) {
         double d = key.doubleValue();
         String target = pathOf(step.target(), vars);
         if (d != Math.rint(d)) {
-            throw fail("'" + target + "' has no element " + JsNumbers.render(key)
-                    + ": an index must be a whole number", step, vars);
+            throw fail(
+                    "'" + target + "' has no element " + JsNumbers.render(key) + ": an index must be a whole number",
+                    step,
+                    vars);
         }
         if (d < 0 || d >= array.size()) {
-            throw fail("'" + target + "' has no element " + JsNumbers.render(key) + " ("
-                    + describeSize(array.size()) + ")", step, vars);
+            throw fail(
+                    "'" + target + "' has no element " + JsNumbers.render(key) + " (" + describeSize(array.size())
+                            + ")",
+                    step,
+                    vars);
         }
         return array.get((int) d);
     }
@@ -92,8 +99,10 @@ final class Paths {
 
     private static EvaluationException missingKey(JsonNode object, String key, Expr step, Variables vars) {
         String has = object.size() == 0 ? "it is empty" : "it has: " + Values.keyList(object, KEYS_SHOWN);
-        return fail("'" + pathOf(targetOf(step), vars) + "' has no key " + Values.quote(key)
-                + " (" + has + ")", step, vars);
+        return fail(
+                "'" + pathOf(targetOf(step), vars) + "' has no key " + Values.quote(key) + " (" + has + ")",
+                step,
+                vars);
     }
 
     /**
@@ -102,8 +111,8 @@ final class Paths {
      *
      * @param parsed what the text {@code target} holds, or null
      */
-    private static EvaluationException wrongKind(JsonNode target, JsonNode parsed, String wanted,
-            String shownStep, Expr step, Variables vars) {
+    private static EvaluationException wrongKind(
+            JsonNode target, JsonNode parsed, String wanted, String shownStep, Expr step, Variables vars) {
         String what = "'" + pathOf(targetOf(step), vars) + "'";
         String read = ": cannot read " + shownStep;
         if (target.isTextual()) {

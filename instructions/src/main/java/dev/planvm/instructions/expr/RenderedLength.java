@@ -13,8 +13,7 @@ import java.util.Map;
  */
 final class RenderedLength {
 
-    private RenderedLength() {
-    }
+    private RenderedLength() {}
 
     /** The exact rendered length of {@code value}, or some figure above {@code limit} once it passes it. */
     static long of(JsonNode value, long limit) {

@@ -69,11 +69,16 @@ public record RunClock(Instant now, ZoneId zone) {
      * document of an earlier version, or a damaged one, reads as having no clock.
      */
     public static Optional<RunClock> fromJson(JsonNode json) {
-        if (json == null || !json.isObject() || !json.path("now").isTextual() || !json.path("tz").isTextual()) {
+        if (json == null
+                || !json.isObject()
+                || !json.path("now").isTextual()
+                || !json.path("tz").isTextual()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new RunClock(Instant.parse(json.get("now").textValue()), zone(json.get("tz").textValue())));
+            return Optional.of(new RunClock(
+                    Instant.parse(json.get("now").textValue()),
+                    zone(json.get("tz").textValue())));
         } catch (IllegalArgumentException | DateTimeException e) {
             return Optional.empty();
         }
@@ -89,8 +94,9 @@ public record RunClock(Instant now, ZoneId zone) {
         try {
             return ZoneId.of(text.trim());
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a time zone: write a region such as Europe/Oslo or"
-                    + " America/New_York, UTC, or an offset such as +01:00");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a time zone: write a region such as Europe/Oslo or"
+                            + " America/New_York, UTC, or an offset such as +01:00");
         }
     }
 

@@ -16,8 +16,7 @@ final class TextFunctions {
     /** Case mapping can make text longer: at most three characters for one ({@code 'ﬃ'} becomes {@code "FFI"}). */
     private static final int MAX_CASE_GROWTH = 3;
 
-    private TextFunctions() {
-    }
+    private TextFunctions() {}
 
     /** {@code x} rendered as text, refused before rendering when it would be longer than the build ceiling. */
     static JsonNode str(JsonNode x) {
@@ -45,14 +44,16 @@ final class TextFunctions {
                     return holdable(parsed);
                 }
             } catch (StreamConstraintsException e) {
-                throw new EvaluationException("json() would build more than " + String.format(Locale.ROOT, "%,d",
-                        JsonValues.MAX_TOKENS) + " JSON tokens or nest deeper than 1,000 levels; one expression cannot build more");
+                throw new EvaluationException(
+                        "json() would build more than " + String.format(Locale.ROOT, "%,d", JsonValues.MAX_TOKENS)
+                                + " JSON tokens or nest deeper than 1,000 levels; one expression cannot build more");
             } catch (JsonProcessingException e) {
                 // not JSON as a whole: look for a fenced or embedded object below
             }
         }
-        return JsonText.parse(text).orElseThrow(
-                () -> new EvaluationException("json() cannot parse " + Values.quote(x.textValue()) + " as JSON"));
+        return JsonText.parse(text)
+                .orElseThrow(() ->
+                        new EvaluationException("json() cannot parse " + Values.quote(x.textValue()) + " as JSON"));
     }
 
     private static JsonNode holdable(JsonNode parsed) {
@@ -86,7 +87,9 @@ final class TextFunctions {
                 length++;
             } else {
                 String one = String.valueOf(c);
-                length += Math.max(one.toUpperCase(Locale.ROOT).length(), one.toLowerCase(Locale.ROOT).length());
+                length += Math.max(
+                        one.toUpperCase(Locale.ROOT).length(),
+                        one.toLowerCase(Locale.ROOT).length());
             }
         }
         BuildLimits.text(function, length);
@@ -103,7 +106,9 @@ final class TextFunctions {
             throw Builtins.needs("split", "text as its separator", sep);
         }
         String separator = sep.textValue();
-        BuildLimits.elements("split()", separator.isEmpty() ? text.codePointCount(0, text.length()) : occurrences(text, separator) + 1);
+        BuildLimits.elements(
+                "split()",
+                separator.isEmpty() ? text.codePointCount(0, text.length()) : occurrences(text, separator) + 1);
         ArrayNode parts = JsonNodeFactory.instance.arrayNode();
         if (separator.isEmpty()) {
             text.codePoints().forEach(cp -> parts.add(new String(Character.toChars(cp))));

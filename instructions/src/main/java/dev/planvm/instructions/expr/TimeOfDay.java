@@ -15,11 +15,10 @@ import java.util.regex.Pattern;
  */
 final class TimeOfDay {
 
-    private static final Pattern CLOCK = Pattern.compile(
-            "(\\d{1,2})(?::(\\d{2}))?(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?");
+    private static final Pattern CLOCK =
+            Pattern.compile("(\\d{1,2})(?::(\\d{2}))?(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?");
 
-    private TimeOfDay() {
-    }
+    private TimeOfDay() {}
 
     /** The time {@code value} names, or the error saying how to write one. */
     static LocalTime parse(JsonNode value) {
@@ -28,15 +27,18 @@ final class TimeOfDay {
             if (hour == Math.rint(hour) && hour >= 0 && hour <= 23) {
                 return LocalTime.of((int) hour, 0);
             }
-            throw new EvaluationException("at() takes a whole hour from 0 to 23 as a number, not " + JsNumbers.render(value));
+            throw new EvaluationException(
+                    "at() takes a whole hour from 0 to 23 as a number, not " + JsNumbers.render(value));
         }
         if (!value.isTextual()) {
-            throw new EvaluationException("at() takes a time of day such as '3:00pm' or '15:00', not " + Values.describe(value));
+            throw new EvaluationException(
+                    "at() takes a time of day such as '3:00pm' or '15:00', not " + Values.describe(value));
         }
         String text = value.textValue();
-        return ofText(text).or(() -> DateValue.parse(value).flatMap(TimeOfDay::timeOf)).orElseThrow(() ->
-                new EvaluationException(Values.quote(text)
-                        + " is not a time of day: write 3:00pm, 15:00 or 15:00:30"));
+        return ofText(text)
+                .or(() -> DateValue.parse(value).flatMap(TimeOfDay::timeOf))
+                .orElseThrow(() -> new EvaluationException(
+                        Values.quote(text) + " is not a time of day: write 3:00pm, 15:00 or 15:00:30"));
     }
 
     private static Optional<LocalTime> ofText(String text) {

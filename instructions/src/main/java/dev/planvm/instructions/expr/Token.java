@@ -32,9 +32,6 @@ record Token(TokenType type, String text, JsonNode value, int pos) {
 
     /** Whether this token may serve as a member or field name (identifiers and keywords). */
     boolean isName() {
-        return type == TokenType.IDENT
-                || type == TokenType.TRUE
-                || type == TokenType.FALSE
-                || type == TokenType.NULL;
+        return type == TokenType.IDENT || type == TokenType.TRUE || type == TokenType.FALSE || type == TokenType.NULL;
     }
 }

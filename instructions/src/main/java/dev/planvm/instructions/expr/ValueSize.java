@@ -47,8 +47,7 @@ public record ValueSize(long size, int depth) {
     }
 
     /** A container still to walk, and its depth. */
-    private record Pending(JsonNode node, int depth) {
-    }
+    private record Pending(JsonNode node, int depth) {}
 
     private static long fields(Pending object, Deque<Pending> stack, long size, long maxSize) {
         for (Map.Entry<String, JsonNode> field : object.node().properties()) {

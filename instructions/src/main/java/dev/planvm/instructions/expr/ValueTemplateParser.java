@@ -1,7 +1,7 @@
 package dev.planvm.instructions.expr;
 
-import dev.planvm.json.JsonPointers;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.json.JsonPointers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +13,7 @@ final class ValueTemplateParser {
 
     private ValueTemplateParser() {}
 
-    static ValueTemplate parse(
-            JsonNode node, String pointer, Consumer<ValueTemplate.SyntaxProblem> problems) {
+    static ValueTemplate parse(JsonNode node, String pointer, Consumer<ValueTemplate.SyntaxProblem> problems) {
         if (node.isTextual()) {
             return string(node, pointer, problems);
         }
@@ -22,7 +21,8 @@ final class ValueTemplateParser {
             Map<String, ValueTemplate> fields = new LinkedHashMap<>();
             boolean constant = true;
             for (Map.Entry<String, JsonNode> field : node.properties()) {
-                ValueTemplate v = parse(field.getValue(), pointer + "/" + JsonPointers.escape(field.getKey()), problems);
+                ValueTemplate v =
+                        parse(field.getValue(), pointer + "/" + JsonPointers.escape(field.getKey()), problems);
                 constant &= v instanceof ValueTemplate.Constant;
                 fields.put(field.getKey(), v);
             }
@@ -41,8 +41,7 @@ final class ValueTemplateParser {
         return new ValueTemplate.Constant(node);
     }
 
-    private static ValueTemplate string(
-            JsonNode node, String pointer, Consumer<ValueTemplate.SyntaxProblem> problems) {
+    private static ValueTemplate string(JsonNode node, String pointer, Consumer<ValueTemplate.SyntaxProblem> problems) {
         String s = node.textValue();
         Template t;
         try {
@@ -51,12 +50,10 @@ final class ValueTemplateParser {
             problems.accept(new ValueTemplate.SyntaxProblem(pointer, e.offset(), e.getMessage()));
             return new ValueTemplate.Constant(node);
         }
-        boolean plain =
-                t.parts().isEmpty()
-                        || (t.parts().size() == 1
-                                && t.parts().get(0) instanceof Template.Text text
-                                && text.text().equals(s));
+        boolean plain = t.parts().isEmpty()
+                || (t.parts().size() == 1
+                        && t.parts().get(0) instanceof Template.Text text
+                        && text.text().equals(s));
         return plain ? new ValueTemplate.Constant(node) : new ValueTemplate.StringTemplate(t);
     }
-
 }

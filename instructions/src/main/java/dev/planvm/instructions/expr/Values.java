@@ -2,15 +2,13 @@ package dev.planvm.instructions.expr;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
-import java.util.Map;
 
 /** Truthiness, equality, ordering and type names of JSON values, JavaScript-like. */
 final class Values {
 
     private static final int PREVIEW_CHARS = 40;
 
-    private Values() {
-    }
+    private Values() {}
 
     /** JS truthiness: false, null, 0, NaN and "" are falsy; everything else is truthy. */
     static boolean truthy(JsonNode v) {

@@ -25,7 +25,9 @@ class BuiltinsEvalTest {
                 try {
                     Evaluator.evaluate(new Expr.Call(name, args, 0), v -> null);
                 } catch (EvaluationException fine) {
-                    assertThat(fine.getMessage()).doesNotContain("unknown function").doesNotContain("takes");
+                    assertThat(fine.getMessage())
+                            .doesNotContain("unknown function")
+                            .doesNotContain("takes");
                 }
             }
         }
@@ -34,7 +36,8 @@ class BuiltinsEvalTest {
     @Test
     void a_call_with_the_wrong_number_of_arguments_is_an_error() {
         Expr call = new Expr.Call("len", List.of(), 0);
-        assertThatThrownBy(() -> Evaluator.evaluate(call, name -> null)).hasMessage("${len()}: len() takes 1 argument, got 0");
+        assertThatThrownBy(() -> Evaluator.evaluate(call, name -> null))
+                .hasMessage("${len()}: len() takes 1 argument, got 0");
     }
 
     @Test
@@ -49,11 +52,10 @@ class BuiltinsEvalTest {
 
     @Test
     void len_of_a_number_is_an_error() {
-        assertThatThrownBy(() -> eval("len(n)", "{\"n\": 5}"))
-                .isInstanceOfSatisfying(EvaluationException.class, e -> {
-                    assertThat(e).hasMessage("${len(n)}: len() needs text, an array or an object, got the number 5");
-                    assertThat(e.variable()).isEqualTo("n");
-                });
+        assertThatThrownBy(() -> eval("len(n)", "{\"n\": 5}")).isInstanceOfSatisfying(EvaluationException.class, e -> {
+            assertThat(e).hasMessage("${len(n)}: len() needs text, an array or an object, got the number 5");
+            assertThat(e.variable()).isEqualTo("n");
+        });
     }
 
     @Test
@@ -123,7 +125,8 @@ class BuiltinsEvalTest {
 
     @Test
     void json_parses_a_fenced_answer() {
-        assertThat(eval("json(s)", "{\"s\": \"```json\\n{\\\"ok\\\": true}\\n```\"}")).isEqualTo(json("{\"ok\": true}"));
+        assertThat(eval("json(s)", "{\"s\": \"```json\\n{\\\"ok\\\": true}\\n```\"}"))
+                .isEqualTo(json("{\"ok\": true}"));
     }
 
     @Test
@@ -133,7 +136,8 @@ class BuiltinsEvalTest {
 
     @Test
     void json_of_invalid_text_is_an_error() {
-        assertThatThrownBy(() -> eval("json(s)", "{\"s\": \"not json\"}")).hasMessage("${json(s)}: json() cannot parse 'not json' as JSON");
+        assertThatThrownBy(() -> eval("json(s)", "{\"s\": \"not json\"}"))
+                .hasMessage("${json(s)}: json() cannot parse 'not json' as JSON");
     }
 
     @Test
@@ -153,7 +157,8 @@ class BuiltinsEvalTest {
 
     @Test
     void keys_of_plain_text_is_an_error() {
-        assertThatThrownBy(() -> eval("keys('hi')")).hasMessage("${keys('hi')}: keys() needs an object, got text holding no JSON object");
+        assertThatThrownBy(() -> eval("keys('hi')"))
+                .hasMessage("${keys('hi')}: keys() needs an object, got text holding no JSON object");
     }
 
     @Test
@@ -163,7 +168,8 @@ class BuiltinsEvalTest {
 
     @Test
     void values_of_a_number_is_an_error() {
-        assertThatThrownBy(() -> eval("values(1)")).hasMessage("${values(1)}: values() needs an object, got the number 1");
+        assertThatThrownBy(() -> eval("values(1)"))
+                .hasMessage("${values(1)}: values() needs an object, got the number 1");
     }
 
     @Test
@@ -204,7 +210,8 @@ class BuiltinsEvalTest {
     @Test
     void contains_in_a_number_is_an_error() {
         assertThatThrownBy(() -> eval("contains(1, 1)"))
-                .hasMessage("${contains(1, 1)}: contains() needs text, an array or an object to look in, got the number 1");
+                .hasMessage(
+                        "${contains(1, 1)}: contains() needs text, an array or an object to look in, got the number 1");
     }
 
     @Test
@@ -234,7 +241,8 @@ class BuiltinsEvalTest {
 
     @Test
     void split_of_an_array_is_an_error() {
-        assertThatThrownBy(() -> eval("split([1], ',')")).hasMessage("${split([1], ',')}: split() needs text, got an array");
+        assertThatThrownBy(() -> eval("split([1], ',')"))
+                .hasMessage("${split([1], ',')}: split() needs text, got an array");
     }
 
     @Test
@@ -254,7 +262,8 @@ class BuiltinsEvalTest {
 
     @Test
     void round_of_text_is_an_error() {
-        assertThatThrownBy(() -> eval("round('1.5')")).hasMessage("${round('1.5')}: round() needs a number, got text '1.5'");
+        assertThatThrownBy(() -> eval("round('1.5')"))
+                .hasMessage("${round('1.5')}: round() needs a number, got text '1.5'");
     }
 
     @Test

@@ -10,8 +10,27 @@ class BuiltinsTest {
     void the_catalog_lists_every_function_sorted() {
         assertThat(Builtins.NAMES)
                 .containsExactly(
-                        "abs", "ceil", "contains", "floor", "join", "json", "keys", "last", "len", "lower", "max",
-                        "min", "next", "num", "round", "split", "str", "this", "trim", "upper", "values");
+                        "abs",
+                        "ceil",
+                        "contains",
+                        "floor",
+                        "join",
+                        "json",
+                        "keys",
+                        "last",
+                        "len",
+                        "lower",
+                        "max",
+                        "min",
+                        "next",
+                        "num",
+                        "round",
+                        "split",
+                        "str",
+                        "this",
+                        "trim",
+                        "upper",
+                        "values");
         assertThat(Builtins.METHODS.keySet()).containsExactly("at", "minus", "plus");
         assertThat(Builtins.CONSTANTS).contains("today", "now", "closeofbusiness");
         assertThat(Builtins.FUNCTIONS.keySet()).containsExactlyElementsOf(Builtins.NAMES);

@@ -28,7 +28,8 @@ class EvaluatorFuzzTest {
              "nums": [3, -1, 2.5, 1e21]}""");
 
     /** The variables with a clock on the night the clocks go forward in Oslo, so the date/time helpers run too. */
-    private static final Variables VARS = Variables.of(VARIABLES::get,
+    private static final Variables VARS = Variables.of(
+            VARIABLES::get,
             new RunClock(java.time.Instant.parse("2026-03-29T00:30:00Z"), java.time.ZoneId.of("Europe/Oslo")));
 
     @FuzzTest(maxDuration = "30s")

@@ -109,7 +109,8 @@ class EvaluatorTest {
 
     @Test
     void adding_an_object_and_a_number_is_an_error() {
-        assertThatThrownBy(() -> eval("o + 1", "{\"o\": {}}")).hasMessage("${o + 1}: cannot add an object and a number");
+        assertThatThrownBy(() -> eval("o + 1", "{\"o\": {}}"))
+                .hasMessage("${o + 1}: cannot add an object and a number");
     }
 
     @Test
@@ -153,7 +154,8 @@ class EvaluatorTest {
 
     @Test
     void objects_are_equal_when_deeply_equal_with_numbers_by_value() {
-        assertThat(eval("o == {b: [1.0, 'x'], a: 2}", "{\"o\": {\"a\": 2, \"b\": [1, \"x\"]}}")).isEqualTo(BooleanNode.TRUE);
+        assertThat(eval("o == {b: [1.0, 'x'], a: 2}", "{\"o\": {\"a\": 2, \"b\": [1, \"x\"]}}"))
+                .isEqualTo(BooleanNode.TRUE);
     }
 
     @Test
@@ -173,7 +175,8 @@ class EvaluatorTest {
 
     @Test
     void large_longs_compare_exactly() {
-        assertThat(eval("a < b", "{\"a\": 9007199254740992, \"b\": 9007199254740993}")).isEqualTo(BooleanNode.TRUE);
+        assertThat(eval("a < b", "{\"a\": 9007199254740992, \"b\": 9007199254740993}"))
+                .isEqualTo(BooleanNode.TRUE);
     }
 
     @Test
@@ -242,11 +245,10 @@ class EvaluatorTest {
 
     @Test
     void the_error_for_an_unset_variable_reports_variable_and_path() {
-        assertThatThrownBy(() -> eval("count"))
-                .isInstanceOfSatisfying(EvaluationException.class, e -> {
-                    assertThat(e.variable()).isEqualTo("count");
-                    assertThat(e.path()).isEqualTo("count");
-                });
+        assertThatThrownBy(() -> eval("count")).isInstanceOfSatisfying(EvaluationException.class, e -> {
+            assertThat(e.variable()).isEqualTo("count");
+            assertThat(e.path()).isEqualTo("count");
+        });
     }
 
     @Test

@@ -26,8 +26,7 @@ class ExprParserTest {
     }
 
     private static AbstractThrowableAssert<?, ? extends Throwable> syntaxError(String source) {
-        return assertThatThrownBy(() -> ExprParser.parse(source))
-                .isInstanceOf(ExprSyntaxException.class);
+        return assertThatThrownBy(() -> ExprParser.parse(source)).isInstanceOf(ExprSyntaxException.class);
     }
 
     private static void assertError(String source, int offset, String message) {
@@ -49,8 +48,7 @@ class ExprParserTest {
     @Test
     void integers_beyond_int_are_long_nodes_and_beyond_long_are_doubles() {
         assertThat(literal("9000000000").value()).isEqualTo(LongNode.valueOf(9_000_000_000L));
-        assertThat(literal("99999999999999999999").value())
-                .isEqualTo(DoubleNode.valueOf(99999999999999999999d));
+        assertThat(literal("99999999999999999999").value()).isEqualTo(DoubleNode.valueOf(99999999999999999999d));
     }
 
     @Test
@@ -324,7 +322,9 @@ class ExprParserTest {
     @Test
     void only_builtins_can_be_called() {
         assertError(
-                "a.b(1)", 2, "there is no method 'b' (values have no methods; the date/time helpers have at, minus, plus)");
+                "a.b(1)",
+                2,
+                "there is no method 'b' (values have no methods; the date/time helpers have at, minus, plus)");
         assertError(
                 "len(x)(1)",
                 6,

@@ -11,8 +11,7 @@ final class Fixtures {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** {@code text} parsed as JSON (single quotes allowed for readability). */
     static JsonNode json(String text) {

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 class InterpolatorTest {
 
-    private static final String VARS = "{\"n\": 42, \"half\": 3.5, \"name\": \"Ada\", \"user\": {\"id\": 7, \"tags\": [\"x\"]},"
-            + " \"nothing\": null, \"ok\": true}";
+    private static final String VARS =
+            "{\"n\": 42, \"half\": 3.5, \"name\": \"Ada\", \"user\": {\"id\": 7, \"tags\": [\"x\"]},"
+                    + " \"nothing\": null, \"ok\": true}";
 
     private static JsonNode interpolate(String templateJson) {
         return Interpolator.interpolate(template(json(templateJson)), vars(VARS));
@@ -99,7 +100,8 @@ class InterpolatorTest {
 
     @Test
     void nested_objects_and_arrays_are_walked() {
-        assertThat(interpolate("{\"to\": \"${name}\", \"meta\": {\"ids\": [\"${user.id}\", 2, \"#${n}\"]}, \"fixed\": \"x\"}"))
+        assertThat(interpolate(
+                        "{\"to\": \"${name}\", \"meta\": {\"ids\": [\"${user.id}\", 2, \"#${n}\"]}, \"fixed\": \"x\"}"))
                 .isEqualTo(json("{\"to\": \"Ada\", \"meta\": {\"ids\": [7, 2, \"#42\"]}, \"fixed\": \"x\"}"));
     }
 
@@ -112,7 +114,8 @@ class InterpolatorTest {
 
     @Test
     void an_unset_variable_in_text_is_an_error_not_an_empty_string() {
-        assertThatThrownBy(() -> interpolate("\"Dear ${missing},\"")).hasMessage("${missing}: variable 'missing' is not set");
+        assertThatThrownBy(() -> interpolate("\"Dear ${missing},\""))
+                .hasMessage("${missing}: variable 'missing' is not set");
     }
 
     @Test

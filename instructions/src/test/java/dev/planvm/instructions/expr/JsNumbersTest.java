@@ -140,6 +140,7 @@ class JsNumbersTest {
 
     @Test
     void a_whole_decimal_node_renders_without_a_fraction() {
-        assertThat(JsNumbers.render(DecimalNode.valueOf(new BigDecimal("4.000")))).isEqualTo("4");
+        assertThat(JsNumbers.render(DecimalNode.valueOf(new BigDecimal("4.000"))))
+                .isEqualTo("4");
     }
 }

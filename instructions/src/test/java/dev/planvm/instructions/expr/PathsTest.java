@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class PathsTest {
 
-    private static final String USER = "{\"user\": {\"name\": \"Ada\", \"address\": {\"street\": \"Main\", \"zip\": \"123\"},"
-            + " \"tags\": [\"a\", \"b\"], \"first name\": \"A\"}}";
+    private static final String USER =
+            "{\"user\": {\"name\": \"Ada\", \"address\": {\"street\": \"Main\", \"zip\": \"123\"},"
+                    + " \"tags\": [\"a\", \"b\"], \"first name\": \"A\"}}";
 
     @Test
     void a_member_path_reads_nested_keys() {
@@ -57,15 +58,17 @@ class PathsTest {
 
     @Test
     void a_missing_key_in_a_large_object_lists_ten_keys_and_counts_the_rest() {
-        String big = "{\"o\": {\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
-                + "\"k10\":10,\"k11\":11}}";
+        String big =
+                "{\"o\": {\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
+                        + "\"k10\":10,\"k11\":11}}";
         assertThatThrownBy(() -> eval("o.x", big))
                 .hasMessage("${o.x}: 'o' has no key 'x' (it has: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 and 2 more)");
     }
 
     @Test
     void a_missing_key_in_an_empty_object_says_it_is_empty() {
-        assertThatThrownBy(() -> eval("o['x']", "{\"o\": {}}")).hasMessage("${o['x']}: 'o' has no key 'x' (it is empty)");
+        assertThatThrownBy(() -> eval("o['x']", "{\"o\": {}}"))
+                .hasMessage("${o['x']}: 'o' has no key 'x' (it is empty)");
     }
 
     @Test
@@ -76,7 +79,8 @@ class PathsTest {
 
     @Test
     void a_negative_index_is_out_of_range() {
-        assertThatThrownBy(() -> eval("a[-1]", "{\"a\": [1]}")).hasMessage("${a[-1]}: 'a' has no element -1 (it has 1 element)");
+        assertThatThrownBy(() -> eval("a[-1]", "{\"a\": [1]}"))
+                .hasMessage("${a[-1]}: 'a' has no element -1 (it has 1 element)");
     }
 
     @Test
@@ -96,7 +100,8 @@ class PathsTest {
 
     @Test
     void a_number_index_on_an_object_is_an_error() {
-        assertThatThrownBy(() -> eval("user[0]", USER)).hasMessage("${user[0]}: 'user' is an object, not an array: cannot read [0]");
+        assertThatThrownBy(() -> eval("user[0]", USER))
+                .hasMessage("${user[0]}: 'user' is an object, not an array: cannot read [0]");
     }
 
     @Test
@@ -120,12 +125,14 @@ class PathsTest {
 
     @Test
     void a_step_into_a_number_is_an_error_naming_the_type() {
-        assertThatThrownBy(() -> eval("n.value", "{\"n\": 3}")).hasMessage("${n.value}: 'n' is a number, not an object: cannot read 'value'");
+        assertThatThrownBy(() -> eval("n.value", "{\"n\": 3}"))
+                .hasMessage("${n.value}: 'n' is a number, not an object: cannot read 'value'");
     }
 
     @Test
     void a_step_into_a_boolean_is_an_error_naming_the_type() {
-        assertThatThrownBy(() -> eval("b[0]", "{\"b\": true}")).hasMessage("${b[0]}: 'b' is a boolean, not an array: cannot read [0]");
+        assertThatThrownBy(() -> eval("b[0]", "{\"b\": true}"))
+                .hasMessage("${b[0]}: 'b' is a boolean, not an array: cannot read [0]");
     }
 
     @Test
@@ -135,21 +142,22 @@ class PathsTest {
 
     @Test
     void a_member_step_navigates_into_text_holding_an_object() {
-        assertThat(eval("answer.city", "{\"answer\": \"{\\\"city\\\": \\\"Paris\\\"}\"}")).isEqualTo(TextNode.valueOf("Paris"));
+        assertThat(eval("answer.city", "{\"answer\": \"{\\\"city\\\": \\\"Paris\\\"}\"}"))
+                .isEqualTo(TextNode.valueOf("Paris"));
     }
 
     @Test
     void a_member_step_navigates_into_a_json_fence() {
         String answer = "Here it is:\n```json\n{\"address\": {\"city\": \"Oslo\"}}\n```";
-        assertThat(Evaluator.evaluate(ExprParser.parse("answer.address.city"),
-                name -> TextNode.valueOf(answer))).isEqualTo(TextNode.valueOf("Oslo"));
+        assertThat(Evaluator.evaluate(ExprParser.parse("answer.address.city"), name -> TextNode.valueOf(answer)))
+                .isEqualTo(TextNode.valueOf("Oslo"));
     }
 
     @Test
     void a_member_step_navigates_into_an_object_in_prose() {
         String answer = "Sure. The result is {\"score\": 7} as requested.";
-        assertThat(Evaluator.evaluate(ExprParser.parse("answer.score"),
-                name -> TextNode.valueOf(answer))).isEqualTo(IntNode.valueOf(7));
+        assertThat(Evaluator.evaluate(ExprParser.parse("answer.score"), name -> TextNode.valueOf(answer)))
+                .isEqualTo(IntNode.valueOf(7));
     }
 
     @Test
@@ -176,7 +184,8 @@ class PathsTest {
 
     @Test
     void a_missing_key_in_text_holding_an_object_lists_its_keys() {
-        assertThatThrownBy(() -> eval("x.b", "{\"x\": \"{\\\"a\\\": 1}\"}")).hasMessage("${x.b}: 'x' has no key 'b' (it has: a)");
+        assertThatThrownBy(() -> eval("x.b", "{\"x\": \"{\\\"a\\\": 1}\"}"))
+                .hasMessage("${x.b}: 'x' has no key 'b' (it has: a)");
     }
 
     @Test

@@ -30,8 +30,7 @@ final class Shapes {
         }
         if (e instanceof Expr.Call) {
             Expr.Call c = (Expr.Call) e;
-            return c.function()
-                    + c.args().stream().map(Shapes::shape).collect(Collectors.joining(", ", "(", ")"));
+            return c.function() + c.args().stream().map(Shapes::shape).collect(Collectors.joining(", ", "(", ")"));
         }
         if (e instanceof Expr.ArrayLiteral) {
             return ((Expr.ArrayLiteral) e)

@@ -49,8 +49,7 @@ class TemplateTest {
         Template t = Template.parse("${n}");
         assertThat(t.isSingleRef()).isTrue();
         assertThat(t.hasRefs()).isTrue();
-        assertThat(t.parts())
-                .containsExactly(new Template.Ref(new Expr.Variable("n", 2), "n", 0));
+        assertThat(t.parts()).containsExactly(new Template.Ref(new Expr.Variable("n", 2), "n", 0));
         assertThat(t.variables()).containsExactly("n");
     }
 
@@ -115,8 +114,7 @@ class TemplateTest {
     @Test
     void a_dollar_not_followed_by_a_brace_is_literal() {
         assertThat(Template.parse("$").parts()).containsExactly(new Template.Text("$"));
-        assertThat(Template.parse("cost: $x and $$ $").parts())
-                .containsExactly(new Template.Text("cost: $x and $$ $"));
+        assertThat(Template.parse("cost: $x and $$ $").parts()).containsExactly(new Template.Text("cost: $x and $$ $"));
         assertThat(Template.parse("$ {x}").hasRefs()).isFalse();
     }
 
@@ -179,8 +177,7 @@ class TemplateTest {
     void errors_inside_references_point_at_the_offending_character() {
         assertError("abc ${a b}", 8, "expected '}' to end the reference but found 'b'");
         assertError("abc ${a + )}", 10, "unexpected ')'");
-        assertError("${x} ${foo(1)}", 7, "unknown function 'foo' (known: "
-                + String.join(", ", Builtins.NAMES) + ")");
+        assertError("${x} ${foo(1)}", 7, "unknown function 'foo' (known: " + String.join(", ", Builtins.NAMES) + ")");
         assertError("${'a\\qb'}", 4, "invalid escape '\\q' in string");
         assertError("${2pc}", 2, "a variable name cannot start with a digit");
         assertError("${a + }", 6, "unexpected '}'");

@@ -49,22 +49,19 @@ class ValueTemplateTest {
     void an_escaped_dollar_brace_is_not_a_constant() {
         ValueTemplate t = parse("`$${x}`");
         assertThat(t).isInstanceOf(ValueTemplate.StringTemplate.class);
-        assertThat(((ValueTemplate.StringTemplate) t).template().parts())
-                .containsExactly(new Template.Text("${x}"));
+        assertThat(((ValueTemplate.StringTemplate) t).template().parts()).containsExactly(new Template.Text("${x}"));
         assertThat(t.variables()).isEmpty();
     }
 
     @Test
     void objects_and_arrays_are_walked_keeping_constant_subtrees() {
-        JsonNode node =
-                json("{`z`: {`fixed`: [1, 2]}, `a`: [`lit`, `${b}`, {`c`: `n=${c + d}`}], `m`: 3}");
+        JsonNode node = json("{`z`: {`fixed`: [1, 2]}, `a`: [`lit`, `${b}`, {`c`: `n=${c + d}`}], `m`: 3}");
         ValueTemplate t = ValueTemplate.parse(node, "", problems::add);
 
         assertThat(t).isInstanceOf(ValueTemplate.ObjectTemplate.class);
         var fields = ((ValueTemplate.ObjectTemplate) t).fields();
         assertThat(fields.keySet()).containsExactly("z", "a", "m");
-        assertThat(fields.get("z"))
-                .isEqualTo(new ValueTemplate.Constant(node.get("z")));
+        assertThat(fields.get("z")).isEqualTo(new ValueTemplate.Constant(node.get("z")));
         assertThat(fields.get("m")).isEqualTo(new ValueTemplate.Constant(node.get("m")));
 
         var array = (ValueTemplate.ArrayTemplate) fields.get("a");
@@ -89,8 +86,7 @@ class ValueTemplateTest {
 
     @Test
     void every_syntax_error_is_reported_with_its_pointer_and_parsing_continues() {
-        JsonNode node =
-                json("{`ok`: `${a}`, `a/b`: `${`, `t~x`: [`fine`, `${foo(1)}`], `last`: `${b c}`}");
+        JsonNode node = json("{`ok`: `${a}`, `a/b`: `${`, `t~x`: [`fine`, `${foo(1)}`], `last`: `${b c}`}");
         ValueTemplate t = ValueTemplate.parse(node, "/steps/0/args", problems::add);
 
         assertThat(problems)
@@ -116,8 +112,7 @@ class ValueTemplateTest {
     void a_failing_root_string_is_reported_at_the_base_pointer() {
         ValueTemplate t = ValueTemplate.parse(json("`x ${}`"), "/when", problems::add);
         assertThat(t).isEqualTo(new ValueTemplate.Constant(json("`x ${}`")));
-        assertThat(problems)
-                .containsExactly(new ValueTemplate.SyntaxProblem("/when", 2, "empty reference '${}'"));
+        assertThat(problems).containsExactly(new ValueTemplate.SyntaxProblem("/when", 2, "empty reference '${}'"));
     }
 
     @Test
@@ -131,6 +126,9 @@ class ValueTemplateTest {
     void problems_in_keys_with_slashes_and_tildes_are_located_by_escaped_pointers() {
         List<ValueTemplate.SyntaxProblem> problems = new ArrayList<>();
         ValueTemplateParser.parse(json("{\"a/~b\": \"${\"}"), "/p", problems::add);
-        assertThat(problems).singleElement().extracting(ValueTemplate.SyntaxProblem::pointer).isEqualTo("/p/a~1~0b");
+        assertThat(problems)
+                .singleElement()
+                .extracting(ValueTemplate.SyntaxProblem::pointer)
+                .isEqualTo("/p/a~1~0b");
     }
 }

@@ -72,8 +72,8 @@ final class HttpTool implements Tool {
             for (Map.Entry<String, Template> header : spec.headers().entrySet()) {
                 String value = header.getValue().render(params, secrets::get, Template.Encoding.TEXT);
                 if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
-                    throw ToolException.permanent("the header " + header.getKey()
-                            + " would hold a line break (from the params); refused");
+                    throw ToolException.permanent(
+                            "the header " + header.getKey() + " would hold a line break (from the params); refused");
                 }
                 headers.put(header.getKey(), value);
             }
@@ -94,12 +94,13 @@ final class HttpTool implements Tool {
         } catch (IllegalArgumentException e) {
             throw ToolException.permanent("the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
         }
-        return exchange.call(new HttpExchange.Request(spec.method(), uri, headers, body), spec.timeout(), spec.output());
+        return exchange.call(
+                new HttpExchange.Request(spec.method(), uri, headers, body), spec.timeout(), spec.output());
     }
-
 
     @Override
     public String toString() {
-        return "HttpTool[" + spec.name() + " " + spec.method() + " " + spec.url().source() + "]";
+        return "HttpTool[" + spec.name() + " " + spec.method() + " "
+                + spec.url().source() + "]";
     }
 }

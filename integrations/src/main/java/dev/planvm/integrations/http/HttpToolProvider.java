@@ -72,9 +72,13 @@ public final class HttpToolProvider implements ToolProvider {
             }
             Map<String, String> secrets = new LinkedHashMap<>();
             for (String secret : HttpToolReader.secrets(spec)) {
-                setup.secret(secret).ifPresentOrElse(value -> secrets.put(secret, value),
-                        () -> missing.put(spec.name(), "the secret " + secret + " is not set (give it with --secret "
-                                + secret + "=... or the environment variable " + secret + ")"));
+                setup.secret(secret)
+                        .ifPresentOrElse(
+                                value -> secrets.put(secret, value),
+                                () -> missing.put(
+                                        spec.name(),
+                                        "the secret " + secret + " is not set (give it with --secret " + secret
+                                                + "=... or the environment variable " + secret + ")"));
             }
             if (!missing.containsKey(spec.name())) {
                 tools.add(new HttpTool(spec, secrets, exchange));

@@ -28,8 +28,7 @@ final class HttpToolReader {
     /** Headers the JDK client sets itself and refuses from callers. */
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade");
 
-    private HttpToolReader() {
-    }
+    private HttpToolReader() {}
 
     /** The spec, or null when the entry has a problem (reported). */
     static HttpToolSpec read(JsonNode entry, String at, ToolSetup setup) {
@@ -55,9 +54,13 @@ final class HttpToolReader {
                 setup.problem(at + "/body", e.getMessage());
             }
         }
-        String output = entry.hasNonNull("output") && !entry.get("output").asText().isEmpty() ? entry.get("output").asText() : null;
+        String output =
+                entry.hasNonNull("output") && !entry.get("output").asText().isEmpty()
+                        ? entry.get("output").asText()
+                        : null;
         if (output != null && !output.startsWith("/")) {
-            setup.problem(at + "/output", "must be a JSON pointer into the answer, starting with '/' (like /data/items)");
+            setup.problem(
+                    at + "/output", "must be a JSON pointer into the answer, starting with '/' (like /data/items)");
         }
         Set<String> used = new LinkedHashSet<>();
         if (url != null) {
@@ -68,15 +71,28 @@ final class HttpToolReader {
             used.addAll(body.params());
         }
         JsonNode params = params(entry.get("params"), used, at + "/params", setup);
-        boolean sideEffects = entry.has("side_effects") ? entry.get("side_effects").asBoolean()
+        boolean sideEffects = entry.has("side_effects")
+                ? entry.get("side_effects").asBoolean()
                 : !(method.equals("GET") || method.equals("HEAD"));
-        Duration timeout = entry.has("timeout_s") ? Duration.ofMillis(Math.round(entry.get("timeout_s").asDouble() * 1000)) : DEFAULT_TIMEOUT;
+        Duration timeout = entry.has("timeout_s")
+                ? Duration.ofMillis(Math.round(entry.get("timeout_s").asDouble() * 1000))
+                : DEFAULT_TIMEOUT;
         Integer retries = entry.has("retries") ? entry.get("retries").asInt() : null;
         if (setup.problems().size() > before || url == null) {
             return null;
         }
-        return new HttpToolSpec(name, entry.path("description").asText(""), method, url, headers, body, output,
-                sideEffects, timeout, retries, params);
+        return new HttpToolSpec(
+                name,
+                entry.path("description").asText(""),
+                method,
+                url,
+                headers,
+                body,
+                output,
+                sideEffects,
+                timeout,
+                retries,
+                params);
     }
 
     /** The secrets the headers name. */
@@ -95,7 +111,9 @@ final class HttpToolReader {
                 continue;
             }
             if (RESTRICTED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                setup.problem(pointer, "the header " + header.getKey() + " is set by the HTTP client and cannot be configured");
+                setup.problem(
+                        pointer,
+                        "the header " + header.getKey() + " is set by the HTTP client and cannot be configured");
                 continue;
             }
             Template value = template(header.getValue().asText(), pointer, setup);
@@ -118,7 +136,8 @@ final class HttpToolReader {
             for (String name : used) {
                 if (!properties.has(name)) {
                     String hint = closest(name, known);
-                    setup.problem(at, "the request reads ${" + name + "}, which the params schema does not declare" + hint);
+                    setup.problem(
+                            at, "the request reads ${" + name + "}, which the params schema does not declare" + hint);
                 }
             }
         }

@@ -14,9 +14,18 @@ import java.util.Objects;
  * @param output  a JSON pointer into the answer, or null for the whole answer
  * @param retries retries after the first attempt, or null when the run's policy decides
  */
-record HttpToolSpec(String name, String description, String method, Template url, Map<String, Template> headers,
-                    BodyTemplate body, String output, boolean sideEffects, Duration timeout, Integer retries,
-                    JsonNode params) {
+record HttpToolSpec(
+        String name,
+        String description,
+        String method,
+        Template url,
+        Map<String, Template> headers,
+        BodyTemplate body,
+        String output,
+        boolean sideEffects,
+        Duration timeout,
+        Integer retries,
+        JsonNode params) {
     HttpToolSpec {
         Objects.requireNonNull(name, "name");
         headers = Map.copyOf(headers);

@@ -38,6 +38,7 @@ public final class HttpExchange {
 
     /** The largest answer body read by default (8 MiB). */
     public static final long DEFAULT_MAX_BODY = 8L << 20;
+
     private static final int MAX_DETAIL = 200;
 
     /** A request: method, URL, headers, and a body (or null). */
@@ -73,8 +74,11 @@ public final class HttpExchange {
     public JsonNode call(Request request, Duration timeout, String output) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri()).timeout(timeout);
         request.headers().forEach(builder::header);
-        builder.method(request.method(), request.body() == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(request.body()));
+        builder.method(
+                request.method(),
+                request.body() == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(request.body()));
         HttpResponse<byte[]> response = send(request, builder.build(), timeout);
         int status = response.statusCode();
         String body = new String(response.body(), StandardCharsets.UTF_8);
@@ -83,11 +87,18 @@ public final class HttpExchange {
         }
         boolean retriable = status == 408 || status == 429 || status >= 500;
         String detail = body.isBlank() ? "" : ": " + Json.shorten(body, MAX_DETAIL);
-        String location = status >= 300 && status < 400 ? response.headers().firstValue("location")
-                .map(to -> " (a redirect to " + Json.shorten(to, MAX_DETAIL) + "; redirects are not followed, configure the final URL)")
-                .orElse("") : "";
+        String location = status >= 300 && status < 400
+                ? response.headers()
+                        .firstValue("location")
+                        .map(to -> " (a redirect to " + Json.shorten(to, MAX_DETAIL)
+                                + "; redirects are not followed, configure the final URL)")
+                        .orElse("")
+                : "";
         String message = request.describe() + " answered HTTP " + status + location + detail;
-        return throwing(new ToolException(message, retriable, null,
+        return throwing(new ToolException(
+                message,
+                retriable,
+                null,
                 retriable ? RetryAfter.from(response.headers().map(), clock) : null));
     }
 
@@ -101,8 +112,7 @@ public final class HttpExchange {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new ToolException(request.describe() + " gave no complete answer within "
-                    + seconds(timeout), true);
+            throw new ToolException(request.describe() + " gave no complete answer within " + seconds(timeout), true);
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
@@ -117,7 +127,8 @@ public final class HttpExchange {
     private static ToolException failure(Request request, Throwable cause, Duration timeout) {
         String at = request.describe();
         if (find(cause, LimitedBody.TooLarge.class) != null) {
-            return new ToolException(at + ": " + find(cause, LimitedBody.TooLarge.class).getMessage(), false);
+            return new ToolException(
+                    at + ": " + find(cause, LimitedBody.TooLarge.class).getMessage(), false);
         }
         if (find(cause, HttpConnectTimeoutException.class) != null) {
             return new ToolException(at + ": cannot connect (the connection timed out)", true);
@@ -129,7 +140,9 @@ public final class HttpExchange {
             return new ToolException(at + ": cannot connect (connection refused)", true);
         }
         IOException io = find(cause, IOException.class);
-        String reason = io != null && io.getMessage() != null ? io.getMessage() : cause.getClass().getSimpleName();
+        String reason = io != null && io.getMessage() != null
+                ? io.getMessage()
+                : cause.getClass().getSimpleName();
         return new ToolException(at + " failed: " + Json.shorten(reason, MAX_DETAIL), io != null);
     }
 
@@ -140,12 +153,17 @@ public final class HttpExchange {
             }
             return Json.parse(body).orElseGet(() -> TextNode.valueOf(body));
         }
-        JsonNode document = Json.parse(body).orElseThrow(() -> new ToolException("the answer of "
-                + request.describe() + " is not JSON, so its output " + pointer + " cannot be read: " + Json.shorten(body, MAX_DETAIL), false));
+        JsonNode document = Json.parse(body)
+                .orElseThrow(() -> new ToolException(
+                        "the answer of " + request.describe() + " is not JSON, so its output " + pointer
+                                + " cannot be read: " + Json.shorten(body, MAX_DETAIL),
+                        false));
         JsonNode value = document.at(pointer);
         if (value.isMissingNode()) {
-            throw new ToolException("the answer of " + request.describe() + " has nothing at " + pointer
-                    + " (it is " + Json.kind(document) + keys(document) + ")", false);
+            throw new ToolException(
+                    "the answer of " + request.describe() + " has nothing at " + pointer + " (it is "
+                            + Json.kind(document) + keys(document) + ")",
+                    false);
         }
         return value;
     }
@@ -163,7 +181,9 @@ public final class HttpExchange {
 
     static String seconds(Duration duration) {
         long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+        return millis % 1000 == 0
+                ? millis / 1000 + " s"
+                : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
     }
 
     private static <T extends Throwable> T find(Throwable e, Class<T> type) {

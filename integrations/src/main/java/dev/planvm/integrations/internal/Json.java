@@ -21,13 +21,15 @@ public final class Json {
     public static final Pattern NAME_PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
 
     public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(1000).build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH)
+                            .maxNumberLength(1000)
+                            .build())
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private Json() {
-    }
+    private Json() {}
 
     /** {@code text} as JSON when it is a JSON document (any value), else empty. */
     public static Optional<JsonNode> parse(String text) {

@@ -69,7 +69,8 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
     }
 
     static String describe(long bytes) {
-        return bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB"
+        return bytes >= 1 << 20 && bytes % (1 << 20) == 0
+                ? (bytes >> 20) + " MiB"
                 : bytes >= 1024 && bytes % 1024 == 0 ? (bytes >> 10) + " KiB" : bytes + " bytes";
     }
 }

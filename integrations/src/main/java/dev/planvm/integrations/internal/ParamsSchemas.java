@@ -17,11 +17,11 @@ import java.util.Optional;
 /** Checks the params schemas a configuration or a server declares, and derives one from template references. */
 public final class ParamsSchemas {
 
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final SchemaRegistry REGISTRY =
+            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     private static volatile Schema metaSchema;
 
-    private ParamsSchemas() {
-    }
+    private ParamsSchemas() {}
 
     /** Why {@code schema} cannot serve as a params schema (not a JSON Schema, or not for an object), or empty. */
     public static Optional<String> problem(JsonNode schema) {
@@ -37,7 +37,8 @@ public final class ParamsSchemas {
             if (!errors.isEmpty()) {
                 Error first = errors.get(0);
                 String at = pointer(first);
-                return Optional.of("not a valid JSON Schema" + (at.isEmpty() ? "" : " at " + at) + ": " + first.getMessage());
+                return Optional.of(
+                        "not a valid JSON Schema" + (at.isEmpty() ? "" : " at " + at) + ": " + first.getMessage());
             }
             REGISTRY.getSchema(schema);
             return Optional.empty();

@@ -38,17 +38,13 @@ public final class Template {
         }
     }
 
-    sealed interface Part permits Literal, Param, Secret {
-    }
+    sealed interface Part permits Literal, Param, Secret {}
 
-    record Literal(String text) implements Part {
-    }
+    record Literal(String text) implements Part {}
 
-    record Param(String name) implements Part {
-    }
+    record Param(String name) implements Part {}
 
-    record Secret(String name) implements Part {
-    }
+    record Secret(String name) implements Part {}
 
     private final String source;
     private final List<Part> parts;
@@ -97,12 +93,14 @@ public final class Template {
         if (inside.startsWith("secret:")) {
             String name = inside.substring("secret:".length()).strip();
             if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new IllegalArgumentException("'${secret:" + name + "}' does not name a secret (a name like API_TOKEN)");
+                throw new IllegalArgumentException(
+                        "'${secret:" + name + "}' does not name a secret (a name like API_TOKEN)");
             }
             return new Secret(name);
         }
         if (!inside.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new IllegalArgumentException("'${" + inside + "}' does not name a param (write ${name}, ${secret:NAME}, or $${ for a literal ${)");
+            throw new IllegalArgumentException("'${" + inside
+                    + "}' does not name a param (write ${name}, ${secret:NAME}, or $${ for a literal ${)");
         }
         return new Param(inside);
     }
@@ -169,10 +167,17 @@ public final class Template {
         StringBuilder out = new StringBuilder();
         for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~') {
+            if ((c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~') {
                 out.append(c);
             } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+                out.append('%')
+                        .append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
                         .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
             }
         }
@@ -181,6 +186,7 @@ public final class Template {
 
     /** Renders with no params and the given secrets (MCP headers and env). */
     public String renderSecrets(Map<String, String> secrets) {
-        return render(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), secrets::get, Encoding.TEXT);
+        return render(
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), secrets::get, Encoding.TEXT);
     }
 }

@@ -35,12 +35,16 @@ final class LazyServers implements ToolResolver {
                 return Optional.empty();
             }
             start(List.of(server));
-            return started.getOrDefault(server, List.of()).stream().filter(tool -> tool.name().equals(name))
-                    .<Tool>map(tool -> tool).findFirst();
+            return started.getOrDefault(server, List.of()).stream()
+                    .filter(tool -> tool.name().equals(name))
+                    .<Tool>map(tool -> tool)
+                    .findFirst();
         }
         start(servers.values());
-        return McpToolProvider.aliases(startedTools()).stream().filter(alias -> alias.name().equals(name))
-                .<Tool>map(alias -> alias).findFirst();
+        return McpToolProvider.aliases(startedTools()).stream()
+                .filter(alias -> alias.name().equals(name))
+                .<Tool>map(alias -> alias)
+                .findFirst();
     }
 
     @Override
@@ -70,7 +74,11 @@ final class LazyServers implements ToolResolver {
         Map<McpConnection, List<McpSchema.Tool>> listed = McpToolProvider.start(pending, notes);
         List<McpTool> tools = McpToolProvider.tools(listed, notes);
         for (McpConnection connection : pending) {
-            started.put(connection, tools.stream().filter(tool -> tool.connection() == connection).toList());
+            started.put(
+                    connection,
+                    tools.stream()
+                            .filter(tool -> tool.connection() == connection)
+                            .toList());
         }
     }
 

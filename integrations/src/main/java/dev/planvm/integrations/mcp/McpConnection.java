@@ -38,12 +38,17 @@ final class McpConnection implements AutoCloseable {
     static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(120);
     /** The largest HTTP answer read from a server. */
     static final int MAX_HTTP_RESPONSE = 16 << 20;
+
     private static final int MAX_TOOL_PAGES = 100;
     private static final int MAX_TOOLS = 5000;
 
     static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Json.MAX_DEPTH).maxNumberLength(1000).build())
-            .build()).disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(Json.MAX_DEPTH)
+                            .maxNumberLength(1000)
+                            .build())
+                    .build())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
 
     private final ServerSpec spec;
     private final Map<String, String> environment;
@@ -51,6 +56,7 @@ final class McpConnection implements AutoCloseable {
     private Session current;
     /** The session being started or running, readable without the lock (a server exiting during start-up). */
     private volatile Session live;
+
     private int restarts;
     private String finalFailure;
     private boolean closed;
@@ -113,7 +119,8 @@ final class McpConnection implements AutoCloseable {
             List<McpSchema.Tool> tools = new ArrayList<>();
             String cursor = null;
             for (int page = 0; page < MAX_TOOL_PAGES; page++) {
-                McpSchema.ListToolsResult result = cursor == null ? session.client.listTools() : session.client.listTools(cursor);
+                McpSchema.ListToolsResult result =
+                        cursor == null ? session.client.listTools() : session.client.listTools(cursor);
                 if (result.tools() != null) {
                     tools.addAll(result.tools());
                 }
@@ -209,8 +216,10 @@ final class McpConnection implements AutoCloseable {
         return HttpClientStreamableHttpTransport.builder(base)
                 .endpoint(endpoint)
                 .jsonMapper(MAPPER)
-                .clientBuilder(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER))
+                .clientBuilder(HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .followRedirects(HttpClient.Redirect.NEVER))
                 .httpRequestCustomizer((builder, method, target, body, context) -> headers.forEach(builder::setHeader))
                 .maxResponseSize(MAX_HTTP_RESPONSE)
                 .build();
@@ -246,21 +255,28 @@ final class McpConnection implements AutoCloseable {
 
     private ToolException failure(Session session, String what, RuntimeException e) {
         String server = "the MCP server '" + name() + "'";
-        if (find(e, InterruptedException.class) != null || Thread.currentThread().isInterrupted()) {
+        if (find(e, InterruptedException.class) != null
+                || Thread.currentThread().isInterrupted()) {
             Thread.currentThread().interrupt();
             return new ToolException("the call of " + what + " of " + server + " was interrupted", false);
         }
         if (session.transport instanceof StdioTransport stdio && stdio.exited()) {
-            return new ToolException(server + " stopped during the call of " + what + " (" + stdio.exitDescription() + ")", true);
+            return new ToolException(
+                    server + " stopped during the call of " + what + " (" + stdio.exitDescription() + ")", true);
         }
         McpError error = find(e, McpError.class);
         if (error != null) {
-            String message = error.getJsonRpcError() == null ? error.getMessage() : error.getJsonRpcError().message();
-            return new ToolException(server + " refused " + what + ": " + Json.shorten(String.valueOf(message), 500), false);
+            String message = error.getJsonRpcError() == null
+                    ? error.getMessage()
+                    : error.getJsonRpcError().message();
+            return new ToolException(
+                    server + " refused " + what + ": " + Json.shorten(String.valueOf(message), 500), false);
         }
         if (find(e, TimeoutException.class) != null) {
-            return new ToolException(server + " did not answer " + what + " within "
-                    + seconds(spec.timeout() != null ? spec.timeout() : DEFAULT_REQUEST_TIMEOUT), true);
+            return new ToolException(
+                    server + " did not answer " + what + " within "
+                            + seconds(spec.timeout() != null ? spec.timeout() : DEFAULT_REQUEST_TIMEOUT),
+                    true);
         }
         if (find(e, IOException.class) != null) {
             session.broken = true;
@@ -291,7 +307,9 @@ final class McpConnection implements AutoCloseable {
 
     static String seconds(Duration duration) {
         long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+        return millis % 1000 == 0
+                ? millis / 1000 + " s"
+                : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
     }
 
     private static <T extends Throwable> T find(Throwable e, Class<T> type) {
@@ -325,5 +343,4 @@ final class McpConnection implements AutoCloseable {
     public String toString() {
         return "MCP server '" + name() + "'";
     }
-
 }

@@ -19,8 +19,7 @@ final class McpResults {
 
     private static final int MAX_ERROR_TEXT = 1000;
 
-    private McpResults() {
-    }
+    private McpResults() {}
 
     static JsonNode output(String tool, McpSchema.CallToolResult result) {
         String text = text(result);

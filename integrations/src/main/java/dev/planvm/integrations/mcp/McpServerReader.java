@@ -22,23 +22,27 @@ final class McpServerReader {
 
     static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
-    private McpServerReader() {
-    }
+    private McpServerReader() {}
 
     /** The spec, or null when the entry has a problem (reported) or is disabled. */
     static ServerSpec read(String name, JsonNode entry, ToolSetup setup) {
         String at = "/" + McpToolProvider.SECTION + "/" + JsonPointers.escape(name);
         int before = setup.problems().size();
         if (!Json.NAME_PART.matcher(name).matches()) {
-            setup.problem(at, "the server name '" + name + "' cannot prefix tool names in a plan"
-                    + " (use letters, digits, '_', '.', '-', starting with a letter or '_')");
+            setup.problem(
+                    at,
+                    "the server name '" + name + "' cannot prefix tool names in a plan"
+                            + " (use letters, digits, '_', '.', '-', starting with a letter or '_')");
         }
         boolean stdio = entry.has("command");
         boolean http = entry.has("url");
         String type = entry.path("type").asText(stdio ? "stdio" : "http");
         if (stdio == http) {
-            setup.problem(at, stdio ? "has both 'command' (a stdio server) and 'url' (an HTTP server); keep one"
-                    : "needs 'command' (a server planvm starts, speaking stdio) or 'url' (a Streamable HTTP server)");
+            setup.problem(
+                    at,
+                    stdio
+                            ? "has both 'command' (a stdio server) and 'url' (an HTTP server); keep one"
+                            : "needs 'command' (a server planvm starts, speaking stdio) or 'url' (a Streamable HTTP server)");
             return null;
         }
         if (stdio != type.equals("stdio")) {
@@ -46,15 +50,19 @@ final class McpServerReader {
         }
         for (String key : stdio ? List.of("headers") : List.of("args", "env", "cwd")) {
             if (entry.has(key)) {
-                setup.problem(at + "/" + key, "'" + key + "' is for " + (stdio ? "HTTP" : "stdio") + " servers; this one uses "
-                        + (stdio ? "'command'" : "'url'"));
+                setup.problem(
+                        at + "/" + key,
+                        "'" + key + "' is for " + (stdio ? "HTTP" : "stdio") + " servers; this one uses "
+                                + (stdio ? "'command'" : "'url'"));
             }
         }
         ServerSpec.Transport transport = stdio ? stdio(entry, at, setup) : http(entry, at, setup);
         Duration timeout = entry.has("timeout_s") ? seconds(entry.get("timeout_s")) : null;
         Integer retries = entry.has("retries") ? entry.get("retries").asInt() : null;
         Duration start = entry.has("start_timeout_s") ? seconds(entry.get("start_timeout_s")) : DEFAULT_START_TIMEOUT;
-        if (setup.problems().size() > before || transport == null || entry.path("disabled").asBoolean(false)) {
+        if (setup.problems().size() > before
+                || transport == null
+                || entry.path("disabled").asBoolean(false)) {
             return null;
         }
         return new ServerSpec(name, transport, timeout, retries, start);
@@ -90,8 +98,10 @@ final class McpServerReader {
             try {
                 Template template = Template.parse(field.getValue().asText());
                 if (!template.params().isEmpty()) {
-                    setup.problem(pointer, "only ${secret:NAME} may be used here (a server is set up once, not per call);"
-                            + " write $${ for a literal ${");
+                    setup.problem(
+                            pointer,
+                            "only ${secret:NAME} may be used here (a server is set up once, not per call);"
+                                    + " write $${ for a literal ${");
                 } else {
                     values.put(field.getKey(), template);
                 }

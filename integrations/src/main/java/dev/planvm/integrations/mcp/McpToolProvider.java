@@ -87,8 +87,11 @@ public final class McpToolProvider implements ToolProvider {
             }
             if (!missing.isEmpty()) {
                 String secret = missing.iterator().next();
-                notes.put(spec.name() + ":*", "the MCP server '" + spec.name() + "' needs the secret " + secret
-                        + ", which is not set (give it with --secret " + secret + "=... or the environment variable " + secret + ")");
+                notes.put(
+                        spec.name() + ":*",
+                        "the MCP server '" + spec.name() + "' needs the secret " + secret
+                                + ", which is not set (give it with --secret " + secret
+                                + "=... or the environment variable " + secret + ")");
                 continue;
             }
             connections.add(setup.closeWith(new McpConnection(spec, setup.environment(), secrets)));
@@ -126,17 +129,22 @@ public final class McpToolProvider implements ToolProvider {
                     long wait = connection.spec().startTimeout().plus(SLACK).toMillis();
                     listed.put(connection, entry.getValue().get(wait, TimeUnit.MILLISECONDS));
                 } catch (ExecutionException e) {
-                    String why = e.getCause() instanceof ToolException failure ? failure.getMessage()
+                    String why = e.getCause() instanceof ToolException failure
+                            ? failure.getMessage()
                             : "the MCP server '" + connection.name() + "' did not start: " + e.getCause();
                     notes.put(connection.name() + ":*", why);
                 } catch (TimeoutException e) {
                     entry.getValue().cancel(true);
                     connection.close();
-                    notes.put(connection.name() + ":*", "the MCP server '" + connection.name() + "' did not start within "
-                            + McpConnection.seconds(connection.spec().startTimeout()));
+                    notes.put(
+                            connection.name() + ":*",
+                            "the MCP server '" + connection.name() + "' did not start within "
+                                    + McpConnection.seconds(connection.spec().startTimeout()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    notes.put(connection.name() + ":*", "starting the MCP server '" + connection.name() + "' was interrupted");
+                    notes.put(
+                            connection.name() + ":*",
+                            "starting the MCP server '" + connection.name() + "' was interrupted");
                 }
             }
         } finally {
@@ -154,23 +162,34 @@ public final class McpToolProvider implements ToolProvider {
                 String name = tool.name() == null ? "" : tool.name();
                 String full = connection.name() + ":" + name;
                 if (!Json.NAME_PART.matcher(name).matches()) {
-                    notes.put(full, "the MCP server '" + connection.name() + "' lists a tool named '" + Json.shorten(name, 100)
-                            + "', which a plan cannot call (tool names use letters, digits, '_', '.', '-')");
+                    notes.put(
+                            full,
+                            "the MCP server '" + connection.name() + "' lists a tool named '" + Json.shorten(name, 100)
+                                    + "', which a plan cannot call (tool names use letters, digits, '_', '.', '-')");
                     continue;
                 }
                 if (!seen.add(name)) {
-                    notes.put(full, "the MCP server '" + connection.name() + "' lists two tools named '" + name + "'; the first is kept");
+                    notes.put(
+                            full,
+                            "the MCP server '" + connection.name() + "' lists two tools named '" + name
+                                    + "'; the first is kept");
                     continue;
                 }
-                JsonNode schema = tool.inputSchema() == null ? Tool.anyObjectSchema() : Json.MAPPER.valueToTree(tool.inputSchema());
+                JsonNode schema = tool.inputSchema() == null
+                        ? Tool.anyObjectSchema()
+                        : Json.MAPPER.valueToTree(tool.inputSchema());
                 Optional<String> problem = ParamsSchemas.problem(schema);
                 if (problem.isPresent()) {
-                    notes.put(full, "the MCP server '" + connection.name() + "' gives this tool a params schema planvm cannot use: "
-                            + problem.get());
+                    notes.put(
+                            full,
+                            "the MCP server '" + connection.name()
+                                    + "' gives this tool a params schema planvm cannot use: " + problem.get());
                     continue;
                 }
-                boolean readOnly = tool.annotations() != null && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
-                String description = tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
+                boolean readOnly = tool.annotations() != null
+                        && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
+                String description =
+                        tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
                 tools.add(new McpTool(connection, name, description, schema, readOnly));
             }
         });

@@ -22,8 +22,7 @@ record ServerSpec(String name, Transport transport, Duration timeout, Integer re
     }
 
     /** How planvm reaches the server. */
-    sealed interface Transport permits Stdio, Http {
-    }
+    sealed interface Transport permits Stdio, Http {}
 
     /** A child process: {@code command} with {@code args}, extra {@code env}, run in {@code directory}. */
     record Stdio(String command, List<String> args, Map<String, Template> env, Path directory) implements Transport {

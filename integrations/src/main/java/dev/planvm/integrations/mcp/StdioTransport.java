@@ -39,6 +39,7 @@ final class StdioTransport implements McpClientTransport {
 
     /** The longest message line read from a server (16 Mi characters). */
     static final int MAX_LINE = 16 << 20;
+
     private static final int STDERR_LINES = 20;
     private static final int STDERR_LINE_LENGTH = 500;
 
@@ -58,8 +59,13 @@ final class StdioTransport implements McpClientTransport {
      * @param environment the child's whole environment
      * @param onExit      told once when the server's stdout ends (it exited or closed it)
      */
-    StdioTransport(String server, List<String> command, Map<String, String> environment, Path directory,
-                   McpJsonMapper mapper, Consumer<StdioTransport> onExit) {
+    StdioTransport(
+            String server,
+            List<String> command,
+            Map<String, String> environment,
+            Path directory,
+            McpJsonMapper mapper,
+            Consumer<StdioTransport> onExit) {
         this.server = server;
         this.command = List.copyOf(command);
         this.environment = Map.copyOf(environment);
@@ -99,7 +105,8 @@ final class StdioTransport implements McpClientTransport {
         thread.start();
     }
 
-    private void readMessages(InputStream out, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    private void readMessages(
+            InputStream out, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         try (Reader reader = new InputStreamReader(out, StandardCharsets.UTF_8)) {
             StringBuilder line = new StringBuilder();
             int c;
@@ -124,7 +131,8 @@ final class StdioTransport implements McpClientTransport {
         }
     }
 
-    private void deliver(String line, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    private void deliver(
+            String line, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         String text = line.strip();
         if (text.isEmpty()) {
             return;
@@ -136,8 +144,9 @@ final class StdioTransport implements McpClientTransport {
             LOG.debug("MCP server '{}' wrote a line on stdout that is not a JSON-RPC message; ignored", server);
             return;
         }
-        handler.apply(Mono.just(message)).subscribe(ignored -> {
-        }, error -> LOG.debug("MCP server '{}': handling a message failed", server, error));
+        handler.apply(Mono.just(message))
+                .subscribe(
+                        ignored -> {}, error -> LOG.debug("MCP server '{}': handling a message failed", server, error));
     }
 
     private void readStderr(InputStream err) {
@@ -220,7 +229,9 @@ final class StdioTransport implements McpClientTransport {
             return Mono.error(new IOException("MCP server '" + server + "' is not running"));
         }
         try {
-            byte[] bytes = (mapper.writeValueAsString(message).replace("\n", "\\n").replace("\r", "\\r") + "\n")
+            byte[] bytes = (mapper.writeValueAsString(message)
+                                    .replace("\n", "\\n")
+                                    .replace("\r", "\\r") + "\n")
                     .getBytes(StandardCharsets.UTF_8);
             synchronized (out) {
                 out.write(bytes);
@@ -228,7 +239,8 @@ final class StdioTransport implements McpClientTransport {
             }
             return Mono.empty();
         } catch (IOException e) {
-            return Mono.error(new IOException("MCP server '" + server + "' does not read its stdin: " + e.getMessage(), e));
+            return Mono.error(
+                    new IOException("MCP server '" + server + "' does not read its stdin: " + e.getMessage(), e));
         }
     }
 

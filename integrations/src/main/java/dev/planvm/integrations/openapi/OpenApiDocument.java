@@ -46,9 +46,13 @@ final class OpenApiDocument {
         options.setMaxAliasesForCollections(50);
         options.setNestingDepthLimit(Json.MAX_DEPTH);
         options.setAllowDuplicateKeys(false);
-        YAML = new ObjectMapper(YAMLFactory.builder().loaderOptions(options)
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Json.MAX_DEPTH).build())
-                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+        YAML = new ObjectMapper(YAMLFactory.builder()
+                .loaderOptions(options)
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(Json.MAX_DEPTH)
+                        .build())
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build());
     }
 
     /** A document that cannot be used, with a sentence saying why. */
@@ -61,6 +65,7 @@ final class OpenApiDocument {
     final JsonNode root;
     /** Where the document came from: a URL when fetched (relative server URLs resolve against it), else null. */
     final URI source;
+
     private int nodes;
 
     private OpenApiDocument(JsonNode root, URI source) {
@@ -81,15 +86,18 @@ final class OpenApiDocument {
         try {
             root = text.startsWith("{") ? Json.MAPPER.readTree(text) : YAML.readTree(text);
         } catch (IOException | RuntimeException e) {
-            throw new Unusable("the document is neither valid JSON nor valid YAML: " + Json.shorten(String.valueOf(e.getMessage()), 300));
+            throw new Unusable("the document is neither valid JSON nor valid YAML: "
+                    + Json.shorten(String.valueOf(e.getMessage()), 300));
         }
         if (root == null || !root.isObject()) {
             throw new Unusable("the document is not an OpenAPI object");
         }
         String version = root.path("openapi").asText("");
         if (!version.startsWith("3.")) {
-            throw new Unusable(root.has("swagger") ? "it is a Swagger 2 document; planvm reads OpenAPI 3.0 and 3.1"
-                    : "it has no \"openapi\": \"3.x\" version, so it is not an OpenAPI 3 document");
+            throw new Unusable(
+                    root.has("swagger")
+                            ? "it is a Swagger 2 document; planvm reads OpenAPI 3.0 and 3.1"
+                            : "it has no \"openapi\": \"3.x\" version, so it is not an OpenAPI 3 document");
         }
         return new OpenApiDocument(root, remote ? URI.create(spec) : null);
     }
@@ -114,11 +122,17 @@ final class OpenApiDocument {
     }
 
     private static byte[] fetch(String url) throws Unusable {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(FETCH_TIMEOUT)
-                    .header("Accept", "application/json, application/yaml;q=0.9, */*;q=0.5").GET().build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(FETCH_TIMEOUT)
+                    .header("Accept", "application/json, application/yaml;q=0.9, */*;q=0.5")
+                    .GET()
+                    .build();
             HttpResponse<InputStream> response = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                     .get(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             try (InputStream in = response.body()) {
@@ -140,7 +154,8 @@ final class OpenApiDocument {
             throw new Unusable("fetching " + url + " was interrupted");
         } catch (java.util.concurrent.ExecutionException | IOException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new Unusable("cannot fetch " + url + ": " + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
+            throw new Unusable("cannot fetch " + url + ": "
+                    + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
         }
     }
 
@@ -164,7 +179,8 @@ final class OpenApiDocument {
             if (ref != null && ref.isTextual()) {
                 String target = ref.asText();
                 if (!target.startsWith("#")) {
-                    throw new Unusable("the $ref '" + Json.shorten(target, 200) + "' points outside the document; only local $refs (#/...) are read");
+                    throw new Unusable("the $ref '" + Json.shorten(target, 200)
+                            + "' points outside the document; only local $refs (#/...) are read");
                 }
                 if (refs.contains(target) || refs.size() >= MAX_REF_DEPTH) {
                     return JsonNodeFactory.instance.objectNode();
@@ -206,7 +222,7 @@ final class OpenApiDocument {
         if (schema.path("nullable").isBoolean()) {
             schema.remove("nullable");
         }
-        for (String[] bound : new String[][]{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}}) {
+        for (String[] bound : new String[][] {{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}}) {
             JsonNode exclusive = schema.get(bound[0]);
             if (exclusive != null && exclusive.isBoolean()) {
                 schema.remove(bound[0]);

@@ -33,8 +33,13 @@ final class OpenApiTool implements Tool {
     private final Integer retries;
 
     /** @param headers the configured headers, secrets already filled in */
-    OpenApiTool(Operation operation, String baseUrl, Map<String, String> headers, HttpExchange exchange, Duration timeout,
-                Integer retries) {
+    OpenApiTool(
+            Operation operation,
+            String baseUrl,
+            Map<String, String> headers,
+            HttpExchange exchange,
+            Duration timeout,
+            Integer retries) {
         this.operation = operation;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.headers = Map.copyOf(headers);
@@ -82,7 +87,8 @@ final class OpenApiTool implements Tool {
             JsonNode value = params.get(parameter.name());
             if (value == null || value.isNull()) {
                 if (parameter.in().equals("path")) {
-                    throw ToolException.permanent("the params have no '" + parameter.name() + "', which the path needs");
+                    throw ToolException.permanent(
+                            "the params have no '" + parameter.name() + "', which the path needs");
                 }
                 continue;
             }
@@ -90,7 +96,8 @@ final class OpenApiTool implements Tool {
                 case "path" -> path = path.replace("{" + parameter.name() + "}", Template.encode(text(value)));
                 case "query" -> {
                     if (value.isArray()) {
-                        value.forEach(item -> query.add(Template.encode(parameter.name()) + "=" + Template.encode(text(item))));
+                        value.forEach(item ->
+                                query.add(Template.encode(parameter.name()) + "=" + Template.encode(text(item))));
                     } else {
                         query.add(Template.encode(parameter.name()) + "=" + Template.encode(text(value)));
                     }
@@ -98,7 +105,8 @@ final class OpenApiTool implements Tool {
                 default -> {
                     String header = text(value);
                     if (header.indexOf('\r') >= 0 || header.indexOf('\n') >= 0) {
-                        throw ToolException.permanent("the header " + parameter.name() + " would hold a line break; refused");
+                        throw ToolException.permanent(
+                                "the header " + parameter.name() + " would hold a line break; refused");
                     }
                     requestHeaders.put(parameter.name(), header);
                 }

@@ -41,6 +41,7 @@ public final class OpenApiToolProvider implements ToolProvider {
 
     /** The configuration key. */
     public static final String SECTION = "openapi";
+
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private volatile Map<String, String> unavailable = Map.of();
@@ -80,7 +81,8 @@ public final class OpenApiToolProvider implements ToolProvider {
         return unavailable;
     }
 
-    private static List<Tool> entry(JsonNode entry, String at, ToolSetup setup, HttpExchange exchange, Map<String, String> notes) {
+    private static List<Tool> entry(
+            JsonNode entry, String at, ToolSetup setup, HttpExchange exchange, Map<String, String> notes) {
         String spec = entry.get("spec").asText();
         OpenApiDocument document;
         Operations.Read read;
@@ -98,7 +100,9 @@ public final class OpenApiToolProvider implements ToolProvider {
         if (baseUrl == null || chosen.isEmpty()) {
             return List.of();
         }
-        Duration timeout = entry.has("timeout_s") ? Duration.ofMillis(Math.round(entry.get("timeout_s").asDouble() * 1000)) : DEFAULT_TIMEOUT;
+        Duration timeout = entry.has("timeout_s")
+                ? Duration.ofMillis(Math.round(entry.get("timeout_s").asDouble() * 1000))
+                : DEFAULT_TIMEOUT;
         Integer retries = entry.has("retries") ? entry.get("retries").asInt() : null;
         List<Tool> tools = new ArrayList<>();
         for (Operation operation : chosen) {
@@ -112,10 +116,12 @@ public final class OpenApiToolProvider implements ToolProvider {
     }
 
     /** The operations the entry asks for (all when it names none); names it gets wrong are problems. */
-    private static List<Operation> chosen(JsonNode entry, String at, Operations.Read read, ToolSetup setup, Map<String, String> notes) {
+    private static List<Operation> chosen(
+            JsonNode entry, String at, Operations.Read read, ToolSetup setup, Map<String, String> notes) {
         List<Operation> chosen = new ArrayList<>();
         if (!entry.has("operations")) {
-            read.unusable().forEach((id, why) -> notes.put(id, "the OpenAPI operation '" + id + "' cannot be called: " + why));
+            read.unusable()
+                    .forEach((id, why) -> notes.put(id, "the OpenAPI operation '" + id + "' cannot be called: " + why));
             for (Operation operation : read.operations().values()) {
                 if (Json.TOOL_NAME.matcher(operation.operationId()).matches()) {
                     chosen.add(operation);
@@ -131,9 +137,15 @@ public final class OpenApiToolProvider implements ToolProvider {
             String pointer = at + "/operations/" + i;
             Operation operation = read.operations().get(id);
             if (read.unusable().containsKey(id)) {
-                setup.problem(pointer, "the operation '" + id + "' cannot be called: " + read.unusable().get(id));
+                setup.problem(
+                        pointer,
+                        "the operation '" + id + "' cannot be called: "
+                                + read.unusable().get(id));
             } else if (operation == null) {
-                setup.problem(pointer, "the document has no operation '" + id + "'" + didYouMean(id, read.operations().keySet()));
+                setup.problem(
+                        pointer,
+                        "the document has no operation '" + id + "'"
+                                + didYouMean(id, read.operations().keySet()));
             } else if (!Json.TOOL_NAME.matcher(id).matches()) {
                 setup.problem(pointer, "the operationId '" + id + "' is not a tool name a plan can call");
             } else {
@@ -157,7 +169,9 @@ public final class OpenApiToolProvider implements ToolProvider {
             }
             url = server.get("url").asText();
             for (Map.Entry<String, JsonNode> variable : server.path("variables").properties()) {
-                url = url.replace("{" + variable.getKey() + "}", variable.getValue().path("default").asText());
+                url = url.replace(
+                        "{" + variable.getKey() + "}",
+                        variable.getValue().path("default").asText());
             }
             if (document.source != null && !url.contains("://")) {
                 url = document.source.resolve(url).toString();
@@ -166,8 +180,10 @@ public final class OpenApiToolProvider implements ToolProvider {
         }
         String lower = url.toLowerCase(Locale.ROOT);
         if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
-            setup.problem(pointer, "the service address '" + url + "' is not an http(s) URL"
-                    + (entry.has("baseUrl") ? "" : "; give it as \"baseUrl\""));
+            setup.problem(
+                    pointer,
+                    "the service address '" + url + "' is not an http(s) URL"
+                            + (entry.has("baseUrl") ? "" : "; give it as \"baseUrl\""));
             return null;
         }
         try {
@@ -188,7 +204,9 @@ public final class OpenApiToolProvider implements ToolProvider {
             try {
                 Template template = Template.parse(header.getValue().asText());
                 if (!template.params().isEmpty()) {
-                    setup.problem(pointer, "only ${secret:NAME} may be used in these headers (use the operation's own parameters for values per call)");
+                    setup.problem(
+                            pointer,
+                            "only ${secret:NAME} may be used in these headers (use the operation's own parameters for values per call)");
                     continue;
                 }
                 for (String secret : template.secrets()) {
@@ -214,7 +232,8 @@ public final class OpenApiToolProvider implements ToolProvider {
         List<String> all = new ArrayList<>();
         for (String candidate : known) {
             all.add(candidate);
-            if (candidate.equalsIgnoreCase(id) || close(id.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT))) {
+            if (candidate.equalsIgnoreCase(id)
+                    || close(id.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT))) {
                 return " (did you mean '" + candidate + "'?)";
             }
         }

@@ -12,24 +12,27 @@ import java.util.Set;
  * @param body       how the JSON request body is made from the params
  * @param params     the tool's params schema: the parameters and the request body
  */
-record Operation(String operationId, String method, String path, String description, List<Parameter> parameters,
-                 Body body, JsonNode params) {
+record Operation(
+        String operationId,
+        String method,
+        String path,
+        String description,
+        List<Parameter> parameters,
+        Body body,
+        JsonNode params) {
 
     Operation {
         parameters = List.copyOf(parameters);
     }
 
     /** A parameter: its name, and where it goes ({@code path}, {@code query} or {@code header}). */
-    record Parameter(String name, String in) {
-    }
+    record Parameter(String name, String in) {}
 
     /** How the request body is built. */
-    sealed interface Body permits NoBody, Flattened, Whole {
-    }
+    sealed interface Body permits NoBody, Flattened, Whole {}
 
     /** The operation takes no JSON body. */
-    record NoBody() implements Body {
-    }
+    record NoBody() implements Body {}
 
     /** The body object's properties are params of their own ({@code {"query": ..., "top_k": ...}}). */
     record Flattened(Set<String> properties) implements Body {
@@ -39,8 +42,7 @@ record Operation(String operationId, String method, String path, String descript
     }
 
     /** The whole body is the param {@code body}. */
-    record Whole() implements Body {
-    }
+    record Whole() implements Body {}
 
     /** GET, HEAD and OPTIONS read; every other method may change something. */
     boolean hasSideEffects() {

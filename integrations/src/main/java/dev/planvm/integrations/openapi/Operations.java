@@ -22,11 +22,9 @@ final class Operations {
     private static final List<String> METHODS = List.of("get", "put", "post", "delete", "patch", "head", "options");
 
     /** Operations by id, and the operations that cannot be made into tools (id to why). */
-    record Read(Map<String, Operation> operations, Map<String, String> unusable) {
-    }
+    record Read(Map<String, Operation> operations, Map<String, String> unusable) {}
 
-    private Operations() {
-    }
+    private Operations() {}
 
     static Read read(OpenApiDocument document) throws OpenApiDocument.Unusable {
         Map<String, Operation> operations = new LinkedHashMap<>();
@@ -41,7 +39,9 @@ final class Operations {
                 }
                 String id = operation.get("operationId").asText();
                 try {
-                    operations.put(id, operation(id, method.toUpperCase(Locale.ROOT), pathEntry.getKey(), pathItem, operation));
+                    operations.put(
+                            id,
+                            operation(id, method.toUpperCase(Locale.ROOT), pathEntry.getKey(), pathItem, operation));
                 } catch (IllegalArgumentException e) {
                     unusable.put(id, e.getMessage());
                 }
@@ -53,10 +53,12 @@ final class Operations {
     private static Operation operation(String id, String method, String path, JsonNode pathItem, JsonNode operation) {
         Map<String, JsonNode> byKey = new LinkedHashMap<>();
         for (JsonNode parameter : pathItem.path("parameters")) {
-            byKey.put(parameter.path("in").asText() + ":" + parameter.path("name").asText(), parameter);
+            byKey.put(
+                    parameter.path("in").asText() + ":" + parameter.path("name").asText(), parameter);
         }
         for (JsonNode parameter : operation.path("parameters")) {
-            byKey.put(parameter.path("in").asText() + ":" + parameter.path("name").asText(), parameter);
+            byKey.put(
+                    parameter.path("in").asText() + ":" + parameter.path("name").asText(), parameter);
         }
         ObjectNode schema = JsonNodeFactory.instance.objectNode();
         schema.put("type", "object");
@@ -67,15 +69,18 @@ final class Operations {
             String name = parameter.path("name").asText();
             String in = parameter.path("in").asText();
             if (in.equals("cookie")) {
-                throw new IllegalArgumentException("its parameter '" + name + "' is a cookie, which planvm does not send");
+                throw new IllegalArgumentException(
+                        "its parameter '" + name + "' is a cookie, which planvm does not send");
             }
             if (!in.equals("path") && !in.equals("query") && !in.equals("header")) {
-                throw new IllegalArgumentException("its parameter '" + name + "' is in '" + in + "', not path, query or header");
+                throw new IllegalArgumentException(
+                        "its parameter '" + name + "' is in '" + in + "', not path, query or header");
             }
             if (properties.has(name)) {
                 throw new IllegalArgumentException("two of its parameters are named '" + name + "'");
             }
-            ObjectNode property = parameter.path("schema").isObject() ? (ObjectNode) parameter.get("schema").deepCopy()
+            ObjectNode property = parameter.path("schema").isObject()
+                    ? (ObjectNode) parameter.get("schema").deepCopy()
                     : JsonNodeFactory.instance.objectNode();
             if (parameter.path("description").isTextual() && !property.has("description")) {
                 property.put("description", parameter.get("description").asText());
@@ -90,7 +95,8 @@ final class Operations {
         ArrayNode requiredArray = schema.putArray("required");
         required.forEach(requiredArray::add);
         schema.put("additionalProperties", false);
-        String description = operation.path("summary").asText(operation.path("description").asText(""));
+        String description =
+                operation.path("summary").asText(operation.path("description").asText(""));
         return new Operation(id, method, path, description, parameters, body, schema);
     }
 
@@ -99,13 +105,16 @@ final class Operations {
         JsonNode schema = jsonSchema(requestBody.path("content"));
         if (schema == null) {
             if (requestBody.path("content").size() > 0) {
-                throw new IllegalArgumentException("its request body is not JSON (" + String.join(", ", names(requestBody.path("content"))) + ")");
+                throw new IllegalArgumentException(
+                        "its request body is not JSON (" + String.join(", ", names(requestBody.path("content"))) + ")");
             }
             return new Operation.NoBody();
         }
         boolean bodyRequired = requestBody.path("required").asBoolean(false);
         JsonNode bodyProperties = schema.path("properties");
-        boolean flat = "object".equals(schema.path("type").asText()) && bodyProperties.isObject() && bodyProperties.size() > 0
+        boolean flat = "object".equals(schema.path("type").asText())
+                && bodyProperties.isObject()
+                && bodyProperties.size() > 0
                 && names(bodyProperties).stream().noneMatch(properties::has);
         if (flat) {
             Set<String> bodyRequiredNames = new LinkedHashSet<>();
@@ -132,7 +141,9 @@ final class Operations {
         for (Map.Entry<String, JsonNode> type : content.properties()) {
             String media = type.getKey().toLowerCase(Locale.ROOT);
             if (media.startsWith("application/json") || media.contains("+json")) {
-                return type.getValue().path("schema").isObject() ? type.getValue().get("schema") : JsonNodeFactory.instance.objectNode();
+                return type.getValue().path("schema").isObject()
+                        ? type.getValue().get("schema")
+                        : JsonNodeFactory.instance.objectNode();
             }
         }
         return null;

@@ -55,7 +55,8 @@ class HttpToolTest {
     private Tool load(String toolJson) throws Exception {
         ObjectNode config = Configs.JSON.createObjectNode();
         config.putArray("httpTools").add(Configs.JSON.readTree(toolJson));
-        loaded = ToolsConfig.load(Configs.write(dir, config), Map.of(), Map.of("CITY_TOKEN", TOKEN), Configs.providers());
+        loaded = ToolsConfig.load(
+                Configs.write(dir, config), Map.of(), Map.of("CITY_TOKEN", TOKEN), Configs.providers());
         return loaded.tools().get(0);
     }
 
@@ -69,8 +70,7 @@ class HttpToolTest {
         Tool lookup = load("""
                 {"name": "lookup", "method": "GET", "url": "%s",
                  "headers": {"Authorization": "Bearer ${secret:CITY_TOKEN}", "X-Lang": "${lang}"}, "output": "/data",
-                 "params": {"type": "object", "properties": {"city": {"type": "string"}, "lang": {"type": "string"}}}}"""
-                .formatted(server.url("/cities/${city}?lang=${lang}")));
+                 "params": {"type": "object", "properties": {"city": {"type": "string"}, "lang": {"type": "string"}}}}""".formatted(server.url("/cities/${city}?lang=${lang}")));
         assertThat(call(lookup, "{\"city\": \"New York/1\", \"lang\": \"en gb\"}"))
                 .isEqualTo(Configs.JSON.readTree("{\"population\": 42}"));
         assertThat(server.last().uri()).isEqualTo("/cities/New%20York%2F1?lang=en%20gb");
@@ -82,17 +82,19 @@ class HttpToolTest {
     }
 
     @Test
-    void a_body_string_that_is_one_reference_keeps_the_params_json_type_and_an_absent_one_is_dropped() throws Exception {
+    void a_body_string_that_is_one_reference_keeps_the_params_json_type_and_an_absent_one_is_dropped()
+            throws Exception {
         server.on("/notes", LoopbackHttp.json(201, "{\"id\": 7}"));
         Tool post = load("""
                 {"name": "note", "method": "POST", "url": "%s", "retries": 0,
                  "body": {"count": "${n}", "tags": "${tags}", "text": "hello ${who}", "maybe": "${opt}", "fixed": [1, "${n}"]},
                  "params": {"type": "object", "properties": {"n": {"type": "integer"}, "tags": {"type": "array"},
-                            "who": {"type": "string"}, "opt": {}}, "required": ["n", "who"]}}"""
-                .formatted(server.url("/notes")));
-        assertThat(call(post, "{\"n\": 5, \"tags\": [\"a\"], \"who\": \"Bo\"}")).isEqualTo(Configs.JSON.readTree("{\"id\": 7}"));
+                            "who": {"type": "string"}, "opt": {}}, "required": ["n", "who"]}}""".formatted(server.url("/notes")));
+        assertThat(call(post, "{\"n\": 5, \"tags\": [\"a\"], \"who\": \"Bo\"}"))
+                .isEqualTo(Configs.JSON.readTree("{\"id\": 7}"));
         assertThat(Configs.JSON.readTree(server.last().body()))
-                .isEqualTo(Configs.JSON.readTree("{\"count\": 5, \"tags\": [\"a\"], \"text\": \"hello Bo\", \"fixed\": [1, 5]}"));
+                .isEqualTo(Configs.JSON.readTree(
+                        "{\"count\": 5, \"tags\": [\"a\"], \"text\": \"hello Bo\", \"fixed\": [1, 5]}"));
         assertThat(server.last().header("Content-Type")).isEqualTo("application/json");
         assertThat(post.hasSideEffects()).as("POST has side effects by default").isTrue();
         assertThat(post.maxAttempts()).hasValue(1);
@@ -106,7 +108,8 @@ class HttpToolTest {
     }
 
     @Test
-    void statuses_408_429_and_5xx_are_retriable_with_retry_after_and_other_4xx_and_redirects_are_not() throws Exception {
+    void statuses_408_429_and_5xx_are_retriable_with_retry_after_and_other_4xx_and_redirects_are_not()
+            throws Exception {
         server.on("/busy", (exchange, request) -> {
             exchange.getResponseHeaders().set("Retry-After", "2");
             LoopbackHttp.send(exchange, 503, "text/plain", "overloaded");
@@ -123,7 +126,9 @@ class HttpToolTest {
         assertThat(busy.retriable()).isTrue();
         assertThat(busy.retryAfter()).contains(Duration.ofSeconds(2));
         assertThat(busy.getMessage()).contains("GET " + server.url("/busy")).contains("answered HTTP 503: overloaded");
-        assertThat(catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"slow-down\"}")).retriable()).isTrue();
+        assertThat(catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"slow-down\"}"))
+                        .retriable())
+                .isTrue();
         ToolException missing = catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"missing\"}"));
         assertThat(missing.retriable()).isFalse();
         assertThat(missing.getMessage()).contains("HTTP 404").contains("no such city");
@@ -157,7 +162,8 @@ class HttpToolTest {
 
     @Test
     void an_answer_larger_than_the_bound_is_refused() throws Exception {
-        String big = "\"" + "x".repeat((int) (dev.planvm.integrations.internal.HttpExchange.DEFAULT_MAX_BODY + 10)) + "\"";
+        String big =
+                "\"" + "x".repeat((int) (dev.planvm.integrations.internal.HttpExchange.DEFAULT_MAX_BODY + 10)) + "\"";
         server.on("/big", LoopbackHttp.json(200, big));
         Tool tool = load("{\"name\": \"b\", \"url\": \"%s\"}".formatted(server.url("/big")));
         ToolException e = catchThrowableOfType(ToolException.class, () -> call(tool, "{}"));
@@ -176,28 +182,38 @@ class HttpToolTest {
                    "params": {"type": "object", "properties": {"city": {"type": "string"}}}},
                   {"name": "d", "url": "ftp://127.0.0.1/", "method": "FETCH"}
                 ]}""");
-        ToolsConfigException e = catchThrowableOfType(ToolsConfigException.class,
-                () -> ToolsConfig.load(file, Map.of(), Map.of(), Configs.providers()));
-        assertThat(e.lines()).anySatisfy(line -> assertThat(line).contains("/httpTools/1/side_efects")
-                .contains("did you mean 'side_effects'?"));
+        ToolsConfigException e = catchThrowableOfType(
+                ToolsConfigException.class, () -> ToolsConfig.load(file, Map.of(), Map.of(), Configs.providers()));
+        assertThat(e.lines())
+                .anySatisfy(line ->
+                        assertThat(line).contains("/httpTools/1/side_efects").contains("did you mean 'side_effects'?"));
         assertThat(e.lines()).anySatisfy(line -> assertThat(line).contains("/httpTools/3/method"));
         // Semantic checks run only once the sections fit their schemas; fix the schema errors and see the rest.
-        Files.writeString(file, Files.readString(file).replace(", \"side_efects\": true", "").replace(", \"method\": \"FETCH\"", ""));
-        ToolsConfigException semantic = catchThrowableOfType(ToolsConfigException.class,
-                () -> ToolsConfig.load(file, Map.of(), Map.of(), Configs.providers()));
-        assertThat(semantic.lines()).hasSize(5).anySatisfy(line -> assertThat(line).contains("at /httpTools/0/url: '${ci ty}' does not name a param"))
-                .anySatisfy(line -> assertThat(line).contains("at /httpTools/1/url: secrets (${secret:KEY}) may only be used in headers"))
+        Files.writeString(
+                file,
+                Files.readString(file).replace(", \"side_efects\": true", "").replace(", \"method\": \"FETCH\"", ""));
+        ToolsConfigException semantic = catchThrowableOfType(
+                ToolsConfigException.class, () -> ToolsConfig.load(file, Map.of(), Map.of(), Configs.providers()));
+        assertThat(semantic.lines())
+                .hasSize(5)
+                .anySatisfy(line -> assertThat(line).contains("at /httpTools/0/url: '${ci ty}' does not name a param"))
+                .anySatisfy(line -> assertThat(line)
+                        .contains("at /httpTools/1/url: secrets (${secret:KEY}) may only be used in headers"))
                 .anySatisfy(line -> assertThat(line).contains("at /httpTools/2/headers/Host"))
-                .anySatisfy(line -> assertThat(line).contains("at /httpTools/2/params: the request reads ${cty}")
+                .anySatisfy(line -> assertThat(line)
+                        .contains("at /httpTools/2/params: the request reads ${cty}")
                         .contains("did you mean 'city'?"))
-                .anySatisfy(line -> assertThat(line).contains("at /httpTools/3/url: the URL must start with http:// or https://"));
+                .anySatisfy(line ->
+                        assertThat(line).contains("at /httpTools/3/url: the URL must start with http:// or https://"));
     }
 
     @Test
     void a_tool_whose_secret_is_not_set_is_unavailable_and_says_which() throws Exception {
         ObjectNode config = Configs.JSON.createObjectNode();
-        config.putArray("httpTools").add(Configs.JSON.readTree(
-                "{\"name\": \"x\", \"url\": \"http://127.0.0.1:1/\", \"headers\": {\"Authorization\": \"${secret:NOT_SET}\"}}"));
+        config.putArray("httpTools")
+                .add(
+                        Configs.JSON.readTree(
+                                "{\"name\": \"x\", \"url\": \"http://127.0.0.1:1/\", \"headers\": {\"Authorization\": \"${secret:NOT_SET}\"}}"));
         loaded = ToolsConfig.load(Configs.write(dir, config), Map.of(), Map.of(), Configs.providers());
         assertThat(loaded.tools()).isEmpty();
         assertThat(loaded.unavailable().get("x")).contains("the secret NOT_SET is not set");
@@ -210,18 +226,20 @@ class HttpToolTest {
             if (calls.incrementAndGet() < 3) {
                 LoopbackHttp.send(exchange, 502, "text/plain", "bad gateway");
             } else {
-                LoopbackHttp.send(exchange, 200, "application/json",
-                        "{\"seen\": \"" + request.header("Authorization") + "\"}");
+                LoopbackHttp.send(
+                        exchange, 200, "application/json", "{\"seen\": \"" + request.header("Authorization") + "\"}");
             }
         });
         Tool tool = load("""
-                {"name": "whoami", "url": "%s", "retries": 2, "headers": {"Authorization": "Bearer ${secret:CITY_TOKEN}"}}"""
-                .formatted(server.url("/echo-auth")));
-        PlanVm vm = PlanVm.builder().tools(List.of(tool)).secrets(loaded.secretsUsed()).retrySleeper(wait -> { }).build();
+                {"name": "whoami", "url": "%s", "retries": 2, "headers": {"Authorization": "Bearer ${secret:CITY_TOKEN}"}}""".formatted(server.url("/echo-auth")));
+        PlanVm vm = PlanVm.builder()
+                .tools(List.of(tool))
+                .secrets(loaded.secretsUsed())
+                .retrySleeper(wait -> {})
+                .build();
         RunMode.Record rec = RunMode.record();
         RunResult result = vm.run(vm.loader().load("""
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool": "whoami", "params": {}, "output_vars": "final_answer"}}]""",
-                "plan").planOrThrow(), Map.of(), rec);
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool": "whoami", "params": {}, "output_vars": "final_answer"}}]""", "plan").planOrThrow(), Map.of(), rec);
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
         assertThat(calls.get()).isEqualTo(3);
         assertThat(tool.maxAttempts()).hasValue(3);

@@ -33,19 +33,29 @@ class McpHttpTest {
 
     private LoadedTools load(String url) throws Exception {
         ObjectNode config = Configs.JSON.createObjectNode();
-        config.putObject("mcpServers").putObject("remote").put("url", url)
-                .putObject("headers").put("Authorization", "Bearer ${secret:MCP_TOKEN}");
+        config.putObject("mcpServers")
+                .putObject("remote")
+                .put("url", url)
+                .putObject("headers")
+                .put("Authorization", "Bearer ${secret:MCP_TOKEN}");
         return ToolsConfig.load(Configs.write(dir, config), Map.of(), Map.of("MCP_TOKEN", TOKEN), Configs.providers());
     }
 
     @Test
     void tools_of_an_http_server_are_listed_aliased_and_called_with_the_secret_header() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
-             LoadedTools loaded = load(server.url())) {
-            assertThat(loaded.all()).extracting(Tool::name).contains("remote:lookup", "remote:write", "lookup", "write");
-            assertThat(loaded.all()).filteredOn(t -> t instanceof dev.planvm.tools.config.ToolAlias)
-                    .extracting(t -> t.name() + "=" + ((dev.planvm.tools.config.ToolAlias) t).aliasOf()).contains("lookup=remote:lookup");
-            Tool lookup = loaded.all().stream().filter(t -> t.name().equals("lookup")).findFirst().orElseThrow();
+                LoadedTools loaded = load(server.url())) {
+            assertThat(loaded.all())
+                    .extracting(Tool::name)
+                    .contains("remote:lookup", "remote:write", "lookup", "write");
+            assertThat(loaded.all())
+                    .filteredOn(t -> t instanceof dev.planvm.tools.config.ToolAlias)
+                    .extracting(t -> t.name() + "=" + ((dev.planvm.tools.config.ToolAlias) t).aliasOf())
+                    .contains("lookup=remote:lookup");
+            Tool lookup = loaded.all().stream()
+                    .filter(t -> t.name().equals("lookup"))
+                    .findFirst()
+                    .orElseThrow();
             JsonNode output = lookup.invoke(Configs.JSON.readTree("{\"key\": \"q\"}"), CallContext.of(0));
             assertThat(output.path("value").asText()).isEqualTo("v-q");
             assertThat(TestMcpServer.AUTHORIZATION.get()).isEqualTo("Bearer " + TOKEN);
@@ -56,34 +66,42 @@ class McpHttpTest {
     @Test
     void a_denied_full_name_also_denies_its_alias() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
-             LoadedTools loaded = load(server.url())) {
-            List<Tool> allowed = loaded.resolver(ToolPolicy.of(List.of(), List.of("remote:write"))).all();
-            assertThat(allowed).extracting(Tool::name).contains("remote:write", "lookup").doesNotContain("write");
+                LoadedTools loaded = load(server.url())) {
+            List<Tool> allowed = loaded.resolver(ToolPolicy.of(List.of(), List.of("remote:write")))
+                    .all();
+            assertThat(allowed)
+                    .extracting(Tool::name)
+                    .contains("remote:write", "lookup")
+                    .doesNotContain("write");
         }
     }
 
     @Test
     void a_plan_calling_a_denied_tool_by_its_bare_name_is_told_it_is_denied_not_missing() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
-             LoadedTools loaded = load(server.url())) {
-            PlanVm vm = PlanVm.builder().tools(loaded, ToolPolicy.of(List.of(), List.of("remote:*"))).build();
+                LoadedTools loaded = load(server.url())) {
+            PlanVm vm = PlanVm.builder()
+                    .tools(loaded, ToolPolicy.of(List.of(), List.of("remote:*")))
+                    .build();
             List<String> problems = vm.problems(vm.loader().load("""
-                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "write", "tool_params": {}, "output_vars": "final_answer"}}]""",
-                    "plan").planOrThrow());
-            assertThat(problems).containsExactly("seq_no 0: tool 'write' is not installed (it is the bare name of 'remote:write': "
-                    + "tool 'remote:write' is denied by the tool policy (deny rule 'remote:*'))");
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "write", "tool_params": {}, "output_vars": "final_answer"}}]""", "plan").planOrThrow());
+            assertThat(problems)
+                    .containsExactly("seq_no 0: tool 'write' is not installed (it is the bare name of 'remote:write': "
+                            + "tool 'remote:write' is denied by the tool policy (deny rule 'remote:*'))");
         }
     }
 
     @Test
     void the_secret_header_stays_out_of_the_trace_and_the_cassette() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
-             LoadedTools loaded = load(server.url())) {
+                LoadedTools loaded = load(server.url())) {
             PlanVm vm = PlanVm.builder().tools(loaded, ToolPolicy.ALLOW_ALL).build();
             RunMode.Record rec = RunMode.record();
-            RunResult result = vm.run(vm.loader().load("""
-                    [{"seq_no": 0, "type": "calling", "parameters": {"tool": "remote:echo", "params": {"t": "${token}"}, "output_vars": "final_answer"}}]""",
-                    "plan").planOrThrow(), Map.of("token", Configs.JSON.getNodeFactory().textNode(TOKEN)), rec);
+            RunResult result = vm.run(
+                    vm.loader().load("""
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool": "remote:echo", "params": {"t": "${token}"}, "output_vars": "final_answer"}}]""", "plan").planOrThrow(),
+                    Map.of("token", Configs.JSON.getNodeFactory().textNode(TOKEN)),
+                    rec);
             assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
             Path cassette = dir.resolve("c.json");
             rec.recording().cassette().write(cassette);
@@ -96,9 +114,13 @@ class McpHttpTest {
     void a_server_that_went_away_is_a_retriable_failure_that_names_it() throws Exception {
         TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
         try (LoadedTools loaded = load(server.url())) {
-            Tool echo = loaded.all().stream().filter(t -> t.name().equals("remote:echo")).findFirst().orElseThrow();
+            Tool echo = loaded.all().stream()
+                    .filter(t -> t.name().equals("remote:echo"))
+                    .findFirst()
+                    .orElseThrow();
             server.close();
-            ToolException e = catchThrowableOfType(ToolException.class, () -> echo.invoke(Configs.JSON.readTree("{}"), CallContext.of(0)));
+            ToolException e = catchThrowableOfType(
+                    ToolException.class, () -> echo.invoke(Configs.JSON.readTree("{}"), CallContext.of(0)));
             assertThat(e.retriable()).isTrue();
             assertThat(e.getMessage()).contains("MCP server 'remote'").doesNotContain(TOKEN);
         }

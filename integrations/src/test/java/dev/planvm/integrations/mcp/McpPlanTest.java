@@ -1,12 +1,12 @@
 package dev.planvm.integrations.mcp;
 
-import dev.planvm.tools.ToolPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.integrations.testing.Configs;
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.tools.config.ToolsConfig;
@@ -34,10 +34,19 @@ class McpPlanTest {
     @BeforeAll
     static void startServer() throws Exception {
         ObjectNode config = Configs.JSON.createObjectNode();
-        config.putObject("mcpServers").set("svc", Configs.stdioServer("--lookup-delay-ms", String.valueOf(LOOKUP_MS),
-                "--marker", dir.resolve("crashed-once").toString()));
+        config.putObject("mcpServers")
+                .set(
+                        "svc",
+                        Configs.stdioServer(
+                                "--lookup-delay-ms",
+                                String.valueOf(LOOKUP_MS),
+                                "--marker",
+                                dir.resolve("crashed-once").toString()));
         loaded = ToolsConfig.load(Configs.write(dir, config), Map.of(), Map.of(), Configs.providers());
-        vm = PlanVm.builder().tools(loaded, ToolPolicy.ALLOW_ALL).retrySleeper(wait -> { }).build();
+        vm = PlanVm.builder()
+                .tools(loaded, ToolPolicy.ALLOW_ALL)
+                .retrySleeper(wait -> {})
+                .build();
     }
 
     @AfterAll
@@ -87,7 +96,8 @@ class McpPlanTest {
         assertThat(result.finalAnswer().asText()).isEqualTo("wrote w then v-x");
         JsonNode lookup = step(result, 1);
         assertThat(lookup.path("start_ms").asDouble()).isGreaterThanOrEqualTo(end(step(result, 0)) - 1);
-        assertThat(lookup.path("duration_ms").asDouble()).as("the lookup ran after the write, whole")
+        assertThat(lookup.path("duration_ms").asDouble())
+                .as("the lookup ran after the write, whole")
                 .isGreaterThanOrEqualTo(LOOKUP_MS * 0.9);
     }
 
@@ -105,7 +115,9 @@ class McpPlanTest {
         RunResult result = vm.run(plan("""
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool": "svc:lookup", "params": {"id": 1}, "output_vars": "x"}}]"""), Map.of());
         assertThat(result.succeeded()).isFalse();
-        assertThat(result.error().message()).contains("params do not fit the schema of tool 'svc:lookup'").contains("key");
+        assertThat(result.error().message())
+                .contains("params do not fit the schema of tool 'svc:lookup'")
+                .contains("key");
     }
 
     @Test
@@ -116,7 +128,9 @@ class McpPlanTest {
         assertThat(result.finalAnswer().asText()).isEqualTo("survived");
         JsonNode attempts = step(result, 0).path("inputs").path("attempts");
         assertThat(attempts).hasSize(1);
-        assertThat(attempts.get(0).path("error").asText()).contains("exited with code 3").contains("crashing once");
+        assertThat(attempts.get(0).path("error").asText())
+                .contains("exited with code 3")
+                .contains("crashing once");
     }
 
     @Test
@@ -133,14 +147,19 @@ class McpPlanTest {
         rec.recording().cassette().write(cassette);
 
         ObjectNode absent = Configs.JSON.createObjectNode();
-        absent.putObject("mcpServers").putObject("svc").put("command", dir.resolve("server-not-installed").toString());
+        absent.putObject("mcpServers")
+                .putObject("svc")
+                .put("command", dir.resolve("server-not-installed").toString());
         Path elsewhere = java.nio.file.Files.createDirectories(dir.resolve("offline"));
-        try (LoadedTools without = ToolsConfig.load(Configs.write(elsewhere, absent), Map.of(), Map.of(),
-                Configs.providers())) {
-            PlanVm offline = PlanVm.builder().tools(without, ToolPolicy.ALLOW_ALL).build();
+        try (LoadedTools without =
+                ToolsConfig.load(Configs.write(elsewhere, absent), Map.of(), Map.of(), Configs.providers())) {
+            PlanVm offline =
+                    PlanVm.builder().tools(without, ToolPolicy.ALLOW_ALL).build();
             Plan again = offline.loader().load(json, "replayed-plan").planOrThrow();
             RunResult replayed = offline.run(again, Map.of(), RunMode.replay(Cassette.read(cassette), false));
-            assertThat(replayed.succeeded()).as(String.valueOf(replayed.error())).isTrue();
+            assertThat(replayed.succeeded())
+                    .as(String.valueOf(replayed.error()))
+                    .isTrue();
             assertThat(replayed.finalAnswer()).isEqualTo(recorded.finalAnswer());
         }
     }
@@ -151,8 +170,9 @@ class McpPlanTest {
         ObjectNode config = Configs.JSON.createObjectNode();
         config.putObject("mcpServers").set("lazy", Configs.stdioServer("--started", started.toString()));
         java.nio.file.Path elsewhere = java.nio.file.Files.createDirectories(dir.resolve("lazy"));
-        try (LoadedTools lazy = ToolsConfig.load(Configs.write(elsewhere, config), Map.of(), Map.of(), Configs.providers());
-             PlanVm vm = PlanVm.builder().tools(lazy, ToolPolicy.ALLOW_ALL).build()) {
+        try (LoadedTools lazy =
+                        ToolsConfig.load(Configs.write(elsewhere, config), Map.of(), Map.of(), Configs.providers());
+                PlanVm vm = PlanVm.builder().tools(lazy, ToolPolicy.ALLOW_ALL).build()) {
             RunResult none = vm.run(vm.loader().load("""
                     [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": 1}}]""", "p").planOrThrow(), Map.of());
             assertThat(none.succeeded()).isTrue();

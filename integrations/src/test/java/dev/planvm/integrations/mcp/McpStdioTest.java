@@ -49,7 +49,9 @@ class McpStdioTest {
     }
 
     private static Tool tool(String name) {
-        return loaded.all().stream().filter(t -> t.name().equals(name)).findFirst()
+        return loaded.all().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no tool " + name + " in " + loaded.all()));
     }
 
@@ -59,10 +61,13 @@ class McpStdioTest {
 
     @Test
     void every_tool_a_server_lists_is_callable_as_server_colon_tool_with_the_servers_schema() throws Exception {
-        assertThat(loaded.all()).extracting(Tool::name)
+        assertThat(loaded.all())
+                .extracting(Tool::name)
                 .contains("svc:lookup", "svc:write", "svc:echo", "svc:fail", "slow:lookup", "crashy:crash");
         assertThat(tool("svc:lookup").paramsSchema())
-                .isEqualTo(Configs.JSON.readTree("{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
+                .isEqualTo(
+                        Configs.JSON.readTree(
+                                "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
         assertThat(tool("svc:lookup").description()).isEqualTo("Looks a key up (read-only, slow).");
     }
 
@@ -76,7 +81,9 @@ class McpStdioTest {
     void read_only_tools_may_start_early_and_every_other_tool_has_side_effects() {
         assertThat(tool("svc:lookup").hasSideEffects()).isFalse();
         assertThat(tool("svc:write").hasSideEffects()).isTrue();
-        assertThat(tool("svc:echo").hasSideEffects()).as("no annotations: not read-only").isTrue();
+        assertThat(tool("svc:echo").hasSideEffects())
+                .as("no annotations: not read-only")
+                .isTrue();
     }
 
     @Test
@@ -90,14 +97,20 @@ class McpStdioTest {
     void servers_that_fail_to_start_are_reported_with_why_and_the_others_work() throws Exception {
         loaded.all();
         assertThat(loaded.unavailable().get("tooslow:*")).contains("did not answer 'initialize' within 1 s");
-        assertThat(loaded.unavailable().get("broken:*")).contains("did not start").contains("cannot run").contains("no-such-server");
-        assertThat(loaded.all()).extracting(Tool::name).noneMatch(name -> name.startsWith("tooslow:") || name.startsWith("broken:"));
+        assertThat(loaded.unavailable().get("broken:*"))
+                .contains("did not start")
+                .contains("cannot run")
+                .contains("no-such-server");
+        assertThat(loaded.all())
+                .extracting(Tool::name)
+                .noneMatch(name -> name.startsWith("tooslow:") || name.startsWith("broken:"));
         assertThat(call("svc:echo", "{\"a\": 1}")).isEqualTo(Configs.JSON.readTree("{\"a\": 1}"));
     }
 
     @Test
     void a_server_slow_to_start_is_waited_for_and_servers_start_in_parallel() throws Exception {
-        assertThat(call("slow:lookup", "{\"key\": \"k\"}").path("value").asText()).isEqualTo("v-k");
+        assertThat(call("slow:lookup", "{\"key\": \"k\"}").path("value").asText())
+                .isEqualTo("v-k");
         // tooslow is given up after its 1 s start timeout; the rest start together, so loading takes
         // far less than the sum of the start-ups (5 JVMs plus 1.5 s of delay).
         assertThat(loadMillis).isLessThan(20_000);
@@ -122,10 +135,13 @@ class McpStdioTest {
     void a_server_that_dies_mid_call_fails_the_call_retriably_is_restarted_once_and_then_given_up() throws Exception {
         ToolException died = catchThrowableOfType(ToolException.class, () -> call("crashy:crash", "{}"));
         assertThat(died.retriable()).isTrue();
-        assertThat(died.getMessage()).contains("stopped during the call of tool 'crash'").contains("exited with code 3")
+        assertThat(died.getMessage())
+                .contains("stopped during the call of tool 'crash'")
+                .contains("exited with code 3")
                 .contains("crashing on purpose");
 
-        assertThat(call("crashy:echo", "{\"after\": \"restart\"}").path("after").asText()).isEqualTo("restart");
+        assertThat(call("crashy:echo", "{\"after\": \"restart\"}").path("after").asText())
+                .isEqualTo("restart");
 
         ToolException again = catchThrowableOfType(ToolException.class, () -> call("crashy:crash", "{}"));
         assertThat(again.retriable()).isTrue();

@@ -100,7 +100,10 @@ class OpenApiToolTest {
     }
 
     private Tool tool(String name) {
-        return loaded.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return loaded.tools().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -108,13 +111,18 @@ class OpenApiToolTest {
         load("{\"spec\": \"docs.yaml\", \"operations\": [\"getDoc\", \"searchDocs\"]}");
         assertThat(loaded.tools()).extracting(Tool::name).containsExactly("getDoc", "searchDocs");
         JsonNode getDoc = tool("getDoc").paramsSchema();
-        assertThat(getDoc.path("required")).containsExactly(Configs.JSON.getNodeFactory().textNode("docId"));
-        assertThat(getDoc.at("/properties/format/type")).as("3.0 nullable becomes a null type")
+        assertThat(getDoc.path("required"))
+                .containsExactly(Configs.JSON.getNodeFactory().textNode("docId"));
+        assertThat(getDoc.at("/properties/format/type"))
+                .as("3.0 nullable becomes a null type")
                 .isEqualTo(Configs.JSON.readTree("[\"string\", \"null\"]"));
         JsonNode search = tool("searchDocs").paramsSchema();
         assertThat(search.path("properties").has("query")).isTrue();
-        assertThat(search.at("/properties/top_k/exclusiveMaximum").asInt()).as("3.0 boolean bound in 2020-12 form").isEqualTo(50);
-        assertThat(search.path("required")).containsExactly(Configs.JSON.getNodeFactory().textNode("query"));
+        assertThat(search.at("/properties/top_k/exclusiveMaximum").asInt())
+                .as("3.0 boolean bound in 2020-12 form")
+                .isEqualTo(50);
+        assertThat(search.path("required"))
+                .containsExactly(Configs.JSON.getNodeFactory().textNode("query"));
         assertThat(tool("getDoc").hasSideEffects()).isFalse();
         assertThat(tool("searchDocs").hasSideEffects()).isTrue();
         assertThat(tool("getDoc").description()).isEqualTo("Reads one document.");
@@ -125,23 +133,31 @@ class OpenApiToolTest {
         server.on("/api/docs/", LoopbackHttp.json(200, "{\"id\": \"d 1\", \"text\": \"hello\"}"));
         server.on("/api/search", LoopbackHttp.json(200, "[{\"id\": \"d1\"}]"));
         load("[{\"spec\": \"docs.yaml\", \"headers\": {\"Authorization\": \"Bearer ${secret:DOCS_TOKEN}\"}}]");
-        JsonNode doc = tool("getDoc").invoke(Configs.JSON.readTree("{\"docId\": \"d 1\", \"format\": \"text\", \"X-Trace\": \"t1\"}"),
-                CallContext.of(0));
+        JsonNode doc = tool("getDoc")
+                .invoke(
+                        Configs.JSON.readTree("{\"docId\": \"d 1\", \"format\": \"text\", \"X-Trace\": \"t1\"}"),
+                        CallContext.of(0));
         assertThat(doc.path("text").asText()).isEqualTo("hello");
         assertThat(server.last().uri()).isEqualTo("/api/docs/d%201?format=text");
         assertThat(server.last().header("X-Trace")).isEqualTo("t1");
         assertThat(server.last().header("Authorization")).isEqualTo("Bearer docs-token-99");
 
-        JsonNode hits = tool("searchDocs").invoke(Configs.JSON.readTree("{\"query\": \"q\", \"top_k\": 3}"), CallContext.of(1));
+        JsonNode hits =
+                tool("searchDocs").invoke(Configs.JSON.readTree("{\"query\": \"q\", \"top_k\": 3}"), CallContext.of(1));
         assertThat(hits.get(0).path("id").asText()).isEqualTo("d1");
         assertThat(server.last().method()).isEqualTo("POST");
-        assertThat(Configs.JSON.readTree(server.last().body())).isEqualTo(Configs.JSON.readTree("{\"query\": \"q\", \"top_k\": 3}"));
+        assertThat(Configs.JSON.readTree(server.last().body()))
+                .isEqualTo(Configs.JSON.readTree("{\"query\": \"q\", \"top_k\": 3}"));
     }
 
     @Test
     void a_recursive_schema_is_cut_and_an_operation_planvm_cannot_call_is_reported() throws Exception {
         load("{\"spec\": \"docs.yaml\"}");
-        assertThat(tool("getTree").paramsSchema().at("/properties/node/properties/child").isObject()).isTrue();
+        assertThat(tool("getTree")
+                        .paramsSchema()
+                        .at("/properties/node/properties/child")
+                        .isObject())
+                .isTrue();
         assertThat(loaded.unavailable().get("getSession")).contains("cookie");
     }
 
@@ -151,7 +167,11 @@ class OpenApiToolTest {
         server.on("/openapi.yaml", (exchange, request) -> LoopbackHttp.send(exchange, 200, "application/yaml", spec));
         server.on("/api/docs/", LoopbackHttp.json(200, "{\"ok\": true}"));
         load("{\"spec\": \"" + server.url("/openapi.yaml") + "\", \"operations\": [\"getDoc\"]}");
-        assertThat(tool("getDoc").invoke(Configs.JSON.readTree("{\"docId\": \"a\"}"), CallContext.of(0)).path("ok").asBoolean()).isTrue();
+        assertThat(tool("getDoc")
+                        .invoke(Configs.JSON.readTree("{\"docId\": \"a\"}"), CallContext.of(0))
+                        .path("ok")
+                        .asBoolean())
+                .isTrue();
         assertThat(server.last().uri()).isEqualTo("/api/docs/a");
     }
 
@@ -160,17 +180,22 @@ class OpenApiToolTest {
         Files.writeString(dir.resolve("old.json"), "{\"swagger\": \"2.0\", \"paths\": {}}");
         ToolsConfigException e = catchThrowableOfType(ToolsConfigException.class, () -> load("""
                 [{"spec": "docs.yaml", "operations": ["getDoc", "serchDocs"]}, {"spec": "old.json"}, {"spec": "absent.yaml"}]"""));
-        assertThat(e.lines()).hasSize(3)
-                .anySatisfy(line -> assertThat(line).contains("at /openapi/0/operations/1: the document has no operation 'serchDocs'")
+        assertThat(e.lines())
+                .hasSize(3)
+                .anySatisfy(line -> assertThat(line)
+                        .contains("at /openapi/0/operations/1: the document has no operation 'serchDocs'")
                         .contains("did you mean 'searchDocs'?"))
-                .anySatisfy(line -> assertThat(line).contains("at /openapi/1/spec").contains("Swagger 2"))
-                .anySatisfy(line -> assertThat(line).contains("at /openapi/2/spec").contains("does not exist"));
+                .anySatisfy(
+                        line -> assertThat(line).contains("at /openapi/1/spec").contains("Swagger 2"))
+                .anySatisfy(
+                        line -> assertThat(line).contains("at /openapi/2/spec").contains("does not exist"));
     }
 
     @Test
     void a_misspelt_key_in_an_entry_gets_a_did_you_mean() {
-        ToolsConfigException e = catchThrowableOfType(ToolsConfigException.class,
-                () -> load("{\"spec\": \"docs.yaml\", \"operation\": [\"getDoc\"]}"));
-        assertThat(e.getMessage()).contains("at /openapi/operation: unknown key 'operation' (did you mean 'operations'?)");
+        ToolsConfigException e = catchThrowableOfType(
+                ToolsConfigException.class, () -> load("{\"spec\": \"docs.yaml\", \"operation\": [\"getDoc\"]}"));
+        assertThat(e.getMessage())
+                .contains("at /openapi/operation: unknown key 'operation' (did you mean 'operations'?)");
     }
 }

@@ -17,8 +17,7 @@ public final class Configs {
 
     public static final ObjectMapper JSON = new ObjectMapper();
 
-    private Configs() {
-    }
+    private Configs() {}
 
     /** The providers of this module. */
     public static List<ToolProvider> providers() {
@@ -28,9 +27,14 @@ public final class Configs {
     /** A stdio server entry that runs {@link TestMcpServer} in a new JVM with these options. */
     public static ObjectNode stdioServer(String... options) {
         ObjectNode server = JSON.createObjectNode();
-        server.put("command", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        server.put(
+                "command",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString());
         ArrayNode args = server.putArray("args");
-        args.add("-Xshare:auto").add("-XX:TieredStopAtLevel=1").add("-cp").add(System.getProperty("java.class.path"))
+        args.add("-Xshare:auto")
+                .add("-XX:TieredStopAtLevel=1")
+                .add("-cp")
+                .add(System.getProperty("java.class.path"))
                 .add(TestMcpServer.class.getName());
         for (String option : options) {
             args.add(option);

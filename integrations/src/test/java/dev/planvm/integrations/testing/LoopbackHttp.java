@@ -18,8 +18,11 @@ public final class LoopbackHttp implements AutoCloseable {
     /** A request as the server saw it. */
     public record Seen(String method, String uri, Map<String, List<String>> headers, String body) {
         public String header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().get(0))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -37,13 +40,20 @@ public final class LoopbackHttp implements AutoCloseable {
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            Seen request = new Seen(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath()
-                    + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()),
-                    Map.copyOf(exchange.getRequestHeaders()), body);
+            Seen request = new Seen(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getRawPath()
+                            + (exchange.getRequestURI().getRawQuery() == null
+                                    ? ""
+                                    : "?" + exchange.getRequestURI().getRawQuery()),
+                    Map.copyOf(exchange.getRequestHeaders()),
+                    body);
             seen.add(request);
             String path = exchange.getRequestURI().getPath();
-            Answer answer = answers.entrySet().stream().filter(e -> path.startsWith(e.getKey()))
-                    .max(Map.Entry.comparingByKey((a, b) -> a.length() - b.length())).map(Map.Entry::getValue)
+            Answer answer = answers.entrySet().stream()
+                    .filter(e -> path.startsWith(e.getKey()))
+                    .max(Map.Entry.comparingByKey((a, b) -> a.length() - b.length()))
+                    .map(Map.Entry::getValue)
                     .orElse((ex, r) -> send(ex, 404, "text/plain", "no route"));
             try {
                 answer.answer(exchange, request);

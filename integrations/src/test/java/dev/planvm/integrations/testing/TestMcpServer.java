@@ -45,8 +45,7 @@ public final class TestMcpServer {
 
     private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper());
 
-    private TestMcpServer() {
-    }
+    private TestMcpServer() {}
 
     /** Options of one server. */
     public record Options(long startDelayMs, long lookupDelayMs, Path marker, Path started) {
@@ -90,21 +89,29 @@ public final class TestMcpServer {
             }
         };
         StdioServerTransportProvider transport = new StdioServerTransportProvider(MAPPER, in, System.out);
-        McpServer.sync(transport).serverInfo("planvm-test", "1.0").jsonMapper(MAPPER)
+        McpServer.sync(transport)
+                .serverInfo("planvm-test", "1.0")
+                .jsonMapper(MAPPER)
                 .strictToolNameValidation(false)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(tools(options)).build();
+                .tools(tools(options))
+                .build();
         Thread.currentThread().join();
     }
 
     /** A Streamable HTTP server on 127.0.0.1 (an ephemeral port); close it when done. */
     public static Http startHttp(Options options) throws Exception {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(MAPPER).mcpEndpoint("/mcp").build();
-        McpSyncServer mcp = McpServer.sync(transport).serverInfo("planvm-test-http", "1.0").jsonMapper(MAPPER)
+                .jsonMapper(MAPPER)
+                .mcpEndpoint("/mcp")
+                .build();
+        McpSyncServer mcp = McpServer.sync(transport)
+                .serverInfo("planvm-test-http", "1.0")
+                .jsonMapper(MAPPER)
                 .strictToolNameValidation(false)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(tools(options)).build();
+                .tools(tools(options))
+                .build();
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost("127.0.0.1");
@@ -120,7 +127,9 @@ public final class TestMcpServer {
             }
             chain.doFilter(request, response);
         };
-        context.addFilter(new org.eclipse.jetty.ee11.servlet.FilterHolder(recorder), "/*",
+        context.addFilter(
+                new org.eclipse.jetty.ee11.servlet.FilterHolder(recorder),
+                "/*",
                 java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
         jetty.setHandler(context);
         jetty.start();
@@ -141,55 +150,94 @@ public final class TestMcpServer {
     }
 
     /** The last Authorization header the HTTP server received. */
-    public static final java.util.concurrent.atomic.AtomicReference<String> AUTHORIZATION = new java.util.concurrent.atomic.AtomicReference<>();
+    public static final java.util.concurrent.atomic.AtomicReference<String> AUTHORIZATION =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     /** How many times {@code write} was called in this JVM (the HTTP server's count). */
     public static final AtomicInteger WRITES = new AtomicInteger();
 
     static List<SyncToolSpecification> tools(Options options) {
         List<SyncToolSpecification> tools = new ArrayList<>();
-        tools.add(tool("lookup", "Looks a key up (read-only, slow).", new ToolAnnotations("Lookup", true, false, true, false, null),
+        tools.add(tool(
+                "lookup",
+                "Looks a key up (read-only, slow).",
+                new ToolAnnotations("Lookup", true, false, true, false, null),
                 (args) -> {
                     sleep(options.lookupDelayMs());
                     String key = String.valueOf(args.get("key"));
-                    return CallToolResult.builder().addTextContent("{\"key\": \"" + key + "\"}")
-                            .structuredContent(Map.of("key", key, "value", "v-" + key)).build();
-                }, "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
-        tools.add(tool("write", "Writes a record (destructive).", new ToolAnnotations("Write", false, true, false, false, null),
+                    return CallToolResult.builder()
+                            .addTextContent("{\"key\": \"" + key + "\"}")
+                            .structuredContent(Map.of("key", key, "value", "v-" + key))
+                            .build();
+                },
+                "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
+        tools.add(tool(
+                "write",
+                "Writes a record (destructive).",
+                new ToolAnnotations("Write", false, true, false, false, null),
                 (args) -> {
                     WRITES.incrementAndGet();
-                    return CallToolResult.builder().addTextContent("wrote " + args.get("key")).build();
-                }, "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
-        tools.add(tool("echo", "Answers its arguments as JSON text.", null,
+                    return CallToolResult.builder()
+                            .addTextContent("wrote " + args.get("key"))
+                            .build();
+                },
+                "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
+        tools.add(tool(
+                "echo",
+                "Answers its arguments as JSON text.",
+                null,
                 (args) -> {
                     try {
-                        return CallToolResult.builder().addTextContent(new ObjectMapper().writeValueAsString(args)).build();
+                        return CallToolResult.builder()
+                                .addTextContent(new ObjectMapper().writeValueAsString(args))
+                                .build();
                     } catch (IOException e) {
                         throw new IllegalStateException(e);
                     }
-                }, "{\"type\": \"object\"}"));
-        tools.add(tool("fail", "Always reports an error.", new ToolAnnotations("Fail", true, false, true, false, null),
-                (args) -> CallToolResult.builder().isError(true).addTextContent("no such record: " + args.get("key")).build(),
+                },
+                "{\"type\": \"object\"}"));
+        tools.add(tool(
+                "fail",
+                "Always reports an error.",
+                new ToolAnnotations("Fail", true, false, true, false, null),
+                (args) -> CallToolResult.builder()
+                        .isError(true)
+                        .addTextContent("no such record: " + args.get("key"))
+                        .build(),
                 "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}}"));
-        tools.add(tool("crash", "Exits mid-call.", null, (args) -> {
-            System.err.println("crashing on purpose");
-            Runtime.getRuntime().halt(3);
-            return null;
-        }, "{\"type\": \"object\"}"));
-        tools.add(tool("crash_once", "Exits mid-call unless the marker file exists.", null, (args) -> {
-            try {
-                if (options.marker() != null && !Files.exists(options.marker())) {
-                    Files.writeString(options.marker(), "crashed");
-                    System.err.println("crashing once");
+        tools.add(tool(
+                "crash",
+                "Exits mid-call.",
+                null,
+                (args) -> {
+                    System.err.println("crashing on purpose");
                     Runtime.getRuntime().halt(3);
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            return CallToolResult.builder().addTextContent("survived").build();
-        }, "{\"type\": \"object\"}"));
-        tools.add(tool("bad name", "A name no plan can call.", null,
-                (args) -> CallToolResult.builder().addTextContent("unreachable").build(), "{\"type\": \"object\"}"));
+                    return null;
+                },
+                "{\"type\": \"object\"}"));
+        tools.add(tool(
+                "crash_once",
+                "Exits mid-call unless the marker file exists.",
+                null,
+                (args) -> {
+                    try {
+                        if (options.marker() != null && !Files.exists(options.marker())) {
+                            Files.writeString(options.marker(), "crashed");
+                            System.err.println("crashing once");
+                            Runtime.getRuntime().halt(3);
+                        }
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return CallToolResult.builder().addTextContent("survived").build();
+                },
+                "{\"type\": \"object\"}"));
+        tools.add(tool(
+                "bad name",
+                "A name no plan can call.",
+                null,
+                (args) -> CallToolResult.builder().addTextContent("unreachable").build(),
+                "{\"type\": \"object\"}"));
         return tools;
     }
 
@@ -197,14 +245,17 @@ public final class TestMcpServer {
         CallToolResult handle(Map<String, Object> args);
     }
 
-    private static SyncToolSpecification tool(String name, String description, ToolAnnotations annotations, Handler handler,
-                                              String schema) {
-        McpSchema.Tool.Builder tool = McpSchema.Tool.builder().name(name).description(description).inputSchema(MAPPER, schema);
+    private static SyncToolSpecification tool(
+            String name, String description, ToolAnnotations annotations, Handler handler, String schema) {
+        McpSchema.Tool.Builder tool =
+                McpSchema.Tool.builder().name(name).description(description).inputSchema(MAPPER, schema);
         if (annotations != null) {
             tool.annotations(annotations);
         }
-        return SyncToolSpecification.builder().tool(tool.build())
-                .callHandler((exchange, request) -> handler.handle(request.arguments() == null ? Map.of() : request.arguments()))
+        return SyncToolSpecification.builder()
+                .tool(tool.build())
+                .callHandler((exchange, request) ->
+                        handler.handle(request.arguments() == null ? Map.of() : request.arguments()))
                 .build();
     }
 

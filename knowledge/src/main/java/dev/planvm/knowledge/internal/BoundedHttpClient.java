@@ -33,7 +33,8 @@ final class BoundedHttpClient implements HttpClient {
     private final long maxBodyBytes;
 
     private BoundedHttpClient(Builder builder) {
-        java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder().version(Version.HTTP_1_1);
+        java.net.http.HttpClient.Builder jdk =
+                java.net.http.HttpClient.newBuilder().version(Version.HTTP_1_1);
         if (builder.connectTimeout != null) {
             jdk.connectTimeout(builder.connectTimeout);
         }
@@ -48,16 +49,19 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public SuccessfulHttpResponse execute(HttpRequest request) {
-        java.net.http.HttpRequest.Builder jdk = java.net.http.HttpRequest.newBuilder().uri(URI.create(request.url()));
+        java.net.http.HttpRequest.Builder jdk =
+                java.net.http.HttpRequest.newBuilder().uri(URI.create(request.url()));
         request.headers().forEach((name, values) -> {
             if (values != null) {
                 values.forEach(value -> jdk.header(name, value));
             }
         });
         String body = request.body();
-        jdk.method(request.method().name(), body == null
-                ? java.net.http.HttpRequest.BodyPublishers.noBody()
-                : java.net.http.HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        jdk.method(
+                request.method().name(),
+                body == null
+                        ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (readTimeout != null) {
             jdk.timeout(readTimeout);
         }
@@ -73,9 +77,14 @@ final class BoundedHttpClient implements HttpClient {
             int status = response.statusCode();
             if (status < 200 || status >= 300) {
                 String text = new String(bytes, StandardCharsets.UTF_8);
-                throw new HttpException(status, text.length() > MAX_ERROR_BODY ? text.substring(0, MAX_ERROR_BODY) + "…" : text);
+                throw new HttpException(
+                        status, text.length() > MAX_ERROR_BODY ? text.substring(0, MAX_ERROR_BODY) + "…" : text);
             }
-            return SuccessfulHttpResponse.builder().statusCode(status).headers(response.headers().map()).body(bytes).build();
+            return SuccessfulHttpResponse.builder()
+                    .statusCode(status)
+                    .headers(response.headers().map())
+                    .body(bytes)
+                    .build();
         } catch (HttpTimeoutException e) {
             throw new TimeoutException(e);
         } catch (InterruptedException e) {

@@ -36,8 +36,7 @@ final class ChunkFields {
     /** Vectors are stored unit length, so the dot product is the cosine. */
     static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
 
-    private ChunkFields() {
-    }
+    private ChunkFields() {}
 
     /** Lucene's score for {@link #SIMILARITY} ({@code (1 + dot) / 2}) back to the cosine similarity. */
     static double cosine(float score) {

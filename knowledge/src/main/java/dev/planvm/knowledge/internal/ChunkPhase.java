@@ -29,13 +29,18 @@ public final class ChunkPhase {
     private static final long COMMIT_EVERY_NANOS = 120_000_000_000L;
 
     /** What the phase did. */
-    public record Outcome(List<String> added, List<String> changed, int unchanged, List<String> removed,
-                          List<IndexReport.Problem> failures, List<String> warnings, int embedded, int reused) {
-    }
+    public record Outcome(
+            List<String> added,
+            List<String> changed,
+            int unchanged,
+            List<String> removed,
+            List<IndexReport.Problem> failures,
+            List<String> warnings,
+            int embedded,
+            int reused) {}
 
     /** A file read and chunked, waiting for the vectors of its new chunks. */
-    private record Pending(FileRecord file, List<ChunkRecord> chunks, float[][] vectors, List<String> texts) {
-    }
+    private record Pending(FileRecord file, List<ChunkRecord> chunks, float[][] vectors, List<String> texts) {}
 
     private final Path indexDir;
     private final String what;
@@ -65,9 +70,18 @@ public final class ChunkPhase {
      * @param before     the index as the last run left it, or null for a new knowledge base
      * @param commitData what every commit records (format, model)
      */
-    public ChunkPhase(Path indexDir, String what, Embedder embedder, int dimension, String signature, DocumentReader reader,
-                      Chunker chunker, long maxFileBytes, ChunkStore before, IndexListener listener,
-                      Map<String, String> commitData) {
+    public ChunkPhase(
+            Path indexDir,
+            String what,
+            Embedder embedder,
+            int dimension,
+            String signature,
+            DocumentReader reader,
+            Chunker chunker,
+            long maxFileBytes,
+            ChunkStore before,
+            IndexListener listener,
+            Map<String, String> commitData) {
         this.indexDir = indexDir;
         this.what = what;
         this.embedder = embedder;
@@ -106,7 +120,8 @@ public final class ChunkPhase {
             Set<String> present = new HashSet<>();
             scan.files().forEach(found -> present.add(found.source()));
             for (FileRecord record : known.values()) {
-                if (!present.contains(record.source()) && scan.roots().stream().anyMatch(root -> root.covers(record.source()))) {
+                if (!present.contains(record.source())
+                        && scan.roots().stream().anyMatch(root -> root.covers(record.source()))) {
                     writer.deleteSource(record.source());
                     removed.add(record.source());
                 }
@@ -127,7 +142,8 @@ public final class ChunkPhase {
             return true;
         }
         if (bytes == null) {
-            failures.add(new IndexReport.Problem(found.source(), "is larger than the limit of " + maxFileBytes + " bytes"));
+            failures.add(
+                    new IndexReport.Problem(found.source(), "is larger than the limit of " + maxFileBytes + " bytes"));
             return true;
         }
         String hash = Hashing.sha256(bytes);
@@ -147,7 +163,8 @@ public final class ChunkPhase {
             warnings.add(found.source() + ": only the start of its text was indexed (the text limit was reached)");
         }
         if (chunks.truncated()) {
-            warnings.add(found.source() + ": only its first " + chunks.spans().size() + " chunks were indexed (the chunk limit was reached)");
+            warnings.add(found.source() + ": only its first " + chunks.spans().size()
+                    + " chunks were indexed (the chunk limit was reached)");
         }
         List<ChunkRecord> records = new ArrayList<>();
         float[][] vectors = new float[chunks.spans().size()][];
@@ -157,9 +174,22 @@ public final class ChunkPhase {
             String embedText = embedText(document.title(), span.heading(), content);
             String chunkHash = Hashing.sha256(embedText);
             int ordinal = records.size();
-            records.add(new ChunkRecord(found.source() + "#" + ordinal, found.source(), ordinal, document.title(),
-                    span.heading(), span.start(), span.end(), span.tokens(), content, chunkHash));
-            float[] old = before == null ? null : before.vectorOf(chunkHash).filter(v -> v.length == dimension).orElse(null);
+            records.add(new ChunkRecord(
+                    found.source() + "#" + ordinal,
+                    found.source(),
+                    ordinal,
+                    document.title(),
+                    span.heading(),
+                    span.start(),
+                    span.end(),
+                    span.tokens(),
+                    content,
+                    chunkHash));
+            float[] old = before == null
+                    ? null
+                    : before.vectorOf(chunkHash)
+                            .filter(v -> v.length == dimension)
+                            .orElse(null);
             if (old != null) {
                 vectors[ordinal] = old;
                 reused++;
@@ -167,8 +197,15 @@ public final class ChunkPhase {
                 texts.add(embedText);
             }
         }
-        FileRecord file = new FileRecord(found.source(), hash, bytes.length, records.size(), document.type(),
-                document.title(), signature, truncated);
+        FileRecord file = new FileRecord(
+                found.source(),
+                hash,
+                bytes.length,
+                records.size(),
+                document.type(),
+                document.title(),
+                signature,
+                truncated);
         (record == null ? added : changed).add(found.source());
         queue.add(new Pending(file, records, vectors, texts));
         queuedTexts += texts.size();

@@ -78,8 +78,16 @@ public final class ChunkStore implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 ScoreDoc scoreDoc = top.scoreDocs[i];
                 Document doc = byDoc.get(scoreDoc.doc);
-                hits.add(new ChunkHit(doc.get(ID), doc.get(CONTENT), doc.get(SOURCE), cosine(scoreDoc.score),
-                        doc.get(TITLE), doc.get(HEADING), intField(doc, START), intField(doc, END), intField(doc, TOKENS)));
+                hits.add(new ChunkHit(
+                        doc.get(ID),
+                        doc.get(CONTENT),
+                        doc.get(SOURCE),
+                        cosine(scoreDoc.score),
+                        doc.get(TITLE),
+                        doc.get(HEADING),
+                        intField(doc, START),
+                        intField(doc, END),
+                        intField(doc, TOKENS)));
             }
             return hits;
         } catch (IOException | RuntimeException e) {
@@ -100,8 +108,17 @@ public final class ChunkStore implements AutoCloseable {
     public Map<String, FileRecord> files() {
         Map<String, FileRecord> files = new LinkedHashMap<>();
         for (Document doc : all(FILE)) {
-            files.put(doc.get(SOURCE), new FileRecord(doc.get(SOURCE), doc.get(HASH), longField(doc, BYTES),
-                    intField(doc, CHUNKS), doc.get(TYPE), doc.get(TITLE), doc.get(SIGNATURE), "true".equals(doc.get(TRUNCATED))));
+            files.put(
+                    doc.get(SOURCE),
+                    new FileRecord(
+                            doc.get(SOURCE),
+                            doc.get(HASH),
+                            longField(doc, BYTES),
+                            intField(doc, CHUNKS),
+                            doc.get(TYPE),
+                            doc.get(TITLE),
+                            doc.get(SIGNATURE),
+                            "true".equals(doc.get(TRUNCATED))));
         }
         return files;
     }
@@ -122,7 +139,8 @@ public final class ChunkStore implements AutoCloseable {
             if (top.scoreDocs.length == 0) {
                 return Optional.empty();
             }
-            return Optional.of(searcher.storedFields().document(top.scoreDocs[0].doc).get(JSON));
+            return Optional.of(
+                    searcher.storedFields().document(top.scoreDocs[0].doc).get(JSON));
         } catch (IOException | RuntimeException e) {
             throw Lucene.failure(e, dir, what);
         }
@@ -141,8 +159,16 @@ public final class ChunkStore implements AutoCloseable {
     public List<ChunkRecord> chunks() {
         List<ChunkRecord> result = new ArrayList<>();
         for (Document doc : all(CHUNK)) {
-            result.add(new ChunkRecord(doc.get(ID), doc.get(SOURCE), intField(doc, ORDINAL), doc.get(TITLE),
-                    doc.get(HEADING), intField(doc, START), intField(doc, END), intField(doc, TOKENS), doc.get(CONTENT),
+            result.add(new ChunkRecord(
+                    doc.get(ID),
+                    doc.get(SOURCE),
+                    intField(doc, ORDINAL),
+                    doc.get(TITLE),
+                    doc.get(HEADING),
+                    intField(doc, START),
+                    intField(doc, END),
+                    intField(doc, TOKENS),
+                    doc.get(CONTENT),
                     doc.get(HASH)));
         }
         return result;
@@ -182,12 +208,16 @@ public final class ChunkStore implements AutoCloseable {
 
     private static int intField(Document doc, String field) {
         var value = doc.getField(field);
-        return value == null || value.numericValue() == null ? 0 : value.numericValue().intValue();
+        return value == null || value.numericValue() == null
+                ? 0
+                : value.numericValue().intValue();
     }
 
     private static long longField(Document doc, String field) {
         var value = doc.getField(field);
-        return value == null || value.numericValue() == null ? 0 : value.numericValue().longValue();
+        return value == null || value.numericValue() == null
+                ? 0
+                : value.numericValue().longValue();
     }
 
     @Override

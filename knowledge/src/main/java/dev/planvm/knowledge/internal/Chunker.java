@@ -15,8 +15,7 @@ import java.util.List;
 public final class Chunker {
 
     /** A chunk: a range of the document's text under a heading path, and its token count. */
-    public record Span(String heading, int start, int end, int tokens) {
-    }
+    public record Span(String heading, int start, int end, int tokens) {}
 
     private final int maxTokens;
     private final int overlapTokens;
@@ -27,7 +26,8 @@ public final class Chunker {
             throw new IllegalArgumentException("chunks must hold at least 8 tokens, not " + maxTokens);
         }
         if (overlapTokens < 0 || overlapTokens >= maxTokens / 2 + 1) {
-            throw new IllegalArgumentException("the overlap must be between 0 and half the chunk size, not " + overlapTokens);
+            throw new IllegalArgumentException(
+                    "the overlap must be between 0 and half the chunk size, not " + overlapTokens);
         }
         this.maxTokens = maxTokens;
         this.overlapTokens = overlapTokens;
@@ -63,8 +63,7 @@ public final class Chunker {
     }
 
     /** The chunks, and whether there were more than the limit allows. */
-    public record Result(List<Span> spans, boolean truncated) {
-    }
+    public record Result(List<Span> spans, boolean truncated) {}
 
     /** Cuts {@code [from, to)} into pieces of at most {@code maxTokens} tokens, appended in order. */
     private void split(String text, Counter counter, int from, int to, int level, List<int[]> out) {
@@ -108,7 +107,10 @@ public final class Chunker {
             int cut = switch (level) {
                 case 0 -> c == '\n' ? afterBlankLine(text, i, to) : -1;
                 case 1 -> c == '\n' ? i + 1 : -1;
-                case 2 -> (c == '.' || c == '!' || c == '?' || c == '。') && Character.isWhitespace(text.charAt(i + 1)) ? i + 1 : -1;
+                case 2 ->
+                    (c == '.' || c == '!' || c == '?' || c == '。') && Character.isWhitespace(text.charAt(i + 1))
+                            ? i + 1
+                            : -1;
                 default -> Character.isWhitespace(c) && !Character.isWhitespace(text.charAt(i + 1)) ? i + 1 : -1;
             };
             if (cut > from && cut < to) {

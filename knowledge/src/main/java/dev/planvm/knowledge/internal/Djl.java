@@ -9,8 +9,7 @@ package dev.planvm.knowledge.internal;
  */
 final class Djl {
 
-    private Djl() {
-    }
+    private Djl() {}
 
     static void offline() {
         if (System.getProperty("ai.djl.offline") == null && System.getenv("DJL_OFFLINE") == null) {

@@ -33,7 +33,8 @@ public final class DocumentReader {
 
     /** The document type of {@code file} by its extension, or empty when planvm does not read it. */
     public static Optional<String> typeOf(Path file) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        String name =
+                file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         int dot = name.lastIndexOf('.');
         String extension = dot < 0 ? "" : name.substring(dot + 1);
         return switch (extension) {
@@ -47,7 +48,8 @@ public final class DocumentReader {
 
     /** The parsed document; {@code file} names it (and gives the fallback title), {@code bytes} is its content. */
     public ParsedDocument read(Path file, byte[] bytes) throws DocumentException {
-        String type = typeOf(file).orElseThrow(() -> new DocumentException("is not a Markdown, text, HTML or PDF file"));
+        String type =
+                typeOf(file).orElseThrow(() -> new DocumentException("is not a Markdown, text, HTML or PDF file"));
         String fallbackTitle = stem(file);
         return switch (type) {
             case "markdown" -> markdown(decode(bytes), fallbackTitle);
@@ -96,7 +98,8 @@ public final class DocumentReader {
                     fence = null;
                 }
             } else if (fence == null) {
-                Matcher heading = ATX_HEADING.matcher(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
+                Matcher heading =
+                        ATX_HEADING.matcher(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line);
                 if (heading.matches()) {
                     builder.heading(heading.group(1).length(), heading.group(2), lineStart);
                 }
@@ -104,7 +107,9 @@ public final class DocumentReader {
             lineStart = lineEnd + 1;
         }
         List<ParsedDocument.Section> sections = withStart(builder.sections(text, text.length()), bodyStart);
-        String title = frontMatterTitle != null ? frontMatterTitle : builder.firstH1() != null ? builder.firstH1() : fallbackTitle;
+        String title = frontMatterTitle != null
+                ? frontMatterTitle
+                : builder.firstH1() != null ? builder.firstH1() : fallbackTitle;
         return new ParsedDocument("markdown", title, text, sections, truncated);
     }
 
@@ -126,10 +131,12 @@ public final class DocumentReader {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException notUtf8) {
             text = new String(bytes, StandardCharsets.ISO_8859_1);
         }
@@ -137,7 +144,9 @@ public final class DocumentReader {
     }
 
     static String stem(Path file) {
-        String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        String name = file.getFileName() == null
+                ? file.toString()
+                : file.getFileName().toString();
         int dot = name.lastIndexOf('.');
         return dot > 0 ? name.substring(0, dot) : name;
     }

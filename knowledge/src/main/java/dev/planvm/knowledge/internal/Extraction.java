@@ -39,12 +39,10 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
     }
 
     /** An entity as extracted. */
-    public record Entity(String name, String type, String description) {
-    }
+    public record Entity(String name, String type, String description) {}
 
     /** A relationship as extracted, between entity names. */
-    public record Relationship(String source, String target, String description) {
-    }
+    public record Relationship(String source, String target, String description) {}
 
     /** The context sent for a chunk: its title, heading path (when it is more than the title) and text. */
     public static String context(String title, String heading, String content) {
@@ -71,8 +69,8 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
             }
             String name = text(item, MAX_NAME, "name", "entity", "entity_name");
             if (!name.isBlank()) {
-                entities.add(new Entity(name, text(item, MAX_NAME, "type", "entity_type"),
-                        text(item, MAX_DESCRIPTION, "description")));
+                entities.add(new Entity(
+                        name, text(item, MAX_NAME, "type", "entity_type"), text(item, MAX_DESCRIPTION, "description")));
             }
         }
         List<Relationship> relationships = new ArrayList<>();
@@ -83,7 +81,8 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
             String source = text(item, MAX_NAME, "source", "source_entity", "source_entity_name", "from");
             String target = text(item, MAX_NAME, "target", "target_entity", "target_entity_name", "to");
             if (!source.isBlank() && !target.isBlank()) {
-                relationships.add(new Relationship(source, target, text(item, MAX_DESCRIPTION, "description", "relation")));
+                relationships.add(
+                        new Relationship(source, target, text(item, MAX_DESCRIPTION, "description", "relation")));
             }
         }
         return Optional.of(new Extraction(entities, relationships));
@@ -94,11 +93,18 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
         ObjectNode json = MAPPER.createObjectNode();
         ArrayNode entityArray = json.putArray("entities");
         for (Entity entity : entities) {
-            entityArray.addObject().put("name", entity.name()).put("type", entity.type()).put("description", entity.description());
+            entityArray
+                    .addObject()
+                    .put("name", entity.name())
+                    .put("type", entity.type())
+                    .put("description", entity.description());
         }
         ArrayNode relationshipArray = json.putArray("relationships");
         for (Relationship relationship : relationships) {
-            relationshipArray.addObject().put("source", relationship.source()).put("target", relationship.target())
+            relationshipArray
+                    .addObject()
+                    .put("source", relationship.source())
+                    .put("target", relationship.target())
                     .put("description", relationship.description());
         }
         return json.toString();

@@ -12,6 +12,12 @@ package dev.planvm.knowledge.internal;
  * @param signature the chunking settings it was split with (a change re-chunks it)
  * @param truncated whether its text or chunks were cut at a limit
  */
-public record FileRecord(String source, String hash, long bytes, int chunks, String type, String title, String signature,
-                         boolean truncated) {
-}
+public record FileRecord(
+        String source,
+        String hash,
+        long bytes,
+        int chunks,
+        String type,
+        String title,
+        String signature,
+        boolean truncated) {}

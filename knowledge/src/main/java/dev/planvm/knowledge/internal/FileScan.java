@@ -23,12 +23,10 @@ public final class FileScan {
 
     private static final int MAX_DEPTH = 64;
 
-    private FileScan() {
-    }
+    private FileScan() {}
 
     /** A document found, and its source name. */
-    public record Found(Path file, String source) {
-    }
+    public record Found(Path file, String source) {}
 
     /** A path given: its source name and whether it is a directory (then everything under it is in scope). */
     public record Root(String source, boolean directory) {
@@ -42,8 +40,7 @@ public final class FileScan {
      * What the scan found: the documents by source, the roots that exist (only sources under those may be
      * taken as removed), paths that could not be scanned, and whether the file limit cut the scan.
      */
-    public record Result(List<Found> files, List<Root> roots, List<IndexReport.Problem> failures, boolean truncated) {
-    }
+    public record Result(List<Found> files, List<Root> roots, List<IndexReport.Problem> failures, boolean truncated) {}
 
     public static Result scan(List<Path> paths, Path base, int maxFiles) {
         Path absoluteBase = base.toAbsolutePath().normalize();
@@ -73,36 +70,47 @@ public final class FileScan {
         return new Result(List.copyOf(found.values()), roots, failures, truncated[0]);
     }
 
-    private static void walk(Path root, Path base, int maxFiles, TreeMap<String, Found> found,
-                             List<IndexReport.Problem> failures, boolean[] truncated) {
+    private static void walk(
+            Path root,
+            Path base,
+            int maxFiles,
+            TreeMap<String, Found> found,
+            List<IndexReport.Problem> failures,
+            boolean[] truncated) {
         try {
-            Files.walkFileTree(root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), MAX_DEPTH, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    return !dir.equals(root) && hidden(dir) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if (attrs.isRegularFile() && !hidden(file) && DocumentReader.typeOf(file).isPresent()
-                            && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                        if (found.size() >= maxFiles) {
-                            truncated[0] = true;
-                            return FileVisitResult.TERMINATE;
+            Files.walkFileTree(
+                    root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), MAX_DEPTH, new SimpleFileVisitor<>() {
+                        @Override
+                        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                            return !dir.equals(root) && hidden(dir)
+                                    ? FileVisitResult.SKIP_SUBTREE
+                                    : FileVisitResult.CONTINUE;
                         }
-                        String source = sourceOf(file, base);
-                        found.put(source, new Found(file, source));
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
 
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    failures.add(new IndexReport.Problem(sourceOf(file.toAbsolutePath().normalize(), base),
-                            "cannot be read: " + e.getClass().getSimpleName()));
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+                        @Override
+                        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                            if (attrs.isRegularFile()
+                                    && !hidden(file)
+                                    && DocumentReader.typeOf(file).isPresent()
+                                    && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                                if (found.size() >= maxFiles) {
+                                    truncated[0] = true;
+                                    return FileVisitResult.TERMINATE;
+                                }
+                                String source = sourceOf(file, base);
+                                found.put(source, new Found(file, source));
+                            }
+                            return FileVisitResult.CONTINUE;
+                        }
+
+                        @Override
+                        public FileVisitResult visitFileFailed(Path file, IOException e) {
+                            failures.add(new IndexReport.Problem(
+                                    sourceOf(file.toAbsolutePath().normalize(), base),
+                                    "cannot be read: " + e.getClass().getSimpleName()));
+                            return FileVisitResult.CONTINUE;
+                        }
+                    });
         } catch (IOException e) {
             failures.add(new IndexReport.Problem(sourceOf(root, base), "cannot be scanned: " + e.getMessage()));
         }

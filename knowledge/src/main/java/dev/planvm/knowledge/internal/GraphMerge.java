@@ -28,20 +28,16 @@ public final class GraphMerge {
     private static final int MAX_CHUNKS_PER_ENTITY = 20;
     private static final int MAX_DESCRIPTIONS_PER_PAIR = 5;
 
-    private GraphMerge() {
-    }
+    private GraphMerge() {}
 
     /** A merged entity. */
-    public record Entity(long id, String name, String type, String description, List<String> chunkIds) {
-    }
+    public record Entity(long id, String name, String type, String description, List<String> chunkIds) {}
 
     /** A merged relationship between entity ids. */
-    public record Relationship(long sourceId, long targetId, String description) {
-    }
+    public record Relationship(long sourceId, long targetId, String description) {}
 
     /** The merged graph; {@code dropped} counts relationships whose endpoints named no entity. */
-    public record Graph(List<Entity> entities, List<Relationship> relationships, int dropped) {
-    }
+    public record Graph(List<Entity> entities, List<Relationship> relationships, int dropped) {}
 
     /** Merges extractions, given as chunk id to extraction, in the order given. */
     public static Graph merge(List<Map.Entry<String, Extraction>> extractions) {
@@ -67,7 +63,8 @@ public final class GraphMerge {
                 if (source == target) {
                     continue;
                 }
-                Set<String> descriptions = pairDescriptions.computeIfAbsent(source.id + ">" + target.id, k -> new LinkedHashSet<>());
+                Set<String> descriptions =
+                        pairDescriptions.computeIfAbsent(source.id + ">" + target.id, k -> new LinkedHashSet<>());
                 if (descriptions.size() < MAX_DESCRIPTIONS_PER_PAIR) {
                     descriptions.add(relationship.description());
                 }
@@ -130,7 +127,8 @@ public final class GraphMerge {
                 }
             }
             if (!entity.description().isBlank()) {
-                descriptions.putIfAbsent(normalise(entity.description()), entity.description().strip());
+                descriptions.putIfAbsent(
+                        normalise(entity.description()), entity.description().strip());
             }
             if (chunkIds.size() < MAX_CHUNKS_PER_ENTITY) {
                 chunkIds.add(chunkId);
@@ -159,9 +157,11 @@ public final class GraphMerge {
             }
             String name = null;
             for (Map.Entry<String, Integer> spelling : spellings.entrySet()) {
-                if (name == null || spelling.getValue() > spellings.get(name)
-                        || (spelling.getValue().equals(spellings.get(name)) && name.equals(name.toLowerCase(Locale.ROOT))
-                        && !spelling.getKey().equals(spelling.getKey().toLowerCase(Locale.ROOT)))) {
+                if (name == null
+                        || spelling.getValue() > spellings.get(name)
+                        || (spelling.getValue().equals(spellings.get(name))
+                                && name.equals(name.toLowerCase(Locale.ROOT))
+                                && !spelling.getKey().equals(spelling.getKey().toLowerCase(Locale.ROOT)))) {
                     name = spelling.getKey();
                 }
             }

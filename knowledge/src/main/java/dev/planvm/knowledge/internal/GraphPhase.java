@@ -1,12 +1,12 @@
 package dev.planvm.knowledge.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.spi.IndexListener;
 import dev.planvm.knowledge.spi.IndexListener.Phase;
 import dev.planvm.knowledge.spi.IndexReport;
 import dev.planvm.knowledge.spi.KnowledgeException;
 import dev.planvm.knowledge.spi.LlmJson;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,8 +37,17 @@ public final class GraphPhase {
     private final IndexListener listener;
     private final Map<String, String> commitData;
 
-    public GraphPhase(Path kbDir, String what, Embedder embedder, int dimension, LlmJson llm, int maxLlmCalls, int hnswM,
-                      int hnswBeamWidth, IndexListener listener, Map<String, String> commitData) {
+    public GraphPhase(
+            Path kbDir,
+            String what,
+            Embedder embedder,
+            int dimension,
+            LlmJson llm,
+            int maxLlmCalls,
+            int hnswM,
+            int hnswBeamWidth,
+            IndexListener listener,
+            Map<String, String> commitData) {
         this.kbDir = kbDir;
         this.what = what;
         this.embedder = embedder;
@@ -58,7 +67,9 @@ public final class GraphPhase {
         try (ChunkStore now = ChunkStore.open(indexDir, what)) {
             Set<String> extracted = new HashSet<>();
             now.extractions().forEach(entry -> extracted.add(entry.getKey()));
-            needing = new ArrayList<>(now.chunks().stream().filter(chunk -> !extracted.contains(chunk.id())).toList());
+            needing = new ArrayList<>(now.chunks().stream()
+                    .filter(chunk -> !extracted.contains(chunk.id()))
+                    .toList());
         }
         needing.sort(Comparator.comparing(ChunkRecord::source).thenComparingInt(ChunkRecord::ordinal));
         List<IndexReport.Problem> failures = new ArrayList<>();
@@ -77,7 +88,11 @@ public final class GraphPhase {
                     calls++;
                     Optional<Extraction> extraction = extract(chunk, failures);
                     if (extraction.isPresent()) {
-                        writer.addExtraction(chunk.source(), chunk.id(), chunk.hash(), extraction.get().toJson());
+                        writer.addExtraction(
+                                chunk.source(),
+                                chunk.id(),
+                                chunk.hash(),
+                                extraction.get().toJson());
                         uncommitted++;
                     } else {
                         pending++;
@@ -100,16 +115,21 @@ public final class GraphPhase {
     private Optional<Extraction> extract(ChunkRecord chunk, List<IndexReport.Problem> failures) {
         JsonNode answer;
         try {
-            answer = llm.generate(Extraction.PROMPT, Extraction.context(chunk.title(), chunk.heading(), chunk.content()),
+            answer = llm.generate(
+                    Extraction.PROMPT,
+                    Extraction.context(chunk.title(), chunk.heading(), chunk.content()),
                     Extraction.KEYS);
         } catch (RuntimeException e) {
-            failures.add(new IndexReport.Problem(chunk.id(), "the extraction call failed: "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
+            failures.add(new IndexReport.Problem(
+                    chunk.id(),
+                    "the extraction call failed: "
+                            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
             return Optional.empty();
         }
         Optional<Extraction> extraction = Extraction.fromAnswer(answer);
         if (extraction.isEmpty()) {
-            failures.add(new IndexReport.Problem(chunk.id(), "the LLM's answer holds no JSON object with an \"entities\" array"));
+            failures.add(new IndexReport.Problem(
+                    chunk.id(), "the LLM's answer holds no JSON object with an \"entities\" array"));
         }
         return extraction;
     }
@@ -130,10 +150,13 @@ public final class GraphPhase {
         Optional<GraphStore> old = GraphStore.open(KbPaths.graph(kbDir), what);
         try {
             for (GraphMerge.Entity entity : graph.entities()) {
-                String text = entity.description().isEmpty() ? entity.name() : entity.name() + ": " + entity.description();
+                String text =
+                        entity.description().isEmpty() ? entity.name() : entity.name() + ": " + entity.description();
                 String hash = Hashing.sha256(text);
                 hashes.add(hash);
-                float[] reused = old.flatMap(store -> store.vectorOf(hash)).filter(v -> v.length == dimension).orElse(null);
+                float[] reused = old.flatMap(store -> store.vectorOf(hash))
+                        .filter(v -> v.length == dimension)
+                        .orElse(null);
                 vectors.add(reused);
                 if (reused == null) {
                     missing.add(vectors.size() - 1);
@@ -160,13 +183,27 @@ public final class GraphPhase {
                 try {
                     vectors.set(missing.get(from + i), Vectors.normalized(vector));
                 } catch (IllegalArgumentException e) {
-                    throw new KnowledgeException("the embedder " + embedder.model() + " answered a zero or non-finite vector");
+                    throw new KnowledgeException(
+                            "the embedder " + embedder.model() + " answered a zero or non-finite vector");
                 }
             }
         }
-        GraphStore.rebuild(KbPaths.graph(kbDir), what, hnswM, hnswBeamWidth, graph.entities(), vectors, hashes,
+        GraphStore.rebuild(
+                KbPaths.graph(kbDir),
+                what,
+                hnswM,
+                hnswBeamWidth,
+                graph.entities(),
+                vectors,
+                hashes,
                 graph.relationships());
-        return new IndexReport.GraphReport(calls, pending, failures, graph.entities().size(), graph.relationships().size(),
-                graph.dropped(), texts.size());
+        return new IndexReport.GraphReport(
+                calls,
+                pending,
+                failures,
+                graph.entities().size(),
+                graph.relationships().size(),
+                graph.dropped(),
+                texts.size());
     }
 }

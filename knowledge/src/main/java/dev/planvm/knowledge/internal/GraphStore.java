@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -83,8 +83,7 @@ public final class GraphStore implements AutoCloseable {
     }
 
     /** An entity found near a query, with its cosine similarity. */
-    public record Scored(GraphAnswer.Entity entity, double score) {
-    }
+    public record Scored(GraphAnswer.Entity entity, double score) {}
 
     /** The {@code k} entities whose descriptions are nearest {@code unitQuery}, best first. */
     public List<Scored> nearest(float[] unitQuery, int k, int fanout) {
@@ -141,17 +140,20 @@ public final class GraphStore implements AutoCloseable {
         List<BytesRef> keys = terms(ids);
         BooleanQuery query = new BooleanQuery.Builder()
                 .add(new TermQuery(new Term(KIND, RELATIONSHIP)), BooleanClause.Occur.FILTER)
-                .add(new BooleanQuery.Builder()
-                        .add(new TermInSetQuery(SOURCE, keys), BooleanClause.Occur.SHOULD)
-                        .add(new TermInSetQuery(TARGET, keys), BooleanClause.Occur.SHOULD)
-                        .setMinimumNumberShouldMatch(1).build(), BooleanClause.Occur.FILTER)
+                .add(
+                        new BooleanQuery.Builder()
+                                .add(new TermInSetQuery(SOURCE, keys), BooleanClause.Occur.SHOULD)
+                                .add(new TermInSetQuery(TARGET, keys), BooleanClause.Occur.SHOULD)
+                                .setMinimumNumberShouldMatch(1)
+                                .build(),
+                        BooleanClause.Occur.FILTER)
                 .build();
         try {
             TopDocs top = searcher.search(query, limit);
             List<GraphAnswer.Relationship> result = new ArrayList<>(top.scoreDocs.length);
             for (Document doc : inDocOrder(top)) {
-                result.add(new GraphAnswer.Relationship(Long.parseLong(doc.get(SOURCE)), Long.parseLong(doc.get(TARGET)),
-                        doc.get(DESCRIPTION)));
+                result.add(new GraphAnswer.Relationship(
+                        Long.parseLong(doc.get(SOURCE)), Long.parseLong(doc.get(TARGET)), doc.get(DESCRIPTION)));
             }
             return result;
         } catch (IOException | RuntimeException e) {
@@ -203,8 +205,15 @@ public final class GraphStore implements AutoCloseable {
      * Replaces the graph at {@code dir} by these entities (with their unit vectors and the hashes of the
      * texts embedded) and relationships, in one commit.
      */
-    public static void rebuild(Path dir, String what, int hnswM, int hnswBeamWidth, List<GraphMerge.Entity> entities,
-                               List<float[]> unitVectors, List<String> hashes, List<GraphMerge.Relationship> relationships) {
+    public static void rebuild(
+            Path dir,
+            String what,
+            int hnswM,
+            int hnswBeamWidth,
+            List<GraphMerge.Entity> entities,
+            List<float[]> unitVectors,
+            List<String> hashes,
+            List<GraphMerge.Relationship> relationships) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -8,8 +8,7 @@ import java.util.HexFormat;
 /** SHA-256 in hex. */
 public final class Hashing {
 
-    private Hashing() {
-    }
+    private Hashing() {}
 
     public static String sha256(byte[] bytes) {
         try {

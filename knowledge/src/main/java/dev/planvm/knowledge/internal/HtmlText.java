@@ -21,10 +21,46 @@ import org.jsoup.select.NodeVisitor;
 final class HtmlText {
 
     private static final int MAX_DEPTH = 256;
-    private static final Set<String> BLOCKS = Set.of("p", "div", "section", "article", "main", "aside", "header",
-            "footer", "nav", "ul", "ol", "li", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "td", "th", "blockquote",
-            "pre", "figure", "figcaption", "form", "fieldset", "address", "details", "summary", "hr", "br", "caption",
-            "h1", "h2", "h3", "h4", "h5", "h6");
+    private static final Set<String> BLOCKS = Set.of(
+            "p",
+            "div",
+            "section",
+            "article",
+            "main",
+            "aside",
+            "header",
+            "footer",
+            "nav",
+            "ul",
+            "ol",
+            "li",
+            "dl",
+            "dt",
+            "dd",
+            "table",
+            "thead",
+            "tbody",
+            "tr",
+            "td",
+            "th",
+            "blockquote",
+            "pre",
+            "figure",
+            "figcaption",
+            "form",
+            "fieldset",
+            "address",
+            "details",
+            "summary",
+            "hr",
+            "br",
+            "caption",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6");
 
     private final int maxTextChars;
 
@@ -40,13 +76,20 @@ final class HtmlText {
         } catch (IOException | RuntimeException e) {
             throw new DocumentException("cannot be read as HTML: " + e.getMessage());
         }
-        page.select("script, style, noscript, template, svg, math, iframe, object, embed, canvas").remove();
+        page.select("script, style, noscript, template, svg, math, iframe, object, embed, canvas")
+                .remove();
         Walker walker = new Walker();
         NodeTraversor.traverse(walker, page.body());
         String text = walker.text.toString();
-        String title = page.title().isBlank() ? walker.sections.firstH1() : page.title().strip();
-        return new ParsedDocument("html", title == null ? fallbackTitle : title, text,
-                walker.sections.sections(text, text.length()), walker.truncated);
+        String title = page.title().isBlank()
+                ? walker.sections.firstH1()
+                : page.title().strip();
+        return new ParsedDocument(
+                "html",
+                title == null ? fallbackTitle : title,
+                text,
+                walker.sections.sections(text, text.length()),
+                walker.truncated);
     }
 
     private final class Walker implements NodeVisitor {
@@ -102,7 +145,9 @@ final class HtmlText {
             if (piece.isEmpty() || truncated) {
                 return;
             }
-            if (pre == 0 && piece.startsWith(" ") && (text.length() == 0 || Character.isWhitespace(text.charAt(text.length() - 1)))) {
+            if (pre == 0
+                    && piece.startsWith(" ")
+                    && (text.length() == 0 || Character.isWhitespace(text.charAt(text.length() - 1)))) {
                 piece = piece.substring(1);
             }
             int room = maxTextChars - text.length();

@@ -18,12 +18,14 @@ public final class Json {
 
     /** Jackson with nesting and sizes bounded for untrusted input. */
     public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxStringLength(1 << 20).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(64)
+                            .maxStringLength(1 << 20)
+                            .build())
                     .build())
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /**
      * The JSON object {@code text} holds: the whole text, else a {@code ```json} fence's content, else the

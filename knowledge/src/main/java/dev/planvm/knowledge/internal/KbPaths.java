@@ -5,8 +5,7 @@ import java.nio.file.Path;
 /** The layout of a knowledge base directory: {@code kb.json}, {@code index/} (chunks) and {@code graph/}. */
 public final class KbPaths {
 
-    private KbPaths() {
-    }
+    private KbPaths() {}
 
     public static Path manifest(Path kbDir) {
         return kbDir.resolve(Manifest.FILE);

@@ -23,8 +23,7 @@ public final class LocalEmbedder implements Embedder {
 
     private volatile EmbeddingModel model;
 
-    private LocalEmbedder() {
-    }
+    private LocalEmbedder() {}
 
     public static LocalEmbedder shared() {
         return SHARED;
@@ -59,8 +58,10 @@ public final class LocalEmbedder implements Embedder {
                     try {
                         current = new AllMiniLmL6V2QuantizedEmbeddingModel();
                     } catch (RuntimeException | LinkageError e) {
-                        throw new KnowledgeException("cannot load the in-process embedding model " + MODEL + ": "
-                                + e.getMessage(), false, e);
+                        throw new KnowledgeException(
+                                "cannot load the in-process embedding model " + MODEL + ": " + e.getMessage(),
+                                false,
+                                e);
                     }
                     model = current;
                 }

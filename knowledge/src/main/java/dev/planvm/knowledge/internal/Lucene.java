@@ -1,30 +1,30 @@
 package dev.planvm.knowledge.internal;
 
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.FloatVectorValues;
-import java.util.Optional;
 import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -36,8 +36,7 @@ public final class Lucene {
     /** The most dimensions Lucene's HNSW format takes. */
     public static final int MAX_DIMENSIONS = 1024;
 
-    private Lucene() {
-    }
+    private Lucene() {}
 
     /** The directory of the index at {@code dir}; {@code what} names it in messages ("knowledge base 'docs'"). */
     public static Directory directory(Path dir, String what) {
@@ -58,11 +57,13 @@ public final class Lucene {
     }
 
     /** A writer on the index in {@code directory} (created when absent, or anew), its vectors in HNSW graphs of these settings. */
-    public static IndexWriter writer(Directory directory, Path dir, String what, int hnswM, int hnswBeamWidth, boolean create) {
+    public static IndexWriter writer(
+            Directory directory, Path dir, String what, int hnswM, int hnswBeamWidth, boolean create) {
         try {
             IndexWriterConfig config = new IndexWriterConfig()
                     .setCodec(codec(hnswM, hnswBeamWidth))
-                    .setOpenMode(create ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                    .setOpenMode(
+                            create ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                     .setRAMBufferSizeMB(128)
                     .setCommitOnClose(false);
             TieredMergePolicy merges = new TieredMergePolicy();
@@ -110,20 +111,31 @@ public final class Lucene {
             return new KnowledgeException(what + " is closed", false, e);
         }
         if (e instanceof LockObtainFailedException) {
-            return new KnowledgeException(what + " is being indexed by another process (" + dir.resolve("write.lock")
-                    + " is held): wait for it to finish", true, e);
+            return new KnowledgeException(
+                    what + " is being indexed by another process (" + dir.resolve("write.lock")
+                            + " is held): wait for it to finish",
+                    true,
+                    e);
         }
         if (e instanceof IndexNotFoundException) {
-            return new KnowledgeException(what + " has no index at " + dir + ": index documents into it with `planvm kb index`",
-                    false, e);
+            return new KnowledgeException(
+                    what + " has no index at " + dir + ": index documents into it with `planvm kb index`", false, e);
         }
-        if (e instanceof CorruptIndexException || e instanceof EOFException || e instanceof NoSuchFileException
-                || e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException
-                || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-            return new KnowledgeException(what + " is damaged (" + dir + ": " + reason(e)
-                    + "): remove it with `planvm kb remove` and index the documents again", false, e);
+        if (e instanceof CorruptIndexException
+                || e instanceof EOFException
+                || e instanceof NoSuchFileException
+                || e instanceof IndexFormatTooOldException
+                || e instanceof IndexFormatTooNewException
+                || e instanceof IllegalArgumentException
+                || e instanceof IllegalStateException) {
+            return new KnowledgeException(
+                    what + " is damaged (" + dir + ": " + reason(e)
+                            + "): remove it with `planvm kb remove` and index the documents again",
+                    false,
+                    e);
         }
-        return new KnowledgeException(what + " cannot be read at " + dir + ": " + reason(e), e instanceof IOException, e);
+        return new KnowledgeException(
+                what + " cannot be read at " + dir + ": " + reason(e), e instanceof IOException, e);
     }
 
     private static String reason(Throwable e) {

@@ -1,10 +1,10 @@
 package dev.planvm.knowledge.internal;
 
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonErrors;
 import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,11 +27,19 @@ import java.time.Instant;
  * @param hnswBeamWidth HNSW: candidates considered while building
  * @param created      when it was created
  */
-public record Manifest(String name, String model, int dimension, int maxTokens, int overlapTokens, int hnswM,
-                       int hnswBeamWidth, Instant created) {
+public record Manifest(
+        String name,
+        String model,
+        int dimension,
+        int maxTokens,
+        int overlapTokens,
+        int hnswM,
+        int hnswBeamWidth,
+        Instant created) {
 
     /** The store format this planvm reads and writes. */
     public static final String FORMAT = "planvm-kb/1";
+
     public static final String FILE = "kb.json";
 
     private static final ObjectMapper MAPPER = Json.MAPPER;
@@ -54,7 +62,8 @@ public record Manifest(String name, String model, int dimension, int maxTokens, 
         } catch (NoSuchFileException e) {
             throw new KnowledgeException(dir + " is not a planvm knowledge base (it has no " + FILE + ")");
         } catch (JsonProcessingException e) {
-            throw new KnowledgeException(what + " is damaged: " + file + " is not JSON (" + JsonErrors.malformed(e) + ")");
+            throw new KnowledgeException(
+                    what + " is damaged: " + file + " is not JSON (" + JsonErrors.malformed(e) + ")");
         } catch (IOException e) {
             throw new KnowledgeException(what + " cannot be read: " + file + ": " + e.getMessage(), true, e);
         }
@@ -63,8 +72,8 @@ public record Manifest(String name, String model, int dimension, int maxTokens, 
         }
         String format = json.path("format").asText("");
         if (!FORMAT.equals(format)) {
-            throw new KnowledgeException(what + " at " + dir + " has store format '" + format + "', but this planvm reads "
-                    + FORMAT + ": index the documents again into a new knowledge base");
+            throw new KnowledgeException(what + " at " + dir + " has store format '" + format
+                    + "', but this planvm reads " + FORMAT + ": index the documents again into a new knowledge base");
         }
         try {
             return new Manifest(
@@ -97,7 +106,8 @@ public record Manifest(String name, String model, int dimension, int maxTokens, 
         hnsw.put("beam_width", hnswBeamWidth);
         json.put("created", created.toString());
         try {
-            Json.writeAtomically(dir.resolve(FILE), MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+            Json.writeAtomically(
+                    dir.resolve(FILE), MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
         } catch (IOException e) {
             throw new KnowledgeException("cannot write " + dir.resolve(FILE) + ": " + e.getMessage(), true, e);
         }

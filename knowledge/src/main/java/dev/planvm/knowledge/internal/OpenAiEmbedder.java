@@ -71,14 +71,17 @@ public final class OpenAiEmbedder implements Embedder {
             throw failure(e);
         }
         if (embeddings == null || embeddings.size() != texts.size()) {
-            throw new KnowledgeException("the embeddings endpoint " + endpoint.baseUrl() + " answered "
-                    + (embeddings == null ? 0 : embeddings.size()) + " vectors for " + texts.size() + " texts", true, null);
+            throw new KnowledgeException(
+                    "the embeddings endpoint " + endpoint.baseUrl() + " answered "
+                            + (embeddings == null ? 0 : embeddings.size()) + " vectors for " + texts.size() + " texts",
+                    true,
+                    null);
         }
         List<float[]> vectors = new ArrayList<>(embeddings.size());
         for (Embedding embedding : embeddings) {
             if (embedding == null || embedding.vector() == null || embedding.vector().length == 0) {
-                throw new KnowledgeException("the embeddings endpoint " + endpoint.baseUrl() + " answered an empty vector",
-                        false, null);
+                throw new KnowledgeException(
+                        "the embeddings endpoint " + endpoint.baseUrl() + " answered an empty vector", false, null);
             }
             vectors.add(embedding.vector());
         }
@@ -89,27 +92,35 @@ public final class OpenAiEmbedder implements Embedder {
         String where = "the embeddings endpoint " + endpoint.baseUrl();
         BoundedHttpClient.AnswerTooLarge tooLarge = find(e, BoundedHttpClient.AnswerTooLarge.class);
         if (tooLarge != null) {
-            return new KnowledgeException(where + " sent an answer larger than " + tooLarge.limit + " bytes", false, null);
+            return new KnowledgeException(
+                    where + " sent an answer larger than " + tooLarge.limit + " bytes", false, null);
         }
         HttpException http = find(e, HttpException.class);
         if (http != null) {
             int status = http.statusCode();
             boolean retriable = status == 429 || status >= 500;
             String why = status == 401 || status == 403 ? "refused the key" : "answered HTTP " + status;
-            return new KnowledgeException(redact(where + " " + why + ": " + oneLine(http.getMessage())), retriable, null);
+            return new KnowledgeException(
+                    redact(where + " " + why + ": " + oneLine(http.getMessage())), retriable, null);
         }
-        if (find(e, TimeoutException.class) != null || find(e, HttpConnectTimeoutException.class) != null
+        if (find(e, TimeoutException.class) != null
+                || find(e, HttpConnectTimeoutException.class) != null
                 || find(e, java.net.http.HttpTimeoutException.class) != null) {
-            return new KnowledgeException(where + " did not answer within " + endpoint.timeout().toSeconds() + " s", true, null);
+            return new KnowledgeException(
+                    where + " did not answer within " + endpoint.timeout().toSeconds() + " s", true, null);
         }
         if (find(e, ConnectException.class) != null) {
             return new KnowledgeException(where + " refused the connection", true, null);
         }
         if (find(e, IOException.class) != null || e instanceof UncheckedIOException) {
-            return new KnowledgeException(redact(where + " failed: " + oneLine(String.valueOf(e.getMessage()))), true, null);
+            return new KnowledgeException(
+                    redact(where + " failed: " + oneLine(String.valueOf(e.getMessage()))), true, null);
         }
-        return new KnowledgeException(redact(where + " gave an answer that is not an embeddings answer: "
-                + oneLine(String.valueOf(e.getMessage()))), false, null);
+        return new KnowledgeException(
+                redact(where + " gave an answer that is not an embeddings answer: "
+                        + oneLine(String.valueOf(e.getMessage()))),
+                false,
+                null);
     }
 
     private String redact(String message) {

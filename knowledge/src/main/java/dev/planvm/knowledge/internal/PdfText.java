@@ -36,7 +36,8 @@ final class PdfText {
     }
 
     ParsedDocument read(byte[] bytes, String fallbackTitle) throws DocumentException {
-        try (PDDocument pdf = Loader.loadPDF(bytes, "", null, null, MemoryUsageSetting.setupMainMemoryOnly(SCRATCH_BYTES).streamCache)) {
+        try (PDDocument pdf = Loader.loadPDF(
+                bytes, "", null, null, MemoryUsageSetting.setupMainMemoryOnly(SCRATCH_BYTES).streamCache)) {
             SectionBuilder sections = new SectionBuilder();
             BoundedWriter out = new BoundedWriter(maxTextChars, System.nanoTime() + budget.toNanos());
             int pages = pdf.getNumberOfPages();
@@ -60,9 +61,15 @@ final class PdfText {
             }
             truncated |= out.full;
             String text = out.text.toString();
-            String title = pdf.getDocumentInformation() == null ? null : pdf.getDocumentInformation().getTitle();
-            return new ParsedDocument("pdf", title == null || title.isBlank() ? fallbackTitle : title.strip(), text,
-                    sections.sections(text, text.length()), truncated);
+            String title = pdf.getDocumentInformation() == null
+                    ? null
+                    : pdf.getDocumentInformation().getTitle();
+            return new ParsedDocument(
+                    "pdf",
+                    title == null || title.isBlank() ? fallbackTitle : title.strip(),
+                    text,
+                    sections.sections(text, text.length()),
+                    truncated);
         } catch (InvalidPasswordException e) {
             throw new DocumentException("is an encrypted PDF that needs a password");
         } catch (IOException | RuntimeException e) {
@@ -125,11 +132,9 @@ final class PdfText {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -46,16 +46,24 @@ public final class Tokens {
         Djl.offline();
         try (InputStream in = AllMiniLmL6V2QuantizedEmbeddingModel.class.getResourceAsStream(TOKENIZER)) {
             if (in == null) {
-                throw new KnowledgeException("the tokenizer of the embedding model is missing from the class path ("
-                        + TOKENIZER + ")");
+                throw new KnowledgeException(
+                        "the tokenizer of the embedding model is missing from the class path (" + TOKENIZER + ")");
             }
-            return new Tokens(HuggingFaceTokenizer.newInstance(in,
-                    Map.of("truncation", "false", "padding", "false", "maxLength", String.valueOf(Integer.MAX_VALUE / 2))));
+            return new Tokens(HuggingFaceTokenizer.newInstance(
+                    in,
+                    Map.of(
+                            "truncation",
+                            "false",
+                            "padding",
+                            "false",
+                            "maxLength",
+                            String.valueOf(Integer.MAX_VALUE / 2))));
         } catch (IOException | RuntimeException | LinkageError e) {
             if (e instanceof KnowledgeException known) {
                 throw known;
             }
-            throw new KnowledgeException("cannot load the tokenizer of the embedding model: " + e.getMessage(), false, e);
+            throw new KnowledgeException(
+                    "cannot load the tokenizer of the embedding model: " + e.getMessage(), false, e);
         }
     }
 
@@ -86,7 +94,8 @@ public final class Tokens {
                 if (size == result.length) {
                     result = Arrays.copyOf(result, result.length * 2);
                 }
-                // Offsets are clamped: they index UTF-16 units for the texts we see, but stay in range whatever happens.
+                // Offsets are clamped: they index UTF-16 units for the texts we see, but stay in range whatever
+                // happens.
                 result[size++] = Math.min(windowEnd - 1, windowStart + Math.max(0, span.getStart()));
             }
             windowStart = windowEnd;

@@ -3,8 +3,7 @@ package dev.planvm.knowledge.internal;
 /** Vector helpers. */
 public final class Vectors {
 
-    private Vectors() {
-    }
+    private Vectors() {}
 
     /**
      * A unit-length copy of {@code vector}.

@@ -17,8 +17,16 @@ import java.util.Objects;
  * @param end       the offset after its last character
  * @param tokens    its length in tokens (the embedding model's tokenizer)
  */
-public record ChunkHit(String chunkId, String content, String sourceUri, double score, String title, String heading,
-                       int start, int end, int tokens) {
+public record ChunkHit(
+        String chunkId,
+        String content,
+        String sourceUri,
+        double score,
+        String title,
+        String heading,
+        int start,
+        int end,
+        int tokens) {
 
     public ChunkHit {
         Objects.requireNonNull(chunkId, "chunkId");

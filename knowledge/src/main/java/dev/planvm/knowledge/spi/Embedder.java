@@ -32,6 +32,5 @@ public interface Embedder extends AutoCloseable {
 
     /** Releases what the embedder holds; the default holds nothing. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

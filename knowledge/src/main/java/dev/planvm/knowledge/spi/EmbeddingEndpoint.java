@@ -32,8 +32,8 @@ public record EmbeddingEndpoint(URI baseUrl, String model, String apiKey, Durati
         Objects.requireNonNull(baseUrl, "baseUrl");
         String scheme = baseUrl.getScheme();
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || baseUrl.getHost() == null) {
-            throw new KnowledgeException("the embeddings base URL must be an http:// or https:// URL with a host, not '"
-                    + baseUrl + "'");
+            throw new KnowledgeException(
+                    "the embeddings base URL must be an http:// or https:// URL with a host, not '" + baseUrl + "'");
         }
         if (model == null || model.isBlank()) {
             throw new KnowledgeException("the embeddings model name must not be blank");
@@ -59,8 +59,11 @@ public record EmbeddingEndpoint(URI baseUrl, String model, String apiKey, Durati
             return Optional.empty();
         }
         String model = Objects.requireNonNullElse(blankToNull(environment.get(MODEL_VARIABLE)), DEFAULT_MODEL);
-        return Optional.of(new EmbeddingEndpoint(parseUrl(baseUrl, BASE_URL_VARIABLE), model,
-                blankToNull(environment.get(API_KEY_VARIABLE)), DEFAULT_TIMEOUT));
+        return Optional.of(new EmbeddingEndpoint(
+                parseUrl(baseUrl, BASE_URL_VARIABLE),
+                model,
+                blankToNull(environment.get(API_KEY_VARIABLE)),
+                DEFAULT_TIMEOUT));
     }
 
     /** {@code text} as a base URL; {@code what} names where it came from in the message when it is not one. */
@@ -83,8 +86,8 @@ public record EmbeddingEndpoint(URI baseUrl, String model, String apiKey, Durati
     /** Shows everything but the API key. */
     @Override
     public String toString() {
-        return "EmbeddingEndpoint[baseUrl=" + baseUrl + ", model=" + model
-                + ", apiKey=" + (apiKey == null ? "(none)" : "****") + ", timeout=" + timeout + "]";
+        return "EmbeddingEndpoint[baseUrl=" + baseUrl + ", model=" + model + ", apiKey="
+                + (apiKey == null ? "(none)" : "****") + ", timeout=" + timeout + "]";
     }
 
     private static String blankToNull(String s) {

@@ -17,20 +17,16 @@ public interface IndexListener {
     }
 
     /** A phase starts; {@code total} is how many steps it will take, -1 when unknown. */
-    default void started(Phase phase, int total) {
-    }
+    default void started(Phase phase, int total) {}
 
     /** A step of {@code phase} is done: {@code done} steps so far, {@code item} names the last (a path or a chunk id). */
-    default void advanced(Phase phase, int done, String item) {
-    }
+    default void advanced(Phase phase, int done, String item) {}
 
     /** A phase ends. */
-    default void finished(Phase phase) {
-    }
+    default void finished(Phase phase) {}
 
     /** A listener that does nothing. */
     static IndexListener none() {
-        return new IndexListener() {
-        };
+        return new IndexListener() {};
     }
 }

@@ -20,9 +20,19 @@ import java.util.Optional;
  * @param graph          what the graph phase did, when it ran
  * @param elapsed        how long the run took
  */
-public record IndexReport(String kb, List<String> added, List<String> changed, int unchanged, List<String> removed,
-                          List<Problem> failures, List<String> warnings, int chunksEmbedded, int chunksReused,
-                          int chunksTotal, Optional<GraphReport> graph, Duration elapsed) {
+public record IndexReport(
+        String kb,
+        List<String> added,
+        List<String> changed,
+        int unchanged,
+        List<String> removed,
+        List<Problem> failures,
+        List<String> warnings,
+        int chunksEmbedded,
+        int chunksReused,
+        int chunksTotal,
+        Optional<GraphReport> graph,
+        Duration elapsed) {
 
     public IndexReport {
         added = List.copyOf(added);
@@ -51,8 +61,14 @@ public record IndexReport(String kb, List<String> added, List<String> changed, i
      * @param dropped         relationships dropped because an endpoint named no entity
      * @param entitiesEmbedded entity descriptions embedded in this run (the others reused their vectors)
      */
-    public record GraphReport(int llmCalls, int chunksPending, List<Problem> failures, int entities, int relationships,
-                              int dropped, int entitiesEmbedded) {
+    public record GraphReport(
+            int llmCalls,
+            int chunksPending,
+            List<Problem> failures,
+            int entities,
+            int relationships,
+            int dropped,
+            int entitiesEmbedded) {
         public GraphReport {
             failures = List.copyOf(failures);
         }
@@ -60,20 +76,33 @@ public record IndexReport(String kb, List<String> added, List<String> changed, i
 
     /** One line for a terminal: {@code docs: 3 added, 1 changed, 12 unchanged, 0 removed; 57 chunks embedded, ...}. */
     public String summary() {
-        StringBuilder line = new StringBuilder(kb).append(": ")
-                .append(added.size()).append(" added, ")
-                .append(changed.size()).append(" changed, ")
-                .append(unchanged).append(" unchanged, ")
-                .append(removed.size()).append(" removed");
+        StringBuilder line = new StringBuilder(kb)
+                .append(": ")
+                .append(added.size())
+                .append(" added, ")
+                .append(changed.size())
+                .append(" changed, ")
+                .append(unchanged)
+                .append(" unchanged, ")
+                .append(removed.size())
+                .append(" removed");
         if (!failures.isEmpty()) {
             line.append(", ").append(failures.size()).append(" failed");
         }
-        line.append("; ").append(chunksEmbedded).append(" chunks embedded, ")
-                .append(chunksReused).append(" reused, ")
-                .append(chunksTotal).append(" in all");
-        graph.ifPresent(g -> line.append("; graph: ").append(g.entities()).append(" entities, ")
-                .append(g.relationships()).append(" relationships, ")
-                .append(g.llmCalls()).append(" LLM calls")
+        line.append("; ")
+                .append(chunksEmbedded)
+                .append(" chunks embedded, ")
+                .append(chunksReused)
+                .append(" reused, ")
+                .append(chunksTotal)
+                .append(" in all");
+        graph.ifPresent(g -> line.append("; graph: ")
+                .append(g.entities())
+                .append(" entities, ")
+                .append(g.relationships())
+                .append(" relationships, ")
+                .append(g.llmCalls())
+                .append(" LLM calls")
                 .append(g.chunksPending() > 0 ? ", " + g.chunksPending() + " chunks pending" : ""));
         line.append(" (").append(elapsed.toMillis()).append(" ms)");
         return line.toString();

@@ -19,7 +19,8 @@ class ChunkerTest {
 
     private static String paragraphs(int count) {
         return IntStream.range(0, count)
-                .mapToObj(i -> "Paragraph " + i + " talks about topic number " + i + " in a few plain words. It has two sentences.")
+                .mapToObj(i -> "Paragraph " + i + " talks about topic number " + i
+                        + " in a few plain words. It has two sentences.")
                 .collect(Collectors.joining("\n\n"));
     }
 
@@ -44,9 +45,12 @@ class ChunkerTest {
             Chunker.Span previous = spans.get(i - 1);
             Chunker.Span next = spans.get(i);
             assertThat(next.start()).isGreaterThan(previous.start());
-            assertThat(next.start()).as("chunk %d starts inside the previous one (the overlap)", i).isLessThan(previous.end());
+            assertThat(next.start())
+                    .as("chunk %d starts inside the previous one (the overlap)", i)
+                    .isLessThan(previous.end());
         }
-        assertThat(spans.get(spans.size() - 1).end()).isEqualTo(doc.text().strip().length());
+        assertThat(spans.get(spans.size() - 1).end())
+                .isEqualTo(doc.text().strip().length());
     }
 
     @Test
@@ -54,7 +58,8 @@ class ChunkerTest {
         ParsedDocument doc = markdown(paragraphs(40));
         List<Chunker.Span> spans = new Chunker(64, 0, 1000).chunk(doc, tokens).spans();
         for (int i = 1; i < spans.size(); i++) {
-            assertThat(spans.get(i).start()).isGreaterThanOrEqualTo(spans.get(i - 1).end());
+            assertThat(spans.get(i).start())
+                    .isGreaterThanOrEqualTo(spans.get(i - 1).end());
         }
     }
 

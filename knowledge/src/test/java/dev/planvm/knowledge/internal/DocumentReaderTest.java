@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.pdfbox.pdmodel.PDDocument;
@@ -44,7 +43,8 @@ class DocumentReaderTest {
                 Run it.
                 """);
         assertThat(doc.title()).isEqualTo("Guide");
-        assertThat(headings(doc)).containsExactly("", "Guide", "Guide > Install", "Guide > Install > From source", "Guide > Use");
+        assertThat(headings(doc))
+                .containsExactly("", "Guide", "Guide > Install", "Guide > Install > From source", "Guide > Use");
         ParsedDocument.Section install = doc.sections().get(2);
         assertThat(doc.text().substring(install.start(), install.end())).isEqualTo("## Install\nSteps.\n");
     }
@@ -85,7 +85,11 @@ class DocumentReaderTest {
                 <h1>Top</h1><p>One <b>bold</b> word.</p><h2>Sub</h2><p>Two.</p><pre>a  b
                 c</pre></body></html>""");
         assertThat(doc.title()).isEqualTo("The Page");
-        assertThat(doc.text()).contains("One bold word.").contains("a  b\nc").doesNotContain("zebra").doesNotContain("color");
+        assertThat(doc.text())
+                .contains("One bold word.")
+                .contains("a  b\nc")
+                .doesNotContain("zebra")
+                .doesNotContain("color");
         assertThat(headings(doc)).containsExactly("Top", "Top > Sub");
     }
 
@@ -127,7 +131,8 @@ class DocumentReaderTest {
 
     @Test
     void a_damaged_pdf_is_refused_in_one_sentence() {
-        assertThatThrownBy(() -> reader.read(Path.of("bad.pdf"), "%PDF-1.7\nnot really a pdf".getBytes(StandardCharsets.US_ASCII)))
+        assertThatThrownBy(() -> reader.read(
+                        Path.of("bad.pdf"), "%PDF-1.7\nnot really a pdf".getBytes(StandardCharsets.US_ASCII)))
                 .isInstanceOf(DocumentException.class)
                 .hasMessageStartingWith("cannot be read as PDF")
                 .hasMessageNotContaining("\n");
@@ -163,7 +168,8 @@ class DocumentReaderTest {
     }
 
     private static byte[] pdf(List<String> pages) throws IOException {
-        try (PDDocument pdf = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+        try (PDDocument pdf = new PDDocument();
+                ByteArrayOutputStream out = new ByteArrayOutputStream()) {
             for (String text : pages) {
                 PDPage page = new PDPage();
                 pdf.addPage(page);

@@ -109,7 +109,8 @@ public final class FakeEmbeddingsServer implements AutoCloseable {
             ArrayNode data = answer.putArray("data");
             JsonNode input = request.get("input");
             int index = 0;
-            for (JsonNode text : input.isArray() ? input : MAPPER.createArrayNode().add(input)) {
+            for (JsonNode text :
+                    input.isArray() ? input : MAPPER.createArrayNode().add(input)) {
                 ObjectNode item = data.addObject().put("object", "embedding").put("index", index++);
                 ArrayNode embedding = item.putArray("embedding");
                 for (float v : vector(text.asText())) {

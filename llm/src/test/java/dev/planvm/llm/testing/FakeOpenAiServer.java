@@ -254,7 +254,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] bytes = exchange.getRequestBody().readAllBytes();
-            if (!"POST".equals(exchange.getRequestMethod()) || !PATH.equals(exchange.getRequestURI().getPath())) {
+            if (!"POST".equals(exchange.getRequestMethod())
+                    || !PATH.equals(exchange.getRequestURI().getPath())) {
                 send(exchange, 404, error("the fake OpenAI server only serves POST " + PATH), Map.of());
                 return;
             }

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  */
 final class Api {
 
-    private static final Pattern RUN = Pattern.compile("/v1/runs/([A-Za-z0-9]{1,64})(?:/(events|resume|rerun|cancel|approve))?");
+    private static final Pattern RUN =
+            Pattern.compile("/v1/runs/([A-Za-z0-9]{1,64})(?:/(events|resume|rerun|cancel|approve))?");
     private static final Pattern REPORT = Pattern.compile("/runs/([A-Za-z0-9]{1,64})");
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -64,8 +65,12 @@ final class Api {
                 return new Response.Json(200, service.validate(request.json(false)));
             case "/v1/runs":
                 if (request.method().equals("GET")) {
-                    return new Response.Json(200, service.list(request.query("state"), request.number("limit", 50, 1, 500),
-                            request.number("offset", 0, 0, Integer.MAX_VALUE)));
+                    return new Response.Json(
+                            200,
+                            service.list(
+                                    request.query("state"),
+                                    request.number("limit", 50, 1, 500),
+                                    request.number("offset", 0, 0, Integer.MAX_VALUE)));
                 }
                 only(request, "GET, POST");
                 return started(request, service.start(RunRequest.fromJson(request.json(false))));
@@ -85,12 +90,14 @@ final class Api {
         if (report.matches()) {
             only(request, "GET");
             StoredRun run = service.storedRun(report.group(1));
-            return new Response.Text(200, "text/html; charset=utf-8", HtmlReport.render(Reports.of(run, service.lineage(run))));
+            return new Response.Text(
+                    200, "text/html; charset=utf-8", HtmlReport.render(Reports.of(run, service.lineage(run))));
         }
         Matcher run = RUN.matcher(path);
         if (!run.matches()) {
-            throw new ServiceException(ServiceException.Kind.NOT_FOUND, "no such path: " + request.method() + " " + path
-                    + " (GET /openapi.json describes the API)");
+            throw new ServiceException(
+                    ServiceException.Kind.NOT_FOUND,
+                    "no such path: " + request.method() + " " + path + " (GET /openapi.json describes the API)");
         }
         String id = run.group(1);
         String action = run.group(2);
@@ -108,7 +115,9 @@ final class Api {
             case "resume" -> started(request, service.resume(id, ContinueRequest.fromJson(body)));
             case "approve" -> started(request, service.approve(id, ContinueRequest.fromJson(body)));
             case "rerun" -> started(request, service.rerun(id, ContinueRequest.fromJson(body)));
-            default -> new Response.Json(202, service.cancel(id, ContinueRequest.fromJson(body).reason()));
+            default ->
+                new Response.Json(
+                        202, service.cancel(id, ContinueRequest.fromJson(body).reason()));
         };
     }
 
@@ -118,7 +127,8 @@ final class Api {
         if (!request.flag("wait")) {
             return new Response.Json(202, service.accepted(submitted), location);
         }
-        int timeout = request.number("timeout", 60, 1, (int) Math.max(1, settings.maxWait().toSeconds()));
+        int timeout = request.number(
+                "timeout", 60, 1, (int) Math.max(1, settings.maxWait().toSeconds()));
         ObjectNode answer = service.await(submitted, Duration.ofSeconds(timeout), request.flag("trace"));
         return new Response.Json(submitted.done().isDone() ? 200 : 202, answer, location);
     }
@@ -133,8 +143,9 @@ final class Api {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new ServiceException(ServiceException.Kind.BAD_REQUEST, "Last-Event-ID must be an event id (a number), not '"
-                    + value + "'");
+            throw new ServiceException(
+                    ServiceException.Kind.BAD_REQUEST,
+                    "Last-Event-ID must be an event id (a number), not '" + value + "'");
         }
     }
 
@@ -144,8 +155,10 @@ final class Api {
                 return;
             }
         }
-        throw new ServiceException(ServiceException.Kind.METHOD_NOT_ALLOWED, request.method() + " is not allowed on "
-                + request.path() + "; use " + allowed, JSON.objectNode().put("allow", allowed));
+        throw new ServiceException(
+                ServiceException.Kind.METHOD_NOT_ALLOWED,
+                request.method() + " is not allowed on " + request.path() + "; use " + allowed,
+                JSON.objectNode().put("allow", allowed));
     }
 
     private static String resource(String name) {

@@ -19,11 +19,11 @@ final class EventStream {
 
     static final long KEEP_ALIVE_MILLIS = 15_000;
 
-    private EventStream() {
-    }
+    private EventStream() {}
 
     /** Streams the events after {@code after} until the run ends; a client that goes away just ends it. */
-    static Response serve(HttpExchange exchange, EventFeed feed, long after, BooleanSupplier stopping) throws IOException {
+    static Response serve(HttpExchange exchange, EventFeed feed, long after, BooleanSupplier stopping)
+            throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
         exchange.getResponseHeaders().set("X-Accel-Buffering", "no");
@@ -35,7 +35,10 @@ final class EventStream {
             while (!stopping.getAsBoolean()) {
                 List<RunEvent> events = feed.next(last, KEEP_ALIVE_MILLIS);
                 for (RunEvent event : events) {
-                    write(out, "id: " + event.id() + "\nevent: " + event.type() + "\ndata: " + Json.write(event.data()) + "\n\n");
+                    write(
+                            out,
+                            "id: " + event.id() + "\nevent: " + event.type() + "\ndata: " + Json.write(event.data())
+                                    + "\n\n");
                     last = event.id();
                 }
                 if (events.isEmpty()) {

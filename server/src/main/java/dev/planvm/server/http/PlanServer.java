@@ -77,8 +77,9 @@ public final class PlanServer implements AutoCloseable {
     public static PlanServer start(PlanService service, ServerSettings settings) throws IOException {
         InetAddress address = InetAddress.getByName(settings.bind());
         if (!address.isLoopbackAddress() && settings.token() == null) {
-            throw new IllegalArgumentException("listening on " + settings.bind() + ", which is not a loopback address, needs a "
-                    + "bearer token (--token-file FILE): anyone who can reach it could run plans");
+            throw new IllegalArgumentException(
+                    "listening on " + settings.bind() + ", which is not a loopback address, needs a "
+                            + "bearer token (--token-file FILE): anyone who can reach it could run plans");
         }
         HttpServer http = HttpServer.create(new InetSocketAddress(address, settings.port()), 256);
         PlanServer server = new PlanServer(service, settings, http);
@@ -128,14 +129,19 @@ public final class PlanServer implements AutoCloseable {
                 throw new ServiceException(ServiceException.Kind.SHUTTING_DOWN, "the server is shutting down");
             }
             if (!health && !authorized(exchange)) {
-                throw new ServiceException(ServiceException.Kind.UNAUTHORIZED, "this server needs a bearer token: "
-                        + "send Authorization: Bearer TOKEN");
+                throw new ServiceException(
+                        ServiceException.Kind.UNAUTHORIZED,
+                        "this server needs a bearer token: " + "send Authorization: Bearer TOKEN");
             }
             Semaphore limit = Api.isEventStream(path) ? streams : requests;
             if (!limit.tryAcquire()) {
-                throw new ServiceException(ServiceException.Kind.BUSY, "the server handles " + (limit == streams
-                        ? settings.maxEventStreams() + " event streams" : settings.maxRequests() + " requests")
-                        + " at once, its limit; try again shortly");
+                throw new ServiceException(
+                        ServiceException.Kind.BUSY,
+                        "the server handles "
+                                + (limit == streams
+                                        ? settings.maxEventStreams() + " event streams"
+                                        : settings.maxRequests() + " requests")
+                                + " at once, its limit; try again shortly");
             }
             try {
                 status = write(exchange, api.handle(new Request(exchange, settings.maxBodyBytes())));
@@ -148,8 +154,11 @@ public final class PlanServer implements AutoCloseable {
             status = 499; // the client went away
         } catch (RuntimeException | Error e) {
             log.warn("request failed unexpectedly: {}", e.toString());
-            status = error(exchange, new ServiceException(ServiceException.Kind.INTERNAL, "the server failed unexpectedly: "
-                    + e.getClass().getSimpleName()));
+            status = error(
+                    exchange,
+                    new ServiceException(
+                            ServiceException.Kind.INTERNAL,
+                            "the server failed unexpectedly: " + e.getClass().getSimpleName()));
         } finally {
             service.metrics().answered(status);
             exchange.close();
@@ -162,7 +171,9 @@ public final class PlanServer implements AutoCloseable {
             return true;
         }
         String header = exchange.getRequestHeaders().getFirst("Authorization");
-        String given = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : "";
+        String given = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? header.substring(7).strip()
+                : "";
         return MessageDigest.isEqual(sha256(given), tokenHash);
     }
 
@@ -171,7 +182,8 @@ public final class PlanServer implements AutoCloseable {
             return streamed.status();
         }
         if (response instanceof Response.Json json) {
-            json.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+            json.headers()
+                    .forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
             send(exchange, json.status(), "application/json", Json.write(json.body()) + "\n");
             return json.status();
         }

@@ -67,8 +67,10 @@ final class Request {
         } catch (NumberFormatException e) {
             // the message below
         }
-        throw new ServiceException(ServiceException.Kind.BAD_REQUEST, "query parameter " + name + " must be a whole number from "
-                + min + " to " + max + ", not '" + value + "'");
+        throw new ServiceException(
+                ServiceException.Kind.BAD_REQUEST,
+                "query parameter " + name + " must be a whole number from " + min + " to " + max + ", not '" + value
+                        + "'");
     }
 
     /** The body as JSON; an absent or empty body is {@code null} when {@code optional}. */
@@ -109,13 +111,15 @@ final class Request {
             }
             return out.toByteArray();
         } catch (IOException e) {
-            throw new ServiceException(ServiceException.Kind.BAD_REQUEST, "cannot read the request body: " + e.getMessage());
+            throw new ServiceException(
+                    ServiceException.Kind.BAD_REQUEST, "cannot read the request body: " + e.getMessage());
         }
     }
 
     private ServiceException tooLarge() {
-        return new ServiceException(ServiceException.Kind.TOO_LARGE, "the request body is larger than " + maxBody
-                + " bytes, the most this server reads");
+        return new ServiceException(
+                ServiceException.Kind.TOO_LARGE,
+                "the request body is larger than " + maxBody + " bytes, the most this server reads");
     }
 
     private static Map<String, String> parseQuery(String raw) {
@@ -133,7 +137,8 @@ final class Request {
                 String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 params.putIfAbsent(name, value);
             } catch (IllegalArgumentException malformed) {
-                throw new ServiceException(ServiceException.Kind.BAD_REQUEST, "the query string is malformed: " + malformed.getMessage());
+                throw new ServiceException(
+                        ServiceException.Kind.BAD_REQUEST, "the query string is malformed: " + malformed.getMessage());
             }
         }
         return params;

@@ -14,10 +14,8 @@ sealed interface Response permits Response.Json, Response.Text, Response.Streame
     }
 
     /** A text answer of some content type. */
-    record Text(int status, String contentType, String body) implements Response {
-    }
+    record Text(int status, String contentType, String body) implements Response {}
 
     /** The route wrote the answer itself (an event stream). */
-    record Streamed(int status) implements Response {
-    }
+    record Streamed(int status) implements Response {}
 }

@@ -16,15 +16,22 @@ import java.util.Objects;
  * @param maxWait               the longest {@code ?wait=true&timeout=S} a request may wait for its run
  * @param shutdownGrace         how long a stopping server lets active runs reach a commit point
  */
-public record ServerSettings(String bind, int port, String token, long maxBodyBytes, int maxRequests, int maxEventStreams,
-                             Duration maxWait, Duration shutdownGrace) {
+public record ServerSettings(
+        String bind,
+        int port,
+        String token,
+        long maxBodyBytes,
+        int maxRequests,
+        int maxEventStreams,
+        Duration maxWait,
+        Duration shutdownGrace) {
 
     /** The shortest token accepted. */
     public static final int MIN_TOKEN_LENGTH = 16;
 
     /** 127.0.0.1:8080, no token, 8 MiB bodies, 256 requests and 64 event streams at once, waits up to 300 s, 10 s grace. */
-    public static final ServerSettings DEFAULT = new ServerSettings("127.0.0.1", 8080, null, 8L << 20, 256, 64,
-            Duration.ofSeconds(300), Duration.ofSeconds(10));
+    public static final ServerSettings DEFAULT = new ServerSettings(
+            "127.0.0.1", 8080, null, 8L << 20, 256, 64, Duration.ofSeconds(300), Duration.ofSeconds(10));
 
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
@@ -32,7 +39,8 @@ public record ServerSettings(String bind, int port, String token, long maxBodyBy
             throw new IllegalArgumentException("the port must be between 0 and 65535, not " + port);
         }
         if (token != null && token.length() < MIN_TOKEN_LENGTH) {
-            throw new IllegalArgumentException("the bearer token must have at least " + MIN_TOKEN_LENGTH + " characters");
+            throw new IllegalArgumentException(
+                    "the bearer token must have at least " + MIN_TOKEN_LENGTH + " characters");
         }
         if (maxBodyBytes < 1024 || maxRequests < 1 || maxEventStreams < 1) {
             throw new IllegalArgumentException("server limits must be positive (bodies of at least 1 KiB)");
@@ -42,15 +50,18 @@ public record ServerSettings(String bind, int port, String token, long maxBodyBy
     }
 
     public ServerSettings withBind(String value) {
-        return new ServerSettings(value, port, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+        return new ServerSettings(
+                value, port, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
     }
 
     public ServerSettings withPort(int value) {
-        return new ServerSettings(bind, value, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+        return new ServerSettings(
+                bind, value, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
     }
 
     public ServerSettings withToken(String value) {
-        return new ServerSettings(bind, port, value, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+        return new ServerSettings(
+                bind, port, value, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
     }
 
     public ServerSettings withMaxBodyBytes(long value) {
@@ -71,7 +82,8 @@ public record ServerSettings(String bind, int port, String token, long maxBodyBy
 
     @Override
     public String toString() { // never the token
-        return "ServerSettings[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "none" : "set") + ", maxBodyBytes="
-                + maxBodyBytes + ", maxRequests=" + maxRequests + ", maxEventStreams=" + maxEventStreams + "]";
+        return "ServerSettings[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "none" : "set")
+                + ", maxBodyBytes=" + maxBodyBytes + ", maxRequests=" + maxRequests + ", maxEventStreams="
+                + maxEventStreams + "]";
     }
 }

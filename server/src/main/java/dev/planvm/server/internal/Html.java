@@ -3,8 +3,7 @@ package dev.planvm.server.internal;
 /** HTML escaping for text and attribute values (untrusted: plans, tool outputs, error messages). */
 public final class Html {
 
-    private Html() {
-    }
+    private Html() {}
 
     /** {@code text} with {@code & < > " '} escaped, safe in element content and quoted attribute values. */
     public static String escape(String text) {

@@ -1,6 +1,5 @@
 package dev.planvm.server.internal;
 
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonErrors;
 import java.io.IOException;
 
 /**
@@ -22,15 +22,17 @@ public final class Json {
     public static final int MAX_DEPTH = 500;
 
     public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).maxNumberLength(1000)
-                    .maxStringLength(64 << 20).build())
-            .build())
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH)
+                            .maxNumberLength(1000)
+                            .maxStringLength(64 << 20)
+                            .build())
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
-    private Json() {
-    }
+    private Json() {}
 
     /** A request body that is not one well-formed JSON document; the message says where and why. */
     public static final class Malformed extends Exception {
@@ -61,7 +63,8 @@ public final class Json {
     static String located(JsonProcessingException e) {
         JsonLocation where = e.getLocation();
         String message = JsonErrors.message(e);
-        return where == null || where.getLineNr() < 1 ? message
+        return where == null || where.getLineNr() < 1
+                ? message
                 : "line " + where.getLineNr() + ", column " + where.getColumnNr() + ": " + message;
     }
 

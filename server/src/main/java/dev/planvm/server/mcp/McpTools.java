@@ -33,53 +33,92 @@ final class McpTools {
 
     private static final ObjectMapper MAPPER = Json.MAPPER;
 
-    private McpTools() {
-    }
+    private McpTools() {}
 
     static List<SyncToolSpecification> of(PlanService service, McpJsonMapper json) {
         return List.of(
-                tool(json, "validate_plan", "Validate a sequenced plan (StackVM JSON) without running it: every problem with its "
-                        + "seq_no, JSON pointer and a sentence, and what stops a valid plan from running here.", VALIDATE, args -> {
-                    ObjectNode report = service.validate(args);
-                    return new Answer(report, !report.path("valid").asBoolean());
-                }),
-                tool(json, "run_plan", "Run a sequenced plan with planvm's tools, store and policy; answers its status, "
-                        + "final_answer, run id and a compact trace. mode: live (default), replay (with cassette) or dry-run.",
-                        RUN, args -> {
-                    PlanService.Submitted run = service.start(RunRequest.fromJson(args));
-                    ObjectNode outcome = service.await(run, RUN_WAIT, true);
-                    compact(outcome);
-                    return new Answer(outcome, "failed".equals(outcome.path("state").asText()));
-                }),
-                tool(json, "get_run", "A stored run by id: its status, inputs, result or error, pending approval, and the trace of "
-                        + "every committed step.", GET_RUN, args -> new Answer(service.run(args.path("run_id").asText()), false)),
-                tool(json, "plan_schema", "The JSON Schema (draft 2020-12) of a sequenced plan, e.g. for structured output.",
-                        EMPTY, args -> new Answer((ObjectNode) service.schema(), false)),
-                tool(json, "list_tools", "The tools a plan can call here, with descriptions and params schemas, and the tools "
-                        + "that are unavailable and why.", EMPTY, args -> new Answer(service.tools(), false)));
+                tool(
+                        json,
+                        "validate_plan",
+                        "Validate a sequenced plan (StackVM JSON) without running it: every problem with its "
+                                + "seq_no, JSON pointer and a sentence, and what stops a valid plan from running here.",
+                        VALIDATE,
+                        args -> {
+                            ObjectNode report = service.validate(args);
+                            return new Answer(report, !report.path("valid").asBoolean());
+                        }),
+                tool(
+                        json,
+                        "run_plan",
+                        "Run a sequenced plan with planvm's tools, store and policy; answers its status, "
+                                + "final_answer, run id and a compact trace. mode: live (default), replay (with cassette) or dry-run.",
+                        RUN,
+                        args -> {
+                            PlanService.Submitted run = service.start(RunRequest.fromJson(args));
+                            ObjectNode outcome = service.await(run, RUN_WAIT, true);
+                            compact(outcome);
+                            return new Answer(
+                                    outcome,
+                                    "failed".equals(outcome.path("state").asText()));
+                        }),
+                tool(
+                        json,
+                        "get_run",
+                        "A stored run by id: its status, inputs, result or error, pending approval, and the trace of "
+                                + "every committed step.",
+                        GET_RUN,
+                        args -> new Answer(service.run(args.path("run_id").asText()), false)),
+                tool(
+                        json,
+                        "plan_schema",
+                        "The JSON Schema (draft 2020-12) of a sequenced plan, e.g. for structured output.",
+                        EMPTY,
+                        args -> new Answer((ObjectNode) service.schema(), false)),
+                tool(
+                        json,
+                        "list_tools",
+                        "The tools a plan can call here, with descriptions and params schemas, and the tools "
+                                + "that are unavailable and why.",
+                        EMPTY,
+                        args -> new Answer(service.tools(), false)));
     }
 
-    private record Answer(ObjectNode body, boolean error) {
-    }
+    private record Answer(ObjectNode body, boolean error) {}
 
-    private static SyncToolSpecification tool(McpJsonMapper json, String name, String description, String schema,
-                                              Function<ObjectNode, Answer> handler) {
-        McpSchema.Tool tool = McpSchema.Tool.builder().name(name).description(description).inputSchema(json, schema).build();
-        return SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
-            ObjectNode args = request.arguments() == null ? JsonNodeFactory.instance.objectNode()
-                    : MAPPER.valueToTree(request.arguments());
-            Answer answer;
-            try {
-                answer = handler.apply(args);
-            } catch (ServiceException e) {
-                answer = new Answer(e.toJson(), true);
-            } catch (RuntimeException e) {
-                answer = new Answer(new ServiceException(ServiceException.Kind.INTERNAL, "unexpected "
-                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())).toJson(), true);
-            }
-            return CallToolResult.builder().structuredContent(MAPPER.convertValue(answer.body(), Map.class))
-                    .addTextContent(Json.write(answer.body())).isError(answer.error()).build();
-        }).build();
+    private static SyncToolSpecification tool(
+            McpJsonMapper json, String name, String description, String schema, Function<ObjectNode, Answer> handler) {
+        McpSchema.Tool tool = McpSchema.Tool.builder()
+                .name(name)
+                .description(description)
+                .inputSchema(json, schema)
+                .build();
+        return SyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler((exchange, request) -> {
+                    ObjectNode args = request.arguments() == null
+                            ? JsonNodeFactory.instance.objectNode()
+                            : MAPPER.valueToTree(request.arguments());
+                    Answer answer;
+                    try {
+                        answer = handler.apply(args);
+                    } catch (ServiceException e) {
+                        answer = new Answer(e.toJson(), true);
+                    } catch (RuntimeException e) {
+                        answer = new Answer(
+                                new ServiceException(
+                                                ServiceException.Kind.INTERNAL,
+                                                "unexpected " + e.getClass().getSimpleName()
+                                                        + (e.getMessage() == null ? "" : ": " + e.getMessage()))
+                                        .toJson(),
+                                true);
+                    }
+                    return CallToolResult.builder()
+                            .structuredContent(MAPPER.convertValue(answer.body(), Map.class))
+                            .addTextContent(Json.write(answer.body()))
+                            .isError(answer.error())
+                            .build();
+                })
+                .build();
     }
 
     /** The outcome's trace reduced to its steps: {@code seq_no}, {@code type}, {@code duration_ms}, {@code jump}, {@code error}. */
@@ -92,7 +131,9 @@ final class McpTools {
         JsonNode all = trace.path("steps");
         for (int i = 0; i < Math.min(all.size(), TRACE_STEPS); i++) {
             JsonNode step = all.get(i);
-            ObjectNode entry = steps.addObject().put("seq_no", step.path("seq_no").asInt()).put("type", step.path("type").asText())
+            ObjectNode entry = steps.addObject()
+                    .put("seq_no", step.path("seq_no").asInt())
+                    .put("type", step.path("type").asText())
                     .put("duration_ms", step.path("duration_ms").asDouble());
             if (step.has("jump")) {
                 entry.set("jump", step.get("jump"));
@@ -107,22 +148,30 @@ final class McpTools {
     }
 
     private static final String GLOBS = "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}";
-    private static final String PLAN = "{\"description\": \"The plan: a JSON array of instructions (or {\\\"plan\\\": [...]}), "
-            + "or its text.\", \"type\": [\"array\", \"object\", \"string\"]}";
-    private static final String DIALECT = "{\"enum\": [\"json\", \"yaml\", \"yml\", \"js\"], \"description\": \"The plan's "
-            + "language (default: the one the name's extension selects, else json); a yaml or js plan is given as text.\"}";
-    static final String VALIDATE = "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
-            + "\"dialect\": " + DIALECT + ", \"inputs\": {\"type\": \"object\", \"description\": \"The variables a run would be given.\"}, "
-            + "\"allow_tools\": " + GLOBS + ", \"deny_tools\": " + GLOBS + ", \"approve_tools\": " + GLOBS
-            + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}}, \"required\": [\"plan\"]}";
-    static final String RUN = "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
-            + "\"dialect\": " + DIALECT + ", \"inputs\": {\"type\": \"object\", \"description\": \"Variables set before the first instruction.\"}, "
-            + "\"mode\": {\"enum\": [\"live\", \"replay\", \"dry-run\"]}, "
-            + "\"cassette\": {\"type\": \"object\", \"description\": \"A planvm-cassette/1 document to replay (mode replay).\"}, "
-            + "\"dry_run_conditions\": {\"type\": \"boolean\"}, \"allow_tools\": " + GLOBS + ", \"deny_tools\": " + GLOBS
-            + ", \"approve_tools\": " + GLOBS + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}, "
-            + "\"now\": {\"type\": \"string\", \"description\": \"The run's clock for the date/time helpers, e.g. 2026-11-26T09:00:00Z.\"}, "
-            + "\"tz\": {\"type\": \"string\", \"description\": \"The run's time zone, e.g. Europe/Oslo.\"}}, \"required\": [\"plan\"]}";
-    static final String GET_RUN = "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}}, \"required\": [\"run_id\"]}";
+    private static final String PLAN =
+            "{\"description\": \"The plan: a JSON array of instructions (or {\\\"plan\\\": [...]}), "
+                    + "or its text.\", \"type\": [\"array\", \"object\", \"string\"]}";
+    private static final String DIALECT =
+            "{\"enum\": [\"json\", \"yaml\", \"yml\", \"js\"], \"description\": \"The plan's "
+                    + "language (default: the one the name's extension selects, else json); a yaml or js plan is given as text.\"}";
+    static final String VALIDATE =
+            "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
+                    + "\"dialect\": " + DIALECT
+                    + ", \"inputs\": {\"type\": \"object\", \"description\": \"The variables a run would be given.\"}, "
+                    + "\"allow_tools\": " + GLOBS + ", \"deny_tools\": " + GLOBS + ", \"approve_tools\": " + GLOBS
+                    + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}}, \"required\": [\"plan\"]}";
+    static final String RUN =
+            "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
+                    + "\"dialect\": " + DIALECT
+                    + ", \"inputs\": {\"type\": \"object\", \"description\": \"Variables set before the first instruction.\"}, "
+                    + "\"mode\": {\"enum\": [\"live\", \"replay\", \"dry-run\"]}, "
+                    + "\"cassette\": {\"type\": \"object\", \"description\": \"A planvm-cassette/1 document to replay (mode replay).\"}, "
+                    + "\"dry_run_conditions\": {\"type\": \"boolean\"}, \"allow_tools\": " + GLOBS
+                    + ", \"deny_tools\": " + GLOBS
+                    + ", \"approve_tools\": " + GLOBS + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}, "
+                    + "\"now\": {\"type\": \"string\", \"description\": \"The run's clock for the date/time helpers, e.g. 2026-11-26T09:00:00Z.\"}, "
+                    + "\"tz\": {\"type\": \"string\", \"description\": \"The run's time zone, e.g. Europe/Oslo.\"}}, \"required\": [\"plan\"]}";
+    static final String GET_RUN =
+            "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}}, \"required\": [\"run_id\"]}";
     static final String EMPTY = "{\"type\": \"object\", \"properties\": {}}";
 }

@@ -26,34 +26,46 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 public final class PlanMcpServer {
 
-    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
-    private static final String INSTRUCTIONS = "planvm validates and runs sequenced plans (StackVM JSON: a list of assign, "
-            + "jmp, calling and reasoning instructions). Get the format from plan_schema and the callable tools from list_tools, "
-            + "check a plan with validate_plan, run it with run_plan, and look a run up with get_run.";
+    private static final McpJsonMapper JSON =
+            new JacksonMcpJsonMapper(new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+    private static final String INSTRUCTIONS =
+            "planvm validates and runs sequenced plans (StackVM JSON: a list of assign, "
+                    + "jmp, calling and reasoning instructions). Get the format from plan_schema and the callable tools from list_tools, "
+                    + "check a plan with validate_plan, run it with run_plan, and look a run up with get_run.";
 
-    private PlanMcpServer() {
-    }
+    private PlanMcpServer() {}
 
     /** Serves MCP over {@code in} and {@code out} (stdio); close the returned server when done. */
     public static McpSyncServer stdio(PlanService service, InputStream in, OutputStream out, String version) {
         StdioServerTransportProvider transport = new StdioServerTransportProvider(JSON, in, out);
-        return McpServer.sync(transport).serverInfo("planvm", version).jsonMapper(JSON).instructions(INSTRUCTIONS)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(McpTools.of(service, JSON)).build();
+        return McpServer.sync(transport)
+                .serverInfo("planvm", version)
+                .jsonMapper(JSON)
+                .instructions(INSTRUCTIONS)
+                .capabilities(
+                        McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(McpTools.of(service, JSON))
+                .build();
     }
 
     /** Serves MCP over Streamable HTTP at {@code http://HOST:PORT/mcp} (port 0: any free one); close it when done. */
     public static Http http(PlanService service, String host, int port, String version) throws Exception {
         if (!InetAddress.getByName(host).isLoopbackAddress()) {
-            throw new IllegalArgumentException("planvm mcp listens on loopback addresses only, not " + host
-                    + " (it has no authentication)");
+            throw new IllegalArgumentException(
+                    "planvm mcp listens on loopback addresses only, not " + host + " (it has no authentication)");
         }
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(JSON).mcpEndpoint("/mcp").build();
-        McpSyncServer mcp = McpServer.sync(transport).serverInfo("planvm", version).jsonMapper(JSON).instructions(INSTRUCTIONS)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(McpTools.of(service, JSON)).build();
+                .jsonMapper(JSON)
+                .mcpEndpoint("/mcp")
+                .build();
+        McpSyncServer mcp = McpServer.sync(transport)
+                .serverInfo("planvm", version)
+                .jsonMapper(JSON)
+                .instructions(INSTRUCTIONS)
+                .capabilities(
+                        McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(McpTools.of(service, JSON))
+                .build();
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost(host);

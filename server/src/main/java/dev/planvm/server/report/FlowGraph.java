@@ -34,12 +34,16 @@ final class FlowGraph {
     private static final int HEIGHT = 34;
 
     /** One node: an instruction of the plan (or a seq_no the trace saw, when the plan is unknown). */
-    private record Node(int seqNo, String type, String label, boolean fallsThrough, List<Integer> targets,
-                        List<String> writes, java.util.Set<String> reads) {
-    }
+    private record Node(
+            int seqNo,
+            String type,
+            String label,
+            boolean fallsThrough,
+            List<Integer> targets,
+            List<String> writes,
+            java.util.Set<String> reads) {}
 
-    private FlowGraph() {
-    }
+    private FlowGraph() {}
 
     /** The {@code <svg id="flow-graph">} of {@code plan} (may be null) with the transitions the trace's steps took. */
     static String svg(JsonNode plan, JsonNode trace) {
@@ -53,10 +57,14 @@ final class FlowGraph {
         }
         int height = TOP * 2 + shown * ROW;
         StringBuilder svg = new StringBuilder(4096);
-        svg.append("<svg id=\"flow-graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"").append(height)
-                .append("\" viewBox=\"0 0 760 ").append(height).append("\" role=\"img\" aria-label=\"flow graph\">");
-        svg.append("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
-                + "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555\"/></marker></defs>");
+        svg.append("<svg id=\"flow-graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"")
+                .append(height)
+                .append("\" viewBox=\"0 0 760 ")
+                .append(height)
+                .append("\" role=\"img\" aria-label=\"flow graph\">");
+        svg.append(
+                "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+                        + "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555\"/></marker></defs>");
         int dataEdges = 0;
         for (int i = 0; i < shown; i++) {
             Node node = nodes.get(i);
@@ -83,23 +91,48 @@ final class FlowGraph {
         }
         svg.append("</svg>");
         if (nodes.size() > shown) {
-            svg.append("<p class=\"note\">").append(nodes.size() - shown).append(" more instructions are not drawn.</p>");
+            svg.append("<p class=\"note\">")
+                    .append(nodes.size() - shown)
+                    .append(" more instructions are not drawn.</p>");
         }
         return svg.toString();
     }
 
     private static void node(StringBuilder svg, Node node, int row, String outcome) {
         int y = TOP + row * ROW;
-        svg.append("<g class=\"node ").append(outcome).append("\" data-seq=\"").append(node.seqNo()).append("\" tabindex=\"0\">")
-                .append("<title>").append(Html.escape("seq_no " + node.seqNo() + " (" + node.type() + "): " + outcome))
-                .append("</title><rect x=\"").append(LEFT).append("\" y=\"").append(y).append("\" width=\"").append(WIDTH)
-                .append("\" height=\"").append(HEIGHT).append("\" rx=\"6\"/><text x=\"").append(LEFT + 10).append("\" y=\"")
-                .append(y + 22).append("\">").append(Html.escape(Html.cut(node.seqNo() + " · " + node.label(), 44)))
+        svg.append("<g class=\"node ")
+                .append(outcome)
+                .append("\" data-seq=\"")
+                .append(node.seqNo())
+                .append("\" tabindex=\"0\">")
+                .append("<title>")
+                .append(Html.escape("seq_no " + node.seqNo() + " (" + node.type() + "): " + outcome))
+                .append("</title><rect x=\"")
+                .append(LEFT)
+                .append("\" y=\"")
+                .append(y)
+                .append("\" width=\"")
+                .append(WIDTH)
+                .append("\" height=\"")
+                .append(HEIGHT)
+                .append("\" rx=\"6\"/><text x=\"")
+                .append(LEFT + 10)
+                .append("\" y=\"")
+                .append(y + 22)
+                .append("\">")
+                .append(Html.escape(Html.cut(node.seqNo() + " · " + node.label(), 44)))
                 .append("</text></g>");
     }
 
-    private static void edge(StringBuilder svg, String kind, int from, int to, int fromRow, int toRow,
-                             Map<String, Integer> taken, int k) {
+    private static void edge(
+            StringBuilder svg,
+            String kind,
+            int from,
+            int to,
+            int fromRow,
+            int toRow,
+            Map<String, Integer> taken,
+            int k) {
         int count = taken.getOrDefault(from + ">" + to, 0);
         String path;
         int labelX;
@@ -120,12 +153,26 @@ final class FlowGraph {
             labelX = bend - 10;
             labelY = (y1 + y2) / 2;
         }
-        svg.append("<g class=\"edge ").append(kind).append(count > 0 ? " taken" : "").append("\" data-from=\"").append(from)
-                .append("\" data-to=\"").append(to).append("\" data-count=\"").append(count).append("\"><path d=\"")
-                .append(path).append("\" marker-end=\"url(#arrow)\"/>");
+        svg.append("<g class=\"edge ")
+                .append(kind)
+                .append(count > 0 ? " taken" : "")
+                .append("\" data-from=\"")
+                .append(from)
+                .append("\" data-to=\"")
+                .append(to)
+                .append("\" data-count=\"")
+                .append(count)
+                .append("\"><path d=\"")
+                .append(path)
+                .append("\" marker-end=\"url(#arrow)\"/>");
         if (count > 0) {
-            svg.append("<text class=\"count\" x=\"").append(labelX).append("\" y=\"").append(labelY).append("\">×")
-                    .append(count).append("</text>");
+            svg.append("<text class=\"count\" x=\"")
+                    .append(labelX)
+                    .append("\" y=\"")
+                    .append(labelY)
+                    .append("\">×")
+                    .append(count)
+                    .append("</text>");
         }
         svg.append("</g>");
     }
@@ -135,11 +182,34 @@ final class FlowGraph {
         int y1 = TOP + fromRow * ROW + HEIGHT / 2;
         int y2 = TOP + toRow * ROW + HEIGHT / 2;
         int bend = Math.max(8, x - 30 - Math.min(Math.abs(toRow - fromRow), 10) * 12 - (n % 4) * 6);
-        svg.append("<g class=\"edge data\" data-from=\"").append(from).append("\" data-to=\"").append(to).append("\"><title>")
-                .append(Html.escape(variable)).append("</title><path d=\"M").append(x).append(',').append(y1).append(" C")
-                .append(bend).append(',').append(y1).append(' ').append(bend).append(',').append(y2).append(' ').append(x - 2)
-                .append(',').append(y2).append("\" marker-end=\"url(#arrow)\"/><text class=\"var\" x=\"").append(bend - 2)
-                .append("\" y=\"").append((y1 + y2) / 2).append("\" text-anchor=\"end\">").append(Html.escape(Html.cut(variable, 16)))
+        svg.append("<g class=\"edge data\" data-from=\"")
+                .append(from)
+                .append("\" data-to=\"")
+                .append(to)
+                .append("\"><title>")
+                .append(Html.escape(variable))
+                .append("</title><path d=\"M")
+                .append(x)
+                .append(',')
+                .append(y1)
+                .append(" C")
+                .append(bend)
+                .append(',')
+                .append(y1)
+                .append(' ')
+                .append(bend)
+                .append(',')
+                .append(y2)
+                .append(' ')
+                .append(x - 2)
+                .append(',')
+                .append(y2)
+                .append("\" marker-end=\"url(#arrow)\"/><text class=\"var\" x=\"")
+                .append(bend - 2)
+                .append("\" y=\"")
+                .append((y1 + y2) / 2)
+                .append("\" text-anchor=\"end\">")
+                .append(Html.escape(Html.cut(variable, 16)))
                 .append("</text></g>");
     }
 
@@ -151,17 +221,26 @@ final class FlowGraph {
             }
         }
         Map<Integer, String> seen = new TreeMap<>();
-        trace.path("steps").forEach(step -> seen.putIfAbsent(step.path("seq_no").asInt(), step.path("type").asText()));
+        trace.path("steps")
+                .forEach(step -> seen.putIfAbsent(
+                        step.path("seq_no").asInt(), step.path("type").asText()));
         List<Node> nodes = new ArrayList<>();
-        seen.forEach((seq, type) -> nodes.add(new Node(seq, type, type, true, List.of(), List.of(), java.util.Set.of())));
+        seen.forEach(
+                (seq, type) -> nodes.add(new Node(seq, type, type, true, List.of(), List.of(), java.util.Set.of())));
         return nodes;
     }
 
     private static List<Node> nodes(Plan plan) {
         List<Node> nodes = new ArrayList<>();
         for (Instruction instruction : plan.instructions()) {
-            nodes.add(new Node(instruction.seqNo(), instruction.type(), label(instruction), instruction.mayFallThrough(),
-                    instruction.jumpTargets(), instruction.writes(), instruction.reads()));
+            nodes.add(new Node(
+                    instruction.seqNo(),
+                    instruction.type(),
+                    label(instruction),
+                    instruction.mayFallThrough(),
+                    instruction.jumpTargets(),
+                    instruction.writes(),
+                    instruction.reads()));
         }
         return nodes;
     }
@@ -174,8 +253,10 @@ final class FlowGraph {
             return "assign " + String.join(", ", instruction.writes());
         }
         if (instruction instanceof Jmp jmp) {
-            return "jmp" + (jmp.branch() instanceof Jmp.Unconditional ? "" : jmp.branch() instanceof Jmp.LlmCondition
-                    ? " (LLM condition)" : " (condition)");
+            return "jmp"
+                    + (jmp.branch() instanceof Jmp.Unconditional
+                            ? ""
+                            : jmp.branch() instanceof Jmp.LlmCondition ? " (LLM condition)" : " (condition)");
         }
         return instruction.type();
     }
@@ -185,7 +266,11 @@ final class FlowGraph {
         Map<String, Integer> taken = new HashMap<>();
         JsonNode steps = trace.path("steps");
         for (int i = 0; i + 1 < steps.size(); i++) {
-            taken.merge(steps.get(i).path("seq_no").asInt() + ">" + steps.get(i + 1).path("seq_no").asInt(), 1, Integer::sum);
+            taken.merge(
+                    steps.get(i).path("seq_no").asInt() + ">"
+                            + steps.get(i + 1).path("seq_no").asInt(),
+                    1,
+                    Integer::sum);
         }
         return taken;
     }
@@ -193,13 +278,17 @@ final class FlowGraph {
     /** Per seq_no: {@code failed} when a run of it failed, {@code waiting} for the pending call, else {@code ran}. */
     private static Map<Integer, String> outcomes(JsonNode trace) {
         Map<Integer, String> outcome = new LinkedHashMap<>();
-        trace.path("steps").forEach(step -> outcome.merge(step.path("seq_no").asInt(),
-                step.hasNonNull("error") ? "failed" : "ran", (a, b) -> a.equals("failed") ? a : b));
+        trace.path("steps")
+                .forEach(step -> outcome.merge(
+                        step.path("seq_no").asInt(),
+                        step.hasNonNull("error") ? "failed" : "ran",
+                        (a, b) -> a.equals("failed") ? a : b));
         if (trace.hasNonNull("pending")) {
             outcome.put(trace.path("pending").path("seq_no").asInt(), "waiting");
         }
         JsonNode error = trace.path("error");
-        if (error.hasNonNull("seq_no") && !outcome.containsKey(error.path("seq_no").asInt())) {
+        if (error.hasNonNull("seq_no")
+                && !outcome.containsKey(error.path("seq_no").asInt())) {
             outcome.put(error.path("seq_no").asInt(), "failed");
         }
         return outcome;

@@ -16,8 +16,7 @@ import java.util.List;
 /** The {@link ReportInput}s of a stored run and of a trace document. */
 public final class Reports {
 
-    private Reports() {
-    }
+    private Reports() {}
 
     /**
      * The report of a stored run: its committed steps on one timeline across sessions (each step placed by
@@ -25,14 +24,16 @@ public final class Reports {
      * ending with this run).
      */
     public static ReportInput of(StoredRun run, List<StoredRun> lineage) {
-        return new ReportInput("planvm run " + run.id() + " · " + run.planSource(), run.plan(), trace(run), lines(lineage), List.of());
+        return new ReportInput(
+                "planvm run " + run.id() + " · " + run.planSource(), run.plan(), trace(run), lines(lineage), List.of());
     }
 
     /**
      * The chain of runs {@code run} was rerun from, oldest first, ending with {@code run} (at most 50);
      * {@code find} reads a run by id.
      */
-    public static List<StoredRun> lineage(StoredRun run, java.util.function.Function<String, java.util.Optional<StoredRun>> find) {
+    public static List<StoredRun> lineage(
+            StoredRun run, java.util.function.Function<String, java.util.Optional<StoredRun>> find) {
         java.util.LinkedList<StoredRun> chain = new java.util.LinkedList<>();
         chain.addFirst(run);
         StoredRun current = run;
@@ -60,7 +61,11 @@ public final class Reports {
         ObjectNode inputs = trace.putObject("inputs");
         run.inputs().forEach(inputs::set);
         trace.put("started", run.startedAt()).put("finished", run.finishedAt());
-        trace.put("status", run.status() == RunStatus.RUNNING ? "running or interrupted" : run.status().label());
+        trace.put(
+                "status",
+                run.status() == RunStatus.RUNNING
+                        ? "running or interrupted"
+                        : run.status().label());
         trace.set("result", run.finalAnswer() == null ? json.nullNode() : run.finalAnswer());
         trace.set("error", run.error() == null ? json.nullNode() : run.error());
         trace.put("step_count", run.steps().size());
@@ -71,31 +76,49 @@ public final class Reports {
             Instant committed = instant(step.committedAt());
             if (started != null && committed != null) {
                 double took = entry.path("duration_ms").asDouble(0);
-                entry.put("start_ms", Math.max(0, Duration.between(started, committed).toNanos() / 1e6 - took));
+                entry.put(
+                        "start_ms",
+                        Math.max(0, Duration.between(started, committed).toNanos() / 1e6 - took));
             }
             entry.put("step", step.index()).put("session", step.session());
             steps.add(entry);
         }
-        run.pendingApproval().ifPresent(p -> trace.putObject("pending").put("seq_no", p.seqNo()).put("tool", p.tool())
-                .set("params", p.params()));
+        run.pendingApproval()
+                .ifPresent(p -> trace.putObject("pending")
+                        .put("seq_no", p.seqNo())
+                        .put("tool", p.tool())
+                        .set("params", p.params()));
         return trace;
     }
 
     private static List<String> lines(List<StoredRun> lineage) {
         List<String> lines = new ArrayList<>();
         for (StoredRun run : lineage) {
-            StringBuilder line = new StringBuilder(run.id()).append(' ').append(run.status().label()).append(", started ")
+            StringBuilder line = new StringBuilder(run.id())
+                    .append(' ')
+                    .append(run.status().label())
+                    .append(", started ")
                     .append(run.startedAt());
             if (run.parentRun() != null) {
-                line.append(", rerun of ").append(run.parentRun()).append(" from seq_no ").append(run.fromSeq());
+                line.append(", rerun of ")
+                        .append(run.parentRun())
+                        .append(" from seq_no ")
+                        .append(run.fromSeq());
             }
             if (run.sessions() > 1) {
-                line.append(", ").append(run.sessions()).append(" sessions (resumed ").append(run.sessions() - 1)
+                line.append(", ")
+                        .append(run.sessions())
+                        .append(" sessions (resumed ")
+                        .append(run.sessions() - 1)
                         .append(run.sessions() == 2 ? " time)" : " times)");
             }
             lines.add(line.toString());
         }
-        return lines.size() == 1 && lineage.get(0).parentRun() == null && lineage.get(0).sessions() == 1 ? List.of() : lines;
+        return lines.size() == 1
+                        && lineage.get(0).parentRun() == null
+                        && lineage.get(0).sessions() == 1
+                ? List.of()
+                : lines;
     }
 
     private static Instant instant(String text) {

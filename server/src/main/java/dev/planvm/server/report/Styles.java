@@ -3,8 +3,7 @@ package dev.planvm.server.report;
 /** The report's inline stylesheet and script. */
 final class Styles {
 
-    private Styles() {
-    }
+    private Styles() {}
 
     static final String CSS = """
             body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1100px;padding:16px;color:#222}

@@ -22,8 +22,7 @@ final class Timeline {
     private static final int ROW = 18;
     private static final int MAX_LANES = 60;
 
-    private Timeline() {
-    }
+    private Timeline() {}
 
     static String svg(JsonNode trace) {
         JsonNode steps = trace.path("steps");
@@ -42,8 +41,14 @@ final class Timeline {
         int height = 30 + (stepRows + laneCount + (laneCount > 0 ? 1 : 0)) * ROW + 10;
         double scale = (WIDTH - LABELS - 10) / end;
         StringBuilder svg = new StringBuilder(4096);
-        svg.append("<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"")
-                .append(height).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
+        svg.append("<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(WIDTH)
+                .append("\" height=\"")
+                .append(height)
+                .append("\" viewBox=\"0 0 ")
+                .append(WIDTH)
+                .append(' ')
+                .append(height)
                 .append("\" role=\"img\" aria-label=\"timeline\"><defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
                         + "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
                         + "stroke=\"#999\" stroke-width=\"3\"/></pattern></defs>");
@@ -51,10 +56,23 @@ final class Timeline {
         for (int i = 0; i < stepRows; i++) {
             JsonNode step = steps.get(i);
             int y = 26 + i * ROW;
-            String label = "step " + (i + 1) + " · seq_no " + step.path("seq_no").asInt() + " " + step.path("type").asText();
-            svg.append("<text class=\"row\" x=\"4\" y=\"").append(y + 12).append("\">").append(Html.escape(label)).append("</text>");
+            String label = "step " + (i + 1) + " · seq_no "
+                    + step.path("seq_no").asInt() + " " + step.path("type").asText();
+            svg.append("<text class=\"row\" x=\"4\" y=\"")
+                    .append(y + 12)
+                    .append("\">")
+                    .append(Html.escape(label))
+                    .append("</text>");
             String kind = step.hasNonNull("error") ? "bar step failed" : "bar step";
-            bar(svg, kind, start(step), duration(step), y, scale, "step-" + (i + 1), label + ": " + fmt(duration(step)) + " ms");
+            bar(
+                    svg,
+                    kind,
+                    start(step),
+                    duration(step),
+                    y,
+                    scale,
+                    "step-" + (i + 1),
+                    label + ": " + fmt(duration(step)) + " ms");
             if (calls.isEmpty() && step.path("inputs").path("attempts").isArray()) {
                 attempts(svg, step.path("inputs").path("attempts"), start(step), y, scale, "step-" + (i + 1));
             }
@@ -65,18 +83,30 @@ final class Timeline {
             for (int i = 0; i < callCount; i++) {
                 JsonNode call = calls.get(i);
                 int y = y0 + lanes.get(i) * ROW;
-                String name = call.path("kind").asText().equals("condition") ? "condition" : call.path("tool").asText();
-                String label = "seq_no " + call.path("seq_no").asInt() + " " + name + ": " + fmt(duration(call)) + " ms, "
-                        + call.path("outcome").asText();
+                String name = call.path("kind").asText().equals("condition")
+                        ? "condition"
+                        : call.path("tool").asText();
+                String label = "seq_no " + call.path("seq_no").asInt() + " " + name + ": " + fmt(duration(call))
+                        + " ms, " + call.path("outcome").asText();
                 double t = attempts(svg, call.path("attempts"), start(call), y, scale, "call-" + i);
                 double last = start(call) + duration(call) - t;
-                bar(svg, call.path("outcome").asText().equals("failed") ? "bar call failed" : "bar call", t, Math.max(0, last), y,
-                        scale, "seq-" + call.path("seq_no").asInt(), label);
+                bar(
+                        svg,
+                        call.path("outcome").asText().equals("failed") ? "bar call failed" : "bar call",
+                        t,
+                        Math.max(0, last),
+                        y,
+                        scale,
+                        "seq-" + call.path("seq_no").asInt(),
+                        label);
             }
         }
         svg.append("</svg>");
         if (steps.size() > stepRows || calls.size() > callCount) {
-            svg.append("<p class=\"note\">").append(steps.size() - stepRows).append(" steps and ").append(calls.size() - callCount)
+            svg.append("<p class=\"note\">")
+                    .append(steps.size() - stepRows)
+                    .append(" steps and ")
+                    .append(calls.size() - callCount)
                     .append(" calls are not drawn.</p>");
         }
         return svg.toString();
@@ -89,8 +119,16 @@ final class Timeline {
         }
         for (JsonNode attempt : attempts) {
             double took = attempt.path("duration_ms").asDouble(0);
-            bar(svg, "bar attempt", t, took, y, scale, target, "attempt " + attempt.path("attempt").asInt() + " failed: "
-                    + Html.cut(attempt.path("error").asText(), 200));
+            bar(
+                    svg,
+                    "bar attempt",
+                    t,
+                    took,
+                    y,
+                    scale,
+                    target,
+                    "attempt " + attempt.path("attempt").asInt() + " failed: "
+                            + Html.cut(attempt.path("error").asText(), 200));
             t += took;
             double waited = attempt.path("waited_ms").asDouble(0);
             if (waited > 0) {
@@ -101,23 +139,51 @@ final class Timeline {
         return t;
     }
 
-    private static void bar(StringBuilder svg, String kind, double start, double duration, int y, double scale, String target,
-                            String title) {
+    private static void bar(
+            StringBuilder svg,
+            String kind,
+            double start,
+            double duration,
+            int y,
+            double scale,
+            String target,
+            String title) {
         double x = LABELS + start * scale;
         double w = Math.max(1.5, duration * scale);
-        svg.append("<rect class=\"").append(kind).append("\" data-target=\"").append(target).append("\" x=\"").append(fmt(x))
-                .append("\" y=\"").append(y + 2).append("\" width=\"").append(fmt(w)).append("\" height=\"").append(ROW - 5)
-                .append("\"").append(kind.contains("wait") ? " fill=\"url(#hatch)\"" : "").append("><title>")
-                .append(Html.escape(title)).append("</title></rect>");
+        svg.append("<rect class=\"")
+                .append(kind)
+                .append("\" data-target=\"")
+                .append(target)
+                .append("\" x=\"")
+                .append(fmt(x))
+                .append("\" y=\"")
+                .append(y + 2)
+                .append("\" width=\"")
+                .append(fmt(w))
+                .append("\" height=\"")
+                .append(ROW - 5)
+                .append("\"")
+                .append(kind.contains("wait") ? " fill=\"url(#hatch)\"" : "")
+                .append("><title>")
+                .append(Html.escape(title))
+                .append("</title></rect>");
     }
 
     private static void axis(StringBuilder svg, double end, double scale, int height) {
         double step = niceStep(end / 6);
         for (double t = 0; t <= end; t += step) {
             double x = LABELS + t * scale;
-            svg.append("<line class=\"tick\" x1=\"").append(fmt(x)).append("\" y1=\"14\" x2=\"").append(fmt(x)).append("\" y2=\"")
-                    .append(height - 6).append("\"/><text class=\"tick\" x=\"").append(fmt(x + 2)).append("\" y=\"12\">")
-                    .append(fmt(t)).append(" ms</text>");
+            svg.append("<line class=\"tick\" x1=\"")
+                    .append(fmt(x))
+                    .append("\" y1=\"14\" x2=\"")
+                    .append(fmt(x))
+                    .append("\" y2=\"")
+                    .append(height - 6)
+                    .append("\"/><text class=\"tick\" x=\"")
+                    .append(fmt(x + 2))
+                    .append("\" y=\"12\">")
+                    .append(fmt(t))
+                    .append(" ms</text>");
         }
     }
 

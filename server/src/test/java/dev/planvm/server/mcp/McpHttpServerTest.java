@@ -32,42 +32,65 @@ class McpHttpServerTest {
 
     @Test
     void an_mcp_client_lists_the_tools_validates_runs_and_gets_a_run() throws Exception {
-        PlanVm vm = PlanVm.builder().tool(Tool.of("upper", "Upper-cases params.text.",
-                (p, c) -> com.fasterxml.jackson.databind.node.TextNode.valueOf(p.path("text").asText().toUpperCase()))).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(Tool.of(
+                        "upper",
+                        "Upper-cases params.text.",
+                        (p, c) -> com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                                p.path("text").asText().toUpperCase())))
+                .build();
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
-             PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
-             PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                            .endpoint("/mcp").jsonMapper(new JacksonMcpJsonMapper(JSON)).build())
-                    .requestTimeout(Duration.ofSeconds(30)).build();
+                PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
+                PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
+            McpSyncClient client = McpClient.sync(
+                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
+                                    .endpoint("/mcp")
+                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
+                                    .build())
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .build();
             try {
                 client.initialize();
-                assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
+                assertThat(client.listTools().tools())
+                        .extracting(McpSchema.Tool::name)
                         .containsExactlyInAnyOrder("validate_plan", "run_plan", "get_run", "plan_schema", "list_tools");
                 String plan = "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"upper\", "
                         + "\"tool_params\": {\"text\": \"hi ${name}\"}, \"output_vars\": \"final_answer\"}}]";
-                McpSchema.CallToolResult run = call(client, "run_plan", "{\"plan\": " + plan + ", \"inputs\": {\"name\": \"ann\"}}");
+                McpSchema.CallToolResult run =
+                        call(client, "run_plan", "{\"plan\": " + plan + ", \"inputs\": {\"name\": \"ann\"}}");
                 assertThat(run.isError()).isFalse();
                 JsonNode outcome = JSON.valueToTree(run.structuredContent());
                 assertThat(outcome.path("state").asText()).isEqualTo("succeeded");
                 assertThat(outcome.path("result").asText()).isEqualTo("HI ANN");
-                assertThat(outcome.path("trace")).singleElement().satisfies(s -> assertThat(s.path("type").asText()).isEqualTo("calling"));
+                assertThat(outcome.path("trace"))
+                        .singleElement()
+                        .satisfies(s -> assertThat(s.path("type").asText()).isEqualTo("calling"));
                 assertThat(text(run)).isEqualTo(outcome);
-                McpSchema.CallToolResult stored = call(client, "get_run", "{\"run_id\": \"" + outcome.path("id").asText() + "\"}");
-                assertThat(JSON.valueToTree(stored.structuredContent()).path("state").asText()).isEqualTo("succeeded");
-                McpSchema.CallToolResult invalid = call(client, "validate_plan", "{\"plan\": [{\"seq_no\": 0, \"type\": \"jump\"}]}");
+                McpSchema.CallToolResult stored = call(
+                        client,
+                        "get_run",
+                        "{\"run_id\": \"" + outcome.path("id").asText() + "\"}");
+                assertThat(JSON.valueToTree(stored.structuredContent())
+                                .path("state")
+                                .asText())
+                        .isEqualTo("succeeded");
+                McpSchema.CallToolResult invalid =
+                        call(client, "validate_plan", "{\"plan\": [{\"seq_no\": 0, \"type\": \"jump\"}]}");
                 assertThat(invalid.isError()).isTrue();
                 assertThat(text(invalid).path("diagnostics").findValuesAsText("line"))
-                        .anyMatch(line -> line.startsWith("plan.json: seq_no 0 at /0/type: unknown instruction type 'jump'"));
+                        .anyMatch(line ->
+                                line.startsWith("plan.json: seq_no 0 at /0/type: unknown instruction type 'jump'"));
                 McpSchema.CallToolResult missing = call(client, "get_run", "{\"run_id\": \"ffffffffffff\"}");
                 assertThat(missing.isError()).isTrue();
                 assertThat(text(missing).path("error").asText()).isEqualTo("no_such_run");
-                assertThat(text(call(client, "list_tools", "{}")).path("tools").findValuesAsText("name")).containsExactly("upper");
+                assertThat(text(call(client, "list_tools", "{}")).path("tools").findValuesAsText("name"))
+                        .containsExactly("upper");
             } finally {
                 client.closeGracefully();
             }
         }
-        assertThatThrownBy(() -> PlanMcpServer.http(null, "0.0.0.0", 0, "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PlanMcpServer.http(null, "0.0.0.0", 0, "x"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("loopback addresses only");
     }
 

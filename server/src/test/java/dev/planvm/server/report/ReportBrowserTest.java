@@ -35,7 +35,9 @@ class ReportBrowserTest {
     static void write() throws IOException {
         result = ReportRuns.run();
         page = dir.resolve("report.html");
-        Files.writeString(page, HtmlReport.render(Reports.of(result.trace(), ReportRuns.planDocument(), "report of report.json")));
+        Files.writeString(
+                page,
+                HtmlReport.render(Reports.of(result.trace(), ReportRuns.planDocument(), "report of report.json")));
     }
 
     @Test
@@ -62,12 +64,20 @@ class ReportBrowserTest {
     }
 
     private static String chromium(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--no-first-run", "--disable-dev-shm-usage",
+        List<String> command = new ArrayList<>(List.of(
+                CHROMIUM.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
                 "--user-data-dir=" + Files.createTempDirectory(dir, "chromium")));
         command.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "chromium", ".out");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         if (!process.waitFor(90, TimeUnit.SECONDS)) {
             process.destroyForcibly();

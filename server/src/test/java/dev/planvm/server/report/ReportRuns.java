@@ -26,10 +26,10 @@ final class ReportRuns {
              {"seq_no": 6, "type": "calling", "parameters": {"tool_name": "hostile", "output_vars": "h"}},
              {"seq_no": 7, "type": "assign", "parameters": {"final_answer": "${a + b + f + h}"}}]""";
 
-    static final String HOSTILE = "</pre></script><script>document.title='pwned'</script><img src=\"http://example.com/x.png\">";
+    static final String HOSTILE =
+            "</pre></script><script>document.title='pwned'</script><img src=\"http://example.com/x.png\">";
 
-    private ReportRuns() {
-    }
+    private ReportRuns() {}
 
     static PlanVm vm() {
         AtomicInteger flaky = new AtomicInteger();

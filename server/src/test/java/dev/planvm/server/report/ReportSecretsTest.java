@@ -36,11 +36,18 @@ class ReportSecretsTest {
 
     @Test
     void the_served_report_of_a_waiting_and_of_a_finished_run_holds_no_form_of_a_secret() throws Exception {
-        try (ServerFixture server = new ServerFixture(dir.resolve("runs.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT,
+        try (ServerFixture server = new ServerFixture(
+                dir.resolve("runs.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.DEFAULT,
                 builder -> builder.secrets(Map.of("token", TOKEN)))) {
-            Answer waiting = server.post("/v1/runs?wait=true", ServerFixture.runBody(PLAN,
-                    "\"inputs\": {\"token\": \"" + json(TOKEN) + "\"}, \"approve_tools\": [\"send_*\"]"));
-            assertThat(waiting.json().path("state").asText()).as(waiting.response().body()).isEqualTo("waiting");
+            Answer waiting = server.post(
+                    "/v1/runs?wait=true",
+                    ServerFixture.runBody(
+                            PLAN, "\"inputs\": {\"token\": \"" + json(TOKEN) + "\"}, \"approve_tools\": [\"send_*\"]"));
+            assertThat(waiting.json().path("state").asText())
+                    .as(waiting.response().body())
+                    .isEqualTo("waiting");
             assertThat(server.echoes).as("the tool ran with the secret").hasValue(1);
             String id = waiting.json().path("id").asText();
 
@@ -49,7 +56,9 @@ class ReportSecretsTest {
             assertThat(pending).contains("Bearer «secret:token»");
 
             Answer done = server.post("/v1/runs/" + id + "/approve?wait=true", "{\"approved\": true}");
-            assertThat(done.json().path("state").asText()).as(done.response().body()).isEqualTo("succeeded");
+            assertThat(done.json().path("state").asText())
+                    .as(done.response().body())
+                    .isEqualTo("succeeded");
             assertThat(server.mails).hasValue(1);
             String finished = page(server, id);
             holdsNoFormOf(finished, "the finished run's report");
@@ -68,7 +77,11 @@ class ReportSecretsTest {
 
     private static void holdsNoFormOf(String text, String where) {
         String escaped = json(TOKEN);
-        assertThat(text).as(where).doesNotContain(TOKEN).doesNotContain(escaped).doesNotContain(html(TOKEN))
+        assertThat(text)
+                .as(where)
+                .doesNotContain(TOKEN)
+                .doesNotContain(escaped)
+                .doesNotContain(html(TOKEN))
                 .doesNotContain(html(escaped));
         for (int i = 0; i + 8 <= TOKEN.length(); i++) {
             String piece = TOKEN.substring(i, i + 8);
@@ -83,6 +96,9 @@ class ReportSecretsTest {
     }
 
     private static String html(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;");
     }
 }

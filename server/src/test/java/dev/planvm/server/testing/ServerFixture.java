@@ -40,7 +40,8 @@ public final class ServerFixture implements AutoCloseable {
     public final PlanVm vm;
     public final PlanService service;
     public final PlanServer server;
-    public final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    public final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     public final AtomicInteger mails = new AtomicInteger();
     public final AtomicInteger echoes = new AtomicInteger();
     private static final Map<String, AtomicInteger> FLAKY = new ConcurrentHashMap<>();
@@ -52,12 +53,20 @@ public final class ServerFixture implements AutoCloseable {
         this(store, service, server, builder -> builder);
     }
 
-    public ServerFixture(Path store, ServiceSettings serviceSettings, ServerSettings serverSettings,
-                         java.util.function.UnaryOperator<PlanVmBuilder> configure) throws IOException {
+    public ServerFixture(
+            Path store,
+            ServiceSettings serviceSettings,
+            ServerSettings serverSettings,
+            java.util.function.UnaryOperator<PlanVmBuilder> configure)
+            throws IOException {
         this.store = store;
-        this.vm = configure.apply(tools(PlanVm.builder().retryPolicy(dev.planvm.tools.call.RetryPolicy.DEFAULT
-                .withInitialBackoff(Duration.ofMillis(5))))).build();
-        this.runStore = RunStore.open(store, vm.redactor(), RunStore.Settings.DEFAULT.withDurability(RunStore.Durability.PROCESS));
+        this.vm = configure
+                .apply(tools(PlanVm.builder()
+                        .retryPolicy(
+                                dev.planvm.tools.call.RetryPolicy.DEFAULT.withInitialBackoff(Duration.ofMillis(5)))))
+                .build();
+        this.runStore = RunStore.open(
+                store, vm.redactor(), RunStore.Settings.DEFAULT.withDurability(RunStore.Durability.PROCESS));
         this.service = new PlanService(vm, runStore, serviceSettings);
         this.server = PlanServer.start(service, serverSettings.withPort(0));
         this.token = serverSettings.token();
@@ -68,8 +77,7 @@ public final class ServerFixture implements AutoCloseable {
     }
 
     private PlanVmBuilder tools(PlanVmBuilder builder) {
-        return builder
-                .tool(Tool.of("echo", "Answers its params.", (p, c) -> {
+        return builder.tool(Tool.of("echo", "Answers its params.", (p, c) -> {
                     echoes.incrementAndGet();
                     return p;
                 }))
@@ -136,12 +144,15 @@ public final class ServerFixture implements AutoCloseable {
     }
 
     public Answer post(String path, String body) throws IOException, InterruptedException {
-        return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build());
     }
 
     public HttpRequest.Builder request(String path) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30));
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30));
         return token == null ? builder : builder.header("Authorization", "Bearer " + token);
     }
 

@@ -23,8 +23,7 @@ import java.nio.file.StandardOpenOption;
  */
 public final class ServerMain {
 
-    private ServerMain() {
-    }
+    private ServerMain() {}
 
     public static void main(String[] args) throws Exception {
         Path store = Path.of(args[0]);
@@ -42,7 +41,8 @@ public final class ServerMain {
                     return TextNode.valueOf("sent to " + params.path("to").asText());
                 }))
                 .build();
-        RunStore runs = RunStore.open(store, vm.redactor(), RunStore.Settings.DEFAULT.withDurability(RunStore.Durability.PROCESS));
+        RunStore runs = RunStore.open(
+                store, vm.redactor(), RunStore.Settings.DEFAULT.withDurability(RunStore.Durability.PROCESS));
         PlanService service = new PlanService(vm, runs, ServiceSettings.DEFAULT);
         service.resumeInterrupted();
         PlanServer server = PlanServer.start(service, ServerSettings.DEFAULT.withPort(0));
@@ -54,7 +54,8 @@ public final class ServerMain {
 
     private static synchronized void append(Path log, String line) {
         try {
-            Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -16,11 +16,9 @@ import java.util.List;
 public final class SseClient {
 
     /** One event as received. */
-    public record Event(long id, String type, JsonNode data) {
-    }
+    public record Event(long id, String type, JsonNode data) {}
 
-    private SseClient() {
-    }
+    private SseClient() {}
 
     /**
      * Reads the stream of {@code request} until it ends or {@code max} events arrived, then closes the
@@ -31,15 +29,15 @@ public final class SseClient {
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
-        HttpResponse<InputStream> response = client.send(request.header("Accept", "text/event-stream").GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = client.send(
+                request.header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         List<Event> events = new ArrayList<>();
         if (response.statusCode() != 200) {
             throw new IOException("the event stream answered " + response.statusCode() + ": "
                     + new String(response.body().readAllBytes(), StandardCharsets.UTF_8));
         }
         try (InputStream body = response.body();
-             BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+                BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
             Long id = null;
             String type = null;
             StringBuilder data = new StringBuilder();

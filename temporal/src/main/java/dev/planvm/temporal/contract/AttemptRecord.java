@@ -5,5 +5,4 @@ package dev.planvm.temporal.contract;
  *
  * @param waitedMs the wait before the next attempt, or {@code null} when none followed
  */
-public record AttemptRecord(int attempt, String error, double durationMs, Long waitedMs) {
-}
+public record AttemptRecord(int attempt, String error, double durationMs, Long waitedMs) {}

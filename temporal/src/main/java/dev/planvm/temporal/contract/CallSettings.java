@@ -13,8 +13,8 @@ import java.time.Duration;
  * @param timeoutMs        the longest one attempt may take; 0: no limit
  * @param maxRetryAfterMs  the longest {@code Retry-After} waited for; a longer one fails the call at once
  */
-public record CallSettings(int maxAttempts, long initialBackoffMs, long maxBackoffMs, long timeoutMs,
-                           long maxRetryAfterMs) {
+public record CallSettings(
+        int maxAttempts, long initialBackoffMs, long maxBackoffMs, long timeoutMs, long maxRetryAfterMs) {
 
     public CallSettings {
         if (maxAttempts < 1) {
@@ -27,8 +27,12 @@ public record CallSettings(int maxAttempts, long initialBackoffMs, long maxBacko
 
     /** The settings of a retry policy, an attempt timeout ({@code null}: none) and a longest Retry-After. */
     public static CallSettings of(RetryPolicy policy, Duration timeout, Duration maxRetryAfter) {
-        return new CallSettings(policy.maxAttempts(), policy.initialBackoff().toMillis(), policy.maxBackoff().toMillis(),
-                timeout == null ? 0 : timeout.toMillis(), maxRetryAfter.toMillis());
+        return new CallSettings(
+                policy.maxAttempts(),
+                policy.initialBackoff().toMillis(),
+                policy.maxBackoff().toMillis(),
+                timeout == null ? 0 : timeout.toMillis(),
+                maxRetryAfter.toMillis());
     }
 
     public RetryPolicy retryPolicy() {

@@ -10,8 +10,8 @@ import java.util.List;
  * @param status    {@code running} until the run ends, then its status
  * @param stepCount steps committed so far
  */
-public record PlanProgress(String status, String source, String digest, String mode, int stepCount,
-                           List<JsonNode> steps) {
+public record PlanProgress(
+        String status, String source, String digest, String mode, int stepCount, List<JsonNode> steps) {
     public PlanProgress {
         steps = steps == null ? List.of() : List.copyOf(steps);
     }

@@ -23,8 +23,17 @@ import java.util.Set;
  *                         {@code null} for the workflow's own time (or a replayed cassette's clock)
  * @param zone             the clock's time zone (a zone id), given with {@code now}; {@code null} for UTC
  */
-public record PlanRequest(String source, String plan, Map<String, JsonNode> inputs, List<String> secrets, String mode,
-                          JsonNode cassette, boolean dryRunConditions, RunSettings settings, String now, String zone) {
+public record PlanRequest(
+        String source,
+        String plan,
+        Map<String, JsonNode> inputs,
+        List<String> secrets,
+        String mode,
+        JsonNode cassette,
+        boolean dryRunConditions,
+        RunSettings settings,
+        String now,
+        String zone) {
 
     /** The modes a request may name. */
     public static final Set<String> MODES = Set.of("live", "record", "replay", "dry-run");
@@ -53,7 +62,8 @@ public record PlanRequest(String source, String plan, Map<String, JsonNode> inpu
 
     /** A live run of {@code plan} with these inputs and the default settings. */
     public static PlanRequest live(String source, String plan, Map<String, JsonNode> inputs) {
-        return new PlanRequest(source, plan, inputs, List.of(), "live", null, false, RunSettings.defaults(), null, null);
+        return new PlanRequest(
+                source, plan, inputs, List.of(), "live", null, false, RunSettings.defaults(), null, null);
     }
 
     public PlanRequest withSecrets(List<String> names) {
@@ -66,11 +76,13 @@ public record PlanRequest(String source, String plan, Map<String, JsonNode> inpu
 
     /** This request in another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
     public PlanRequest withMode(String newMode, JsonNode replayCassette, boolean conditionsAnswer) {
-        return new PlanRequest(source, plan, inputs, secrets, newMode, replayCassette, conditionsAnswer, settings, now, zone);
+        return new PlanRequest(
+                source, plan, inputs, secrets, newMode, replayCassette, conditionsAnswer, settings, now, zone);
     }
 
     /** This request with the run's clock fixed: an ISO-8601 instant and a zone id ({@code --now}, {@code --tz}). */
     public PlanRequest withClock(String instant, String zoneId) {
-        return new PlanRequest(source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, instant, zoneId);
+        return new PlanRequest(
+                source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, instant, zoneId);
     }
 }

@@ -19,8 +19,15 @@ import java.util.Objects;
  * @param trace       the trace document (as a local run's), or {@code null}
  * @param cassette    the recorded cassette of a {@code record} run, else {@code null}
  */
-public record PlanResponse(String status, JsonNode finalAnswer, RunFailure error, int steps, List<String> warnings,
-                           List<String> problems, JsonNode trace, JsonNode cassette) {
+public record PlanResponse(
+        String status,
+        JsonNode finalAnswer,
+        RunFailure error,
+        int steps,
+        List<String> warnings,
+        List<String> problems,
+        JsonNode trace,
+        JsonNode cassette) {
 
     public PlanResponse {
         Objects.requireNonNull(status, "status");

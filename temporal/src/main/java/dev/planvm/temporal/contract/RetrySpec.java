@@ -13,7 +13,10 @@ public record RetrySpec(int maxAttempts, long initialBackoffMs, long maxBackoffM
     }
 
     public static RetrySpec of(RetryPolicy policy) {
-        return new RetrySpec(policy.maxAttempts(), policy.initialBackoff().toMillis(), policy.maxBackoff().toMillis());
+        return new RetrySpec(
+                policy.maxAttempts(),
+                policy.initialBackoff().toMillis(),
+                policy.maxBackoff().toMillis());
     }
 
     public RetryPolicy policy() {

@@ -20,10 +20,21 @@ import java.util.Map;
  * @param allowTools     {@code --allow-tools} globs
  * @param denyTools      {@code --deny-tools} globs
  */
-public record RunSettings(int maxSteps, boolean strict, boolean sequential, int maxInFlight, int maxStringLength,
-                          long maxValueSize, int maxValueDepth, RetrySpec retry, Map<String, RetrySpec> toolRetries,
-                          Long timeoutMs, Map<String, Long> toolTimeoutsMs, long maxRetryAfterMs,
-                          List<String> allowTools, List<String> denyTools) {
+public record RunSettings(
+        int maxSteps,
+        boolean strict,
+        boolean sequential,
+        int maxInFlight,
+        int maxStringLength,
+        long maxValueSize,
+        int maxValueDepth,
+        RetrySpec retry,
+        Map<String, RetrySpec> toolRetries,
+        Long timeoutMs,
+        Map<String, Long> toolTimeoutsMs,
+        long maxRetryAfterMs,
+        List<String> allowTools,
+        List<String> denyTools) {
 
     public RunSettings {
         if (maxSteps < 1 || maxInFlight < 1) {
@@ -43,9 +54,21 @@ public record RunSettings(int maxSteps, boolean strict, boolean sequential, int 
     /** The defaults of a local run: 1,000 steps, dataflow concurrency (8 in flight), 3 attempts, no timeout. */
     public static RunSettings defaults() {
         RunLimits limits = RunLimits.DEFAULT;
-        return new RunSettings(PlanVm.DEFAULT_MAX_STEPS, false, false, PlanVm.DEFAULT_MAX_IN_FLIGHT,
-                limits.maxStringLength(), limits.maxValueSize(), limits.maxValueDepth(), RetrySpec.of(RetryPolicy.DEFAULT),
-                Map.of(), null, Map.of(), RetrySettings.DEFAULT_MAX_RETRY_AFTER.toMillis(), List.of(), List.of());
+        return new RunSettings(
+                PlanVm.DEFAULT_MAX_STEPS,
+                false,
+                false,
+                PlanVm.DEFAULT_MAX_IN_FLIGHT,
+                limits.maxStringLength(),
+                limits.maxValueSize(),
+                limits.maxValueDepth(),
+                RetrySpec.of(RetryPolicy.DEFAULT),
+                Map.of(),
+                null,
+                Map.of(),
+                RetrySettings.DEFAULT_MAX_RETRY_AFTER.toMillis(),
+                List.of(),
+                List.of());
     }
 
     public RunLimits limits() {
@@ -53,45 +76,136 @@ public record RunSettings(int maxSteps, boolean strict, boolean sequential, int 
     }
 
     public RunSettings withMaxSteps(int steps) {
-        return new RunSettings(steps, strict, sequential, maxInFlight, maxStringLength, maxValueSize, maxValueDepth, retry,
-                toolRetries, timeoutMs, toolTimeoutsMs, maxRetryAfterMs, allowTools, denyTools);
+        return new RunSettings(
+                steps,
+                strict,
+                sequential,
+                maxInFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                retry,
+                toolRetries,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfterMs,
+                allowTools,
+                denyTools);
     }
 
     public RunSettings withStrict(boolean on) {
-        return new RunSettings(maxSteps, on, sequential, maxInFlight, maxStringLength, maxValueSize, maxValueDepth, retry,
-                toolRetries, timeoutMs, toolTimeoutsMs, maxRetryAfterMs, allowTools, denyTools);
+        return new RunSettings(
+                maxSteps,
+                on,
+                sequential,
+                maxInFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                retry,
+                toolRetries,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfterMs,
+                allowTools,
+                denyTools);
     }
 
     /** Sequential (every call waits for its turn) or, by default, independent calls as concurrent activities. */
     public RunSettings withConcurrency(boolean sequentialRun, int inFlight) {
-        return new RunSettings(maxSteps, strict, sequentialRun, inFlight, maxStringLength, maxValueSize, maxValueDepth,
-                retry, toolRetries, timeoutMs, toolTimeoutsMs, maxRetryAfterMs, allowTools, denyTools);
+        return new RunSettings(
+                maxSteps,
+                strict,
+                sequentialRun,
+                inFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                retry,
+                toolRetries,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfterMs,
+                allowTools,
+                denyTools);
     }
 
     public RunSettings withLimits(RunLimits limits) {
-        return new RunSettings(maxSteps, strict, sequential, maxInFlight, limits.maxStringLength(), limits.maxValueSize(),
-                limits.maxValueDepth(), retry, toolRetries, timeoutMs, toolTimeoutsMs, maxRetryAfterMs, allowTools, denyTools);
+        return new RunSettings(
+                maxSteps,
+                strict,
+                sequential,
+                maxInFlight,
+                limits.maxStringLength(),
+                limits.maxValueSize(),
+                limits.maxValueDepth(),
+                retry,
+                toolRetries,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfterMs,
+                allowTools,
+                denyTools);
     }
 
     /** The retry policy of every call, per-tool ones, and the longest {@code Retry-After} waited for. */
     public RunSettings withRetries(RetryPolicy policy, Map<String, RetryPolicy> perTool, Duration maxRetryAfter) {
         Map<String, RetrySpec> specs = new LinkedHashMap<>();
         perTool.forEach((tool, p) -> specs.put(tool, RetrySpec.of(p)));
-        return new RunSettings(maxSteps, strict, sequential, maxInFlight, maxStringLength, maxValueSize, maxValueDepth,
-                RetrySpec.of(policy), specs, timeoutMs, toolTimeoutsMs, maxRetryAfter.toMillis(), allowTools, denyTools);
+        return new RunSettings(
+                maxSteps,
+                strict,
+                sequential,
+                maxInFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                RetrySpec.of(policy),
+                specs,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfter.toMillis(),
+                allowTools,
+                denyTools);
     }
 
     /** The attempt timeout of every call ({@code null}: none) and per-tool ones ({@link Duration#ZERO}: none for that tool). */
     public RunSettings withTimeouts(Duration timeout, Map<String, Duration> perTool) {
         Map<String, Long> millis = new LinkedHashMap<>();
         perTool.forEach((tool, d) -> millis.put(tool, d.toMillis()));
-        return new RunSettings(maxSteps, strict, sequential, maxInFlight, maxStringLength, maxValueSize, maxValueDepth,
-                retry, toolRetries, timeout == null ? null : timeout.toMillis(), millis, maxRetryAfterMs, allowTools, denyTools);
+        return new RunSettings(
+                maxSteps,
+                strict,
+                sequential,
+                maxInFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                retry,
+                toolRetries,
+                timeout == null ? null : timeout.toMillis(),
+                millis,
+                maxRetryAfterMs,
+                allowTools,
+                denyTools);
     }
 
     /** Which tools the plan may call ({@code --allow-tools}, {@code --deny-tools}). */
     public RunSettings withToolPolicy(List<String> allow, List<String> deny) {
-        return new RunSettings(maxSteps, strict, sequential, maxInFlight, maxStringLength, maxValueSize, maxValueDepth,
-                retry, toolRetries, timeoutMs, toolTimeoutsMs, maxRetryAfterMs, allow, deny);
+        return new RunSettings(
+                maxSteps,
+                strict,
+                sequential,
+                maxInFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                retry,
+                toolRetries,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfterMs,
+                allow,
+                deny);
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param expectedKeys the keys the output must hold (two or more {@code output_vars}), else empty
  */
-public record ToolCallRequest(String tool, JsonNode params, int seqNo, List<String> expectedKeys, CallSettings settings) {
+public record ToolCallRequest(
+        String tool, JsonNode params, int seqNo, List<String> expectedKeys, CallSettings settings) {
     public ToolCallRequest {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(params, "params");

@@ -42,6 +42,7 @@ final class CallAttempts {
 
     /** The {@link ApplicationFailure} type of a failed call. */
     static final String FAILURE_TYPE = "PlanvmCallFailed";
+
     private static final int MAX_MESSAGE = 4_000;
 
     private final CallChain chain;
@@ -56,7 +57,8 @@ final class CallAttempts {
      * @param timed           runs attempts that have a timeout
      * @param maxPayloadBytes the largest output (as JSON) an activity may return
      */
-    CallAttempts(CallChain chain, Redactor redactor, Heartbeats heartbeats, ExecutorService timed, long maxPayloadBytes) {
+    CallAttempts(
+            CallChain chain, Redactor redactor, Heartbeats heartbeats, ExecutorService timed, long maxPayloadBytes) {
         this.chain = chain;
         this.redactor = redactor;
         this.heartbeats = heartbeats;
@@ -69,7 +71,8 @@ final class CallAttempts {
         int attempt = context.getInfo().getAttempt();
         List<AttemptRecord> attempts = earlier(context, attempt, settings);
         long start = System.nanoTime();
-        Heartbeats.Beat beat = heartbeats.start(context, attempts.toArray(AttemptRecord[]::new), Thread.currentThread());
+        Heartbeats.Beat beat =
+                heartbeats.start(context, attempts.toArray(AttemptRecord[]::new), Thread.currentThread());
         try {
             Call built = call.get();
             JsonNode output = redactor.redact(run(built, settings.timeout()));
@@ -80,7 +83,12 @@ final class CallAttempts {
             throw failure(context, e, attempt, settings, attempts, Duration.ofNanos(System.nanoTime() - start));
         } catch (RuntimeException | StackOverflowError e) {
             beat.close();
-            throw failure(context, new ToolException("the call failed unexpectedly: " + e, false), attempt, settings, attempts,
+            throw failure(
+                    context,
+                    new ToolException("the call failed unexpectedly: " + e, false),
+                    attempt,
+                    settings,
+                    attempts,
                     Duration.ofNanos(System.nanoTime() - start));
         } finally {
             beat.close();
@@ -101,9 +109,10 @@ final class CallAttempts {
         }
         for (int lost = attempts.size() + 1; lost < attempt; lost++) {
             long initial = Math.max(1, settings.initialBackoffMs());
-            long wait = Math.min(lost > 40 ? Long.MAX_VALUE : initial << (lost - 1), Math.max(initial, settings.maxBackoffMs()));
-            attempts.add(new AttemptRecord(lost, "the attempt got no answer: its worker was lost or stopped answering",
-                    0.0, wait));
+            long wait = Math.min(
+                    lost > 40 ? Long.MAX_VALUE : initial << (lost - 1), Math.max(initial, settings.maxBackoffMs()));
+            attempts.add(new AttemptRecord(
+                    lost, "the attempt got no answer: its worker was lost or stopped answering", 0.0, wait));
         }
         return attempts;
     }
@@ -135,17 +144,26 @@ final class CallAttempts {
         try {
             size = json.writeValueAsBytes(output).length;
         } catch (JsonProcessingException e) {
-            throw new ToolException("the output of " + call.describe() + " cannot be written as JSON: " + e.getOriginalMessage(), false);
+            throw new ToolException(
+                    "the output of " + call.describe() + " cannot be written as JSON: " + e.getOriginalMessage(),
+                    false);
         }
         if (size > maxPayloadBytes) {
-            throw new ToolException("the output of " + call.describe() + " is " + count(size) + " bytes as JSON; an activity"
-                    + " result may hold at most " + count(maxPayloadBytes) + " (--max-payload-bytes)", false);
+            throw new ToolException(
+                    "the output of " + call.describe() + " is " + count(size) + " bytes as JSON; an activity"
+                            + " result may hold at most " + count(maxPayloadBytes) + " (--max-payload-bytes)",
+                    false);
         }
     }
 
     /** The activity failure of this attempt: retryable after planvm's wait, or final with the local retry link's message. */
-    private ApplicationFailure failure(ActivityExecutionContext context, ToolException e, int attempt, CallSettings settings,
-                                       List<AttemptRecord> attempts, Duration took) {
+    private ApplicationFailure failure(
+            ActivityExecutionContext context,
+            ToolException e,
+            int attempt,
+            CallSettings settings,
+            List<AttemptRecord> attempts,
+            Duration took) {
         String message = redactor.redact(String.valueOf(e.getMessage()));
         if (message.length() > MAX_MESSAGE) {
             message = message.substring(0, MAX_MESSAGE) + "…";
@@ -158,16 +176,21 @@ final class CallAttempts {
         if (last || tooLong) {
             String full = message;
             if (tooLong) {
-                full += " (the server asks to wait " + RemoteCalls.seconds(retryAfter) + " before retrying, more than the "
-                        + RemoteCalls.seconds(settings.maxRetryAfter()) + " planvm waits)";
+                full += " (the server asks to wait " + RemoteCalls.seconds(retryAfter)
+                        + " before retrying, more than the " + RemoteCalls.seconds(settings.maxRetryAfter())
+                        + " planvm waits)";
             }
             if (attempt > 1) {
                 attempts.add(new AttemptRecord(attempt, message, tookMs, null));
                 full += " (after " + attempt + " attempts)";
             }
-            return ApplicationFailure.newBuilder().setMessage(full).setType(FAILURE_TYPE).setNonRetryable(true)
+            return ApplicationFailure.newBuilder()
+                    .setMessage(full)
+                    .setType(FAILURE_TYPE)
+                    .setNonRetryable(true)
                     .setCategory(ApplicationErrorCategory.BENIGN)
-                    .setDetails((Object) attempts.toArray(AttemptRecord[]::new)).build();
+                    .setDetails((Object) attempts.toArray(AttemptRecord[]::new))
+                    .build();
         }
         Duration backoff = policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
         Duration wait = retryAfter.compareTo(backoff) > 0 ? retryAfter : backoff;
@@ -178,9 +201,14 @@ final class CallAttempts {
         } catch (ActivityCompletionException over) {
             // the attempt is over anyway; the details also travel with the failure
         }
-        return ApplicationFailure.newBuilder().setMessage(message).setType(FAILURE_TYPE).setNonRetryable(false)
+        return ApplicationFailure.newBuilder()
+                .setMessage(message)
+                .setType(FAILURE_TYPE)
+                .setNonRetryable(false)
                 .setCategory(ApplicationErrorCategory.BENIGN)
-                .setNextRetryDelay(wait.isZero() ? Duration.ofMillis(1) : wait).setDetails((Object) carried).build();
+                .setNextRetryDelay(wait.isZero() ? Duration.ofMillis(1) : wait)
+                .setDetails((Object) carried)
+                .build();
     }
 
     static String count(long n) {

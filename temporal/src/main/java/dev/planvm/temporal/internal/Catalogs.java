@@ -13,13 +13,15 @@ import java.util.Map;
  */
 final class Catalogs {
 
-    private Catalogs() {
-    }
+    private Catalogs() {}
 
     static ToolCatalog of(List<Tool> tools, boolean conditions, Map<String, String> unavailable) {
         List<ToolInfo> infos = new ArrayList<>();
         for (Tool tool : tools) {
-            infos.add(new ToolInfo(tool.name(), "", tool.hasSideEffects(),
+            infos.add(new ToolInfo(
+                    tool.name(),
+                    "",
+                    tool.hasSideEffects(),
                     tool.maxAttempts().isPresent() ? tool.maxAttempts().getAsInt() : null,
                     tool.callTimeout().map(java.time.Duration::toMillis).orElse(null)));
         }

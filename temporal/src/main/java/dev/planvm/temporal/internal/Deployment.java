@@ -18,8 +18,13 @@ import java.util.TreeSet;
  *                       history stays under Temporal's limit; 0 (a history recorded before it existed)
  *                       means {@link #DEFAULT_MAX_ANSWER_BYTES}
  */
-public record Deployment(String taskQueue, Map<String, String> routes, long heartbeatTimeoutMs, long maxPayloadBytes,
-                         ToolCatalog localCatalog, long maxAnswerBytes) {
+public record Deployment(
+        String taskQueue,
+        Map<String, String> routes,
+        long heartbeatTimeoutMs,
+        long maxPayloadBytes,
+        ToolCatalog localCatalog,
+        long maxAnswerBytes) {
 
     /** 40 MiB: Temporal refuses a history over 50 MB by default, and a history holds more than the answers. */
     public static final long DEFAULT_MAX_ANSWER_BYTES = 40L * 1024 * 1024;

@@ -28,16 +28,20 @@ final class Heartbeats {
     /** Starts heartbeating for the attempt running on {@code worker}, carrying {@code attempts}. */
     Beat start(ActivityExecutionContext context, AttemptRecord[] attempts, Thread worker) {
         Beat beat = new Beat(worker);
-        beat.future = timer.scheduleAtFixedRate(() -> {
-            try {
-                context.heartbeat(attempts);
-            } catch (ActivityCompletionException stopped) {
-                beat.stop();
-                throw stopped; // ends the schedule
-            } catch (RuntimeException ignored) {
-                // a heartbeat that cannot be sent now is sent with the next one
-            }
-        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        beat.future = timer.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        context.heartbeat(attempts);
+                    } catch (ActivityCompletionException stopped) {
+                        beat.stop();
+                        throw stopped; // ends the schedule
+                    } catch (RuntimeException ignored) {
+                        // a heartbeat that cannot be sent now is sent with the next one
+                    }
+                },
+                every.toMillis(),
+                every.toMillis(),
+                TimeUnit.MILLISECONDS);
         return beat;
     }
 

@@ -27,14 +27,24 @@ public final class PlanActivitiesImpl implements PlanActivities {
 
     @Override
     public CallAnswer callTool(ToolCallRequest request) {
-        return attempts.attempt(Activity.getExecutionContext(), () -> new Call.ToolCall(request.tool(),
-                secrets.resolve(request.params()), new CallContext(request.seqNo(), request.expectedKeys())), request.settings());
+        return attempts.attempt(
+                Activity.getExecutionContext(),
+                () -> new Call.ToolCall(
+                        request.tool(),
+                        secrets.resolve(request.params()),
+                        new CallContext(request.seqNo(), request.expectedKeys())),
+                request.settings());
     }
 
     @Override
     public CallAnswer evaluateCondition(ConditionRequest request) {
-        return attempts.attempt(Activity.getExecutionContext(), () -> new Call.ConditionCall(secrets.resolve(request.prompt()),
-                secrets.resolve(request.context()), CallContext.of(request.seqNo())), request.settings());
+        return attempts.attempt(
+                Activity.getExecutionContext(),
+                () -> new Call.ConditionCall(
+                        secrets.resolve(request.prompt()),
+                        secrets.resolve(request.context()),
+                        CallContext.of(request.seqNo())),
+                request.settings());
     }
 
     @Override

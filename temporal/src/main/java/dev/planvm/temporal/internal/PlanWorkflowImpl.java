@@ -1,14 +1,10 @@
 package dev.planvm.temporal.internal;
 
-import java.time.ZoneId;
-import java.time.Instant;
-import dev.planvm.instructions.expr.RunClock;
-import dev.planvm.vm.run.RunOptions;
-import dev.planvm.vm.run.RunHooks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.temporal.contract.PlanActivities;
 import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
@@ -22,7 +18,9 @@ import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
 import dev.planvm.vm.trace.TraceRecorder;
@@ -33,6 +31,8 @@ import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,15 +79,16 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         try {
             catalogs = catalogs(deployment);
         } catch (ActivityFailure noWorker) {
-            return PlanResponse.refused("rejected", List.of("no worker said which tools it holds: "
-                    + Responses.reason(noWorker)));
+            return PlanResponse.refused(
+                    "rejected", List.of("no worker said which tools it holds: " + Responses.reason(noWorker)));
         }
         PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings());
         LoadResult loaded = vm.loader().load(request.plan(), request.source());
         if (!loaded.valid()) {
             List<String> errors = new ArrayList<>();
             for (Diagnostic error : loaded.errors()) {
-                errors.add(error.format(request.source()).substring(request.source().length() + 2));
+                errors.add(error.format(request.source())
+                        .substring(request.source().length() + 2));
             }
             return PlanResponse.refused("invalid", errors);
         }
@@ -106,24 +107,38 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         try {
             RunHooks hooks = RunHooks.of(List.of(new Progress()));
             if (request.now() != null) {
-                hooks = hooks.withOptions(RunOptions.DEFAULT.withClock(new RunClock(Instant.parse(request.now()),
-                        ZoneId.of(request.zone() == null ? "UTC" : request.zone()))));
+                hooks = hooks.withOptions(RunOptions.DEFAULT.withClock(new RunClock(
+                        Instant.parse(request.now()), ZoneId.of(request.zone() == null ? "UTC" : request.zone()))));
             }
             result = vm.run(loaded.plan(), Checkpoint.start(inputs), runMode, hooks, null);
         } catch (PlanRejectedException rejected) {
             return PlanResponse.refused("rejected", rejected.problems());
         }
-        RunFailure error = result.error() == null ? null
-                : new RunFailure(result.error().seqNo(), result.error().type(), result.error().message());
-        JsonNode cassette = runMode instanceof RunMode.Record record ? record.recording().cassette().toJson() : null;
-        return new PlanResponse(result.status().label(), result.finalAnswer(), error, result.steps(), result.warnings(),
-                List.of(), result.trace(), cassette);
+        RunFailure error = result.error() == null
+                ? null
+                : new RunFailure(
+                        result.error().seqNo(),
+                        result.error().type(),
+                        result.error().message());
+        JsonNode cassette = runMode instanceof RunMode.Record record
+                ? record.recording().cassette().toJson()
+                : null;
+        return new PlanResponse(
+                result.status().label(),
+                result.finalAnswer(),
+                error,
+                result.steps(),
+                result.warnings(),
+                List.of(),
+                result.trace(),
+                cassette);
     }
 
     private static RunMode mode(PlanRequest request) {
         return switch (request.mode()) {
             case "record" -> RunMode.record();
-            case "replay" -> RunMode.replay(Cassette.fromJson(request.cassette(), request.source() + " (cassette)"), false);
+            case "replay" ->
+                RunMode.replay(Cassette.fromJson(request.cassette(), request.source() + " (cassette)"), false);
             case "dry-run" -> RunMode.dryRun(request.dryRunConditions());
             default -> RunMode.live();
         };
@@ -134,11 +149,17 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         Map<String, Promise<ToolCatalog>> asked = new LinkedHashMap<>();
         for (String queue : deployment.queues()) {
             if (!queue.equals(deployment.taskQueue()) || deployment.localCatalog() == null) {
-                PlanActivities workers = Workflow.newActivityStub(PlanActivities.class, ActivityOptions.newBuilder()
-                        .setTaskQueue(queue).setScheduleToCloseTimeout(DESCRIBE_TIMEOUT)
-                        .setStartToCloseTimeout(Duration.ofSeconds(30))
-                        .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1)).build())
-                        .setSummary("which tools task queue '" + queue + "' holds").build());
+                PlanActivities workers = Workflow.newActivityStub(
+                        PlanActivities.class,
+                        ActivityOptions.newBuilder()
+                                .setTaskQueue(queue)
+                                .setScheduleToCloseTimeout(DESCRIBE_TIMEOUT)
+                                .setStartToCloseTimeout(Duration.ofSeconds(30))
+                                .setRetryOptions(RetryOptions.newBuilder()
+                                        .setInitialInterval(Duration.ofSeconds(1))
+                                        .build())
+                                .setSummary("which tools task queue '" + queue + "' holds")
+                                .build());
                 asked.put(queue, Async.function(workers::describeTools));
             }
         }
@@ -153,7 +174,8 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
     @Override
     public PlanProgress progress() {
         int from = Math.max(0, committed.size() - PROGRESS_STEPS);
-        return new PlanProgress(status, source, digest, mode, committed.size(), committed.subList(from, committed.size()));
+        return new PlanProgress(
+                status, source, digest, mode, committed.size(), committed.subList(from, committed.size()));
     }
 
     /** Keeps the trace entry of every committed step for the query. */

@@ -55,13 +55,20 @@ final class RemoteCalls implements CallInterceptor {
         try {
             if (call instanceof Call.ToolCall tool) {
                 answer = stub(deployment.queueOf(tool.tool()), callSettings, tool.describe(), call)
-                        .callTool(new ToolCallRequest(tool.tool(), tool.params(), call.context().seqNo(),
-                                call.context().expectedKeys(), callSettings));
+                        .callTool(new ToolCallRequest(
+                                tool.tool(),
+                                tool.params(),
+                                call.context().seqNo(),
+                                call.context().expectedKeys(),
+                                callSettings));
             } else {
                 Call.ConditionCall condition = (Call.ConditionCall) call;
                 answer = stub(deployment.conditionQueue(), callSettings, "condition", call)
-                        .evaluateCondition(new ConditionRequest(condition.prompt(), condition.conditionContext(),
-                                call.context().seqNo(), callSettings));
+                        .evaluateCondition(new ConditionRequest(
+                                condition.prompt(),
+                                condition.conditionContext(),
+                                call.context().seqNo(),
+                                callSettings));
             }
         } catch (ActivityFailure failure) {
             throw failed(chain, failure, callSettings);
@@ -69,9 +76,12 @@ final class RemoteCalls implements CallInterceptor {
         answer.attempts().forEach(attempt -> chain.attemptFailed(failedAttempt(attempt)));
         answered += Responses.size(answer.output());
         if (answered > deployment.maxAnswerBytes()) {
-            throw new ToolException("the answers of this run's calls add up to more than "
-                    + CallAttempts.count(deployment.maxAnswerBytes()) + " bytes as JSON, the most one workflow's history"
-                    + " may hold (--max-history-bytes); split the plan or have tools return less", false);
+            throw new ToolException(
+                    "the answers of this run's calls add up to more than "
+                            + CallAttempts.count(deployment.maxAnswerBytes())
+                            + " bytes as JSON, the most one workflow's history"
+                            + " may hold (--max-history-bytes); split the plan or have tools return less",
+                    false);
         }
         return answer.output();
     }
@@ -81,10 +91,15 @@ final class RemoteCalls implements CallInterceptor {
         Duration max = Duration.ofMillis(Math.max(initial.toMillis(), call.maxBackoffMs()));
         ActivityOptions options = ActivityOptions.newBuilder()
                 .setTaskQueue(queue)
-                .setStartToCloseTimeout(call.timeout() == null ? NO_TIMEOUT : call.timeout().plus(TIMEOUT_GRACE))
+                .setStartToCloseTimeout(
+                        call.timeout() == null ? NO_TIMEOUT : call.timeout().plus(TIMEOUT_GRACE))
                 .setHeartbeatTimeout(Duration.ofMillis(deployment.heartbeatTimeoutMs()))
-                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(call.maxAttempts()).setInitialInterval(initial)
-                        .setBackoffCoefficient(2.0).setMaximumInterval(max).build())
+                .setRetryOptions(RetryOptions.newBuilder()
+                        .setMaximumAttempts(call.maxAttempts())
+                        .setInitialInterval(initial)
+                        .setBackoffCoefficient(2.0)
+                        .setMaximumInterval(max)
+                        .build())
                 .setSummary(what + " at seq_no " + c.context().seqNo())
                 .build();
         return Workflow.newActivityStub(PlanActivities.class, options);
@@ -94,7 +109,8 @@ final class RemoteCalls implements CallInterceptor {
     private static ToolException failed(Chain chain, ActivityFailure failure, CallSettings call) {
         Throwable cause = failure.getCause();
         if (cause instanceof ApplicationFailure application) {
-            AttemptRecord[] attempts = application.getDetails().getSize() == 0 ? new AttemptRecord[0]
+            AttemptRecord[] attempts = application.getDetails().getSize() == 0
+                    ? new AttemptRecord[0]
                     : application.getDetails().get(0, AttemptRecord[].class);
             for (AttemptRecord attempt : attempts) {
                 chain.attemptFailed(failedAttempt(attempt));
@@ -104,9 +120,11 @@ final class RemoteCalls implements CallInterceptor {
         String message;
         if (cause instanceof TimeoutFailure timeout) {
             message = switch (timeout.getTimeoutType()) {
-                case TIMEOUT_TYPE_HEARTBEAT -> "the worker running the call stopped answering (its heartbeat timed out)";
-                case TIMEOUT_TYPE_START_TO_CLOSE -> "the call timed out" + (call.timeout() == null ? ""
-                        : " after " + seconds(call.timeout())) + " (no answer from its worker)";
+                case TIMEOUT_TYPE_HEARTBEAT ->
+                    "the worker running the call stopped answering (its heartbeat timed out)";
+                case TIMEOUT_TYPE_START_TO_CLOSE ->
+                    "the call timed out" + (call.timeout() == null ? "" : " after " + seconds(call.timeout()))
+                            + " (no answer from its worker)";
                 default -> "the call timed out: " + timeout.getOriginalMessage();
             };
         } else if (cause instanceof CanceledFailure) {
@@ -121,12 +139,17 @@ final class RemoteCalls implements CallInterceptor {
     }
 
     private static FailedAttempt failedAttempt(AttemptRecord attempt) {
-        return new FailedAttempt(attempt.attempt(), new ToolException(attempt.error(), true),
+        return new FailedAttempt(
+                attempt.attempt(),
+                new ToolException(attempt.error(), true),
                 Duration.ofNanos(Math.round(attempt.durationMs() * 1_000_000)),
                 attempt.waitedMs() == null ? null : Duration.ofMillis(attempt.waitedMs()));
     }
 
     static String seconds(Duration duration) {
-        return java.math.BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+        return java.math.BigDecimal.valueOf(duration.toMillis())
+                        .movePointLeft(3)
+                        .stripTrailingZeros()
+                        .toPlainString() + " s";
     }
 }

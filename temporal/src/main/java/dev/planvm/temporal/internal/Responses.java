@@ -1,7 +1,6 @@
 package dev.planvm.temporal.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,8 +15,7 @@ final class Responses {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private Responses() {
-    }
+    private Responses() {}
 
     /**
      * {@code response} as it is when it fits in {@code maxBytes}; else without its trace, then
@@ -33,25 +31,47 @@ final class Responses {
         List<String> warnings = new ArrayList<>(bounded.warnings());
         if (bounded.trace() != null) {
             warnings.add(leftOut("trace", size(bounded.trace()), maxBytes));
-            bounded = new PlanResponse(bounded.status(), bounded.finalAnswer(), bounded.error(), bounded.steps(), warnings,
-                    bounded.problems(), marker("trace", size(bounded.trace())), bounded.cassette());
+            bounded = new PlanResponse(
+                    bounded.status(),
+                    bounded.finalAnswer(),
+                    bounded.error(),
+                    bounded.steps(),
+                    warnings,
+                    bounded.problems(),
+                    marker("trace", size(bounded.trace())),
+                    bounded.cassette());
         }
         if (size(bounded) > maxBytes && bounded.cassette() != null) {
             warnings.add(leftOut("recorded cassette", size(bounded.cassette()), maxBytes));
-            bounded = new PlanResponse(bounded.status(), bounded.finalAnswer(), bounded.error(), bounded.steps(), warnings,
-                    bounded.problems(), bounded.trace(), marker("cassette", size(bounded.cassette())));
+            bounded = new PlanResponse(
+                    bounded.status(),
+                    bounded.finalAnswer(),
+                    bounded.error(),
+                    bounded.steps(),
+                    warnings,
+                    bounded.problems(),
+                    bounded.trace(),
+                    marker("cassette", size(bounded.cassette())));
         }
         if (size(bounded) > maxBytes) {
             warnings.add(leftOut("final_answer", size(bounded.finalAnswer()), maxBytes));
-            bounded = new PlanResponse(bounded.status(), marker("final_answer", size(bounded.finalAnswer())),
-                    bounded.error(), bounded.steps(), warnings, bounded.problems(), bounded.trace(), bounded.cassette());
+            bounded = new PlanResponse(
+                    bounded.status(),
+                    marker("final_answer", size(bounded.finalAnswer())),
+                    bounded.error(),
+                    bounded.steps(),
+                    warnings,
+                    bounded.problems(),
+                    bounded.trace(),
+                    bounded.cassette());
         }
         return bounded;
     }
 
     private static String leftOut(String what, long size, long max) {
-        return "the " + what + " (" + CallAttempts.count(size) + " bytes as JSON) was left out of the workflow's result,"
-                + " which may hold at most " + CallAttempts.count(max) + " bytes (--max-payload-bytes)";
+        return "the " + what + " (" + CallAttempts.count(size)
+                + " bytes as JSON) was left out of the workflow's result," + " which may hold at most "
+                + CallAttempts.count(max) + " bytes (--max-payload-bytes)";
     }
 
     private static ObjectNode marker(String what, long size) {

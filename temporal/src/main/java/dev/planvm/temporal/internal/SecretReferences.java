@@ -69,8 +69,9 @@ public final class SecretReferences {
             String name = text.substring(at + START.length(), end);
             String secret = values.get(name);
             if (secret == null) {
-                throw ToolException.permanent("the secret '" + name + "' is not set on this worker: start it with --secret "
-                        + name + " (the value from the environment variable " + name + ") or --secret " + name + "=VALUE");
+                throw ToolException.permanent("the secret '" + name
+                        + "' is not set on this worker: start it with --secret " + name
+                        + " (the value from the environment variable " + name + ") or --secret " + name + "=VALUE");
             }
             out.append(text, from, at).append(secret);
             from = end + END.length();

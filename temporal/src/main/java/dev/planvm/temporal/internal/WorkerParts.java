@@ -1,6 +1,7 @@
 package dev.planvm.temporal.internal;
 
 import dev.planvm.temporal.contract.PlanActivities;
+import dev.planvm.temporal.contract.PlanWorkflow;
 import dev.planvm.temporal.contract.ToolCatalog;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Redactor;
@@ -11,7 +12,6 @@ import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
-import dev.planvm.temporal.contract.PlanWorkflow;
 import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
@@ -39,16 +39,31 @@ public final class WorkerParts implements AutoCloseable {
      * @param heartbeatTimeout how long an attempt may go without a heartbeat before the server retries it elsewhere
      * @param maxPayloadBytes  the largest output an activity may return
      */
-    public WorkerParts(List<Tool> tools, ConditionEvaluator conditions, Map<String, String> unavailable, ToolPolicy policy,
-                       Map<String, Integer> toolLimits, Map<String, String> secrets, Redactor redactor,
-                       Duration heartbeatTimeout, long maxPayloadBytes) {
+    public WorkerParts(
+            List<Tool> tools,
+            ConditionEvaluator conditions,
+            Map<String, String> unavailable,
+            ToolPolicy policy,
+            Map<String, Integer> toolLimits,
+            Map<String, String> secrets,
+            Redactor redactor,
+            Duration heartbeatTimeout,
+            long maxPayloadBytes) {
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("planvm-heartbeat"));
         this.timed = Executors.newCachedThreadPool(daemon("planvm-timed-activity"));
-        CallChain chain = CallChains.standard(CallChains.parts(ToolRegistry.of(tools)).conditions(conditions).policy(policy)
-                .retries(RetrySettings.of(RetryPolicy.NONE)).toolLimits(toolLimits).build(), null);
+        CallChain chain = CallChains.standard(
+                CallChains.parts(ToolRegistry.of(tools))
+                        .conditions(conditions)
+                        .policy(policy)
+                        .retries(RetrySettings.of(RetryPolicy.NONE))
+                        .toolLimits(toolLimits)
+                        .build(),
+                null);
         this.catalog = Catalogs.of(tools, conditions != null, unavailable);
-        this.activities = new PlanActivitiesImpl(new CallAttempts(chain, redactor, new Heartbeats(timer, heartbeatTimeout),
-                timed, maxPayloadBytes), new SecretReferences(secrets), catalog);
+        this.activities = new PlanActivitiesImpl(
+                new CallAttempts(chain, redactor, new Heartbeats(timer, heartbeatTimeout), timed, maxPayloadBytes),
+                new SecretReferences(secrets),
+                catalog);
     }
 
     /** The tools these activities hold, as a workflow on the same worker learns them. */

@@ -28,8 +28,7 @@ import java.util.Map;
  */
 final class WorkflowVm {
 
-    private WorkflowVm() {
-    }
+    private WorkflowVm() {}
 
     /**
      * @param catalogs the tools of each task queue (the deployment's own first)

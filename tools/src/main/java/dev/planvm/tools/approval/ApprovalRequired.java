@@ -14,7 +14,12 @@ public final class ApprovalRequired extends RuntimeException {
     private final transient Call.ToolCall call;
 
     public ApprovalRequired(Call.ToolCall call) {
-        super("waiting for approval to call tool '" + Objects.requireNonNull(call, "call").tool() + "'", null, false, false);
+        super(
+                "waiting for approval to call tool '"
+                        + Objects.requireNonNull(call, "call").tool() + "'",
+                null,
+                false,
+                false);
         this.call = call;
     }
 

@@ -37,8 +37,8 @@ public final class ApprovalRules {
                 throw new IllegalArgumentException("approve-tools glob '" + glob + "' has spaces around it");
             }
             if (glob.startsWith("!")) {
-                throw new IllegalArgumentException("approve-tools glob '" + glob + "' starts with '!': list the tools that "
-                        + "need approval");
+                throw new IllegalArgumentException(
+                        "approve-tools glob '" + glob + "' starts with '!': list the tools that " + "need approval");
             }
             checked.add(glob);
         }

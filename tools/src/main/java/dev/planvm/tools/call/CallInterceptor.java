@@ -21,7 +21,6 @@ public interface CallInterceptor {
         JsonNode proceed(Call call);
 
         /** Tells the chain's listeners that an attempt of {@link #call()} failed (the retry link does). */
-        default void attemptFailed(FailedAttempt attempt) {
-        }
+        default void attemptFailed(FailedAttempt attempt) {}
     }
 }

@@ -11,22 +11,18 @@ import dev.planvm.tools.ToolException;
 public interface CallListener {
 
     /** A call is about to enter the chain. */
-    default void callStarted(Call call) {
-    }
+    default void callStarted(Call call) {}
 
     /** The chain answered. */
-    default void callFinished(Call call, JsonNode output, long durationNanos) {
-    }
+    default void callFinished(Call call, JsonNode output, long durationNanos) {}
 
     /** The chain failed the call. */
-    default void callFailed(Call call, ToolException failure, long durationNanos) {
-    }
+    default void callFailed(Call call, ToolException failure, long durationNanos) {}
 
     /**
      * An attempt of a call failed and the retry link retried it ({@link FailedAttempt#nextWait()} set)
      * or gave up after more than one attempt ({@code nextWait} null). Not told for a call that failed
      * at its only attempt: {@link #callFailed} says that.
      */
-    default void attemptFailed(Call call, FailedAttempt attempt) {
-    }
+    default void attemptFailed(Call call, FailedAttempt attempt) {}
 }

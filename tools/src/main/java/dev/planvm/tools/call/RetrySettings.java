@@ -1,9 +1,9 @@
 package dev.planvm.tools.call;
 
-import java.time.Duration;
-import java.util.Map;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolRegistry;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -19,8 +19,12 @@ import java.util.OptionalInt;
  * @param maxRetryAfter the longest wait a failure's {@code Retry-After} may ask for: a longer one is
  *                      not waited for, the call fails at once
  */
-public record RetrySettings(RetryPolicy retry, Map<String, RetryPolicy> toolRetries, Duration timeout,
-                            Map<String, Duration> toolTimeouts, Duration maxRetryAfter) {
+public record RetrySettings(
+        RetryPolicy retry,
+        Map<String, RetryPolicy> toolRetries,
+        Duration timeout,
+        Map<String, Duration> toolTimeouts,
+        Duration maxRetryAfter) {
 
     /** The longest {@code Retry-After} waited for by default. */
     public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(60);

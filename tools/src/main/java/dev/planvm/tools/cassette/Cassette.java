@@ -5,16 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.tools.TokenCount;
-import dev.planvm.tools.call.Call;
 import dev.planvm.json.JsonFiles;
 import dev.planvm.json.JsonValues;
+import dev.planvm.tools.call.Call;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -70,6 +69,7 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
 
     /** The largest cassette file {@link #read(Path)} reads: 64 MiB. */
     public static final long MAX_BYTES = 64L * 1024 * 1024;
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     public Cassette {
@@ -136,8 +136,8 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
             throw new CassetteException(source + ": \"interactions\" must be an array");
         }
         JsonValues.find(list).ifPresent(problem -> {
-            throw new CassetteException(source + ": " + new JsonValues.Problem("/interactions" + problem.pointer(),
-                    problem.description()));
+            throw new CassetteException(
+                    source + ": " + new JsonValues.Problem("/interactions" + problem.pointer(), problem.description()));
         });
         List<Interaction> interactions = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
@@ -152,8 +152,12 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
             return null;
         }
         try {
-            if (clock.isObject() && clock.path("now").isTextual() && clock.path("tz").isTextual()) {
-                return new RecordedClock(Instant.parse(clock.get("now").textValue()), ZoneId.of(clock.get("tz").textValue()));
+            if (clock.isObject()
+                    && clock.path("now").isTextual()
+                    && clock.path("tz").isTextual()) {
+                return new RecordedClock(
+                        Instant.parse(clock.get("now").textValue()),
+                        ZoneId.of(clock.get("tz").textValue()));
             }
         } catch (DateTimeException e) {
             // refused below
@@ -168,20 +172,32 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
         if (type.equals("tool")) {
             boolean failed = !item.has("output") && item.path("error").isTextual();
             if (!item.path("tool").isTextual() || (!item.has("output") && !failed)) {
-                throw new CassetteException(where + ": a tool interaction needs \"tool\" (text) and \"output\" (or \"error\", text)");
+                throw new CassetteException(
+                        where + ": a tool interaction needs \"tool\" (text) and \"output\" (or \"error\", text)");
             }
             JsonNode params = item.has("params") ? item.get("params") : MAPPER.createObjectNode();
-            return new Interaction.ToolInteraction(item.get("tool").asText(), params,
-                    failed ? NullNode.getInstance() : item.get("output"), duration, StreamRecord.chunks(item, duration, where),
-                    StreamRecord.tokens(item, where), failed ? item.get("error").asText() : null);
+            return new Interaction.ToolInteraction(
+                    item.get("tool").asText(),
+                    params,
+                    failed ? NullNode.getInstance() : item.get("output"),
+                    duration,
+                    StreamRecord.chunks(item, duration, where),
+                    StreamRecord.tokens(item, where),
+                    failed ? item.get("error").asText() : null);
         }
         if (type.equals("condition")) {
             if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
-                throw new CassetteException(where + ": a condition interaction needs \"prompt\" (text) and \"result\" (boolean)");
+                throw new CassetteException(
+                        where + ": a condition interaction needs \"prompt\" (text) and \"result\" (boolean)");
             }
             JsonNode context = item.has("context") ? item.get("context") : NullNode.getInstance();
-            return new Interaction.ConditionInteraction(item.get("prompt").asText(), context, item.get("result").asBoolean(),
-                    item.path("explanation").asText(""), duration, StreamRecord.tokens(item, where));
+            return new Interaction.ConditionInteraction(
+                    item.get("prompt").asText(),
+                    context,
+                    item.get("result").asBoolean(),
+                    item.path("explanation").asText(""),
+                    duration,
+                    StreamRecord.tokens(item, where));
         }
         throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
     }
@@ -192,7 +208,8 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
             return 0;
         }
         if (!duration.isNumber() || duration.doubleValue() < 0) {
-            throw new CassetteException(where + "/duration_ms must be a number of milliseconds, 0 or more, not " + duration);
+            throw new CassetteException(
+                    where + "/duration_ms must be a number of milliseconds, 0 or more, not " + duration);
         }
         return duration.canConvertToLong() ? duration.longValue() : Long.MAX_VALUE;
     }
@@ -202,7 +219,9 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
         ObjectNode document = MAPPER.createObjectNode();
         document.put("format", FORMAT);
         if (clock != null) {
-            document.putObject("clock").put("now", clock.now().toString()).put("tz", clock.zone().getId());
+            document.putObject("clock")
+                    .put("now", clock.now().toString())
+                    .put("tz", clock.zone().getId());
         }
         ArrayNode list = document.putArray("interactions");
         for (Interaction interaction : interactions) {

@@ -34,6 +34,7 @@ public final class CassettePlayer implements CallInterceptor {
     private final boolean timing;
     /** Unserved interaction indexes per tool name (conditions under {@link #CONDITIONS}), in recorded order. */
     private final Map<String, LinkedList<Integer>> unserved = new HashMap<>();
+
     private static final String CONDITIONS = "\0conditions";
 
     private final Redactor redactor;
@@ -90,7 +91,8 @@ public final class CassettePlayer implements CallInterceptor {
         Interaction interaction = take(call);
         CallEvents events = chain.call().context().events();
         long start = System.nanoTime();
-        if (interaction instanceof Interaction.ToolInteraction streamed && !streamed.chunks().isEmpty()) {
+        if (interaction instanceof Interaction.ToolInteraction streamed
+                && !streamed.chunks().isEmpty()) {
             events.streamStarted();
             for (Interaction.Chunk chunk : streamed.chunks()) {
                 waitUntil(start, chunk.atMs(), call);
@@ -139,7 +141,9 @@ public final class CassettePlayer implements CallInterceptor {
             return new Call.ToolCall(tool.tool(), redactor.redact(tool.params()), tool.context());
         }
         Call.ConditionCall condition = (Call.ConditionCall) call;
-        return new Call.ConditionCall(redactor.redact(condition.prompt()), redactor.redact(condition.conditionContext()),
+        return new Call.ConditionCall(
+                redactor.redact(condition.prompt()),
+                redactor.redact(condition.conditionContext()),
                 condition.context());
     }
 
@@ -162,7 +166,8 @@ public final class CassettePlayer implements CallInterceptor {
             return tool.tool().equals(toolCall.tool()) && JsonEquality.equal(tool.params(), toolCall.params());
         }
         if (interaction instanceof Interaction.ConditionInteraction condition && call instanceof Call.ConditionCall c) {
-            return condition.prompt().equals(c.prompt()) && JsonEquality.equal(condition.context(), c.conditionContext());
+            return condition.prompt().equals(c.prompt())
+                    && JsonEquality.equal(condition.context(), c.conditionContext());
         }
         return false;
     }
@@ -192,19 +197,25 @@ public final class CassettePlayer implements CallInterceptor {
         message.append(exactButServed > 0 ? "interaction left for " : "recorded interaction for ");
         message.append(call.describe()).append(" with ").append(JsonDiff.brief(actual));
         if (exactButServed > 0) {
-            message.append(": its ").append(exactButServed).append(exactButServed == 1 ? " recording was" : " recordings were")
+            message.append(": its ")
+                    .append(exactButServed)
+                    .append(exactButServed == 1 ? " recording was" : " recordings were")
                     .append(" already served (the plan makes this call more often than when it was recorded)");
         } else if (closest == null) {
             message.append(": nothing of that kind was recorded");
         } else {
-            message.append("; closest recorded: ").append(JsonDiff.brief(asRecorded(closest))).append("; differences: ")
+            message.append("; closest recorded: ")
+                    .append(JsonDiff.brief(asRecorded(closest)))
+                    .append("; differences: ")
                     .append(String.join("; ", JsonDiff.inline(asRecorded(closest), actual, "recorded", 5)));
         }
         return message.toString();
     }
 
     private static boolean sameKind(Interaction interaction, Call call) {
-        return interaction instanceof Interaction.ToolInteraction ? call instanceof Call.ToolCall : call instanceof Call.ConditionCall;
+        return interaction instanceof Interaction.ToolInteraction
+                ? call instanceof Call.ToolCall
+                : call instanceof Call.ConditionCall;
     }
 
     /** What matching compares, as one JSON object: tool and params, or prompt and context. */

@@ -1,18 +1,18 @@
 package dev.planvm.tools.cassette;
 
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -29,15 +29,14 @@ import java.util.Locale;
  */
 final class CassetteReader {
 
-    private CassetteReader() {
-    }
+    private CassetteReader() {}
 
     static JsonNode read(Path file, long maxBytes) {
         byte[] bytes;
         try {
             if (Files.isRegularFile(file) && Files.size(file) > maxBytes) {
-                throw new CassetteException(file + ": the cassette is " + count(Files.size(file)) + " bytes; the limit is "
-                        + bytes(maxBytes));
+                throw new CassetteException(file + ": the cassette is " + count(Files.size(file))
+                        + " bytes; the limit is " + bytes(maxBytes));
             }
             try (InputStream in = Files.newInputStream(file)) {
                 bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
@@ -48,7 +47,8 @@ final class CassetteReader {
             throw new CassetteException(file + ": cannot read the cassette: " + e.getMessage(), e);
         }
         if (bytes.length > maxBytes) {
-            throw new CassetteException(file + ": the cassette is more than " + bytes(maxBytes) + "; the limit is " + bytes(maxBytes));
+            throw new CassetteException(
+                    file + ": the cassette is more than " + bytes(maxBytes) + "; the limit is " + bytes(maxBytes));
         }
         return parse((Object) file, bytes, maxBytes);
     }
@@ -57,7 +57,8 @@ final class CassetteReader {
     static JsonNode parse(Object file, byte[] bytes, long maxBytes) {
         JsonFactory factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxStringLength((int) Math.min(Integer.MAX_VALUE - 8, maxBytes)).build())
+                        .maxStringLength((int) Math.min(Integer.MAX_VALUE - 8, maxBytes))
+                        .build())
                 .build();
         try (JsonParser parser = factory.createParser(bytes)) {
             JsonNode document = tree(file, parser);
@@ -90,8 +91,8 @@ final class CassetteReader {
                 case FIELD_NAME -> {
                     name = parser.currentName();
                     if (open.peek().has(name)) {
-                        throw new CassetteException(file + ": " + where(parser.currentTokenLocation()) + "duplicate key '"
-                                + name + "'");
+                        throw new CassetteException(
+                                file + ": " + where(parser.currentTokenLocation()) + "duplicate key '" + name + "'");
                     }
                     continue;
                 }
@@ -105,11 +106,12 @@ final class CassetteReader {
                 case START_OBJECT -> node = nodes.objectNode();
                 case START_ARRAY -> node = nodes.arrayNode();
                 case VALUE_STRING -> node = nodes.textNode(parser.getText());
-                case VALUE_NUMBER_INT -> node = switch (parser.getNumberType()) {
-                    case INT -> nodes.numberNode(parser.getIntValue());
-                    case LONG -> nodes.numberNode(parser.getLongValue());
-                    default -> nodes.numberNode(parser.getBigIntegerValue());
-                };
+                case VALUE_NUMBER_INT ->
+                    node = switch (parser.getNumberType()) {
+                        case INT -> nodes.numberNode(parser.getIntValue());
+                        case LONG -> nodes.numberNode(parser.getLongValue());
+                        default -> nodes.numberNode(parser.getBigIntegerValue());
+                    };
                 case VALUE_NUMBER_FLOAT -> node = nodes.numberNode(parser.getDoubleValue());
                 case VALUE_TRUE -> node = nodes.booleanNode(true);
                 case VALUE_FALSE -> node = nodes.booleanNode(false);

@@ -2,12 +2,12 @@ package dev.planvm.tools.cassette;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.CallEvents;
+import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.ConditionResult;
-import dev.planvm.tools.Redactor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,8 +41,13 @@ public final class CassetteRecorder implements CallInterceptor {
         } catch (ToolException failure) {
             if (recording.keepsFailures() && call instanceof Call.ToolCall tool && !cancelled(failure)) {
                 long durationMs = (System.nanoTime() - start) / 1_000_000;
-                recording.add(new Interaction.ToolInteraction(tool.tool(), redactor.redact(tool.params()),
-                        com.fasterxml.jackson.databind.node.NullNode.getInstance(), durationMs, List.of(), tee.tokens(),
+                recording.add(new Interaction.ToolInteraction(
+                        tool.tool(),
+                        redactor.redact(tool.params()),
+                        com.fasterxml.jackson.databind.node.NullNode.getInstance(),
+                        durationMs,
+                        List.of(),
+                        tee.tokens(),
                         redactor.redact(failure.getMessage() == null ? "failed" : failure.getMessage())));
             }
             throw failure;
@@ -50,14 +55,23 @@ public final class CassetteRecorder implements CallInterceptor {
         long durationMs = (System.nanoTime() - start) / 1_000_000;
         Interaction interaction;
         if (call instanceof Call.ToolCall tool) {
-            interaction = new Interaction.ToolInteraction(tool.tool(), redactor.redact(tool.params()), redactor.redact(output),
-                    durationMs, tee.chunks(redactor, durationMs), tee.tokens());
+            interaction = new Interaction.ToolInteraction(
+                    tool.tool(),
+                    redactor.redact(tool.params()),
+                    redactor.redact(output),
+                    durationMs,
+                    tee.chunks(redactor, durationMs),
+                    tee.tokens());
         } else {
             Call.ConditionCall condition = (Call.ConditionCall) call;
             ConditionResult result = ConditionResult.fromJson(output);
-            interaction = new Interaction.ConditionInteraction(redactor.redact(condition.prompt()),
-                    redactor.redact(condition.conditionContext()), result.result(), redactor.redact(result.explanation()),
-                    durationMs, tee.tokens());
+            interaction = new Interaction.ConditionInteraction(
+                    redactor.redact(condition.prompt()),
+                    redactor.redact(condition.conditionContext()),
+                    result.result(),
+                    redactor.redact(result.explanation()),
+                    durationMs,
+                    tee.tokens());
         }
         recording.add(interaction);
         return output;
@@ -69,7 +83,8 @@ public final class CassetteRecorder implements CallInterceptor {
             return true;
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+            if (t instanceof InterruptedException
+                    || t instanceof java.io.InterruptedIOException
                     || t instanceof java.nio.channels.ClosedByInterruptException
                     || t instanceof java.util.concurrent.CancellationException) {
                 return true;

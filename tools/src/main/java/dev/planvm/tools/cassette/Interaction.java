@@ -37,8 +37,15 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
      * @param error  why the call failed (a recording that keeps failures, see {@link Recording#keepingFailures()}),
      *               or {@code null} when it answered
      */
-    record ToolInteraction(String tool, JsonNode params, JsonNode output, long durationMs, List<Chunk> chunks,
-                           TokenCount tokens, String error) implements Interaction {
+    record ToolInteraction(
+            String tool,
+            JsonNode params,
+            JsonNode output,
+            long durationMs,
+            List<Chunk> chunks,
+            TokenCount tokens,
+            String error)
+            implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(params, "params");
@@ -48,8 +55,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
         }
 
         /** An answered interaction. */
-        public ToolInteraction(String tool, JsonNode params, JsonNode output, long durationMs, List<Chunk> chunks,
-                               TokenCount tokens) {
+        public ToolInteraction(
+                String tool, JsonNode params, JsonNode output, long durationMs, List<Chunk> chunks, TokenCount tokens) {
             this(tool, params, output, durationMs, chunks, tokens, null);
         }
 
@@ -65,8 +72,9 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
     }
 
     /** An LLM condition: matched by prompt and context. */
-    record ConditionInteraction(String prompt, JsonNode context, boolean result, String explanation, long durationMs,
-                                TokenCount tokens) implements Interaction {
+    record ConditionInteraction(
+            String prompt, JsonNode context, boolean result, String explanation, long durationMs, TokenCount tokens)
+            implements Interaction {
         public ConditionInteraction {
             Objects.requireNonNull(prompt, "prompt");
             Objects.requireNonNull(context, "context");
@@ -75,7 +83,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
         }
 
         /** An interaction that spent no tokens. */
-        public ConditionInteraction(String prompt, JsonNode context, boolean result, String explanation, long durationMs) {
+        public ConditionInteraction(
+                String prompt, JsonNode context, boolean result, String explanation, long durationMs) {
             this(prompt, context, result, explanation, durationMs, TokenCount.ZERO);
         }
     }

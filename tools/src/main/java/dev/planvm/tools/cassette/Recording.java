@@ -35,6 +35,7 @@ public final class Recording {
     public boolean keepsFailures() {
         return failures;
     }
+
     private Cassette.RecordedClock clock;
 
     synchronized void add(Interaction interaction) {

@@ -13,8 +13,7 @@ final class StreamRecord {
     /** The most pieces one interaction may hold (a streamed plan of 5 MiB in pieces of 4 characters is far fewer). */
     static final int MAX_CHUNKS = 2_000_000;
 
-    private StreamRecord() {
-    }
+    private StreamRecord() {}
 
     /** The {@code chunks} of an interaction: text pieces at non-decreasing times within its {@code duration_ms}. */
     static List<Interaction.Chunk> chunks(JsonNode item, long durationMs, String where) {
@@ -33,7 +32,8 @@ final class StreamRecord {
         for (int i = 0; i < list.size(); i++) {
             JsonNode chunk = list.get(i);
             String at = where + "/chunks/" + i;
-            if (!chunk.path("text").isTextual() || !chunk.path("at_ms").canConvertToExactIntegral()
+            if (!chunk.path("text").isTextual()
+                    || !chunk.path("at_ms").canConvertToExactIntegral()
                     || !chunk.path("at_ms").canConvertToLong()) {
                 throw new CassetteException(at + ": a chunk needs \"text\" (text) and \"at_ms\" (whole milliseconds)");
             }
@@ -42,7 +42,8 @@ final class StreamRecord {
                 throw new CassetteException(at + ": at_ms " + atMs + " is before the previous chunk's " + previous);
             }
             if (atMs > durationMs) {
-                throw new CassetteException(at + ": at_ms " + atMs + " is after the interaction's duration_ms " + durationMs);
+                throw new CassetteException(
+                        at + ": at_ms " + atMs + " is after the interaction's duration_ms " + durationMs);
             }
             previous = atMs;
             chunks.add(new Interaction.Chunk(chunk.get("text").asText(), atMs));
@@ -57,9 +58,11 @@ final class StreamRecord {
             return TokenCount.ZERO;
         }
         if (!tokens.isObject() || !count(tokens.get("prompt")) || !count(tokens.get("completion"))) {
-            throw new CassetteException(where + "/tokens: must be {\"prompt\": N, \"completion\": N} with whole numbers from 0");
+            throw new CassetteException(
+                    where + "/tokens: must be {\"prompt\": N, \"completion\": N} with whole numbers from 0");
         }
-        return new TokenCount(tokens.get("prompt").asLong(), tokens.get("completion").asLong());
+        return new TokenCount(
+                tokens.get("prompt").asLong(), tokens.get("completion").asLong());
     }
 
     private static boolean count(JsonNode value) {

@@ -48,8 +48,7 @@ public final class CallChain {
 
     /** Sends the call through the chain. Any failure surfaces as a {@link ToolException}. */
     public JsonNode execute(Call call) {
-        return execute(call, attempt -> {
-        });
+        return execute(call, attempt -> {});
     }
 
     /**
@@ -80,6 +79,7 @@ public final class CallChain {
         private final Call call;
         /** The call as the listeners saw it start (links may pass on a changed copy): their events name this one. */
         private final Call observed;
+
         private final Consumer<FailedAttempt> failedAttempts;
 
         Position(int index, Call call, Call observed, Consumer<FailedAttempt> failedAttempts) {

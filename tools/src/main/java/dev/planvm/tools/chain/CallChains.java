@@ -9,8 +9,8 @@ import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
-import dev.planvm.tools.chain.internal.ApprovalLink;
 import dev.planvm.tools.call.TokenBudget;
+import dev.planvm.tools.chain.internal.ApprovalLink;
 import dev.planvm.tools.chain.internal.DryRunLink;
 import dev.planvm.tools.chain.internal.ParamsCheck;
 import dev.planvm.tools.chain.internal.PermissionLink;
@@ -39,8 +39,7 @@ public final class CallChains {
     /** Every dry-run placeholder text starts with this, so placeholders are easy to spot downstream. */
     public static final String DRY_RUN_PLACEHOLDER_PREFIX = DryRunLink.PLACEHOLDER_PREFIX;
 
-    private CallChains() {
-    }
+    private CallChains() {}
 
     /** Starts the parts of a chain over these tools: no condition evaluator, every tool allowed, default retries. */
     public static PartsBuilder parts(ToolRegistry tools) {

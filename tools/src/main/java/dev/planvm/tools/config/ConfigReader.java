@@ -1,12 +1,12 @@
 package dev.planvm.tools.config;
 
-import dev.planvm.json.JsonErrors;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -22,13 +22,17 @@ final class ConfigReader {
 
     /** The largest configuration file read (1 MiB). */
     static final int MAX_BYTES = 1 << 20;
+
     static final int MAX_DEPTH = 64;
 
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
-                    .maxStringLength(MAX_BYTES).maxNumberLength(100).build())
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH)
+                            .maxStringLength(MAX_BYTES)
+                            .maxNumberLength(100)
+                            .build())
+                    .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Why a file could not be read as JSON: one located sentence. */
@@ -38,8 +42,7 @@ final class ConfigReader {
         }
     }
 
-    private ConfigReader() {
-    }
+    private ConfigReader() {}
 
     /** The file's JSON document. */
     static JsonNode read(Path file) throws Unreadable {
@@ -61,7 +64,8 @@ final class ConfigReader {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(MAX_BYTES + 1);
             if (bytes.length > MAX_BYTES) {
-                throw new Unreadable("the file is larger than " + (MAX_BYTES >> 10) + " KiB, too large for a tools configuration");
+                throw new Unreadable(
+                        "the file is larger than " + (MAX_BYTES >> 10) + " KiB, too large for a tools configuration");
             }
             return bytes;
         } catch (NoSuchFileException e) {

@@ -6,8 +6,8 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.ToolSetup;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,8 +39,14 @@ public final class LoadedTools implements AutoCloseable {
     private final ToolSetup setup;
     private final List<String> approveTools;
 
-    LoadedTools(Path file, List<Tool> tools, Map<String, String> aliases, Map<String, String> unavailable,
-                ConditionEvaluator conditions, ToolSetup setup, List<String> approveTools) {
+    LoadedTools(
+            Path file,
+            List<Tool> tools,
+            Map<String, String> aliases,
+            Map<String, String> unavailable,
+            ConditionEvaluator conditions,
+            ToolSetup setup,
+            List<String> approveTools) {
         this.file = file;
         this.tools = List.copyOf(tools);
         this.aliases = Map.copyOf(aliases);
@@ -110,7 +116,8 @@ public final class LoadedTools implements AutoCloseable {
             @Override
             public List<Tool> all() {
                 List<Tool> all = new ArrayList<>();
-                resolvers.forEach(resolver -> resolver.all().stream().filter(t -> allowed(t, policy)).forEach(all::add));
+                resolvers.forEach(resolver ->
+                        resolver.all().stream().filter(t -> allowed(t, policy)).forEach(all::add));
                 return all;
             }
 
@@ -126,8 +133,10 @@ public final class LoadedTools implements AutoCloseable {
 
     /** Why {@code tool} may not be called: it is the bare name of a tool the policy denies. */
     private static Optional<String> deniedAlias(Tool tool, ToolPolicy policy) {
-        return tool instanceof ToolAlias alias ? policy.refusal(alias.aliasOf())
-                .map(refusal -> "it is the bare name of '" + alias.aliasOf() + "': " + refusal) : Optional.empty();
+        return tool instanceof ToolAlias alias
+                ? policy.refusal(alias.aliasOf())
+                        .map(refusal -> "it is the bare name of '" + alias.aliasOf() + "': " + refusal)
+                : Optional.empty();
     }
 
     /** Every tool, those set up on first use included (which this sets up: it may start servers). */

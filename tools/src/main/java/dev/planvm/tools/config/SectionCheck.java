@@ -32,7 +32,8 @@ final class SectionCheck {
         try {
             compiled = registry.getSchema(schema);
         } catch (RuntimeException e) {
-            return List.of(new Problem(base, "the tool provider of this section declares an invalid schema: " + e.getMessage()));
+            return List.of(new Problem(
+                    base, "the tool provider of this section declares an invalid schema: " + e.getMessage()));
         }
         List<Problem> problems = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
@@ -53,9 +54,13 @@ final class SectionCheck {
         if ("additionalProperties".equals(error.getKeyword()) && error.getProperty() != null) {
             String unknown = error.getProperty();
             List<String> known = knownKeys(schema, error);
-            String hint = Spelling.closest(unknown, known).map(k -> " (did you mean '" + k + "'?)").orElse("");
-            return new Problem(pointer + "/" + JsonPointers.escape(unknown), "unknown key '" + unknown + "'" + hint
-                    + (known.isEmpty() ? "" : "; known keys: " + String.join(", ", known)));
+            String hint = Spelling.closest(unknown, known)
+                    .map(k -> " (did you mean '" + k + "'?)")
+                    .orElse("");
+            return new Problem(
+                    pointer + "/" + JsonPointers.escape(unknown),
+                    "unknown key '" + unknown + "'" + hint
+                            + (known.isEmpty() ? "" : "; known keys: " + String.join(", ", known)));
         }
         return new Problem(pointer, message(error));
     }

@@ -7,8 +7,7 @@ import java.util.Optional;
 /** "Did you mean ...?" for misspelt configuration keys and names. */
 final class Spelling {
 
-    private Spelling() {
-    }
+    private Spelling() {}
 
     /** The first of {@code known} within two edits of {@code word} (case-insensitive), if any. */
     static Optional<String> closest(String word, Collection<String> known) {

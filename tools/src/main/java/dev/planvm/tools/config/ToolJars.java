@@ -38,11 +38,9 @@ final class ToolJars {
     }
 
     /** A path to load and where it was named (a JSON pointer into the file, or "" for the command line). */
-    record Entry(Path path, String pointer, String written) {
-    }
+    record Entry(Path path, String pointer, String written) {}
 
-    private ToolJars() {
-    }
+    private ToolJars() {}
 
     static Loaded load(List<Entry> entries, ClassLoader parent) {
         List<Problem> problems = new ArrayList<>();
@@ -65,7 +63,8 @@ final class ToolJars {
         }
         URLClassLoader loader = new URLClassLoader("planvm-tool-jars", urls.toArray(URL[]::new), parent);
         List<ToolProvider> providers = new ArrayList<>();
-        Iterator<ToolProvider> found = ServiceLoader.load(ToolProvider.class, loader).iterator();
+        Iterator<ToolProvider> found =
+                ServiceLoader.load(ToolProvider.class, loader).iterator();
         while (true) {
             try {
                 if (!found.hasNext()) {
@@ -76,7 +75,8 @@ final class ToolJars {
                     providers.add(provider);
                 }
             } catch (ServiceConfigurationError | LinkageError e) {
-                problems.add(new Problem("", "a tool jar declares a ToolProvider that cannot be loaded: " + e.getMessage()));
+                problems.add(
+                        new Problem("", "a tool jar declares a ToolProvider that cannot be loaded: " + e.getMessage()));
             }
         }
         return new Loaded(loader, providers, problems);
@@ -89,7 +89,9 @@ final class ToolJars {
             try (DirectoryStream<Path> children = Files.newDirectoryStream(path, "*.jar")) {
                 children.forEach(jars::add);
             } catch (IOException e) {
-                problems.add(new Problem(entry.pointer(), "cannot list the tools directory '" + entry.written() + "': " + e.getMessage()));
+                problems.add(new Problem(
+                        entry.pointer(),
+                        "cannot list the tools directory '" + entry.written() + "': " + e.getMessage()));
             }
             jars.sort(null);
             return jars;
@@ -99,7 +101,9 @@ final class ToolJars {
             return List.of();
         }
         if (!path.getFileName().toString().endsWith(".jar")) {
-            problems.add(new Problem(entry.pointer(), "the tools path '" + entry.written() + "' is neither a directory nor a .jar file"));
+            problems.add(new Problem(
+                    entry.pointer(),
+                    "the tools path '" + entry.written() + "' is neither a directory nor a .jar file"));
             return List.of();
         }
         return List.of(path);

@@ -46,8 +46,7 @@ public final class ToolsConfig {
     /** The top-level key listing the tools whose calls need a reviewer's approval (globs). */
     public static final String APPROVE_TOOLS = "approveTools";
 
-    private ToolsConfig() {
-    }
+    private ToolsConfig() {}
 
     /**
      * The configuration file to use: the flag ({@code --config FILE}) when given, else
@@ -84,12 +83,14 @@ public final class ToolsConfig {
     /** The tool providers on the class path of this library ({@link ServiceLoader}), fresh instances. */
     public static List<ToolProvider> classPathProviders() {
         List<ToolProvider> providers = new ArrayList<>();
-        ServiceLoader.load(ToolProvider.class, ToolsConfig.class.getClassLoader()).forEach(providers::add);
+        ServiceLoader.load(ToolProvider.class, ToolsConfig.class.getClassLoader())
+                .forEach(providers::add);
         return providers;
     }
 
     /** {@link #load(Path, Map, Map, List, List)} with no extra tool paths. */
-    public static LoadedTools load(Path file, Map<String, String> env, Map<String, String> secrets, List<ToolProvider> providers) {
+    public static LoadedTools load(
+            Path file, Map<String, String> env, Map<String, String> secrets, List<ToolProvider> providers) {
         return load(file, env, secrets, providers, List.of());
     }
 
@@ -103,8 +104,12 @@ public final class ToolsConfig {
      * @param extraToolPaths jars or directories from {@code --tools-path} and {@code PLANVM_TOOLS_PATH}
      * @throws ToolsConfigException listing every problem, when the configuration cannot be used
      */
-    public static LoadedTools load(Path file, Map<String, String> env, Map<String, String> secrets,
-                                   List<ToolProvider> providers, List<Path> extraToolPaths) {
+    public static LoadedTools load(
+            Path file,
+            Map<String, String> env,
+            Map<String, String> secrets,
+            List<ToolProvider> providers,
+            List<Path> extraToolPaths) {
         return load(file, env, secrets, providers, extraToolPaths, Map.of());
     }
 
@@ -114,8 +119,13 @@ public final class ToolsConfig {
      * sets those keys of it (so {@code --kb docs} picks the knowledge base and keeps the file's other
      * knowledge settings). Overrides are checked like the file's sections.
      */
-    public static LoadedTools load(Path file, Map<String, String> env, Map<String, String> secrets,
-                                   List<ToolProvider> providers, List<Path> extraToolPaths, Map<String, JsonNode> overrides) {
+    public static LoadedTools load(
+            Path file,
+            Map<String, String> env,
+            Map<String, String> secrets,
+            List<ToolProvider> providers,
+            List<Path> extraToolPaths,
+            Map<String, JsonNode> overrides) {
         Path absolute = file == null ? null : file.toAbsolutePath().normalize();
         return new Loading(absolute, env, secrets).run(providers, extraToolPaths, overrides);
     }
@@ -137,7 +147,8 @@ public final class ToolsConfig {
 
         LoadedTools run(List<ToolProvider> given, List<Path> extraToolPaths, Map<String, JsonNode> overrides) {
             JsonNode root = overridden(root(), overrides);
-            ToolJars.Loaded jars = ToolJars.load(toolPathEntries(root, extraToolPaths), ToolsConfig.class.getClassLoader());
+            ToolJars.Loaded jars =
+                    ToolJars.load(toolPathEntries(root, extraToolPaths), ToolsConfig.class.getClassLoader());
             problems.addAll(jars.problems());
             List<ToolProvider> providers = new ArrayList<>(given);
             providers.addAll(jars.providers());
@@ -197,15 +208,19 @@ public final class ToolsConfig {
             JsonNode paths = root.get(TOOL_PATHS);
             if (paths != null) {
                 if (!paths.isArray()) {
-                    problems.add(new Problem("/" + TOOL_PATHS, "must be an array of paths (directories or .jar files), not " + kind(paths)));
+                    problems.add(new Problem(
+                            "/" + TOOL_PATHS,
+                            "must be an array of paths (directories or .jar files), not " + kind(paths)));
                 } else {
                     for (int i = 0; i < paths.size(); i++) {
                         JsonNode path = paths.get(i);
                         String pointer = "/" + TOOL_PATHS + "/" + i;
                         if (!path.isTextual() || path.asText().isBlank()) {
-                            problems.add(new Problem(pointer, "must be a path (a directory or a .jar file), not " + kind(path)));
+                            problems.add(new Problem(
+                                    pointer, "must be a path (a directory or a .jar file), not " + kind(path)));
                         } else {
-                            entries.add(new ToolJars.Entry(baseDirectory.resolve(path.asText()), pointer, path.asText()));
+                            entries.add(
+                                    new ToolJars.Entry(baseDirectory.resolve(path.asText()), pointer, path.asText()));
                         }
                     }
                 }
@@ -224,8 +239,9 @@ public final class ToolsConfig {
                 return list;
             }
             if (!globs.isArray()) {
-                problems.add(new Problem("/" + APPROVE_TOOLS, "must be an array of tool name globs (e.g. [\"send_*\"]), not "
-                        + kind(globs)));
+                problems.add(new Problem(
+                        "/" + APPROVE_TOOLS,
+                        "must be an array of tool name globs (e.g. [\"send_*\"]), not " + kind(globs)));
                 return list;
             }
             for (int i = 0; i < globs.size(); i++) {
@@ -248,9 +264,13 @@ public final class ToolsConfig {
             Map<String, JsonNode> schemas = new TreeMap<>();
             for (ToolProvider provider : providers) {
                 provider.configSections().forEach((key, schema) -> {
-                    if (schemas.putIfAbsent(key, schema) != null || key.equals(TOOL_PATHS) || key.equals(APPROVE_TOOLS)) {
-                        problems.add(new Problem("", "two tool providers claim the configuration key '" + key + "' ("
-                                + provider.getClass().getName() + " is the second)"));
+                    if (schemas.putIfAbsent(key, schema) != null
+                            || key.equals(TOOL_PATHS)
+                            || key.equals(APPROVE_TOOLS)) {
+                        problems.add(new Problem(
+                                "",
+                                "two tool providers claim the configuration key '" + key + "' ("
+                                        + provider.getClass().getName() + " is the second)"));
                     }
                 });
             }
@@ -266,9 +286,12 @@ public final class ToolsConfig {
                 }
                 JsonNode schema = schemas.get(key);
                 if (schema == null) {
-                    String hint = Spelling.closest(key, known).map(k -> " (did you mean '" + k + "'?)").orElse("");
-                    problems.add(new Problem("/" + JsonPointers.escape(key), "unknown key '" + key + "'" + hint
-                            + "; known keys: " + String.join(", ", known)));
+                    String hint = Spelling.closest(key, known)
+                            .map(k -> " (did you mean '" + k + "'?)")
+                            .orElse("");
+                    problems.add(new Problem(
+                            "/" + JsonPointers.escape(key),
+                            "unknown key '" + key + "'" + hint + "; known keys: " + String.join(", ", known)));
                     continue;
                 }
                 problems.addAll(check.check(key, field.getValue(), schema));
@@ -290,8 +313,10 @@ public final class ToolsConfig {
                         conditions = provider.conditionEvaluator(env).orElse(null);
                     }
                 } catch (RuntimeException e) {
-                    problems.add(new Problem("", "the tool provider " + provider.getClass().getName() + " failed: "
-                            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
+                    problems.add(new Problem(
+                            "",
+                            "the tool provider " + provider.getClass().getName() + " failed: "
+                                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
                 }
             }
             problems.addAll(setup.problems());
@@ -321,8 +346,10 @@ public final class ToolsConfig {
             for (Tool tool : tools) {
                 if (tool instanceof ToolAlias alias) {
                     if (real.containsKey(alias.name()) || aliases.containsKey(alias.name())) {
-                        unavailable.put(alias.name(), "not a short name of " + alias.aliasOf()
-                                + ": another tool has this name (call it by its full name)");
+                        unavailable.put(
+                                alias.name(),
+                                "not a short name of " + alias.aliasOf()
+                                        + ": another tool has this name (call it by its full name)");
                     } else {
                         aliases.put(alias.name(), alias.aliasOf());
                         kept.add(alias);

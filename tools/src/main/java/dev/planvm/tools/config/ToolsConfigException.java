@@ -51,7 +51,8 @@ public final class ToolsConfigException extends RuntimeException {
 
     private static String line(Path file, Problem problem) {
         String where = file == null ? "tools configuration" : file.toString();
-        return problem.pointer().isEmpty() ? where + ": " + problem.message()
+        return problem.pointer().isEmpty()
+                ? where + ": " + problem.message()
                 : where + " at " + problem.pointer() + ": " + problem.message();
     }
 }

@@ -25,8 +25,10 @@ class CassetteFuzzTest {
             JsonNode document = CassetteReader.parse("fuzz.json", bytes, MAX_BYTES);
             cassette = Cassette.fromJson(document, "fuzz.json");
         } catch (CassetteException refused) {
-            if (!refused.getMessage().startsWith("fuzz.json: ") || refused.getMessage().contains("\n")) {
-                throw new AssertionError("a refusal that does not name the source on one line: " + refused.getMessage());
+            if (!refused.getMessage().startsWith("fuzz.json: ")
+                    || refused.getMessage().contains("\n")) {
+                throw new AssertionError(
+                        "a refusal that does not name the source on one line: " + refused.getMessage());
             }
             return;
         }
@@ -40,7 +42,9 @@ class CassetteFuzzTest {
             throw new AssertionError("a value JSON cannot hold: " + problem);
         });
         byte[] again = written.toPrettyString().getBytes(StandardCharsets.UTF_8);
-        JsonNode reread = Cassette.fromJson(CassetteReader.parse("again.json", again, Long.MAX_VALUE >> 1), "again.json").toJson();
+        JsonNode reread = Cassette.fromJson(
+                        CassetteReader.parse("again.json", again, Long.MAX_VALUE >> 1), "again.json")
+                .toJson();
         if (!JsonEquality.equal(written, reread)) {
             throw new AssertionError("the cassette reads back different: " + written + " then " + reread);
         }

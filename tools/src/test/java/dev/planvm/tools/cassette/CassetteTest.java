@@ -1,6 +1,5 @@
 package dev.planvm.tools.cassette;
 
-import dev.planvm.tools.Redactor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,10 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.CallContext;
+import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.chain.CallChain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -72,34 +72,47 @@ class CassetteTest {
     void a_bad_cassette_is_refused_with_the_file_and_the_reason(@TempDir Path dir) throws Exception {
         Path wrongFormat = dir.resolve("a.json");
         Files.writeString(wrongFormat, "{\"format\": \"other\", \"interactions\": []}");
-        assertThatThrownBy(() -> Cassette.read(wrongFormat)).isInstanceOf(CassetteException.class)
+        assertThatThrownBy(() -> Cassette.read(wrongFormat))
+                .isInstanceOf(CassetteException.class)
                 .hasMessage(wrongFormat + ": not a cassette: \"format\" must be \"planvm-cassette/1\"");
         Path badItem = dir.resolve("b.json");
         Files.writeString(badItem, "{\"format\": \"planvm-cassette/1\", \"interactions\": [{\"type\": \"tool\"}]}");
-        assertThatThrownBy(() -> Cassette.read(badItem)).hasMessageContaining("/interactions/0: a tool interaction needs");
+        assertThatThrownBy(() -> Cassette.read(badItem))
+                .hasMessageContaining("/interactions/0: a tool interaction needs");
         assertThatThrownBy(() -> Cassette.read(dir.resolve("missing.json"))).hasMessageContaining("cassette not found");
     }
 
     @Test
     void repeated_matches_are_served_in_recorded_order() {
         CassettePlayer player = new CassettePlayer(Cassette.fromJson(json(CASSETTE), "c"), false);
-        assertThat(replay(player, search("{\"query\": \"q\", \"top_k\": 5}")).get(0).asText()).isEqualTo("first");
-        assertThat(replay(player, search("{\"top_k\": 5, \"query\": \"q\"}")).get(0).asText()).isEqualTo("second");
+        assertThat(replay(player, search("{\"query\": \"q\", \"top_k\": 5}"))
+                        .get(0)
+                        .asText())
+                .isEqualTo("first");
+        assertThat(replay(player, search("{\"top_k\": 5, \"query\": \"q\"}"))
+                        .get(0)
+                        .asText())
+                .isEqualTo("second");
     }
 
     @Test
     void numbers_match_by_value() {
         CassettePlayer player = new CassettePlayer(Cassette.fromJson(json(CASSETTE), "c"), false);
-        assertThat(replay(player, search("{\"query\": \"q\", \"top_k\": 5.0}")).get(0).asText()).isEqualTo("first");
+        assertThat(replay(player, search("{\"query\": \"q\", \"top_k\": 5.0}"))
+                        .get(0)
+                        .asText())
+                .isEqualTo("first");
     }
 
     @Test
     void conditions_match_by_prompt_and_context() {
         CassettePlayer player = new CassettePlayer(Cassette.fromJson(json(CASSETTE), "c"), false);
-        JsonNode answer = replay(player, new Call.ConditionCall("Is 4 even?", NullNode.getInstance(), CallContext.of(2)));
+        JsonNode answer =
+                replay(player, new Call.ConditionCall("Is 4 even?", NullNode.getInstance(), CallContext.of(2)));
         assertThat(answer.get("result").asBoolean()).isTrue();
         assertThat(answer.get("explanation").asText()).isEqualTo("4 = 2*2");
-        assertThatThrownBy(() -> replay(player, new Call.ConditionCall("Is 4 even?", TextNode.valueOf("ctx"), CallContext.of(2))))
+        assertThatThrownBy(() -> replay(
+                        player, new Call.ConditionCall("Is 4 even?", TextNode.valueOf("ctx"), CallContext.of(2))))
                 .hasMessageContaining("the cassette has no");
     }
 
@@ -107,9 +120,11 @@ class CassetteTest {
     void an_unmatched_call_fails_showing_the_closest_recording_and_a_diff() {
         CassettePlayer player = new CassettePlayer(Cassette.fromJson(json(CASSETTE), "c"), false);
         assertThatThrownBy(() -> replay(player, search("{\"query\": \"other\", \"top_k\": 5}")))
-                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isFalse())
+                .isInstanceOfSatisfying(
+                        ToolException.class, e -> assertThat(e.retriable()).isFalse())
                 .hasMessageContaining("the cassette has no recorded interaction for tool 'vector_search'")
-                .hasMessageContaining("closest recorded: {\"tool\":\"vector_search\",\"params\":{\"query\":\"q\",\"top_k\":5}}")
+                .hasMessageContaining(
+                        "closest recorded: {\"tool\":\"vector_search\",\"params\":{\"query\":\"q\",\"top_k\":5}}")
                 .hasMessageContaining("/params/query: recorded \"q\", got \"other\"");
     }
 

@@ -50,7 +50,9 @@ class StreamedCassetteTest {
     }
 
     private static Call.ToolCall planner(CallEvents events) {
-        return new Call.ToolCall("planvm:planner", MAPPER.createObjectNode().put("goal", "g"),
+        return new Call.ToolCall(
+                "planvm:planner",
+                MAPPER.createObjectNode().put("goal", "g"),
                 CallContext.of(-1).withEvents(events));
     }
 
@@ -87,12 +89,16 @@ class StreamedCassetteTest {
     void a_recording_keeps_the_answered_attempts_pieces_with_their_timing_and_every_attempts_tokens() {
         Recording recording = new Recording();
         Seen live = new Seen();
-        new CallChain(List.of(new CassetteRecorder(recording, Redactor.none()), retryOnce(), streamingTool()), List.of())
+        new CallChain(
+                        List.of(new CassetteRecorder(recording, Redactor.none()), retryOnce(), streamingTool()),
+                        List.of())
                 .execute(planner(live));
 
-        Interaction.ToolInteraction recorded = (Interaction.ToolInteraction) recording.cassette().interactions().get(0);
+        Interaction.ToolInteraction recorded = (Interaction.ToolInteraction)
+                recording.cassette().interactions().get(0);
         assertThat(recorded.chunks()).extracting(Interaction.Chunk::text).containsExactly("[1,", "2]");
-        assertThat(recorded.chunks().get(1).atMs() - recorded.chunks().get(0).atMs()).isGreaterThanOrEqualTo(55);
+        assertThat(recorded.chunks().get(1).atMs() - recorded.chunks().get(0).atMs())
+                .isGreaterThanOrEqualTo(55);
         assertThat(recorded.tokens()).isEqualTo(new TokenCount(40, 3));
         assertThat(live.pieces).containsExactly("[1,", "2]");
 
@@ -105,8 +111,7 @@ class StreamedCassetteTest {
         Cassette cassette = Cassette.fromJson(json("""
                 {"format": "planvm-cassette/1", "interactions": [
                   {"type": "tool", "tool": "planvm:planner", "params": {"goal": "g"}, "output": "[1,2]", "duration_ms": 300,
-                   "chunks": [{"text": "[1,", "at_ms": 0}, {"text": "2]", "at_ms": 250}], "tokens": {"prompt": 40, "completion": 3}}]}"""),
-                "c.json");
+                   "chunks": [{"text": "[1,", "at_ms": 0}, {"text": "2]", "at_ms": 250}], "tokens": {"prompt": 40, "completion": 3}}]}"""), "c.json");
         Seen timed = new Seen();
         Seen fast = new Seen();
 
@@ -128,15 +133,20 @@ class StreamedCassetteTest {
             throw ToolException.permanent("web_search is down");
         };
         Call call = new Call.ToolCall("web_search", MAPPER.createObjectNode().put("q", "x"), CallContext.of(2));
-        assertThatThrownBy(() -> new CallChain(List.of(new CassetteRecorder(recording, Redactor.none()), down), List.of())
-                .execute(call)).hasMessage("web_search is down");
+        assertThatThrownBy(() -> new CallChain(
+                                List.of(new CassetteRecorder(recording, Redactor.none()), down), List.of())
+                        .execute(call))
+                .hasMessage("web_search is down");
         assertThat(new Recording().keepsFailures()).isFalse();
 
         Cassette cassette = Cassette.fromJson(recording.cassette().toJson(), "c.json");
-        assertThat(recording.cassette().toJson().at("/interactions/0/error").asText()).isEqualTo("web_search is down");
-        assertThat(recording.cassette().toJson().at("/interactions/0").has("output")).isFalse();
+        assertThat(recording.cassette().toJson().at("/interactions/0/error").asText())
+                .isEqualTo("web_search is down");
+        assertThat(recording.cassette().toJson().at("/interactions/0").has("output"))
+                .isFalse();
 
-        assertThatThrownBy(() -> replay(new CassettePlayer(cassette, false), call)).isInstanceOf(ToolException.class)
+        assertThatThrownBy(() -> replay(new CassettePlayer(cassette, false), call))
+                .isInstanceOf(ToolException.class)
                 .hasMessage("web_search is down");
     }
 

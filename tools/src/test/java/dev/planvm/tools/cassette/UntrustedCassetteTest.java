@@ -39,7 +39,8 @@ class UntrustedCassetteTest {
                    "tool": "b", "output": 1}
                 ]}""");
 
-        assertThatThrownBy(() -> Cassette.read(c)).isInstanceOf(CassetteException.class)
+        assertThatThrownBy(() -> Cassette.read(c))
+                .isInstanceOf(CassetteException.class)
                 .hasMessage(c + ": line 3, column 4: duplicate key 'tool'");
     }
 
@@ -47,30 +48,35 @@ class UntrustedCassetteTest {
     void text_after_the_document_is_refused_with_its_line_and_column() throws Exception {
         Path c = file(String.format(ONE, "1", "5") + "\n{\"format\": \"planvm-cassette/1\", \"interactions\": []}");
 
-        assertThatThrownBy(() -> Cassette.read(c)).isInstanceOf(CassetteException.class)
+        assertThatThrownBy(() -> Cassette.read(c))
+                .isInstanceOf(CassetteException.class)
                 .hasMessage(c + ": line 4, column 1: text after the end of the cassette's JSON document");
     }
 
     @Test
     void a_duration_that_is_not_a_number_of_milliseconds_is_refused_where_it_is() throws Exception {
         Path negative = file(String.format(ONE, "1", "-5"));
-        assertThatThrownBy(() -> Cassette.read(negative)).hasMessage(negative + ": /interactions/0/duration_ms must be"
-                + " a number of milliseconds, 0 or more, not -5");
+        assertThatThrownBy(() -> Cassette.read(negative))
+                .hasMessage(negative + ": /interactions/0/duration_ms must be"
+                        + " a number of milliseconds, 0 or more, not -5");
 
         Path text = file(String.format(ONE, "1", "\"soon\""));
-        assertThatThrownBy(() -> Cassette.read(text)).hasMessage(text + ": /interactions/0/duration_ms must be"
-                + " a number of milliseconds, 0 or more, not \"soon\"");
+        assertThatThrownBy(() -> Cassette.read(text))
+                .hasMessage(text + ": /interactions/0/duration_ms must be"
+                        + " a number of milliseconds, 0 or more, not \"soon\"");
     }
 
     @Test
     void a_value_json_cannot_hold_is_refused_where_it_is() throws Exception {
         Path infinite = file(String.format(ONE, "[1, 1e400]", "5"));
-        assertThatThrownBy(() -> Cassette.read(infinite)).hasMessage(infinite + ": /interactions/0/output/1 is the"
-                + " number Infinity, which JSON cannot hold");
+        assertThatThrownBy(() -> Cassette.read(infinite))
+                .hasMessage(
+                        infinite + ": /interactions/0/output/1 is the" + " number Infinity, which JSON cannot hold");
 
         Path half = file(String.format(ONE, "\"\\ud83d\"", "5"));
-        assertThatThrownBy(() -> Cassette.read(half)).hasMessage(half + ": /interactions/0/output is text with a lone"
-                + " surrogate \\uD83D at character 0, which JSON cannot hold");
+        assertThatThrownBy(() -> Cassette.read(half))
+                .hasMessage(half + ": /interactions/0/output is text with a lone"
+                        + " surrogate \\uD83D at character 0, which JSON cannot hold");
     }
 
     @Test
@@ -86,7 +92,8 @@ class UntrustedCassetteTest {
             out.write("\"}]}");
         }
 
-        assertThatThrownBy(() -> Cassette.read(c)).isInstanceOf(CassetteException.class)
+        assertThatThrownBy(() -> Cassette.read(c))
+                .isInstanceOf(CassetteException.class)
                 .hasMessage(c + ": the cassette is 68,157,548 bytes; the limit is 64 MiB");
     }
 

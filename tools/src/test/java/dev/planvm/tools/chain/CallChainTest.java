@@ -1,11 +1,5 @@
 package dev.planvm.tools.chain;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.call.CallListener;
-import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.tools.call.RetrySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,6 +12,11 @@ import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,16 +26,23 @@ import org.junit.jupiter.api.Test;
 class CallChainTest {
 
     private final List<Duration> waits = new ArrayList<>();
-    private final RetrySettings retry = RetrySettings.of(new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)));
+    private final RetrySettings retry =
+            RetrySettings.of(new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)));
 
     private static Call.ToolCall call(String tool, List<String> expectedKeys) {
-        return new Call.ToolCall(tool, JsonNodeFactory.instance.objectNode().put("q", "x"), new CallContext(4, expectedKeys));
+        return new Call.ToolCall(
+                tool, JsonNodeFactory.instance.objectNode().put("q", "x"), new CallContext(4, expectedKeys));
     }
 
     private CallChain chain(Tool tool, CallInterceptor dryRun, List<CallListener> listeners) {
-        return CallChains.standard(CallChains.parts(ToolRegistry.of(List.of(tool)))
-                .conditions((prompt, context, c) -> new ConditionResult(prompt.contains("yes"), "because"))
-                .retries(retry).sleeper(waits::add).listeners(listeners).build(), dryRun);
+        return CallChains.standard(
+                CallChains.parts(ToolRegistry.of(List.of(tool)))
+                        .conditions((prompt, context, c) -> new ConditionResult(prompt.contains("yes"), "because"))
+                        .retries(retry)
+                        .sleeper(waits::add)
+                        .listeners(listeners)
+                        .build(),
+                dryRun);
     }
 
     @Test
@@ -78,8 +84,8 @@ class CallChainTest {
             public JsonNode intercept(Chain chain) {
                 if (!failed) {
                     failed = true;
-                    chain.attemptFailed(new dev.planvm.tools.call.FailedAttempt(1, new ToolException("busy", true),
-                            Duration.ZERO, Duration.ZERO));
+                    chain.attemptFailed(new dev.planvm.tools.call.FailedAttempt(
+                            1, new ToolException("busy", true), Duration.ZERO, Duration.ZERO));
                 }
                 return TextNode.valueOf("ok");
             }
@@ -98,7 +104,10 @@ class CallChainTest {
             }
             return TextNode.valueOf("ok");
         });
-        assertThat(chain(flaky, null, List.of()).execute(call("flaky", List.of())).asText()).isEqualTo("ok");
+        assertThat(chain(flaky, null, List.of())
+                        .execute(call("flaky", List.of()))
+                        .asText())
+                .isEqualTo("ok");
         assertThat(attempts).hasValue(3);
         assertThat(waits).hasSize(2);
         assertThat(waits.get(0)).isBetween(Duration.ofMillis(50), Duration.ofMillis(100));
@@ -113,7 +122,8 @@ class CallChainTest {
             throw ToolException.transientFailure("HTTP 500", null);
         });
         assertThatThrownBy(() -> chain(down, null, List.of()).execute(call("down", List.of())))
-                .isInstanceOf(ToolException.class).hasMessage("HTTP 500 (after 3 attempts)");
+                .isInstanceOf(ToolException.class)
+                .hasMessage("HTTP 500 (after 3 attempts)");
         assertThat(attempts).hasValue(3);
     }
 
@@ -136,8 +146,10 @@ class CallChainTest {
             throw new IllegalStateException("oops");
         });
         assertThatThrownBy(() -> chain(buggy, null, List.of()).execute(call("buggy", List.of())))
-                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isFalse())
-                .hasMessageContaining("tool 'buggy' failed unexpectedly").hasMessageContaining("oops");
+                .isInstanceOfSatisfying(
+                        ToolException.class, e -> assertThat(e.retriable()).isFalse())
+                .hasMessageContaining("tool 'buggy' failed unexpectedly")
+                .hasMessageContaining("oops");
     }
 
     @Test
@@ -199,21 +211,29 @@ class CallChainTest {
         });
         CallChain chain = chain(echo, null, List.of(throwing, recording));
         chain.execute(call("echo", List.of()));
-        assertThatThrownBy(() -> chain.execute(new Call.ToolCall("echo",
-                JsonNodeFactory.instance.objectNode().put("q", "fail"), CallContext.of(1)))).isInstanceOf(ToolException.class);
+        assertThatThrownBy(() -> chain.execute(new Call.ToolCall(
+                        "echo", JsonNodeFactory.instance.objectNode().put("q", "fail"), CallContext.of(1))))
+                .isInstanceOf(ToolException.class);
         assertThat(events).containsExactly("finished yes", "failed no");
     }
 
     @Test
     void params_are_checked_against_the_tool_schema_before_the_call() {
         AtomicInteger calls = new AtomicInteger();
-        Tool strictTool = Tool.of("strict", "", JsonNodeFactory.instance.objectNode().put("type", "object")
-                .set("required", JsonNodeFactory.instance.arrayNode().add("query")), (p, c) -> {
+        Tool strictTool = Tool.of(
+                "strict",
+                "",
+                JsonNodeFactory.instance
+                        .objectNode()
+                        .put("type", "object")
+                        .set("required", JsonNodeFactory.instance.arrayNode().add("query")),
+                (p, c) -> {
                     calls.incrementAndGet();
                     return p;
                 });
         assertThatThrownBy(() -> chain(strictTool, null, List.of()).execute(call("strict", List.of())))
-                .hasMessageContaining("params do not fit the schema of tool 'strict'").hasMessageContaining("query");
+                .hasMessageContaining("params do not fit the schema of tool 'strict'")
+                .hasMessageContaining("query");
         assertThat(calls).hasValue(0);
     }
 }

@@ -54,8 +54,17 @@ class ToolJarsTest {
                 """);
         Path classes = dir.resolve("classes");
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int status = javac.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                "--release", "17", src.toString());
+        int status = javac.run(
+                null,
+                null,
+                null,
+                "-d",
+                classes.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "--release",
+                "17",
+                src.toString());
         assertThat(status).isZero();
         jar = dir.resolve("jars/jarred.jar");
         Files.createDirectories(jar.getParent());
@@ -75,7 +84,9 @@ class ToolJarsTest {
             Tool tool = loaded.tools().get(0);
             assertThat(tool.name()).isEqualTo("jar_tool");
             assertThatThrownBy(() -> Class.forName("jarred.JarProvider")).isInstanceOf(ClassNotFoundException.class);
-            assertThat(tool.invoke(JsonNodeFactory.instance.objectNode(), CallContext.of(0)).asText()).isEqualTo("hi from the jar");
+            assertThat(tool.invoke(JsonNodeFactory.instance.objectNode(), CallContext.of(0))
+                            .asText())
+                    .isEqualTo("hi from the jar");
         }
     }
 

@@ -82,7 +82,8 @@ class ToolsConfigTest {
         assertThat(ToolsConfig.locate(dir, Map.of(), null)).isEmpty();
         config("{}");
         assertThat(ToolsConfig.locate(dir, Map.of(), null)).contains(dir.resolve("planvm.json"));
-        assertThat(ToolsConfig.locate(dir, Map.of("PLANVM_CONFIG", "other.json"), null)).contains(dir.resolve("other.json"));
+        assertThat(ToolsConfig.locate(dir, Map.of("PLANVM_CONFIG", "other.json"), null))
+                .contains(dir.resolve("other.json"));
         assertThat(ToolsConfig.locate(dir, Map.of("PLANVM_CONFIG", "other.json"), Path.of("flag.json")))
                 .contains(dir.resolve("flag.json"));
     }
@@ -132,7 +133,8 @@ class ToolsConfigTest {
                  "toolPaths": ["missing-dir"]}""");
         ToolsConfigException e = (ToolsConfigException) org.assertj.core.api.Assertions.catchThrowable(
                 () -> ToolsConfig.load(file, Map.of(), Map.of(), List.of(new GreetingProvider())));
-        assertThat(pointers(e)).containsExactlyInAnyOrder("/toolPaths/0", "/greeting", "/greetings/names/1", "/greetings/lowd");
+        assertThat(pointers(e))
+                .containsExactlyInAnyOrder("/toolPaths/0", "/greeting", "/greetings/names/1", "/greetings/lowd");
         assertThat(e.getMessage())
                 .contains("at /greeting: unknown key 'greeting' (did you mean 'greetings'?)")
                 .contains("at /greetings/lowd: unknown key 'lowd' (did you mean 'loud'?)")
@@ -180,15 +182,22 @@ class ToolsConfigTest {
         ToolProvider provider = new ToolProvider() {
             @Override
             public List<Tool> tools(ToolSetup setup) {
-                return List.of(Tool.of("fs:read", "", (p, c) -> p), alias("read", "fs:read"),
-                        Tool.of("kb:search", "", (p, c) -> p), alias("search", "kb:search"), Tool.of("search", "", (p, c) -> p));
+                return List.of(
+                        Tool.of("fs:read", "", (p, c) -> p),
+                        alias("read", "fs:read"),
+                        Tool.of("kb:search", "", (p, c) -> p),
+                        alias("search", "kb:search"),
+                        Tool.of("search", "", (p, c) -> p));
             }
         };
         LoadedTools loaded = ToolsConfig.load(null, Map.of(), Map.of(), List.of(provider));
         assertThat(loaded.aliases()).containsExactly(Map.entry("read", "fs:read"));
         assertThat(loaded.unavailable()).containsKey("search");
-        assertThat(loaded.tools()).extracting(Tool::name).containsExactlyInAnyOrder("fs:read", "kb:search", "search", "read");
-        assertThat(loaded.tools(ToolPolicy.of(List.of(), List.of("fs:*")))).extracting(Tool::name)
+        assertThat(loaded.tools())
+                .extracting(Tool::name)
+                .containsExactlyInAnyOrder("fs:read", "kb:search", "search", "read");
+        assertThat(loaded.tools(ToolPolicy.of(List.of(), List.of("fs:*"))))
+                .extracting(Tool::name)
                 .containsExactlyInAnyOrder("fs:read", "kb:search", "search");
     }
 

@@ -1,10 +1,10 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.run.Threads;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.Threads;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -50,8 +50,8 @@ public final class Batch {
 
     private Batch(Builder b) {
         RunMode mode = b.dryRun ? RunMode.dryRun(b.dryRunConditions) : RunMode.live();
-        this.runner = new BatchPlanRunner(b.runner != null ? b.runner : new PlanFileRunner(b.vm), mode, b.replayDir,
-                b.replayTiming, b.inputs);
+        this.runner = new BatchPlanRunner(
+                b.runner != null ? b.runner : new PlanFileRunner(b.vm), mode, b.replayDir, b.replayTiming, b.inputs);
         this.concurrency = b.concurrency;
     }
 
@@ -198,10 +198,11 @@ public final class Batch {
             outcome = runner.run(plan);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             LOG.debug("{}: unexpected failure", plan, e);
-            String error = e instanceof OutOfMemoryError ? "the plan ran out of memory (" + e.getMessage() + ")"
+            String error = e instanceof OutOfMemoryError
+                    ? "the plan ran out of memory (" + e.getMessage() + ")"
                     : e instanceof StackOverflowError ? "the plan overflowed the stack" : "unexpected failure: " + e;
-            outcome = new PlanOutcome(plan, RunStatus.FAILED, null, error, (System.nanoTime() - start) / 1_000_000, 0,
-                    List.of(), null);
+            outcome = new PlanOutcome(
+                    plan, RunStatus.FAILED, null, error, (System.nanoTime() - start) / 1_000_000, 0, List.of(), null);
         }
         if (cancelling.get()) {
             return null; // cut short by a stop: as if it had not run
@@ -212,8 +213,17 @@ public final class Batch {
             LOG.warn("batch listener failed on {}: {}; ignored", plan, e.toString());
             LOG.debug("batch listener failure", e);
         }
-        return outcome.trace() == null ? outcome : new PlanOutcome(outcome.file(), outcome.status(),
-                outcome.finalAnswer(), outcome.error(), outcome.durationMs(), outcome.steps(), outcome.diagnostics(), null);
+        return outcome.trace() == null
+                ? outcome
+                : new PlanOutcome(
+                        outcome.file(),
+                        outcome.status(),
+                        outcome.finalAnswer(),
+                        outcome.error(),
+                        outcome.durationMs(),
+                        outcome.steps(),
+                        outcome.diagnostics(),
+                        null);
     }
 
     /** Configures a {@link Batch}: live by default; {@link #replay} and {@link #dryRun} exclude each other. */

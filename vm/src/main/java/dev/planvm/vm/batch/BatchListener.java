@@ -9,8 +9,7 @@ package dev.planvm.vm.batch;
 public interface BatchListener {
 
     /** A listener that does nothing. */
-    BatchListener NONE = (index, outcome) -> {
-    };
+    BatchListener NONE = (index, outcome) -> {};
 
     /**
      * One plan is done.

@@ -1,9 +1,9 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,7 +29,8 @@ final class BatchPlanRunner {
      * @param replayDir    where {@code X.cassette.json} is for each {@code X.json}, or {@code null}
      * @param replayTiming while replaying, wait each interaction's recorded duration
      */
-    BatchPlanRunner(PlanFileRunner runner, RunMode mode, Path replayDir, boolean replayTiming, Map<String, JsonNode> inputs) {
+    BatchPlanRunner(
+            PlanFileRunner runner, RunMode mode, Path replayDir, boolean replayTiming, Map<String, JsonNode> inputs) {
         this.runner = runner;
         this.mode = mode;
         this.replayDir = replayDir;
@@ -51,11 +52,19 @@ final class BatchPlanRunner {
     private PlanOutcome runWithoutCassette(Path plan, Path cassette) {
         long start = System.nanoTime();
         LoadResult loaded = runner.load(plan, inputs);
-        Optional<String> refused = loaded.valid() ? PlanFileRunner.withoutCassette(loaded.plan(), cassette) : Optional.empty();
+        Optional<String> refused =
+                loaded.valid() ? PlanFileRunner.withoutCassette(loaded.plan(), cassette) : Optional.empty();
         if (refused.isEmpty()) {
             return runner.run(plan, RunMode.live(), inputs);
         }
-        return new PlanOutcome(plan, RunStatus.REJECTED, null, refused.get(), (System.nanoTime() - start) / 1_000_000,
-                0, loaded.diagnostics(), null);
+        return new PlanOutcome(
+                plan,
+                RunStatus.REJECTED,
+                null,
+                refused.get(),
+                (System.nanoTime() - start) / 1_000_000,
+                0,
+                loaded.diagnostics(),
+                null);
     }
 }

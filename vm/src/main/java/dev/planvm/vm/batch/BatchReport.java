@@ -1,10 +1,10 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.planvm.json.TerminalText;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.TerminalText;
+import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -66,12 +66,22 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
      * (statuses with no plan left out) and {@code slowest: a.json 812 ms, ...}.
      */
     public String summary() {
-        String counts = counts().entrySet().stream().filter(e -> e.getValue() > 0)
-                .map(e -> e.getValue() + " " + e.getKey().label()).collect(Collectors.joining(", "));
-        String slowest = slowest(SLOWEST).stream().map(o -> o.file() + " " + o.durationMs() + " ms")
+        String counts = counts().entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .map(e -> e.getValue() + " " + e.getKey().label())
                 .collect(Collectors.joining(", "));
-        return String.format(Locale.ROOT, "batch: %d plan%s in %s (%.1f plans/s): %s%nslowest: %s",
-                outcomes.size(), outcomes.size() == 1 ? "" : "s", formatWallTime(), throughput(), counts, slowest);
+        String slowest = slowest(SLOWEST).stream()
+                .map(o -> o.file() + " " + o.durationMs() + " ms")
+                .collect(Collectors.joining(", "));
+        return String.format(
+                Locale.ROOT,
+                "batch: %d plan%s in %s (%.1f plans/s): %s%nslowest: %s",
+                outcomes.size(),
+                outcomes.size() == 1 ? "" : "s",
+                formatWallTime(),
+                throughput(),
+                counts,
+                slowest);
     }
 
     /** Every outcome as one JSON object per line, each line ending with a newline. */

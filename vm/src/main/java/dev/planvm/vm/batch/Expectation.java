@@ -1,9 +1,5 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.json.JsonErrors;
-import dev.planvm.vm.run.RunStatus;
-import dev.planvm.json.JsonDiff;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,14 +8,16 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.planvm.json.Spelling;
 import dev.planvm.json.AtomicFiles;
+import dev.planvm.json.JsonDiff;
+import dev.planvm.json.JsonErrors;
+import dev.planvm.json.Spelling;
+import dev.planvm.vm.run.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,7 +50,8 @@ public record Expectation(JsonNode finalAnswer, RunStatus status, String error) 
     public static final List<String> KEYS = List.of("final_answer", "status", "error");
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
     private static final int ERROR_CHARS = 500;
 
     public Expectation {
@@ -89,11 +88,13 @@ public record Expectation(JsonNode finalAnswer, RunStatus status, String error) 
     /** An expectation from its JSON document; see the class comment for the format. */
     public static Expectation fromJson(JsonNode document) {
         if (document == null || document.isMissingNode()) {
-            throw new ExpectationException("the file is empty; an expectation is {\"final_answer\": ..., \"status\": \"succeeded\"}");
+            throw new ExpectationException(
+                    "the file is empty; an expectation is {\"final_answer\": ..., \"status\": \"succeeded\"}");
         }
         if (!document.isObject()) {
-            throw new ExpectationException("an expectation is a JSON object {\"final_answer\": ..., \"status\": ...}, not "
-                    + JsonDiff.brief(document));
+            throw new ExpectationException(
+                    "an expectation is a JSON object {\"final_answer\": ..., \"status\": ...}, not "
+                            + JsonDiff.brief(document));
         }
         for (Map.Entry<String, JsonNode> field : document.properties()) {
             if (!KEYS.contains(field.getKey())) {
@@ -146,8 +147,8 @@ public record Expectation(JsonNode finalAnswer, RunStatus status, String error) 
         List<String> differences = new ArrayList<>();
         String actualError = errorOf(outcome);
         if (outcome.status() != status) {
-            differences.add("status: expected \"" + status.label() + "\", got \"" + outcome.status().label() + "\""
-                    + (actualError == null ? "" : " (" + cut(actualError) + ")"));
+            differences.add("status: expected \"" + status.label() + "\", got \""
+                    + outcome.status().label() + "\"" + (actualError == null ? "" : " (" + cut(actualError) + ")"));
         }
         differences.addAll(JsonDiff.diff("/final_answer", finalAnswer, outcome.finalAnswer()));
         if (error != null && (actualError == null || !actualError.contains(error))) {
@@ -183,12 +184,16 @@ public record Expectation(JsonNode finalAnswer, RunStatus status, String error) 
                 return status;
             }
         }
-        throw new ExpectationException("'status' must be one of " + PlanOutcome.STATUSES.stream()
-                .map(s -> "\"" + s.label() + "\"").collect(Collectors.joining(", ")) + ", not " + JsonDiff.brief(value));
+        throw new ExpectationException("'status' must be one of "
+                + PlanOutcome.STATUSES.stream()
+                        .map(s -> "\"" + s.label() + "\"")
+                        .collect(Collectors.joining(", ")) + ", not " + JsonDiff.brief(value));
     }
 
     private static String suggestion(String key) {
-        return Spelling.closest(key, KEYS).map(known -> ": did you mean '" + known + "'?").orElse("");
+        return Spelling.closest(key, KEYS)
+                .map(known -> ": did you mean '" + known + "'?")
+                .orElse("");
     }
 
     private static String quote(String text) {

@@ -27,8 +27,7 @@ import org.w3c.dom.Element;
  */
 public final class JUnitXmlReport {
 
-    private JUnitXmlReport() {
-    }
+    private JUnitXmlReport() {}
 
     /** Writes the report to {@code file}, atomically. */
     public static void write(Path file, RegressionReport report) throws IOException {
@@ -44,7 +43,11 @@ public final class JUnitXmlReport {
         suite.setAttribute("failures", String.valueOf(report.failed()));
         suite.setAttribute("errors", "0");
         suite.setAttribute("skipped", String.valueOf(report.skipped()));
-        suite.setAttribute("time", seconds(report.results().stream().mapToLong(RegressionResult::durationMs).sum()));
+        suite.setAttribute(
+                "time",
+                seconds(report.results().stream()
+                        .mapToLong(RegressionResult::durationMs)
+                        .sum()));
         document.appendChild(suite);
         for (RegressionResult result : report.results()) {
             suite.appendChild(testcase(document, result));
@@ -60,7 +63,12 @@ public final class JUnitXmlReport {
         testcase.setAttribute("time", seconds(result.durationMs()));
         if (result.verdict() == RegressionResult.Verdict.FAILED) {
             Element failure = document.createElement("failure");
-            failure.setAttribute("message", xmlSafe(result.details().isEmpty() ? "failed" : result.details().get(0)));
+            failure.setAttribute(
+                    "message",
+                    xmlSafe(
+                            result.details().isEmpty()
+                                    ? "failed"
+                                    : result.details().get(0)));
             failure.setTextContent(xmlSafe(String.join("\n", result.details())));
             testcase.appendChild(failure);
         } else if (result.verdict() == RegressionResult.Verdict.SKIPPED) {
@@ -79,7 +87,11 @@ public final class JUnitXmlReport {
     }
 
     private static boolean allowed(int c) {
-        return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
+        return c == 0x9
+                || c == 0xA
+                || c == 0xD
+                || (c >= 0x20 && c <= 0xD7FF)
+                || (c >= 0xE000 && c <= 0xFFFD)
                 || (c >= 0x10000 && c <= 0x10FFFF);
     }
 

@@ -1,31 +1,31 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.run.RunResult;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Objects;
-import java.util.function.UnaryOperator;
-import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -85,11 +85,14 @@ public final class PlanFileRunner {
         List<String> calls = new ArrayList<>();
         for (Instruction instruction : plan.instructions()) {
             if (instruction.callsOut()) {
-                calls.add("seq_no " + instruction.seqNo() + (instruction instanceof Calling calling
-                        ? " calls tool '" + calling.tool() + "'" : " has a condition_prompt"));
+                calls.add("seq_no " + instruction.seqNo()
+                        + (instruction instanceof Calling calling
+                                ? " calls tool '" + calling.tool() + "'"
+                                : " has a condition_prompt"));
             }
         }
-        return calls.isEmpty() ? Optional.empty()
+        return calls.isEmpty()
+                ? Optional.empty()
                 : Optional.of("no cassette " + cassette + ", and the plan calls out: " + String.join("; ", calls));
     }
 
@@ -121,20 +124,33 @@ public final class PlanFileRunner {
     }
 
     /** {@link #replay(Path, Path, boolean, Map)}, calling the {@code live} tools for real (a partial replay). */
-    public PlanOutcome replay(Path plan, Path cassette, boolean timing, Set<String> live, Map<String, JsonNode> inputs) {
-        return run(plan, () -> {
-            if (!Files.exists(cassette)) {
-                throw new CassetteException(cassette + ": cassette not found");
-            }
-            return RunMode.replay(Cassette.read(cassette), timing, live);
-        }, inputs);
+    public PlanOutcome replay(
+            Path plan, Path cassette, boolean timing, Set<String> live, Map<String, JsonNode> inputs) {
+        return run(
+                plan,
+                () -> {
+                    if (!Files.exists(cassette)) {
+                        throw new CassetteException(cassette + ": cassette not found");
+                    }
+                    return RunMode.replay(Cassette.read(cassette), timing, live);
+                },
+                inputs);
     }
 
     /** {@code outcome} with the VM's secrets redacted from its {@code final_answer} (its error already is). */
     public PlanOutcome redacted(PlanOutcome outcome) {
         JsonNode answer = vm.redactor().redact(outcome.finalAnswer());
-        return answer == outcome.finalAnswer() ? outcome : new PlanOutcome(outcome.file(), outcome.status(), answer,
-                outcome.error(), outcome.durationMs(), outcome.steps(), outcome.diagnostics(), outcome.trace());
+        return answer == outcome.finalAnswer()
+                ? outcome
+                : new PlanOutcome(
+                        outcome.file(),
+                        outcome.status(),
+                        answer,
+                        outcome.error(),
+                        outcome.durationMs(),
+                        outcome.steps(),
+                        outcome.diagnostics(),
+                        outcome.trace());
     }
 
     /** How a run's mode is found once the plan has loaded: reading a cassette may fail. */
@@ -148,7 +164,8 @@ public final class PlanFileRunner {
             return loadAndRun(plan, modeSource, inputs, start);
         } catch (OutOfMemoryError | StackOverflowError exhausted) {
             // a run turns this into a failed result itself; this is loading, or reading the cassette
-            String error = exhausted instanceof StackOverflowError ? "the plan overflowed the stack"
+            String error = exhausted instanceof StackOverflowError
+                    ? "the plan overflowed the stack"
                     : "the plan ran out of memory (" + exhausted.getMessage() + ")";
             return outcome(plan, RunStatus.FAILED, null, error, start, 0, List.of(), null);
         }
@@ -157,7 +174,8 @@ public final class PlanFileRunner {
     private PlanOutcome loadAndRun(Path plan, ModeSource modeSource, Map<String, JsonNode> inputs, long start) {
         LoadResult loaded = loader.load(plan, inputs);
         if (!loaded.valid()) {
-            String errors = loaded.errors().stream().map(d -> d.format(plan.toString())).collect(Collectors.joining("; "));
+            String errors =
+                    loaded.errors().stream().map(d -> d.format(plan.toString())).collect(Collectors.joining("; "));
             return outcome(plan, RunStatus.INVALID, null, errors, start, 0, loaded.diagnostics(), null);
         }
         RunMode effective;
@@ -170,18 +188,33 @@ public final class PlanFileRunner {
         diagnostics.addAll(vm.warnings(loaded.plan(), effective));
         try {
             RunOptions options = RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, effective)));
-            RunResult result = vm.run(loaded.plan(), Checkpoint.start(inputs), effective, RunHooks.NONE.withOptions(options), null);
-            return outcome(plan, result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-                    result.finalAnswer(), result.succeeded() ? null : result.error().describe(), start, result.steps(),
-                    diagnostics, result.trace());
+            RunResult result = vm.run(
+                    loaded.plan(), Checkpoint.start(inputs), effective, RunHooks.NONE.withOptions(options), null);
+            return outcome(
+                    plan,
+                    result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                    result.finalAnswer(),
+                    result.succeeded() ? null : result.error().describe(),
+                    start,
+                    result.steps(),
+                    diagnostics,
+                    result.trace());
         } catch (PlanRejectedException e) {
-            return outcome(plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0,
-                    diagnostics, null);
+            return outcome(
+                    plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0, diagnostics, null);
         }
     }
 
-    private static PlanOutcome outcome(Path plan, RunStatus status, JsonNode answer, String error, long start,
-                                       int steps, List<Diagnostic> diagnostics, JsonNode trace) {
-        return new PlanOutcome(plan, status, answer, error, (System.nanoTime() - start) / 1_000_000, steps, diagnostics, trace);
+    private static PlanOutcome outcome(
+            Path plan,
+            RunStatus status,
+            JsonNode answer,
+            String error,
+            long start,
+            int steps,
+            List<Diagnostic> diagnostics,
+            JsonNode trace) {
+        return new PlanOutcome(
+                plan, status, answer, error, (System.nanoTime() - start) / 1_000_000, steps, diagnostics, trace);
     }
 }

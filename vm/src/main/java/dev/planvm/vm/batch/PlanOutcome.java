@@ -1,9 +1,9 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -22,12 +22,19 @@ import java.util.Objects;
  * @param diagnostics validation diagnostics (errors and warnings), then the run's warnings (calls a replayed cassette does not cover)
  * @param trace       the run's trace, or {@code null} unless it ran
  */
-public record PlanOutcome(Path file, RunStatus status, JsonNode finalAnswer, String error, long durationMs, int steps,
-                          List<Diagnostic> diagnostics, JsonNode trace) {
+public record PlanOutcome(
+        Path file,
+        RunStatus status,
+        JsonNode finalAnswer,
+        String error,
+        long durationMs,
+        int steps,
+        List<Diagnostic> diagnostics,
+        JsonNode trace) {
 
     /** The statuses a plan file can end with: succeeded, failed, invalid, rejected. */
-    public static final List<RunStatus> STATUSES = List.of(RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.INVALID,
-            RunStatus.REJECTED);
+    public static final List<RunStatus> STATUSES =
+            List.of(RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.INVALID, RunStatus.REJECTED);
 
     public PlanOutcome {
         Objects.requireNonNull(file, "file");

@@ -44,8 +44,7 @@ public final class RegressionRun {
 
     /** Runs one plan and compares it with its expectation; skipped when it has none. */
     public RegressionResult test(Path plan) {
-        return test(plan, outcome -> {
-        });
+        return test(plan, outcome -> {});
     }
 
     /** {@link #test(Path)}, telling {@code ran} how the plan ran (with its trace) when it ran. */
@@ -63,7 +62,8 @@ public final class RegressionRun {
         PlanOutcome outcome = run(plan);
         ran.accept(outcome);
         List<String> differences = expectation.compare(outcome);
-        return differences.isEmpty() ? RegressionResult.passed(plan, outcome.durationMs())
+        return differences.isEmpty()
+                ? RegressionResult.passed(plan, outcome.durationMs())
                 : RegressionResult.failed(plan, differences, outcome.durationMs());
     }
 
@@ -82,7 +82,8 @@ public final class RegressionRun {
             return new RegressionUpdate(plan, file, RegressionUpdate.Change.UNCHANGED);
         }
         Expectation.snapshot(outcome).write(file);
-        return new RegressionUpdate(plan, file, existed ? RegressionUpdate.Change.UPDATED : RegressionUpdate.Change.CREATED);
+        return new RegressionUpdate(
+                plan, file, existed ? RegressionUpdate.Change.UPDATED : RegressionUpdate.Change.CREATED);
     }
 
     /**
@@ -92,8 +93,10 @@ public final class RegressionRun {
      */
     public PlanOutcome run(Path plan) {
         Path cassette = cassetteBeside(plan);
-        return runner.redacted(Files.exists(cassette) ? runner.replay(plan, cassette, false, live, inputs)
-                : runner.run(plan, RunMode.live(), inputs));
+        return runner.redacted(
+                Files.exists(cassette)
+                        ? runner.replay(plan, cassette, false, live, inputs)
+                        : runner.run(plan, RunMode.live(), inputs));
     }
 
     /** {@code X.cassette.json} beside {@code X.json}. */

@@ -82,8 +82,10 @@ final class Blobs {
             return value;
         }
         String hash = value.get(REF).asText();
-        return db.query("SELECT json FROM blobs WHERE hash = ?", rs -> read(rs.getString(1)), hash).stream().findFirst()
-                .orElseThrow(() -> new StoreException(db.file() + ": the run store lost a stored value (blob " + hash + ")"));
+        return db.query("SELECT json FROM blobs WHERE hash = ?", rs -> read(rs.getString(1)), hash).stream()
+                .findFirst()
+                .orElseThrow(() ->
+                        new StoreException(db.file() + ": the run store lost a stored value (blob " + hash + ")"));
     }
 
     private static boolean looksLikeReference(JsonNode value) {
@@ -108,7 +110,8 @@ final class Blobs {
 
     private static String sha256(String json) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

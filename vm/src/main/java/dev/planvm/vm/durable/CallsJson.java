@@ -15,8 +15,7 @@ import java.util.List;
  */
 final class CallsJson {
 
-    private CallsJson() {
-    }
+    private CallsJson() {}
 
     static ArrayNode write(List<Call> calls) {
         ArrayNode array = JsonNodeFactory.instance.arrayNode();
@@ -25,7 +24,9 @@ final class CallsJson {
             if (call instanceof Call.ToolCall tool) {
                 item.put("type", "tool").put("tool", tool.tool()).set("params", tool.params());
             } else if (call instanceof Call.ConditionCall condition) {
-                item.put("type", "condition").put("prompt", condition.prompt()).set("context", condition.conditionContext());
+                item.put("type", "condition")
+                        .put("prompt", condition.prompt())
+                        .set("context", condition.conditionContext());
             }
         }
         return array;

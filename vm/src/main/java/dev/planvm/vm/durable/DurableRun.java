@@ -11,5 +11,4 @@ import dev.planvm.vm.run.RunResult;
  *                    sessions' steps for a resume, the kept steps for a rerun
  * @param result      the outcome of this session
  */
-public record DurableRun(String id, String parentRun, int stepsBefore, RunResult result) {
-}
+public record DurableRun(String id, String parentRun, int stepsBefore, RunResult result) {}

@@ -1,13 +1,13 @@
 package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
-import dev.planvm.instructions.Instruction;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.RunSession;
@@ -64,8 +64,7 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
-        return start(plan, inputs, mode, RunHooks.NONE, id -> {
-        });
+        return start(plan, inputs, mode, RunHooks.NONE, id -> {});
     }
 
     /**
@@ -76,13 +75,15 @@ public final class DurableRuns {
      *
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
-    public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
+    public DurableRun start(
+            Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
         reject(plan, mode, hooks.options());
         RunOptions options = hooks.options().withClock(vm.clockFor(hooks.options(), mode));
         String id = store.createRun(plan, inputs, mode.label(), null, null, options);
         try (Heartbeat alive = store.heartbeat(id)) {
             created.accept(id);
-            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks.withOptions(options), id, 0, 1));
+            return new DurableRun(
+                    id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks.withOptions(options), id, 0, 1));
         }
     }
 
@@ -95,8 +96,11 @@ public final class DurableRuns {
         RunOptions options = RunOptions.DEFAULT.withClock(vm.clockFor(RunOptions.DEFAULT, session.mode()));
         String id = store.createRun(plan, inputs, session.mode().label(), null, null, options);
         try (Heartbeat alive = store.heartbeat(id)) {
-            return new DurableRun(id, null, 0, execute(plan, Checkpoint.start(inputs), session,
-                    RunHooks.NONE.withOptions(options), id, 0, 1));
+            return new DurableRun(
+                    id,
+                    null,
+                    0,
+                    execute(plan, Checkpoint.start(inputs), session, RunHooks.NONE.withOptions(options), id, 0, 1));
         }
     }
 
@@ -118,7 +122,8 @@ public final class DurableRuns {
         try {
             position = plan.positionOf(fromSeq);
         } catch (NoSuchElementException e) {
-            throw new DurableRunException("the new plan of run " + run.id() + " has no seq_no " + fromSeq + " to run from");
+            throw new DurableRunException(
+                    "the new plan of run " + run.id() + " has no seq_no " + fromSeq + " to run from");
         }
         for (Instruction kept : before.instructions()) {
             if (kept.seqNo() < fromSeq && !sameInstruction(kept, plan)) {
@@ -128,25 +133,42 @@ public final class DurableRuns {
         }
         int stoppedAt = run.checkpoint().position();
         List<StoredStep> kept = stoppedAt < before.instructions().size()
-                && before.instructions().get(stoppedAt).seqNo() == fromSeq ? run.steps()
+                        && before.instructions().get(stoppedAt).seqNo() == fromSeq
+                ? run.steps()
                 : keptSteps(run, fromSeq, safePosition(before, fromSeq));
         reject(plan, session.mode(), RunHooks.NONE.options());
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        RunOptions options = RunOptions.DEFAULT.withClock(run.options().clock() != null ? run.options().clock()
-                : vm.clockFor(RunOptions.DEFAULT, session.mode()));  // the re-planned run computes the parent's dates
+        RunOptions options = RunOptions.DEFAULT.withClock(
+                run.options().clock() != null
+                        ? run.options().clock()
+                        : vm.clockFor(
+                                RunOptions.DEFAULT, session.mode())); // the re-planned run computes the parent's dates
         String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, options);
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
-            return new DurableRun(id, run.id(), kept.size(), execute(plan, new Checkpoint(position, kept.size(), variables),
-                    session, RunHooks.NONE.withOptions(options), id, kept.size(), 1));
+            return new DurableRun(
+                    id,
+                    run.id(),
+                    kept.size(),
+                    execute(
+                            plan,
+                            new Checkpoint(position, kept.size(), variables),
+                            session,
+                            RunHooks.NONE.withOptions(options),
+                            id,
+                            kept.size(),
+                            1));
         }
     }
 
     private static boolean sameInstruction(Instruction kept, Plan plan) {
         try {
-            return plan.instruction(kept.seqNo()).header().raw().equals(kept.header().raw());
+            return plan.instruction(kept.seqNo())
+                    .header()
+                    .raw()
+                    .equals(kept.header().raw());
         } catch (NoSuchElementException gone) {
             return false;
         }
@@ -187,8 +209,10 @@ public final class DurableRuns {
     public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
         StoredRun run = find(runId);
         if (run.status() == RunStatus.WAITING && run.pendingApproval().isPresent()) {
-            throw new DurableRunException("run " + run.id() + " waits for approval of " + run.pendingApproval()
-                    .map(a -> "seq_no " + a.seqNo() + " (" + a.tool() + ")").orElse("a call")
+            throw new DurableRunException("run " + run.id() + " waits for approval of "
+                    + run.pendingApproval()
+                            .map(a -> "seq_no " + a.seqNo() + " (" + a.tool() + ")")
+                            .orElse("a call")
                     + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
         }
         return continueRun(run, mode, secrets, force, hooks);
@@ -203,12 +227,17 @@ public final class DurableRuns {
      * @throws DurableRunException for an unknown run, or one that does not wait for approval
      * @throws PlanRejectedException before anything is run, when the plan cannot run here
      */
-    public DurableRun approve(String runId, boolean approved, String reason, RunMode mode, Map<String, JsonNode> secrets,
-                              RunHooks hooks) {
+    public DurableRun approve(
+            String runId,
+            boolean approved,
+            String reason,
+            RunMode mode,
+            Map<String, JsonNode> secrets,
+            RunHooks hooks) {
         StoredRun run = find(runId);
         if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
-            throw new DurableRunException("run " + run.id() + " does not wait for approval (it is " + run.status().label()
-                    + ")");
+            throw new DurableRunException("run " + run.id() + " does not wait for approval (it is "
+                    + run.status().label() + ")");
         }
         reject(plan(run), skipServed(mode, run.steps()), run.options());
         if (store.decide(run.id(), approved, reason) == 0) {
@@ -217,7 +246,8 @@ public final class DurableRuns {
         return continueRun(find(run.id()), mode, secrets, false, hooks);
     }
 
-    private DurableRun continueRun(StoredRun run, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
+    private DurableRun continueRun(
+            StoredRun run, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
         if (run.status() == RunStatus.SUCCEEDED) {
             throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
         }
@@ -230,12 +260,22 @@ public final class DurableRuns {
         variables.putAll(secrets);
         int session = store.claim(run.id(), force);
         if (run.options().clock() == null) {
-            store.keepClock(run.id(), options.clock()); // a run stored before runs had clocks keeps this one from now on
+            store.keepClock(
+                    run.id(), options.clock()); // a run stored before runs had clocks keeps this one from now on
         }
         try (Heartbeat alive = store.heartbeat(run.id())) {
-            return new DurableRun(run.id(), run.parentRun(), stored.steps(), execute(plan,
-                    new Checkpoint(stored.position(), stored.steps(), variables), effective, hooks.withOptions(options),
-                    run.id(), stored.steps(), session));
+            return new DurableRun(
+                    run.id(),
+                    run.parentRun(),
+                    stored.steps(),
+                    execute(
+                            plan,
+                            new Checkpoint(stored.position(), stored.steps(), variables),
+                            effective,
+                            hooks.withOptions(options),
+                            run.id(),
+                            stored.steps(),
+                            session));
         }
     }
 
@@ -249,8 +289,7 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode) {
-        return rerun(runId, fromSeq, edits, mode, RunHooks.NONE, id -> {
-        });
+        return rerun(runId, fromSeq, edits, mode, RunHooks.NONE, id -> {});
     }
 
     /**
@@ -258,8 +297,13 @@ public final class DurableRuns {
      * options, its clock included (unless the hooks' options bring a clock: {@code rerun --now}).
      * {@code created} is told the new run's id once it is stored.
      */
-    public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode, RunHooks hooks,
-                            Consumer<String> created) {
+    public DurableRun rerun(
+            String runId,
+            int fromSeq,
+            Map<String, JsonNode> edits,
+            RunMode mode,
+            RunHooks hooks,
+            Consumer<String> created) {
         StoredRun run = find(runId);
         Plan plan = plan(run);
         int position;
@@ -282,8 +326,18 @@ public final class DurableRuns {
                 store.commitStep(id, step);
             }
             created.accept(id);
-            return new DurableRun(id, run.id(), kept.size(), execute(plan, new Checkpoint(position, kept.size(), variables),
-                    effective, hooks.withOptions(options), id, kept.size(), 1));
+            return new DurableRun(
+                    id,
+                    run.id(),
+                    kept.size(),
+                    execute(
+                            plan,
+                            new Checkpoint(position, kept.size(), variables),
+                            effective,
+                            hooks.withOptions(options),
+                            id,
+                            kept.size(),
+                            1));
         }
     }
 
@@ -293,22 +347,35 @@ public final class DurableRuns {
      */
     public boolean cancelWaiting(String runId, String reason) {
         StoredRun run = find(runId);
-        return store.cancelWaiting(run.id(), "the run was cancelled while waiting for approval"
-                + (reason == null || reason.isBlank() ? "" : ": " + reason));
+        return store.cancelWaiting(
+                run.id(),
+                "the run was cancelled while waiting for approval"
+                        + (reason == null || reason.isBlank() ? "" : ": " + reason));
     }
 
     /** One session of a stored run: its journal, and approvals decided through the store. */
-    private RunResult execute(Plan plan, Checkpoint checkpoint, RunMode mode, RunHooks hooks, String id, int stepsBefore,
-                              int session) {
+    private RunResult execute(
+            Plan plan, Checkpoint checkpoint, RunMode mode, RunHooks hooks, String id, int stepsBefore, int session) {
         return execute(plan, checkpoint, vm.session(mode), hooks, id, stepsBefore, session);
     }
 
     /** Runs in {@code runSession}, journaled as session {@code session} of stored run {@code id}, approvals kept in the store. */
-    private RunResult execute(Plan plan, Checkpoint checkpoint, RunSession runSession, RunHooks hooks, String id,
-                              int stepsBefore, int session) {
+    private RunResult execute(
+            Plan plan,
+            Checkpoint checkpoint,
+            RunSession runSession,
+            RunHooks hooks,
+            String id,
+            int stepsBefore,
+            int session) {
         StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, plan);
         Approvals reviewer = hooks.approvals() != null ? hooks.approvals() : vm.reviewer();
-        return vm.run(plan, checkpoint, runSession, hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)), journal);
+        return vm.run(
+                plan,
+                checkpoint,
+                runSession,
+                hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)),
+                journal);
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */
@@ -319,8 +386,9 @@ public final class DurableRuns {
     /** The run of {@code store} whose id is {@code runId} or starts with it, or a {@link DurableRunException} saying why not. */
     public static StoredRun find(RunStore store, String runId) {
         try {
-            return store.find(runId).orElseThrow(() -> new DurableRunException(
-                    "no run '" + runId + "' in " + store.file() + " (see planvm runs)"));
+            return store.find(runId)
+                    .orElseThrow(() -> new DurableRunException(
+                            "no run '" + runId + "' in " + store.file() + " (see planvm runs)"));
         } catch (StoreException ambiguous) {
             throw new DurableRunException(ambiguous.getMessage());
         }
@@ -338,7 +406,8 @@ public final class DurableRuns {
      * one, else the stored one, else (a run stored before runs had clocks) one fixed now.
      */
     private RunOptions clocked(StoredRun run, RunHooks hooks, RunMode mode) {
-        RunClock clock = hooks.options().clock() != null ? hooks.options().clock()
+        RunClock clock = hooks.options().clock() != null
+                ? hooks.options().clock()
                 : run.options().clock() != null ? run.options().clock() : vm.clockFor(run.options(), mode);
         return run.options().withClock(clock);
     }
@@ -382,7 +451,11 @@ public final class DurableRuns {
         }
         throw new DurableRunException("run " + run.id() + " never reached seq_no " + fromSeq
                 + ", so there is no state to start it from (it ran seq_nos "
-                + steps.stream().map(s -> String.valueOf(s.seqNo())).distinct().reduce((a, b) -> a + ", " + b).orElse("none")
+                + steps.stream()
+                        .map(s -> String.valueOf(s.seqNo()))
+                        .distinct()
+                        .reduce((a, b) -> a + ", " + b)
+                        .orElse("none")
                 + ")");
     }
 }

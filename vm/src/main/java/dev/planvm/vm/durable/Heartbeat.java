@@ -30,13 +30,17 @@ final class Heartbeat implements AutoCloseable {
         this.store = store;
         this.runId = runId;
         long every = Math.max(50, lease.toMillis() / 3);
-        this.beat = TIMER.scheduleAtFixedRate(() -> {
-            try {
-                store.renewLease(runId);
-            } catch (RuntimeException e) {
-                log.warn("cannot renew the lease of run {}: {}", runId, e.getMessage());
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
+        this.beat = TIMER.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        store.renewLease(runId);
+                    } catch (RuntimeException e) {
+                        log.warn("cannot renew the lease of run {}: {}", runId, e.getMessage());
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
     }
 
     @Override

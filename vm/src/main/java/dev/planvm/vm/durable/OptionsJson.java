@@ -13,8 +13,7 @@ import java.util.List;
  */
 final class OptionsJson {
 
-    private OptionsJson() {
-    }
+    private OptionsJson() {}
 
     static ObjectNode write(RunOptions options) {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
@@ -36,8 +35,11 @@ final class OptionsJson {
             return RunOptions.DEFAULT;
         }
         try {
-            return new RunOptions(strings(json.get("allow_tools")), strings(json.get("deny_tools")),
-                    strings(json.get("approve_tools")), json.hasNonNull("max_steps") ? json.get("max_steps").asInt() : null,
+            return new RunOptions(
+                    strings(json.get("allow_tools")),
+                    strings(json.get("deny_tools")),
+                    strings(json.get("approve_tools")),
+                    json.hasNonNull("max_steps") ? json.get("max_steps").asInt() : null,
                     json.hasNonNull("origin") ? json.get("origin").asText() : null);
         } catch (IllegalArgumentException e) {
             throw new StoreException("the run store holds unusable run options " + json + ": " + e.getMessage(), e);

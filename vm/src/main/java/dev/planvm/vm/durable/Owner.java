@@ -17,8 +17,14 @@ import java.util.Optional;
 record Owner(long pid, String host, long started) {
 
     /** This process. */
-    static final Owner CURRENT = new Owner(ProcessHandle.current().pid(), hostName(),
-            ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(0L));
+    static final Owner CURRENT = new Owner(
+            ProcessHandle.current().pid(),
+            hostName(),
+            ProcessHandle.current()
+                    .info()
+                    .startInstant()
+                    .map(Instant::toEpochMilli)
+                    .orElse(0L));
 
     static Optional<Owner> parse(String text) {
         if (text == null) {
@@ -46,7 +52,8 @@ record Owner(long pid, String host, long started) {
         if (process.isEmpty() || !process.get().isAlive()) {
             return true;
         }
-        long start = process.get().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+        long start =
+                process.get().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
         return started != 0 && start != 0 && Math.abs(start - started) > 1000; // the pid now belongs to another process
     }
 

@@ -17,16 +17,21 @@ final class Pruning {
 
     /** See {@link RunStore#prune}. */
     int prune(Duration olderThan, Integer keep) {
-        List<String[]> runs = db.query("SELECT id, started_at, owner, lease_until FROM runs ORDER BY started_at DESC",
-                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3),
-                        rs.getObject(4) == null ? null : String.valueOf(rs.getLong(4))});
+        List<String[]> runs = db.query(
+                "SELECT id, started_at, owner, lease_until FROM runs ORDER BY started_at DESC", rs -> new String[] {
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getString(3),
+                    rs.getObject(4) == null ? null : String.valueOf(rs.getLong(4))
+                });
         Instant cutoff = olderThan == null ? null : Instant.now().minus(olderThan);
         int deleted = 0;
         for (int i = 0; i < runs.size(); i++) {
             String[] run = runs.get(i);
             boolean old = cutoff != null && Instant.parse(run[1]).isBefore(cutoff);
             boolean beyond = keep != null && i >= keep;
-            boolean busy = run[2] != null && RunStore.live(run[0], run[2], run[3] == null ? null : Long.parseLong(run[3]));
+            boolean busy =
+                    run[2] != null && RunStore.live(run[0], run[2], run[3] == null ? null : Long.parseLong(run[3]));
             if ((old || beyond) && !busy) {
                 db.transaction(() -> {
                     db.update("DELETE FROM steps WHERE run_id = ?", run[0]);

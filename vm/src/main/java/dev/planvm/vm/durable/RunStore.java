@@ -7,8 +7,8 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.approval.Approvals;
-import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
@@ -71,7 +71,8 @@ public final class RunStore implements AutoCloseable {
      */
     public record Settings(Durability durability, long maxRunBytes, Duration lease) {
         /** Full durability, 256 MiB per run, a 30 s lease. */
-        public static final Settings DEFAULT = new Settings(Durability.FULL, 256L * 1024 * 1024, Duration.ofSeconds(30));
+        public static final Settings DEFAULT =
+                new Settings(Durability.FULL, 256L * 1024 * 1024, Duration.ofSeconds(30));
 
         public Settings {
             Objects.requireNonNull(durability, "durability");
@@ -141,7 +142,8 @@ public final class RunStore implements AutoCloseable {
             throw new DurableRunException("there is no run store at " + file + " (runs are kept where planvm run was "
                     + "started: .planvm/runs.db, or --store / PLANVM_STORE)");
         }
-        return new RunStore(StoreDatabase.open(file, false, Settings.DEFAULT.durability()), Redactor.none(), Settings.DEFAULT);
+        return new RunStore(
+                StoreDatabase.open(file, false, Settings.DEFAULT.durability()), Redactor.none(), Settings.DEFAULT);
     }
 
     public Path file() {
@@ -158,19 +160,40 @@ public final class RunStore implements AutoCloseable {
     }
 
     /** Records a new run with its own options (status {@code running}, owned by this process) and returns its id. */
-    public synchronized String createRun(Plan plan, Map<String, JsonNode> inputs, String mode, String parentRun,
-                                         Integer fromSeq, RunOptions options) {
+    public synchronized String createRun(
+            Plan plan,
+            Map<String, JsonNode> inputs,
+            String mode,
+            String parentRun,
+            Integer fromSeq,
+            RunOptions options) {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String planJson = json(plan.document());
         String inputsJson = json(MAPPER.valueToTree(inputs));
         String optionsJson = Blobs.write(OptionsJson.write(options));
-        String clockJson = options.clock() == null ? null : Blobs.write(options.clock().toJson());
-        String linesJson = plan.sourceLines().isEmpty() ? null : Blobs.write(OptionsJson.writeLines(plan.sourceLines()));
-        db.update("INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
+        String clockJson =
+                options.clock() == null ? null : Blobs.write(options.clock().toJson());
+        String linesJson =
+                plan.sourceLines().isEmpty() ? null : Blobs.write(OptionsJson.writeLines(plan.sourceLines()));
+        db.update(
+                "INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
                         + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json, clock_json, "
                         + "source_lines_json) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
-                id, plan.source(), plan.digest(), planJson, inputsJson, mode, parentRun, fromSeq, now(),
-                Owner.CURRENT.toString(), now(), leaseUntil(), planJson.length() + inputsJson.length(), optionsJson, clockJson,
+                id,
+                plan.source(),
+                plan.digest(),
+                planJson,
+                inputsJson,
+                mode,
+                parentRun,
+                fromSeq,
+                now(),
+                Owner.CURRENT.toString(),
+                now(),
+                leaseUntil(),
+                planJson.length() + inputsJson.length(),
+                optionsJson,
+                clockJson,
                 linesJson);
         ACTIVE.add(id);
         return id;
@@ -178,7 +201,8 @@ public final class RunStore implements AutoCloseable {
 
     /** Stores {@code clock} as run {@code id}'s clock when it has none (a run stored by an earlier version). */
     public synchronized void keepClock(String id, RunClock clock) {
-        db.update("UPDATE runs SET clock_json = ? WHERE id = ? AND clock_json IS NULL", Blobs.write(clock.toJson()), id);
+        db.update(
+                "UPDATE runs SET clock_json = ? WHERE id = ? AND clock_json IS NULL", Blobs.write(clock.toJson()), id);
     }
 
     /**
@@ -189,43 +213,65 @@ public final class RunStore implements AutoCloseable {
      * once, one wins.
      */
     public synchronized int claim(String id, boolean force) {
-        Map<String, Object> row = db.query("SELECT owner, lease_until, owned_since, status FROM runs WHERE id = ?", rs -> {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("owner", rs.getString(1));
-            r.put("lease", rs.getObject(2) == null ? null : rs.getLong(2));
-            r.put("since", rs.getString(3));
-            r.put("status", rs.getString(4));
-            return r;
-        }, id).stream().findFirst().orElseThrow(() -> new DurableRunException("no run '" + id + "' in " + file()));
+        Map<String, Object> row = db
+                .query(
+                        "SELECT owner, lease_until, owned_since, status FROM runs WHERE id = ?",
+                        rs -> {
+                            Map<String, Object> r = new LinkedHashMap<>();
+                            r.put("owner", rs.getString(1));
+                            r.put("lease", rs.getObject(2) == null ? null : rs.getLong(2));
+                            r.put("since", rs.getString(3));
+                            r.put("status", rs.getString(4));
+                            return r;
+                        },
+                        id)
+                .stream()
+                .findFirst()
+                .orElseThrow(() -> new DurableRunException("no run '" + id + "' in " + file()));
         String owner = (String) row.get("owner");
         Long lease = (Long) row.get("lease");
         boolean alive = owner != null && live(id, owner, lease);
         if ((alive && !force) || !ACTIVE.add(id)) { // reserved in this process before the conditional update
             throw ownedElsewhere(id, owner, (String) row.get("since"));
         }
-        int claimed = db.update("UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
+        int claimed = db.update(
+                "UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
                         + "sessions = sessions + 1, finished_at = NULL, error = NULL "
                         + "WHERE id = ? AND owner IS ? AND lease_until IS ? AND status <> 'succeeded'",
-                Owner.CURRENT.toString(), now(), leaseUntil(), id, owner, lease);
+                Owner.CURRENT.toString(),
+                now(),
+                leaseUntil(),
+                id,
+                owner,
+                lease);
         if (claimed == 0) {
             ACTIVE.remove(id);
-            String now = db.query("SELECT owner, owned_since FROM runs WHERE id = ?", rs -> rs.getString(1) + "\n"
-                    + rs.getString(2), id).get(0);
+            String now = db.query(
+                            "SELECT owner, owned_since FROM runs WHERE id = ?",
+                            rs -> rs.getString(1) + "\n" + rs.getString(2),
+                            id)
+                    .get(0);
             throw ownedElsewhere(id, now.split("\n")[0], now.split("\n")[1]);
         }
-        return db.query("SELECT sessions FROM runs WHERE id = ?", rs -> rs.getInt(1), id).get(0);
+        return db.query("SELECT sessions FROM runs WHERE id = ?", rs -> rs.getInt(1), id)
+                .get(0);
     }
 
     private static DurableRunException ownedElsewhere(String id, String owner, String since) {
         Optional<Owner> who = Owner.parse(owner);
-        return new DurableRunException("run " + id + " is running in process " + who.map(o -> String.valueOf(o.pid()))
-                .orElse(String.valueOf(owner)) + " on host " + who.map(Owner::host).orElse("?") + " since " + since
+        return new DurableRunException("run " + id + " is running in process "
+                + who.map(o -> String.valueOf(o.pid())).orElse(String.valueOf(owner)) + " on host "
+                + who.map(Owner::host).orElse("?") + " since " + since
                 + "; use --force after it died");
     }
 
     /** Extends this process's lease on run {@code id} (the heartbeat calls it). */
     public synchronized void renewLease(String id) {
-        db.update("UPDATE runs SET lease_until = ? WHERE id = ? AND owner = ?", leaseUntil(), id, Owner.CURRENT.toString());
+        db.update(
+                "UPDATE runs SET lease_until = ? WHERE id = ? AND owner = ?",
+                leaseUntil(),
+                id,
+                Owner.CURRENT.toString());
     }
 
     /** Keeps this process's lease on run {@code id} alive until the returned heartbeat is closed, which {@link #release}s it. */
@@ -258,15 +304,31 @@ public final class RunStore implements AutoCloseable {
             String callsJson = json(CallsJson.write(step.calls()));
             String traceJson = Blobs.write(trace);
             bytes[0] += writesJson.length() + callsJson.length() + traceJson.length();
-            if (db.update("UPDATE runs SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?",
-                    bytes[0], runId, bytes[0], settings.maxRunBytes()) == 0) {
-                throw new StoreException(file() + ": run " + runId + " would store more than " + mebibytes(settings.maxRunBytes())
-                        + " with step " + step.index() + " (seq_no " + step.seqNo() + "), the limit for one run (--max-store-bytes)");
+            if (db.update(
+                            "UPDATE runs SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?",
+                            bytes[0],
+                            runId,
+                            bytes[0],
+                            settings.maxRunBytes())
+                    == 0) {
+                throw new StoreException(file() + ": run " + runId + " would store more than "
+                        + mebibytes(settings.maxRunBytes()) + " with step " + step.index() + " (seq_no " + step.seqNo()
+                        + "), the limit for one run (--max-store-bytes)");
             }
-            db.update("INSERT INTO steps (run_id, step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
+            db.update(
+                    "INSERT INTO steps (run_id, step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
                             + "trace_json, session, committed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    runId, step.index(), step.seqNo(), step.type(), step.outcome(), step.nextPosition(), writesJson,
-                    callsJson, traceJson, step.session(), step.committedAt());
+                    runId,
+                    step.index(),
+                    step.seqNo(),
+                    step.type(),
+                    step.outcome(),
+                    step.nextPosition(),
+                    writesJson,
+                    callsJson,
+                    traceJson,
+                    step.session(),
+                    step.committedAt());
         });
     }
 
@@ -285,10 +347,14 @@ public final class RunStore implements AutoCloseable {
                 errorJson.put("line", error.line());
             }
         }
-        db.update("UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
-                        + "WHERE id = ?", result.status().label(), result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
+        db.update(
+                "UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
+                        + "WHERE id = ?",
+                result.status().label(),
+                result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
                 json(result.finalAnswer()),
-                errorJson == null ? null : json(errorJson), runId);
+                errorJson == null ? null : json(errorJson),
+                runId);
         ACTIVE.remove(runId);
     }
 
@@ -299,8 +365,11 @@ public final class RunStore implements AutoCloseable {
      */
     public synchronized boolean interrupt(String id) {
         ACTIVE.remove(id);
-        return db.update("UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND status = 'running'",
-                id, Owner.CURRENT.toString()) > 0;
+        return db.update(
+                        "UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND status = 'running'",
+                        id,
+                        Owner.CURRENT.toString())
+                > 0;
     }
 
     /** Fails a run that waits for approval, with {@code message}; false when it does not wait. */
@@ -308,8 +377,12 @@ public final class RunStore implements AutoCloseable {
         ObjectNode error = MAPPER.createObjectNode();
         error.putNull("seq_no").putNull("type");
         error.put("message", message);
-        return db.update("UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE id = ? AND status = 'waiting'",
-                now(), json(error), id) > 0;
+        return db.update(
+                        "UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE id = ? AND status = 'waiting'",
+                        now(),
+                        json(error),
+                        id)
+                > 0;
     }
 
     /** Records that run {@code runId}'s step {@code stepIndex} waits for a decision about this call. */
@@ -330,8 +403,9 @@ public final class RunStore implements AutoCloseable {
     /** How many runs the store holds by stored status label ({@code running} includes interrupted runs). */
     public synchronized Map<String, Integer> countByStatus() {
         Map<String, Integer> counts = new LinkedHashMap<>();
-        db.query("SELECT status, COUNT(*) FROM runs GROUP BY status ORDER BY status", rs -> counts.put(rs.getString(1),
-                rs.getInt(2)));
+        db.query(
+                "SELECT status, COUNT(*) FROM runs GROUP BY status ORDER BY status",
+                rs -> counts.put(rs.getString(1), rs.getInt(2)));
         return counts;
     }
 
@@ -403,7 +477,9 @@ public final class RunStore implements AutoCloseable {
     }
 
     private static String mebibytes(long bytes) {
-        return bytes % (1024 * 1024) == 0 ? bytes / (1024 * 1024) + " MiB" : String.format(Locale.ROOT, "%,d bytes", bytes);
+        return bytes % (1024 * 1024) == 0
+                ? bytes / (1024 * 1024) + " MiB"
+                : String.format(Locale.ROOT, "%,d bytes", bytes);
     }
 
     private String json(JsonNode node) {
@@ -417,5 +493,4 @@ public final class RunStore implements AutoCloseable {
             throw new StoreException("the run store holds malformed JSON: " + e.getOriginalMessage(), e);
         }
     }
-
 }

@@ -7,8 +7,15 @@ import dev.planvm.vm.run.RunStatus;
  *
  * @param live whether a live process works on the run now (its lease holds)
  */
-public record RunSummary(String id, String planSource, RunStatus status, String startedAt, String finishedAt, int steps,
-                         String parentRun, boolean live) {
+public record RunSummary(
+        String id,
+        String planSource,
+        RunStatus status,
+        String startedAt,
+        String finishedAt,
+        int steps,
+        String parentRun,
+        boolean live) {
 
     /** {@code running} (a live process works on it), {@code interrupted} (its process died), {@code succeeded}, {@code failed}. */
     public String state() {

@@ -1,11 +1,11 @@
 package dev.planvm.vm.durable;
 
+import dev.planvm.instructions.Plan;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
 import dev.planvm.vm.trace.TraceRecorder;
-import dev.planvm.instructions.Plan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -37,9 +37,19 @@ final class StoreJournal implements RunJournal {
 
     @Override
     public void commit(StepRecord step, int nextPosition) {
-        store.commitStep(runId, new StoredStep(stepIndex + 1, step.seqNo(), step.type(), outcome(step.outcome()),
-                nextPosition, step.writes(), step.calls(), TraceRecorder.entry(step, plan.sourceLines().get(step.seqNo())), session,
-                Instant.now().truncatedTo(ChronoUnit.MILLIS).toString()));
+        store.commitStep(
+                runId,
+                new StoredStep(
+                        stepIndex + 1,
+                        step.seqNo(),
+                        step.type(),
+                        outcome(step.outcome()),
+                        nextPosition,
+                        step.writes(),
+                        step.calls(),
+                        TraceRecorder.entry(step, plan.sourceLines().get(step.seqNo())),
+                        session,
+                        Instant.now().truncatedTo(ChronoUnit.MILLIS).toString()));
         stepIndex++;
     }
 

@@ -12,8 +12,15 @@ import java.util.Objects;
  * @param reason      the reviewer's reason, or {@code null}
  * @param decidedAt   when it was decided, or {@code null}
  */
-public record StoredApproval(int stepIndex, int seqNo, String tool, JsonNode params, String requestedAt, String decision,
-                             String reason, String decidedAt) {
+public record StoredApproval(
+        int stepIndex,
+        int seqNo,
+        String tool,
+        JsonNode params,
+        String requestedAt,
+        String decision,
+        String reason,
+        String decidedAt) {
     public StoredApproval {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(params, "params");

@@ -1,14 +1,14 @@
 package dev.planvm.vm.durable;
 
-import dev.planvm.vm.run.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import dev.planvm.vm.run.RunOptions;
 
 /**
  * A run as the store keeps it: its plan, inputs, status and committed steps.
@@ -21,10 +21,25 @@ import dev.planvm.vm.run.RunOptions;
  * @param approvals the calls that waited for approval and what was decided, in the order they were asked
  * @param sourceLines a compiled dialect plan's source line of each {@code seq_no}; empty for a JSON plan
  */
-public record StoredRun(String id, String planSource, String planDigest, JsonNode plan, Map<String, JsonNode> inputs,
-                        String mode, RunStatus status, String parentRun, Integer fromSeq, String startedAt,
-                        String finishedAt, int sessions, JsonNode finalAnswer, JsonNode error, List<StoredStep> steps,
-                        RunOptions options, List<StoredApproval> approvals, Map<Integer, Integer> sourceLines) {
+public record StoredRun(
+        String id,
+        String planSource,
+        String planDigest,
+        JsonNode plan,
+        Map<String, JsonNode> inputs,
+        String mode,
+        RunStatus status,
+        String parentRun,
+        Integer fromSeq,
+        String startedAt,
+        String finishedAt,
+        int sessions,
+        JsonNode finalAnswer,
+        JsonNode error,
+        List<StoredStep> steps,
+        RunOptions options,
+        List<StoredApproval> approvals,
+        Map<Integer, Integer> sourceLines) {
 
     public StoredRun {
         sourceLines = Map.copyOf(sourceLines);
@@ -41,7 +56,9 @@ public record StoredRun(String id, String planSource, String planDigest, JsonNod
 
     /** Where a resume continues: after the last committed step, with every variable it left. */
     public Checkpoint checkpoint() {
-        return new Checkpoint(steps.isEmpty() ? 0 : steps.get(steps.size() - 1).nextPosition(), steps.size(),
+        return new Checkpoint(
+                steps.isEmpty() ? 0 : steps.get(steps.size() - 1).nextPosition(),
+                steps.size(),
                 variablesAfter(steps, inputs));
     }
 

@@ -17,8 +17,17 @@ import java.util.Objects;
  * @param trace        its trace entry
  * @param session      1 for the first process, 2 for the first resume, ...
  */
-public record StoredStep(int index, int seqNo, String type, String outcome, int nextPosition, JsonNode writes,
-                         List<Call> calls, JsonNode trace, int session, String committedAt) {
+public record StoredStep(
+        int index,
+        int seqNo,
+        String type,
+        String outcome,
+        int nextPosition,
+        JsonNode writes,
+        List<Call> calls,
+        JsonNode trace,
+        int session,
+        String committedAt) {
     public StoredStep {
         Objects.requireNonNull(outcome, "outcome");
         calls = List.copyOf(calls);

@@ -6,14 +6,11 @@ import dev.planvm.instructions.Custom;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
-import dev.planvm.instructions.expr.ValueTemplate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -109,7 +106,10 @@ public final class Dataflow {
                 lastWrite.put(written, p);
             }
         }
-        int[] ordered = calls.stream().sorted(Comparator.comparingInt(c -> lastSideEffect[c])).mapToInt(Integer::intValue).toArray();
+        int[] ordered = calls.stream()
+                .sorted(Comparator.comparingInt(c -> lastSideEffect[c]))
+                .mapToInt(Integer::intValue)
+                .toArray();
         callsByReadiness.put(start, ordered);
     }
 }

@@ -52,6 +52,7 @@ public final class Dataflows {
     }
 
     private static Predicate<String> barriers(ApprovalRules approvals, Function<String, Optional<Tool>> lookup) {
-        return name -> approvals.matches(name) || lookup.apply(name).map(Tool::hasSideEffects).orElse(false);
+        return name -> approvals.matches(name)
+                || lookup.apply(name).map(Tool::hasSideEffects).orElse(false);
     }
 }

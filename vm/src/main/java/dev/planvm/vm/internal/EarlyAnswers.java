@@ -24,8 +24,7 @@ import java.util.concurrent.Future;
 public final class EarlyAnswers implements CallInterceptor {
 
     /** A call started early: its answer to come, and what it reported on the way. */
-    public record Early(Call call, Future<JsonNode> answer, List<FailedAttempt> attempts, TokenTally tokens) {
-    }
+    public record Early(Call call, Future<JsonNode> answer, List<FailedAttempt> attempts, TokenTally tokens) {}
 
     private final Map<Call, Deque<Early>> waiting = new HashMap<>();
     private int used;
@@ -47,7 +46,8 @@ public final class EarlyAnswers implements CallInterceptor {
             waiting.values().forEach(unused::addAll);
             waiting.clear();
         }
-        unused.forEach(early -> early.answer().cancel(true)); // outside the lock: a cancelled call's hooks may take others
+        unused.forEach(
+                early -> early.answer().cancel(true)); // outside the lock: a cancelled call's hooks may take others
         return unused.size();
     }
 

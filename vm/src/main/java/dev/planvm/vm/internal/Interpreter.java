@@ -94,15 +94,26 @@ public final class Interpreter {
             }
         }
         RunStatus status = error == null ? RunStatus.SUCCEEDED : ending == null ? RunStatus.FAILED : ending.status();
-        RunResult result = new RunResult(status, finalAnswer == null ? NullNode.getInstance() : finalAnswer,
-                variables.snapshot(), error, steps, Duration.ofNanos(setup.scheduler().nanoTime() - start), null, warnings,
-                setup.speculator() == null ? null : setup.speculator().stats(), ending == null ? null : ending.pending());
+        RunResult result = new RunResult(
+                status,
+                finalAnswer == null ? NullNode.getInstance() : finalAnswer,
+                variables.snapshot(),
+                error,
+                steps,
+                Duration.ofNanos(setup.scheduler().nanoTime() - start),
+                null,
+                warnings,
+                setup.speculator() == null ? null : setup.speculator().stats(),
+                ending == null ? null : ending.pending());
         if (setup.journal() != null) {
             try {
                 setup.journal().finish(result);
             } catch (RuntimeException e) {
-                result = result.failedWith(new RunError(null, null, setup.redactor().redact(
-                        "the run ended but its end could not be recorded: " + e.getMessage()), e));
+                result = result.failedWith(new RunError(
+                        null,
+                        null,
+                        setup.redactor().redact("the run ended but its end could not be recorded: " + e.getMessage()),
+                        e));
             }
         }
         RunResult finished = result;
@@ -124,10 +135,19 @@ public final class Interpreter {
                 ? "the run overflowed the stack (a value or expression nested too deep for this JVM's -Xss)"
                 : "the run ran out of memory (" + (error.getMessage() == null ? "Java heap" : error.getMessage())
                         + ") before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)";
-        RunError runError = current == null ? new RunError(null, null, cause, error)
+        RunError runError = current == null
+                ? new RunError(null, null, cause, error)
                 : located(new RunError(current.seqNo(), current.type(), cause, error));
-        RunResult result = new RunResult(RunStatus.FAILED, NullNode.getInstance(), Map.of(), runError, steps,
-                Duration.ofNanos(setup.scheduler().nanoTime() - start), null, List.of(), null);
+        RunResult result = new RunResult(
+                RunStatus.FAILED,
+                NullNode.getInstance(),
+                Map.of(),
+                runError,
+                steps,
+                Duration.ofNanos(setup.scheduler().nanoTime() - start),
+                null,
+                List.of(),
+                null);
         try {
             if (setup.journal() != null) {
                 setup.journal().finish(result);
@@ -166,16 +186,20 @@ public final class Interpreter {
                 return stopped;
             }
             if (steps == setup.maxSteps()) {
-                return Ending.failed(new RunError(instruction.seqNo(), instruction.type(), "the run exceeded the limit of "
-                        + setup.maxSteps() + " steps (--max-steps); an unguarded jmp loop is the usual cause", null));
+                return Ending.failed(new RunError(
+                        instruction.seqNo(),
+                        instruction.type(),
+                        "the run exceeded the limit of " + setup.maxSteps()
+                                + " steps (--max-steps); an unguarded jmp loop is the usual cause",
+                        null));
             }
             steps++;
             if (setup.speculator() != null) {
                 setup.speculator().beforeStep(pc, variables);
             }
             current = instruction;
-            Step step = new Step(instruction, variables, this::answer, setup.recording(), setup.retaining(),
-                    setup.placeholders());
+            Step step = new Step(
+                    instruction, variables, this::answer, setup.recording(), setup.retaining(), setup.placeholders());
             long stepStart = setup.scheduler().nanoTime();
             if (setup.recording()) {
                 tell(l -> l.stepStarted(instruction));
@@ -189,16 +213,22 @@ public final class Interpreter {
                     steps--; // not executed: it runs again once the call is approved or denied
                     return waiting(instruction, approval);
                 }
-                RunError error = new RunError(instruction.seqNo(), instruction.type(), setup.redactor().redact(describe(e)), e);
-                StepRecord failed = step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, null,
-                        error.message());
+                RunError error = new RunError(
+                        instruction.seqNo(),
+                        instruction.type(),
+                        setup.redactor().redact(describe(e)),
+                        e);
+                StepRecord failed = step.record(
+                        stepStart - runStart, setup.scheduler().nanoTime() - stepStart, null, error.message());
                 tell(l -> l.stepFinished(failed));
                 return Ending.failed(error);
             }
-            int next = outcome instanceof Outcome.JumpTo jump ? plan.positionOf(jump.seqNo())
+            int next = outcome instanceof Outcome.JumpTo jump
+                    ? plan.positionOf(jump.seqNo())
                     : outcome instanceof Outcome.Halt ? instructions.size() : pc + 1;
             if (setup.recording()) {
-                StepRecord record = step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, outcome, null);
+                StepRecord record =
+                        step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, outcome, null);
                 RunError notRecorded = commit(record, next);
                 if (notRecorded != null) {
                     return Ending.failed(notRecorded);
@@ -218,21 +248,41 @@ public final class Interpreter {
         }
         RunControl.Stop stop = control.requested().get();
         if (stop.cancel()) {
-            return Ending.failed(new RunError(next.seqNo(), next.type(), setup.redactor().redact(
-                    "the run was cancelled before this step: " + stop.reason()), null));
+            return Ending.failed(new RunError(
+                    next.seqNo(),
+                    next.type(),
+                    setup.redactor().redact("the run was cancelled before this step: " + stop.reason()),
+                    null));
         }
-        return new Ending(RunStatus.RUNNING, new RunError(next.seqNo(), next.type(), setup.redactor().redact(
-                "the run was interrupted before this step (" + stop.reason() + "); resume continues it here"), null), null);
+        return new Ending(
+                RunStatus.RUNNING,
+                new RunError(
+                        next.seqNo(),
+                        next.type(),
+                        setup.redactor()
+                                .redact("the run was interrupted before this step (" + stop.reason()
+                                        + "); resume continues it here"),
+                        null),
+                null);
     }
 
     /** The run waits before {@code instruction}'s call until a reviewer decides about it. */
     private Ending waiting(Instruction instruction, ApprovalRequired approval) {
         Call.ToolCall call = approval.call();
-        PendingCall pending = new PendingCall(instruction.seqNo(), instruction.type(), call.tool(),
+        PendingCall pending = new PendingCall(
+                instruction.seqNo(),
+                instruction.type(),
+                call.tool(),
                 setup.redactor().redact(call.params()));
-        return new Ending(RunStatus.WAITING, new RunError(instruction.seqNo(), instruction.type(),
-                setup.redactor().redact("waiting for approval to call tool '" + call.tool() + "' with "
-                        + abbreviate(pending.params().toString(), 300)), null),
+        return new Ending(
+                RunStatus.WAITING,
+                new RunError(
+                        instruction.seqNo(),
+                        instruction.type(),
+                        setup.redactor()
+                                .redact("waiting for approval to call tool '" + call.tool() + "' with "
+                                        + abbreviate(pending.params().toString(), 300)),
+                        null),
                 pending);
     }
 
@@ -259,19 +309,24 @@ public final class Interpreter {
             setup.journal().commit(record, next);
             return null;
         } catch (RuntimeException e) {
-            return new RunError(record.seqNo(), record.type(), setup.redactor().redact(
-                    "the step could not be recorded, so the run stops here: " + e.getMessage()), e);
+            return new RunError(
+                    record.seqNo(),
+                    record.type(),
+                    setup.redactor().redact("the step could not be recorded, so the run stops here: " + e.getMessage()),
+                    e);
         }
     }
 
     private JsonNode answer(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {
-        return setup.speculator() == null ? setup.chain().execute(call, failedAttempts)
+        return setup.speculator() == null
+                ? setup.chain().execute(call, failedAttempts)
                 : setup.speculator().atTurn(seqNo, call, failedAttempts);
     }
 
     @SuppressWarnings("unchecked")
     private Outcome execute(Instruction instruction, Step step) {
-        InstructionHandler<Instruction> handler = (InstructionHandler<Instruction>) setup.handlers().get(instruction.type());
+        InstructionHandler<Instruction> handler =
+                (InstructionHandler<Instruction>) setup.handlers().get(instruction.type());
         if (handler == null) {
             throw new StepFailure("no handler is registered for instruction type '" + instruction.type() + "'");
         }

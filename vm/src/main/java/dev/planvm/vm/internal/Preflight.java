@@ -9,13 +9,13 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.vm.run.InstructionHandler;
-import java.util.Optional;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -29,8 +29,12 @@ import java.util.Set;
  *
  * @param llmHint why no LLM is available (which environment variables to set), or {@code null}
  */
-public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistry tools, ToolPolicy policy,
-                        boolean hasConditionEvaluator, String llmHint) {
+public record Preflight(
+        Map<String, InstructionHandler<?>> handlers,
+        ToolRegistry tools,
+        ToolPolicy policy,
+        boolean hasConditionEvaluator,
+        String llmHint) {
 
     /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
     public static final String LLM_TOOL = "llm_generate";
@@ -54,12 +58,18 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
             if (instruction instanceof Calling calling) {
                 policy.refusal(calling.tool()).ifPresent(refusal -> problems.add(at + refusal));
                 boolean answered = dryRun || replaying && !live.contains(calling.tool());
-                if (!answered && policy.allows(calling.tool()) && tools.find(calling.tool()).isEmpty()) {
-                    problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool()) + ")");
+                if (!answered
+                        && policy.allows(calling.tool())
+                        && tools.find(calling.tool()).isEmpty()) {
+                    problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool())
+                            + ")");
                 }
             }
-            if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition
-                    && !dryRun && !replaying && !hasConditionEvaluator) {
+            if (instruction instanceof Jmp jmp
+                    && jmp.branch() instanceof Jmp.LlmCondition
+                    && !dryRun
+                    && !replaying
+                    && !hasConditionEvaluator) {
                 problems.add(at + "this jmp has a condition_prompt, which needs an LLM to decide it"
                         + (llmHint != null ? ": " + llmHint : ", and no condition evaluator is configured"));
             }
@@ -74,7 +84,8 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
      * @param cassetteTools the tools the cassette has interactions for
      * @param hasConditions whether the cassette has condition answers
      */
-    public static List<Diagnostic> uncovered(Plan plan, int position, Set<String> cassetteTools, boolean hasConditions) {
+    public static List<Diagnostic> uncovered(
+            Plan plan, int position, Set<String> cassetteTools, boolean hasConditions) {
         List<Diagnostic> warnings = new ArrayList<>();
         List<Instruction> instructions = plan.instructions();
         boolean[] reachable = reachableFrom(plan, position);
@@ -84,11 +95,13 @@ public record Preflight(Map<String, InstructionHandler<?>> handlers, ToolRegistr
                 continue;
             }
             if (instruction instanceof Calling calling && !cassetteTools.contains(calling.tool())) {
-                warnings.add(warning(instruction, "tool '" + calling.tool()
-                        + "' is not in the cassette: a call to it fails as a cassette miss"));
+                warnings.add(warning(
+                        instruction,
+                        "tool '" + calling.tool() + "' is not in the cassette: a call to it fails as a cassette miss"));
             }
             if (instruction instanceof Jmp jmp && jmp.branch() instanceof Jmp.LlmCondition && !hasConditions) {
-                warnings.add(warning(instruction,
+                warnings.add(warning(
+                        instruction,
                         "the cassette has no condition answers: this condition_prompt fails if it is reached"));
             }
         }

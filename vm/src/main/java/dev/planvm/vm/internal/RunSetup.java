@@ -1,6 +1,7 @@
 package dev.planvm.vm.internal;
 
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.vm.run.CallScheduler;
@@ -9,7 +10,6 @@ import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
-import dev.planvm.instructions.expr.RunClock;
 import java.util.List;
 import java.util.Map;
 
@@ -26,10 +26,22 @@ import java.util.Map;
  * @param scheduler    what the speculator starts early calls with, and the run's clocks
  * @param clock        the run's clock, which its date/time helpers read
  */
-public record RunSetup(Plan plan, Map<String, InstructionHandler<?>> handlers, CallChain chain,
-                       List<RunListener> listeners, RunJournal journal, int maxSteps, boolean strict, RunLimits limits,
-                       Redactor redactor, boolean placeholders, Speculator speculator, RunControl control,
-                       boolean retaining, CallScheduler scheduler, RunClock clock) {
+public record RunSetup(
+        Plan plan,
+        Map<String, InstructionHandler<?>> handlers,
+        CallChain chain,
+        List<RunListener> listeners,
+        RunJournal journal,
+        int maxSteps,
+        boolean strict,
+        RunLimits limits,
+        Redactor redactor,
+        boolean placeholders,
+        Speculator speculator,
+        RunControl control,
+        boolean retaining,
+        CallScheduler scheduler,
+        RunClock clock) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

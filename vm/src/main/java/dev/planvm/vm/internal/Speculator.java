@@ -5,29 +5,29 @@ import dev.planvm.instructions.Assign;
 import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.Variables;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.chain.CallChain;
 import dev.planvm.vm.internal.handlers.AssignHandler;
 import dev.planvm.vm.internal.handlers.OutputBinding;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunResult;
-import dev.planvm.tools.ToolException;
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.chain.CallChain;
-import dev.planvm.instructions.expr.Variables;
-import dev.planvm.vm.run.CallScheduler;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
-import java.util.Collections;
-import java.util.Optional;
 
 /**
  * Runs calls ahead of their turn inside a basic block, keeping sequential semantics (one per run,
@@ -71,6 +71,7 @@ public final class Speculator {
     private final TreeSet<Integer> unchecked = new TreeSet<>();
     /** Calls not started yet, by the position whose value they wait for (rechecked when it commits or answers). */
     private final TreeMap<Integer, List<Integer>> blockedBy = new TreeMap<>();
+
     private final Map<Integer, Launched> launched = new HashMap<>();
     /** Writes of uncommitted block instructions, known ahead (position → variable → value). */
     private final Map<Integer, Map<String, JsonNode>> forwarded = new HashMap<>();
@@ -80,11 +81,17 @@ public final class Speculator {
     private int mismatched;
 
     /** A call started early, its failed attempts and its tokens (written by the thread that runs it). */
-    private record Launched(Call call, CallScheduler.Pending pending, List<FailedAttempt> attempts, TokenTally tokens) {
-    }
+    private record Launched(
+            Call call, CallScheduler.Pending pending, List<FailedAttempt> attempts, TokenTally tokens) {}
 
-    public Speculator(Plan plan, Dataflow flow, Map<String, InstructionHandler<?>> handlers, RunLimits limits,
-                      CallChain chain, CallScheduler scheduler, int maxInFlight) {
+    public Speculator(
+            Plan plan,
+            Dataflow flow,
+            Map<String, InstructionHandler<?>> handlers,
+            RunLimits limits,
+            CallChain chain,
+            CallScheduler scheduler,
+            int maxInFlight) {
         this.plan = plan;
         this.flow = flow;
         this.handlers = handlers;
@@ -167,7 +174,8 @@ public final class Speculator {
             throw new ToolException(call.call().describe() + " failed: " + cause, false, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ToolException("interrupted while waiting for " + call.call().describe(), false, e);
+            throw new ToolException(
+                    "interrupted while waiting for " + call.call().describe(), false, e);
         } catch (CancellationException e) {
             throw new ToolException(call.call().describe() + " was cancelled", false, e);
         }
@@ -217,7 +225,9 @@ public final class Speculator {
                     launched.put(instruction.seqNo(), submit(position, call.get()));
                 }
             } catch (NotKnownYet notYet) {
-                blockedBy.computeIfAbsent(notYet.position, p -> new ArrayList<>()).add(position);
+                blockedBy
+                        .computeIfAbsent(notYet.position, p -> new ArrayList<>())
+                        .add(position);
             } catch (RuntimeException fails) {
                 // it fails at its turn, exactly as in a sequential run
             }
@@ -234,7 +244,8 @@ public final class Speculator {
     private Launched submit(int position, Call call) {
         List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
         TokenTally tokens = new TokenTally();
-        CallScheduler.Pending pending = scheduler.start(position, () -> chain.execute(call.withEvents(tokens), attempts::add));
+        CallScheduler.Pending pending =
+                scheduler.start(position, () -> chain.execute(call.withEvents(tokens), attempts::add));
         return new Launched(call, pending, attempts, tokens);
     }
 
@@ -280,7 +291,8 @@ public final class Speculator {
                 throw new NotKnownYet(position);
             }
             try {
-                writes = OutputBinding.values(calling.tool(), calling.outputVars(), early.pending().answer());
+                writes = OutputBinding.values(
+                        calling.tool(), calling.outputVars(), early.pending().answer());
                 writes.forEach(limits::checkVariable);
             } catch (RuntimeException failed) {
                 throw new NotKnownYet(position); // the failure surfaces at its turn

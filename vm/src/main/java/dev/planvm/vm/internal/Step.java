@@ -48,8 +48,13 @@ final class Step implements StepContext {
      *                     inputs and writes then count against the run's memory budget
      * @param placeholders whether answers are dry-run placeholders (marked in the inputs)
      */
-    Step(Instruction instruction, VariableStore variables, Caller caller, boolean recording, boolean retaining,
-         boolean placeholders) {
+    Step(
+            Instruction instruction,
+            VariableStore variables,
+            Caller caller,
+            boolean recording,
+            boolean retaining,
+            boolean placeholders) {
         this.instruction = instruction;
         this.variables = variables;
         this.caller = caller;
@@ -144,8 +149,16 @@ final class Step implements StepContext {
     /** The record of this step, which started {@code offsetNanos} after the run and took {@code durationNanos}. */
     StepRecord record(long offsetNanos, long durationNanos, Outcome outcome, String error) {
         JsonNodeFactory json = JsonNodeFactory.instance;
-        return new StepRecord(seqNo(), instruction.type(), offsetNanos, durationNanos,
-                inputs == null ? json.objectNode() : inputs, writes == null ? json.objectNode() : writes,
-                outcome, explanation, error, calls);
+        return new StepRecord(
+                seqNo(),
+                instruction.type(),
+                offsetNanos,
+                durationNanos,
+                inputs == null ? json.objectNode() : inputs,
+                writes == null ? json.objectNode() : writes,
+                outcome,
+                explanation,
+                error,
+                calls);
     }
 }

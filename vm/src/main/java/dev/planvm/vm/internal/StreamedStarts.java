@@ -72,19 +72,26 @@ public final class StreamedStarts {
     private final List<Entry> prefix = new ArrayList<>();
     /** Variable to the index of the last entry of {@link #prefix} that writes it. */
     private final Map<String, Integer> lastWriter = new HashMap<>();
+
     private final Map<Integer, Launch> launched = new LinkedHashMap<>();
     private int lastSeqNo = -1;
     private boolean prefixClosed;
     private boolean stopped;
 
     /** Where an instruction of the start of the plan is. */
-    private enum State { PENDING, LAUNCHED, KNOWN, FAILED }
+    private enum State {
+        PENDING,
+        LAUNCHED,
+        KNOWN,
+        FAILED
+    }
 
     /** One instruction of the start of the plan, and what it writes once known. */
     private static final class Entry {
         final Instruction instruction;
         /** For each variable it reads, the entry that writes it before it (absent: the run's inputs). */
         final Map<String, Integer> writers;
+
         State state = State.PENDING;
         Map<String, JsonNode> writes = Map.of();
 
@@ -112,9 +119,18 @@ public final class StreamedStarts {
      *                      that is not installed may then start early
      * @param chain         the chain early calls go through (the session's, without its listeners)
      */
-    public StreamedStarts(Map<String, InstructionHandler<?>> handlers, ToolRegistry tools, ToolPolicy policy,
-                          ApprovalRules approveTools, boolean toolsAnswered, RunLimits limits, CallChain chain,
-                          EarlyAnswers answers, ExecutorService executor, int maxInFlight, Map<String, JsonNode> inputs) {
+    public StreamedStarts(
+            Map<String, InstructionHandler<?>> handlers,
+            ToolRegistry tools,
+            ToolPolicy policy,
+            ApprovalRules approveTools,
+            boolean toolsAnswered,
+            RunLimits limits,
+            CallChain chain,
+            EarlyAnswers answers,
+            ExecutorService executor,
+            int maxInFlight,
+            Map<String, JsonNode> inputs) {
         this.handlers = handlers;
         this.tools = tools;
         this.policy = policy;
@@ -133,8 +149,11 @@ public final class StreamedStarts {
         if (stopped || prefixClosed) {
             return;
         }
-        if (instruction.seqNo() <= lastSeqNo || prefix.size() >= MAX_PREFIX || !(instruction instanceof Assign
-                || instruction instanceof Calling || instruction instanceof Reasoning)) {
+        if (instruction.seqNo() <= lastSeqNo
+                || prefix.size() >= MAX_PREFIX
+                || !(instruction instanceof Assign
+                        || instruction instanceof Calling
+                        || instruction instanceof Reasoning)) {
             prefixClosed = true; // out of order, a jmp or a custom instruction: what follows is not straight-line
             return;
         }
@@ -175,7 +194,8 @@ public final class StreamedStarts {
         List<Started> list = new ArrayList<>();
         for (Launch launch : launched.values()) {
             boolean failed = launch.task.isCancelled() || (launch.task.isDone() && failed(launch.task));
-            list.add(new Started(launch.calling.seqNo(), launch.calling.tool(), launch.started, launch.answered, failed));
+            list.add(new Started(
+                    launch.calling.seqNo(), launch.calling.tool(), launch.started, launch.answered, failed));
         }
         return list;
     }
@@ -216,7 +236,9 @@ public final class StreamedStarts {
             }
             Variables view = name -> {
                 Integer writer = entry.writers.get(name);
-                return writer == null ? inputs.get(name) : prefix.get(writer).writes.get(name);
+                return writer == null
+                        ? inputs.get(name)
+                        : prefix.get(writer).writes.get(name);
             };
             if (entry.instruction instanceof Assign assign) {
                 evaluate(entry, assign, view);
@@ -284,8 +306,8 @@ public final class StreamedStarts {
             return;
         }
         try {
-            Map<String, JsonNode> writes = OutputBinding.values(launch.calling.tool(), launch.calling.outputVars(),
-                    launch.task.get());
+            Map<String, JsonNode> writes =
+                    OutputBinding.values(launch.calling.tool(), launch.calling.outputVars(), launch.task.get());
             writes.forEach(limits::checkVariable);
             entry.writes = writes;
             entry.state = State.KNOWN;

@@ -2,6 +2,7 @@ package dev.planvm.vm.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.instructions.expr.ValueSize;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.json.JsonValues;
@@ -14,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import dev.planvm.instructions.expr.RunClock;
 
 /**
  * The variables of one run: names to JSON values. A value stays until a step replaces it, so a
@@ -96,8 +96,12 @@ public final class VariableStore implements Variables {
      */
     public void retain(String what, JsonNode value) {
         long room = limits.maxRunSize() - live - retained;
-        long size = value.isTextual() ? value.textValue().length()
-                : !value.isContainerNode() ? 1 : ValueSize.of(value, Math.max(0, room), Integer.MAX_VALUE).size();
+        long size = value.isTextual()
+                ? value.textValue().length()
+                : !value.isContainerNode()
+                        ? 1
+                        : ValueSize.of(value, Math.max(0, room), Integer.MAX_VALUE)
+                                .size();
         if (size > room) {
             throw overBudget("keeping " + what + " for the trace", live);
         }
@@ -122,10 +126,11 @@ public final class VariableStore implements Variables {
     }
 
     private StepFailure overBudget(String doing, long variables) {
-        return new StepFailure(doing + " would take the run past its limit of " + RunLimits.describeSize(limits.maxRunSize())
-                + " (--max-run-memory): its variables would hold " + count(variables)
-                + (retained == 0 ? "" : " and its trace " + count(retained))
-                + " (characters of text and keys, plus one per other value)");
+        return new StepFailure(
+                doing + " would take the run past its limit of " + RunLimits.describeSize(limits.maxRunSize())
+                        + " (--max-run-memory): its variables would hold " + count(variables)
+                        + (retained == 0 ? "" : " and its trace " + count(retained))
+                        + " (characters of text and keys, plus one per other value)");
     }
 
     private static String count(long n) {

@@ -8,16 +8,13 @@ package dev.planvm.vm.run;
 public sealed interface Outcome permits Outcome.Next, Outcome.JumpTo, Outcome.Halt {
 
     /** Continue with the next instruction. */
-    record Next() implements Outcome {
-    }
+    record Next() implements Outcome {}
 
     /** Continue at the instruction with this {@code seq_no}. */
-    record JumpTo(int seqNo) implements Outcome {
-    }
+    record JumpTo(int seqNo) implements Outcome {}
 
     /** End the run now, successfully. */
-    record Halt() implements Outcome {
-    }
+    record Halt() implements Outcome {}
 
     Outcome NEXT = new Next();
     Outcome HALT = new Halt();

@@ -35,7 +35,8 @@ public record RunError(Integer seqNo, String type, String message, Throwable cau
         if (seqNo == null) {
             return message;
         }
-        return line == null ? "seq_no " + seqNo + " (" + type + "): " + message
+        return line == null
+                ? "seq_no " + seqNo + " (" + type + "): " + message
                 : "line " + line + " (seq_no " + seqNo + ", " + type + "): " + message;
     }
 }

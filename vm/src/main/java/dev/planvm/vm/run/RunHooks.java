@@ -18,8 +18,12 @@ import java.util.Objects;
  *                      ({@code PlanVmBuilder.approvals}), else nobody (the run waits)
  * @param control       stops the run from outside, or {@code null}
  */
-public record RunHooks(List<RunListener> listeners, List<CallListener> callListeners, RunOptions options,
-                       Approvals approvals, RunControl control) {
+public record RunHooks(
+        List<RunListener> listeners,
+        List<CallListener> callListeners,
+        RunOptions options,
+        Approvals approvals,
+        RunControl control) {
 
     /** No listener, no option, the VM's reviewer, no control. */
     public static final RunHooks NONE = new RunHooks(List.of(), List.of(), RunOptions.DEFAULT, null, null);

@@ -18,6 +18,5 @@ public interface RunJournal {
     void commit(StepRecord step, int nextPosition);
 
     /** Records how the run ended; a failure here turns a succeeded result into a failed one. */
-    default void finish(RunResult result) {
-    }
+    default void finish(RunResult result) {}
 }

@@ -40,7 +40,8 @@ public record RunLimits(int maxStringLength, long maxValueSize, int maxValueDept
     public static final long DEFAULT_MAX_RUN_SIZE = 64L * 1024 * 1024;
 
     /** 1,000,000 characters per string, 5 MiB and 500 levels per variable, 64 MiB per run. */
-    public static final RunLimits DEFAULT = new RunLimits(Interpolator.DEFAULT_MAX_STRING_LENGTH, 5L * 1024 * 1024, 500);
+    public static final RunLimits DEFAULT =
+            new RunLimits(Interpolator.DEFAULT_MAX_STRING_LENGTH, 5L * 1024 * 1024, 500);
 
     public RunLimits {
         if (maxStringLength < 1 || maxValueSize < 1 || maxValueDepth < 1 || maxRunSize < 1) {
@@ -90,8 +91,8 @@ public record RunLimits(int maxStringLength, long maxValueSize, int maxValueDept
         if (value.isTextual()) {
             int length = value.textValue().length();
             if (length > maxValueSize) {
-                throw new StepFailure(what + " is text of " + count(length)
-                        + " characters; the limit for " + unit + " is " + count(maxValueSize));
+                throw new StepFailure(what + " is text of " + count(length) + " characters; the limit for " + unit
+                        + " is " + count(maxValueSize));
             }
             return length;
         }
@@ -100,8 +101,8 @@ public record RunLimits(int maxStringLength, long maxValueSize, int maxValueDept
         }
         ValueSize size = ValueSize.of(value, maxValueSize, maxValueDepth);
         if (size.depth() > maxValueDepth) {
-            throw new StepFailure(what + " is nested deeper than " + count(maxValueDepth)
-                    + " levels, the limit for " + unit);
+            throw new StepFailure(
+                    what + " is nested deeper than " + count(maxValueDepth) + " levels, the limit for " + unit);
         }
         if (size.size() > maxValueSize) {
             throw new StepFailure(what + " is larger than " + count(maxValueSize)

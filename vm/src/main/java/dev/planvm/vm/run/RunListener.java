@@ -11,16 +11,12 @@ import java.util.Map;
  */
 public interface RunListener {
 
-    default void runStarted(Plan plan, Map<String, JsonNode> inputs) {
-    }
+    default void runStarted(Plan plan, Map<String, JsonNode> inputs) {}
 
-    default void stepStarted(Instruction instruction) {
-    }
+    default void stepStarted(Instruction instruction) {}
 
     /** A step ended, successfully or not ({@link StepRecord#error()}). */
-    default void stepFinished(StepRecord step) {
-    }
+    default void stepFinished(StepRecord step) {}
 
-    default void runFinished(RunResult result) {
-    }
+    default void runFinished(RunResult result) {}
 }

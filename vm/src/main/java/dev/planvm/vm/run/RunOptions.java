@@ -1,8 +1,8 @@
 package dev.planvm.vm.run;
 
+import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.approval.ApprovalRules;
-import dev.planvm.instructions.expr.RunClock;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,15 +23,24 @@ import java.util.Objects;
  *                     when the run starts ({@code PlanVm#clockFor}); a durable run stores the one it got, so a
  *                     resume and a rerun compute the same dates
  */
-public record RunOptions(List<String> allowTools, List<String> denyTools, List<String> approveTools, Integer maxSteps,
-                         String origin, RunClock clock) {
+public record RunOptions(
+        List<String> allowTools,
+        List<String> denyTools,
+        List<String> approveTools,
+        Integer maxSteps,
+        String origin,
+        RunClock clock) {
 
     /** Nothing beyond the VM's settings. */
     public static final RunOptions DEFAULT = new RunOptions(List.of(), List.of(), List.of(), null, null, null);
 
     /** Options with no clock of their own. */
-    public RunOptions(List<String> allowTools, List<String> denyTools, List<String> approveTools, Integer maxSteps,
-                      String origin) {
+    public RunOptions(
+            List<String> allowTools,
+            List<String> denyTools,
+            List<String> approveTools,
+            Integer maxSteps,
+            String origin) {
         this(allowTools, denyTools, approveTools, maxSteps, origin, null);
     }
 
@@ -70,8 +79,12 @@ public record RunOptions(List<String> allowTools, List<String> denyTools, List<S
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof RunOptions o && allowTools.equals(o.allowTools) && denyTools.equals(o.denyTools)
-                && approveTools.equals(o.approveTools) && Objects.equals(maxSteps, o.maxSteps) && Objects.equals(origin, o.origin)
+        return other instanceof RunOptions o
+                && allowTools.equals(o.allowTools)
+                && denyTools.equals(o.denyTools)
+                && approveTools.equals(o.approveTools)
+                && Objects.equals(maxSteps, o.maxSteps)
+                && Objects.equals(origin, o.origin)
                 && Objects.equals(clock, o.clock);
     }
 

@@ -26,22 +26,32 @@ import java.util.Map;
  * <p>Every result that did not succeed has an {@link #error()}: why it failed, what it waits for, or why
  * it stopped.
  */
-public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, JsonNode> variables, RunError error,
-                        int steps, Duration duration, JsonNode trace, List<String> warnings, EarlyCalls earlyCalls,
-                        PendingCall pending) {
+public record RunResult(
+        RunStatus status,
+        JsonNode finalAnswer,
+        Map<String, JsonNode> variables,
+        RunError error,
+        int steps,
+        Duration duration,
+        JsonNode trace,
+        List<String> warnings,
+        EarlyCalls earlyCalls,
+        PendingCall pending) {
 
     /**
      * Calls started ahead of their turn: how many were started, how many answered their
      * instruction at its turn, and how many were not the call the instruction then made (always 0
      * unless the dependency analysis is wrong).
      */
-    public record EarlyCalls(int started, int used, int mismatched) {
-    }
+    public record EarlyCalls(int started, int used, int mismatched) {}
 
     public RunResult {
-        if (status != RunStatus.SUCCEEDED && status != RunStatus.FAILED && status != RunStatus.WAITING
+        if (status != RunStatus.SUCCEEDED
+                && status != RunStatus.FAILED
+                && status != RunStatus.WAITING
                 && status != RunStatus.RUNNING) {
-            throw new IllegalArgumentException("a run ends succeeded, failed, waiting or interrupted, not " + status.label());
+            throw new IllegalArgumentException(
+                    "a run ends succeeded, failed, waiting or interrupted, not " + status.label());
         }
         if ((status == RunStatus.WAITING) != (pending != null)) {
             throw new IllegalArgumentException("a waiting run, and only one, has a pending call");
@@ -54,8 +64,16 @@ public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, Json
     }
 
     /** A result that waits for no approval. */
-    public RunResult(RunStatus status, JsonNode finalAnswer, Map<String, JsonNode> variables, RunError error, int steps,
-                     Duration duration, JsonNode trace, List<String> warnings, EarlyCalls earlyCalls) {
+    public RunResult(
+            RunStatus status,
+            JsonNode finalAnswer,
+            Map<String, JsonNode> variables,
+            RunError error,
+            int steps,
+            Duration duration,
+            JsonNode trace,
+            List<String> warnings,
+            EarlyCalls earlyCalls) {
         this(status, finalAnswer, variables, error, steps, duration, trace, warnings, earlyCalls, null);
     }
 
@@ -75,7 +93,8 @@ public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, Json
 
     /** This result with its trace document. */
     public RunResult withTrace(JsonNode document) {
-        return new RunResult(status, finalAnswer, variables, error, steps, duration, document, warnings, earlyCalls, pending);
+        return new RunResult(
+                status, finalAnswer, variables, error, steps, duration, document, warnings, earlyCalls, pending);
     }
 
     /** This result with {@code earlier} warnings (found before the run) ahead of its own. */
@@ -87,7 +106,7 @@ public record RunResult(RunStatus status, JsonNode finalAnswer, Map<String, Json
 
     /** This result failed with {@code failure} (e.g. the journal could not record its end). */
     public RunResult failedWith(RunError failure) {
-        return new RunResult(RunStatus.FAILED, finalAnswer, variables, failure, steps, duration, trace, warnings, earlyCalls,
-                null);
+        return new RunResult(
+                RunStatus.FAILED, finalAnswer, variables, failure, steps, duration, trace, warnings, earlyCalls, null);
     }
 }

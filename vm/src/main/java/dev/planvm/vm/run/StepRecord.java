@@ -20,8 +20,17 @@ import java.util.Objects;
  * @param calls          the calls the step made through the call chain, in order (typed: a resume
  *                       knows which recorded interactions they used)
  */
-public record StepRecord(int seqNo, String type, long offsetNanos, long durationNanos, ObjectNode inputs,
-                         ObjectNode writes, Outcome outcome, String explanation, String error, List<Call> calls) {
+public record StepRecord(
+        int seqNo,
+        String type,
+        long offsetNanos,
+        long durationNanos,
+        ObjectNode inputs,
+        ObjectNode writes,
+        Outcome outcome,
+        String explanation,
+        String error,
+        List<Call> calls) {
 
     public StepRecord {
         Objects.requireNonNull(type, "type");

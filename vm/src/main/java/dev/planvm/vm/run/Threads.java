@@ -17,8 +17,7 @@ public final class Threads {
 
     private static final MethodHandle VIRTUAL_PER_TASK = lookUpVirtualThreads();
 
-    private Threads() {
-    }
+    private Threads() {}
 
     /** Whether this JVM has virtual threads. */
     public static boolean virtual() {
@@ -61,8 +60,11 @@ public final class Threads {
 
     private static MethodHandle lookUpVirtualThreads() {
         try {
-            return MethodHandles.publicLookup().findStatic(Executors.class, "newVirtualThreadPerTaskExecutor",
-                    MethodType.methodType(ExecutorService.class));
+            return MethodHandles.publicLookup()
+                    .findStatic(
+                            Executors.class,
+                            "newVirtualThreadPerTaskExecutor",
+                            MethodType.methodType(ExecutorService.class));
         } catch (NoSuchMethodException | IllegalAccessException notThere) {
             return null;
         }

@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
-import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
@@ -83,6 +83,7 @@ public final class TraceRecorder implements RunListener, CallListener {
     private final List<ObjectNode> calls = new ArrayList<>();
     /** Calls past {@link #MAX_CALLS}, counted but not listed. */
     private int callsOmitted;
+
     private final Map<Call, ObjectNode> running = new IdentityHashMap<>();
     private final Map<Call, List<FailedAttempt>> attempts = new IdentityHashMap<>();
     private TokenCount tokens = TokenCount.ZERO;
@@ -195,7 +196,8 @@ public final class TraceRecorder implements RunListener, CallListener {
             steps.removeAll();
         }
         document.put("finished", clock.get().toString());
-        document.put("status", result.interrupted() ? "interrupted" : result.status().label());
+        document.put(
+                "status", result.interrupted() ? "interrupted" : result.status().label());
         document.set("result", values.bound(result.finalAnswer()));
         RunError error = result.error();
         if (error == null) {
@@ -217,7 +219,9 @@ public final class TraceRecorder implements RunListener, CallListener {
         document.put("step_count", result.steps());
         if (result.earlyCalls() != null) {
             RunResult.EarlyCalls early = result.earlyCalls();
-            document.putObject("early_calls").put("started", early.started()).put("used", early.used())
+            document.putObject("early_calls")
+                    .put("started", early.started())
+                    .put("used", early.used())
                     .put("mismatched", early.mismatched());
         }
         if (!tokens.isZero()) {
@@ -226,15 +230,19 @@ public final class TraceRecorder implements RunListener, CallListener {
         document.set("steps", steps);
         ArrayNode callList = document.putArray("calls");
         synchronized (this) {
-            calls.sort(java.util.Comparator.comparingDouble(c -> c.path("start_ms").asDouble()));
+            calls.sort(
+                    java.util.Comparator.comparingDouble(c -> c.path("start_ms").asDouble()));
             calls.forEach(callList::add);
             if (callsOmitted > 0) {
                 document.put("calls_omitted", callsOmitted);
             }
         }
         if (result.pending() != null) {
-            document.putObject("pending").put("seq_no", result.pending().seqNo()).put("type", result.pending().type())
-                    .put("tool", result.pending().tool()).set("params", values.bound(result.pending().params()));
+            document.putObject("pending")
+                    .put("seq_no", result.pending().seqNo())
+                    .put("type", result.pending().type())
+                    .put("tool", result.pending().tool())
+                    .set("params", values.bound(result.pending().params()));
         }
         JsonNode done = redactor.redact(document);
         synchronized (this) {

@@ -42,7 +42,9 @@ final class TraceValues {
         }
         if (value.isTextual()) {
             String text = value.textValue();
-            return text.length() > maxSize ? marker("text of " + count(text.length()) + " characters", text.length(), null) : value;
+            return text.length() > maxSize
+                    ? marker("text of " + count(text.length()) + " characters", text.length(), null)
+                    : value;
         }
         if (!value.isContainerNode()) {
             return value;
@@ -56,8 +58,10 @@ final class TraceValues {
         if (exact.depth() > maxDepth) {
             return marker(kind + " nested " + count(exact.depth()) + " levels deep", exact.size(), exact.depth());
         }
-        return marker(kind + " of size " + count(exact.size()) + " (characters of text and keys, plus one per other value)",
-                exact.size(), null);
+        return marker(
+                kind + " of size " + count(exact.size()) + " (characters of text and keys, plus one per other value)",
+                exact.size(),
+                null);
     }
 
     /**
@@ -86,7 +90,8 @@ final class TraceValues {
             return object;
         }
         ObjectNode copy = JsonNodeFactory.instance.objectNode();
-        object.properties().forEach(field -> copy.set(field.getKey(), field.getKey().equals(name) ? value : field.getValue()));
+        object.properties()
+                .forEach(field -> copy.set(field.getKey(), field.getKey().equals(name) ? value : field.getValue()));
         return copy;
     }
 

@@ -1,6 +1,5 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,8 +71,12 @@ class BatchTest {
     void outcomes_come_back_in_input_order_whatever_order_the_plans_finish_in() throws Exception {
         List<Path> plans = List.of(sleeper("a.json", 300, "a"), sleeper("b.json", 150, "b"), sleeper("c.json", 0, "c"));
         List<String> finished = new CopyOnWriteArrayList<>();
-        List<PlanOutcome> outcomes = Batch.builder(vm).concurrency(3).build()
-                .run(plans, (index, outcome) -> finished.add(outcome.finalAnswer().asText()));
+        List<PlanOutcome> outcomes = Batch.builder(vm)
+                .concurrency(3)
+                .build()
+                .run(
+                        plans,
+                        (index, outcome) -> finished.add(outcome.finalAnswer().asText()));
         assertThat(outcomes).extracting(PlanOutcome::file).containsExactlyElementsOf(plans);
         assertThat(answers(outcomes)).containsExactly("a", "b", "c");
         assertThat(finished).containsExactly("c", "b", "a");
@@ -117,8 +121,14 @@ class BatchTest {
                         [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "missing", "tool_params": {}, "output_vars": "x"}}]"""),
                 sleeper("last.json", 0, "two"));
         List<PlanOutcome> outcomes = Batch.builder(vm).concurrency(2).build().run(plans);
-        assertThat(outcomes).extracting(PlanOutcome::status).containsExactly(RunStatus.SUCCEEDED,
-                RunStatus.FAILED, RunStatus.INVALID, RunStatus.REJECTED, RunStatus.SUCCEEDED);
+        assertThat(outcomes)
+                .extracting(PlanOutcome::status)
+                .containsExactly(
+                        RunStatus.SUCCEEDED,
+                        RunStatus.FAILED,
+                        RunStatus.INVALID,
+                        RunStatus.REJECTED,
+                        RunStatus.SUCCEEDED);
         assertThat(outcomes.get(1).error()).contains("seq_no 0").contains("boom");
         assertThat(outcomes.get(2).error()).contains("did you mean 'assign'");
         assertThat(outcomes.get(3).error()).contains("tool 'missing' is not installed");
@@ -128,16 +138,24 @@ class BatchTest {
     @Test
     void inputs_reach_every_plan() throws Exception {
         List<Path> plans = List.of(
-                plan("a.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"a ${n}\"}}]"),
-                plan("b.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"b ${n}\"}}]"));
-        List<PlanOutcome> outcomes = Batch.builder(vm).inputs(Map.of("n", IntNode.valueOf(7))).build().run(plans);
+                plan(
+                        "a.json",
+                        "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"a ${n}\"}}]"),
+                plan(
+                        "b.json",
+                        "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"b ${n}\"}}]"));
+        List<PlanOutcome> outcomes = Batch.builder(vm)
+                .inputs(Map.of("n", IntNode.valueOf(7)))
+                .build()
+                .run(plans);
         assertThat(answers(outcomes)).containsExactly("a 7", "b 7");
     }
 
     @Test
     void outcomes_keep_no_trace_though_the_listener_sees_it() throws Exception {
         List<JsonNode> traces = new CopyOnWriteArrayList<>();
-        List<PlanOutcome> outcomes = Batch.builder(vm).build()
+        List<PlanOutcome> outcomes = Batch.builder(vm)
+                .build()
                 .run(List.of(sleeper("a.json", 0, "a")), (index, outcome) -> traces.add(outcome.trace()));
         assertThat(traces).hasSize(1).doesNotContainNull();
         assertThat(outcomes.get(0).trace()).isNull();
@@ -146,7 +164,9 @@ class BatchTest {
 
     @Test
     void a_listener_that_throws_changes_nothing() throws Exception {
-        List<PlanOutcome> outcomes = Batch.builder(vm).concurrency(1).build()
+        List<PlanOutcome> outcomes = Batch.builder(vm)
+                .concurrency(1)
+                .build()
                 .run(List.of(sleeper("a.json", 0, "a"), sleeper("b.json", 0, "b")), (index, outcome) -> {
                     throw new IllegalStateException("listener bug");
                 });
@@ -168,7 +188,8 @@ class BatchTest {
         Files.writeString(cassettes.resolve("a.cassette.json"), """
                 {"format": "planvm-cassette/1", "interactions": [
                   {"type": "tool", "tool": "sleep", "params": {"ms": 1000, "value": "live"}, "output": "replayed", "duration_ms": 1000}]}""");
-        List<PlanOutcome> outcomes = Batch.builder(vm).replay(cassettes, false).build().run(List.of(plan));
+        List<PlanOutcome> outcomes =
+                Batch.builder(vm).replay(cassettes, false).build().run(List.of(plan));
         assertThat(answers(outcomes)).containsExactly("replayed");
         assertThat(calls).hasValue(0);
     }
@@ -176,20 +197,24 @@ class BatchTest {
     @Test
     void without_its_cassette_a_plan_runs_only_if_it_calls_nothing() throws Exception {
         Path cassettes = Files.createDirectory(dir.resolve("cassettes"));
-        Path quiet = plan("quiet.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 42}}]");
+        Path quiet =
+                plan("quiet.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 42}}]");
         Path calling = sleeper("calling.json", 0, "live");
-        List<PlanOutcome> outcomes = Batch.builder(vm).replay(cassettes, false).build().run(List.of(quiet, calling));
-        assertThat(outcomes).extracting(PlanOutcome::status)
-                .containsExactly(RunStatus.SUCCEEDED, RunStatus.REJECTED);
+        List<PlanOutcome> outcomes =
+                Batch.builder(vm).replay(cassettes, false).build().run(List.of(quiet, calling));
+        assertThat(outcomes).extracting(PlanOutcome::status).containsExactly(RunStatus.SUCCEEDED, RunStatus.REJECTED);
         assertThat(outcomes.get(0).finalAnswer().asInt()).isEqualTo(42);
-        assertThat(outcomes.get(1).error()).contains("no cassette").contains("calling.cassette.json")
+        assertThat(outcomes.get(1).error())
+                .contains("no cassette")
+                .contains("calling.cassette.json")
                 .contains("seq_no 0 calls tool 'sleep'");
         assertThat(calls).as("an installed tool is not called live").hasValue(0);
     }
 
     @Test
     void replay_and_dry_run_exclude_each_other() {
-        assertThatThrownBy(() -> Batch.builder(vm).replay(dir, false).dryRun(true).build())
+        assertThatThrownBy(
+                        () -> Batch.builder(vm).replay(dir, false).dryRun(true).build())
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> Batch.builder(vm).concurrency(0)).isInstanceOf(IllegalArgumentException.class);
     }
@@ -202,10 +227,12 @@ class BatchTest {
     @Test
     void plans_run_on_daemon_threads_that_never_keep_the_jvm_alive() throws Exception {
         List<Boolean> daemon = new CopyOnWriteArrayList<>();
-        PlanVm probing = PlanVm.builder().tool(Tool.of("probe", "Reports its thread.", (params, call) -> {
-            daemon.add(Thread.currentThread().isDaemon());
-            return TextNode.valueOf("ok");
-        })).build();
+        PlanVm probing = PlanVm.builder()
+                .tool(Tool.of("probe", "Reports its thread.", (params, call) -> {
+                    daemon.add(Thread.currentThread().isDaemon());
+                    return TextNode.valueOf("ok");
+                }))
+                .build();
         Path plan = plan("p.json", """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "probe", "tool_params": {}, "output_vars": "final_answer"}}]""");
         Batch.builder(probing).concurrency(1).build().run(List.of(plan));

@@ -24,12 +24,14 @@ class JUnitXmlReportTest {
     private static RegressionReport report() {
         return new RegressionReport(List.of(
                 RegressionResult.passed(Path.of("plans/a.json"), 12),
-                RegressionResult.failed(Path.of("plans/b.json"), List.of("/final_answer: " + TRICKY, "second line"), 1500),
+                RegressionResult.failed(
+                        Path.of("plans/b.json"), List.of("/final_answer: " + TRICKY, "second line"), 1500),
                 RegressionResult.skipped(Path.of("c.json"), "no c.expected.json")));
     }
 
     private static Document parse(String xml) throws Exception {
-        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        return DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
                 .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -56,7 +58,9 @@ class JUnitXmlReportTest {
 
     @Test
     void a_failure_carries_its_first_difference_as_message_and_all_as_text_escaped() throws Exception {
-        Element failure = (Element) parse(JUnitXmlReport.render(report())).getElementsByTagName("failure").item(0);
+        Element failure = (Element) parse(JUnitXmlReport.render(report()))
+                .getElementsByTagName("failure")
+                .item(0);
         String safe = TRICKY.replace('\u0001', '\uFFFD');
         assertThat(failure.getAttribute("message")).isEqualTo("/final_answer: " + safe);
         assertThat(failure.getTextContent()).isEqualTo("/final_answer: " + safe + "\nsecond line");

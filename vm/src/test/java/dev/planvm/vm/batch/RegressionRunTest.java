@@ -1,11 +1,11 @@
 package dev.planvm.vm.batch;
 
-import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RegressionRunTest {
 
-    private static final String ANSWER_42 = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 42}}]";
+    private static final String ANSWER_42 =
+            "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 42}}]";
     private static final String LOOKUP = """
             [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"q": "a"}, "output_vars": "found"}},
              {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${found}"}}]""";
@@ -26,7 +27,8 @@ class RegressionRunTest {
     @TempDir
     Path dir;
 
-    private final RegressionRun regression = new RegressionRun(new PlanFileRunner(PlanVm.builder().build()), Map.of());
+    private final RegressionRun regression =
+            new RegressionRun(new PlanFileRunner(PlanVm.builder().build()), Map.of());
 
     private Path write(String name, String content) throws Exception {
         Path file = dir.resolve(name);
@@ -67,7 +69,8 @@ class RegressionRunTest {
         RegressionResult result = regression.test(plan);
         assertThat(result.verdict()).isEqualTo(RegressionResult.Verdict.FAILED);
         assertThat(result.details().get(0))
-                .isEqualTo("status: expected \"succeeded\", got \"rejected\" (seq_no 0: tool 'lookup' is not installed (no tools are installed))");
+                .isEqualTo(
+                        "status: expected \"succeeded\", got \"rejected\" (seq_no 0: tool 'lookup' is not installed (no tools are installed))");
     }
 
     @Test
@@ -84,16 +87,21 @@ class RegressionRunTest {
         write("a.expected.json", "{\"final_answer\": 42, \"stauts\": \"succeeded\"}");
         RegressionResult result = regression.test(plan);
         assertThat(result.verdict()).isEqualTo(RegressionResult.Verdict.FAILED);
-        assertThat(result.details()).singleElement().asString()
-                .startsWith("expectation " + dir.resolve("a.expected.json") + ": unknown key 'stauts': did you mean 'status'?");
+        assertThat(result.details())
+                .singleElement()
+                .asString()
+                .startsWith("expectation " + dir.resolve("a.expected.json")
+                        + ": unknown key 'stauts': did you mean 'status'?");
     }
 
     @Test
     void inputs_are_set_in_every_plan() throws Exception {
-        Path plan = write("c.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${n + 1}\"}}]");
+        Path plan = write(
+                "c.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${n + 1}\"}}]");
         write("c.expected.json", "{\"final_answer\": 8}");
         Map<String, JsonNode> inputs = Map.of("n", IntNode.valueOf(7));
-        RegressionRun withInputs = new RegressionRun(new PlanFileRunner(PlanVm.builder().build()), inputs);
+        RegressionRun withInputs =
+                new RegressionRun(new PlanFileRunner(PlanVm.builder().build()), inputs);
         assertThat(withInputs.test(plan).verdict()).isEqualTo(RegressionResult.Verdict.PASSED);
     }
 
@@ -104,7 +112,8 @@ class RegressionRunTest {
         write("b.json", ANSWER_42);
         write("b.expected.json", "{\"final_answer\": 1}");
         write("c.json", ANSWER_42);
-        RegressionReport report = regression.testAll(List.of(dir.resolve("a.json"), dir.resolve("b.json"), dir.resolve("c.json")));
+        RegressionReport report =
+                regression.testAll(List.of(dir.resolve("a.json"), dir.resolve("b.json"), dir.resolve("c.json")));
         assertThat(report.summary()).isEqualTo("1 passed, 1 failed, 1 skipped");
         assertThat(report.allPassed()).isFalse();
         RegressionReport clean = regression.testAll(List.of(dir.resolve("a.json")));
@@ -128,12 +137,14 @@ class RegressionRunTest {
         Path plan = write("a.json", ANSWER_42);
         write("a.expected.json", "{\"final_answer\": 41}");
         assertThat(regression.update(plan).change()).isEqualTo(RegressionUpdate.Change.UPDATED);
-        assertThat(Expectation.read(dir.resolve("a.expected.json")).finalAnswer()).isEqualTo(IntNode.valueOf(42));
+        assertThat(Expectation.read(dir.resolve("a.expected.json")).finalAnswer())
+                .isEqualTo(IntNode.valueOf(42));
     }
 
     @Test
     void update_leaves_an_expectation_that_is_still_met_untouched() throws Exception {
-        Path plan = write("d.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 / 0}\"}}]");
+        Path plan = write(
+                "d.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 / 0}\"}}]");
         String handWritten = "{\"final_answer\": null, \"status\": \"failed\", \"error\": \"by zero\"}";
         write("d.expected.json", handWritten);
         assertThat(regression.update(plan).change()).isEqualTo(RegressionUpdate.Change.UNCHANGED);
@@ -142,7 +153,8 @@ class RegressionRunTest {
 
     @Test
     void update_snapshots_a_failure_with_its_whole_error() throws Exception {
-        Path plan = write("d.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 / 0}\"}}]");
+        Path plan = write(
+                "d.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 / 0}\"}}]");
         regression.update(plan);
         Expectation written = Expectation.read(dir.resolve("d.expected.json"));
         assertThat(written.status()).isEqualTo(RunStatus.FAILED);

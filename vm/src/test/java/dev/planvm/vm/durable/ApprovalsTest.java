@@ -73,17 +73,24 @@ class ApprovalsTest {
         assertThat(result.pending().params().path("to").asText()).isEqualTo("ann@example.com");
         assertThat(result.steps()).as("the waiting step is not counted").isEqualTo(1);
         assertThat(result.error().describe())
-                .isEqualTo("seq_no 1 (calling): waiting for approval to call tool 'send_mail' with {\"to\":\"ann@example.com\"}");
+                .isEqualTo(
+                        "seq_no 1 (calling): waiting for approval to call tool 'send_mail' with {\"to\":\"ann@example.com\"}");
         assertThat(result.trace().path("status").asText()).isEqualTo("waiting");
         assertThat(result.trace().at("/pending/tool").asText()).isEqualTo("send_mail");
     }
 
     @Test
     void a_reviewer_that_approves_lets_the_call_proceed_and_one_that_denies_fails_the_step_with_the_reason() {
-        PlanVm approving = builder().approveTools(List.of("send_*")).approvals(call -> Optional.of(Approvals.Decision.approve())).build();
-        assertThat(approving.run(plan(approving, MAIL), who()).finalAnswer().asText()).isEqualTo("sent to ann@example.com");
-        PlanVm denying = builder().approveTools(List.of("send_*"))
-                .approvals(call -> Optional.of(Approvals.Decision.deny("not on Sundays"))).build();
+        PlanVm approving = builder()
+                .approveTools(List.of("send_*"))
+                .approvals(call -> Optional.of(Approvals.Decision.approve()))
+                .build();
+        assertThat(approving.run(plan(approving, MAIL), who()).finalAnswer().asText())
+                .isEqualTo("sent to ann@example.com");
+        PlanVm denying = builder()
+                .approveTools(List.of("send_*"))
+                .approvals(call -> Optional.of(Approvals.Decision.deny("not on Sundays")))
+                .build();
         RunResult denied = denying.run(plan(denying, MAIL), who());
         assertThat(denied.status()).isEqualTo(RunStatus.FAILED);
         assertThat(denied.error().describe())
@@ -94,7 +101,8 @@ class ApprovalsTest {
     @Test
     void dry_runs_and_replays_ask_nobody() {
         PlanVm vm = builder().approveTools(List.of("send_*")).build();
-        assertThat(vm.run(plan(vm, MAIL), who(), RunMode.dryRun(false)).status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(vm.run(plan(vm, MAIL), who(), RunMode.dryRun(false)).status())
+                .isEqualTo(RunStatus.SUCCEEDED);
     }
 
     @Test
@@ -104,20 +112,27 @@ class ApprovalsTest {
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "send_mail", "tool_params": {"to": "x"}, "output_vars": "s"}},
                  {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "slow", "tool_params": {"n": 2}, "output_vars": "b"}},
                  {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "${a + b}"}}]""";
-        PlanVm vm = builder().tool(Tool.of("slow", "", (p, c) -> {
-            sleep(60);
-            return TextNode.valueOf(p.path("n").asText());
-        })).approveTools(List.of("send_*")).approvals(call -> Optional.of(Approvals.Decision.approve())).build();
+        PlanVm vm = builder()
+                .tool(Tool.of("slow", "", (p, c) -> {
+                    sleep(60);
+                    return TextNode.valueOf(p.path("n").asText());
+                }))
+                .approveTools(List.of("send_*"))
+                .approvals(call -> Optional.of(Approvals.Decision.approve()))
+                .build();
         RunResult result = vm.run(plan(vm, plan), Map.of());
         assertThat(result.finalAnswer().asText()).isEqualTo("12");
         JsonNode calls = result.trace().path("calls");
         assertThat(calls).hasSize(3);
-        double firstEnds = calls.get(0).path("start_ms").asDouble() + calls.get(0).path("duration_ms").asDouble();
+        double firstEnds = calls.get(0).path("start_ms").asDouble()
+                + calls.get(0).path("duration_ms").asDouble();
         double sendStarts = calls.get(1).path("start_ms").asDouble();
         double sendEnds = sendStarts + calls.get(1).path("duration_ms").asDouble();
         assertThat(calls.get(1).path("tool").asText()).isEqualTo("send_mail");
         assertThat(sendStarts).as("send_mail waits for the call before it").isGreaterThanOrEqualTo(firstEnds);
-        assertThat(calls.get(2).path("start_ms").asDouble()).as("the call after it waits for it").isGreaterThanOrEqualTo(sendEnds);
+        assertThat(calls.get(2).path("start_ms").asDouble())
+                .as("the call after it waits for it")
+                .isGreaterThanOrEqualTo(sendEnds);
         assertThat(result.earlyCalls().started()).isZero();
     }
 
@@ -137,12 +152,18 @@ class ApprovalsTest {
             assertThat(stored.finishedAt()).as("a waiting run has not finished").isNull();
             assertThat(store.list(1).get(0).state()).isEqualTo("waiting");
             assertThat(stored.pendingApproval().orElseThrow().tool()).isEqualTo("send_mail");
-            assertThat(stored.pendingApproval().orElseThrow().params().path("to").asText()).isEqualTo("ann@example.com");
+            assertThat(stored.pendingApproval()
+                            .orElseThrow()
+                            .params()
+                            .path("to")
+                            .asText())
+                    .isEqualTo("ann@example.com");
             assertThat(stored.options().approveTools()).isEmpty();
             PlanVm vm = builder().approveTools(List.of("send_*")).build();
             DurableRuns runs = new DurableRuns(vm, store);
             assertThatThrownBy(() -> runs.resume(id, RunMode.live(), Map.of()))
-                    .isInstanceOf(DurableRunException.class).hasMessageContaining("waits for approval of seq_no 1 (send_mail)");
+                    .isInstanceOf(DurableRunException.class)
+                    .hasMessageContaining("waits for approval of seq_no 1 (send_mail)");
             DurableRun approved = runs.approve(id, true, "looks fine", RunMode.live(), Map.of(), RunHooks.NONE);
             assertThat(approved.result().finalAnswer().asText()).isEqualTo("sent to ann@example.com");
             assertThat(sends).hasValue(1);
@@ -154,7 +175,8 @@ class ApprovalsTest {
                 assertThat(a.reason()).isEqualTo("looks fine");
             });
             assertThatThrownBy(() -> runs.approve(id, true, "", RunMode.live(), Map.of(), RunHooks.NONE))
-                    .isInstanceOf(DurableRunException.class).hasMessageContaining("does not wait for approval (it is succeeded)");
+                    .isInstanceOf(DurableRunException.class)
+                    .hasMessageContaining("does not wait for approval (it is succeeded)");
         }
     }
 
@@ -164,10 +186,14 @@ class ApprovalsTest {
             PlanVm vm = builder().build();
             DurableRuns runs = new DurableRuns(vm, store);
             RunOptions options = new RunOptions(List.of(), List.of(), List.of("send_mail"), null, null);
-            DurableRun run = runs.start(plan(vm, MAIL), who(), RunMode.live(), RunHooks.NONE.withOptions(options), id -> { });
+            DurableRun run =
+                    runs.start(plan(vm, MAIL), who(), RunMode.live(), RunHooks.NONE.withOptions(options), id -> {});
             assertThat(run.result().status()).as("the run's own approveTools").isEqualTo(RunStatus.WAITING);
-            assertThat(store.find(run.id()).orElseThrow().options().withClock(null)).isEqualTo(options);
-            assertThat(store.find(run.id()).orElseThrow().options().clock()).as("the clock fixed at the start").isNotNull();
+            assertThat(store.find(run.id()).orElseThrow().options().withClock(null))
+                    .isEqualTo(options);
+            assertThat(store.find(run.id()).orElseThrow().options().clock())
+                    .as("the clock fixed at the start")
+                    .isNotNull();
             DurableRun denied = runs.approve(run.id(), false, "wrong address", RunMode.live(), Map.of(), RunHooks.NONE);
             assertThat(denied.result().error().describe())
                     .isEqualTo("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: wrong address");
@@ -180,14 +206,18 @@ class ApprovalsTest {
     void a_reviewer_of_a_durable_run_is_asked_once_and_its_decision_is_recorded() {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"))) {
             AtomicInteger asked = new AtomicInteger();
-            PlanVm vm = builder().approveTools(List.of("send_*")).approvals(call -> {
-                asked.incrementAndGet();
-                return Optional.of(Approvals.Decision.approve());
-            }).build();
+            PlanVm vm = builder()
+                    .approveTools(List.of("send_*"))
+                    .approvals(call -> {
+                        asked.incrementAndGet();
+                        return Optional.of(Approvals.Decision.approve());
+                    })
+                    .build();
             DurableRun run = new DurableRuns(vm, store).start(plan(vm, MAIL), who(), RunMode.live());
             assertThat(run.result().succeeded()).isTrue();
             assertThat(asked).hasValue(1);
-            assertThat(store.find(run.id()).orElseThrow().approvals()).singleElement()
+            assertThat(store.find(run.id()).orElseThrow().approvals())
+                    .singleElement()
                     .satisfies(a -> assertThat(a.decision()).isEqualTo("approved"));
         }
     }
@@ -196,11 +226,13 @@ class ApprovalsTest {
     void an_interrupted_run_stops_after_the_step_in_progress_commits_and_resumes_from_there() throws Exception {
         CountDownLatch inLookup = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        PlanVm vm = builder().tool(Tool.of("blocking", "", (p, c) -> {
-            inLookup.countDown();
-            await(release);
-            return TextNode.valueOf("done");
-        })).build();
+        PlanVm vm = builder()
+                .tool(Tool.of("blocking", "", (p, c) -> {
+                    inLookup.countDown();
+                    await(release);
+                    return TextNode.valueOf("done");
+                }))
+                .build();
         String plan = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "blocking", "output_vars": "x"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"q": "${x}"}, "output_vars": "y"}},
@@ -214,11 +246,13 @@ class ApprovalsTest {
             });
             stopper.start();
             DurableRuns runs = new DurableRuns(vm, store);
-            DurableRun run = runs.start(plan(vm, plan), Map.of(), RunMode.live(), RunHooks.NONE.withControl(control), id -> { });
+            DurableRun run =
+                    runs.start(plan(vm, plan), Map.of(), RunMode.live(), RunHooks.NONE.withControl(control), id -> {});
             stopper.join();
             assertThat(run.result().interrupted()).isTrue();
-            assertThat(run.result().error().describe()).isEqualTo("seq_no 1 (calling): the run was interrupted before this "
-                    + "step (the server is shutting down); resume continues it here");
+            assertThat(run.result().error().describe())
+                    .isEqualTo("seq_no 1 (calling): the run was interrupted before this "
+                            + "step (the server is shutting down); resume continues it here");
             assertThat(lookups).hasValue(0);
             StoredRun stored = store.find(run.id()).orElseThrow();
             assertThat(stored.steps()).as("the step in progress committed").hasSize(1);
@@ -233,8 +267,12 @@ class ApprovalsTest {
         PlanVm vm = builder().build();
         RunControl control = new RunControl();
         control.cancel("the user changed their mind");
-        RunResult result = vm.run(plan(vm, MAIL), dev.planvm.vm.run.Checkpoint.start(who()), RunMode.live(),
-                RunHooks.NONE.withControl(control), null);
+        RunResult result = vm.run(
+                plan(vm, MAIL),
+                dev.planvm.vm.run.Checkpoint.start(who()),
+                RunMode.live(),
+                RunHooks.NONE.withControl(control),
+                null);
         assertThat(result.status()).isEqualTo(RunStatus.FAILED);
         assertThat(result.error().describe())
                 .isEqualTo("seq_no 0 (calling): the run was cancelled before this step: the user changed their mind");
@@ -245,13 +283,21 @@ class ApprovalsTest {
     void a_runs_own_tool_policy_narrows_the_vms_and_its_step_limit_cannot_raise_the_vms() {
         PlanVm vm = builder().maxSteps(50).build();
         RunOptions narrow = new RunOptions(List.of("lookup"), List.of(), List.of(), null, null);
-        assertThatThrownBy(() -> vm.run(plan(vm, MAIL), dev.planvm.vm.run.Checkpoint.start(who()), RunMode.live(),
-                RunHooks.NONE.withOptions(narrow), null))
+        assertThatThrownBy(() -> vm.run(
+                        plan(vm, MAIL),
+                        dev.planvm.vm.run.Checkpoint.start(who()),
+                        RunMode.live(),
+                        RunHooks.NONE.withOptions(narrow),
+                        null))
                 .isInstanceOf(PlanRejectedException.class)
                 .hasMessageContaining("seq_no 1: tool 'send_mail' is denied by this run's tool policy");
         RunOptions twoSteps = new RunOptions(List.of(), List.of(), List.of(), 2, null);
-        RunResult limited = vm.run(plan(vm, MAIL), dev.planvm.vm.run.Checkpoint.start(who()), RunMode.live(),
-                RunHooks.NONE.withOptions(twoSteps), null);
+        RunResult limited = vm.run(
+                plan(vm, MAIL),
+                dev.planvm.vm.run.Checkpoint.start(who()),
+                RunMode.live(),
+                RunHooks.NONE.withOptions(twoSteps),
+                null);
         assertThat(limited.error().message()).contains("the limit of 2 steps");
     }
 

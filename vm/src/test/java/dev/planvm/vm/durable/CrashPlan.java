@@ -3,7 +3,6 @@ package dev.planvm.vm.durable;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Tool;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.RunResult;
@@ -13,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,23 +31,28 @@ final class CrashPlan {
              {"seq_no": 3, "type": "jmp", "parameters": {"condition": "${i < %d}", "jump_if_true": 1}},
              {"seq_no": 4, "type": "assign", "parameters": {"final_answer": "${acc}"}}]""".formatted(PASSES);
 
-    private CrashPlan() {
-    }
+    private CrashPlan() {}
 
     static PlanVm vm(Path log, int session) {
-        return PlanVm.builder().tool(Tool.of("work", "Logs its call, waits, answers the pass.", (params, context) -> {
-            int pass = params.path("i").asInt();
-            try {
-                Files.writeString(log, session + " " + pass + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                        StandardOpenOption.APPEND);
-                Thread.sleep(15);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return TextNode.valueOf(String.valueOf(pass));
-        })).build();
+        return PlanVm.builder()
+                .tool(Tool.of("work", "Logs its call, waits, answers the pass.", (params, context) -> {
+                    int pass = params.path("i").asInt();
+                    try {
+                        Files.writeString(
+                                log,
+                                session + " " + pass + "\n",
+                                StandardCharsets.UTF_8,
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.APPEND);
+                        Thread.sleep(15);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return TextNode.valueOf(String.valueOf(pass));
+                }))
+                .build();
     }
 
     /** Runs the plan from the start, storing it: {@code CrashPlan STORE LOG}. */
@@ -59,7 +62,9 @@ final class CrashPlan {
         PlanVm vm = vm(log, 1);
         Plan plan = vm.loader().load(PLAN, "crash.json").planOrThrow();
         try (RunStore store = RunStore.open(storePath)) {
-            RunResult result = new DurableRuns(vm, store).start(plan, Map.of(), RunMode.live()).result();
+            RunResult result = new DurableRuns(vm, store)
+                    .start(plan, Map.of(), RunMode.live())
+                    .result();
             System.out.println(result.finalAnswer().asText());
         }
     }

@@ -1,13 +1,11 @@
 package dev.planvm.vm.durable;
 
-import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.planvm.instructions.Plan;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,7 +47,9 @@ class CrashResumeTest {
             for (Future<Boolean> crash : crashes) {
                 killedMidRun += crash.get() ? 1 : 0;
             }
-            assertThat(killedMidRun).as("runs killed after some steps committed and before the end").isGreaterThan(runs / 2);
+            assertThat(killedMidRun)
+                    .as("runs killed after some steps committed and before the end")
+                    .isGreaterThan(runs / 2);
         } finally {
             pool.shutdownNow();
         }
@@ -59,10 +59,19 @@ class CrashResumeTest {
     private boolean crashAndResume(int n, Random random) throws Exception {
         Path store = dir.resolve("runs-" + n + ".db");
         Path log = dir.resolve("calls-" + n + ".log");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), CrashPlan.class.getName(), store.toString(), log.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("child-" + n + ".out").toFile()).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-Xshare:auto",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CrashPlan.class.getName(),
+                        store.toString(),
+                        log.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("child-" + n + ".out").toFile())
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (child.isAlive() && !Files.exists(log) && System.nanoTime() < deadline) {
             Thread.sleep(2);
@@ -83,14 +92,22 @@ class CrashResumeTest {
                 // the child died before storing the run, so it called nothing: this process is its first session
                 PlanVm vm = CrashPlan.vm(log, 1);
                 Plan plan = vm.loader().load(CrashPlan.PLAN, "crash.json").planOrThrow();
-                return new DurableRuns(vm, store).start(plan, Map.of(), RunMode.live()).result().finalAnswer().asText();
+                return new DurableRuns(vm, store)
+                        .start(plan, Map.of(), RunMode.live())
+                        .result()
+                        .finalAnswer()
+                        .asText();
             }
             StoredRun run = store.find(runs.get(0).id()).orElseThrow();
             if (run.status() == RunStatus.SUCCEEDED) {
                 return run.finalAnswer().asText();
             }
             PlanVm vm = CrashPlan.vm(log, 2);
-            return new DurableRuns(vm, store).resume(run.id(), RunMode.live(), Map.of()).result().finalAnswer().asText();
+            return new DurableRuns(vm, store)
+                    .resume(run.id(), RunMode.live(), Map.of())
+                    .result()
+                    .finalAnswer()
+                    .asText();
         }
     }
 
@@ -102,7 +119,9 @@ class CrashResumeTest {
         Map<Integer, List<Integer>> sessionsByPass = new HashMap<>();
         for (String line : Files.readAllLines(log)) {
             String[] parts = line.split(" ");
-            sessionsByPass.computeIfAbsent(Integer.parseInt(parts[1]), p -> new ArrayList<>()).add(Integer.parseInt(parts[0]));
+            sessionsByPass
+                    .computeIfAbsent(Integer.parseInt(parts[1]), p -> new ArrayList<>())
+                    .add(Integer.parseInt(parts[0]));
         }
         int committedByChild = 0;
         try (RunStore store = RunStore.open(storePath)) {
@@ -114,9 +133,12 @@ class CrashResumeTest {
                 int pass = step.trace().at("/inputs/params/i").asInt();
                 List<Integer> sessions = sessionsByPass.get(pass);
                 int committedIn = step.session() == 1 ? 1 : 2;
-                assertThat(sessions).as("run %d pass %d invocations by session", n, pass)
-                        .filteredOn(s -> s == committedIn).hasSize(1);
-                assertThat(sessions).as("run %d pass %d invoked after it was committed", n, pass)
+                assertThat(sessions)
+                        .as("run %d pass %d invocations by session", n, pass)
+                        .filteredOn(s -> s == committedIn)
+                        .hasSize(1);
+                assertThat(sessions)
+                        .as("run %d pass %d invoked after it was committed", n, pass)
                         .allMatch(s -> s <= committedIn);
                 committedByChild += committedIn == 1 ? 1 : 0;
             }

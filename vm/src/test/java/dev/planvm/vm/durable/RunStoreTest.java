@@ -1,8 +1,5 @@
 package dev.planvm.vm.durable;
 
-import dev.planvm.tools.CallContext;
-import dev.planvm.tools.call.Call;
-import dev.planvm.vm.run.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,13 +7,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
 import dev.planvm.tools.cassette.Cassette;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,16 +55,18 @@ class RunStoreTest {
     }
 
     private PlanVm vm() {
-        return PlanVm.builder().tool(Tool.of("work", "", (params, context) -> {
-            int i = params.path("i").asInt();
-            if (broken.get() && i == 2) {
-                throw ToolException.permanent("down");
-            }
-            synchronized (calls) {
-                calls.add(i);
-            }
-            return TextNode.valueOf("<" + i + ">");
-        })).build();
+        return PlanVm.builder()
+                .tool(Tool.of("work", "", (params, context) -> {
+                    int i = params.path("i").asInt();
+                    if (broken.get() && i == 2) {
+                        throw ToolException.permanent("down");
+                    }
+                    synchronized (calls) {
+                        calls.add(i);
+                    }
+                    return TextNode.valueOf("<" + i + ">");
+                }))
+                .build();
     }
 
     private RunResult start(PlanVm vm, Plan plan, Map<String, JsonNode> inputs, String[] id) {
@@ -88,7 +90,9 @@ class RunStoreTest {
         assertThat(run.steps().get(1).trace().at("/inputs/params/i").asInt()).isZero();
         assertThat(run.steps().get(3).nextPosition()).isEqualTo(1);
         assertThat(run.checkpoint().position()).isEqualTo(plan.instructions().size());
-        assertThat(store.list(10)).singleElement().satisfies(s -> assertThat(s.steps()).isEqualTo(11));
+        assertThat(store.list(10))
+                .singleElement()
+                .satisfies(s -> assertThat(s.steps()).isEqualTo(11));
     }
 
     @Test
@@ -106,7 +110,9 @@ class RunStoreTest {
         assertThat(run.status()).isEqualTo(RunStatus.FAILED);
         Checkpoint checkpoint = run.checkpoint();
         assertThat(checkpoint.variables().get("i")).isEqualTo(IntNode.valueOf(2));
-        RunResult resumed = new DurableRuns(vm, store).resume(run.id(), RunMode.live(), Map.of()).result();
+        RunResult resumed = new DurableRuns(vm, store)
+                .resume(run.id(), RunMode.live(), Map.of())
+                .result();
 
         assertThat(resumed.finalAnswer().asText()).isEqualTo("<0><1><2>");
         assertThat(calls).containsExactly(0, 1, 2);
@@ -124,19 +130,51 @@ class RunStoreTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "work", "tool_params": {"i": 7}, "output_vars": "a"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "work", "tool_params": {"i": 7}, "output_vars": "b"}},
                  {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${a}${b}"}}]""", "same.json").planOrThrow();
-        Cassette cassette = Cassette.fromJson(new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(Map.of(
-                "format", "planvm-cassette/1", "interactions", List.of(
-                        Map.of("type", "tool", "tool", "work", "params", Map.of("i", 7), "output", "first"),
-                        Map.of("type", "tool", "tool", "work", "params", Map.of("i", 7), "output", "second")))), "c");
+        Cassette cassette = Cassette.fromJson(
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                        .valueToTree(Map.of(
+                                "format",
+                                "planvm-cassette/1",
+                                "interactions",
+                                List.of(
+                                        Map.of(
+                                                "type",
+                                                "tool",
+                                                "tool",
+                                                "work",
+                                                "params",
+                                                Map.of("i", 7),
+                                                "output",
+                                                "first"),
+                                        Map.of(
+                                                "type",
+                                                "tool",
+                                                "tool",
+                                                "work",
+                                                "params",
+                                                Map.of("i", 7),
+                                                "output",
+                                                "second")))),
+                "c");
         PlanVm bare = PlanVm.builder().build();
         String id = store.createRun(plan, Map.of(), "replay", null, null);
         com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
-        StoredStep first = new StoredStep(1, 0, "calling", "next", 1, mapper.createObjectNode().put("a", "first"),
+        StoredStep first = new StoredStep(
+                1,
+                0,
+                "calling",
+                "next",
+                1,
+                mapper.createObjectNode().put("a", "first"),
                 List.of(new Call.ToolCall("work", mapper.valueToTree(Map.of("i", 7)), CallContext.of(0))),
-                mapper.valueToTree(Map.of("inputs", Map.of("tool", "work", "params", Map.of("i", 7)))), 1, "t");
+                mapper.valueToTree(Map.of("inputs", Map.of("tool", "work", "params", Map.of("i", 7)))),
+                1,
+                "t");
         store.commitStep(id, first);
         store.release(id); // the process that ran it died
-        RunResult resumed = new DurableRuns(bare, store).resume(id, RunMode.replay(cassette, false), Map.of()).result();
+        RunResult resumed = new DurableRuns(bare, store)
+                .resume(id, RunMode.replay(cassette, false), Map.of())
+                .result();
         assertThat(resumed.finalAnswer().asText()).isEqualTo("firstsecond");
     }
 
@@ -150,6 +188,8 @@ class RunStoreTest {
         for (int i = 0; i < 40; i++) {
             store.createRun(plan, Map.of(), "live", null, null);
         }
-        assertThatThrownBy(() -> store.find("")).isInstanceOf(StoreException.class).hasMessageContaining("give more of the id");
+        assertThatThrownBy(() -> store.find(""))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("give more of the id");
     }
 }

@@ -30,6 +30,7 @@ class StoredClockTest {
     private static final ZoneId OSLO = ZoneId.of("Europe/Oslo");
     /** Thursday 2026-11-26, 12:00 in Oslo. */
     private static final Instant THURSDAY = Instant.parse("2026-11-26T11:00:00Z");
+
     private static final long DAY = 86_400;
 
     /** Reads today before and after a call that fails until the service is back. */
@@ -44,12 +45,15 @@ class StoredClockTest {
     private final AtomicBoolean down = new AtomicBoolean(true);
 
     private PlanVm vm(Instant now) {
-        return PlanVm.builder().clock(Clock.fixed(now, OSLO)).tool(Tool.of("flaky", "", (params, context) -> {
-            if (down.get()) {
-                throw ToolException.permanent("the service is down");
-            }
-            return TextNode.valueOf("ok");
-        })).build();
+        return PlanVm.builder()
+                .clock(Clock.fixed(now, OSLO))
+                .tool(Tool.of("flaky", "", (params, context) -> {
+                    if (down.get()) {
+                        throw ToolException.permanent("the service is down");
+                    }
+                    return TextNode.valueOf("ok");
+                }))
+                .build();
     }
 
     private static Plan plan(PlanVm vm) {
@@ -68,7 +72,8 @@ class StoredClockTest {
             PlanVm friday = vm(THURSDAY.plusSeconds(DAY));
             DurableRun resumed = new DurableRuns(friday, store).resume(run.id(), RunMode.live(), Map.of());
             assertThat(resumed.result().finalAnswer().asText()).isEqualTo("2026-11-26 2026-11-26 ok");
-            assertThat(resumed.result().trace().get("clock").get("now").asText()).isEqualTo("2026-11-26T11:00:00Z");
+            assertThat(resumed.result().trace().get("clock").get("now").asText())
+                    .isEqualTo("2026-11-26T11:00:00Z");
         }
     }
 
@@ -80,12 +85,19 @@ class StoredClockTest {
             down.set(false);
             PlanVm later = vm(THURSDAY.plusSeconds(5 * DAY));
             RunClock saturday = new RunClock(THURSDAY.plusSeconds(2 * DAY), OSLO);
-            DurableRun resumed = new DurableRuns(later, store).resume(run.id(), RunMode.live(), Map.of(), false,
-                    RunHooks.NONE.withOptions(RunOptions.DEFAULT.withClock(saturday)));
+            DurableRun resumed = new DurableRuns(later, store)
+                    .resume(
+                            run.id(),
+                            RunMode.live(),
+                            Map.of(),
+                            false,
+                            RunHooks.NONE.withOptions(RunOptions.DEFAULT.withClock(saturday)));
             assertThat(resumed.result().finalAnswer().asText()).isEqualTo("2026-11-26 2026-11-28 ok");
 
             DurableRun rerun = new DurableRuns(later, store).rerun(run.id(), 2, Map.of(), RunMode.live());
-            assertThat(rerun.result().finalAnswer().asText()).as("the parent's stored clock").isEqualTo("2026-11-26 2026-11-26 ok");
+            assertThat(rerun.result().finalAnswer().asText())
+                    .as("the parent's stored clock")
+                    .isEqualTo("2026-11-26 2026-11-26 ok");
             assertThat(store.find(rerun.id()).orElseThrow().options().clock()).isEqualTo(new RunClock(THURSDAY, OSLO));
         }
     }
@@ -93,7 +105,8 @@ class StoredClockTest {
     @Test
     void a_store_written_before_runs_had_clocks_opens_and_its_runs_get_a_clock_when_resumed() throws SQLException {
         Path file = dir.resolve("old.db");
-        try (Connection old = DriverManager.getConnection("jdbc:sqlite:" + file); Statement sql = old.createStatement()) {
+        try (Connection old = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement sql = old.createStatement()) {
             sql.execute("CREATE TABLE runs (id TEXT PRIMARY KEY, plan_source TEXT NOT NULL, plan_digest TEXT NOT NULL, "
                     + "plan_json TEXT NOT NULL, inputs_json TEXT NOT NULL, mode TEXT NOT NULL, status TEXT NOT NULL, "
                     + "parent_run TEXT, from_seq INTEGER, started_at TEXT NOT NULL, finished_at TEXT, sessions INTEGER NOT NULL, "
@@ -102,9 +115,12 @@ class StoredClockTest {
         String id;
         try (RunStore store = RunStore.open(file)) {
             PlanVm thursday = vm(THURSDAY);
-            id = new DurableRuns(thursday, store).start(plan(thursday), Map.of(), RunMode.live()).id();
+            id = new DurableRuns(thursday, store)
+                    .start(plan(thursday), Map.of(), RunMode.live())
+                    .id();
         }
-        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file); Statement sql = raw.createStatement()) {
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement sql = raw.createStatement()) {
             sql.execute("UPDATE runs SET clock_json = NULL"); // as an earlier version stored it
         }
         try (RunStore store = RunStore.open(file)) {
@@ -112,9 +128,11 @@ class StoredClockTest {
             down.set(false);
             PlanVm friday = vm(THURSDAY.plusSeconds(DAY));
             DurableRun resumed = new DurableRuns(friday, store).resume(id, RunMode.live(), Map.of());
-            assertThat(resumed.result().finalAnswer().asText()).as("the first step ran on Thursday, the rest today")
+            assertThat(resumed.result().finalAnswer().asText())
+                    .as("the first step ran on Thursday, the rest today")
                     .isEqualTo("2026-11-26 2026-11-27 ok");
-            assertThat(store.find(id).orElseThrow().options().clock()).isEqualTo(new RunClock(THURSDAY.plusSeconds(DAY), OSLO));
+            assertThat(store.find(id).orElseThrow().options().clock())
+                    .isEqualTo(new RunClock(THURSDAY.plusSeconds(DAY), OSLO));
         }
     }
 
@@ -128,7 +146,13 @@ class StoredClockTest {
             assertThat(store.find(run.id()).orElseThrow().sourceLines()).isEqualTo(Map.of(0, 3, 1, 5, 2, 9));
             down.set(false);
             DurableRun resumed = new DurableRuns(thursday, store).resume(run.id(), RunMode.live(), Map.of());
-            assertThat(resumed.result().trace().path("steps").get(0).path("line").asInt()).isEqualTo(5);
+            assertThat(resumed.result()
+                            .trace()
+                            .path("steps")
+                            .get(0)
+                            .path("line")
+                            .asInt())
+                    .isEqualTo(5);
         }
     }
 }

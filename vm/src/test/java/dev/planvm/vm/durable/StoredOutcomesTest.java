@@ -50,7 +50,7 @@ class StoredOutcomesTest {
     /** What a process that died right after committing the last step leaves: running, no owner. */
     private void crashedBeforeItsEnd(String id) {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db());
-             Statement s = connection.createStatement()) {
+                Statement s = connection.createStatement()) {
             s.execute("PRAGMA busy_timeout=10000");
             s.execute("UPDATE runs SET status = 'running', finished_at = NULL, final_answer = NULL, owner = NULL, "
                     + "lease_until = NULL WHERE id = '" + id + "'");
@@ -63,16 +63,17 @@ class StoredOutcomesTest {
     void a_custom_handlers_halt_is_committed_and_a_resume_ends_there_without_running_the_next_instruction() {
         AtomicInteger after = new AtomicInteger();
         InstructionHandler<Custom> stop = (instruction, step) -> Outcome.halt();
-        PlanVm vm = PlanVm.builder().handler("stop", stop)
+        PlanVm vm = PlanVm.builder()
+                .handler("stop", stop)
                 .tool(Tool.of("after", "Counts its calls.", (params, context) -> {
                     after.incrementAndGet();
                     return TextNode.valueOf("after the halt");
-                })).build();
+                }))
+                .build();
         Plan plan = vm.loader().load("""
                 [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "halted"}},
                  {"seq_no": 1, "type": "stop", "parameters": {}},
-                 {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "after", "output_vars": "final_answer"}}]""",
-                "halt.json").planOrThrow();
+                 {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "after", "output_vars": "final_answer"}}]""", "halt.json").planOrThrow();
         try (RunStore store = RunStore.open(db())) {
             DurableRun first = new DurableRuns(vm, store).start(plan, Map.of(), RunMode.live());
             assertThat(first.result().finalAnswer().asText()).isEqualTo("halted");
@@ -81,12 +82,16 @@ class StoredOutcomesTest {
             assertThat(halt.outcome()).isEqualTo("halt");
 
             crashedBeforeItsEnd(first.id());
-            RunResult resumed = new DurableRuns(vm, store).resume(first.id(), RunMode.live(), Map.of()).result();
+            RunResult resumed = new DurableRuns(vm, store)
+                    .resume(first.id(), RunMode.live(), Map.of())
+                    .result();
 
             assertThat(resumed.status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(resumed.finalAnswer().asText()).isEqualTo("halted");
             assertThat(after).hasValue(0);
-            assertThat(store.find(first.id()).orElseThrow().steps()).extracting(StoredStep::seqNo).containsExactly(0, 1);
+            assertThat(store.find(first.id()).orElseThrow().steps())
+                    .extracting(StoredStep::seqNo)
+                    .containsExactly(0, 1);
         }
     }
 
@@ -114,9 +119,13 @@ class StoredOutcomesTest {
     @Test
     void an_object_condition_prompt_answered_before_an_interruption_is_not_served_again_on_resume() {
         AtomicInteger asked = new AtomicInteger();
-        PlanVm recorder = PlanVm.builder().conditionEvaluator(scripted(asked)).sequential(true).build();
+        PlanVm recorder = PlanVm.builder()
+                .conditionEvaluator(scripted(asked))
+                .sequential(true)
+                .build();
         RunMode.Record record = RunMode.record();
-        RunResult recorded = recorder.run(recorder.loader().load(LOOP, "loop.json").planOrThrow(), Map.of(), record);
+        RunResult recorded =
+                recorder.run(recorder.loader().load(LOOP, "loop.json").planOrThrow(), Map.of(), record);
         assertThat(recorded.finalAnswer().intValue()).isEqualTo(2);
         Cassette cassette = record.recording().cassette();
 
@@ -133,20 +142,31 @@ class StoredOutcomesTest {
             }
         };
         try (RunStore store = RunStore.open(db())) {
-            DurableRun first = new DurableRuns(vm, store).start(plan, Map.of(), RunMode.replay(cassette, false),
-                    RunHooks.of(List.of(stopAfterTheCondition)).withControl(control), id -> {
-                    });
+            DurableRun first = new DurableRuns(vm, store)
+                    .start(
+                            plan,
+                            Map.of(),
+                            RunMode.replay(cassette, false),
+                            RunHooks.of(List.of(stopAfterTheCondition)).withControl(control),
+                            id -> {});
             assertThat(first.result().status()).isEqualTo(RunStatus.RUNNING);
-            List<Call> committed = store.find(first.id()).orElseThrow().steps().get(1).calls();
-            assertThat(committed).singleElement().isInstanceOfSatisfying(Call.ConditionCall.class,
-                    condition -> assertThat(condition.prompt()).contains("another round?"));
+            List<Call> committed =
+                    store.find(first.id()).orElseThrow().steps().get(1).calls();
+            assertThat(committed)
+                    .singleElement()
+                    .isInstanceOfSatisfying(
+                            Call.ConditionCall.class,
+                            condition -> assertThat(condition.prompt()).contains("another round?"));
 
-            RunResult resumed = new DurableRuns(vm, store).resume(first.id(), RunMode.replay(cassette, false), Map.of())
+            RunResult resumed = new DurableRuns(vm, store)
+                    .resume(first.id(), RunMode.replay(cassette, false), Map.of())
                     .result();
 
             assertThat(resumed.status()).as(String.valueOf(resumed.error())).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(resumed.finalAnswer().intValue()).isEqualTo(2);
         }
-        assertThat(asked).as("the evaluator was asked by the recording run only").hasValue(3);
+        assertThat(asked)
+                .as("the evaluator was asked by the recording run only")
+                .hasValue(3);
     }
 }

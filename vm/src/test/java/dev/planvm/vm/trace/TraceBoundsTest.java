@@ -37,9 +37,14 @@ class TraceBoundsTest {
     }
 
     /** Returns a value as deep or as long as its params say: the value grows inside the tool, not in the plan. */
-    private static final Tool GROW = Tool.of("grow", "Returns nested(depth) or text of chars characters.", (params, call) ->
-            params.has("depth") ? nested(params.path("depth").asInt()) : params.has("items") ? items(params.path("items").asInt())
-                    : TextNode.valueOf("x".repeat(params.path("chars").asInt())));
+    private static final Tool GROW = Tool.of(
+            "grow",
+            "Returns nested(depth) or text of chars characters.",
+            (params, call) -> params.has("depth")
+                    ? nested(params.path("depth").asInt())
+                    : params.has("items")
+                            ? items(params.path("items").asInt())
+                            : TextNode.valueOf("x".repeat(params.path("chars").asInt())));
 
     private static JsonNode items(int count) {
         ArrayNode many = JsonNodeFactory.instance.arrayNode();
@@ -71,13 +76,17 @@ class TraceBoundsTest {
         JsonNode trace = MAPPER.readTree(written);
         assertThat(trace.at("/inputs/big/truncated").asText()).isEqualTo("an array nested 3,000 levels deep");
         assertThat(trace.at("/inputs/big/depth").asInt()).isEqualTo(3000);
-        assertThat(trace.at("/steps/0/inputs/output/truncated").asText()).isEqualTo("an array nested 3,000 levels deep");
+        assertThat(trace.at("/steps/0/inputs/output/truncated").asText())
+                .isEqualTo("an array nested 3,000 levels deep");
         assertThat(trace.at("/result").asText()).isEqualTo("done");
     }
 
     @Test
     void a_value_larger_than_one_variable_may_hold_is_cut_with_its_size() throws Exception {
-        PlanVm vm = PlanVm.builder().tool(GROW).runLimits(RunLimits.DEFAULT.withMaxValueSize(1_000)).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(GROW)
+                .runLimits(RunLimits.DEFAULT.withMaxValueSize(1_000))
+                .build();
         RunResult result = vm.run(growing(vm, "{\"chars\": 1500}"), Map.of());
 
         assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
@@ -98,19 +107,29 @@ class TraceBoundsTest {
     @Test
     void the_marker_quotes_nothing_of_the_value_so_no_part_of_a_secret_survives_a_cut() {
         String secret = "s3cr3t-token-abcdefghijklmnopqrstuvwxyz";
-        PlanVm vm = PlanVm.builder().tool(ECHO).runLimits(RunLimits.DEFAULT.withMaxValueSize(100))
-                .secrets(Map.of("TOKEN", secret)).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(ECHO)
+                .runLimits(RunLimits.DEFAULT.withMaxValueSize(100))
+                .secrets(Map.of("TOKEN", secret))
+                .build();
         String text = "y".repeat(70) + secret + "z".repeat(100);
         RunResult result = vm.run(plan(vm), Map.of("big", TextNode.valueOf(text)));
         String trace = result.trace().toString();
-        assertThat(trace).contains("\"truncated\":\"text of 209 characters\"").doesNotContain("s3cr3t-to").doesNotContain("yyyy");
+        assertThat(trace)
+                .contains("\"truncated\":\"text of 209 characters\"")
+                .doesNotContain("s3cr3t-to")
+                .doesNotContain("yyyy");
     }
 
     @Test
     void an_object_too_large_is_one_marker_with_its_size() {
-        PlanVm vm = PlanVm.builder().tool(GROW).runLimits(RunLimits.DEFAULT.withMaxValueSize(100)).build();
+        PlanVm vm = PlanVm.builder()
+                .tool(GROW)
+                .runLimits(RunLimits.DEFAULT.withMaxValueSize(100))
+                .build();
         RunResult result = vm.run(growing(vm, "{\"items\": 200}"), Map.of());
-        assertThat(result.trace().at("/steps/0/inputs/output").toString()).isEqualTo(
-                "{\"truncated\":\"an array of size 201 (characters of text and keys, plus one per other value)\",\"size\":201}");
+        assertThat(result.trace().at("/steps/0/inputs/output").toString())
+                .isEqualTo(
+                        "{\"truncated\":\"an array of size 201 (characters of text and keys, plus one per other value)\",\"size\":201}");
     }
 }

@@ -1,13 +1,12 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallInterceptor;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
 
 /**
  * Dry run: answers every call with a placeholder and calls nothing. A tool call expecting two or

@@ -1,13 +1,12 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.Tool;
-import dev.planvm.tools.ToolException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,11 +1,10 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallInterceptor;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -33,7 +32,8 @@ public final class PermissionLink implements CallInterceptor {
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
-        if (call instanceof Call.ToolCall tool && !policy.allowsEverything()
+        if (call instanceof Call.ToolCall tool
+                && !policy.allowsEverything()
                 && call.context().seqNo() != dev.planvm.tools.CallContext.NO_INSTRUCTION) {
             Optional<String> refusal = policy.refusal(tool.tool());
             if (refusal.isPresent()) {

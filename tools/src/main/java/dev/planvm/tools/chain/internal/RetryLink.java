@@ -1,16 +1,14 @@
 package dev.planvm.tools.chain.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
-import dev.planvm.tools.call.Sleeper;
-
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Sleeper;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -62,16 +60,24 @@ public final class RetryLink implements CallInterceptor {
                 if (retryAfter.compareTo(settings.maxRetryAfter()) > 0) {
                     throw giveUp(chain, e, attempt, took, retryAfter);
                 }
-                Duration backoff = policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
+                Duration backoff =
+                        policy.backoff(attempt, ThreadLocalRandom.current().nextDouble());
                 Duration wait = retryAfter.compareTo(backoff) > 0 ? retryAfter : backoff;
                 chain.attemptFailed(new FailedAttempt(attempt, e, took, wait));
-                log.info("{} at seq_no {} failed ({}); attempt {} of {} in {} ms", call.describe(),
-                        call.context().seqNo(), e.getMessage(), attempt + 1, policy.maxAttempts(), wait.toMillis());
+                log.info(
+                        "{} at seq_no {} failed ({}); attempt {} of {} in {} ms",
+                        call.describe(),
+                        call.context().seqNo(),
+                        e.getMessage(),
+                        attempt + 1,
+                        policy.maxAttempts(),
+                        wait.toMillis());
                 try {
                     sleeper.sleep(wait);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
-                    throw new ToolException("interrupted while waiting to retry " + call.describe(), false, interrupted);
+                    throw new ToolException(
+                            "interrupted while waiting to retry " + call.describe(), false, interrupted);
                 }
             }
         }
@@ -93,6 +99,9 @@ public final class RetryLink implements CallInterceptor {
 
     /** {@code 60 s}, {@code 1.5 s}. */
     static String seconds(Duration duration) {
-        return BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+        return BigDecimal.valueOf(duration.toMillis())
+                        .movePointLeft(3)
+                        .stripTrailingZeros()
+                        .toPlainString() + " s";
     }
 }

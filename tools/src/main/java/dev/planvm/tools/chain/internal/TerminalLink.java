@@ -1,13 +1,12 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallInterceptor;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
 
 /**
  * Last link: the real work. A tool call checks the params against the tool's schema and invokes
@@ -36,7 +35,9 @@ public final class TerminalLink implements CallInterceptor {
                 if (conditions == null) {
                     throw ToolException.permanent("no condition evaluator is configured");
                 }
-                return conditions.evaluate(condition.prompt(), condition.conditionContext(), call.context()).toJson();
+                return conditions
+                        .evaluate(condition.prompt(), condition.conditionContext(), call.context())
+                        .toJson();
             }
             Call.ToolCall toolCall = (Call.ToolCall) call;
             Tool tool = tools.find(toolCall.tool())

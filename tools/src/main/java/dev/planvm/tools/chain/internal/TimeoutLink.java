@@ -1,12 +1,11 @@
 package dev.planvm.tools.chain.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.RetrySettings;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.tools.ToolException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;

@@ -1,10 +1,9 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallInterceptor;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 
@@ -19,8 +18,8 @@ public final class ToolLimitLink implements CallInterceptor {
 
     /** @param limits tool name to the most calls of it that may run at once */
     public ToolLimitLink(Map<String, Integer> limits) {
-        this.permits = Map.copyOf(limits.entrySet().stream().collect(java.util.stream.Collectors.toMap(
-                Map.Entry::getKey, e -> new Semaphore(e.getValue(), true))));
+        this.permits = Map.copyOf(limits.entrySet().stream()
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> new Semaphore(e.getValue(), true))));
     }
 
     @Override

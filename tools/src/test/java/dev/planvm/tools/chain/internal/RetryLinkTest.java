@@ -1,13 +1,5 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallListener;
-import dev.planvm.tools.call.FailedAttempt;
-import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.tools.call.RetrySettings;
-import dev.planvm.tools.chain.CallChain;
-import dev.planvm.tools.chain.CallChains;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,8 +10,14 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
-import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.tools.chain.CallChains;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -50,8 +48,13 @@ class RetryLinkTest {
     }
 
     private CallChain chain(Tool tool, RetrySettings settings) {
-        return CallChains.standard(CallChains.parts(ToolRegistry.of(List.of(tool))).retries(settings).sleeper(waits::add)
-                .listener(log).build(), null);
+        return CallChains.standard(
+                CallChains.parts(ToolRegistry.of(List.of(tool)))
+                        .retries(settings)
+                        .sleeper(waits::add)
+                        .listener(log)
+                        .build(),
+                null);
     }
 
     private static Call.ToolCall call(String tool) {
@@ -62,7 +65,10 @@ class RetryLinkTest {
     void a_retry_after_longer_than_the_backoff_is_waited_for() {
         AtomicInteger calls = new AtomicInteger();
         Tool limited = scripted("limited", calls, ToolException.retryAfter("HTTP 429", Duration.ofSeconds(2)));
-        assertThat(chain(limited, RetrySettings.of(THREE)).execute(call("limited")).asText()).isEqualTo("ok");
+        assertThat(chain(limited, RetrySettings.of(THREE))
+                        .execute(call("limited"))
+                        .asText())
+                .isEqualTo("ok");
         assertThat(waits).containsExactly(Duration.ofSeconds(2));
     }
 
@@ -71,16 +77,20 @@ class RetryLinkTest {
         AtomicInteger calls = new AtomicInteger();
         Tool limited = scripted("limited", calls, ToolException.retryAfter("HTTP 429", Duration.ofMillis(1)));
         chain(limited, RetrySettings.of(THREE)).execute(call("limited"));
-        assertThat(waits).singleElement().satisfies(w -> assertThat(w).isBetween(Duration.ofMillis(50), Duration.ofMillis(100)));
+        assertThat(waits)
+                .singleElement()
+                .satisfies(w -> assertThat(w).isBetween(Duration.ofMillis(50), Duration.ofMillis(100)));
     }
 
     @Test
     void a_retry_after_beyond_the_maximum_fails_at_once_and_says_why() {
         AtomicInteger calls = new AtomicInteger();
-        Tool limited = scripted("limited", calls, ToolException.retryAfter("HTTP 429: quota", Duration.ofSeconds(3600)));
+        Tool limited =
+                scripted("limited", calls, ToolException.retryAfter("HTTP 429: quota", Duration.ofSeconds(3600)));
         RetrySettings settings = new RetrySettings(THREE, Map.of(), null, Map.of(), Duration.ofSeconds(60));
         assertThatThrownBy(() -> chain(limited, settings).execute(call("limited")))
-                .hasMessage("HTTP 429: quota (the server asks to wait 3600 s before retrying, more than the 60 s planvm waits)");
+                .hasMessage(
+                        "HTTP 429: quota (the server asks to wait 3600 s before retrying, more than the 60 s planvm waits)");
         assertThat(calls).hasValue(1);
         assertThat(waits).isEmpty();
     }
@@ -88,11 +98,19 @@ class RetryLinkTest {
     @Test
     void a_tool_with_its_own_policy_is_retried_by_it_and_others_by_the_default() {
         AtomicInteger llmCalls = new AtomicInteger();
-        Tool llm = scripted("llm_generate", llmCalls, ToolException.transientFailure("HTTP 500", null),
-                ToolException.transientFailure("HTTP 500", null), ToolException.transientFailure("HTTP 500", null),
+        Tool llm = scripted(
+                "llm_generate",
+                llmCalls,
+                ToolException.transientFailure("HTTP 500", null),
+                ToolException.transientFailure("HTTP 500", null),
+                ToolException.transientFailure("HTTP 500", null),
                 ToolException.transientFailure("HTTP 500", null));
-        RetrySettings settings = new RetrySettings(RetryPolicy.NONE, Map.of("llm_generate", THREE.withMaxAttempts(5)), null,
-                Map.of(), RetrySettings.DEFAULT_MAX_RETRY_AFTER);
+        RetrySettings settings = new RetrySettings(
+                RetryPolicy.NONE,
+                Map.of("llm_generate", THREE.withMaxAttempts(5)),
+                null,
+                Map.of(),
+                RetrySettings.DEFAULT_MAX_RETRY_AFTER);
         assertThat(chain(llm, settings).execute(call("llm_generate")).asText()).isEqualTo("ok");
         assertThat(llmCalls).hasValue(5);
 
@@ -105,7 +123,10 @@ class RetryLinkTest {
     @Test
     void every_failed_attempt_of_a_retried_call_reaches_the_listeners_with_its_wait() {
         AtomicInteger calls = new AtomicInteger();
-        Tool flaky = scripted("flaky", calls, ToolException.transientFailure("HTTP 500: boom", null),
+        Tool flaky = scripted(
+                "flaky",
+                calls,
+                ToolException.transientFailure("HTTP 500: boom", null),
                 ToolException.retryAfter("HTTP 429", Duration.ofMillis(700)));
         chain(flaky, RetrySettings.of(THREE)).execute(call("flaky"));
         List<FailedAttempt> attempts = log.take(call("flaky"));
@@ -127,7 +148,8 @@ class RetryLinkTest {
         assertThat(attempts).hasSize(3);
         assertThat(attempts.get(2).nextWait()).isNull();
         assertThat(attempts.get(2).toJson().has("waited_ms")).isFalse();
-        assertThat(attempts.get(0).toJson().get("waited_ms").asLong()).isEqualTo(waits.get(0).toMillis());
+        assertThat(attempts.get(0).toJson().get("waited_ms").asLong())
+                .isEqualTo(waits.get(0).toMillis());
         assertThat(attempts.get(0).toJson().get("error").asText()).isEqualTo("HTTP 503");
     }
 
@@ -135,19 +157,26 @@ class RetryLinkTest {
     void a_call_that_fails_at_its_only_attempt_reports_no_attempts() {
         AtomicInteger calls = new AtomicInteger();
         Tool refusing = scripted("refusing", calls, ToolException.permanent("HTTP 401"));
-        assertThatThrownBy(() -> chain(refusing, RetrySettings.of(THREE)).execute(call("refusing"))).hasMessage("HTTP 401");
+        assertThatThrownBy(() -> chain(refusing, RetrySettings.of(THREE)).execute(call("refusing")))
+                .hasMessage("HTTP 401");
         assertThat(log.take(call("refusing"))).isEmpty();
     }
 
     @Test
     void each_execution_hears_only_its_own_failed_attempts() {
         AtomicInteger calls = new AtomicInteger();
-        CallChain chain = chain(scripted("t", calls, ToolException.transientFailure("a", null)), RetrySettings.of(THREE));
+        CallChain chain =
+                chain(scripted("t", calls, ToolException.transientFailure("a", null)), RetrySettings.of(THREE));
         List<FailedAttempt> first = new ArrayList<>();
         List<FailedAttempt> second = new ArrayList<>();
         chain.execute(call("t"), first::add);
-        chain.execute(new Call.ToolCall("t", JsonNodeFactory.instance.objectNode().put("q", 2), CallContext.of(7)), second::add);
-        assertThat(first).singleElement().extracting(a -> a.failure().getMessage()).isEqualTo("a");
+        chain.execute(
+                new Call.ToolCall("t", JsonNodeFactory.instance.objectNode().put("q", 2), CallContext.of(7)),
+                second::add);
+        assertThat(first)
+                .singleElement()
+                .extracting(a -> a.failure().getMessage())
+                .isEqualTo("a");
         assertThat(second).isEmpty();
     }
 
@@ -162,18 +191,27 @@ class RetryLinkTest {
     void a_listener_sees_attempts_of_conditions_too() {
         List<String> events = new CopyOnWriteArrayList<>();
         AtomicInteger asked = new AtomicInteger();
-        CallChain chain = CallChains.standard(CallChains.parts(ToolRegistry.of(List.of())).conditions((prompt, context, c) -> {
-            if (asked.incrementAndGet() == 1) {
-                throw ToolException.transientFailure("timeout", null);
-            }
-            return new ConditionResult(true, "yes");
-        }).retries(RetrySettings.of(THREE)).sleeper(waits::add).listener(new CallListener() {
-            @Override
-            public void attemptFailed(Call call, FailedAttempt attempt) {
-                events.add(call.describe() + " " + attempt.number() + " " + attempt.failure().getMessage());
-            }
-        }).build(), null);
-        JsonNode answer = chain.execute(new Call.ConditionCall("?", JsonNodeFactory.instance.nullNode(), CallContext.of(2)));
+        CallChain chain = CallChains.standard(
+                CallChains.parts(ToolRegistry.of(List.of()))
+                        .conditions((prompt, context, c) -> {
+                            if (asked.incrementAndGet() == 1) {
+                                throw ToolException.transientFailure("timeout", null);
+                            }
+                            return new ConditionResult(true, "yes");
+                        })
+                        .retries(RetrySettings.of(THREE))
+                        .sleeper(waits::add)
+                        .listener(new CallListener() {
+                            @Override
+                            public void attemptFailed(Call call, FailedAttempt attempt) {
+                                events.add(call.describe() + " " + attempt.number() + " "
+                                        + attempt.failure().getMessage());
+                            }
+                        })
+                        .build(),
+                null);
+        JsonNode answer =
+                chain.execute(new Call.ConditionCall("?", JsonNodeFactory.instance.nullNode(), CallContext.of(2)));
         assertThat(answer.get("result").asBoolean()).isTrue();
         assertThat(events).containsExactly("condition 1 timeout");
     }

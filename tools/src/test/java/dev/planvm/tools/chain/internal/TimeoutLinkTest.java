@@ -1,11 +1,5 @@
 package dev.planvm.tools.chain.internal;
 
-import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.tools.call.RetrySettings;
-import dev.planvm.tools.chain.CallChain;
-import dev.planvm.tools.chain.CallChains;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,8 +8,12 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
-import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.RetryPolicy;
+import dev.planvm.tools.call.RetrySettings;
+import dev.planvm.tools.chain.CallChain;
+import dev.planvm.tools.chain.CallChains;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +32,14 @@ class TimeoutLinkTest {
     private final AttemptsSeen log = new AttemptsSeen();
 
     private CallChain chain(List<Tool> tools, RetrySettings settings, Map<String, Integer> limits) {
-        return CallChains.standard(CallChains.parts(ToolRegistry.of(tools)).retries(settings).sleeper(waits::add)
-                .toolLimits(limits).listener(log).build(), null);
+        return CallChains.standard(
+                CallChains.parts(ToolRegistry.of(tools))
+                        .retries(settings)
+                        .sleeper(waits::add)
+                        .toolLimits(limits)
+                        .listener(log)
+                        .build(),
+                null);
     }
 
     private static RetrySettings timeout(RetryPolicy policy, Duration timeout, Map<String, Duration> perTool) {
@@ -66,12 +70,17 @@ class TimeoutLinkTest {
         AtomicInteger calls = new AtomicInteger();
         AtomicBoolean interrupted = new AtomicBoolean();
         Tool slow = slowOnce("slow", Duration.ofSeconds(5), calls, interrupted);
-        RetrySettings settings = timeout(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)), Duration.ofMillis(100), Map.of());
+        RetrySettings settings = timeout(
+                new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)), Duration.ofMillis(100), Map.of());
         long start = System.nanoTime();
-        assertThat(chain(List.of(slow), settings, Map.of()).execute(call("slow")).asText()).isEqualTo("fast");
+        assertThat(chain(List.of(slow), settings, Map.of())
+                        .execute(call("slow"))
+                        .asText())
+                .isEqualTo("fast");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
         assertThat(calls).hasValue(2);
-        assertThat(log.take(call("slow"))).singleElement()
+        assertThat(log.take(call("slow")))
+                .singleElement()
                 .satisfies(a -> assertThat(a.failure().getMessage()).isEqualTo("the call timed out after 0.1 s"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (!interrupted.get() && System.nanoTime() < deadline) {
@@ -90,9 +99,11 @@ class TimeoutLinkTest {
             }
             return TextNode.valueOf("never");
         });
-        RetrySettings settings = timeout(new RetryPolicy(2, Duration.ZERO, Duration.ZERO), Duration.ofMillis(50), Map.of());
+        RetrySettings settings =
+                timeout(new RetryPolicy(2, Duration.ZERO, Duration.ZERO), Duration.ofMillis(50), Map.of());
         assertThatThrownBy(() -> chain(List.of(hang), settings, Map.of()).execute(call("hang")))
-                .isInstanceOfSatisfying(ToolException.class, e -> assertThat(e.retriable()).isTrue())
+                .isInstanceOfSatisfying(
+                        ToolException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessage("the call timed out after 0.05 s (after 2 attempts)");
     }
 
@@ -116,7 +127,9 @@ class TimeoutLinkTest {
         });
         AtomicInteger calls = new AtomicInteger();
         Tool tight = slowOnce("tight", Duration.ofSeconds(5), calls, new AtomicBoolean());
-        RetrySettings settings = timeout(RetryPolicy.NONE, Duration.ofSeconds(30),
+        RetrySettings settings = timeout(
+                RetryPolicy.NONE,
+                Duration.ofSeconds(30),
                 Map.of("free", Duration.ZERO, "tight", Duration.ofMillis(50)));
         CallChain chain = chain(List.of(free, tight), settings, Map.of());
         chain.execute(call("free"));
@@ -141,7 +154,8 @@ class TimeoutLinkTest {
             return TextNode.valueOf("done");
         });
         // one slot: the second call waits ~700 ms for it, then works 500 ms; only the 500 ms count
-        CallChain chain = chain(List.of(busy), timeout(RetryPolicy.NONE, Duration.ofMillis(1000), Map.of()), Map.of("busy", 1));
+        CallChain chain =
+                chain(List.of(busy), timeout(RetryPolicy.NONE, Duration.ofMillis(1000), Map.of()), Map.of("busy", 1));
         Thread first = new Thread(() -> chain.execute(call("busy")));
         first.start();
         assertThat(firstInside.await(2, TimeUnit.SECONDS)).isTrue();
@@ -158,9 +172,11 @@ class TimeoutLinkTest {
             ran.set(Thread.currentThread());
             return TextNode.valueOf("ok");
         });
-        chain(List.of(tool), timeout(RetryPolicy.NONE, null, Map.of("here", Duration.ZERO)), Map.of()).execute(call("here"));
+        chain(List.of(tool), timeout(RetryPolicy.NONE, null, Map.of("here", Duration.ZERO)), Map.of())
+                .execute(call("here"));
         assertThat(ran.get()).isSameAs(Thread.currentThread());
-        chain(List.of(tool), timeout(RetryPolicy.NONE, Duration.ofSeconds(5), Map.of()), Map.of()).execute(call("here"));
+        chain(List.of(tool), timeout(RetryPolicy.NONE, Duration.ofSeconds(5), Map.of()), Map.of())
+                .execute(call("here"));
         assertThat(ran.get()).isNotSameAs(Thread.currentThread());
     }
 
@@ -178,7 +194,8 @@ class TimeoutLinkTest {
             }
 
             @Override
-            public com.fasterxml.jackson.databind.JsonNode invoke(com.fasterxml.jackson.databind.JsonNode params, CallContext context) {
+            public com.fasterxml.jackson.databind.JsonNode invoke(
+                    com.fasterxml.jackson.databind.JsonNode params, CallContext context) {
                 try {
                     Thread.sleep(2_000);
                 } catch (InterruptedException e) {
@@ -187,9 +204,12 @@ class TimeoutLinkTest {
                 return TextNode.valueOf("late");
             }
         };
-        assertThatThrownBy(() -> chain(List.of(slow), RetrySettings.of(RetryPolicy.NONE), Map.of()).execute(call("slow")))
+        assertThatThrownBy(() -> chain(List.of(slow), RetrySettings.of(RetryPolicy.NONE), Map.of())
+                        .execute(call("slow")))
                 .hasMessage("the call timed out after 0.1 s");
         assertThat(chain(List.of(slow), timeout(RetryPolicy.NONE, null, Map.of("slow", Duration.ZERO)), Map.of())
-                .execute(call("slow")).asText()).isEqualTo("late");
+                        .execute(call("slow"))
+                        .asText())
+                .isEqualTo("late");
     }
 }

@@ -26,9 +26,11 @@ public final class AssignHandler implements InstructionHandler<Assign> {
      * Evaluates the values in document order, each seeing the ones before it, and hands each to
      * {@code set} as soon as it is known (the step sets it; the scheduler forwards it ahead of commit).
      */
-    public static void evaluate(Assign assign, Variables variables, RunLimits limits, BiConsumer<String, JsonNode> set) {
+    public static void evaluate(
+            Assign assign, Variables variables, RunLimits limits, BiConsumer<String, JsonNode> set) {
         Map<String, JsonNode> done = new HashMap<>();
-        Variables view = Variables.over(variables, name -> done.containsKey(name) ? done.get(name) : variables.get(name));
+        Variables view =
+                Variables.over(variables, name -> done.containsKey(name) ? done.get(name) : variables.get(name));
         for (Map.Entry<String, ValueTemplate> entry : assign.values().entrySet()) {
             JsonNode value = Interpolator.interpolate(entry.getValue(), view, limits.maxStringLength());
             set.accept(entry.getKey(), value);

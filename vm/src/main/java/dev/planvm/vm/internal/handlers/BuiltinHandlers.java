@@ -10,8 +10,7 @@ public final class BuiltinHandlers {
 
     public static final Set<String> TYPES = Set.of("assign", "jmp", "calling", "reasoning");
 
-    private BuiltinHandlers() {
-    }
+    private BuiltinHandlers() {}
 
     /** Instruction type to handler. */
     public static Map<String, InstructionHandler<?>> all() {

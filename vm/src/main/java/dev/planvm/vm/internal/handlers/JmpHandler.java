@@ -50,7 +50,9 @@ final class JmpHandler implements InstructionHandler<Jmp> {
 
     @Override
     public Optional<Call> callFor(Jmp jmp, Variables variables, RunLimits limits) {
-        return jmp.branch() instanceof Jmp.LlmCondition c ? Optional.of(call(jmp, c, variables, limits)) : Optional.empty();
+        return jmp.branch() instanceof Jmp.LlmCondition c
+                ? Optional.of(call(jmp, c, variables, limits))
+                : Optional.empty();
     }
 
     /**
@@ -59,7 +61,8 @@ final class JmpHandler implements InstructionHandler<Jmp> {
      */
     private static Call.ConditionCall call(Jmp jmp, Jmp.LlmCondition c, Variables variables, RunLimits limits) {
         JsonNode prompt = Interpolator.interpolate(c.prompt(), variables, limits.maxStringLength());
-        JsonNode context = c.context() == null ? NullNode.getInstance()
+        JsonNode context = c.context() == null
+                ? NullNode.getInstance()
                 : Interpolator.interpolate(c.context(), variables, limits.maxStringLength());
         limits.checkValue("the context of the condition", context);
         String text = prompt.isTextual() ? prompt.asText() : rendered(prompt, limits.maxStringLength());
@@ -70,8 +73,8 @@ final class JmpHandler implements InstructionHandler<Jmp> {
     private static String rendered(JsonNode prompt, int max) {
         long length = Interpolator.renderedLength(prompt, max);
         if (length > max) {
-            throw new StepFailure("the condition_prompt would be text of more than " + String.format(Locale.ROOT, "%,d", max)
-                    + " characters, the limit for one string");
+            throw new StepFailure("the condition_prompt would be text of more than "
+                    + String.format(Locale.ROOT, "%,d", max) + " characters, the limit for one string");
         }
         return Interpolator.render(prompt);
     }

@@ -3,9 +3,9 @@ package dev.planvm.vm.internal.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.OutputVars;
+import dev.planvm.json.JsonPreview;
 import dev.planvm.json.JsonText;
 import dev.planvm.vm.run.StepFailure;
-import dev.planvm.json.JsonPreview;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +25,7 @@ import java.util.Map;
  */
 public final class OutputBinding {
 
-    private OutputBinding() {
-    }
+    private OutputBinding() {}
 
     /** The variables the output sets, in order; a {@link StepFailure} when it cannot fill them. */
     public static Map<String, JsonNode> values(String tool, OutputVars outputVars, JsonNode output) {
