@@ -10,9 +10,10 @@ import java.util.List;
  * errors, each located.
  */
 public final class PlanningException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-    private final List<PlanRound> rounds;
-    private final List<Diagnostic> problems;
+    private final transient List<PlanRound> rounds;
+    private final transient List<Diagnostic> problems;
 
     public PlanningException(String message, List<PlanRound> rounds, List<Diagnostic> problems, Throwable cause) {
         super(message, cause);

@@ -35,24 +35,24 @@ public final class McpBenchServer {
         };
         McpSchema.ToolAnnotations readOnly = new McpSchema.ToolAnnotations(null, true, false, true, false, null);
         SyncToolSpecification echo = SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder()
-                        .name("echo")
+                .tool(McpSchema.Tool.builder(
+                                "echo",
+                                mapper,
+                                "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}}")
                         .description("Answers its text.")
                         .annotations(readOnly)
-                        .inputSchema(
-                                mapper, "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}}")
                         .build())
                 .callHandler((exchange, request) -> CallToolResult.builder()
                         .addTextContent(String.valueOf(request.arguments().get("text")))
                         .build())
                 .build();
         SyncToolSpecification work = SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder()
-                        .name("work")
+                .tool(McpSchema.Tool.builder(
+                                "work",
+                                mapper,
+                                "{\"type\": \"object\", \"properties\": {\"ms\": {\"type\": \"integer\"}}}")
                         .description("Sleeps ms milliseconds.")
                         .annotations(readOnly)
-                        .inputSchema(
-                                mapper, "{\"type\": \"object\", \"properties\": {\"ms\": {\"type\": \"integer\"}}}")
                         .build())
                 .callHandler((exchange, request) -> {
                     try {

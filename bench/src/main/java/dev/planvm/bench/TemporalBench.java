@@ -110,6 +110,7 @@ public final class TemporalBench {
     }
 
     /** One plan of {@code length} dependent calls at a time: the cost of one call, remote and local. */
+    @SuppressWarnings("try") // the workers run while the plans do
     private static void chain(WorkflowClient client, int length, Set<String> tools) throws Exception {
         StringBuilder plan = new StringBuilder("[");
         for (int i = 0; i < length; i++) {

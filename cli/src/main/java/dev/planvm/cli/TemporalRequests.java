@@ -114,7 +114,6 @@ final class TemporalRequests {
                 globs(parsed.matchedOptionValue("--deny-tools", List.<String>of())));
     }
 
-    /** A request for a live run of {@code plan} with these inputs, secrets and settings. */
     /**
      * A plan file loaded as every command loads it (YAML and JavaScript compiled), with these inputs
      * declared.

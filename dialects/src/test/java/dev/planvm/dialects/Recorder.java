@@ -26,7 +26,6 @@ public final class Recorder {
     private final List<Received> calls = Collections.synchronizedList(new ArrayList<>());
     private final PlanVmBuilder builder = PlanVm.builder();
 
-    /** Installs {@code name}, answering with {@code answer(params)}. */
     /** Tools that answer with the params they were given. */
     public static Recorder echoing(String... tools) {
         Recorder recorder = new Recorder();

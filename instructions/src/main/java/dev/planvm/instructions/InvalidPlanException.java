@@ -5,9 +5,10 @@ import java.util.stream.Collectors;
 
 /** Thrown when an invalid plan is asked to run; carries every error, each with its location. */
 public final class InvalidPlanException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final String source;
-    private final List<Diagnostic> errors;
+    private final transient List<Diagnostic> errors;
 
     public InvalidPlanException(String source, List<Diagnostic> errors) {
         super(errors.stream().map(d -> d.format(source)).collect(Collectors.joining("\n")));

@@ -72,6 +72,8 @@ public final class JsonPreview {
 
     /** Thrown by the writer once the preview is full, to stop Jackson writing the rest. */
     private static final class Full extends IOException {
+        private static final long serialVersionUID = 1L;
+
         Full() {
             super(null, null);
         }

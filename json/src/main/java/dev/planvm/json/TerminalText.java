@@ -83,6 +83,8 @@ public final class TerminalText {
 
     /** The escapes of {@link #JSON}. */
     private static final class Escapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+
         private final int[] ascii = standardAsciiEscapesForJSON();
 
         Escapes() {

@@ -140,6 +140,7 @@ public final class KnowledgeBases {
         return new Indexer(directory(name), name, embedder, settings);
     }
 
+    @SuppressWarnings("try") // the lock is taken only to see whether it can be
     private static boolean isLocked(Path dir) {
         try (var directory = org.apache.lucene.store.FSDirectory.open(KbPaths.index(dir));
                 var lock = directory.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {

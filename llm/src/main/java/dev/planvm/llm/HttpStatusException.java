@@ -9,6 +9,7 @@ import java.util.Optional;
  * works), plus how long the server asked us to wait before trying again ({@code Retry-After}).
  */
 final class HttpStatusException extends HttpException {
+    private static final long serialVersionUID = 1L;
 
     private final Duration retryAfter;
 

@@ -6,6 +6,7 @@ package dev.planvm.llm;
  * server's URL) as a failure that is not retried.
  */
 final class LlmAnswerException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     /** What is wrong with the answer. */
     enum Kind {

@@ -435,7 +435,6 @@ public final class PlanService implements AutoCloseable {
         }
     }
 
-    /** {@code running} (here, or in another live process), {@code interrupted}, {@code waiting}, {@code succeeded}, {@code failed}. */
     /**
      * The state of {@code run} as read: a run read as running is {@code running} or {@code interrupted}
      * (whether a live process owns it). A run that finished after it was read is still {@code running}

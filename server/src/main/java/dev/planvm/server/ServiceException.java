@@ -11,6 +11,7 @@ import java.util.Objects;
  * details (e.g. every located diagnostic of an invalid plan). Never carries a stack trace or a secret.
  */
 public final class ServiceException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     /** What went wrong, with its HTTP status and error code. */
     public enum Kind {

@@ -5,6 +5,7 @@ package dev.planvm.temporal;
  * workflow has that id, a workflow ended without a result, a request is too large.
  */
 public final class TemporalException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     public TemporalException(String message) {
         super(message);

@@ -34,6 +34,7 @@ class HistoryRecording {
     private final AtomicInteger flaky = new AtomicInteger();
 
     @Test
+    @SuppressWarnings("try") // the workers run while the plans do
     void records_the_histories() throws Exception {
         Files.createDirectories(DIRECTORY);
         String queue = TestTemporal.queue("history");

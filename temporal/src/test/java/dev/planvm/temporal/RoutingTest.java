@@ -24,6 +24,7 @@ class RoutingTest {
     private static final String KEY = "vault-key-5e6f7a8b9c";
 
     @Test
+    @SuppressWarnings("try") // the workers run while the plan does
     void a_routed_tool_runs_on_the_worker_of_its_queue_with_the_secret_only_that_worker_holds() {
         TestWorkflowEnvironment env = TestTemporal.environment();
         String main = TestTemporal.queue("main");

@@ -101,6 +101,7 @@ class SecretsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the worker runs while the plan does
     void a_worker_without_the_secret_fails_the_step_naming_it() {
         String otherQueue = TestTemporal.queue("no-secret");
         try (PlanWorkers without = PlanWorkers.builder(holding)

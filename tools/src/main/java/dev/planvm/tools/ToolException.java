@@ -14,6 +14,7 @@ import java.util.Optional;
  * at least that long.
  */
 public class ToolException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final boolean retriable;
     private final Duration retryAfter;

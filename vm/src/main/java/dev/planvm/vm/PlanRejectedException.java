@@ -7,8 +7,9 @@ import java.util.List;
  * condition with no condition evaluator): refused before anything runs.
  */
 public final class PlanRejectedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-    private final List<String> problems;
+    private final transient List<String> problems;
 
     public PlanRejectedException(List<String> problems) {
         super(String.join("\n", problems));

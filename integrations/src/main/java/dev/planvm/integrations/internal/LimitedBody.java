@@ -14,6 +14,8 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
 
     /** A body longer than the bound. */
     static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
         TooLarge(long max) {
             super("the answer is larger than " + describe(max));
         }

@@ -26,6 +26,8 @@ public final class Template {
 
     /** A reference to a param a call did not give. */
     public static final class MissingParam extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         private final String name;
 
         MissingParam(String name) {

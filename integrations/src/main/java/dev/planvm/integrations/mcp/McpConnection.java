@@ -139,7 +139,8 @@ final class McpConnection implements AutoCloseable {
     McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
         Session session = session();
         try {
-            return session.client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+            return session.client.callTool(
+                    McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
         } catch (RuntimeException e) {
             throw failure(session, "tool '" + tool + "'", e);
         }
@@ -181,7 +182,7 @@ final class McpConnection implements AutoCloseable {
         McpSyncClient client = McpClient.sync(session.transport)
                 .requestTimeout(spec.timeout() != null ? spec.timeout() : DEFAULT_REQUEST_TIMEOUT)
                 .initializationTimeout(spec.startTimeout())
-                .clientInfo(new McpSchema.Implementation("planvm", "0.1.0"))
+                .clientInfo(McpSchema.Implementation.builder("planvm", "0.1.0").build())
                 .build();
         session.client = client;
         try {
@@ -220,7 +221,8 @@ final class McpConnection implements AutoCloseable {
                         .version(HttpClient.Version.HTTP_1_1)
                         .connectTimeout(Duration.ofSeconds(10))
                         .followRedirects(HttpClient.Redirect.NEVER))
-                .httpRequestCustomizer((builder, method, target, body, context) -> headers.forEach(builder::setHeader))
+                .addHttpRequestCustomizer(
+                        (builder, method, target, body, context) -> headers.forEach(builder::setHeader))
                 .maxResponseSize(MAX_HTTP_RESPONSE)
                 .build();
     }

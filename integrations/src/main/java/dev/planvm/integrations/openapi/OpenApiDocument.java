@@ -57,6 +57,8 @@ final class OpenApiDocument {
 
     /** A document that cannot be used, with a sentence saying why. */
     static final class Unusable extends Exception {
+        private static final long serialVersionUID = 1L;
+
         Unusable(String message) {
             super(message);
         }

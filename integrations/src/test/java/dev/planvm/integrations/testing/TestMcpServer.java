@@ -143,9 +143,15 @@ public final class TestMcpServer {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             mcp.closeGracefully();
-            jetty.stop();
+            try {
+                jetty.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                throw new IOException("the test MCP server did not stop", e);
+            }
         }
     }
 
@@ -248,7 +254,7 @@ public final class TestMcpServer {
     private static SyncToolSpecification tool(
             String name, String description, ToolAnnotations annotations, Handler handler, String schema) {
         McpSchema.Tool.Builder tool =
-                McpSchema.Tool.builder().name(name).description(description).inputSchema(MAPPER, schema);
+                McpSchema.Tool.builder(name, MAPPER, schema).description(description);
         if (annotations != null) {
             tool.annotations(annotations);
         }

@@ -102,6 +102,8 @@ final class BoundedHttpClient implements HttpClient {
 
     /** An answer larger than the limit. */
     static final class AnswerTooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         final long limit;
 
         AnswerTooLarge(long limit) {

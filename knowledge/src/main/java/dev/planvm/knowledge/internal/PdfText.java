@@ -89,6 +89,8 @@ final class PdfText {
 
     /** Thrown by the writer to stop the stripper at the size limit. */
     private static final class LimitReached extends IOException {
+        private static final long serialVersionUID = 1L;
+
         LimitReached() {
             super("text limit reached", null);
         }

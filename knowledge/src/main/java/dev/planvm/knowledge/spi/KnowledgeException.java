@@ -7,6 +7,7 @@ package dev.planvm.knowledge.spi;
  * endpoint that timed out or answered 5xx) or not. Messages never hold secrets.
  */
 public class KnowledgeException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final boolean retriable;
 

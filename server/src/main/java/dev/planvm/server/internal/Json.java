@@ -36,6 +36,8 @@ public final class Json {
 
     /** A request body that is not one well-formed JSON document; the message says where and why. */
     public static final class Malformed extends Exception {
+        private static final long serialVersionUID = 1L;
+
         public Malformed(String message) {
             super(message);
         }

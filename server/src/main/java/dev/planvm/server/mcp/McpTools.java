@@ -87,10 +87,8 @@ final class McpTools {
 
     private static SyncToolSpecification tool(
             McpJsonMapper json, String name, String description, String schema, Function<ObjectNode, Answer> handler) {
-        McpSchema.Tool tool = McpSchema.Tool.builder()
-                .name(name)
+        McpSchema.Tool tool = McpSchema.Tool.builder(name, json, schema)
                 .description(description)
-                .inputSchema(json, schema)
                 .build();
         return SyncToolSpecification.builder()
                 .tool(tool)

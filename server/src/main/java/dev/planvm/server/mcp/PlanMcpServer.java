@@ -10,6 +10,7 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -92,9 +93,15 @@ public final class PlanMcpServer {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             mcp.closeGracefully();
-            jetty.stop();
+            try {
+                jetty.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                throw new IOException("the MCP server did not stop: " + e.getMessage(), e);
+            }
         }
     }
 }

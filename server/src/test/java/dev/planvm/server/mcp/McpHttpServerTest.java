@@ -97,7 +97,8 @@ class McpHttpServerTest {
     private static McpSchema.CallToolResult call(McpSyncClient client, String tool, String args) throws Exception {
         @SuppressWarnings("unchecked")
         Map<String, Object> map = JSON.readValue(args, Map.class);
-        return client.callTool(new McpSchema.CallToolRequest(tool, map));
+        return client.callTool(
+                McpSchema.CallToolRequest.builder(tool).arguments(map).build());
     }
 
     private static JsonNode text(McpSchema.CallToolResult result) throws Exception {

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -25,11 +26,10 @@ final class TemporalScheduler implements CallScheduler {
 
     @Override
     public Pending start(int tag, Supplier<JsonNode> work) {
-        @SuppressWarnings("unchecked")
-        Promise<JsonNode>[] started = new Promise[1];
-        CancellationScope scope = Workflow.newCancellationScope(() -> started[0] = Async.function(work::get));
+        AtomicReference<Promise<JsonNode>> started = new AtomicReference<>();
+        CancellationScope scope = Workflow.newCancellationScope(() -> started.set(Async.function(work::get)));
         scope.run();
-        Promise<JsonNode> promise = started[0];
+        Promise<JsonNode> promise = started.get();
         promise.handle((answer, failure) -> {
             done.add(tag);
             return null;

@@ -10,6 +10,7 @@ import java.util.Objects;
  * retry link untouched (it is not a {@link dev.planvm.tools.ToolException}).
  */
 public final class ApprovalRequired extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final transient Call.ToolCall call;
 

@@ -72,6 +72,8 @@ public final class TokenBudget {
 
     /** A call refused, or failed after it answered, because the token budget is spent. Not retriable. */
     public static final class Spent extends ToolException {
+        private static final long serialVersionUID = 1L;
+
         Spent(String message) {
             super(message, false);
         }

@@ -8,6 +8,8 @@ import dev.planvm.json.TerminalText;
  * ({@link TerminalText}).
  */
 public final class CassetteException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public CassetteException(String message) {
         super(TerminalText.safe(message));
     }

@@ -37,6 +37,8 @@ final class ConfigReader {
 
     /** Why a file could not be read as JSON: one located sentence. */
     static final class Unreadable extends Exception {
+        private static final long serialVersionUID = 1L;
+
         Unreadable(String message) {
             super(message);
         }

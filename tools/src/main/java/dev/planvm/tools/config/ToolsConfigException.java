@@ -12,9 +12,10 @@ import java.util.stream.Collectors;
  * {@code planvm.json at /httpTools/0/method: must be one of GET, POST, PUT, PATCH, DELETE}.
  */
 public final class ToolsConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final transient Path file;
-    private final List<Problem> problems;
+    private final transient List<Problem> problems;
 
     /**
      * @param file     the configuration file, or {@code null} when the problems are not in a file

@@ -6,6 +6,8 @@ package dev.planvm.vm.durable;
  * longer loads. Nothing was run and nothing was written to the store.
  */
 public final class DurableRunException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public DurableRunException(String message) {
         super(message);
     }

@@ -75,6 +75,7 @@ public final class DurableRuns {
      *
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun start(
             Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
         reject(plan, mode, hooks.options());
@@ -91,6 +92,7 @@ public final class DurableRuns {
      * {@link #start(Plan, Map, RunMode)} in a session shared with other runs and calls (an agent's
      * planning and re-plans): its mode, call chain, token budget and early calls.
      */
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
         reject(plan, session.mode(), RunHooks.NONE.options());
         RunOptions options = RunOptions.DEFAULT.withClock(vm.clockFor(RunOptions.DEFAULT, session.mode()));
@@ -115,6 +117,7 @@ public final class DurableRuns {
      *                             that changes an instruction before {@code fromSeq}
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun replan(String runId, int fromSeq, Plan plan, RunSession session) {
         StoredRun run = find(runId);
         Plan before = plan(run);
@@ -246,6 +249,7 @@ public final class DurableRuns {
         return continueRun(find(run.id()), mode, secrets, false, hooks);
     }
 
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     private DurableRun continueRun(
             StoredRun run, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
         if (run.status() == RunStatus.SUCCEEDED) {
@@ -297,6 +301,7 @@ public final class DurableRuns {
      * options, its clock included (unless the hooks' options bring a clock: {@code rerun --now}).
      * {@code created} is told the new run's id once it is stored.
      */
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun rerun(
             String runId,
             int fromSeq,

@@ -322,6 +322,8 @@ public final class Speculator {
 
     /** A value needed ahead is not known yet: it waits for the instruction at {@link #position}. */
     private static final class NotKnownYet extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         final int position;
 
         NotKnownYet(int position) {
