@@ -234,16 +234,22 @@ public final class RunStore implements AutoCloseable {
         if ((alive && !force) || !ACTIVE.add(id)) { // reserved in this process before the conditional update
             throw ownedElsewhere(id, owner, (String) row.get("since"));
         }
-        int claimed = db.update(
-                "UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
-                        + "sessions = sessions + 1, finished_at = NULL, error = NULL "
-                        + "WHERE id = ? AND owner IS ? AND lease_until IS ? AND status <> 'succeeded'",
-                Owner.CURRENT.toString(),
-                now(),
-                leaseUntil(),
-                id,
-                owner,
-                lease);
+        int claimed;
+        try {
+            claimed = db.update(
+                    "UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
+                            + "sessions = sessions + 1, finished_at = NULL, error = NULL "
+                            + "WHERE id = ? AND owner IS ? AND lease_until IS ? AND status <> 'succeeded'",
+                    Owner.CURRENT.toString(),
+                    now(),
+                    leaseUntil(),
+                    id,
+                    owner,
+                    lease);
+        } catch (StoreException e) { // the store cannot be written now: the run stays free to claim later
+            ACTIVE.remove(id);
+            throw e;
+        }
         if (claimed == 0) {
             ACTIVE.remove(id);
             String now = db.query(
@@ -347,15 +353,18 @@ public final class RunStore implements AutoCloseable {
                 errorJson.put("line", error.line());
             }
         }
-        db.update(
-                "UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, lease_until = NULL "
-                        + "WHERE id = ?",
-                result.status().label(),
-                result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
-                json(result.finalAnswer()),
-                errorJson == null ? null : json(errorJson),
-                runId);
-        ACTIVE.remove(runId);
+        try {
+            db.update(
+                    "UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, "
+                            + "lease_until = NULL WHERE id = ?",
+                    result.status().label(),
+                    result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
+                    json(result.finalAnswer()),
+                    errorJson == null ? null : json(errorJson),
+                    runId);
+        } finally { // unrecorded, the run is interrupted: this process no longer works on it, any may resume it
+            ACTIVE.remove(runId);
+        }
     }
 
     /**

@@ -19,7 +19,10 @@ import java.util.Map;
 /**
  * The SQLite connection of a run store: opening it with the journal and durability settings,
  * creating or upgrading the schema, and small query and update helpers whose failures name the
- * file. Not thread-safe: {@link RunStore} serialises access.
+ * file. A statement or commit that fails (a full disk, a file-size limit, an I/O error) discards the
+ * connection and its statements — SQLite rolls back what was not committed — and the next use opens a
+ * fresh one, so the store works again by itself once writes succeed again. Not thread-safe:
+ * {@link RunStore} serialises access.
  */
 final class StoreDatabase implements AutoCloseable {
 
@@ -30,11 +33,14 @@ final class StoreDatabase implements AutoCloseable {
     }
 
     private final Path file;
-    private final Connection connection;
+    private final RunStore.Durability durability;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
+    /** {@code null} after a failure (or before the first use): the next use connects again. */
+    private Connection connection;
 
-    private StoreDatabase(Path file, Connection connection) {
+    private StoreDatabase(Path file, RunStore.Durability durability, Connection connection) {
         this.file = file;
+        this.durability = durability;
         this.connection = connection;
     }
 
@@ -51,23 +57,38 @@ final class StoreDatabase implements AutoCloseable {
                     Files.createDirectories(parent);
                 }
             }
-            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+            Connection connection = connect(file, durability);
             try (Statement statement = connection.createStatement()) {
-                statement.execute("PRAGMA journal_mode=WAL");
-                statement.execute("PRAGMA synchronous=" + (durability == RunStore.Durability.FULL ? "FULL" : "NORMAL"));
-                statement.execute("PRAGMA busy_timeout=10000");
-                statement.execute("PRAGMA foreign_keys=ON");
                 for (String ddl : schema().replaceAll("--[^\n]*", "").split(";")) {
                     if (!ddl.isBlank()) {
                         statement.execute(ddl);
                     }
                 }
                 migrate(statement);
+            } catch (SQLException | IOException e) {
+                closeQuietly(connection);
+                throw e;
             }
-            return new StoreDatabase(file, connection);
-        } catch (SQLException | IOException e) {
+            return new StoreDatabase(file, durability, connection);
+        } catch (SQLException e) {
+            throw new StoreException(file + ": cannot open the run store: " + StoreFailures.describe(file, e), e);
+        } catch (IOException e) {
             throw new StoreException(file + ": cannot open the run store: " + e.getMessage(), e);
         }
+    }
+
+    private static Connection connect(Path file, RunStore.Durability durability) throws SQLException {
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode=WAL");
+            statement.execute("PRAGMA synchronous=" + (durability == RunStore.Durability.FULL ? "FULL" : "NORMAL"));
+            statement.execute("PRAGMA busy_timeout=10000");
+            statement.execute("PRAGMA foreign_keys=ON");
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw e;
+        }
+        return connection;
     }
 
     /** Stores written by earlier versions of planvm get the columns they lack. */
@@ -119,7 +140,7 @@ final class StoreDatabase implements AutoCloseable {
                 return rows;
             }
         } catch (SQLException e) {
-            throw new StoreException(file + ": " + e.getMessage(), e);
+            throw failed(e);
         }
     }
 
@@ -128,47 +149,102 @@ final class StoreDatabase implements AutoCloseable {
         try {
             return prepare(sql, args).executeUpdate();
         } catch (SQLException e) {
-            throw new StoreException(file + ": " + e.getMessage(), e);
+            throw failed(e);
         }
     }
 
-    /** Runs {@code work} in one transaction: all of it is written, or (when it throws) none of it. */
+    /**
+     * Runs {@code work} in one transaction: all of it is written, or (when it throws, or the commit
+     * fails) none of it.
+     */
     void transaction(Runnable work) {
+        Connection c;
         try {
-            connection.setAutoCommit(false);
-            try {
-                work.run();
-                connection.commit();
-            } catch (RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
+            c = connection();
+            c.setAutoCommit(false);
         } catch (SQLException e) {
-            throw new StoreException(file + ": " + e.getMessage(), e);
+            throw failed(e);
+        }
+        try {
+            work.run();
+            c.commit();
+            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw failed(e);
+        } catch (RuntimeException e) {
+            if (connection == c) { // the work gave up (a statement that failed has discarded the connection already)
+                try {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                } catch (SQLException rollback) {
+                    discard();
+                }
+            }
+            throw e;
         }
     }
 
     /** Gives back the space of deleted rows to the file system (after pruning); needs no statement open. */
     void vacuum() {
         try {
-            for (PreparedStatement statement : statements.values()) {
-                statement.close();
-            }
-            statements.clear();
-            try (Statement statement = connection.createStatement()) {
+            closeStatements();
+            try (Statement statement = connection().createStatement()) {
                 statement.execute("VACUUM");
             }
         } catch (SQLException e) {
-            throw new StoreException(file + ": " + e.getMessage(), e);
+            throw failed(e);
         }
+    }
+
+    /**
+     * Discards the connection and its statements after {@code e} (sqlite-jdbc closes a statement that
+     * failed, and a failed commit may or may not have ended the transaction): the next use connects
+     * again. Returns the exception to throw, with the file and the cause.
+     */
+    private StoreException failed(SQLException e) {
+        String cause = StoreFailures.describe(file, e); // before closing, which may checkpoint and shrink the files
+        discard();
+        return new StoreException(file + ": " + cause, e);
+    }
+
+    private void discard() {
+        closeStatements();
+        if (connection != null) {
+            closeQuietly(connection);
+            connection = null;
+        }
+    }
+
+    private void closeStatements() {
+        for (PreparedStatement statement : statements.values()) {
+            try {
+                statement.close();
+            } catch (SQLException ignored) {
+                // it goes with its connection
+            }
+        }
+        statements.clear();
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // nothing more to give back
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = connect(file, durability);
+        }
+        return connection;
     }
 
     private PreparedStatement prepare(String sql, Object... args) throws SQLException {
         PreparedStatement statement = statements.get(sql);
         if (statement == null) {
-            statement = connection.prepareStatement(sql);
+            statement = connection().prepareStatement(sql);
             statements.put(sql, statement);
         }
         statement.clearParameters();
@@ -180,13 +256,15 @@ final class StoreDatabase implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            for (PreparedStatement statement : statements.values()) {
-                statement.close();
+        closeStatements();
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                throw new StoreException(file + ": cannot close the run store: " + e.getMessage(), e);
+            } finally {
+                connection = null;
             }
-            connection.close();
-        } catch (SQLException e) {
-            throw new StoreException(file + ": cannot close the run store: " + e.getMessage(), e);
         }
     }
 }

@@ -109,11 +109,7 @@ public final class Interpreter {
             try {
                 setup.journal().finish(result);
             } catch (RuntimeException e) {
-                result = result.failedWith(new RunError(
-                        null,
-                        null,
-                        setup.redactor().redact("the run ended but its end could not be recorded: " + e.getMessage()),
-                        e));
+                result = result.failedWith(unrecordedEnd(result.error(), e));
             }
         }
         RunResult finished = result;
@@ -298,6 +294,27 @@ public final class Interpreter {
             }
         }
         return null;
+    }
+
+    /**
+     * The error of a run whose end the journal could not record: the step's own error when the run
+     * already failed at a step (the step whose commit failed names the cause), with a note that the
+     * end is not recorded either; otherwise the recording failure, with no step.
+     */
+    private RunError unrecordedEnd(RunError failed, RuntimeException e) {
+        if (failed == null) {
+            return new RunError(
+                    null,
+                    null,
+                    setup.redactor().redact("the run ended but its end could not be recorded: " + e.getMessage()),
+                    e);
+        }
+        return new RunError(
+                failed.seqNo(),
+                failed.type(),
+                failed.message() + " (nor could the end of the run be recorded)",
+                failed.cause(),
+                failed.line());
     }
 
     /** Makes the step durable; when the journal cannot, the run fails at this step (it is not committed). */
