@@ -154,7 +154,11 @@ public final class ChunkPhase {
         try {
             document = reader.read(found.file(), bytes);
         } catch (DocumentException e) {
-            failures.add(new IndexReport.Problem(found.source(), e.getMessage()));
+            if (e.skipped()) {
+                warnings.add(found.source() + ": skipped: " + e.getMessage());
+            } else {
+                failures.add(new IndexReport.Problem(found.source(), e.getMessage()));
+            }
             return true;
         }
         Chunker.Result chunks = chunker.chunk(document, Tokens.shared());

@@ -10,7 +10,8 @@ import org.apache.pdfbox.text.PDFTextStripper;
 
 /**
  * The text of a PDF (Apache PDFBox), one section per page ({@code page N}), the document information's
- * title as the title. Bounded: PDFBox's scratch memory is capped, at most {@code maxPages} pages are
+ * title as the title. Bounded: no stream may inflate past {@link PdfStreams#MAX_STREAM_BYTES} (checked
+ * before PDFBox decodes any: a decompression bomb is skipped), PDFBox's scratch memory is capped, at most {@code maxPages} pages are
  * read, the text stops at {@code maxTextChars} (the stripper is stopped there, not run to the end), and
  * the extraction stops when its time budget ({@value #DEFAULT_BUDGET_SECONDS} s) is spent, checked between
  * pages and at every piece of text: a hostile page cannot keep the indexing busy. What was read is kept
@@ -24,22 +25,36 @@ final class PdfText {
     private final int maxTextChars;
     private final int maxPages;
     private final java.time.Duration budget;
+    private final long maxStreamBytes;
 
     PdfText(int maxTextChars, int maxPages) {
         this(maxTextChars, maxPages, java.time.Duration.ofSeconds(DEFAULT_BUDGET_SECONDS));
     }
 
     PdfText(int maxTextChars, int maxPages, java.time.Duration budget) {
+        this(maxTextChars, maxPages, budget, PdfStreams.MAX_STREAM_BYTES);
+    }
+
+    PdfText(int maxTextChars, int maxPages, java.time.Duration budget, long maxStreamBytes) {
         this.maxTextChars = maxTextChars;
         this.maxPages = maxPages;
         this.budget = budget;
+        this.maxStreamBytes = maxStreamBytes;
+    }
+
+    private static String seconds(java.time.Duration budget) {
+        return budget.toMillis() % 1000 == 0 ? budget.toSeconds() + " s" : budget.toMillis() + " ms";
     }
 
     ParsedDocument read(byte[] bytes, String fallbackTitle) throws DocumentException {
+        long deadline = System.nanoTime() + budget.toNanos();
+        PdfStreams streams = new PdfStreams(maxStreamBytes, deadline, seconds(budget));
+        streams.scanFile(bytes);
         try (PDDocument pdf = Loader.loadPDF(
                 bytes, "", null, null, MemoryUsageSetting.setupMainMemoryOnly(SCRATCH_BYTES).streamCache)) {
+            streams.scanLoaded(pdf);
             SectionBuilder sections = new SectionBuilder();
-            BoundedWriter out = new BoundedWriter(maxTextChars, System.nanoTime() + budget.toNanos());
+            BoundedWriter out = new BoundedWriter(maxTextChars, deadline);
             int pages = pdf.getNumberOfPages();
             boolean truncated = pages > maxPages;
             PDFTextStripper stripper = new PDFTextStripper();
