@@ -135,7 +135,7 @@ public record IndexSettings(
 
     /** What a file record keeps of the chunking, so that other settings re-chunk it. */
     String chunkingSignature() {
-        return "chunker/1 tokens=" + chunkTokens + " overlap=" + overlapTokens + " text=" + maxTextChars + " pages="
+        return "chunker/2 tokens=" + chunkTokens + " overlap=" + overlapTokens + " text=" + maxTextChars + " pages="
                 + maxPdfPages + " chunks=" + maxChunksPerFile;
     }
 

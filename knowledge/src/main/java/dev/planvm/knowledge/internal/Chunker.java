@@ -5,9 +5,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Splits a document into chunks of at most {@code maxTokens} tokens, section by section (a chunk never
- * spans two headings), recursively: a range too long is cut at blank lines, a piece still too long at
- * line ends, then at sentence ends, then between words, then between tokens. Adjacent pieces are then
+ * Splits a document into chunks of at most {@code maxTokens} tokens and {@code maxTokens} &times;
+ * {@value #MAX_CHARS_PER_TOKEN} characters, section by section (a chunk never spans two headings),
+ * recursively: a range too long is cut at blank lines, a piece still too long at line ends, then at
+ * sentence ends, then between words, then between tokens, and a piece that still holds too many
+ * characters (whitespace, text without tokens) at whitespace or else between grapheme clusters. Text the
+ * tokenizer cannot read counts by its size (see {@link Tokens#starts}). Adjacent pieces are then
  * merged back up to the limit, and each chunk after the first of a section starts up to
  * {@code overlapTokens} tokens before the previous one ends (at a word start). Offsets are exact
  * character offsets into the document's text; chunks are trimmed of surrounding whitespace.
@@ -17,7 +20,11 @@ public final class Chunker {
     /** A chunk: a range of the document's text under a heading path, and its token count. */
     public record Span(String heading, int start, int end, int tokens) {}
 
+    /** A chunk holds at most this many characters per token of its limit. */
+    public static final int MAX_CHARS_PER_TOKEN = 16;
+
     private final int maxTokens;
+    private final int maxChars;
     private final int overlapTokens;
     private final int maxChunks;
 
@@ -30,6 +37,7 @@ public final class Chunker {
                     "the overlap must be between 0 and half the chunk size, not " + overlapTokens);
         }
         this.maxTokens = maxTokens;
+        this.maxChars = maxTokens * MAX_CHARS_PER_TOKEN;
         this.overlapTokens = overlapTokens;
         this.maxChunks = maxChunks;
     }
@@ -70,20 +78,35 @@ public final class Chunker {
         if (from >= to) {
             return;
         }
-        if (counter.count(from, to) <= maxTokens) {
+        if (counter.count(from, to) <= maxTokens && to - from <= maxChars) {
             out.add(new int[] {from, to});
             return;
         }
-        if (level == 4) {
+        if (level == 4) { // between tokens: a few may start at one offset (a long grapheme cluster)
             int[] starts = counter.starts;
-            int first = counter.index(from);
             int last = counter.index(to);
             int cut = from;
-            for (int i = first + maxTokens; i < last; i += maxTokens) {
-                out.add(new int[] {cut, starts[i]});
-                cut = starts[i];
+            int cutIndex = counter.index(from);
+            int i = cutIndex + maxTokens;
+            while (i < last) {
+                int offset = starts[i];
+                int first = counter.index(offset);
+                if (first <= cutIndex) { // more tokens than fit start at one offset: cut after them
+                    while (i < last && starts[i] == offset) {
+                        i++;
+                    }
+                    if (i == last) {
+                        break;
+                    }
+                    offset = starts[i];
+                    first = i;
+                }
+                capChars(text, cut, offset, out);
+                cut = offset;
+                cutIndex = first;
+                i = first + maxTokens;
             }
-            out.add(new int[] {cut, to});
+            capChars(text, cut, to, out);
             return;
         }
         List<Integer> cuts = cuts(text, from, to, level);
@@ -97,6 +120,27 @@ public final class Chunker {
             start = cut;
         }
         split(text, counter, start, to, level + 1, out);
+    }
+
+    /**
+     * Appends {@code [from, to)} (within the token limit) in pieces of at most {@code maxChars}
+     * characters: cut at the last whitespace in the second half of the room, else between grapheme
+     * clusters.
+     */
+    private void capChars(String text, int from, int to, List<int[]> out) {
+        while (to - from > maxChars) {
+            int cut = from + maxChars;
+            int space = cut;
+            while (space > from + maxChars / 2 && !Character.isWhitespace(text.charAt(space - 1))) {
+                space--;
+            }
+            cut = space > from + maxChars / 2 ? space : Graphemes.boundaryAtOrBefore(text, from, cut);
+            out.add(new int[] {from, cut});
+            from = cut;
+        }
+        if (from < to) {
+            out.add(new int[] {from, to});
+        }
     }
 
     /** Where {@code [from, to)} may be cut at {@code level}: after blank lines, line ends, sentence ends, spaces. */
@@ -148,7 +192,7 @@ public final class Chunker {
             }
             int end = piece[1];
             i++;
-            while (i < pieces.size() && counter.count(chunkStart, pieces.get(i)[1]) <= maxTokens) {
+            while (i < pieces.size() && fits(counter, chunkStart, pieces.get(i)[1])) {
                 end = pieces.get(i)[1];
                 i++;
             }
@@ -156,11 +200,16 @@ public final class Chunker {
             if (i < pieces.size()) {
                 int next = pieces.get(i)[0];
                 int overlapStart = overlapStart(text, counter, chunkStart, end);
-                boolean fits = overlapStart < next && counter.count(overlapStart, pieces.get(i)[1]) <= maxTokens;
+                boolean fits = overlapStart < next && fits(counter, overlapStart, pieces.get(i)[1]);
                 chunkStart = fits ? overlapStart : next;
             }
         }
         return chunks;
+    }
+
+    /** Whether {@code [from, to)} fits one chunk: its tokens and its characters. */
+    private boolean fits(Counter counter, int from, int to) {
+        return counter.count(from, to) <= maxTokens && to - from <= maxChars;
     }
 
     /** Where the overlap with a chunk {@code [chunkStart, end)} starts: about {@code overlapTokens} before its end, at a word start. */

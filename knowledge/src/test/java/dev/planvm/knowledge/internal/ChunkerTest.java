@@ -94,4 +94,62 @@ class ChunkerTest {
         assertThat(result.spans()).hasSize(5);
         assertThat(result.truncated()).isTrue();
     }
+
+    private static ParsedDocument text(String text) throws DocumentException {
+        return new DocumentReader(5_000_000, 10).read(Path.of("run.txt"), text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Each chunk holds at most its tokens and characters, tokens that count what it holds, and its offsets give its text. */
+    private void assertCapped(ParsedDocument doc, List<Chunker.Span> spans, int maxTokens) {
+        assertThat(spans).isNotEmpty();
+        for (Chunker.Span span : spans) {
+            String text = doc.text().substring(span.start(), span.end());
+            assertThat(span.tokens()).isLessThanOrEqualTo(maxTokens);
+            assertThat(text.length()).isLessThanOrEqualTo(maxTokens * Chunker.MAX_CHARS_PER_TOKEN);
+            assertThat(span.tokens())
+                    .as("a chunk of %s characters counts them", text.length())
+                    .isGreaterThanOrEqualTo(text.strip().length() / Chunker.MAX_CHARS_PER_TOKEN);
+        }
+    }
+
+    @Test
+    void a_run_of_millions_of_characters_without_whitespace_is_cut_into_capped_chunks_counted_by_size()
+            throws Exception {
+        ParsedDocument doc = text("x".repeat(4_900_000));
+        Chunker.Result result = new Chunker(256, 32, 100_000).chunk(doc, tokens);
+        assertCapped(doc, result.spans(), 256);
+        assertThat(result.spans().get(result.spans().size() - 1).end()).isEqualTo(4_900_000);
+        assertThat(result.spans().get(0).tokens())
+                .as("counted about one token per %d characters", Tokens.UNKNOWN_CHARS_PER_TOKEN)
+                .isEqualTo(256);
+    }
+
+    @Test
+    void emoji_and_zwj_sequences_are_capped_and_never_cut_inside_a_grapheme_cluster() throws Exception {
+        String family = "\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67\u200D\uD83D\uDC66"; // 11 UTF-16 units
+        ParsedDocument doc = text(family.repeat(60_000));
+        List<Chunker.Span> spans =
+                new Chunker(64, 8, 100_000).chunk(doc, tokens).spans();
+        assertCapped(doc, spans, 64);
+        assertThat(spans).allSatisfy(span -> {
+            assertThat(span.start() % family.length()).isZero();
+            assertThat(span.end() % family.length()).isZero();
+            assertThat((span.tokens() + 1) * Tokens.UNKNOWN_CHARS_PER_TOKEN)
+                    .as("counted by size (give or take the rounding)")
+                    .isGreaterThanOrEqualTo(span.end() - span.start());
+        });
+    }
+
+    @Test
+    void whitespace_and_invisible_characters_between_words_do_not_make_a_chunk_longer_than_its_cap() throws Exception {
+        ParsedDocument doc = text("alpha" + " ".repeat(1_000_000) + "omega and more words\n\n" + "beta"
+                + "\u200B".repeat(1_000_000) + "gamma\n\nzalgo o" + "\u0301".repeat(200_000) + " delta");
+        List<Chunker.Span> spans =
+                new Chunker(64, 8, 100_000).chunk(doc, tokens).spans();
+        assertCapped(doc, spans, 64);
+        String all = spans.stream()
+                .map(span -> doc.text().substring(span.start(), span.end()))
+                .collect(Collectors.joining(" "));
+        assertThat(all).contains("alpha", "omega and more words", "beta", "gamma", "zalgo", "delta");
+    }
 }
