@@ -55,6 +55,7 @@ public final class LocalEmbedder implements Embedder {
                 current = model;
                 if (current == null) {
                     Djl.offline();
+                    OnnxNative.load();
                     try {
                         current = new AllMiniLmL6V2QuantizedEmbeddingModel();
                     } catch (RuntimeException | LinkageError e) {
