@@ -26,7 +26,8 @@ import org.apache.pdfbox.pdmodel.PDDocument;
  * Bounds what a PDF's streams inflate to before PDFBox decodes them: PDFBox decodes a whole stream into
  * memory, so one Flate stream of a few hundred kilobytes that inflates to hundreds of megabytes (a
  * decompression bomb) would exhaust the heap. Two passes, both streaming into a counter (nothing kept),
- * both stopped at the time budget of the document (checked at every mebibyte inflated):
+ * both stopped at the time budget of the document (checked at every mebibyte inflated and every 1,024
+ * streams):
  *
  * <ul>
  *   <li>{@link #scanFile} before PDFBox loads the file: every zlib stream of the raw bytes (what loading
@@ -79,7 +80,11 @@ final class PdfStreams {
     /** Inflates every zlib stream of the file's bytes that is not an image, into a counter. */
     void scanFile(byte[] bytes) throws DocumentException {
         byte[] buffer = new byte[64 * 1024];
+        int found = 0;
         for (int i = indexOf(bytes, STREAM, 0); i >= 0; i = indexOf(bytes, STREAM, i + STREAM.length)) {
+            if (++found % 1024 == 0) {
+                checkTime(); // a file of many tiny streams
+            }
             int data = streamData(bytes, i);
             if (data < 0 || data + 2 > bytes.length || !zlibHeader(bytes[data], bytes[data + 1])) {
                 continue;
@@ -115,9 +120,13 @@ final class PdfStreams {
      */
     void scanLoaded(PDDocument pdf) throws DocumentException {
         COSDocument document = pdf.getDocument();
+        int objects = 0;
         for (Map.Entry<COSObjectKey, Long> entry : document.getXrefTable().entrySet()) {
             if (entry.getValue() == null || entry.getValue() < 0) {
                 continue; // an object inside an object stream: never a stream itself
+            }
+            if (++objects % 1024 == 0) {
+                checkTime();
             }
             COSBase object;
             try {
@@ -192,7 +201,13 @@ final class PdfStreams {
         }
         long before = inflated;
         inflated += n;
-        if (inflated >> 20 != before >> 20 && System.nanoTime() - deadline > 0) {
+        if (inflated >> 20 != before >> 20) {
+            checkTime();
+        }
+    }
+
+    private void checkTime() throws DocumentException {
+        if (System.nanoTime() - deadline > 0) {
             throw DocumentException.skipped("its streams take more than " + budget + " to inflate");
         }
     }
