@@ -1,6 +1,7 @@
 package dev.planvm.knowledge;
 
 import dev.planvm.knowledge.internal.ChunkStore;
+import dev.planvm.knowledge.internal.Chunker;
 import dev.planvm.knowledge.internal.GraphStore;
 import dev.planvm.knowledge.internal.KbPaths;
 import dev.planvm.knowledge.internal.Manifest;
@@ -122,7 +123,8 @@ public final class KnowledgeBase implements AutoCloseable {
 
     /**
      * The {@code topK} chunks nearest {@code query}, best first, cut to the longest best-first run whose
-     * tokens add up to at most {@code tokenBudget}.
+     * tokens (at least their characters over {@link Chunker#MAX_CHARS_PER_TOKEN}) add up to at most
+     * {@code tokenBudget}.
      */
     public List<ChunkHit> search(String query, int topK, int tokenBudget) {
         if (topK < 1 || topK > settings.maxTopK()) {
@@ -132,13 +134,24 @@ public final class KnowledgeBase implements AutoCloseable {
         List<ChunkHit> kept = new ArrayList<>(hits.size());
         long tokens = 0;
         for (ChunkHit hit : hits) {
-            tokens += hit.tokens();
+            tokens += cost(hit);
             if (tokens > tokenBudget) {
                 break;
             }
             kept.add(hit);
         }
         return kept;
+    }
+
+    /**
+     * What a hit costs of the budget: its tokens, and at least its characters over
+     * {@link Chunker#MAX_CHARS_PER_TOKEN} — what a chunk can hold per token — so that a chunk stored
+     * before chunks were capped (a long run without whitespace counted as a few tokens) is not returned
+     * whole inside a small budget.
+     */
+    private static long cost(ChunkHit hit) {
+        long bySize = (hit.content().length() + Chunker.MAX_CHARS_PER_TOKEN - 1) / Chunker.MAX_CHARS_PER_TOKEN;
+        return Math.max(hit.tokens(), bySize);
     }
 
     /**
