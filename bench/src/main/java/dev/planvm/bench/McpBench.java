@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.config.LoadedTools;
@@ -31,7 +33,7 @@ import java.util.Map;
  */
 public final class McpBench {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.STORE);
 
     public static void main(String[] args) throws Exception {
         int calls = option(args, "--calls", 500);

@@ -1,6 +1,7 @@
 package dev.planvm.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -22,7 +23,7 @@ public final class McpBenchServer {
     private McpBenchServer() {}
 
     public static void main(String[] args) throws Exception {
-        McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
+        McpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMappers.mapper(JsonLimits.STORE));
         InputStream in = new FilterInputStream(System.in) {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {

@@ -2,6 +2,8 @@ package dev.planvm.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.server.PlanService;
 import dev.planvm.server.ServiceSettings;
 import dev.planvm.server.http.PlanServer;
@@ -117,7 +119,7 @@ public final class ServerLoadBench {
                 .build();
         private final HttpRequest request;
         private final int clients;
-        private final ObjectMapper json = new ObjectMapper();
+        private final ObjectMapper json = JsonMappers.mapper(JsonLimits.STORE);
 
         Load(String url, int clients) {
             this.request = HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true"))

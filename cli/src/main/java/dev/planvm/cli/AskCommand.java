@@ -1,9 +1,10 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.agent.Agent;
 import dev.planvm.agent.AgentResult;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.RunStore;
@@ -136,7 +137,10 @@ final class AskCommand implements Callable<Integer> {
         }
         commandLine
                 .getOut()
-                .println(answer.isTextual() ? answer.asText() : new ObjectMapper().writeValueAsString(answer));
+                .println(
+                        answer.isTextual()
+                                ? answer.asText()
+                                : JsonMappers.mapper(JsonLimits.STORE).writeValueAsString(answer));
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 }

@@ -7,6 +7,8 @@ import dev.planvm.agent.Agent;
 import dev.planvm.agent.AgentResult;
 import dev.planvm.agent.format.AnswerFormat;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.Spelling;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
@@ -39,7 +41,7 @@ final class AskTests {
     static final String FORMAT = "planvm-ask/1";
     private static final Set<String> KEYS =
             Set.of("format", "goal", "vars", "stream", "replan", "repair_rounds", "answer_format");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     private final PlanVm vm;
     private final Map<String, JsonNode> inputs;

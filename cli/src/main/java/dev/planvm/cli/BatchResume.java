@@ -2,6 +2,8 @@ package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,7 +23,7 @@ import java.util.Map;
  */
 record BatchResume(Map<String, String> statusByFile) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.STORE);
 
     /** No earlier output: nothing is skipped. */
     static BatchResume none() {

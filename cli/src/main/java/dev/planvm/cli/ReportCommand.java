@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.AtomicFiles;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.server.report.HtmlReport;
 import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.Reports;
@@ -93,7 +95,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     commandLine, run + ": larger than 256 MiB, not a trace planvm wrote");
         }
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
         JsonNode trace;
         try {
             trace = mapper.readTree(file.toFile());

@@ -3,6 +3,8 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.JsonValues;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Redactor;
@@ -23,7 +25,7 @@ final class RunSettings {
 
     /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
     private static final class Json {
-        static final ObjectMapper MAPPER = new ObjectMapper();
+        static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
     }
 
     @CommandLine.Option(

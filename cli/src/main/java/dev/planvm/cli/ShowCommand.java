@@ -3,6 +3,8 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.durable.DurableRuns;
@@ -53,7 +55,7 @@ final class ShowCommand implements Callable<Integer> {
         }
         try (RunStore runs = store.openExisting(parent.environment())) {
             StoredRun run = DurableRuns.find(runs, runId);
-            ObjectMapper mapper = new ObjectMapper();
+            ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
             ObjectNode document = mapper.createObjectNode();
             document.put("run", run.id()).put("status", run.status().label());
             document.putObject("plan").put("source", run.planSource()).put("digest", run.planDigest());

@@ -3,6 +3,8 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.config.LoadedTools;
 import java.io.PrintWriter;
@@ -50,7 +52,7 @@ final class ToolsCommand implements Callable<Integer> {
 
     private int list(LoadedTools loaded) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
         var tools =
                 loaded.all().stream().sorted(Comparator.comparing(Tool::name)).toList();
         if (format == ValidateCommand.Format.json) {

@@ -10,6 +10,8 @@ import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
@@ -102,7 +104,7 @@ final class ValidateCommand implements Callable<Integer> {
         PlanSources sources = PlanInput.sources(new PlanLoader(toolNames, Set.of()), inputs);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {

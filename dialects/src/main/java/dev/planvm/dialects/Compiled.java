@@ -2,11 +2,11 @@ package dev.planvm.dialects;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.json.JsonMappers;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public record Compiled(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics) {
 
-    private static final ObjectMapper PRINTER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectWriter PRINTER = JsonMappers.pretty();
 
     public Compiled {
         lineOfSeqNo = Map.copyOf(lineOfSeqNo);

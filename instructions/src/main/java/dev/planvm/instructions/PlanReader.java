@@ -1,18 +1,15 @@
 package dev.planvm.instructions;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.ContentReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.JsonPointers;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,19 +30,17 @@ import java.util.Map;
  */
 final class PlanReader {
 
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
-
-    private static final JsonFactory DEFAULT_FACTORY = factory(PlanLimits.DEFAULT);
+    /** Writes plans (and reads trees already bounded): Jackson's limits. */
+    static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     private final PlanLimits limits;
-    private final JsonFactory factory;
+    /** Reads a plan file within {@link #limits}: no duplicate key, one value. */
+    private final ObjectMapper reader;
 
     PlanReader(PlanLimits limits) {
         this.limits = limits;
-        this.factory = limits.equals(PlanLimits.DEFAULT) ? DEFAULT_FACTORY : factory(limits);
+        this.reader = JsonMappers.mapper(
+                JsonLimits.PLAN.withMaxDepth(limits.maxDepth()).withMaxBytes(limits.maxBytes()));
     }
 
     /** The document, or a reason it could not be read. */
@@ -105,8 +100,8 @@ final class PlanReader {
         }
         JsonParser parser = null;
         try {
-            parser = factory.createParser(bytes);
-            JsonNode document = MAPPER.readTree(parser);
+            parser = reader.getFactory().createParser(bytes);
+            JsonNode document = reader.readTree(parser);
             // Jackson reads NUL bytes as the end of the input, so "\n\0" holds no JSON value at all
             return document == null || document.isMissingNode() ? empty() : new Read(document, null);
         } catch (StreamConstraintsException e) {
@@ -215,18 +210,6 @@ final class PlanReader {
             }
             return null;
         }
-    }
-
-    private static JsonFactory factory(PlanLimits limits) {
-        int maxString = (int) limits.maxBytes();
-        return JsonFactory.builder()
-                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(limits.maxDepth())
-                        .maxDocumentLength(limits.maxBytes())
-                        .maxStringLength(maxString)
-                        .build())
-                .build();
     }
 
     private static String malformed(JsonProcessingException e) {

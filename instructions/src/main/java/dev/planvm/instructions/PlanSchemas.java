@@ -1,11 +1,12 @@
 package dev.planvm.instructions;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,7 +38,7 @@ public final class PlanSchemas {
     /** The plan schema as a JSON tree (a fresh copy). */
     public static JsonNode planSchema() {
         try {
-            return new ObjectMapper().readTree(planSchemaText());
+            return JsonMappers.mapper(JsonLimits.STORE).readTree(planSchemaText());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -2,8 +2,6 @@ package dev.planvm.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -14,16 +12,15 @@ import java.nio.file.Path;
  */
 public final class JsonFiles {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     private JsonFiles() {}
 
     /** Writes {@code document} pretty-printed (as {@link JsonNode#toPrettyString()} does), then a newline. */
     public static void writePretty(Path target, JsonNode document) throws IOException {
         AtomicFiles.write(target, out -> {
-            try (JsonGenerator generator =
-                    MAPPER.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
-                MAPPER.writeTree(generator, document);
+            try (JsonGenerator generator = JsonMappers.factory(JsonLimits.STORE)
+                    .createGenerator(out)
+                    .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+                JsonMappers.pretty().writeValue(generator, document);
             }
             out.write('\n');
         });

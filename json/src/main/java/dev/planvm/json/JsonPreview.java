@@ -13,7 +13,7 @@ import java.io.Writer;
  */
 public final class JsonPreview {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     private JsonPreview() {}
 

@@ -1,10 +1,6 @@
 package dev.planvm.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -28,19 +24,14 @@ public final class JsonValues {
      * The most JSON tokens {@link #READER} reads from one text (a value is one or two tokens), so
      * that a short text cannot become millions of nodes: 2,000,000.
      */
-    public static final int MAX_TOKENS = 2_000_000;
+    public static final int MAX_TOKENS = (int) JsonLimits.LLM_ANSWER.maxTokens();
 
     /**
      * Reads one JSON value from untrusted text: nothing may follow it, at most {@link #MAX_TOKENS}
      * tokens and Jackson's default nesting limit (1,000 levels). Thread-safe.
      */
-    public static final ObjectReader READER = new ObjectMapper(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxTokenCount(MAX_TOKENS)
-                            .build())
-                    .build())
-            .reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    public static final ObjectReader READER =
+            JsonMappers.mapper(JsonLimits.LLM_ANSWER).reader();
 
     private static final int SHOWN = 24;
 

@@ -3,7 +3,6 @@ package dev.planvm.json;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
 /**
@@ -24,7 +23,8 @@ public final class TerminalText {
      * the C1 controls, the line and paragraph separators and the bidi controls are written as
      * {@code \}{@code uXXXX} escapes. The JSON means the same; it just cannot drive a terminal.
      */
-    public static final ObjectWriter JSON = new ObjectMapper().writer().with(new Escapes());
+    public static final ObjectWriter JSON =
+            JsonMappers.mapper(JsonLimits.STORE).writer().with(new Escapes());
 
     private TerminalText() {}
 

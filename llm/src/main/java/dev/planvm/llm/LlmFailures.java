@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.RetriableException;
 import dev.langchain4j.exception.TimeoutException;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.ToolException;
 import java.io.EOFException;
 import java.io.IOException;
@@ -26,7 +28,7 @@ import java.time.Duration;
  */
 record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
     private static final int MAX_BODY = 200;
 
     /** Failures of a model we know nothing about. */

@@ -11,6 +11,8 @@ import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.RetryAfter;
 import java.io.IOException;
 import java.net.URI;
@@ -45,7 +47,7 @@ final class StatusHttpClient implements HttpClient {
     /** The answer cap unless configured otherwise: 16 MiB. */
     static final long DEFAULT_MAX_RESPONSE_BYTES = 16L * 1024 * 1024;
 
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = JsonMappers.factory(JsonLimits.STORE);
     private static final int PREVIEW = 200;
 
     private final java.net.http.HttpClient http;

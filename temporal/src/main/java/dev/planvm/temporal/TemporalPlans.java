@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
@@ -41,7 +43,7 @@ public final class TemporalPlans {
     /** The largest request (plan, inputs, cassette) as JSON: Temporal refuses payloads over 2 MB. */
     public static final long MAX_REQUEST_BYTES = 2_000_000;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.STORE);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final WorkflowClient client;

@@ -1,10 +1,7 @@
 package dev.planvm.agent.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,6 +13,8 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.Spelling;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
@@ -56,24 +55,17 @@ public final class AnswerCheck {
 
     private static final Pattern PROBLEM = Pattern.compile("^seq_no (\\d+): (.*)$", Pattern.DOTALL);
     /** The strict answer form writes each object as entries: two more levels per object than the plan. */
-    static final int MAX_ANSWER_DEPTH = 200;
+    static final int MAX_ANSWER_DEPTH = JsonLimits.PLAN_ANSWER.maxDepth();
 
     private final PlanVm vm;
     private final RunMode mode;
     private final Catalog catalog;
-    private final ObjectMapper mapper;
+    private final ObjectMapper mapper = JsonMappers.mapper(JsonLimits.PLAN_ANSWER);
 
     public AnswerCheck(PlanVm vm, RunMode mode, Catalog catalog) {
         this.vm = vm;
         this.mode = mode;
         this.catalog = catalog;
-        JsonFactory factory = JsonFactory.builder()
-                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_ANSWER_DEPTH)
-                        .build())
-                .build();
-        this.mapper = new ObjectMapper(factory);
     }
 
     /** The plan document an answer holds (decoded from the strict form), or a diagnostic saying why there is none. */

@@ -1,16 +1,15 @@
 package dev.planvm.agent.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -65,13 +64,8 @@ public final class PlanStream {
         this.sink = sink;
         this.maxBytes = maxBytes;
         try {
-            JsonFactory factory = JsonFactory.builder()
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(maxDepth)
-                            .build())
-                    .build();
-            this.parser = factory.createNonBlockingByteArrayParser();
+            this.parser = JsonMappers.factory(JsonLimits.PLAN_ANSWER.withMaxDepth(maxDepth))
+                    .createNonBlockingByteArrayParser();
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a non-blocking JSON parser", e);
         }

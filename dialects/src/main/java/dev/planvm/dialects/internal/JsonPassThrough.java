@@ -1,15 +1,14 @@
 package dev.planvm.dialects.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,11 +20,7 @@ import java.util.Map;
  */
 public final class JsonPassThrough {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .streamReadConstraints(
-                    StreamReadConstraints.builder().maxNestingDepth(1000).build())
-            .build());
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.PLAN_FILE);
 
     private JsonPassThrough() {}
 

@@ -1,11 +1,9 @@
 package dev.planvm.integrations.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -13,21 +11,14 @@ import java.util.regex.Pattern;
 public final class Json {
 
     /** How deep a document from a server may nest. */
-    public static final int MAX_DEPTH = 200;
+    public static final int MAX_DEPTH = JsonLimits.TOOL_SERVER.maxDepth();
 
     /** Tool names a plan can call (the plan schema's pattern). */
     public static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*(:[A-Za-z_][A-Za-z0-9_.-]*)?");
     /** One part of a tool name: an MCP server's name, a tool's own name. */
     public static final Pattern NAME_PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
 
-    public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(MAX_DEPTH)
-                            .maxNumberLength(1000)
-                            .build())
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    public static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.TOOL_SERVER);
 
     private Json() {}
 

@@ -1,10 +1,8 @@
 package dev.planvm.integrations.mcp;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.integrations.internal.Json;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.ToolException;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -42,13 +40,7 @@ final class McpConnection implements AutoCloseable {
     private static final int MAX_TOOL_PAGES = 100;
     private static final int MAX_TOOLS = 5000;
 
-    static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(Json.MAX_DEPTH)
-                            .maxNumberLength(1000)
-                            .build())
-                    .build())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+    static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(JsonMappers.lenientBinding(JsonLimits.MCP_MESSAGE));
 
     private final ServerSpec spec;
     private final Map<String, String> environment;

@@ -1,13 +1,12 @@
 package dev.planvm.integrations.openapi;
 
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.planvm.integrations.internal.Json;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.YamlMappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -23,7 +22,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * An OpenAPI 3.0 or 3.1 document, read from a file or an http(s) URL, as JSON or YAML, bounded in
@@ -38,22 +36,7 @@ final class OpenApiDocument {
     private static final int MAX_NODES = 200_000;
     private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(30);
 
-    private static final ObjectMapper YAML;
-
-    static {
-        LoaderOptions options = new LoaderOptions();
-        options.setCodePointLimit(MAX_BYTES);
-        options.setMaxAliasesForCollections(50);
-        options.setNestingDepthLimit(Json.MAX_DEPTH);
-        options.setAllowDuplicateKeys(false);
-        YAML = new ObjectMapper(YAMLFactory.builder()
-                .loaderOptions(options)
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(Json.MAX_DEPTH)
-                        .build())
-                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .build());
-    }
+    private static final ObjectMapper YAML = YamlMappers.mapper(JsonLimits.OPENAPI_DOCUMENT, MAX_BYTES, 50);
 
     /** A document that cannot be used, with a sentence saying why. */
     static final class Unusable extends Exception {

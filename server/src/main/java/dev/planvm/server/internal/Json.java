@@ -1,14 +1,14 @@
 package dev.planvm.server.internal;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.IOException;
 
 /**
@@ -19,18 +19,12 @@ import java.io.IOException;
 public final class Json {
 
     /** The deepest nesting a request may have (a plan, its inputs, a cassette). */
-    public static final int MAX_DEPTH = 500;
+    public static final int MAX_DEPTH = JsonLimits.HTTP_BODY.maxDepth();
 
-    public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(MAX_DEPTH)
-                            .maxNumberLength(1000)
-                            .maxStringLength(64 << 20)
-                            .build())
-                    .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    public static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.HTTP_BODY);
+
+    /** Reads a request body: decimals exactly (a plan's numbers pass through unchanged). */
+    private static final ObjectReader READER = MAPPER.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private Json() {}
 
@@ -49,7 +43,7 @@ public final class Json {
             throw new Malformed("the request body is empty; a JSON object was expected");
         }
         try {
-            JsonNode node = MAPPER.readTree(body);
+            JsonNode node = READER.readTree(body);
             if (node == null || node.isMissingNode()) {
                 throw new Malformed("the request body is empty; a JSON object was expected");
             }

@@ -1,7 +1,7 @@
 package dev.planvm.server.mcp;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.server.PlanService;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -27,8 +27,7 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 public final class PlanMcpServer {
 
-    private static final McpJsonMapper JSON =
-            new JacksonMcpJsonMapper(new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
+    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(JsonMappers.lenientBinding(JsonLimits.STORE));
     private static final String INSTRUCTIONS =
             "planvm validates and runs sequenced plans (StackVM JSON: a list of assign, "
                     + "jmp, calling and reasoning instructions). Get the format from plan_schema and the callable tools from list_tools, "

@@ -3,6 +3,8 @@ package dev.planvm.server.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.server.internal.Html;
 import java.util.Locale;
 
@@ -24,7 +26,7 @@ public final class HtmlReport {
     /** Steps listed with their details. */
     static final int MAX_STEPS = 2000;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     private HtmlReport() {}
 

@@ -3,6 +3,8 @@ package dev.planvm.temporal.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.temporal.contract.AttemptRecord;
 import dev.planvm.temporal.contract.CallAnswer;
 import dev.planvm.temporal.contract.CallSettings;
@@ -50,7 +52,7 @@ final class CallAttempts {
     private final Heartbeats heartbeats;
     private final ExecutorService timed;
     private final long maxPayloadBytes;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = JsonMappers.mapper(JsonLimits.STORE);
 
     /**
      * @param chain           the worker's call chain (permission, tool limits, the tool with its params check)

@@ -3,6 +3,8 @@ package dev.planvm.temporal.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.Redactor;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.common.converter.EncodingKeys;
@@ -24,7 +26,7 @@ public final class RedactingCodec implements PayloadCodec {
     private static final ByteString JSON = ByteString.copyFromUtf8("json/plain");
 
     private final Redactor redactor;
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
 
     public RedactingCodec(Redactor redactor) {
         this.redactor = redactor;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.temporal.contract.PlanResponse;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.TemporalFailure;
@@ -13,7 +15,7 @@ import java.util.List;
 /** Keeps a workflow's result within what one Temporal payload may hold. */
 final class Responses {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.STORE);
 
     private Responses() {}
 

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.json.JsonFiles;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.JsonValues;
 import dev.planvm.tools.call.Call;
 import java.io.IOException;
@@ -70,7 +72,7 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
     /** The largest cassette file {@link #read(Path)} reads: 64 MiB. */
     public static final long MAX_BYTES = 64L * 1024 * 1024;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     public Cassette {
         interactions = List.copyOf(interactions);

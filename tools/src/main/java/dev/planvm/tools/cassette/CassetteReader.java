@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -13,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -55,11 +56,8 @@ final class CassetteReader {
 
     /** Parses cassette bytes already read; {@code file} names them in messages. */
     static JsonNode parse(Object file, byte[] bytes, long maxBytes) {
-        JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxStringLength((int) Math.min(Integer.MAX_VALUE - 8, maxBytes))
-                        .build())
-                .build();
+        JsonFactory factory = JsonMappers.factory(
+                JsonLimits.CASSETTE.withMaxStringLength((int) Math.min(Integer.MAX_VALUE - 8, maxBytes)));
         try (JsonParser parser = factory.createParser(bytes)) {
             JsonNode document = tree(file, parser);
             if (document != null && parser.nextToken() != null) {

@@ -1,12 +1,11 @@
 package dev.planvm.tools.config;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -21,19 +20,11 @@ import java.nio.file.Path;
 final class ConfigReader {
 
     /** The largest configuration file read (1 MiB). */
-    static final int MAX_BYTES = 1 << 20;
+    static final int MAX_BYTES = JsonLimits.CONFIG.maxStringLength();
 
-    static final int MAX_DEPTH = 64;
+    static final int MAX_DEPTH = JsonLimits.CONFIG.maxDepth();
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(MAX_DEPTH)
-                            .maxStringLength(MAX_BYTES)
-                            .maxNumberLength(100)
-                            .build())
-                    .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.CONFIG);
 
     /** Why a file could not be read as JSON: one located sentence. */
     static final class Unreadable extends Exception {

@@ -3,6 +3,8 @@ package dev.planvm.vm.batch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
@@ -24,7 +26,7 @@ import java.util.stream.Collectors;
  */
 public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     /** How many plans the summary lists as the slowest. */
     public static final int SLOWEST = 5;

@@ -1,16 +1,16 @@
 package dev.planvm.vm.batch;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.json.AtomicFiles;
 import dev.planvm.json.JsonDiff;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.json.Spelling;
 import dev.planvm.vm.run.RunStatus;
 import java.io.IOException;
@@ -49,9 +49,7 @@ public record Expectation(JsonNode finalAnswer, RunStatus status, String error) 
     /** The keys an expectation may have. */
     public static final List<String> KEYS = List.of("final_answer", "status", "error");
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.PLAN_FILE);
     private static final int ERROR_CHARS = 500;
 
     public Expectation {

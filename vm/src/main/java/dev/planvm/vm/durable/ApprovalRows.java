@@ -2,6 +2,8 @@ package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.approval.Approvals;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -14,7 +16,7 @@ import java.util.Optional;
  */
 final class ApprovalRows {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     private final StoreDatabase db;
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,7 +25,7 @@ final class Blobs {
     static final int MIN_CHARS = 512;
     private static final String REF = "$planvm-blob";
     private static final String LITERAL = "$planvm-literal";
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     private final StoreDatabase db;
 

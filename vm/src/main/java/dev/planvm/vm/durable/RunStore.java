@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.vm.run.RunError;
@@ -95,7 +97,7 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
 
     /**
      * The runs this process works on now (created or claimed, until their session ends): a run this
