@@ -3,6 +3,7 @@ package dev.planvm.dialects.internal;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.dialects.internal.Bindings.Binding;
 import dev.planvm.instructions.expr.Builtins;
+import dev.planvm.json.Spelling;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -242,7 +243,7 @@ public final class Resolver {
                 ? bindings.namesOf(Resolver::isFunction)
                 : bindings.namesOf(b -> !isFunction(b));
         String message = "unknown " + kind + " '" + name + "'";
-        Optional<String> close = Suggest.closest(name, candidates);
+        Optional<String> close = Spelling.closest(name, candidates);
         if (close.isPresent()) {
             return message + " (did you mean '" + close.get() + "'?)";
         }

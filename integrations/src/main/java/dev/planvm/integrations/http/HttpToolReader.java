@@ -5,6 +5,7 @@ import dev.planvm.integrations.internal.BodyTemplate;
 import dev.planvm.integrations.internal.ParamsSchemas;
 import dev.planvm.integrations.internal.Template;
 import dev.planvm.json.JsonPointers;
+import dev.planvm.json.Spelling;
 import dev.planvm.tools.ToolSetup;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -145,31 +146,9 @@ final class HttpToolReader {
     }
 
     private static String closest(String name, List<String> known) {
-        for (String candidate : known) {
-            if (distance(name.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT)) <= 2) {
-                return " (did you mean '" + candidate + "'?)";
-            }
-        }
-        return known.isEmpty() ? "" : " (it declares " + String.join(", ", known) + ")";
-    }
-
-    private static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return Spelling.closest(name, known)
+                .map(candidate -> " (did you mean '" + candidate + "'?)")
+                .orElse(known.isEmpty() ? "" : " (it declares " + String.join(", ", known) + ")");
     }
 
     private static Template template(String text, String at, ToolSetup setup) {

@@ -5,6 +5,7 @@ import dev.planvm.integrations.internal.HttpExchange;
 import dev.planvm.integrations.internal.Json;
 import dev.planvm.integrations.internal.Template;
 import dev.planvm.json.JsonPointers;
+import dev.planvm.json.Spelling;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolProvider;
 import dev.planvm.tools.ToolSetup;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -228,38 +230,12 @@ public final class OpenApiToolProvider implements ToolProvider {
         return missing;
     }
 
-    private static String didYouMean(String id, Iterable<String> known) {
-        List<String> all = new ArrayList<>();
-        for (String candidate : known) {
-            all.add(candidate);
-            if (candidate.equalsIgnoreCase(id)
-                    || close(id.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT))) {
-                return " (did you mean '" + candidate + "'?)";
-            }
+    private static String didYouMean(String id, Collection<String> known) {
+        Optional<String> meant = Spelling.closest(id, known);
+        if (meant.isPresent()) {
+            return " (did you mean '" + meant.get() + "'?)";
         }
+        List<String> all = List.copyOf(known);
         return all.isEmpty() ? "" : "; it has " + String.join(", ", all.subList(0, Math.min(all.size(), 20)));
-    }
-
-    /** Within two edits. */
-    private static boolean close(String a, String b) {
-        if (Math.abs(a.length() - b.length()) > 2) {
-            return false;
-        }
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()] <= 2;
     }
 }

@@ -7,6 +7,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import dev.planvm.json.JsonPointers;
+import dev.planvm.json.Spelling;
 import dev.planvm.tools.ToolSetup.Problem;
 import java.util.ArrayList;
 import java.util.Iterator;
