@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
+import dev.planvm.json.JsonText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +34,7 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
     static final int MAX_RELATIONSHIPS = 100;
     static final int MAX_NAME = 200;
     static final int MAX_DESCRIPTION = 1000;
-    private static final ObjectMapper MAPPER = Json.MAPPER;
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.KNOWLEDGE);
 
     public Extraction {
         entities = List.copyOf(entities);
@@ -57,7 +60,7 @@ public record Extraction(List<Entity> entities, List<Relationship> relationships
     public static Optional<Extraction> fromAnswer(JsonNode answer) {
         JsonNode json = answer;
         if (json != null && json.isTextual()) {
-            json = Json.objectIn(json.asText()).orElse(null);
+            json = JsonText.findObject(json.asText()).orElse(null);
         }
         if (json == null || !json.isObject() || !json.path("entities").isArray()) {
             return Optional.empty();

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.json.AtomicFiles;
 import dev.planvm.json.JsonErrors;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import dev.planvm.knowledge.spi.KnowledgeException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +45,7 @@ public record Manifest(
 
     public static final String FILE = "kb.json";
 
-    private static final ObjectMapper MAPPER = Json.MAPPER;
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.KNOWLEDGE);
     private static final long MAX_BYTES = 64 * 1024;
 
     /** The manifest of the knowledge base {@code name} in {@code dir}. */
@@ -106,10 +109,10 @@ public record Manifest(
         hnsw.put("beam_width", hnswBeamWidth);
         json.put("created", created.toString());
         try {
-            Json.writeAtomically(
+            AtomicFiles.write(
                     dir.resolve(FILE), MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
         } catch (IOException e) {
-            throw new KnowledgeException("cannot write " + dir.resolve(FILE) + ": " + e.getMessage(), true, e);
+            throw new KnowledgeException(e.getMessage(), true, e); // "cannot write FILE: why"
         }
     }
 
