@@ -15,6 +15,7 @@ import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.config.LoadedTools;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -98,8 +99,10 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() throws java.io.IOException {
         ToolPolicy policy = tools.policy(spec.commandLine());
         Set<String> toolNames;
+        ToolRegistry known;
         try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
             toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
+            known = ToolRegistry.of(loaded.tools());
         }
         PlanSources sources = PlanInput.sources(new PlanLoader(toolNames, Set.of()), inputs);
         PrintWriter out = spec.commandLine().getOut();
@@ -108,7 +111,7 @@ final class ValidateCommand implements Callable<Integer> {
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
-            LoadResult result = denied(PlanInput.load(sources, file, dialect), policy);
+            LoadResult result = denied(PlanInput.load(sources, file, dialect), policy, known);
             allValid &= result.valid();
             if (format == Format.json) {
                 reports.add(report(mapper, file, result));
@@ -138,15 +141,18 @@ final class ValidateCommand implements Callable<Integer> {
         return allValid ? ExitCodes.OK : ExitCodes.INVALID;
     }
 
-    /** The result with an error for every call of a tool the policy denies (tool names are static). */
-    private static LoadResult denied(LoadResult result, ToolPolicy policy) {
+    /**
+     * The result with an error for every call of a tool the policy denies (tool names are static), by
+     * the tool's canonical name as far as {@code known} tools tell it (no server is started to learn it).
+     */
+    private static LoadResult denied(LoadResult result, ToolPolicy policy, ToolRegistry known) {
         if (!result.valid() || policy.allowsEverything()) {
             return result;
         }
         List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
         for (Instruction instruction : result.plan().instructions()) {
             if (instruction instanceof Calling calling) {
-                policy.refusal(calling.tool())
+                policy.refusal(known.knownCanonicalName(calling.tool()), known.knownCanonicalNames())
                         .ifPresent(refusal -> diagnostics.add(Diagnostic.error(
                                 calling.seqNo(), calling.header().pointer() + "/parameters", refusal)));
             }

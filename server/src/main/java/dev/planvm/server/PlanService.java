@@ -299,7 +299,11 @@ public final class PlanService implements AutoCloseable {
                         .put("name", tool.name())
                         .put("description", tool.description())
                         .put("side_effects", tool.hasSideEffects())
-                        .put("needs_approval", vm.approveTools().matches(tool.name()))
+                        .put(
+                                "needs_approval",
+                                vm.approveTools()
+                                        .matches(
+                                                tool.canonicalName(), vm.tools().canonicalNames()))
                         .set("params_schema", tool.paramsSchema()));
         ObjectNode unavailable = document.putObject("unavailable");
         settings.unavailableTools().forEach(unavailable::put);

@@ -20,6 +20,15 @@ public interface Tool {
     /** The name plans call it by. */
     String name();
 
+    /**
+     * The one name every rule matches this tool by (approval, permission, concurrency limits, retries,
+     * timeouts, early starts): its own {@link #name()}, or, for a second name of a tool (the bare name
+     * {@code read_file} of the MCP tool {@code fs:read_file}), the full name it stands for.
+     */
+    default String canonicalName() {
+        return name();
+    }
+
     /** One or two sentences for {@code planvm tools} and for agents writing plans. */
     default String description() {
         return "";

@@ -78,33 +78,49 @@ public final class ToolPolicy {
         return allows.isEmpty() && denies.isEmpty();
     }
 
-    /** Whether {@code tool} may be called. */
+    /** Whether {@code tool} may be called (its name taken as written: see {@link #allows(String, ToolNames)}). */
     public boolean allows(String tool) {
         return refusal(tool).isEmpty();
+    }
+
+    /** Whether the tool whose canonical name is {@code canonicalName} may be called; rules read through {@code names}. */
+    public boolean allows(String canonicalName, ToolNames names) {
+        return refusal(canonicalName, names).isEmpty();
     }
 
     /**
      * Why {@code tool} may not be called: a sentence naming the rule that denied it, like
      * {@code tool 'web_search' is denied by the tool policy (deny rule 'web_*')}; empty when it is allowed.
+     * The name is taken as written; calls are decided by {@link #refusal(String, ToolNames)}.
      */
     public Optional<String> refusal(String tool) {
-        Objects.requireNonNull(tool, "tool");
+        return refusal(tool, ToolNames.AS_WRITTEN);
+    }
+
+    /**
+     * Why the tool whose canonical name is {@code canonicalName} ({@link ToolNames}) may not be called,
+     * each rule matched as {@link ToolNames#matches} says; empty when it is allowed.
+     */
+    public Optional<String> refusal(String canonicalName, ToolNames names) {
+        Objects.requireNonNull(canonicalName, "canonicalName");
+        Objects.requireNonNull(names, "names");
         for (Rule rule : denies) {
-            if (Glob.matches(rule.glob(), tool)) {
-                return Optional.of(
-                        "tool '" + tool + "' is denied by the tool policy (deny rule '" + rule.written() + "')");
+            if (names.matches(rule.glob(), canonicalName)) {
+                return Optional.of("tool '" + canonicalName + "' is denied by the tool policy (deny rule '"
+                        + rule.written() + "')");
             }
         }
         if (allows.isEmpty()) {
             return Optional.empty();
         }
         for (Rule rule : allows) {
-            if (Glob.matches(rule.glob(), tool)) {
+            if (names.matches(rule.glob(), canonicalName)) {
                 return Optional.empty();
             }
         }
-        return Optional.of("tool '" + tool + "' is denied by the tool policy (no allow rule matches it; allowed: "
-                + String.join(", ", allows.stream().map(Rule::written).toList()) + ")");
+        return Optional.of(
+                "tool '" + canonicalName + "' is denied by the tool policy (no allow rule matches it; allowed: "
+                        + String.join(", ", allows.stream().map(Rule::written).toList()) + ")");
     }
 
     /**

@@ -60,6 +60,42 @@ public final class ToolRegistry {
         return known == null ? Optional.empty() : known;
     }
 
+    /**
+     * The canonical name of the tool a plan calls as {@code name} ({@link Tool#canonicalName()}): the
+     * full name an alias stands for ({@code fs:read_file} for {@code read_file}), else {@code name}
+     * itself. A bare name nobody has set up yet is looked up like {@link #find} does (which may start a
+     * server: the call would start it anyway); a full name ({@code server:tool}) is canonical as written
+     * and sets nothing up. Rules match this name, never the spelling.
+     */
+    public String canonicalName(String name) {
+        Optional<Tool> known = findResolved(name);
+        if (known.isPresent()) {
+            return known.get().canonicalName();
+        }
+        if (name.indexOf(':') >= 0) {
+            return name;
+        }
+        return find(name).map(Tool::canonicalName).orElse(name);
+    }
+
+    /**
+     * {@link #canonicalName} without setting anything up (for a replay or a dry run, whose calls no
+     * tool answers): a bare name that was not set up yet stays as written.
+     */
+    public String knownCanonicalName(String name) {
+        return findResolved(name).map(Tool::canonicalName).orElse(name);
+    }
+
+    /** Names read through {@link #canonicalName} (tools set up as needed), for rules: see {@link ToolNames}. */
+    public ToolNames canonicalNames() {
+        return ToolNames.of(this::canonicalName);
+    }
+
+    /** Names read through {@link #knownCanonicalName} (nothing set up), for a replay or dry run. */
+    public ToolNames knownCanonicalNames() {
+        return ToolNames.of(this::knownCanonicalName);
+    }
+
     /** Why no tool answers to {@code name}, when the resolver knows (a server that failed, a denied bare name). */
     public Optional<String> whyUnavailable(String name) {
         return Optional.ofNullable(resolver.unavailable().get(name));

@@ -262,9 +262,13 @@ public final class PlanVm implements AutoCloseable {
         List<String> problems = new ArrayList<>(problems(plan, mode));
         ToolPolicy own = options.policy();
         if (!own.allowsEverything()) {
+            Set<String> live = mode instanceof RunMode.Replay replay ? replay.live() : Set.of();
+            boolean offline = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
             for (dev.planvm.instructions.Instruction instruction : plan.instructions()) {
                 if (instruction instanceof dev.planvm.instructions.Calling calling) {
-                    own.refusal(calling.tool())
+                    String canonical =
+                            preflight.canonicalName(calling.tool(), offline && !live.contains(calling.tool()));
+                    own.refusal(canonical, tools.canonicalNames())
                             .ifPresent(refusal -> problems.add("seq_no " + calling.seqNo() + ": "
                                     + refusal.replace("the tool policy", "this run's tool policy")));
                 }
@@ -394,12 +398,12 @@ public final class PlanVm implements AutoCloseable {
         boolean callsForReal = mode instanceof RunMode.Live || mode instanceof RunMode.Record;
         List<CallInterceptor> guards = new ArrayList<>();
         if (!options.policy().allowsEverything()) {
-            guards.add(CallChains.permission(options.policy()));
+            guards.add(CallChains.permission(options.policy(), tools.canonicalNames()));
         }
         if (callsForReal && !approvals.isEmpty()) {
             Approvals decider =
                     hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
-            guards.add(CallChains.approval(approvals, decider));
+            guards.add(CallChains.approval(approvals, decider, tools.canonicalNames()));
         }
         CallScheduler scheduler = schedulers.get();
         TraceRecorder trace =

@@ -38,7 +38,8 @@ public record Catalog(ArrayNode tools, boolean conditions) {
         List<Tool> offered = new ArrayList<>(vm.tools().all());
         offered.sort(Comparator.comparing(Tool::name));
         for (Tool tool : offered) {
-            if (tool.name().equals(PlannerTool.NAME) || !vm.toolPolicy().allows(tool.name())) {
+            if (tool.name().equals(PlannerTool.NAME)
+                    || !vm.toolPolicy().allows(tool.canonicalName(), vm.tools().canonicalNames())) {
                 continue;
             }
             ObjectNode entry = tools.addObject();

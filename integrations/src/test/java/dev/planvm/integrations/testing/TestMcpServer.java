@@ -39,7 +39,9 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>{@code bad name}: a name no plan can call.</li>
  * </ul>
  * Options: {@code --start-delay-ms N} (sleep before serving), {@code --lookup-delay-ms N}, {@code --marker FILE},
- * {@code --started FILE} (created when the server starts).
+ * {@code --started FILE} (created when the server starts), {@code --log FILE} (a line {@code TOOL KEY} appended
+ * when a call of {@code lookup}, {@code write}, {@code echo} or {@code fail} arrives), {@code --report-peak true}
+ * ({@code lookup} also answers {@code peak}: the most lookups this server has run at once so far).
  */
 public final class TestMcpServer {
 
@@ -48,9 +50,9 @@ public final class TestMcpServer {
     private TestMcpServer() {}
 
     /** Options of one server. */
-    public record Options(long startDelayMs, long lookupDelayMs, Path marker, Path started) {
+    public record Options(long startDelayMs, long lookupDelayMs, Path marker, Path started, Path log, boolean peak) {
         public Options(long startDelayMs, long lookupDelayMs, Path marker) {
-            this(startDelayMs, lookupDelayMs, marker, null);
+            this(startDelayMs, lookupDelayMs, marker, null, null, false);
         }
 
         static Options parse(String[] args) {
@@ -58,16 +60,20 @@ public final class TestMcpServer {
             long lookup = 0;
             Path marker = null;
             Path started = null;
+            Path log = null;
+            boolean peak = false;
             for (int i = 0; i + 1 < args.length; i += 2) {
                 switch (args[i]) {
                     case "--start-delay-ms" -> start = Long.parseLong(args[i + 1]);
                     case "--lookup-delay-ms" -> lookup = Long.parseLong(args[i + 1]);
                     case "--marker" -> marker = Path.of(args[i + 1]);
                     case "--started" -> started = Path.of(args[i + 1]);
+                    case "--log" -> log = Path.of(args[i + 1]);
+                    case "--report-peak" -> peak = Boolean.parseBoolean(args[i + 1]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(start, lookup, marker, started);
+            return new Options(start, lookup, marker, started, log, peak);
         }
     }
 
@@ -162,6 +168,26 @@ public final class TestMcpServer {
     /** How many times {@code write} was called in this JVM (the HTTP server's count). */
     public static final AtomicInteger WRITES = new AtomicInteger();
 
+    /** How many lookups run now, and the most that ever ran at once (this process). */
+    private static final AtomicInteger LOOKUPS = new AtomicInteger();
+
+    private static final AtomicInteger PEAK = new AtomicInteger();
+
+    /** Appends {@code TOOL KEY} to the {@code --log} file, if any. */
+    private static synchronized void log(Options options, String tool, Map<String, Object> args) {
+        if (options.log() != null) {
+            try {
+                Files.writeString(
+                        options.log(),
+                        tool + " " + args.get("key") + "\n",
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     static List<SyncToolSpecification> tools(Options options) {
         List<SyncToolSpecification> tools = new ArrayList<>();
         tools.add(tool(
@@ -169,11 +195,21 @@ public final class TestMcpServer {
                 "Looks a key up (read-only, slow).",
                 new ToolAnnotations("Lookup", true, false, true, false, null),
                 (args) -> {
-                    sleep(options.lookupDelayMs());
+                    log(options, "lookup", args);
+                    int running = LOOKUPS.incrementAndGet();
+                    PEAK.accumulateAndGet(running, Math::max);
+                    try {
+                        sleep(options.lookupDelayMs());
+                    } finally {
+                        LOOKUPS.decrementAndGet();
+                    }
                     String key = String.valueOf(args.get("key"));
                     return CallToolResult.builder()
                             .addTextContent("{\"key\": \"" + key + "\"}")
-                            .structuredContent(Map.of("key", key, "value", "v-" + key))
+                            .structuredContent(
+                                    options.peak()
+                                            ? Map.of("key", key, "value", "v-" + key, "peak", PEAK.get())
+                                            : Map.of("key", key, "value", "v-" + key))
                             .build();
                 },
                 "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}, \"required\": [\"key\"]}"));
@@ -182,6 +218,7 @@ public final class TestMcpServer {
                 "Writes a record (destructive).",
                 new ToolAnnotations("Write", false, true, false, false, null),
                 (args) -> {
+                    log(options, "write", args);
                     WRITES.incrementAndGet();
                     return CallToolResult.builder()
                             .addTextContent("wrote " + args.get("key"))
@@ -193,6 +230,7 @@ public final class TestMcpServer {
                 "Answers its arguments as JSON text.",
                 null,
                 (args) -> {
+                    log(options, "echo", args);
                     try {
                         return CallToolResult.builder()
                                 .addTextContent(new ObjectMapper().writeValueAsString(args))
@@ -206,10 +244,13 @@ public final class TestMcpServer {
                 "fail",
                 "Always reports an error.",
                 new ToolAnnotations("Fail", true, false, true, false, null),
-                (args) -> CallToolResult.builder()
-                        .isError(true)
-                        .addTextContent("no such record: " + args.get("key"))
-                        .build(),
+                (args) -> {
+                    log(options, "fail", args);
+                    return CallToolResult.builder()
+                            .isError(true)
+                            .addTextContent("no such record: " + args.get("key"))
+                            .build();
+                },
                 "{\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}}}"));
         tools.add(tool(
                 "crash",

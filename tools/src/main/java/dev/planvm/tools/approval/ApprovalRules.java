@@ -1,6 +1,6 @@
 package dev.planvm.tools.approval;
 
-import dev.planvm.tools.ToolPolicy;
+import dev.planvm.tools.ToolNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Which tools need a reviewer's approval before each call: globs over whole tool names, with the
- * syntax of {@link ToolPolicy} ({@code *} any run of characters, {@code ?} one; {@code send_*},
+ * syntax of {@link dev.planvm.tools.ToolPolicy} ({@code *} any run of characters, {@code ?} one; {@code send_*},
  * {@code mail:*}). Immutable.
  */
 public final class ApprovalRules {
@@ -54,10 +54,18 @@ public final class ApprovalRules {
         return globs.isEmpty();
     }
 
-    /** Whether calls of {@code tool} need approval. */
+    /** Whether calls of {@code tool} need approval (its name taken as written: see {@link #matches(String, ToolNames)}). */
     public boolean matches(String tool) {
+        return matches(tool, ToolNames.AS_WRITTEN);
+    }
+
+    /**
+     * Whether calls of the tool whose canonical name is {@code canonicalName} need approval, each glob
+     * matched as {@link ToolNames#matches} says (so {@code mail:*} holds for a call spelled {@code send_mail}).
+     */
+    public boolean matches(String canonicalName, ToolNames names) {
         for (String glob : globs) {
-            if (ToolPolicy.globMatches(glob, tool)) {
+            if (names.matches(glob, canonicalName)) {
                 return true;
             }
         }

@@ -21,23 +21,60 @@ public sealed interface Call permits Call.ToolCall, Call.ConditionCall {
     default Call withEvents(CallEvents events) {
         CallContext reporting = context().withEvents(events);
         if (this instanceof ToolCall tool) {
-            return new ToolCall(tool.tool(), tool.params(), reporting);
+            return new ToolCall(tool.tool(), tool.params(), reporting, tool.canonical());
         }
         ConditionCall condition = (ConditionCall) this;
         return new ConditionCall(condition.prompt(), condition.conditionContext(), reporting);
     }
 
-    /** {@code calling}: a tool by name with its params. */
-    record ToolCall(String tool, JsonNode params, CallContext context) implements Call {
+    /**
+     * {@code calling}: a tool by name with its params.
+     *
+     * @param tool      the tool's name as the plan spelled it (what cassettes, traces and approvals record)
+     * @param canonical the tool's one canonical name ({@link dev.planvm.tools.Tool#canonicalName()}), which
+     *                  every rule matches; the chain's first link sets it ({@link #named}), until then it is
+     *                  {@code tool}. Not part of what makes two calls the same: it follows from {@code tool}.
+     */
+    record ToolCall(String tool, JsonNode params, CallContext context, String canonical) implements Call {
         public ToolCall {
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(params, "params");
             Objects.requireNonNull(context, "context");
+            canonical = canonical == null ? tool : canonical;
+        }
+
+        /** A call whose canonical name is not known yet (the chain's first link finds it). */
+        public ToolCall(String tool, JsonNode params, CallContext context) {
+            this(tool, params, context, tool);
+        }
+
+        /** This call with its tool's canonical name. */
+        public ToolCall named(String canonicalName) {
+            return new ToolCall(tool, params, context, canonicalName);
+        }
+
+        /** This call with other params (e.g. redacted), the same names and context. */
+        public ToolCall withParams(JsonNode other) {
+            return new ToolCall(tool, other, context, canonical);
         }
 
         @Override
         public String describe() {
             return "tool '" + tool + "'";
+        }
+
+        /** Same spelled tool, params and context (the canonical name follows from the tool). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ToolCall other
+                    && tool.equals(other.tool)
+                    && params.equals(other.params)
+                    && context.equals(other.context);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(tool, params, context);
         }
     }
 

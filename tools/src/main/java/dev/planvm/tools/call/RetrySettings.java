@@ -1,6 +1,7 @@
 package dev.planvm.tools.call;
 
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolNames;
 import dev.planvm.tools.ToolRegistry;
 import java.time.Duration;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.OptionalInt;
  * by default and per tool name. Conditions ({@code condition_prompt}) use the defaults. Immutable.
  *
  * @param retry         the policy of tools without one of their own, and of conditions
- * @param toolRetries   tool name to its own policy
+ * @param toolRetries   tool name to its own policy (a call matches it by its tool's canonical name)
  * @param timeout       the longest one attempt of a call may take, or {@code null} for no limit
  * @param toolTimeouts  tool name to its own attempt timeout; {@link Duration#ZERO} means no limit for that tool
  * @param maxRetryAfter the longest wait a failure's {@code Retry-After} may ask for: a longer one is
@@ -56,45 +57,58 @@ public record RetrySettings(
     }
 
     /**
-     * The retry policy of {@code call}: its tool's own policy set here, else the attempts the tool
-     * itself declares ({@link dev.planvm.tools.Tool#maxAttempts()}) with the default backoff, else the default.
+     * The retry policy of {@code call}: its tool's own policy set here (keyed by the tool's canonical
+     * name, or a bare name standing for it: {@link ToolNames#lookup}), else the attempts the tool itself
+     * declares ({@link dev.planvm.tools.Tool#maxAttempts()}) with the default backoff, else the default.
      */
     public RetryPolicy retryFor(Call call, ToolRegistry tools) {
-        if (call instanceof Call.ToolCall tool && !toolRetries.containsKey(tool.tool())) {
-            OptionalInt own = tools.find(tool.tool()).map(Tool::maxAttempts).orElse(OptionalInt.empty());
-            if (own.isPresent()) {
-                return retry.withMaxAttempts(own.getAsInt());
+        if (call instanceof Call.ToolCall tool) {
+            RetryPolicy own =
+                    toolRetries.isEmpty() ? null : tools.canonicalNames().lookup(toolRetries, tool.canonical());
+            if (own != null) {
+                return own;
             }
-        }
-        return retryFor(call);
-    }
-
-    /**
-     * The attempt timeout of {@code call}: its tool's own timeout set here, else the one the tool
-     * itself declares ({@link dev.planvm.tools.Tool#callTimeout()}), else the default; {@code null}: none.
-     */
-    public Duration timeoutFor(Call call, ToolRegistry tools) {
-        if (call instanceof Call.ToolCall tool && !toolTimeouts.containsKey(tool.tool())) {
-            Optional<Duration> own = tools.find(tool.tool()).flatMap(Tool::callTimeout);
-            if (own.isPresent()) {
-                return own.get().isZero() ? null : own.get();
+            OptionalInt declared =
+                    tools.find(tool.tool()).map(Tool::maxAttempts).orElse(OptionalInt.empty());
+            if (declared.isPresent()) {
+                return retry.withMaxAttempts(declared.getAsInt());
             }
-        }
-        return timeoutFor(call);
-    }
-
-    /** The retry policy of {@code call}. */
-    public RetryPolicy retryFor(Call call) {
-        if (call instanceof Call.ToolCall tool && !toolRetries.isEmpty()) {
-            return toolRetries.getOrDefault(tool.tool(), retry);
         }
         return retry;
     }
 
-    /** The timeout of one attempt of {@code call}, or {@code null} when it has none. */
+    /**
+     * The attempt timeout of {@code call}: its tool's own timeout set here (keyed like
+     * {@link #retryFor(Call, ToolRegistry)}), else the one the tool itself declares
+     * ({@link dev.planvm.tools.Tool#callTimeout()}), else the default; {@code null}: none.
+     */
+    public Duration timeoutFor(Call call, ToolRegistry tools) {
+        if (call instanceof Call.ToolCall tool) {
+            Duration own =
+                    toolTimeouts.isEmpty() ? null : tools.canonicalNames().lookup(toolTimeouts, tool.canonical());
+            if (own != null) {
+                return own.isZero() ? null : own;
+            }
+            Optional<Duration> declared = tools.find(tool.tool()).flatMap(Tool::callTimeout);
+            if (declared.isPresent()) {
+                return declared.get().isZero() ? null : declared.get();
+            }
+        }
+        return timeout;
+    }
+
+    /** The retry policy of {@code call}, its tool's own set here by its canonical name. */
+    public RetryPolicy retryFor(Call call) {
+        if (call instanceof Call.ToolCall tool && !toolRetries.isEmpty()) {
+            return toolRetries.getOrDefault(tool.canonical(), retry);
+        }
+        return retry;
+    }
+
+    /** The timeout of one attempt of {@code call} (its tool's own set here by its canonical name), or {@code null} when it has none. */
     public Duration timeoutFor(Call call) {
         if (call instanceof Call.ToolCall tool && !toolTimeouts.isEmpty()) {
-            Duration own = toolTimeouts.get(tool.tool());
+            Duration own = toolTimeouts.get(tool.canonical());
             if (own != null) {
                 return own.isZero() ? null : own;
             }

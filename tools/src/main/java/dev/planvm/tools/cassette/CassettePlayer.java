@@ -82,6 +82,11 @@ public final class CassettePlayer implements CallInterceptor {
         return call instanceof Call.ToolCall tool ? tool.tool() : CONDITIONS;
     }
 
+    /** Whether calls of {@code tool} (as the plan spells it) pass on to the real tool: a live tool of a partial replay. */
+    public boolean passesOn(String tool) {
+        return live.contains(tool);
+    }
+
     @Override
     public JsonNode intercept(Chain chain) {
         if (chain.call() instanceof Call.ToolCall tool && live.contains(tool.tool())) {
@@ -138,7 +143,7 @@ public final class CassettePlayer implements CallInterceptor {
             return call;
         }
         if (call instanceof Call.ToolCall tool) {
-            return new Call.ToolCall(tool.tool(), redactor.redact(tool.params()), tool.context());
+            return tool.withParams(redactor.redact(tool.params()));
         }
         Call.ConditionCall condition = (Call.ConditionCall) call;
         return new Call.ConditionCall(

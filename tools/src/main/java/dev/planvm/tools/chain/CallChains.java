@@ -1,6 +1,7 @@
 package dev.planvm.tools.chain;
 
 import dev.planvm.tools.ConditionEvaluator;
+import dev.planvm.tools.ToolNames;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -10,8 +11,10 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
+import dev.planvm.tools.cassette.CassettePlayer;
 import dev.planvm.tools.chain.internal.ApprovalLink;
 import dev.planvm.tools.chain.internal.DryRunLink;
+import dev.planvm.tools.chain.internal.NameLink;
 import dev.planvm.tools.chain.internal.ParamsCheck;
 import dev.planvm.tools.chain.internal.PermissionLink;
 import dev.planvm.tools.chain.internal.RetryLink;
@@ -24,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Assembles the standard call chain: the one place its order is written down.
@@ -47,6 +51,7 @@ public final class CallChains {
     }
 
     /**
+     * name (the call's canonical tool name, which every later link matches: {@link ToolNames}) →
      * permission → run mode (dry run, replay or record; none for a live run) → retry → per-tool
      * limit → attempt timeout (passing straight on when the call has none) → the tool or condition
      * evaluator (params checked against the tool's schema first). Dry run and replay answer every call themselves, so nothing after them runs;
@@ -70,6 +75,7 @@ public final class CallChains {
         List<CallInterceptor> guards = run.guards();
         List<CallListener> runListeners = run.listeners();
         List<CallInterceptor> links = new ArrayList<>();
+        links.add(new NameLink(parts.tools, callsForReal(mode)));
         if (budget != null) {
             links.add(new TokenBudgetLink(budget));
         }
@@ -105,17 +111,46 @@ public final class CallChains {
         }
     }
 
-    /** A permission link of its own (e.g. one run's narrower policy): a denied tool fails the call, not retried. */
-    public static CallInterceptor permission(ToolPolicy policy) {
-        return new PermissionLink(policy);
+    /**
+     * Which calls reach their tool in a chain with this mode link, so their tool may be set up to learn
+     * its canonical name: all of a live or recorded run, a partial replay's live tools, none of a dry run.
+     */
+    private static Predicate<String> callsForReal(CallInterceptor mode) {
+        if (mode instanceof DryRunLink) {
+            return tool -> false;
+        }
+        if (mode instanceof CassettePlayer player) {
+            return player::passesOn;
+        }
+        return tool -> true;
     }
 
     /**
-     * The approval link: a call of a tool {@code rules} name proceeds once {@code approvals} approved
-     * it, fails when denied, and ends the run waiting when nobody has decided yet.
+     * A permission link of its own (e.g. one run's narrower policy): a denied tool fails the call, not
+     * retried. A bare name written in a rule is taken as written; prefer {@link #permission(ToolPolicy, ToolNames)}.
+     */
+    public static CallInterceptor permission(ToolPolicy policy) {
+        return new PermissionLink(policy, ToolNames.AS_WRITTEN);
+    }
+
+    /** {@link #permission(ToolPolicy)}, a bare name written in a rule read through {@code names} ({@link ToolNames#matches}). */
+    public static CallInterceptor permission(ToolPolicy policy, ToolNames names) {
+        return new PermissionLink(policy, names);
+    }
+
+    /**
+     * The approval link: a call of a tool {@code rules} name (by its canonical name) proceeds once
+     * {@code approvals} approved it, fails when denied, and ends the run waiting when nobody has
+     * decided yet. A bare name written in a rule is taken as written; prefer
+     * {@link #approval(ApprovalRules, Approvals, ToolNames)}.
      */
     public static CallInterceptor approval(ApprovalRules rules, Approvals approvals) {
-        return new ApprovalLink(rules, approvals);
+        return new ApprovalLink(rules, approvals, ToolNames.AS_WRITTEN);
+    }
+
+    /** {@link #approval(ApprovalRules, Approvals)}, a bare name written in a rule read through {@code names}. */
+    public static CallInterceptor approval(ApprovalRules rules, Approvals approvals, ToolNames names) {
+        return new ApprovalLink(rules, approvals, names);
     }
 
     /**
@@ -132,6 +167,7 @@ public final class CallChains {
      * concurrency limits hold across runs. Immutable; build with {@link #parts(ToolRegistry)}.
      */
     public static final class Parts {
+        private final ToolRegistry tools;
         private final ToolPolicy policy;
         private final PermissionLink permission;
         private final RetryLink retry;
@@ -142,10 +178,11 @@ public final class CallChains {
         private final List<CallInterceptor> routing;
 
         private Parts(PartsBuilder b) {
+            this.tools = b.tools;
             this.policy = b.policy;
-            this.permission = new PermissionLink(b.policy);
+            this.permission = new PermissionLink(b.policy, b.tools.canonicalNames());
             this.retry = new RetryLink(b.retries, b.sleeper, b.tools);
-            this.limits = new ToolLimitLink(b.toolLimits);
+            this.limits = new ToolLimitLink(b.toolLimits, b.tools.canonicalNames());
             this.timeouts = new TimeoutLink(b.retries, b.tools);
             this.terminal = new TerminalLink(b.tools, b.conditions, new ParamsCheck());
             this.listeners = List.copyOf(b.listeners);

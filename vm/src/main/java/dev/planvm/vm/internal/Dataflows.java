@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The dependency facts of the plans a VM runs, cached per plan: calls of tools with side effects, and
@@ -40,19 +41,24 @@ public final class Dataflows {
      */
     public Dataflow of(Plan plan, boolean offline, ApprovalRules approvals) {
         if (offline) {
-            return this.offline.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::findResolved)));
+            return this.offline.computeIfAbsent(
+                    plan, p -> Dataflow.of(p, barriers(approvals, tools::findResolved, tools::knownCanonicalName)));
         }
         if (approvals.globs().equals(approveTools.globs())) {
-            return live.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::find)));
+            return live.computeIfAbsent(
+                    plan, p -> Dataflow.of(p, barriers(approvals, tools::find, tools::canonicalName)));
         }
         if (approvals.isEmpty()) {
-            return noApproval.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, tools::find)));
+            return noApproval.computeIfAbsent(
+                    plan, p -> Dataflow.of(p, barriers(approvals, tools::find, tools::canonicalName)));
         }
-        return Dataflow.of(plan, barriers(approvals, tools::find));
+        return Dataflow.of(plan, barriers(approvals, tools::find, tools::canonicalName));
     }
 
-    private static Predicate<String> barriers(ApprovalRules approvals, Function<String, Optional<Tool>> lookup) {
-        return name -> approvals.matches(name)
+    /** Calls that are barriers: of a tool that needs approval (by its canonical name), or that has side effects. */
+    private Predicate<String> barriers(
+            ApprovalRules approvals, Function<String, Optional<Tool>> lookup, UnaryOperator<String> canonical) {
+        return name -> !approvals.isEmpty() && approvals.matches(canonical.apply(name), tools.canonicalNames())
                 || lookup.apply(name).map(Tool::hasSideEffects).orElse(false);
     }
 }

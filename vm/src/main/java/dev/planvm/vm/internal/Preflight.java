@@ -56,10 +56,11 @@ public record Preflight(
                 problems.add(at + "no handler is registered for instruction type '" + instruction.type() + "'");
             }
             if (instruction instanceof Calling calling) {
-                policy.refusal(calling.tool()).ifPresent(refusal -> problems.add(at + refusal));
                 boolean answered = dryRun || replaying && !live.contains(calling.tool());
+                String canonical = canonicalName(calling.tool(), answered);
+                policy.refusal(canonical, tools.canonicalNames()).ifPresent(refusal -> problems.add(at + refusal));
                 if (!answered
-                        && policy.allows(calling.tool())
+                        && policy.allows(canonical, tools.canonicalNames())
                         && tools.find(calling.tool()).isEmpty()) {
                     problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool())
                             + ")");
@@ -75,6 +76,15 @@ public record Preflight(
             }
         }
         return problems;
+    }
+
+    /**
+     * The canonical name of the tool a plan calls as {@code tool}, which every rule matches
+     * ({@link dev.planvm.tools.ToolNames}): when the call is {@code answered} without its tool (a replay,
+     * a dry run), what is known without setting a tool up; otherwise the tool is set up as needed.
+     */
+    public String canonicalName(String tool, boolean answered) {
+        return answered ? tools.knownCanonicalName(tool) : tools.canonicalName(tool);
     }
 
     /**

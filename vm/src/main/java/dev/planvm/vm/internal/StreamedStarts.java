@@ -7,6 +7,7 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Reasoning;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolNames;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -317,8 +318,11 @@ public final class StreamedStarts {
     }
 
     private boolean free(String toolName) {
-        if (!policy.allows(toolName) || !toolsAnswered && approveTools.matches(toolName)) {
-            return false; // denied, or needs a reviewer's approval: never called ahead of its turn
+        String canonical = toolsAnswered ? tools.knownCanonicalName(toolName) : tools.canonicalName(toolName);
+        ToolNames names = tools.canonicalNames();
+        if (!policy.allows(canonical, names) || !toolsAnswered && approveTools.matches(canonical, names)) {
+            return false; // denied, or needs a reviewer's approval (rules match the canonical name): never called ahead
+            // of its turn
         }
         Optional<Tool> tool = tools.find(toolName);
         return tool.map(t -> !t.hasSideEffects()).orElse(toolsAnswered);
