@@ -164,16 +164,21 @@ public final class Template {
         return out.toString();
     }
 
-    /** Percent-encodes {@code text} as one URL component (RFC 3986 unreserved characters kept). */
+    /**
+     * Percent-encodes {@code text} as one URL component (RFC 3986 unreserved characters kept). A value
+     * made of dots only ({@code .}, {@code ..}) has its dots encoded too ({@code %2E%2E}): sent as they are,
+     * they would be a dot segment, which moves the request up the server's path.
+     */
     public static String encode(String text) {
         StringBuilder out = new StringBuilder();
+        boolean dotsOnly = !text.isEmpty() && text.chars().allMatch(c -> c == '.');
         for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
             if ((c >= 'A' && c <= 'Z')
                     || (c >= 'a' && c <= 'z')
                     || (c >= '0' && c <= '9')
                     || c == '-'
-                    || c == '.'
+                    || (c == '.' && !dotsOnly)
                     || c == '_'
                     || c == '~') {
                 out.append(c);

@@ -82,6 +82,26 @@ class HttpToolTest {
     }
 
     @Test
+    void a_path_param_of_dots_is_sent_percent_encoded_never_as_a_dot_segment() throws Exception {
+        server.on("/cities/", LoopbackHttp.json(200, "{\"ok\": true}"));
+        Tool lookup = load("""
+                {"name": "lookup", "url": "%s",
+                 "params": {"type": "object", "properties": {"city": {"type": "string"}}}}""".formatted(server.url("/cities/${city}/info")));
+        Map<String, String> sent = Map.of(
+                "..", "/cities/%2E%2E/info",
+                ".", "/cities/%2E/info",
+                "...", "/cities/%2E%2E%2E/info",
+                "a.b", "/cities/a.b/info",
+                "../admin", "/cities/..%2Fadmin/info");
+        for (Map.Entry<String, String> city : sent.entrySet()) {
+            call(
+                    lookup,
+                    Configs.JSON.createObjectNode().put("city", city.getKey()).toString());
+            assertThat(server.last().uri()).as(city.getKey()).isEqualTo(city.getValue());
+        }
+    }
+
+    @Test
     void a_body_string_that_is_one_reference_keeps_the_params_json_type_and_an_absent_one_is_dropped()
             throws Exception {
         server.on("/notes", LoopbackHttp.json(201, "{\"id\": 7}"));

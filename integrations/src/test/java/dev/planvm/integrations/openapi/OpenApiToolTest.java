@@ -151,6 +151,16 @@ class OpenApiToolTest {
     }
 
     @Test
+    void a_path_parameter_of_dots_is_sent_percent_encoded_never_as_a_dot_segment() throws Exception {
+        server.on("/api/", LoopbackHttp.json(200, "{\"ok\": true}"));
+        load("[{\"spec\": \"docs.yaml\", \"operations\": [\"getDoc\"]}]");
+        tool("getDoc").invoke(Configs.JSON.readTree("{\"docId\": \"..\"}"), CallContext.of(0));
+        assertThat(server.last().uri()).isEqualTo("/api/docs/%2E%2E");
+        tool("getDoc").invoke(Configs.JSON.readTree("{\"docId\": \".\"}"), CallContext.of(0));
+        assertThat(server.last().uri()).isEqualTo("/api/docs/%2E");
+    }
+
+    @Test
     void a_recursive_schema_is_cut_and_an_operation_planvm_cannot_call_is_reported() throws Exception {
         load("{\"spec\": \"docs.yaml\"}");
         assertThat(tool("getTree")
