@@ -2,6 +2,8 @@ package dev.planvm.knowledge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.planvm.knowledge.internal.OpenAiEmbedder;
 import dev.planvm.knowledge.spi.Embedder;
@@ -129,6 +131,22 @@ class OpenAiEmbeddingsTest {
                 .isInstanceOfSatisfying(
                         KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessageContaining("did not answer within");
+    }
+
+    @Test
+    void an_answer_whose_body_trickles_times_out_as_retriable_at_the_timeout_of_the_whole_answer() {
+        server.trickle(100);
+        EmbeddingEndpoint impatient =
+                new EmbeddingEndpoint(server.baseUrl(), "fake-embed", null, Duration.ofMillis(500));
+        long start = System.nanoTime();
+        Throwable failure = assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> catchThrowable(() -> Embedders.openAiCompatible(impatient).embed(List.of("x"))));
+        assertThat(failure)
+                .isInstanceOfSatisfying(
+                        KnowledgeException.class, e -> assertThat(e.retriable()).isTrue())
+                .hasMessageContaining("did not answer within");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import dev.planvm.json.BoundedHttp;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
@@ -130,7 +131,8 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
 
     /**
      * A chat model that streams its answers (server-sent events), configured like {@link #chatModel(boolean)};
-     * {@link #timeout()} bounds the wait for the answer to start. Used by the planner.
+     * {@link #timeout()} bounds the wait for the answer to start, and the planner's {@code StreamedAnswer}
+     * the whole answer.
      */
     StreamingChatModel streamingChatModel(boolean strictJsonSchema) {
         OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder builder = OpenAiStreamingChatModel.builder()
@@ -188,17 +190,6 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
         }
         throw new IllegalArgumentException("PLANVM_LLM_MAX_RESPONSE_BYTES must be a size such as 16MiB, 512KiB or"
                 + " a number of bytes, not '" + size + "'");
-    }
-
-    /** {@code 16 MiB}, {@code 512 KiB} or {@code 1,000 bytes}. */
-    static String describeBytes(long n) {
-        if (n >= 1 << 20 && n % (1 << 20) == 0) {
-            return n / (1 << 20) + " MiB";
-        }
-        if (n >= 1 << 10 && n % (1 << 10) == 0) {
-            return n / (1 << 10) + " KiB";
-        }
-        return String.format(Locale.ROOT, "%,d bytes", n);
     }
 
     private static String blankToNull(String s) {

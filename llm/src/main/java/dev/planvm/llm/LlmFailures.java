@@ -73,7 +73,7 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
             return new ToolException(
                     answer.kind() == LlmAnswerException.Kind.TOO_LARGE
                             ? "the LLM server" + at() + " answered with more than "
-                                    + LlmConfig.describeBytes(answer.limit())
+                                    + dev.planvm.json.BoundedHttp.describeBytes(answer.limit())
                                     + " (PLANVM_LLM_MAX_RESPONSE_BYTES); the answer was not read to the end"
                             : "the LLM server" + at() + " answered " + answer.status()
                                     + " with a body that is not JSON: " + answer.getMessage(),

@@ -11,19 +11,18 @@ import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import dev.planvm.json.BoundedHttp;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.RetryAfter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * langchain4j's HTTP client SPI over the JDK client, like its {@link JdkHttpClient} but keeping
@@ -33,10 +32,11 @@ import java.util.concurrent.TimeUnit;
  * body). Streaming and multipart requests, which planvm does not send, go to a {@link JdkHttpClient}.
  * Failures are thrown the way {@link JdkHttpClient} throws them, so langchain4j maps them alike.
  *
- * <p>The answer is untrusted: the read timeout covers the whole exchange, body included (the JDK
- * client's own request timeout stops at the headers, so a server trickling its body would hang the
- * call), the body is read up to a size cap and no further ({@link LlmAnswerException#tooLarge}),
- * an error answer's body is cut at {@value #ERROR_BODY_BYTES} bytes (only a message shows it), and a
+ * <p>The answer is untrusted, so it is read by {@link BoundedHttp}: the read timeout covers the whole
+ * exchange, body included (the JDK client's own request timeout stops at the headers, so a server
+ * trickling its body would hang the call), the body is read up to a size cap and no further
+ * ({@link LlmAnswerException#tooLarge}), an error answer's body is cut at {@value #ERROR_BODY_BYTES}
+ * bytes (only a message shows it), and a
  * success whose body is not JSON fails as such ({@link LlmAnswerException#notJson}) rather than
  * deep inside langchain4j's parser.
  */
@@ -97,40 +97,21 @@ final class StatusHttpClient implements HttpClient {
                 .build();
     }
 
-    /** Sends the request and reads the answer, all of it within the read timeout and the size cap. */
+    /** Sends the request and reads the answer, all of it within the read timeout and the size cap ({@link BoundedHttp}). */
     private HttpResponse<byte[]> exchange(java.net.http.HttpRequest request) {
-        CappedBody[] body = new CappedBody[1];
-        CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> {
-            boolean success = info.statusCode() >= 200 && info.statusCode() < 300;
-            body[0] = success ? new CappedBody(maxResponseBytes, false) : new CappedBody(ERROR_BODY_BYTES, true);
-            return body[0];
-        });
         try {
-            return readTimeout == null ? answer.get() : answer.get(readTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.TimeoutException late) {
-            stop(answer, body[0]);
-            throw new TimeoutException(new HttpTimeoutException("no whole answer within " + readTimeout));
+            return BoundedHttp.send(
+                    http, request, new BoundedHttp.Bounds(maxResponseBytes, ERROR_BODY_BYTES, readTimeout));
+        } catch (BoundedHttp.TooLarge e) {
+            throw LlmAnswerException.tooLarge(e.limit());
+        } catch (HttpTimeoutException timeout) {
+            throw new TimeoutException(timeout);
         } catch (InterruptedException e) {
-            stop(answer, body[0]);
             Thread.currentThread().interrupt();
             throw new RuntimeException(e);
-        } catch (ExecutionException failed) {
-            Throwable cause = failed.getCause();
-            if (cause instanceof HttpTimeoutException timeout) {
-                throw new TimeoutException(timeout);
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new RuntimeException(cause);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-    }
-
-    private static void stop(CompletableFuture<?> answer, CappedBody body) {
-        if (body != null) {
-            body.cancel();
-        }
-        answer.cancel(true);
     }
 
     /** Whether {@code body} is one JSON value (read as a stream of tokens: no tree is built). */

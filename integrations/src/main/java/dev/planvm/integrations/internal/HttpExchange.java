@@ -3,6 +3,7 @@ package dev.planvm.integrations.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.BoundedHttp;
 import dev.planvm.tools.RetryAfter;
 import dev.planvm.tools.ToolException;
 import java.io.IOException;
@@ -19,11 +20,6 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Sends one HTTP request for a tool and turns the answer into the tool's output or a
@@ -40,6 +36,9 @@ public final class HttpExchange {
     public static final long DEFAULT_MAX_BODY = 8L << 20;
 
     private static final int MAX_DETAIL = 200;
+
+    /** How much of an error answer's body is read: enough for the start of its message. */
+    private static final long ERROR_BODY_BYTES = 64 * 1024;
 
     /** A request: method, URL, headers, and a body (or null). */
     public record Request(String method, URI uri, Map<String, String> headers, byte[] body) {
@@ -107,34 +106,26 @@ public final class HttpExchange {
     }
 
     private HttpResponse<byte[]> send(Request request, HttpRequest http, Duration timeout) {
-        CompletableFuture<HttpResponse<byte[]>> future = client.sendAsync(http, LimitedBody.handler(maxBody));
         try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw new ToolException(request.describe() + " gave no complete answer within " + seconds(timeout), true);
+            return BoundedHttp.send(client, http, new BoundedHttp.Bounds(maxBody, ERROR_BODY_BYTES, timeout));
         } catch (InterruptedException e) {
-            future.cancel(true);
             Thread.currentThread().interrupt();
             throw new ToolException("the call was interrupted", false);
-        } catch (CancellationException e) {
-            throw new ToolException("the call was cancelled", false);
-        } catch (ExecutionException e) {
-            throw failure(request, e.getCause() == null ? e : e.getCause(), timeout);
+        } catch (IOException | RuntimeException e) {
+            throw failure(request, e, timeout);
         }
     }
 
-    private static ToolException failure(Request request, Throwable cause, Duration timeout) {
+    private static ToolException failure(Request request, Exception cause, Duration timeout) {
         String at = request.describe();
-        if (find(cause, LimitedBody.TooLarge.class) != null) {
-            return new ToolException(
-                    at + ": " + find(cause, LimitedBody.TooLarge.class).getMessage(), false);
+        if (cause instanceof BoundedHttp.TooLarge tooLarge) {
+            return new ToolException(at + ": " + tooLarge.getMessage(), false);
         }
-        if (find(cause, HttpConnectTimeoutException.class) != null) {
+        if (cause instanceof HttpConnectTimeoutException) {
             return new ToolException(at + ": cannot connect (the connection timed out)", true);
         }
-        if (find(cause, HttpTimeoutException.class) != null) {
-            return new ToolException(at + " gave no answer within " + seconds(timeout), true);
+        if (cause instanceof HttpTimeoutException) {
+            return new ToolException(at + " gave no complete answer within " + seconds(timeout), true);
         }
         if (find(cause, ConnectException.class) != null) {
             return new ToolException(at + ": cannot connect (connection refused)", true);

@@ -8,8 +8,8 @@ import dev.langchain4j.http.client.HttpRequest;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import dev.planvm.json.BoundedHttp;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient.Version;
@@ -20,8 +20,9 @@ import java.time.Duration;
 
 /**
  * langchain4j's HTTP client SPI over the JDK client, for the embeddings endpoint: HTTP/1.1 (the JDK
- * client's HTTP/2 upgrade on {@code http://} makes some local servers drop the body), and an answer
- * larger than {@code maxBodyBytes} is refused instead of read into memory. An error status throws
+ * client's HTTP/2 upgrade on {@code http://} makes some local servers drop the body), and the answer
+ * read by {@link BoundedHttp}: one larger than {@code maxBodyBytes} is refused instead of read into
+ * memory, and the read timeout covers the whole answer, body included. An error status throws
  * langchain4j's {@link HttpException} with at most the first 300 characters of the body.
  */
 final class BoundedHttpClient implements HttpClient {
@@ -66,14 +67,9 @@ final class BoundedHttpClient implements HttpClient {
             jdk.timeout(readTimeout);
         }
         try {
-            HttpResponse<InputStream> response = http.send(jdk.build(), HttpResponse.BodyHandlers.ofInputStream());
-            byte[] bytes;
-            try (InputStream in = response.body()) {
-                bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-            }
-            if (bytes.length > maxBodyBytes) {
-                throw new AnswerTooLarge(maxBodyBytes);
-            }
+            HttpResponse<byte[]> response = BoundedHttp.send(
+                    http, jdk.build(), new BoundedHttp.Bounds(maxBodyBytes, MAX_ERROR_BODY * 4L, readTimeout));
+            byte[] bytes = response.body();
             int status = response.statusCode();
             if (status < 200 || status >= 300) {
                 String text = new String(bytes, StandardCharsets.UTF_8);
@@ -85,6 +81,8 @@ final class BoundedHttpClient implements HttpClient {
                     .headers(response.headers().map())
                     .body(bytes)
                     .build();
+        } catch (BoundedHttp.TooLarge e) {
+            throw new AnswerTooLarge(e.limit());
         } catch (HttpTimeoutException e) {
             throw new TimeoutException(e);
         } catch (InterruptedException e) {

@@ -35,6 +35,7 @@ public final class FakeEmbeddingsServer implements AutoCloseable {
     private volatile String errorBody = "";
     private volatile long delayMillis;
     private volatile int oversizedBytes;
+    private volatile long trickleMillis;
 
     public FakeEmbeddingsServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -66,6 +67,11 @@ public final class FakeEmbeddingsServer implements AutoCloseable {
         this.oversizedBytes = bytes;
     }
 
+    /** Answers 200 at once, then trickles its body a space every {@code millis} (for a minute) from now on. */
+    public void trickle(long millis) {
+        this.trickleMillis = millis;
+    }
+
     /** The bag-of-words vector the server gives {@code text}. */
     public static float[] vector(String text) {
         float[] vector = new float[DIMENSION];
@@ -89,6 +95,19 @@ public final class FakeEmbeddingsServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+            if (trickleMillis > 0) {
+                exchange.sendResponseHeaders(200, 0);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    for (long waited = 0; waited < 60_000; waited += trickleMillis) {
+                        out.write(' ');
+                        out.flush();
+                        Thread.sleep(trickleMillis);
+                    }
+                } catch (IOException | InterruptedException gone) {
+                    // the client gave up
+                }
+                return;
             }
             if (oversizedBytes > 0) {
                 exchange.sendResponseHeaders(200, oversizedBytes);
