@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.integrations.internal.Json;
+import dev.planvm.json.BoundedHttp;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.YamlMappers;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An OpenAPI 3.0 or 3.1 document, read from a file or an http(s) URL, as JSON or YAML, bounded in
@@ -34,7 +34,8 @@ final class OpenApiDocument {
     static final int MAX_BYTES = 4 << 20;
     static final int MAX_REF_DEPTH = 32;
     private static final int MAX_NODES = 200_000;
-    private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(30);
+    /** How long fetching a document over HTTP may take unless configured ({@code fetch_timeout_s}). */
+    static final Duration FETCH_TIMEOUT = Duration.ofSeconds(30);
 
     private static final ObjectMapper YAML = YamlMappers.mapper(JsonLimits.OPENAPI_DOCUMENT, MAX_BYTES, 50);
 
@@ -60,9 +61,17 @@ final class OpenApiDocument {
 
     /** Reads the document named by {@code spec}: an http(s) URL, or a path relative to {@code baseDirectory}. */
     static OpenApiDocument read(String spec, Path baseDirectory) throws Unusable {
+        return read(spec, baseDirectory, FETCH_TIMEOUT);
+    }
+
+    /**
+     * {@link #read(String, Path)}; a document fetched over HTTP must arrive whole, body included,
+     * within {@code fetchTimeout}.
+     */
+    static OpenApiDocument read(String spec, Path baseDirectory, Duration fetchTimeout) throws Unusable {
         String lower = spec.toLowerCase(java.util.Locale.ROOT);
         boolean remote = lower.startsWith("http://") || lower.startsWith("https://");
-        byte[] bytes = remote ? fetch(spec) : file(baseDirectory.resolve(spec));
+        byte[] bytes = remote ? fetch(spec, fetchTimeout) : file(baseDirectory.resolve(spec));
         String text = new String(bytes, StandardCharsets.UTF_8).strip();
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
@@ -106,7 +115,7 @@ final class OpenApiDocument {
         }
     }
 
-    private static byte[] fetch(String url) throws Unusable {
+    private static byte[] fetch(String url, Duration timeout) throws Unusable {
         HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
@@ -114,33 +123,26 @@ final class OpenApiDocument {
                 .build();
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(FETCH_TIMEOUT)
+                    .timeout(timeout)
                     .header("Accept", "application/json, application/yaml;q=0.9, */*;q=0.5")
                     .GET()
                     .build();
-            HttpResponse<InputStream> response = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
-                    .get(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            try (InputStream in = response.body()) {
-                if (response.statusCode() != 200) {
-                    throw new Unusable("fetching " + url + " answered HTTP " + response.statusCode());
-                }
-                byte[] bytes = in.readNBytes(MAX_BYTES + 1);
-                if (bytes.length > MAX_BYTES) {
-                    throw new Unusable("the document at " + url + " is larger than " + (MAX_BYTES >> 20) + " MiB");
-                }
-                return bytes;
+            HttpResponse<byte[]> response =
+                    BoundedHttp.send(client, request, new BoundedHttp.Bounds(MAX_BYTES, 0, timeout));
+            if (response.statusCode() != 200) {
+                throw new Unusable("fetching " + url + " answered HTTP " + response.statusCode());
             }
+            return response.body();
         } catch (IllegalArgumentException e) {
             throw new Unusable("'" + url + "' is not a valid URL");
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new Unusable("fetching " + url + " took longer than " + FETCH_TIMEOUT.toSeconds() + " s");
+        } catch (BoundedHttp.TooLarge e) {
+            throw new Unusable("the document at " + url + " is larger than " + (MAX_BYTES >> 20) + " MiB");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Unusable("fetching " + url + " was interrupted");
-        } catch (java.util.concurrent.ExecutionException | IOException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
+        } catch (IOException e) {
             throw new Unusable("cannot fetch " + url + ": "
-                    + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()));
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         }
     }
 

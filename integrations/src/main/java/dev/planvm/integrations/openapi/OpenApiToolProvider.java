@@ -33,7 +33,8 @@ import java.util.TreeMap;
  * {@code spec} is a file (relative to the configuration file) or an http(s) URL, OpenAPI 3.0 or 3.1,
  * JSON or YAML; {@code operations} picks operations by {@code operationId} (default: all of them);
  * optional {@code baseUrl} (default: the document's {@code servers[0]}), {@code timeout_s} (default
- * 30) and {@code retries}. Each operation becomes a tool named by its {@code operationId}, whose
+ * 30) and {@code retries}, and {@code fetch_timeout_s}: how long fetching a document over HTTP may take,
+ * body included (default 30). Each operation becomes a tool named by its {@code operationId}, whose
  * params are its path, query and header parameters plus its JSON request body (the body's properties
  * as params of their own when they clash with no parameter, else one param {@code body}). GET, HEAD
  * and OPTIONS have no side effects; other methods do. Registered in
@@ -89,7 +90,10 @@ public final class OpenApiToolProvider implements ToolProvider {
         OpenApiDocument document;
         Operations.Read read;
         try {
-            document = OpenApiDocument.read(spec, setup.baseDirectory());
+            Duration fetchTimeout = entry.has("fetch_timeout_s")
+                    ? Duration.ofMillis(Math.round(entry.get("fetch_timeout_s").asDouble() * 1000))
+                    : OpenApiDocument.FETCH_TIMEOUT;
+            document = OpenApiDocument.read(spec, setup.baseDirectory(), fetchTimeout);
             read = Operations.read(document);
         } catch (OpenApiDocument.Unusable e) {
             setup.problem(at + "/spec", "cannot use the OpenAPI document '" + spec + "': " + e.getMessage());

@@ -2,6 +2,7 @@ package dev.planvm.integrations.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.integrations.testing.Configs;
@@ -13,6 +14,7 @@ import dev.planvm.tools.config.ToolsConfig;
 import dev.planvm.tools.config.ToolsConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -169,6 +171,32 @@ class OpenApiToolTest {
                         .isObject())
                 .isTrue();
         assertThat(loaded.unavailable().get("getSession")).contains("cookie");
+    }
+
+    @Test
+    void a_spec_whose_body_trickles_is_refused_at_the_fetch_timeout_of_the_whole_body() {
+        server.on("/slow.yaml", (exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "application/yaml");
+            exchange.sendResponseHeaders(200, 0);
+            try (java.io.OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < 600; i++) { // a space every 0.1 s: a minute in all
+                    out.write(' ');
+                    out.flush();
+                    Thread.sleep(100);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long start = System.nanoTime();
+        ToolsConfigException refused = assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> catchThrowableOfType(
+                        ToolsConfigException.class,
+                        () -> load("{\"spec\": \"" + server.url("/slow.yaml") + "\", \"fetch_timeout_s\": 0.5}")));
+        assertThat(refused).isNotNull();
+        assertThat(refused.getMessage()).contains("at /openapi/spec").contains("no whole answer within 0.5 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     }
 
     @Test
