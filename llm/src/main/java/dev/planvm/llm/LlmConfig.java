@@ -156,7 +156,7 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
                 + ", baseUrl=" + (baseUrl == null ? "(OpenAI)" : baseUrl)
                 + ", model=" + model
                 + ", timeout=" + LlmText.seconds(timeout)
-                + ", maxResponseBytes=" + describeBytes(maxResponseBytes) + "]";
+                + ", maxResponseBytes=" + BoundedHttp.describeBytes(maxResponseBytes) + "]";
     }
 
     private static Duration timeout(String seconds) {

@@ -52,15 +52,15 @@ public final class PlannerTool implements Tool {
     /**
      * A planner over any models.
      *
-     * @param idleTimeout how long a streamed answer may send nothing before the call fails (retriable)
+     * @param timeout how long a streamed answer may take, whole, before the call fails (retriable)
      */
-    public PlannerTool(ChatModel model, StreamingChatModel streaming, Duration idleTimeout) {
-        this(model, streaming, LlmFailures.unknownServer(), idleTimeout);
+    public PlannerTool(ChatModel model, StreamingChatModel streaming, Duration timeout) {
+        this(model, streaming, LlmFailures.unknownServer(), timeout);
     }
 
-    private PlannerTool(ChatModel model, StreamingChatModel streaming, LlmFailures failures, Duration idleTimeout) {
+    private PlannerTool(ChatModel model, StreamingChatModel streaming, LlmFailures failures, Duration timeout) {
         this.client = new LlmClient(model, failures);
-        this.streamed = new StreamedAnswer(streaming, failures, idleTimeout);
+        this.streamed = new StreamedAnswer(streaming, failures, timeout);
     }
 
     @Override

@@ -21,9 +21,11 @@ import java.util.concurrent.TimeoutException;
 /**
  * One streamed answer: sends the request, reports each piece to the call's events as it arrives,
  * and returns the whole text once the server says it is done. Bounded: an answer longer than
- * {@link #MAX_CHARS} is cut off and fails, and a server that sends nothing for the idle timeout fails
- * the call (retriable), as does a stream that ends before the server says the answer is done (no
- * finish reason). Pieces that arrive after the call gave up are not reported.
+ * {@link #MAX_CHARS} is cut off and fails, and an answer that is not whole within the timeout fails the
+ * call (retriable) — the timeout covers the whole answer, as it does for an answer that is not
+ * streamed, so a server trickling a space every fifth of a second cannot hold the call — as does a
+ * stream that ends before the server says the answer is done (no finish reason). Pieces that arrive
+ * after the call gave up are not reported.
  */
 final class StreamedAnswer {
 
@@ -32,12 +34,13 @@ final class StreamedAnswer {
 
     private final StreamingChatModel model;
     private final LlmFailures failures;
-    private final Duration idleTimeout;
+    private final Duration timeout;
 
-    StreamedAnswer(StreamingChatModel model, LlmFailures failures, Duration idleTimeout) {
+    /** @param timeout how long the whole answer may take, from the request to the server's last event */
+    StreamedAnswer(StreamingChatModel model, LlmFailures failures, Duration timeout) {
         this.model = model;
         this.failures = failures;
-        this.idleTimeout = idleTimeout;
+        this.timeout = timeout;
     }
 
     String ask(List<ChatMessage> messages, ResponseFormat format, CallEvents events) {
@@ -45,8 +48,8 @@ final class StreamedAnswer {
         if (format != null) {
             request.responseFormat(format);
         }
-        Stream stream = new Stream(events);
         long start = System.nanoTime();
+        Stream stream = new Stream(events, start + timeout.toNanos());
         events.streamStarted();
         try {
             model.chat(request.build(), stream);
@@ -77,17 +80,18 @@ final class StreamedAnswer {
         private final CompletableFuture<ChatResponse> done = new CompletableFuture<>();
         private final StringBuilder text = new StringBuilder();
         private volatile StreamingHandle handle;
-        private volatile long lastActivity = System.nanoTime();
+        private final long deadline;
         private boolean closed;
 
-        Stream(CallEvents events) {
+        /** @param deadline when the whole answer must have arrived ({@link System#nanoTime()}) */
+        Stream(CallEvents events, long deadline) {
             this.events = events;
+            this.deadline = deadline;
         }
 
         @Override
         public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
             handle = context.streamingHandle();
-            lastActivity = System.nanoTime();
             String piece = partial.text();
             if (piece == null || piece.isEmpty()) {
                 return;
@@ -120,18 +124,14 @@ final class StreamedAnswer {
 
         ChatResponse await() {
             try {
-                while (true) {
-                    try {
-                        return done.get(Math.max(1, Math.min(1000, idleTimeout.toMillis())), TimeUnit.MILLISECONDS);
-                    } catch (TimeoutException notYet) {
-                        if (System.nanoTime() - lastActivity > idleTimeout.toNanos()) {
-                            cancel();
-                            throw ToolException.transientFailure(
-                                    "the LLM sent nothing for " + LlmText.seconds(idleTimeout)
-                                            + " while streaming its answer",
-                                    null);
-                        }
-                    }
+                try {
+                    return done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException late) {
+                    cancel();
+                    throw ToolException.transientFailure(
+                            "the LLM's streamed answer did not end within " + LlmText.seconds(timeout) + " ("
+                                    + String.format("%,d", text().length()) + " characters arrived)",
+                            null);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -2,6 +2,8 @@ package dev.planvm.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -113,6 +115,22 @@ class PlannerToolTest {
                 .isInstanceOfSatisfying(
                         ToolException.class,
                         e -> assertThat(e.retriable()).as(e.getMessage()).isTrue());
+    }
+
+    @Test
+    void a_streamed_answer_that_trickles_a_space_every_fifth_of_a_second_fails_at_the_timeout_of_the_whole_answer() {
+        server.replyStreamed(java.util.Collections.nCopies(300, " "), Duration.ofMillis(200)); // a minute
+        long start = System.nanoTime();
+        Throwable failure = assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> catchThrowable(() -> planner.invoke(
+                        params("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], \"stream\": true}"),
+                        CallContext.of(0))));
+        assertThat(failure)
+                .isInstanceOfSatisfying(
+                        ToolException.class, e -> assertThat(e.retriable()).isTrue())
+                .hasMessageContaining("did not end within 2 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
     }
 
     @Test
