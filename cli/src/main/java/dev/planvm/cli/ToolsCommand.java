@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
+import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.config.LoadedTools;
 import java.io.PrintWriter;
@@ -14,7 +15,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code planvm tools}: the tools a run can call here, with descriptions and params schemas. */
+/**
+ * {@code planvm tools}: the tools a run can call here, with descriptions and params schemas. Names,
+ * descriptions and schemas come from MCP servers and other configured sources, so they are printed the
+ * way every message is: through {@link TerminalText} (no terminal controls, no forged lines).
+ */
 @Command(
         name = "tools",
         mixinStandardHelpOptions = true,
@@ -66,20 +71,22 @@ final class ToolsCommand implements Callable<Integer> {
             }
             ObjectNode unavailable = document.putObject("unavailable");
             loaded.unavailable().forEach(unavailable::put);
-            out.println(document.toPrettyString());
+            out.println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
             return ExitCodes.OK;
         }
         if (tools.isEmpty()) {
             out.println("No tools are available.");
         }
         for (Tool tool : tools) {
-            out.println(tool.name());
+            out.println(TerminalText.safe(tool.name()));
             if (!tool.description().isBlank()) {
-                out.println("  " + tool.description());
+                out.println("  " + TerminalText.safe(tool.description()));
             }
-            out.println("  params: " + mapper.writeValueAsString(tool.paramsSchema()));
+            out.println("  params: " + TerminalText.JSON.writeValueAsString(tool.paramsSchema()));
         }
-        loaded.unavailable().forEach((name, why) -> out.println(name + " (not available: " + why + ")"));
+        loaded.unavailable()
+                .forEach((name, why) ->
+                        out.println(TerminalText.safe(name) + " (not available: " + TerminalText.safe(why) + ")"));
         out.println(
                 loaded.conditionEvaluator().isPresent()
                         ? "LLM conditions (jmp condition_prompt): available"
