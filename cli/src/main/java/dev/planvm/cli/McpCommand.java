@@ -5,14 +5,10 @@ import dev.planvm.server.ServiceSettings;
 import dev.planvm.server.mcp.PlanMcpServer;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.durable.RunStore;
-import io.modelcontextprotocol.server.McpSyncServer;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -85,20 +81,10 @@ final class McpCommand implements Callable<Integer> {
             if (port != null) {
                 return http(commandLine, service, version, done);
             }
-            InputStream in = new FilterInputStream(new FileInputStream(FileDescriptor.in)) {
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    int n = super.read(b, off, len);
-                    if (n < 0) {
-                        done.countDown(); // the client closed stdin: stop
-                    }
-                    return n;
-                }
-            };
-            OutputStream out = new FileOutputStream(FileDescriptor.out);
-            McpSyncServer server = PlanMcpServer.stdio(service, in, out, version);
-            done.await();
-            server.closeGracefully();
+            PlanMcpServer.Stdio server = PlanMcpServer.stdio(
+                    service, new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), version);
+            server.awaitEnd(); // the client closed stdin: stop
+            server.close();
             return ExitCodes.OK;
         } finally {
             service.shutdown(Duration.ofSeconds(10));

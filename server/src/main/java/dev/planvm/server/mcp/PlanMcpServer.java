@@ -1,5 +1,6 @@
 package dev.planvm.server.mcp;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.server.PlanService;
@@ -14,6 +15,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -27,6 +30,7 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 public final class PlanMcpServer {
 
+    private static final ObjectMapper MAPPER = JsonMappers.lenientBinding(JsonLimits.MCP_MESSAGE);
     private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(JsonMappers.lenientBinding(JsonLimits.STORE));
     private static final String INSTRUCTIONS =
             "planvm validates and runs sequenced plans (StackVM JSON: a list of assign, "
@@ -35,10 +39,16 @@ public final class PlanMcpServer {
 
     private PlanMcpServer() {}
 
-    /** Serves MCP over {@code in} and {@code out} (stdio); close the returned server when done. */
-    public static McpSyncServer stdio(PlanService service, InputStream in, OutputStream out, String version) {
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(JSON, in, out);
-        return McpServer.sync(transport)
+    /**
+     * Serves MCP over {@code in} and {@code out} (stdio), one JSON-RPC message a line: a line that is not one
+     * is answered with the JSON-RPC error for it (-32700 parse error, -32600 invalid request) and serving goes
+     * on; the end of {@code in} ends it ({@link Stdio#awaitEnd}). Close the returned server when done.
+     */
+    public static Stdio stdio(PlanService service, InputStream in, OutputStream out, String version) {
+        StdioLines lines = new StdioLines(in, out, MAPPER, JSON);
+        StdioServerTransportProvider transport =
+                new StdioServerTransportProvider(JSON, lines.input(), out, StdioLines.MAX_LINE_BYTES);
+        McpSyncServer mcp = McpServer.sync(transport)
                 .serverInfo("planvm", version)
                 .jsonMapper(JSON)
                 .instructions(INSTRUCTIONS)
@@ -46,6 +56,25 @@ public final class PlanMcpServer {
                         McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(McpTools.of(service, JSON))
                 .build();
+        lines.start();
+        return new Stdio(mcp, lines.ended());
+    }
+
+    /** A server on stdio. */
+    public record Stdio(McpSyncServer mcp, CompletableFuture<Void> ended) implements AutoCloseable {
+        /** Waits until the input ended (the client closed it). */
+        public void awaitEnd() throws InterruptedException {
+            try {
+                ended.get();
+            } catch (ExecutionException e) {
+                // ended all the same
+            }
+        }
+
+        @Override
+        public void close() {
+            mcp.closeGracefully();
+        }
     }
 
     /** Serves MCP over Streamable HTTP at {@code http://HOST:PORT/mcp} (port 0: any free one); close it when done. */
