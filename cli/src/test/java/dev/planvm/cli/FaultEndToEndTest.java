@@ -154,7 +154,25 @@ class FaultEndToEndTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("in time\n");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3500));
-        assertThat(attempts(0).get(0).path("error").asText()).isEqualTo("the call timed out after 0.5 s");
+        assertThat(attempts(0).get(0).path("error").asText()).isEqualTo("the LLM call timed out after 0.5 s");
+    }
+
+    @Test
+    void the_call_timeout_beats_the_llms_own_default_for_llm_generate() throws Exception {
+        environment = Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "1");
+        server.replyAfter(Duration.ofMillis(2000), "late but in time");
+        CliRun run = run("--call-timeout", "6", "--retries", "1");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("late but in time\n");
+    }
+
+    @Test
+    void the_llms_own_default_holds_when_no_timeout_is_given() throws Exception {
+        environment = Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "1");
+        server.replyAfter(Duration.ofMillis(2000), "too late");
+        CliRun run = run("--retries", "1");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("timed out after 1 s");
     }
 
     @Test
@@ -162,7 +180,7 @@ class FaultEndToEndTest {
         server.replyAfter(Duration.ofSeconds(4), "too late").reply("in time");
         CliRun run = run("--call-timeout", "60", "--tool-timeout", "llm_generate=0.3");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(attempts(0).get(0).path("error").asText()).isEqualTo("the call timed out after 0.3 s");
+        assertThat(attempts(0).get(0).path("error").asText()).isEqualTo("the LLM call timed out after 0.3 s");
     }
 
     @Test

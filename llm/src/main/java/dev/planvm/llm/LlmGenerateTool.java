@@ -11,9 +11,12 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.planvm.json.JsonText;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The built-in {@code llm_generate} tool: sends {@code prompt} (and {@code context}) to a chat model
@@ -27,19 +30,30 @@ public final class LlmGenerateTool implements Tool {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final LlmClient client;
+    /** The configuration, when the tool was built from one (its timeout can then follow the call's); else null. */
+    private final LlmConfig config;
+    /** Clients for attempt timeouts other than the configured one, built on first need. */
+    private final Map<Duration, LlmClient> byTimeout = new ConcurrentHashMap<>();
 
     /** A tool over any chat model; failure messages cannot name the server or the timeout. */
     public LlmGenerateTool(ChatModel model) {
-        this(new LlmClient(model, LlmFailures.unknownServer()));
+        this.client = new LlmClient(model, LlmFailures.unknownServer());
+        this.config = null;
     }
 
     /** A tool over the model {@code config} describes; failure messages name its URL and timeout. */
     public LlmGenerateTool(LlmConfig config) {
-        this(new LlmClient(config.chatModel(), LlmFailures.of(config)));
+        this.client = new LlmClient(config.chatModel(), LlmFailures.of(config));
+        this.config = config;
     }
 
-    private LlmGenerateTool(LlmClient client) {
-        this.client = client;
+    /**
+     * The LLM's timeout ({@code PLANVM_LLM_TIMEOUT_SECONDS}, default 60 s), when neither
+     * {@code --tool-timeout llm_generate=S} nor the run's {@code --call-timeout} sets one.
+     */
+    @Override
+    public Optional<Duration> defaultCallTimeout() {
+        return config == null ? Optional.empty() : Optional.of(config.timeout());
     }
 
     @Override
@@ -74,7 +88,7 @@ public final class LlmGenerateTool implements Tool {
                     + String.join(", ", keys) + ". Write nothing outside the object."));
         }
         messages.add(UserMessage.from(LlmText.withContext(params.path("prompt").asText(), params.get("context"))));
-        String answer = client.ask(messages, wantsObject, context.events());
+        String answer = client(context).ask(messages, wantsObject, context.events());
         if (wantsObject) {
             Optional<ObjectNode> object = JsonText.findObject(answer);
             if (object.isPresent()) {
@@ -82,6 +96,19 @@ public final class LlmGenerateTool implements Tool {
             }
         }
         return TextNode.valueOf(answer);
+    }
+
+    /** The client whose HTTP timeout is the attempt's (one precedence for every tool: {@link Tool#defaultCallTimeout()}). */
+    private LlmClient client(CallContext context) {
+        Duration timeout = context.timeout();
+        if (config == null || timeout == null || timeout.equals(config.timeout())) {
+            return client;
+        }
+        return byTimeout.computeIfAbsent(timeout, t -> {
+            LlmConfig timed =
+                    new LlmConfig(config.apiKey(), config.baseUrl(), config.model(), t, config.maxResponseBytes());
+            return new LlmClient(timed.chatModel(), LlmFailures.of(timed));
+        });
     }
 
     @Override

@@ -1,11 +1,13 @@
 package dev.planvm.tools;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Where a tool call or condition comes from, what the plan expects back, and where the call reports
- * what it spends or streams.
+ * Where a tool call or condition comes from, what the plan expects back, where the call reports
+ * what it spends or streams, and how long the attempt may take.
  *
  * @param seqNo        the {@code seq_no} of the calling (or jmp) instruction, or {@link #NO_INSTRUCTION}
  *                     for a call no instruction makes (the agent's planner)
@@ -15,8 +17,12 @@ import java.util.Objects;
  * @param events       where the call reports tokens spent and streamed pieces ({@link CallEvents#NONE}
  *                     when nobody listens). Not part of what makes two calls the same: {@link #equals}
  *                     compares the {@code seq_no} and the expected keys only.
+ * @param timeout      how long this attempt may take, as the timeout link decided it (see
+ *                     {@link Tool#defaultCallTimeout()} for the precedence), or {@code null} when no limit
+ *                     was set: a tool bounds its own I/O (an HTTP request, an MCP call) by it, and by its
+ *                     default when it is {@code null}. Not compared either.
  */
-public record CallContext(int seqNo, List<String> expectedKeys, CallEvents events) {
+public record CallContext(int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout) {
 
     /** The {@code seq_no} of a call that no instruction of a plan makes (the agent asking for a plan). */
     public static final int NO_INSTRUCTION = -1;
@@ -24,6 +30,14 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
     public CallContext {
         expectedKeys = List.copyOf(Objects.requireNonNull(expectedKeys, "expectedKeys"));
         events = Objects.requireNonNullElse(events, CallEvents.NONE);
+        if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+            throw new IllegalArgumentException("a call's timeout must be positive, not " + timeout);
+        }
+    }
+
+    /** A context with no timeout set. */
+    public CallContext(int seqNo, List<String> expectedKeys, CallEvents events) {
+        this(seqNo, expectedKeys, events, null);
     }
 
     /** A context whose events nobody listens to. */
@@ -38,7 +52,25 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
 
     /** This context reporting to {@code events}. */
     public CallContext withEvents(CallEvents events) {
-        return new CallContext(seqNo, expectedKeys, events);
+        return new CallContext(seqNo, expectedKeys, events, timeout);
+    }
+
+    /** This context with the attempt's timeout ({@code null}: none). */
+    public CallContext withTimeout(Duration attemptTimeout) {
+        return new CallContext(seqNo, expectedKeys, events, attemptTimeout);
+    }
+
+    /** How long this attempt may take, when the run set a limit. */
+    public Optional<Duration> attemptTimeout() {
+        return Optional.ofNullable(timeout);
+    }
+
+    /**
+     * How long a tool's own I/O for this attempt may take: the attempt's timeout, else the tool's own
+     * setting (when not zero), else its default — for a call that came without one (no limit was set).
+     */
+    public Duration ioTimeout(Optional<Duration> own, Duration byDefault) {
+        return attemptTimeout().or(() -> own.filter(d -> !d.isZero())).orElse(byDefault);
     }
 
     /** Same {@code seq_no} and expected keys (the events are not compared). */

@@ -58,10 +58,22 @@ public interface Tool {
     }
 
     /**
-     * How long one attempt of a call may take when the tool knows better than the run's default
-     * (e.g. a timeout configured for this tool); empty: the run's setting decides.
+     * How long one attempt of a call may take by this tool's own setting (a {@code timeout_s} configured
+     * for it, or a timeout its author chose); empty: none. It beats the run's {@code --call-timeout};
+     * only {@code --tool-timeout} beats it. {@link Duration#ZERO}: no limit.
      */
     default Optional<Duration> callTimeout() {
+        return Optional.empty();
+    }
+
+    /**
+     * How long one attempt may take when neither the tool's own setting nor the run says (an HTTP
+     * tool's 30 s, an MCP tool's 120 s); empty: no limit then. The run's {@code --call-timeout} beats it.
+     * The precedence, for every kind of tool: {@code --tool-timeout} > {@link #callTimeout()} >
+     * {@code --call-timeout} > this. The attempt's timeout reaches the tool as
+     * {@link CallContext#timeout()}, for its own I/O.
+     */
+    default Optional<Duration> defaultCallTimeout() {
         return Optional.empty();
     }
 

@@ -52,9 +52,16 @@ final class HttpTool implements Tool {
         return spec.sideEffects();
     }
 
+    /** Its {@code timeout_s}, when configured. */
     @Override
     public Optional<Duration> callTimeout() {
-        return Optional.of(spec.timeout());
+        return Optional.ofNullable(spec.timeout());
+    }
+
+    /** 30 s, when neither its {@code timeout_s} nor the run sets one. */
+    @Override
+    public Optional<Duration> defaultCallTimeout() {
+        return Optional.of(HttpToolReader.DEFAULT_TIMEOUT);
     }
 
     @Override
@@ -95,7 +102,9 @@ final class HttpTool implements Tool {
             throw ToolException.permanent("the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
         }
         return exchange.call(
-                new HttpExchange.Request(spec.method(), uri, headers, body), spec.timeout(), spec.output());
+                new HttpExchange.Request(spec.method(), uri, headers, body),
+                context.ioTimeout(callTimeout(), HttpToolReader.DEFAULT_TIMEOUT),
+                spec.output());
     }
 
     @Override

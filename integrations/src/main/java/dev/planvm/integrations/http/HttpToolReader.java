@@ -77,7 +77,7 @@ final class HttpToolReader {
                 : !(method.equals("GET") || method.equals("HEAD"));
         Duration timeout = entry.has("timeout_s")
                 ? Duration.ofMillis(Math.round(entry.get("timeout_s").asDouble() * 1000))
-                : DEFAULT_TIMEOUT;
+                : null;
         Integer retries = entry.has("retries") ? entry.get("retries").asInt() : null;
         if (setup.problems().size() > before || url == null) {
             return null;

@@ -12,6 +12,7 @@ import java.util.Objects;
  *
  * @param body    the body template, or null for no body
  * @param output  a JSON pointer into the answer, or null for the whole answer
+ * @param timeout its {@code timeout_s}, or null when none is configured (then the run's, else 30 s)
  * @param retries retries after the first attempt, or null when the run's policy decides
  */
 record HttpToolSpec(

@@ -47,6 +47,11 @@ final class McpAlias implements ToolAlias {
     }
 
     @Override
+    public Optional<Duration> defaultCallTimeout() {
+        return tool.defaultCallTimeout();
+    }
+
+    @Override
     public OptionalInt maxAttempts() {
         return tool.maxAttempts();
     }

@@ -4,8 +4,8 @@ import dev.planvm.integrations.internal.Json;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.ToolException;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -34,6 +34,12 @@ final class McpConnection implements AutoCloseable {
 
     /** How long a call may take when neither the server's {@code timeout_s} nor the run says. */
     static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(120);
+
+    /**
+     * The SDK's own limit on any request: only a backstop, as every request is waited for with its own
+     * limit (a call: its attempt's timeout; listing tools: the start timeout).
+     */
+    private static final Duration BACKSTOP = Duration.ofHours(24);
     /** The largest HTTP answer read from a server. */
     static final int MAX_HTTP_RESPONSE = 16 << 20;
 
@@ -56,7 +62,7 @@ final class McpConnection implements AutoCloseable {
     /** One started server (or HTTP session) and its client. */
     private static final class Session {
         final McpClientTransport transport;
-        volatile McpSyncClient client;
+        volatile McpAsyncClient client;
         volatile boolean broken;
 
         Session(McpClientTransport transport) {
@@ -68,7 +74,7 @@ final class McpConnection implements AutoCloseable {
         }
 
         void close() {
-            McpSyncClient c = client;
+            McpAsyncClient c = client;
             if (c != null) {
                 try {
                     c.close();
@@ -101,18 +107,20 @@ final class McpConnection implements AutoCloseable {
     }
 
     /**
-     * Starts the server when it is not running and lists its tools (every page).
+     * Starts the server when it is not running and lists its tools (every page), each page within the
+     * start timeout ({@code start_timeout_s}: listing is part of starting).
      *
      * @throws ToolException saying why the server could not be started or listed
      */
     List<McpSchema.Tool> listTools() {
         Session session = session();
+        Duration limit = spec.startTimeout();
         try {
             List<McpSchema.Tool> tools = new ArrayList<>();
             String cursor = null;
             for (int page = 0; page < MAX_TOOL_PAGES; page++) {
                 McpSchema.ListToolsResult result =
-                        cursor == null ? session.client.listTools() : session.client.listTools(cursor);
+                        (cursor == null ? session.client.listTools() : session.client.listTools(cursor)).block(limit);
                 if (result.tools() != null) {
                     tools.addAll(result.tools());
                 }
@@ -123,18 +131,24 @@ final class McpConnection implements AutoCloseable {
             }
             return tools.subList(0, Math.min(tools.size(), MAX_TOOLS));
         } catch (RuntimeException e) {
-            throw failure(session, "tools/list", e);
+            throw failure(session, "tools/list", e, limit);
         }
     }
 
-    /** Calls tool {@code tool} of the server with {@code arguments}. */
-    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+    /**
+     * Calls tool {@code tool} of the server with {@code arguments}, waiting at most {@code timeout}
+     * (the attempt's: see {@link dev.planvm.tools.Tool#defaultCallTimeout()}).
+     */
+    McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, Duration timeout) {
         Session session = session();
         try {
-            return session.client.callTool(
-                    McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
+            return session.client
+                    .callTool(McpSchema.CallToolRequest.builder(tool)
+                            .arguments(arguments)
+                            .build())
+                    .block(timeout);
         } catch (RuntimeException e) {
-            throw failure(session, "tool '" + tool + "'", e);
+            throw failure(session, "tool '" + tool + "'", e, timeout);
         }
     }
 
@@ -171,14 +185,14 @@ final class McpConnection implements AutoCloseable {
     private Session open() {
         Session session = new Session(transport());
         live = session;
-        McpSyncClient client = McpClient.sync(session.transport)
-                .requestTimeout(spec.timeout() != null ? spec.timeout() : DEFAULT_REQUEST_TIMEOUT)
+        McpAsyncClient client = McpClient.async(session.transport)
+                .requestTimeout(BACKSTOP)
                 .initializationTimeout(spec.startTimeout())
                 .clientInfo(McpSchema.Implementation.builder("planvm", "0.1.0").build())
                 .build();
         session.client = client;
         try {
-            client.initialize();
+            client.initialize().block(spec.startTimeout().plusSeconds(1));
             return session;
         } catch (RuntimeException e) {
             String why = startFailure(session, e);
@@ -223,7 +237,7 @@ final class McpConnection implements AutoCloseable {
     private void exited(StdioTransport transport) {
         Session session = live;
         if (session != null && session.transport == transport) {
-            McpSyncClient client = session.client;
+            McpAsyncClient client = session.client;
             if (client != null) {
                 try {
                     client.close();
@@ -247,7 +261,7 @@ final class McpConnection implements AutoCloseable {
         return prefix + ": " + reason(e);
     }
 
-    private ToolException failure(Session session, String what, RuntimeException e) {
+    private ToolException failure(Session session, String what, RuntimeException e, Duration timeout) {
         String server = "the MCP server '" + name() + "'";
         if (find(e, InterruptedException.class) != null
                 || Thread.currentThread().isInterrupted()) {
@@ -267,10 +281,7 @@ final class McpConnection implements AutoCloseable {
                     server + " refused " + what + ": " + Json.shorten(String.valueOf(message), 500), false);
         }
         if (find(e, TimeoutException.class) != null) {
-            return new ToolException(
-                    server + " did not answer " + what + " within "
-                            + seconds(spec.timeout() != null ? spec.timeout() : DEFAULT_REQUEST_TIMEOUT),
-                    true);
+            return new ToolException(server + " did not answer " + what + " within " + seconds(timeout), true);
         }
         if (find(e, IOException.class) != null) {
             session.broken = true;

@@ -60,6 +60,12 @@ final class McpTool implements Tool {
         return Optional.ofNullable(connection.spec().timeout());
     }
 
+    /** 120 s, when neither the server's {@code timeout_s} nor the run sets one. */
+    @Override
+    public Optional<Duration> defaultCallTimeout() {
+        return Optional.of(McpConnection.DEFAULT_REQUEST_TIMEOUT);
+    }
+
     @Override
     public OptionalInt maxAttempts() {
         Integer retries = connection.spec().retries();
@@ -70,7 +76,8 @@ final class McpTool implements Tool {
     @SuppressWarnings("unchecked")
     public JsonNode invoke(JsonNode params, CallContext context) {
         Map<String, Object> arguments = Json.MAPPER.convertValue(params, Map.class);
-        return McpResults.output(name(), connection.call(toolName, arguments));
+        Duration timeout = context.ioTimeout(callTimeout(), McpConnection.DEFAULT_REQUEST_TIMEOUT);
+        return McpResults.output(name(), connection.call(toolName, arguments, timeout));
     }
 
     /** The server's name for this tool. */

@@ -29,7 +29,9 @@ final class OpenApiTool implements Tool {
     private final String baseUrl;
     private final Map<String, String> headers;
     private final HttpExchange exchange;
+    /** The entry's {@code timeout_s}, or null when none is configured. */
     private final Duration timeout;
+
     private final Integer retries;
 
     /** @param headers the configured headers, secrets already filled in */
@@ -68,9 +70,16 @@ final class OpenApiTool implements Tool {
         return operation.hasSideEffects();
     }
 
+    /** The entry's {@code timeout_s}, when configured. */
     @Override
     public Optional<Duration> callTimeout() {
-        return Optional.of(timeout);
+        return Optional.ofNullable(timeout);
+    }
+
+    /** 30 s, when neither the entry's {@code timeout_s} nor the run sets one. */
+    @Override
+    public Optional<Duration> defaultCallTimeout() {
+        return Optional.of(OpenApiToolProvider.DEFAULT_TIMEOUT);
     }
 
     @Override
@@ -124,7 +133,10 @@ final class OpenApiTool implements Tool {
         } catch (IllegalArgumentException e) {
             throw ToolException.permanent("the URL '" + Json.shorten(url, 200) + "' is not valid: " + e.getMessage());
         }
-        return exchange.call(new HttpExchange.Request(operation.method(), uri, requestHeaders, body), timeout, null);
+        return exchange.call(
+                new HttpExchange.Request(operation.method(), uri, requestHeaders, body),
+                context.ioTimeout(callTimeout(), OpenApiToolProvider.DEFAULT_TIMEOUT),
+                null);
     }
 
     private byte[] body(JsonNode params) {

@@ -108,7 +108,7 @@ public final class OpenApiToolProvider implements ToolProvider {
         }
         Duration timeout = entry.has("timeout_s")
                 ? Duration.ofMillis(Math.round(entry.get("timeout_s").asDouble() * 1000))
-                : DEFAULT_TIMEOUT;
+                : null;
         Integer retries = entry.has("retries") ? entry.get("retries").asInt() : null;
         List<Tool> tools = new ArrayList<>();
         for (Operation operation : chosen) {

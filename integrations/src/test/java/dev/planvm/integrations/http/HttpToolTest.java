@@ -77,7 +77,8 @@ class HttpToolTest {
         assertThat(server.last().header("Authorization")).isEqualTo("Bearer " + TOKEN);
         assertThat(server.last().header("X-Lang")).isEqualTo("en gb");
         assertThat(lookup.hasSideEffects()).isFalse();
-        assertThat(lookup.callTimeout()).contains(Duration.ofSeconds(30));
+        assertThat(lookup.callTimeout()).as("no timeout_s configured").isEmpty();
+        assertThat(lookup.defaultCallTimeout()).contains(Duration.ofSeconds(30));
         assertThat(loaded.secretsUsed()).containsEntry("CITY_TOKEN", TOKEN);
     }
 

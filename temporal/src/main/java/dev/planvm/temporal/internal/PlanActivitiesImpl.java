@@ -32,7 +32,11 @@ public final class PlanActivitiesImpl implements PlanActivities {
                 () -> new Call.ToolCall(
                         request.tool(),
                         secrets.resolve(request.params()),
-                        new CallContext(request.seqNo(), request.expectedKeys())),
+                        new CallContext(
+                                request.seqNo(),
+                                request.expectedKeys(),
+                                null,
+                                request.settings().timeout())),
                 request.settings());
     }
 

@@ -19,12 +19,16 @@ public sealed interface Call permits Call.ToolCall, Call.ConditionCall {
 
     /** The same call reporting to {@code events} (equal to this one: events are not compared). */
     default Call withEvents(CallEvents events) {
-        CallContext reporting = context().withEvents(events);
+        return withContext(context().withEvents(events));
+    }
+
+    /** The same call in {@code context} (e.g. with the attempt's timeout). */
+    default Call withContext(CallContext context) {
         if (this instanceof ToolCall tool) {
-            return new ToolCall(tool.tool(), tool.params(), reporting, tool.canonical());
+            return new ToolCall(tool.tool(), tool.params(), context, tool.canonical());
         }
         ConditionCall condition = (ConditionCall) this;
-        return new ConditionCall(condition.prompt(), condition.conditionContext(), reporting);
+        return new ConditionCall(condition.prompt(), condition.conditionContext(), context);
     }
 
     /**

@@ -78,23 +78,33 @@ public record RetrySettings(
     }
 
     /**
-     * The attempt timeout of {@code call}: its tool's own timeout set here (keyed like
-     * {@link #retryFor(Call, ToolRegistry)}), else the one the tool itself declares
-     * ({@link dev.planvm.tools.Tool#callTimeout()}), else the default; {@code null}: none.
+     * The attempt timeout of {@code call}, by one precedence for every kind of tool ({@code null}: none,
+     * and {@link Duration#ZERO} at any level means none):
+     * <ol>
+     *   <li>the tool's timeout set here ({@code --tool-timeout TOOL=S}, keyed like
+     *       {@link #retryFor(Call, ToolRegistry)});</li>
+     *   <li>the tool's own setting ({@link dev.planvm.tools.Tool#callTimeout()}: {@code timeout_s} in planvm.json);</li>
+     *   <li>the run's default ({@code --call-timeout});</li>
+     *   <li>the tool kind's default ({@link dev.planvm.tools.Tool#defaultCallTimeout()}: HTTP 30 s, MCP 120 s, the LLM's).</li>
+     * </ol>
      */
     public Duration timeoutFor(Call call, ToolRegistry tools) {
-        if (call instanceof Call.ToolCall tool) {
-            Duration own =
-                    toolTimeouts.isEmpty() ? null : tools.canonicalNames().lookup(toolTimeouts, tool.canonical());
-            if (own != null) {
-                return own.isZero() ? null : own;
-            }
-            Optional<Duration> declared = tools.find(tool.tool()).flatMap(Tool::callTimeout);
-            if (declared.isPresent()) {
-                return declared.get().isZero() ? null : declared.get();
-            }
+        if (!(call instanceof Call.ToolCall tool)) {
+            return timeout;
         }
-        return timeout;
+        Duration option = toolTimeouts.isEmpty() ? null : tools.canonicalNames().lookup(toolTimeouts, tool.canonical());
+        if (option != null) {
+            return option.isZero() ? null : option;
+        }
+        Optional<Tool> found = tools.find(tool.tool());
+        Optional<Duration> own = found.flatMap(Tool::callTimeout);
+        if (own.isPresent()) {
+            return own.get().isZero() ? null : own.get();
+        }
+        if (timeout != null) {
+            return timeout;
+        }
+        return found.flatMap(Tool::defaultCallTimeout).filter(d -> !d.isZero()).orElse(null);
     }
 
     /** The retry policy of {@code call}, its tool's own set here by its canonical name. */

@@ -16,8 +16,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Bounds how long one attempt of a call may take ({@link RetrySettings#timeoutFor}): the attempt
- * runs on another thread, and when it has not answered in time it is interrupted and fails with a
+ * Bounds how long one attempt of a call may take ({@link RetrySettings#timeoutFor}: one precedence for
+ * every kind of tool), and tells the tool ({@link dev.planvm.tools.CallContext#timeout()}, so that it
+ * bounds its own I/O by the same limit): the attempt runs on another thread, and when it has not answered in time (and a little
+ * {@link #grace}) it is interrupted and fails with a
  * <em>retriable</em> {@link ToolException} "the call timed out after 30 s", which the
  * {@link RetryLink} before this link retries like any other. It sits after the per-tool limit, so
  * waiting for a free slot of a tool does not count. A call without a timeout passes straight on,
@@ -46,10 +48,11 @@ public final class TimeoutLink implements CallInterceptor {
         if (timeout == null) {
             return chain.proceed(call);
         }
-        FutureTask<JsonNode> attempt = new FutureTask<>(() -> chain.proceed(call));
+        Call timed = call.withContext(call.context().withTimeout(timeout));
+        FutureTask<JsonNode> attempt = new FutureTask<>(() -> chain.proceed(timed));
         executor().execute(attempt);
         try {
-            return attempt.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return attempt.get(timeout.plus(grace(timeout)).toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             if (attempt.cancel(true)) {
                 throw new ToolException("the call timed out after " + RetryLink.seconds(timeout), true);
@@ -62,6 +65,18 @@ public final class TimeoutLink implements CallInterceptor {
             Thread.currentThread().interrupt();
             throw new ToolException("interrupted while waiting for " + call.describe(), false, e);
         }
+    }
+
+    /**
+     * How long past its timeout an attempt is waited for before it is interrupted: a tenth of the
+     * timeout, between 50 ms and 1 s. A tool that bounds its own I/O by the timeout it was told
+     * (an HTTP, MCP or LLM tool) fails first, with its own, more telling message.
+     */
+    static Duration grace(Duration timeout) {
+        Duration tenth = timeout.dividedBy(10);
+        Duration min = Duration.ofMillis(50);
+        Duration max = Duration.ofSeconds(1);
+        return tenth.compareTo(min) < 0 ? min : tenth.compareTo(max) > 0 ? max : tenth;
     }
 
     private static JsonNode answer(FutureTask<JsonNode> attempt, Call call) {
