@@ -130,7 +130,7 @@ class KbCommandTest {
     }
 
     /**
-     * The README's example as a user types it from the repository root (a child JVM there: source
+     * The example of docs/guides/knowledge.md as a user types it from the repository root (a child JVM there: source
      * paths in the answers are relative to where indexing ran): index the example documents with the
      * recorded graph extractions, then run the example with retrieval live and the LLM replayed.
      */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Records the workflow histories that {@link ReplayDeterminismTest} replays: example and corpus
  * plans with tools replayed from cassettes or stand-ins, concurrent activities, a retried call,
  * a call cancelled when a step fails. Run it after a deliberate change to the workflow's commands
- * (then old histories no longer replay; see the README's "Changing the workflow"):
+ * (then old histories no longer replay; see "Changing the workflow" in docs/guides/temporal.md):
  * {@code mvn -pl temporal -am verify -Dtest=HistoryRecording -Dplanvm.temporal.record-histories=true}.
  */
 @EnabledIfSystemProperty(named = "planvm.temporal.record-histories", matches = "true")

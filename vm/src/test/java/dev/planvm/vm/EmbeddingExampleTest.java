@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "Use from Java" example: its code is the body of {@link #example(Path, PrintStream)}
- * (between the markers), compiled and run here, and the README must show exactly that code.
+ * The Java examples of the README and of docs/guides/java.md: their code is the body of
+ * {@link #example(Path, PrintStream)} (between the markers: the README shows its first part, the page all of it),
+ * compiled and run here, and the README and the page must show exactly that code.
  */
 class EmbeddingExampleTest {
 
@@ -29,6 +30,7 @@ class EmbeddingExampleTest {
     Path dir;
 
     static void example(Path storeFile, PrintStream out) {
+        // docs/guides/java.md example: start
         // README example: start
         PlanVm vm = PlanVm.builder()
                 .tool(Tool.of(
@@ -42,12 +44,13 @@ class EmbeddingExampleTest {
                   "tool_params": {"text": "Hello, ${name}"}, "output_vars": "final_answer"}}]""", "hello.json").planOrThrow();
         RunResult result = vm.run(plan, Map.of("name", TextNode.valueOf("Ann")));
         out.println(result.finalAnswer().asText()); // HELLO, ANN
+        // README example: end
         try (RunStore store = RunStore.open(storeFile, vm.redactor())) { // durable: resumable after a crash
             DurableRun run =
                     new DurableRuns(vm, store).start(plan, Map.of("name", TextNode.valueOf("Bo")), RunMode.live());
             out.println(run.id() + ": " + run.result().finalAnswer().asText()); // 4f2a9c1e07b3: HELLO, BO
         }
-        // README example: end
+        // docs/guides/java.md example: end
     }
 
     @Test
@@ -64,10 +67,26 @@ class EmbeddingExampleTest {
 
     @Test
     void the_readme_shows_exactly_this_code() throws IOException {
-        String source = Files.readString(Path.of("src/test/java/dev/planvm/vm/EmbeddingExampleTest.java"));
-        String code = between(source, "// README example: start\n", "        // README example: end");
+        String code = between(source(), "// README example: start\n", "        // README example: end");
         String readme = Files.readString(Path.of("../README.md"));
         assertThat(normalize(readme)).contains(normalize(code));
+    }
+
+    @Test
+    void the_java_page_shows_exactly_this_code() throws IOException {
+        String code = between(
+                        source(),
+                        "// docs/guides/java.md example: start\n",
+                        "        // docs/guides/java.md example: end")
+                .lines()
+                .filter(line -> !line.strip().startsWith("// README example:"))
+                .reduce("", (a, b) -> a + b + "\n");
+        String page = Files.readString(Path.of("../docs/guides/java.md"));
+        assertThat(normalize(page)).contains(normalize(code));
+    }
+
+    private static String source() throws IOException {
+        return Files.readString(Path.of("src/test/java/dev/planvm/vm/EmbeddingExampleTest.java"));
     }
 
     private static String between(String text, String start, String end) {
