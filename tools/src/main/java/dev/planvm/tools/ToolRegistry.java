@@ -106,8 +106,21 @@ public final class ToolRegistry {
         return List.copyOf(tools.keySet());
     }
 
-    /** The tools, sorted by name. */
+    /** The given tools, sorted by name (tools a resolver sets up on first use are not listed: see {@link #offered()}). */
     public Collection<Tool> all() {
         return tools.values();
+    }
+
+    /**
+     * Every tool a plan can call here, sorted by name: the given ones and every one the resolver offers
+     * ({@link ToolResolver#all()}, which sets them up: it may start MCP servers). What an agent's planner
+     * is offered, like {@code planvm tools} lists it.
+     */
+    public List<Tool> offered() {
+        Map<String, Tool> byName = new TreeMap<>(tools);
+        for (Tool tool : resolver.all()) {
+            byName.putIfAbsent(tool.name(), tool);
+        }
+        return List.copyOf(byName.values());
     }
 }

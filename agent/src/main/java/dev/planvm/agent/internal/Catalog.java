@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the planner is told a plan may call: every tool the VM has and its policy allows (the
+ * What the planner is told a plan may call: every tool the VM offers — those of configured MCP
+ * servers included, which this starts, as {@code planvm tools} does ({@link
+ * dev.planvm.tools.ToolRegistry#offered()}) — and its policy allows (by the tool's canonical name; the
  * planner itself left out), each with its name, description and params schema, and whether
  * {@code condition_prompt} jumps can be decided. In a replay the catalog is the one recorded with
  * the planner's first request, so the replay asks the very same question without the tools installed.
@@ -35,7 +37,8 @@ public record Catalog(ArrayNode tools, boolean conditions) {
             }
         }
         ArrayNode tools = JsonNodeFactory.instance.arrayNode();
-        List<Tool> offered = new ArrayList<>(vm.tools().all());
+        List<Tool> offered = new ArrayList<>(
+                mode instanceof RunMode.Replay ? vm.tools().all() : vm.tools().offered());
         offered.sort(Comparator.comparing(Tool::name));
         for (Tool tool : offered) {
             if (tool.name().equals(PlannerTool.NAME)
