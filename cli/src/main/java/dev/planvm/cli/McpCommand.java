@@ -10,6 +10,7 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -24,8 +25,10 @@ import picocli.CommandLine.Command;
         description = {
             "Serve planvm to MCP clients (desktop assistants, IDE agents, agent frameworks): the tools validate_plan, "
                     + "run_plan, get_run, plan_schema and list_tools, with this machine's tools, run store and policy.",
-            "Over stdio by default (stdout carries only the protocol; logs go to stderr), or Streamable HTTP at "
-                    + "http://127.0.0.1:PORT/mcp with --port."
+            "Over stdio by default (stdout carries only the protocol; logs go to stderr; a line that is not JSON-RPC "
+                    + "is answered with its JSON-RPC error; the end of stdin ends it), or Streamable HTTP at "
+                    + "http://127.0.0.1:PORT/mcp with --port, which answers only requests that name it (Host) and refuses "
+                    + "requests from web pages unless their origin is an --allow-origin."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stdin closed (stdio) or stopped", "1:cannot listen", "2:bad usage"})
@@ -43,6 +46,20 @@ final class McpCommand implements Callable<Integer> {
             defaultValue = "127.0.0.1",
             description = "With --port, the loopback address to listen on (default: ${DEFAULT-VALUE}).")
     private String bind;
+
+    @CommandLine.Option(
+            names = "--allow-host",
+            paramLabel = "HOST",
+            description = "With --port, also answer requests whose Host is this name (any port) or NAME:PORT; "
+                    + "repeatable. By default only the bound address and localhost.")
+    private List<String> allowHosts = List.of();
+
+    @CommandLine.Option(
+            names = "--allow-origin",
+            paramLabel = "ORIGIN",
+            description = "With --port, let web pages of this origin (scheme://host[:port]) connect, with CORS; "
+                    + "repeatable. By default a request from any web page (it carries an Origin) is refused with 403.")
+    private List<String> allowOrigins = List.of();
 
     @CommandLine.Mixin
     private DurableStoreOptions store;
@@ -65,6 +82,10 @@ final class McpCommand implements Callable<Integer> {
         if (!vmOptions.inputs(commandLine).isEmpty()) {
             throw new CommandLine.ParameterException(
                     commandLine, "--var does not go with mcp: each run_plan call brings its inputs");
+        }
+        if (port == null && !(allowHosts.isEmpty() && allowOrigins.isEmpty())) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--allow-host and --allow-origin go with --port (Streamable HTTP), not stdio");
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
@@ -97,7 +118,7 @@ final class McpCommand implements Callable<Integer> {
             throws Exception {
         PlanMcpServer.Http server;
         try {
-            server = PlanMcpServer.http(service, bind, port, version);
+            server = PlanMcpServer.http(service, bind, port, allowHosts, allowOrigins, version);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         } catch (IOException e) {

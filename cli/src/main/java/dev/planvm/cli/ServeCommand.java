@@ -27,7 +27,11 @@ import picocli.CommandLine.Command;
         description = {
             "Serve the HTTP API: validate plans, start and follow runs (server-sent events), approve, resume, "
                     + "rerun and cancel them, tools, schema, metrics. GET /openapi.json describes it.",
-            "Listens on 127.0.0.1 unless --bind says otherwise, which needs --token-file. On SIGTERM it stops accepting, "
+            "Listens on 127.0.0.1 unless --bind says otherwise, which needs --token-file. It answers only requests that "
+                    + "name it (Host: the bound address, localhost on loopback, or an --allow-host name; a DNS-rebound "
+                    + "name is refused), refuses requests from web pages unless their origin is an --allow-origin, and "
+                    + "takes a POST only as Content-Type: application/json.",
+            "On SIGTERM it stops accepting, "
                     + "lets active runs reach a commit point within --grace, and leaves the rest interrupted; on start it "
                     + "resumes the interrupted runs a server started."
         },
@@ -84,6 +88,35 @@ final class ServeCommand implements Callable<Integer> {
     private int maxRequests;
 
     @CommandLine.Option(
+            names = "--allow-host",
+            paramLabel = "HOST",
+            description = "Also answer requests whose Host is this name (any port) or NAME:PORT, e.g. behind a "
+                    + "reverse proxy; repeatable. By default only the bound address (and localhost on loopback).")
+    private List<String> allowHosts = List.of();
+
+    @CommandLine.Option(
+            names = "--allow-origin",
+            paramLabel = "ORIGIN",
+            description = "Let web pages of this origin (scheme://host[:port]) call the API, with CORS; repeatable. "
+                    + "By default a request from any web page (it carries an Origin) is refused with 403.")
+    private List<String> allowOrigins = List.of();
+
+    @CommandLine.Option(
+            names = "--max-connections",
+            paramLabel = "N",
+            defaultValue = "1024",
+            description = "Connections open at once (default: ${DEFAULT-VALUE}); beyond, new ones wait to be accepted.")
+    private int maxConnections;
+
+    @CommandLine.Option(
+            names = "--header-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
+            description = "How long a client may take to send a request's headers (default: ${DEFAULT-VALUE}); "
+                    + "a slower one is disconnected.")
+    private int headerTimeout;
+
+    @CommandLine.Option(
             names = "--grace",
             paramLabel = "SECONDS",
             defaultValue = "10",
@@ -113,9 +146,11 @@ final class ServeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     commandLine, "--var does not go with serve: each request brings its inputs");
         }
-        if (maxRuns < 1 || maxRequests < 1 || grace < 0) {
+        if (maxRuns < 1 || maxRequests < 1 || maxConnections < 1 || headerTimeout < 1 || grace < 0) {
             throw new CommandLine.ParameterException(
-                    commandLine, "--max-runs and --max-requests must be at least 1, --grace not negative");
+                    commandLine,
+                    "--max-runs, --max-requests, --max-connections and --header-timeout must be at least 1, "
+                            + "--grace not negative");
         }
         ServerSettings settings;
         try {
@@ -125,6 +160,10 @@ final class ServeCommand implements Callable<Integer> {
                     .withToken(token(commandLine))
                     .withMaxBodyBytes(maxBody)
                     .withMaxRequests(maxRequests)
+                    .withAllowHosts(allowHosts)
+                    .withAllowOrigins(allowOrigins)
+                    .withMaxConnections(maxConnections)
+                    .withHeaderTimeout(Duration.ofSeconds(headerTimeout))
                     .withShutdownGrace(Duration.ofSeconds(grace));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());

@@ -50,6 +50,7 @@ class ServeCommandTest {
             HttpResponse<String> run = client.send(
                     HttpRequest.newBuilder(URI.create(url + "/v1/runs?wait=true"))
                             .timeout(Duration.ofSeconds(30))
+                            .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString("{\"plan\": [{\"seq_no\": 0, "
                                     + "\"type\": \"assign\", \"parameters\": {\"final_answer\": \"${1 + 1}\"}}]}"))
                             .build(),

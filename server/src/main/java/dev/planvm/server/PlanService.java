@@ -17,6 +17,7 @@ import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoreException;
+import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
@@ -150,23 +151,50 @@ public final class PlanService implements AutoCloseable {
                 false);
     }
 
-    /** Approves or denies the call a waiting run waits for, and continues it ({@code POST /v1/runs/{id}/approve}). */
+    /**
+     * Approves or denies the call a waiting run waits for, and continues it ({@code POST /v1/runs/{id}/approve}).
+     * The request names the call ({@code call_id}, the {@code pending.call_id} the run reports): an approval of
+     * any other call — one the run no longer waits for, or a guess — approves nothing.
+     *
+     * @throws ServiceException {@code bad_request} without a call id, {@code conflict} when the run does not wait
+     *                          for that call, {@code no_such_run}
+     */
     public Submitted approve(String id, ContinueRequest request) {
-        StoredRun run = find(id);
-        if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
-            throw new ServiceException(
-                    ServiceException.Kind.CONFLICT,
-                    "run " + run.id() + " does not wait for approval (it is " + state(run) + ")");
+        if (request.callId() == null) {
+            throw Fields.bad(
+                    "/call_id",
+                    "an approval names the call it approves: {\"call_id\": ..., \"approved\": true | false}, "
+                            + "with the pending.call_id of GET /v1/runs/" + id);
         }
+        StoredRun run = find(id);
+        waitsFor(run, request.callId());
         return submit(
                 run.id(),
                 run.sessions() + 1,
                 (hooks, stored) -> {
+                    waitsFor(find(run.id()), request.callId()); // still that call, now that the session runs
                     stored.as(run.id(), run.steps().size());
                     return runs.approve(
                             run.id(), request.approved(), request.reason(), request.mode(), Map.of(), hooks);
                 },
                 false);
+    }
+
+    /** Refuses, as a conflict, a run that does not wait for the approval of call {@code callId}. */
+    private void waitsFor(StoredRun run, String callId) {
+        StoredApproval pending =
+                run.status() == RunStatus.WAITING ? run.pendingApproval().orElse(null) : null;
+        if (pending == null) {
+            throw new ServiceException(
+                    ServiceException.Kind.CONFLICT,
+                    "run " + run.id() + " does not wait for approval (it is " + state(run) + ")");
+        }
+        if (!RunDocuments.callId(run.id(), pending).equals(callId)) {
+            throw new ServiceException(
+                    ServiceException.Kind.CONFLICT,
+                    "run " + run.id() + " does not wait for call '" + callId + "': GET /v1/runs/" + run.id()
+                            + " names the call it waits for (pending.call_id)");
+        }
     }
 
     /** A new run from a stored run's state before {@code from_seq}, with edited inputs ({@code POST /v1/runs/{id}/rerun}). */
@@ -224,7 +252,16 @@ public final class PlanService implements AutoCloseable {
      */
     public ObjectNode await(Submitted submitted, Duration timeout, boolean withTrace) {
         try {
-            return RunDocuments.outcome(submitted.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS), withTrace);
+            ObjectNode outcome =
+                    RunDocuments.outcome(submitted.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS), withTrace);
+            if (outcome.path("pending").isObject()) { // the call it waits for, with the id an approval names
+                guard(() -> store.find(submitted.id()))
+                        .filter(run -> run.id().equals(submitted.id()))
+                        .flatMap(StoredRun::pendingApproval)
+                        .filter(a -> a.seqNo() == outcome.at("/pending/seq_no").asInt())
+                        .ifPresent(a -> outcome.set("pending", RunDocuments.approval(submitted.id(), a)));
+            }
+            return outcome;
         } catch (TimeoutException e) {
             return RunDocuments.accepted(submitted.id());
         } catch (ExecutionException e) {
@@ -428,15 +465,28 @@ public final class PlanService implements AutoCloseable {
                 "unexpected " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }
 
+    /**
+     * The stored run whose id is exactly {@code id}. Never a prefix: the store finds a run by the start of its
+     * id (for the command line), which over the network would let a one-character guess reach a run.
+     */
     private StoredRun find(String id) {
-        if (id == null || id.isBlank() || id.length() > 64) {
-            throw new ServiceException(ServiceException.Kind.NO_SUCH_RUN, "no run '" + id + "'");
+        ServiceException none = new ServiceException(ServiceException.Kind.NO_SUCH_RUN, "no run '" + id + "'");
+        if (id == null
+                || id.isBlank()
+                || id.length() > 64
+                || guard(() -> store.summary(id)).isEmpty()) {
+            throw none;
         }
+        StoredRun run;
         try {
-            return DurableRuns.find(store, id);
+            run = DurableRuns.find(store, id);
         } catch (RuntimeException e) {
             throw failure(e);
         }
+        if (!run.id().equals(id)) {
+            throw none;
+        }
+        return run;
     }
 
     /**

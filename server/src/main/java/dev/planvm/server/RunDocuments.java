@@ -12,6 +12,10 @@ import dev.planvm.vm.durable.StoredStep;
 import dev.planvm.vm.run.PendingCall;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /** The JSON views of runs that both servers answer with. */
 public final class RunDocuments {
@@ -91,9 +95,9 @@ public final class RunDocuments {
         document.set("result", run.finalAnswer() == null ? JSON.nullNode() : run.finalAnswer());
         document.put("error", StoredEvents.error(run));
         document.set(
-                "pending", run.pendingApproval().map(RunDocuments::approval).orElse(null));
+                "pending", run.pendingApproval().map(a -> approval(run.id(), a)).orElse(null));
         ArrayNode approvals = document.putArray("approvals");
-        run.approvals().forEach(a -> approvals.add(approval(a)));
+        run.approvals().forEach(a -> approvals.add(approval(run.id(), a)));
         ArrayNode steps = document.putArray("steps");
         for (StoredStep step : run.steps()) {
             ObjectNode entry = ((ObjectNode) step.trace()).deepCopy();
@@ -127,8 +131,10 @@ public final class RunDocuments {
         return json;
     }
 
-    private static ObjectNode approval(StoredApproval a) {
+    /** A call that needed approval: {@code {"call_id", "step", "seq_no", "tool", "params", "requested", "decision", ...}}. */
+    static ObjectNode approval(String runId, StoredApproval a) {
         ObjectNode json = JSON.objectNode()
+                .put("call_id", callId(runId, a))
                 .put("step", a.stepIndex())
                 .put("seq_no", a.seqNo())
                 .put("tool", a.tool());
@@ -138,6 +144,23 @@ public final class RunDocuments {
                 .put("reason", a.reason())
                 .put("decided", a.decidedAt());
         return json;
+    }
+
+    /**
+     * The id of a call that needs approval, which an approval must name: 16 hex digits of a SHA-256 over the
+     * run, the step, the seq_no, the tool, the params (as stored) and when it was asked. So it names exactly
+     * the call a reviewer saw — not the next one the run may wait for — and cannot be guessed without reading
+     * the run. It is not a secret: who may read the run may approve it.
+     */
+    static String callId(String runId, StoredApproval a) {
+        String text = runId + "\n" + a.stepIndex() + "\n" + a.seqNo() + "\n" + a.tool() + "\n"
+                + dev.planvm.server.internal.Json.write(a.params()) + "\n" + a.requestedAt();
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
     }
 
     private static ObjectNode links(String id) {

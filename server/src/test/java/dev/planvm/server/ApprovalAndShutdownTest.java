@@ -28,6 +28,7 @@ class ApprovalAndShutdownTest {
     void a_run_waits_for_approval_across_a_server_restart_and_approving_it_sends_once() throws Exception {
         Path store = dir.resolve("runs.db");
         String id;
+        String callId;
         try (ServerFixture first = new ServerFixture(store, ServiceSettings.DEFAULT, ServerSettings.DEFAULT)) {
             Answer waiting = first.post(
                     "/v1/runs?wait=true",
@@ -39,6 +40,7 @@ class ApprovalAndShutdownTest {
                             "seq_no 1 (calling): waiting for approval to call tool 'send_mail' with {\"to\":\"ann@example.com\"}");
             assertThat(waiting.json().at("/pending/params/to").asText()).isEqualTo("ann@example.com");
             id = waiting.json().path("id").asText();
+            callId = waiting.json().at("/pending/call_id").asText();
             assertThat(first.mails).hasValue(0);
             assertThat(first.get("/v1/runs?state=waiting").json().path("runs")).hasSize(1);
         }
@@ -46,11 +48,16 @@ class ApprovalAndShutdownTest {
             JsonNode stored = second.get("/v1/runs/" + id).json();
             assertThat(stored.path("state").asText()).isEqualTo("waiting");
             assertThat(stored.at("/pending/tool").asText()).isEqualTo("send_mail");
+            String call = stored.at("/pending/call_id").asText();
+            assertThat(call)
+                    .as("the same call, named the same after the restart")
+                    .isEqualTo(callId);
             assertThat(second.post("/v1/runs/" + id + "/resume", "").status())
                     .as("a waiting run is approved, not resumed")
                     .isEqualTo(409);
-            Answer approved =
-                    second.post("/v1/runs/" + id + "/approve?wait=true", "{\"approved\": true, \"reason\": \"ok\"}");
+            Answer approved = second.post(
+                    "/v1/runs/" + id + "/approve?wait=true",
+                    "{\"call_id\": \"" + call + "\", \"approved\": true, \"reason\": \"ok\"}");
             assertThat(approved.status()).isEqualTo(200);
             assertThat(approved.json().path("result").asText()).isEqualTo("sent to ann@example.com");
             assertThat(second.mails).hasValue(1);
@@ -62,7 +69,7 @@ class ApprovalAndShutdownTest {
                 assertThat(a.path("decision").asText()).isEqualTo("approved");
                 assertThat(a.path("reason").asText()).isEqualTo("ok");
             });
-            Answer twice = second.post("/v1/runs/" + id + "/approve", "{}");
+            Answer twice = second.post("/v1/runs/" + id + "/approve", "{\"call_id\": \"" + call + "\"}");
             assertThat(twice.status()).isEqualTo(409);
             assertThat(twice.json().path("message").asText())
                     .isEqualTo("run " + id + " does not wait for approval (it is succeeded)");
@@ -74,10 +81,11 @@ class ApprovalAndShutdownTest {
         try (ServerFixture fixture = ServerFixture.start(dir)) {
             String body =
                     ServerFixture.runBody(MAIL, "\"inputs\": {\"who\": \"bo\"}, \"approve_tools\": [\"send_mail\"]");
-            String denied =
-                    fixture.post("/v1/runs?wait=true", body).json().path("id").asText();
+            JsonNode waiting = fixture.post("/v1/runs?wait=true", body).json();
             Answer answer = fixture.post(
-                    "/v1/runs/" + denied + "/approve?wait=true", "{\"approved\": false, \"reason\": \"wrong person\"}");
+                    "/v1/runs/" + waiting.path("id").asText() + "/approve?wait=true",
+                    "{\"call_id\": \"" + waiting.at("/pending/call_id").asText()
+                            + "\", \"approved\": false, \"reason\": \"wrong person\"}");
             assertThat(answer.json().path("state").asText()).isEqualTo("failed");
             assertThat(answer.json().path("error").asText())
                     .isEqualTo("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: wrong person");

@@ -54,6 +54,26 @@ class OpenApiTest {
     }
 
     @Test
+    void an_approval_is_documented_as_naming_its_call() {
+        JsonNode approve = document.at("/paths/~1v1~1runs~1{id}~1approve/post");
+        assertThat(approve.at("/requestBody/required").asBoolean()).isTrue();
+        assertThat(approve.at("/requestBody/content/application~1json/schema/$ref")
+                        .asText())
+                .isEqualTo("#/components/schemas/Approval");
+        assertThat(document.at("/components/schemas/Approval/required"))
+                .extracting(JsonNode::asText)
+                .containsExactly("call_id");
+        assertThat(document.at("/components/schemas/ContinueRequest/properties/call_id/type")
+                        .asText())
+                .isEqualTo("string");
+        assertThat(document.at("/components/schemas/Pending/properties/call_id").isObject())
+                .isTrue();
+        assertThat(approve.at("/responses").has("415")).isTrue();
+        assertThat(document.at("/components/parameters/RunId/description").asText())
+                .contains("exactly");
+    }
+
+    @Test
     void the_check_finds_a_broken_document() {
         ObjectNode broken = document.deepCopy();
         broken.put("openapi", "3.0.3");

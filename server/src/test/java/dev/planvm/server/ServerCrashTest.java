@@ -113,8 +113,12 @@ class ServerCrashTest {
         Process second = child(store, log, 2);
         try {
             int port = port(2);
-            assertThat(get(port, "/v1/runs/" + id).path("state").asText()).isEqualTo("waiting");
-            JsonNode approved = post(port, "/v1/runs/" + id + "/approve?wait=true", "{\"approved\": true}");
+            JsonNode stored = get(port, "/v1/runs/" + id);
+            assertThat(stored.path("state").asText()).isEqualTo("waiting");
+            JsonNode approved = post(
+                    port,
+                    "/v1/runs/" + id + "/approve?wait=true",
+                    "{\"call_id\": \"" + stored.at("/pending/call_id").asText() + "\", \"approved\": true}");
             assertThat(approved.path("result").asText()).isEqualTo("sent to ann");
             assertThat(lines(log)).containsExactly("2 send ann");
         } finally {

@@ -107,7 +107,7 @@ final class Api {
         }
         if (action.equals("events")) {
             only(request, "GET");
-            return EventStream.serve(request.exchange(), service.events(id), after(request), stopping);
+            return EventStream.serve(request, service.events(id), after(request), stopping);
         }
         only(request, "POST");
         JsonNode body = request.json(true);
@@ -127,8 +127,8 @@ final class Api {
         if (!request.flag("wait")) {
             return new Response.Json(202, service.accepted(submitted), location);
         }
-        int timeout = request.number(
-                "timeout", 60, 1, (int) Math.max(1, settings.maxWait().toSeconds()));
+        int longest = (int) Math.max(1, settings.maxWait().toSeconds());
+        int timeout = request.number("timeout", Math.min(60, longest), 1, longest);
         ObjectNode answer = service.await(submitted, Duration.ofSeconds(timeout), request.flag("trace"));
         return new Response.Json(submitted.done().isDone() ? 200 : 202, answer, location);
     }

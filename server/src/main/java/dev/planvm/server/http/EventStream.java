@@ -1,6 +1,5 @@
 package dev.planvm.server.http;
 
-import com.sun.net.httpserver.HttpExchange;
 import dev.planvm.server.EventFeed;
 import dev.planvm.server.RunEvent;
 import dev.planvm.server.internal.Json;
@@ -8,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -22,13 +22,14 @@ final class EventStream {
     private EventStream() {}
 
     /** Streams the events after {@code after} until the run ends; a client that goes away just ends it. */
-    static Response serve(HttpExchange exchange, EventFeed feed, long after, BooleanSupplier stopping)
-            throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-        exchange.getResponseHeaders().set("X-Accel-Buffering", "no");
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream out = exchange.getResponseBody();
+    static Response serve(Request request, EventFeed feed, long after, BooleanSupplier stopping) {
+        OutputStream out = request.stream(
+                200,
+                Map.of(
+                        "Content-Type", "text/event-stream; charset=utf-8",
+                        "Cache-Control", "no-cache",
+                        "X-Accel-Buffering", "no",
+                        "X-Content-Type-Options", "nosniff"));
         long last = after;
         try {
             write(out, "retry: 2000\n\n");

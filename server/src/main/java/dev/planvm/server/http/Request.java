@@ -1,46 +1,64 @@
 package dev.planvm.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
 import dev.planvm.server.ServiceException;
 import dev.planvm.server.internal.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.thread.Scheduler;
 
-/** One HTTP request as the API reads it: method, path, query, headers, and a bounded body. */
+/**
+ * One HTTP request as the API reads it: method, path, query, headers, and a body bounded in size and in the
+ * time it may take to arrive; and the answer's stream for a route that writes its answer itself.
+ */
 final class Request {
 
     private static final int MAX_QUERY_PARAMS = 50;
 
-    private final HttpExchange exchange;
+    private final org.eclipse.jetty.server.Request request;
+    private final Response response;
     private final long maxBody;
+    private final Duration bodyTimeout;
     private final Map<String, String> query;
 
-    Request(HttpExchange exchange, long maxBody) {
-        this.exchange = exchange;
+    Request(org.eclipse.jetty.server.Request request, Response response, long maxBody, Duration bodyTimeout) {
+        this.request = request;
+        this.response = response;
         this.maxBody = maxBody;
-        this.query = parseQuery(exchange.getRequestURI().getRawQuery());
-    }
-
-    HttpExchange exchange() {
-        return exchange;
+        this.bodyTimeout = bodyTimeout;
+        this.query = parseQuery(request.getHttpURI().getQuery());
     }
 
     String method() {
-        return exchange.getRequestMethod();
+        return request.getMethod();
     }
 
+    /** The path as sent (still percent-encoded). */
     String path() {
-        return exchange.getRequestURI().getRawPath();
+        return request.getHttpURI().getPath();
     }
 
     String header(String name) {
-        return exchange.getRequestHeaders().getFirst(name);
+        return request.getHeaders().get(name);
+    }
+
+    /** Starts the answer with {@code status} and {@code headers}; the caller writes the rest and closes it. */
+    OutputStream stream(int status, Map<String, String> headers) {
+        response.setStatus(status);
+        headers.forEach(response.getHeaders()::put);
+        return Content.Sink.asOutputStream(response);
     }
 
     String query(String name) {
@@ -86,7 +104,10 @@ final class Request {
         }
     }
 
-    /** The body, at most {@code maxBody} bytes; a larger one is {@code too_large} (checked before reading when declared). */
+    /**
+     * The body, at most {@code maxBody} bytes, within {@code bodyTimeout}: a larger one is {@code too_large}
+     * (checked before reading when declared), a slower one {@code request_timeout}.
+     */
     byte[] body() {
         String declared = header("Content-Length");
         if (declared != null) {
@@ -98,7 +119,17 @@ final class Request {
                 throw new ServiceException(ServiceException.Kind.BAD_REQUEST, "Content-Length is not a number");
             }
         }
-        try (InputStream in = exchange.getRequestBody()) {
+        AtomicBoolean late = new AtomicBoolean();
+        Scheduler.Task deadline = request.getComponents()
+                .getScheduler()
+                .schedule(
+                        () -> {
+                            late.set(true);
+                            request.fail(new TimeoutException("the request body did not arrive in time"));
+                        },
+                        bodyTimeout.toMillis(),
+                        TimeUnit.MILLISECONDS);
+        try (InputStream in = Content.Source.asInputStream(request)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buffer = new byte[16384];
             long total = 0;
@@ -111,8 +142,14 @@ final class Request {
             }
             return out.toByteArray();
         } catch (IOException e) {
-            throw new ServiceException(
-                    ServiceException.Kind.BAD_REQUEST, "cannot read the request body: " + e.getMessage());
+            if (late.get()) {
+                throw new ServiceException(
+                        ServiceException.Kind.REQUEST_TIMEOUT,
+                        "the request body did not arrive within " + bodyTimeout.toSeconds() + " s");
+            }
+            throw new ServiceException(ServiceException.Kind.BAD_REQUEST, "cannot read the request body");
+        } finally {
+            deadline.cancel();
         }
     }
 

@@ -1,10 +1,11 @@
 package dev.planvm.server.http;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * How {@link PlanServer} listens and bounds its work.
+ * How {@link PlanServer} listens, whom it answers, and how it bounds its work.
  *
  * @param bind                  the address to listen on; anything but a loopback address needs a {@code token}
  * @param port                  the port (0: any free one)
@@ -15,6 +16,14 @@ import java.util.Objects;
  * @param maxEventStreams       event streams ({@code GET /v1/runs/{id}/events}) open at once; beyond, 429
  * @param maxWait               the longest {@code ?wait=true&timeout=S} a request may wait for its run
  * @param shutdownGrace         how long a stopping server lets active runs reach a commit point
+ * @param allowHosts            names a request's {@code Host} may give besides the bound address (and
+ *                              {@code localhost} on loopback): {@code name} (any port) or {@code name:port}
+ * @param allowOrigins          web origins ({@code scheme://host[:port]}) whose pages may call the API (with CORS);
+ *                              a request from any other origin is refused (403). None by default
+ * @param maxConnections        connections open at once; beyond, new ones wait in the OS's accept queue
+ * @param headerTimeout         how long a request head (request line and headers) may take to arrive; a slower
+ *                              client is disconnected
+ * @param bodyTimeout           how long a request body may take to arrive once its head did; a slower one is 408
  */
 public record ServerSettings(
         String bind,
@@ -24,14 +33,34 @@ public record ServerSettings(
         int maxRequests,
         int maxEventStreams,
         Duration maxWait,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        List<String> allowHosts,
+        List<String> allowOrigins,
+        int maxConnections,
+        Duration headerTimeout,
+        Duration bodyTimeout) {
 
     /** The shortest token accepted. */
     public static final int MIN_TOKEN_LENGTH = 16;
 
-    /** 127.0.0.1:8080, no token, 8 MiB bodies, 256 requests and 64 event streams at once, waits up to 300 s, 10 s grace. */
+    /**
+     * 127.0.0.1:8080, no token, 8 MiB bodies, 256 requests and 64 event streams at once, waits up to 300 s, 10 s
+     * grace, no other host or origin, 1,024 connections, heads within 10 s, bodies within 60 s.
+     */
     public static final ServerSettings DEFAULT = new ServerSettings(
-            "127.0.0.1", 8080, null, 8L << 20, 256, 64, Duration.ofSeconds(300), Duration.ofSeconds(10));
+            "127.0.0.1",
+            8080,
+            null,
+            8L << 20,
+            256,
+            64,
+            Duration.ofSeconds(300),
+            Duration.ofSeconds(10),
+            List.of(),
+            List.of(),
+            1024,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(60));
 
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
@@ -42,48 +71,245 @@ public record ServerSettings(
             throw new IllegalArgumentException(
                     "the bearer token must have at least " + MIN_TOKEN_LENGTH + " characters");
         }
-        if (maxBodyBytes < 1024 || maxRequests < 1 || maxEventStreams < 1) {
+        if (maxBodyBytes < 1024 || maxRequests < 1 || maxEventStreams < 1 || maxConnections < 1) {
             throw new IllegalArgumentException("server limits must be positive (bodies of at least 1 KiB)");
         }
         Objects.requireNonNull(maxWait, "maxWait");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        allowHosts = List.copyOf(allowHosts);
+        allowOrigins = List.copyOf(allowOrigins);
+        if (headerTimeout.isNegative() || headerTimeout.isZero() || bodyTimeout.isNegative() || bodyTimeout.isZero()) {
+            throw new IllegalArgumentException("the header and body timeouts must be positive");
+        }
     }
 
     public ServerSettings withBind(String value) {
         return new ServerSettings(
-                value, port, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+                value,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
     }
 
     public ServerSettings withPort(int value) {
         return new ServerSettings(
-                bind, value, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+                bind,
+                value,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
     }
 
     public ServerSettings withToken(String value) {
         return new ServerSettings(
-                bind, port, value, maxBodyBytes, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+                bind,
+                port,
+                value,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
     }
 
     public ServerSettings withMaxBodyBytes(long value) {
-        return new ServerSettings(bind, port, token, value, maxRequests, maxEventStreams, maxWait, shutdownGrace);
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                value,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
     }
 
     public ServerSettings withMaxRequests(int value) {
-        return new ServerSettings(bind, port, token, maxBodyBytes, value, maxEventStreams, maxWait, shutdownGrace);
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                value,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
     }
 
     public ServerSettings withMaxEventStreams(int value) {
-        return new ServerSettings(bind, port, token, maxBodyBytes, maxRequests, value, maxWait, shutdownGrace);
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                value,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
+    }
+
+    public ServerSettings withMaxWait(Duration value) {
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                value,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
     }
 
     public ServerSettings withShutdownGrace(Duration value) {
-        return new ServerSettings(bind, port, token, maxBodyBytes, maxRequests, maxEventStreams, maxWait, value);
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                value,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
+    }
+
+    public ServerSettings withAllowHosts(List<String> value) {
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                value,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
+    }
+
+    public ServerSettings withAllowOrigins(List<String> value) {
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                value,
+                maxConnections,
+                headerTimeout,
+                bodyTimeout);
+    }
+
+    public ServerSettings withMaxConnections(int value) {
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                value,
+                headerTimeout,
+                bodyTimeout);
+    }
+
+    public ServerSettings withHeaderTimeout(Duration value) {
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                value,
+                bodyTimeout);
+    }
+
+    public ServerSettings withBodyTimeout(Duration value) {
+        return new ServerSettings(
+                bind,
+                port,
+                token,
+                maxBodyBytes,
+                maxRequests,
+                maxEventStreams,
+                maxWait,
+                shutdownGrace,
+                allowHosts,
+                allowOrigins,
+                maxConnections,
+                headerTimeout,
+                value);
     }
 
     @Override
     public String toString() { // never the token
         return "ServerSettings[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "none" : "set")
                 + ", maxBodyBytes=" + maxBodyBytes + ", maxRequests=" + maxRequests + ", maxEventStreams="
-                + maxEventStreams + "]";
+                + maxEventStreams + ", allowHosts=" + allowHosts + ", allowOrigins=" + allowOrigins
+                + ", maxConnections=" + maxConnections + ", headerTimeout=" + headerTimeout + ", bodyTimeout="
+                + bodyTimeout + "]";
     }
 }

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.server.PlanService;
+import dev.planvm.server.internal.AllowedHosts;
+import dev.planvm.server.internal.ErrorAnswers;
+import dev.planvm.server.internal.HttpListener;
+import dev.planvm.server.internal.RequestGuard;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -15,12 +19,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * {@code planvm mcp}: planvm as an MCP server (the official Java SDK), over stdio or Streamable HTTP, with
@@ -31,7 +36,8 @@ import org.eclipse.jetty.server.ServerConnector;
 public final class PlanMcpServer {
 
     private static final ObjectMapper MAPPER = JsonMappers.lenientBinding(JsonLimits.MCP_MESSAGE);
-    private static final McpJsonMapper JSON = new JacksonMcpJsonMapper(JsonMappers.lenientBinding(JsonLimits.STORE));
+    private static final McpJsonMapper JSON =
+            new JacksonMcpJsonMapper(ErrorJson.install(JsonMappers.lenientBinding(JsonLimits.STORE)));
     private static final String INSTRUCTIONS =
             "planvm validates and runs sequenced plans (StackVM JSON: a list of assign, "
                     + "jmp, calling and reasoning instructions). Get the format from plan_schema and the callable tools from list_tools, "
@@ -79,10 +85,33 @@ public final class PlanMcpServer {
 
     /** Serves MCP over Streamable HTTP at {@code http://HOST:PORT/mcp} (port 0: any free one); close it when done. */
     public static Http http(PlanService service, String host, int port, String version) throws Exception {
+        return http(service, host, port, List.of(), List.of(), version);
+    }
+
+    /**
+     * Serves MCP over Streamable HTTP at {@code http://HOST:PORT/mcp} (port 0: any free one), on a loopback
+     * address only (it has no authentication); close it when done. As {@code planvm serve} does, it answers
+     * only requests that name it ({@code Host}: the address, {@code localhost}, or one of {@code allowHosts}),
+     * refuses a request from a web page unless its origin is one of {@code allowOrigins} (the MCP specification
+     * requires servers to validate {@code Origin}), takes a POST only as JSON, bounds connections, threads and
+     * the time a request head may take, and answers every error without a stack trace.
+     *
+     * @throws IllegalArgumentException for an address that is not loopback, or a malformed host or origin
+     */
+    public static Http http(
+            PlanService service,
+            String host,
+            int port,
+            List<String> allowHosts,
+            List<String> allowOrigins,
+            String version)
+            throws Exception {
         if (!InetAddress.getByName(host).isLoopbackAddress()) {
             throw new IllegalArgumentException(
                     "planvm mcp listens on loopback addresses only, not " + host + " (it has no authentication)");
         }
+        Set<String> origins = RequestGuard.origins(allowOrigins);
+        AllowedHosts hosts = AllowedHosts.of(host, allowHosts); // refuses a malformed entry before anything listens
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(JSON)
                 .mcpEndpoint("/mcp")
@@ -95,41 +124,65 @@ public final class PlanMcpServer {
                         McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(McpTools.of(service, JSON))
                 .build();
-        Server jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
-        connector.setHost(host);
-        connector.setPort(port);
-        jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         context.addServlet(new ServletHolder(transport), "/*");
-        jetty.setHandler(context);
+        context.setErrorHandler(new ErrorAnswers());
+        RequestGuard guarded = new RequestGuard(
+                hosts,
+                origins,
+                "GET, POST, DELETE",
+                "Authorization, Content-Type, Accept, Last-Event-ID, Mcp-Session-Id, MCP-Protocol-Version",
+                "Mcp-Session-Id",
+                context);
+        HttpListener listener;
         try {
-            jetty.start();
-        } catch (Exception e) {
+            listener = HttpListener.start(host, port, LIMITS, "planvm-mcp-http", guarded);
+        } catch (IOException e) {
             mcp.close();
             throw e;
         }
-        return new Http(jetty, mcp, connector.getLocalPort(), host);
+        return new Http(listener, mcp, host);
     }
 
+    /** Connections, threads and the time a request head may take, for one local MCP client or a few. */
+    private static final HttpListener.Limits LIMITS =
+            new HttpListener.Limits(256, 64, Duration.ofSeconds(10), Duration.ofSeconds(60), 16 * 1024);
+
     /** A running Streamable HTTP server. */
-    public record Http(Server jetty, McpSyncServer mcp, int port, String host) implements AutoCloseable {
+    public static final class Http implements AutoCloseable {
+        private final HttpListener listener;
+        private final McpSyncServer mcp;
+        private final String host;
+
+        private Http(HttpListener listener, McpSyncServer mcp, String host) {
+            this.listener = listener;
+            this.mcp = mcp;
+            this.host = host;
+        }
+
+        /** The port it listens on. */
+        public int port() {
+            return listener.port();
+        }
+
+        public String host() {
+            return host;
+        }
+
+        public McpSyncServer mcp() {
+            return mcp;
+        }
+
         /** {@code http://HOST:PORT/mcp}. */
         public String url() {
-            return "http://" + host + ":" + port + "/mcp";
+            return "http://" + host + ":" + port() + "/mcp";
         }
 
         @Override
         public void close() throws IOException {
             mcp.closeGracefully();
-            try {
-                jetty.stop();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Exception e) {
-                throw new IOException("the MCP server did not stop: " + e.getMessage(), e);
-            }
+            listener.stop();
         }
     }
 }

@@ -55,7 +55,9 @@ class ReportSecretsTest {
             holdsNoFormOf(pending, "the waiting run's report");
             assertThat(pending).contains("Bearer «secret:token»");
 
-            Answer done = server.post("/v1/runs/" + id + "/approve?wait=true", "{\"approved\": true}");
+            Answer done = server.post(
+                    "/v1/runs/" + id + "/approve?wait=true",
+                    "{\"call_id\": \"" + waiting.json().at("/pending/call_id").asText() + "\", \"approved\": true}");
             assertThat(done.json().path("state").asText())
                     .as(done.response().body())
                     .isEqualTo("succeeded");
