@@ -1,5 +1,7 @@
 package dev.planvm.cli;
 
+import dev.planvm.vm.run.FailureKind;
+
 /** The exit codes of every planvm command (DESIGN §5). */
 final class ExitCodes {
     static final int OK = 0;
@@ -7,8 +9,22 @@ final class ExitCodes {
     static final int INVALID = 2;
     /** The run waits for a reviewer's approval of a tool call ({@code planvm approve RUN} continues it). */
     static final int WAITING = 3;
-    /** A batch stopped by Ctrl-C or SIGTERM (128 + SIGINT's number, as shells report it). */
+    /** A run or batch stopped by Ctrl-C or SIGTERM (128 + SIGINT's number, as shells report it). */
     static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
+
+    /**
+     * The exit code of a command that failed with {@code failure}, decided by its kind alone (never by its
+     * message): 2 when it refused before running anything, 3 when a run waits for approval, 130 when it was
+     * interrupted, 1 for everything that failed while running.
+     */
+    static int of(FailureKind failure) {
+        return switch (failure) {
+            case INVALID_PLAN, REJECTED_BEFORE_RUNNING, NO_SUCH_RUN, CONFLICT -> INVALID;
+            case WAITING_FOR_APPROVAL -> WAITING;
+            case INTERRUPTED -> INTERRUPTED;
+            case STEP_FAILED, LIMIT_REACHED, STORE_FAILED, STORE_FULL, UNAVAILABLE, CANCELLED -> RUNTIME_FAILURE;
+        };
+    }
 }

@@ -106,11 +106,14 @@ public final class Main {
                 : e instanceof JsonProcessingException json ? JsonErrors.malformed(json) : e.getMessage();
         err.println(TerminalText.safe("planvm: " + why));
         boolean refused = e instanceof DurableRunException || e instanceof CassetteException;
+        int code = e instanceof DurableRunException durable
+                ? ExitCodes.of(durable.kind())
+                : refused ? ExitCodes.INVALID : ExitCodes.RUNTIME_FAILURE;
         if (Verbosity.isVerbose(parseResult)) {
             e.printStackTrace(err);
         } else if (!refused) {
             err.println("(run again with --verbose for details)");
         }
-        return refused ? ExitCodes.INVALID : ExitCodes.RUNTIME_FAILURE;
+        return code;
     }
 }

@@ -7,6 +7,7 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunResult;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -58,7 +59,7 @@ final class RunOutput {
     /** A plan that cannot run here: every problem on stderr, exit 2. */
     int rejected(PlanRejectedException rejected) {
         rejected.problems().forEach(problem -> err.println(TerminalText.safe(label + ": " + problem)));
-        return ExitCodes.INVALID;
+        return ExitCodes.of(FailureKind.REJECTED_BEFORE_RUNNING);
     }
 
     /** {@link #finished}, then where to find a stored run that did not succeed. */
@@ -112,7 +113,7 @@ final class RunOutput {
                 result.error().cause().printStackTrace(new PrintWriter(stack));
                 err.print(redactor.redact(stack.toString()));
             }
-            return ExitCodes.RUNTIME_FAILURE;
+            return ExitCodes.of(result.error().kind());
         }
         JsonNode answer = revealSecrets ? result.finalAnswer() : redactor.redact(result.finalAnswer());
         if (!answer.equals(result.finalAnswer())) {

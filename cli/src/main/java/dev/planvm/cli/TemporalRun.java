@@ -14,6 +14,7 @@ import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -103,9 +104,7 @@ final class TemporalRun {
                     commandLine);
         } catch (TemporalException e) {
             err.println("planvm: " + e.getMessage());
-            return e.getMessage().startsWith("cannot") || e.getMessage().contains("ended without a result")
-                    ? ExitCodes.RUNTIME_FAILURE
-                    : ExitCodes.INVALID;
+            return ExitCodes.of(e.kind());
         }
     }
 
@@ -117,7 +116,7 @@ final class TemporalRun {
             return ExitCodes.OK;
         } catch (TemporalException e) {
             commandLine.getErr().println("planvm: " + e.getMessage());
-            return e.getMessage().startsWith("no workflow") ? ExitCodes.INVALID : ExitCodes.RUNTIME_FAILURE;
+            return ExitCodes.of(e.kind());
         }
     }
 
@@ -175,7 +174,13 @@ final class TemporalRun {
                         response.error().seqNo(),
                         response.error().type(),
                         response.error().message(),
-                        null);
+                        null,
+                        null,
+                        switch (RunStatus.ofLabel(response.status())) {
+                            case WAITING -> FailureKind.WAITING_FOR_APPROVAL;
+                            case RUNNING -> FailureKind.INTERRUPTED;
+                            default -> FailureKind.STEP_FAILED;
+                        });
         JsonNode early = response.trace() == null ? null : response.trace().get("early_calls");
         RunResult.EarlyCalls earlyCalls = early == null || !early.isObject()
                 ? null

@@ -103,6 +103,9 @@ class StoreOutOfSpaceTest {
                 assertThat(stillFull.path("message").asText())
                         .as(stillFull.toString())
                         .contains(disk.resolve("runs.db") + ": the disk is full");
+                if (stillFull.has("message")) { // refused before it ran: 507, decided by the failure's kind
+                    assertThat(stillFull.path("error").asText()).isEqualTo("store_full");
+                }
             }
 
             Files.delete(mounted.resolve("filler"));

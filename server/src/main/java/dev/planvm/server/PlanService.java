@@ -19,6 +19,7 @@ import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoreException;
 import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
@@ -449,15 +450,8 @@ public final class PlanService implements AutoCloseable {
                             + rejected.problems().get(0),
                     details);
         }
-        if (e instanceof DurableRunException refused) {
-            return new ServiceException(
-                    refused.getMessage().startsWith("no run ")
-                            ? ServiceException.Kind.NO_SUCH_RUN
-                            : ServiceException.Kind.CONFLICT,
-                    refused.getMessage());
-        }
-        if (e instanceof StoreException store) {
-            return new ServiceException(ServiceException.Kind.INTERNAL, store.getMessage());
+        if (e instanceof DurableRunException || e instanceof StoreException) {
+            return new ServiceException(ServiceException.Kind.of(FailureKind.of(e)), e.getMessage());
         }
         log.warn("unexpected failure", e);
         return new ServiceException(

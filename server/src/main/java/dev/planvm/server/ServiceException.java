@@ -3,6 +3,7 @@ package dev.planvm.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.vm.run.FailureKind;
 import java.util.Objects;
 
 /**
@@ -29,7 +30,9 @@ public final class ServiceException extends RuntimeException {
         REJECTED(422, "rejected"),
         BUSY(429, "busy"),
         INTERNAL(500, "internal"),
-        SHUTTING_DOWN(503, "shutting_down");
+        UNAVAILABLE(503, "unavailable"),
+        SHUTTING_DOWN(503, "shutting_down"),
+        STORE_FULL(507, "store_full");
 
         private final int status;
         private final String code;
@@ -41,6 +44,23 @@ public final class ServiceException extends RuntimeException {
 
         public int status() {
             return status;
+        }
+
+        /**
+         * How the service answers a request that failed with {@code failure}: decided by the kind alone, never
+         * by a message. A run's own outcome (a failed step, a limit, a wait) is the state of a 200 answer; as a
+         * request's failure it is a conflict with the run's state.
+         */
+        public static Kind of(FailureKind failure) {
+            return switch (failure) {
+                case INVALID_PLAN -> INVALID_PLAN;
+                case REJECTED_BEFORE_RUNNING -> REJECTED;
+                case NO_SUCH_RUN -> NO_SUCH_RUN;
+                case CONFLICT, WAITING_FOR_APPROVAL, INTERRUPTED, CANCELLED -> CONFLICT;
+                case STORE_FULL -> STORE_FULL;
+                case UNAVAILABLE -> UNAVAILABLE;
+                case STEP_FAILED, LIMIT_REACHED, STORE_FAILED -> INTERNAL;
+            };
         }
 
         public String code() {

@@ -1,5 +1,6 @@
 package dev.planvm.temporal;
 
+import dev.planvm.vm.run.FailureKind;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.converter.DataConverter;
@@ -53,7 +54,8 @@ public final class TemporalConnection implements AutoCloseable {
             stubs = WorkflowServiceStubs.newConnectedServiceStubs(
                     WorkflowServiceStubsOptions.newBuilder().setTarget(target).build(), timeout);
         } catch (RuntimeException e) {
-            throw new TemporalException("cannot reach the Temporal server at " + target + ": " + firstLine(e), e);
+            throw new TemporalException(
+                    FailureKind.UNAVAILABLE, "cannot reach the Temporal server at " + target + ": " + firstLine(e), e);
         }
         WorkflowClient client = WorkflowClient.newInstance(
                 stubs,

@@ -11,6 +11,7 @@ import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanWorkflow;
+import dev.planvm.vm.run.FailureKind;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
@@ -73,10 +74,12 @@ public final class TemporalPlans {
     public String start(PlanRequest request, String workflowId) {
         long size = size(request);
         if (size > MAX_REQUEST_BYTES) {
-            throw new TemporalException(request.source() + ": the plan request (plan, inputs, cassette) is "
-                    + String.format(Locale.ROOT, "%,d", size)
-                    + " bytes as JSON; a Temporal workflow input may hold at most "
-                    + String.format(Locale.ROOT, "%,d", MAX_REQUEST_BYTES));
+            throw new TemporalException(
+                    FailureKind.REJECTED_BEFORE_RUNNING,
+                    request.source() + ": the plan request (plan, inputs, cassette) is "
+                            + String.format(Locale.ROOT, "%,d", size)
+                            + " bytes as JSON; a Temporal workflow input may hold at most "
+                            + String.format(Locale.ROOT, "%,d", MAX_REQUEST_BYTES));
         }
         String id = workflowId == null ? newWorkflowId() : workflowId;
         PlanWorkflow workflow = client.newWorkflowStub(
@@ -90,10 +93,13 @@ public final class TemporalPlans {
         try {
             WorkflowClient.start(workflow::run, request);
         } catch (WorkflowExecutionAlreadyStarted taken) {
-            throw new TemporalException("workflow '" + id + "' is already running; choose another id", taken);
+            throw new TemporalException(
+                    FailureKind.CONFLICT, "workflow '" + id + "' is already running; choose another id", taken);
         } catch (StatusRuntimeException unreachable) {
             throw new TemporalException(
-                    "cannot start workflow '" + id + "': " + TemporalConnection.firstLine(unreachable), unreachable);
+                    FailureKind.UNAVAILABLE,
+                    "cannot start workflow '" + id + "': " + TemporalConnection.firstLine(unreachable),
+                    unreachable);
         }
         return id;
     }
@@ -111,9 +117,13 @@ public final class TemporalPlans {
         } catch (WorkflowNotFoundException missing) {
             throw notFound(workflowId, missing);
         } catch (WorkflowException ended) {
-            throw new TemporalException("workflow '" + workflowId + "' ended without a result: " + why(ended), ended);
+            throw new TemporalException(
+                    FailureKind.STEP_FAILED,
+                    "workflow '" + workflowId + "' ended without a result: " + why(ended),
+                    ended);
         } catch (StatusRuntimeException unreachable) {
             throw new TemporalException(
+                    FailureKind.UNAVAILABLE,
                     "cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
                     unreachable);
         }
@@ -141,6 +151,7 @@ public final class TemporalPlans {
                 throw notFound(workflowId, unreachable);
             }
             throw new TemporalException(
+                    FailureKind.UNAVAILABLE,
                     "cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
                     unreachable);
         }
@@ -198,7 +209,8 @@ public final class TemporalPlans {
     }
 
     private static TemporalException notFound(String workflowId, Exception cause) {
-        return new TemporalException("no workflow '" + workflowId + "' in this namespace", cause);
+        return new TemporalException(
+                FailureKind.NO_SUCH_RUN, "no workflow '" + workflowId + "' in this namespace", cause);
     }
 
     private static String why(WorkflowException ended) {
@@ -217,6 +229,7 @@ public final class TemporalPlans {
             return JSON.writeValueAsBytes(request).length;
         } catch (JsonProcessingException e) {
             throw new TemporalException(
+                    FailureKind.REJECTED_BEFORE_RUNNING,
                     request.source() + ": the plan request cannot be written as JSON: " + e.getOriginalMessage());
         }
     }

@@ -16,7 +16,7 @@ final class BuildLimits {
     /** Refuses building text of {@code length} characters (or more) with {@code what}. */
     static void text(String what, long length) {
         if (length > MAX_TEXT) {
-            throw new EvaluationException(what + " would build text of more than " + String.format("%,d", MAX_TEXT)
+            throw EvaluationException.limit(what + " would build text of more than " + String.format("%,d", MAX_TEXT)
                     + " characters; one expression cannot build more");
         }
     }
@@ -24,7 +24,7 @@ final class BuildLimits {
     /** Refuses building an array of {@code count} elements (or more) with {@code what}. */
     static void elements(String what, long count) {
         if (count > MAX_ELEMENTS) {
-            throw new EvaluationException(what + " would build an array of more than "
+            throw EvaluationException.limit(what + " would build an array of more than "
                     + String.format("%,d", MAX_ELEMENTS) + " elements; one expression cannot build more");
         }
     }

@@ -11,6 +11,7 @@ public final class EvaluationException extends RuntimeException {
 
     private final String variable;
     private final String path;
+    private final boolean limitReached;
 
     /** An error that involves no particular variable. */
     public EvaluationException(String message) {
@@ -24,9 +25,24 @@ public final class EvaluationException extends RuntimeException {
      * @param path the path text involved, such as {@code user.address.city}, or null
      */
     public EvaluationException(String message, String variable, String path) {
+        this(message, variable, path, false);
+    }
+
+    private EvaluationException(String message, String variable, String path, boolean limitReached) {
         super(message);
         this.variable = variable;
         this.path = path;
+        this.limitReached = limitReached;
+    }
+
+    /** An expression would build more than one expression may (a bound that protects the machine). */
+    public static EvaluationException limit(String message) {
+        return new EvaluationException(message, null, null, true);
+    }
+
+    /** Whether a build limit stopped the expression (not the plan's own mistake). */
+    public boolean limitReached() {
+        return limitReached;
     }
 
     /** The root variable involved, or null. */

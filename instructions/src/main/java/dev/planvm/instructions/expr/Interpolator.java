@@ -134,7 +134,7 @@ public final class Interpolator {
     private static EvaluationException tooLong(Template template, long length, boolean exact, int max) {
         String source = template.source();
         String shown = source.length() <= SOURCE_SHOWN ? source : source.substring(0, SOURCE_SHOWN - 1) + "…";
-        return new EvaluationException(shown + " built a string of " + (exact ? "" : "more than ")
+        return EvaluationException.limit(shown + " built a string of " + (exact ? "" : "more than ")
                 + count(exact ? length : max) + " characters; the limit is " + count(max));
     }
 

@@ -392,7 +392,7 @@ public final class DurableRuns {
     public static StoredRun find(RunStore store, String runId) {
         try {
             return store.find(runId)
-                    .orElseThrow(() -> new DurableRunException(
+                    .orElseThrow(() -> DurableRunException.noSuchRun(
                             "no run '" + runId + "' in " + store.file() + " (see planvm runs)"));
         } catch (StoreException ambiguous) {
             throw new DurableRunException(ambiguous.getMessage());

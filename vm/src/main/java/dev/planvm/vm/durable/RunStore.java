@@ -141,8 +141,8 @@ public final class RunStore implements AutoCloseable {
      */
     public static RunStore openExisting(Path file) {
         if (!java.nio.file.Files.exists(file)) {
-            throw new DurableRunException("there is no run store at " + file + " (runs are kept where planvm run was "
-                    + "started: .planvm/runs.db, or --store / PLANVM_STORE)");
+            throw DurableRunException.noSuchRun("there is no run store at " + file
+                    + " (runs are kept where planvm run was " + "started: .planvm/runs.db, or --store / PLANVM_STORE)");
         }
         return new RunStore(
                 StoreDatabase.open(file, false, Settings.DEFAULT.durability()), Redactor.none(), Settings.DEFAULT);
@@ -229,7 +229,7 @@ public final class RunStore implements AutoCloseable {
                         id)
                 .stream()
                 .findFirst()
-                .orElseThrow(() -> new DurableRunException("no run '" + id + "' in " + file()));
+                .orElseThrow(() -> DurableRunException.noSuchRun("no run '" + id + "' in " + file()));
         String owner = (String) row.get("owner");
         Long lease = (Long) row.get("lease");
         boolean alive = owner != null && live(id, owner, lease);

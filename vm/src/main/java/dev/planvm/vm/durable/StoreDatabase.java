@@ -71,7 +71,7 @@ final class StoreDatabase implements AutoCloseable {
             }
             return new StoreDatabase(file, durability, connection);
         } catch (SQLException e) {
-            throw new StoreException(file + ": cannot open the run store: " + StoreFailures.describe(file, e), e);
+            throw StoreFailures.exception(file, file + ": cannot open the run store: ", e);
         } catch (IOException e) {
             throw new StoreException(file + ": cannot open the run store: " + e.getMessage(), e);
         }
@@ -202,9 +202,10 @@ final class StoreDatabase implements AutoCloseable {
      * again. Returns the exception to throw, with the file and the cause.
      */
     private StoreException failed(SQLException e) {
-        String cause = StoreFailures.describe(file, e); // before closing, which may checkpoint and shrink the files
+        // described before closing, which may checkpoint and shrink the files
+        StoreException failure = StoreFailures.exception(file, file + ": ", e);
         discard();
-        return new StoreException(file + ": " + cause, e);
+        return failure;
     }
 
     private void discard() {

@@ -25,22 +25,28 @@ final class StoreFailures {
 
     private StoreFailures() {}
 
-    /** The sentence for {@code e} on the store at {@code file}, without the file name. */
-    static String describe(Path file, SQLException e) {
+    /**
+     * The store's failure {@code e} on the store at {@code file}, as an exception whose message is {@code prefix}
+     * and the cause in a sentence, and whose kind says whether the disk (or a file-size limit) is full.
+     */
+    static StoreException exception(Path file, String prefix, SQLException e) {
         int code = e.getErrorCode() & 0xff;
         String sqlite = String.valueOf(e.getMessage());
         if (code != SQLITE_FULL && code != SQLITE_IOERR && code != SQLITE_CANTOPEN) {
-            return sqlite;
+            return new StoreException(prefix + sqlite, e);
         }
         Optional<String> limit = fileSizeLimit(file);
         if (limit.isPresent()) {
-            return limit.get() + " (" + label(sqlite) + ")";
+            return new StoreException(prefix + limit.get() + " (" + label(sqlite) + ")", e, true);
         }
         if (code == SQLITE_FULL || usableSpace(file) < NEARLY_FULL) {
-            return "the disk is full, so the run store cannot be written (" + label(sqlite)
-                    + "); it works again by itself once there is space";
+            return new StoreException(
+                    prefix + "the disk is full, so the run store cannot be written (" + label(sqlite)
+                            + "); it works again by itself once there is space",
+                    e,
+                    true);
         }
-        return sqlite;
+        return new StoreException(prefix + sqlite, e);
     }
 
     /** {@code SQLITE_IOERR_WRITE} of sqlite-jdbc's {@code [SQLITE_IOERR_WRITE] I/O error ...}, or the whole message. */

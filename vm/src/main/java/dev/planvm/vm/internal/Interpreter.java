@@ -10,6 +10,7 @@ import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.PendingCall;
@@ -131,9 +132,10 @@ public final class Interpreter {
                 ? "the run overflowed the stack (a value or expression nested too deep for this JVM's -Xss)"
                 : "the run ran out of memory (" + (error.getMessage() == null ? "Java heap" : error.getMessage())
                         + ") before any limit stopped it; lower --max-run-memory, or give the JVM more (-Xmx)";
-        RunError runError = current == null
-                ? new RunError(null, null, cause, error)
-                : located(new RunError(current.seqNo(), current.type(), cause, error));
+        RunError runError = (current == null
+                        ? new RunError(null, null, cause, error)
+                        : located(new RunError(current.seqNo(), current.type(), cause, error)))
+                .withKind(FailureKind.LIMIT_REACHED);
         RunResult result = new RunResult(
                 RunStatus.FAILED,
                 NullNode.getInstance(),
@@ -187,7 +189,9 @@ public final class Interpreter {
                         instruction.type(),
                         "the run exceeded the limit of " + setup.maxSteps()
                                 + " steps (--max-steps); an unguarded jmp loop is the usual cause",
-                        null));
+                        null,
+                        null,
+                        FailureKind.LIMIT_REACHED));
             }
             steps++;
             if (setup.speculator() != null) {
@@ -248,7 +252,9 @@ public final class Interpreter {
                     next.seqNo(),
                     next.type(),
                     setup.redactor().redact("the run was cancelled before this step: " + stop.reason()),
-                    null));
+                    null,
+                    null,
+                    FailureKind.CANCELLED));
         }
         return new Ending(
                 RunStatus.RUNNING,
@@ -258,7 +264,9 @@ public final class Interpreter {
                         setup.redactor()
                                 .redact("the run was interrupted before this step (" + stop.reason()
                                         + "); resume continues it here"),
-                        null),
+                        null,
+                        null,
+                        FailureKind.INTERRUPTED),
                 null);
     }
 
@@ -278,7 +286,9 @@ public final class Interpreter {
                         setup.redactor()
                                 .redact("waiting for approval to call tool '" + call.tool() + "' with "
                                         + abbreviate(pending.params().toString(), 300)),
-                        null),
+                        null,
+                        null,
+                        FailureKind.WAITING_FOR_APPROVAL),
                 pending);
     }
 
@@ -307,14 +317,17 @@ public final class Interpreter {
                     null,
                     null,
                     setup.redactor().redact("the run ended but its end could not be recorded: " + e.getMessage()),
-                    e);
+                    e,
+                    null,
+                    storeKind(e));
         }
         return new RunError(
                 failed.seqNo(),
                 failed.type(),
                 failed.message() + " (nor could the end of the run be recorded)",
                 failed.cause(),
-                failed.line());
+                failed.line(),
+                failed.kind());
     }
 
     /** Makes the step durable; when the journal cannot, the run fails at this step (it is not committed). */
@@ -330,8 +343,16 @@ public final class Interpreter {
                     record.seqNo(),
                     record.type(),
                     setup.redactor().redact("the step could not be recorded, so the run stops here: " + e.getMessage()),
-                    e);
+                    e,
+                    null,
+                    storeKind(e));
         }
+    }
+
+    /** A journal's failure: the store's own kind (full or failed); anything else it throws is a store failure too. */
+    private static FailureKind storeKind(RuntimeException e) {
+        FailureKind kind = FailureKind.of(e);
+        return kind == FailureKind.STORE_FULL ? kind : FailureKind.STORE_FAILED;
     }
 
     private JsonNode answer(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {

@@ -6,6 +6,7 @@ import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.instructions.expr.ValueSize;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.json.JsonValues;
+import dev.planvm.vm.run.LimitReached;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.StepFailure;
 import java.util.Collections;
@@ -125,8 +126,8 @@ public final class VariableStore implements Variables {
         return Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
-    private StepFailure overBudget(String doing, long variables) {
-        return new StepFailure(
+    private LimitReached overBudget(String doing, long variables) {
+        return new LimitReached(
                 doing + " would take the run past its limit of " + RunLimits.describeSize(limits.maxRunSize())
                         + " (--max-run-memory): its variables would hold " + count(variables)
                         + (retained == 0 ? "" : " and its trace " + count(retained))

@@ -91,7 +91,7 @@ public record RunLimits(int maxStringLength, long maxValueSize, int maxValueDept
         if (value.isTextual()) {
             int length = value.textValue().length();
             if (length > maxValueSize) {
-                throw new StepFailure(what + " is text of " + count(length) + " characters; the limit for " + unit
+                throw new LimitReached(what + " is text of " + count(length) + " characters; the limit for " + unit
                         + " is " + count(maxValueSize));
             }
             return length;
@@ -101,11 +101,11 @@ public record RunLimits(int maxStringLength, long maxValueSize, int maxValueDept
         }
         ValueSize size = ValueSize.of(value, maxValueSize, maxValueDepth);
         if (size.depth() > maxValueDepth) {
-            throw new StepFailure(
+            throw new LimitReached(
                     what + " is nested deeper than " + count(maxValueDepth) + " levels, the limit for " + unit);
         }
         if (size.size() > maxValueSize) {
-            throw new StepFailure(what + " is larger than " + count(maxValueSize)
+            throw new LimitReached(what + " is larger than " + count(maxValueSize)
                     + " (characters of text and keys, plus one per other value), the limit for " + unit);
         }
         return size.size();

@@ -10,6 +10,7 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.InstructionHandler;
+import dev.planvm.vm.run.LimitReached;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.StepContext;
@@ -73,7 +74,7 @@ final class JmpHandler implements InstructionHandler<Jmp> {
     private static String rendered(JsonNode prompt, int max) {
         long length = Interpolator.renderedLength(prompt, max);
         if (length > max) {
-            throw new StepFailure("the condition_prompt would be text of more than "
+            throw new LimitReached("the condition_prompt would be text of more than "
                     + String.format(Locale.ROOT, "%,d", max) + " characters, the limit for one string");
         }
         return Interpolator.render(prompt);
