@@ -11,7 +11,7 @@ import dev.planvm.tools.Redactor;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps secrets out of log lines: {@code logback.xml} prints messages with {@link Message} and
+ * Keeps secrets out of log lines: the logging setup ({@link LogSetup}) prints messages with {@link Message} and
  * exceptions with {@link Exception}, both of which pass their text through the redactor that the
  * running command registered in the logging context ({@link #use}).
  */
