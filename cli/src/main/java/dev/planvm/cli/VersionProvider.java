@@ -9,10 +9,18 @@ import picocli.CommandLine;
 final class VersionProvider implements CommandLine.IVersionProvider {
 
     @Override
-    public String[] getVersion() throws IOException {
+    public String[] getVersion() {
+        return lines();
+    }
+
+    /** {@code planvm VERSION} and {@code Java VERSION}: what {@code planvm --version} prints. */
+    static String[] lines() {
+        String version;
         try (InputStream in = VersionProvider.class.getResourceAsStream("/dev/planvm/cli/version.txt")) {
-            String version = in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-            return new String[] {"planvm " + version, "Java " + Runtime.version()};
+            version = in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            version = "unknown";
         }
+        return new String[] {"planvm " + version, "Java " + Runtime.version()};
     }
 }

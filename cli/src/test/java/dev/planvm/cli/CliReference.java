@@ -23,7 +23,7 @@ final class CliReference {
     private CliReference() {}
 
     static String markdown() {
-        CommandLine root = new CommandLine(new PlanvmCommand(Map.of()));
+        CommandLine root = PlanvmCommand.commandLine(Map.of());
         List<CommandLine> commands = new ArrayList<>();
         collect(root, commands);
         StringBuilder page = new StringBuilder();

@@ -39,7 +39,7 @@ class CliReferenceTest {
     @Test
     void the_reference_has_every_command_and_every_option() {
         String page = CliReference.markdown();
-        CommandLine root = new CommandLine(new PlanvmCommand(Map.of()));
+        CommandLine root = PlanvmCommand.commandLine(Map.of());
         assertThat(root.getSubcommands()).hasSizeGreaterThan(15);
         visit(root, spec -> {
             assertThat(page).contains("\n## " + spec.qualifiedName() + " {#" + CliReference.anchor(spec) + "}\n");
