@@ -178,7 +178,7 @@ final class TemporalRun {
                         null,
                         switch (RunStatus.ofLabel(response.status())) {
                             case WAITING -> FailureKind.WAITING_FOR_APPROVAL;
-                            case RUNNING -> FailureKind.INTERRUPTED;
+                            case INTERRUPTED, RUNNING -> FailureKind.INTERRUPTED;
                             default -> FailureKind.STEP_FAILED;
                         });
         JsonNode early = response.trace() == null ? null : response.trace().get("early_calls");

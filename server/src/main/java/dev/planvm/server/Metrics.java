@@ -62,9 +62,7 @@ public final class Metrics implements RunListener, CallListener {
 
     @Override
     public void runFinished(RunResult result) {
-        runs.computeIfAbsent(
-                        result.interrupted() ? "interrupted" : result.status().label(), s -> new LongAdder())
-                .increment();
+        runs.computeIfAbsent(result.status().label(), s -> new LongAdder()).increment();
     }
 
     @Override

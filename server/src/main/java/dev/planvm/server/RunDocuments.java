@@ -45,9 +45,7 @@ public final class RunDocuments {
         RunResult result = run.result();
         ObjectNode document = JSON.objectNode()
                 .put("id", run.id())
-                .put(
-                        "state",
-                        result.interrupted() ? "interrupted" : result.status().label());
+                .put("state", result.status().label());
         document.set("result", result.finalAnswer());
         document.put("error", result.error() == null ? null : result.error().describe());
         document.set("pending", pending(result.pending()));

@@ -103,10 +103,7 @@ final class RunEvents implements RunListener, CallListener {
 
     @Override
     public synchronized void runFinished(RunResult result) {
-        ObjectNode data = JSON.objectNode()
-                .put(
-                        "status",
-                        result.interrupted() ? "interrupted" : result.status().label());
+        ObjectNode data = JSON.objectNode().put("status", result.status().label());
         JsonNode answer = redactor.redact(result.finalAnswer());
         if (answer.toString().length() <= MAX_RESULT_CHARS) {
             data.set("result", answer);

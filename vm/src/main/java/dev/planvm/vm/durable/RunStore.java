@@ -359,7 +359,8 @@ public final class RunStore implements AutoCloseable {
             db.update(
                     "UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, "
                             + "lease_until = NULL WHERE id = ?",
-                    result.status().label(),
+                    // an interrupted run is kept as running with no owner: any process may resume it
+                    (result.interrupted() ? RunStatus.RUNNING : result.status()).label(),
                     result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
                     json(result.finalAnswer()),
                     errorJson == null ? null : json(errorJson),

@@ -257,7 +257,7 @@ public final class Interpreter {
                     FailureKind.CANCELLED));
         }
         return new Ending(
-                RunStatus.RUNNING,
+                RunStatus.INTERRUPTED,
                 new RunError(
                         next.seqNo(),
                         next.type(),

@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * Stops one run from outside, at its next commit point (before its next step starts): a step in
  * progress finishes and commits first. {@link #cancel} ends the run failed; {@link #interrupt} ends it
- * interrupted ({@link RunStatus#RUNNING}: a durable run's store keeps it resumable), e.g. when a server
+ * interrupted ({@link RunStatus#INTERRUPTED}: a durable run's store keeps it resumable), e.g. when a server
  * shuts down. Thread-safe; the first request wins.
  */
 public final class RunControl {

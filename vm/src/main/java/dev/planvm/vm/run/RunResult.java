@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * @param status      {@link RunStatus#SUCCEEDED}; {@link RunStatus#FAILED}; {@link RunStatus#WAITING}
  *                    (stopped before a call that needs approval, see {@link #pending()}); or
- *                    {@link RunStatus#RUNNING} when the run was interrupted at a commit point before its
+ *                    {@link RunStatus#INTERRUPTED} when the run was interrupted at a commit point before its
  *                    end ({@link #interrupted()}: a resume continues it)
  * @param finalAnswer the variable {@code final_answer}; JSON null when it was never set
  * @param variables   every variable at the end of the run
@@ -49,7 +49,7 @@ public record RunResult(
         if (status != RunStatus.SUCCEEDED
                 && status != RunStatus.FAILED
                 && status != RunStatus.WAITING
-                && status != RunStatus.RUNNING) {
+                && status != RunStatus.INTERRUPTED) {
             throw new IllegalArgumentException(
                     "a run ends succeeded, failed, waiting or interrupted, not " + status.label());
         }
@@ -88,7 +88,7 @@ public record RunResult(
 
     /** Whether the run was interrupted at a commit point before its end (a resume continues it). */
     public boolean interrupted() {
-        return status == RunStatus.RUNNING;
+        return status == RunStatus.INTERRUPTED;
     }
 
     /** This result with its trace document. */

@@ -5,14 +5,20 @@ import java.util.Locale;
 /**
  * The one vocabulary of how a run (or a plan file in a batch) stands. A {@link RunResult} is
  * {@link #SUCCEEDED}, {@link #FAILED}, {@link #WAITING} (stopped before a call that needs a reviewer's
- * approval) or {@link #RUNNING} (stopped at a commit point before its end, interrupted: a resume
- * continues it); the run store also keeps {@link #RUNNING} for runs in progress; batch and
+ * approval) or {@link #INTERRUPTED} (stopped at a commit point before its end: a resume continues it);
+ * the run store keeps {@link #RUNNING} for runs in progress (and for interrupted ones, which it tells
+ * apart by their owner being gone, so stores written before this status still read); batch and
  * regression runs of plan files add {@link #INVALID} and {@link #REJECTED} for plans that never
  * ran. JSON reports, the store and expectations use {@link #label()}.
  */
 public enum RunStatus {
     /** Started and not finished: in progress, or its process died (a resume continues it). */
     RUNNING,
+    /**
+     * A session of the run stopped at a commit point before the run's end (a signal, a server shutting down,
+     * a stop request): nothing is lost, and a resume continues it.
+     */
+    INTERRUPTED,
     /** The program counter passed the last instruction (or a handler halted). */
     SUCCEEDED,
     /** A step failed, the step limit was hit, or (strict) {@code final_answer} was never set. */

@@ -196,8 +196,7 @@ public final class TraceRecorder implements RunListener, CallListener {
             steps.removeAll();
         }
         document.put("finished", clock.get().toString());
-        document.put(
-                "status", result.interrupted() ? "interrupted" : result.status().label());
+        document.put("status", result.status().label());
         document.set("result", values.bound(result.finalAnswer()));
         RunError error = result.error();
         if (error == null) {

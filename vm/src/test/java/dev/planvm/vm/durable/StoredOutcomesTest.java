@@ -149,7 +149,7 @@ class StoredOutcomesTest {
                             RunMode.replay(cassette, false),
                             RunHooks.of(List.of(stopAfterTheCondition)).withControl(control),
                             id -> {});
-            assertThat(first.result().status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(first.result().status()).isEqualTo(RunStatus.INTERRUPTED);
             List<Call> committed =
                     store.find(first.id()).orElseThrow().steps().get(1).calls();
             assertThat(committed)
