@@ -115,4 +115,43 @@ class RedactorTest {
         Redactor both = redactor.and(Redactor.of(Map.of("SHORT", TOKEN.substring(0, 10))));
         assertThat(both.redact(TOKEN + " " + TOKEN.substring(0, 10))).isEqualTo("«secret:TOKEN» «secret:SHORT»");
     }
+
+    @Test
+    void json_objects_and_arrays_are_copied_with_their_keys_and_texts_redacted_and_other_values_kept() {
+        com.fasterxml.jackson.databind.node.JsonNodeFactory nodes =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        com.fasterxml.jackson.databind.node.ObjectNode value = nodes.objectNode();
+        value.put(TOKEN, "key");
+        value.putArray("list").add("Bearer " + TOKEN).add(42).add(true);
+        value.put("n", 3);
+        com.fasterxml.jackson.databind.JsonNode redacted = redactor.redact(value);
+        assertThat(redacted)
+                .hasToString("{\"«secret:TOKEN»\":\"key\",\"list\":[\"Bearer «secret:TOKEN»\",42,true],\"n\":3}");
+        assertThat(value.has(TOKEN)).as("the original is untouched").isTrue();
+        TextNode plain = TextNode.valueOf("nothing secret here");
+        assertThat(redactor.redact(plain)).isSameAs(plain);
+        assertThat(redactor.redact((com.fasterxml.jackson.databind.JsonNode) null))
+                .isNull();
+        assertThat(Redactor.none().redact((com.fasterxml.jackson.databind.JsonNode) value))
+                .isSameAs(value);
+    }
+
+    @Test
+    void no_secrets_is_the_empty_redactor_and_adding_it_changes_nothing() {
+        assertThat(Redactor.of(Map.of())).isSameAs(Redactor.none());
+        assertThat(Redactor.none().isEmpty()).isTrue();
+        assertThat(redactor.isEmpty()).isFalse();
+        assertThat(redactor.and(Redactor.none())).isSameAs(redactor);
+        assertThat(Redactor.none().redact("text " + TOKEN)).isEqualTo("text " + TOKEN);
+        assertThat(redactor.redact((String) null)).isNull();
+    }
+
+    @Test
+    void a_line_of_a_multi_line_secret_is_redacted_alone_from_eight_characters_on() {
+        Redactor pem = Redactor.of(Map.of("KEY", "abcdefgh\n1234567\nsecond-line-long"));
+        assertThat(pem.redact("x abcdefgh y")).isEqualTo("x «secret:KEY» y");
+        assertThat(pem.redact("x 1234567 y"))
+                .as("seven characters are ordinary text")
+                .isEqualTo("x 1234567 y");
+    }
 }

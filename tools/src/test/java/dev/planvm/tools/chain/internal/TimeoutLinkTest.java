@@ -212,4 +212,50 @@ class TimeoutLinkTest {
                         .asText())
                 .isEqualTo("late");
     }
+
+    @Test
+    void the_grace_past_a_timeout_is_a_tenth_of_it_between_50_ms_and_1_s() {
+        assertThat(TimeoutLink.grace(Duration.ofMillis(100))).isEqualTo(Duration.ofMillis(50));
+        assertThat(TimeoutLink.grace(Duration.ofMillis(499))).isEqualTo(Duration.ofMillis(50));
+        assertThat(TimeoutLink.grace(Duration.ofMillis(500))).isEqualTo(Duration.ofMillis(50));
+        assertThat(TimeoutLink.grace(Duration.ofMillis(510))).isEqualTo(Duration.ofMillis(51));
+        assertThat(TimeoutLink.grace(Duration.ofSeconds(3))).isEqualTo(Duration.ofMillis(300));
+        assertThat(TimeoutLink.grace(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(TimeoutLink.grace(Duration.ofSeconds(60))).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void a_timed_attempt_that_fails_fails_the_same_way_and_an_error_becomes_a_permanent_failure() {
+        RetrySettings settings = timeout(RetryPolicy.NONE, Duration.ofSeconds(5), Map.of());
+        Tool refusing = Tool.of("refusing", "", (p, c) -> {
+            throw ToolException.permanent("no such city");
+        });
+        Tool broken = Tool.of("broken", "", (p, c) -> {
+            throw new AssertionError("a bug in the tool");
+        });
+        Tool deep = Tool.of("deep", "", (p, c) -> {
+            throw new StackOverflowError();
+        });
+        CallChain chain = chain(List.of(refusing, broken, deep), settings, Map.of());
+        assertThatThrownBy(() -> chain.execute(call("refusing"))).hasMessageContaining("no such city");
+        assertThatThrownBy(() -> chain.execute(call("broken")))
+                .isInstanceOf(ToolException.class)
+                .hasMessageContaining("tool 'broken' failed unexpectedly: java.lang.AssertionError: a bug in the tool")
+                .satisfies(e -> assertThat(((ToolException) e).retriable()).isFalse());
+        assertThatThrownBy(() -> chain.execute(call("deep")))
+                .as("the run fails as exhausted, as if the call ran on its own thread")
+                .isInstanceOf(StackOverflowError.class);
+    }
+
+    @Test
+    void a_timed_attempt_tells_the_tool_its_timeout() {
+        AtomicReference<Duration> told = new AtomicReference<>();
+        Tool tool = Tool.of("told", "", (p, c) -> {
+            told.set(c.attemptTimeout().orElse(null));
+            return TextNode.valueOf("ok");
+        });
+        chain(List.of(tool), timeout(RetryPolicy.NONE, Duration.ofSeconds(7), Map.of()), Map.of())
+                .execute(call("told"));
+        assertThat(told).hasValue(Duration.ofSeconds(7));
+    }
 }
