@@ -149,4 +149,20 @@ class ToolPolicyTest {
                         .build(),
                 mode);
     }
+
+    @Test
+    void rules_with_spaces_around_them_are_refused_and_a_policy_says_its_rules() {
+        assertThatThrownBy(() -> ToolPolicy.of(List.of(" read_*"), List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tool allow rule ' read_*' has spaces around it");
+        assertThatThrownBy(() -> ToolPolicy.of(List.of(), List.of("write ")))
+                .hasMessage("tool deny rule 'write ' has spaces around it");
+        assertThatThrownBy(() -> ToolPolicy.of(List.of("! write"), List.of()))
+                .hasMessage("tool allow rule ' write' has spaces around it");
+        ToolPolicy policy = ToolPolicy.of(List.of("read_*", "!read_secret"), List.of("rm"));
+        assertThat(policy).hasToString("ToolPolicy[allow=[read_*], deny=[!read_secret, rm]]");
+        assertThat(policy.allows("read_file", ToolNames.AS_WRITTEN)).isTrue();
+        assertThat(policy.allows("read_secret", ToolNames.AS_WRITTEN)).isFalse();
+        assertThat(policy.allowsEverything()).isFalse();
+    }
 }

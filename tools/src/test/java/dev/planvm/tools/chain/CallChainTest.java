@@ -236,4 +236,35 @@ class CallChainTest {
                 .hasMessageContaining("query");
         assertThat(calls).hasValue(0);
     }
+
+    @Test
+    void a_link_put_in_front_runs_first_and_a_chain_without_listeners_tells_nobody() {
+        List<String> order = new ArrayList<>();
+        List<Long> durations = new ArrayList<>();
+        CallListener timing = new CallListener() {
+            @Override
+            public void callFinished(Call call, JsonNode output, long durationNanos) {
+                durations.add(durationNanos);
+            }
+        };
+        CallInterceptor last = chain -> {
+            order.add("last");
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return TextNode.valueOf("answer");
+        };
+        CallChain chain = new CallChain(List.of(last), List.of(timing));
+        CallChain fronted = chain.withFront(c -> {
+            order.add("front");
+            return c.proceed(c.call());
+        });
+        assertThat(fronted.execute(call("t", List.of())).asText()).isEqualTo("answer");
+        assertThat(order).containsExactly("front", "last");
+        assertThat(durations).singleElement().satisfies(d -> assertThat(d).isBetween(15_000_000L, 5_000_000_000L));
+        fronted.withoutListeners().execute(call("t", List.of()));
+        assertThat(durations).as("nobody was told").hasSize(1);
+    }
 }
