@@ -36,9 +36,26 @@ record LlmClient(ChatModel model, LlmFailures failures) {
 
     /** The model's answer to {@code messages} in {@code format} (null: text); tokens reported to {@code events}. */
     String ask(List<ChatMessage> messages, ResponseFormat format, CallEvents events) {
+        return ask(messages, format, null, events);
+    }
+
+    /**
+     * As {@link #ask(List, ResponseFormat, CallEvents)}, with the sampling settings of an {@code llm_generate}
+     * call (temperature, the most tokens to answer with, the model), when {@code options} is not null.
+     */
+    String ask(List<ChatMessage> messages, ResponseFormat format, GenerateRequest options, CallEvents events) {
         ChatRequest.Builder request = ChatRequest.builder().messages(messages);
         if (format != null) {
             request.responseFormat(format);
+        }
+        if (options != null && options.temperature() != null) {
+            request.temperature(options.temperature());
+        }
+        if (options != null && options.maxTokens() != null) {
+            request.maxOutputTokens(options.maxTokens());
+        }
+        if (options != null && options.model() != null) {
+            request.modelName(options.model());
         }
         long start = System.nanoTime();
         ChatResponse response;

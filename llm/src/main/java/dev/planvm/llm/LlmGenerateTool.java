@@ -4,13 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ResponseFormat;
+import dev.langchain4j.model.chat.request.ResponseFormatType;
+import dev.langchain4j.model.chat.request.json.JsonRawSchema;
+import dev.langchain4j.model.chat.request.json.JsonSchema;
 import dev.planvm.json.JsonText;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +38,8 @@ public final class LlmGenerateTool implements Tool {
     private final LlmClient client;
     /** The configuration, when the tool was built from one (its timeout can then follow the call's); else null. */
     private final LlmConfig config;
-    /** Clients for attempt timeouts other than the configured one, built on first need. */
-    private final Map<Duration, LlmClient> byTimeout = new ConcurrentHashMap<>();
+    /** Clients for attempt timeouts other than the configured one, and strict ones, built on first need. */
+    private final Map<ClientKey, LlmClient> clients = new ConcurrentHashMap<>();
 
     /** A tool over any chat model; failure messages cannot name the server or the timeout. */
     public LlmGenerateTool(ChatModel model) {
@@ -63,8 +69,10 @@ public final class LlmGenerateTool implements Tool {
 
     @Override
     public String description() {
-        return "Asks the configured LLM: sends 'prompt' (and 'context', when given) and returns the answer "
-                + "as text, or as a JSON object when the output goes to two or more variables.";
+        return "Asks the configured LLM: sends 'prompt' (and 'context', when given; 'system' first) and returns "
+                + "the answer as text; as JSON with response_format \"json\" (an object with the output variables' "
+                + "names as keys when the output goes to two or more); as JSON that fits response_format when it is "
+                + "a JSON Schema. temperature, max_tokens and model tune the request.";
     }
 
     @Override
@@ -74,6 +82,20 @@ public final class LlmGenerateTool implements Tool {
         ObjectNode properties = schema.putObject("properties");
         properties.putObject("prompt").put("type", "string").put("description", "what to ask");
         properties.putObject("context").put("description", "material the answer draws on (any JSON, or null)");
+        properties.putObject("system").put("type", "string").put("description", "a system message, sent first");
+        ObjectNode format = properties.putObject("response_format");
+        format.put(
+                "description",
+                "\"text\" (the default), \"json\" (the answer read as JSON) or a JSON Schema the answer must fit "
+                        + "(strict structured output); any other text asks for text, as StackVM does");
+        format.putArray("type").add("string").add("object");
+        properties
+                .putObject("temperature")
+                .put("type", "number")
+                .put("minimum", 0)
+                .put("maximum", 2);
+        properties.putObject("max_tokens").put("type", "integer").put("minimum", 1);
+        properties.putObject("model").put("type", "string").put("description", "a model the configured server offers");
         schema.putArray("required").add("prompt");
         return schema;
     }
@@ -81,35 +103,86 @@ public final class LlmGenerateTool implements Tool {
     @Override
     public JsonNode invoke(JsonNode params, CallContext context) {
         List<String> keys = context.expectedKeys();
-        boolean wantsObject = keys.size() >= 2;
+        GenerateRequest request = GenerateRequest.of(params, keys);
         List<ChatMessage> messages = new ArrayList<>();
-        if (wantsObject) {
+        if (request.system() != null) {
+            messages.add(SystemMessage.from(request.system()));
+        }
+        if (request.wantsKeys(keys)) {
             messages.add(SystemMessage.from("Respond with one JSON object with exactly these keys: "
                     + String.join(", ", keys) + ". Write nothing outside the object."));
         }
-        messages.add(UserMessage.from(LlmText.withContext(params.path("prompt").asText(), params.get("context"))));
-        String answer = client(context).ask(messages, wantsObject, context.events());
-        if (wantsObject) {
-            Optional<ObjectNode> object = JsonText.findObject(answer);
-            if (object.isPresent()) {
-                return object.get();
-            }
-        }
-        return TextNode.valueOf(answer);
+        messages.add(UserMessage.from(LlmText.withContext(request.prompt(), request.context())));
+        return switch (request.format()) {
+            case TEXT -> TextNode.valueOf(client(context, false).ask(messages, null, request, context.events()));
+            case JSON ->
+                json(
+                        client(context, false).ask(messages, ResponseFormat.JSON, request, context.events()),
+                        request,
+                        keys);
+            case SCHEMA -> fitting(messages, request, context);
+        };
     }
 
-    /** The client whose HTTP timeout is the attempt's (one precedence for every tool: {@link Tool#defaultCallTimeout()}). */
-    private LlmClient client(CallContext context) {
+    /** The JSON an answer holds; for two or more variables, the object (or, as before, the text when it has none). */
+    private static JsonNode json(String answer, GenerateRequest request, List<String> keys) {
+        if (request.wantsKeys(keys)) {
+            Optional<ObjectNode> object = JsonText.findObject(answer);
+            return object.isPresent() ? object.get() : TextNode.valueOf(answer);
+        }
+        return AnswerJson.value(answer)
+                .orElseThrow(() -> ToolException.permanent("response_format is \"json\" but the answer holds no JSON: "
+                        + "'" + LlmText.shorten(answer, 200) + "'"));
+    }
+
+    /** An answer that fits the request's schema, asking once more (with what was wrong) when the first does not. */
+    private JsonNode fitting(List<ChatMessage> messages, GenerateRequest request, CallContext context) {
+        ResponseFormat format = ResponseFormat.builder()
+                .type(ResponseFormatType.JSON)
+                .jsonSchema(JsonSchema.builder()
+                        .name("answer")
+                        .rootElement(JsonRawSchema.from(request.schema().toString()))
+                        .build())
+                .build();
+        LlmClient strict = client(context, true);
+        List<ChatMessage> conversation = new ArrayList<>(messages);
+        List<String> problems = List.of();
+        for (int asked = 1; asked <= 2; asked++) {
+            String answer = strict.ask(conversation, format, request, context.events());
+            Optional<JsonNode> value = AnswerJson.value(answer);
+            problems = value.isEmpty()
+                    ? List.of("it holds no JSON: " + "'" + LlmText.shorten(answer, 200) + "'")
+                    : AnswerJson.problems(request.schema(), value.get());
+            if (problems.isEmpty()) {
+                return value.get();
+            }
+            conversation.add(AiMessage.from(answer));
+            conversation.add(UserMessage.from("That answer does not fit the JSON Schema: " + String.join("; ", problems)
+                    + ". Answer again, with JSON that fits it."));
+        }
+        throw ToolException.permanent(
+                "the answer does not fit response_format, asked twice: " + String.join("; ", problems));
+    }
+
+    /**
+     * The client whose HTTP timeout is the attempt's (one precedence for every tool: {@link Tool#defaultCallTimeout()});
+     * {@code strict}: one that asks the server to hold a JSON Schema answer to the schema exactly.
+     */
+    private LlmClient client(CallContext context, boolean strict) {
         Duration timeout = context.timeout();
-        if (config == null || timeout == null || timeout.equals(config.timeout())) {
+        boolean configured = timeout == null || config == null || timeout.equals(config.timeout());
+        if (config == null || (configured && !strict)) {
             return client;
         }
-        return byTimeout.computeIfAbsent(timeout, t -> {
-            LlmConfig timed =
-                    new LlmConfig(config.apiKey(), config.baseUrl(), config.model(), t, config.maxResponseBytes());
-            return new LlmClient(timed.chatModel(), LlmFailures.of(timed));
+        Duration effective = configured ? config.timeout() : timeout;
+        return clients.computeIfAbsent(new ClientKey(effective, strict), key -> {
+            LlmConfig timed = new LlmConfig(
+                    config.apiKey(), config.baseUrl(), config.model(), key.timeout(), config.maxResponseBytes());
+            return new LlmClient(timed.chatModel(key.strict()), LlmFailures.of(timed));
         });
     }
+
+    private record ClientKey(Duration timeout, boolean strict) {}
 
     @Override
     public String toString() {

@@ -156,9 +156,7 @@ class LlmGenerateToolTest {
     @Test
     void params_may_carry_other_properties() {
         server.reply("fine");
-        assertThat(throughChain(
-                                json(
-                                        "{\"prompt\": \"p\", \"context\": null, \"response_format\": {\"type\": \"json_object\"}}"))
+        assertThat(throughChain(json("{\"prompt\": \"p\", \"context\": null, \"style\": {\"tone\": \"brief\"}}"))
                         .asText())
                 .isEqualTo("fine");
     }
