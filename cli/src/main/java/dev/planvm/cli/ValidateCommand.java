@@ -64,7 +64,8 @@ final class ValidateCommand implements Callable<Integer> {
             names = "--input",
             paramLabel = "NAME",
             split = ",",
-            description = "A variable the run will be given (--var NAME=...), which a YAML or JavaScript plan may read."
+            description = "A variable the run will be given (--var NAME=...). Given, the inputs are declared: reading a"
+                    + " variable that is neither an input nor assigned by the plan is an error, not a warning."
                     + " Comma-separated, repeatable.")
     private Set<String> inputs = Set.of();
 
@@ -104,7 +105,10 @@ final class ValidateCommand implements Callable<Integer> {
             toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
             known = ToolRegistry.of(loaded.tools());
         }
-        PlanSources sources = PlanInput.sources(new PlanLoader(toolNames, Set.of()), inputs);
+        PlanLoader loader = new PlanLoader(toolNames, Set.of());
+        PlanSources sources = inputs.isEmpty()
+                ? PlanInput.sources(loader, inputs)
+                : PlanSources.of(loader).withDeclaredInputs(inputs);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);

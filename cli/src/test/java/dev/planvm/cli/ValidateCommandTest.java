@@ -49,6 +49,21 @@ class ValidateCommandTest {
     }
 
     @Test
+    void declared_inputs_make_a_read_of_neither_an_input_nor_an_assigned_variable_an_error() throws Exception {
+        Path plan = write("inputs.json", """
+                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "${topic} ${tone}"}}]""");
+        assertThat(CliRun.of("validate", plan.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("validate", plan.toString(), "--input", "topic,tone")
+                        .exitCode())
+                .isZero();
+        CliRun declared = CliRun.of("validate", plan.toString(), "--input", "topic");
+        assertThat(declared.exitCode()).isEqualTo(2);
+        assertThat(declared.out())
+                .contains(plan + ": seq_no 0 at /0/parameters/final_answer: ${tone} reads 'tone', which no instruction"
+                        + " assigns and the plan's inputs (topic) do not name");
+    }
+
+    @Test
     void several_files_exit_2_when_any_is_invalid() throws Exception {
         Path good =
                 write("good.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");

@@ -46,7 +46,15 @@ public final class PlanSources {
 
     /** These sources compiling dialect plans that may read these inputs (the run's {@code --var} names). */
     public PlanSources withInputs(Set<String> names) {
-        return new PlanSources(loader, options.withInputs(names));
+        return new PlanSources(loader.withInputs(names), options.withInputs(names));
+    }
+
+    /**
+     * As {@link #withInputs}, for plans that declare these as their inputs: a read of a variable that
+     * is neither one of them nor assigned by the plan is an error ({@link PlanLoader#withDeclaredInputs}).
+     */
+    public PlanSources withDeclaredInputs(Set<String> names) {
+        return new PlanSources(loader.withDeclaredInputs(names), options.withInputs(names));
     }
 
     public PlanLoader loader() {

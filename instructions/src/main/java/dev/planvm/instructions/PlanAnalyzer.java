@@ -33,15 +33,17 @@ final class PlanAnalyzer {
 
     private final List<Entry> entries;
     private final List<Diagnostic> out;
+    private final PlanInputs inputs;
 
-    private PlanAnalyzer(List<Entry> entries, List<Diagnostic> out) {
+    private PlanAnalyzer(List<Entry> entries, List<Diagnostic> out, PlanInputs inputs) {
         this.entries = entries;
         this.out = out;
+        this.inputs = inputs;
     }
 
-    /** Appends the plan-level diagnostics of {@code entries} to {@code out}. */
-    static void analyze(List<Entry> entries, List<Diagnostic> out) {
-        new PlanAnalyzer(entries, out).run();
+    /** Appends the plan-level diagnostics of {@code entries}, a plan run with {@code inputs}, to {@code out}. */
+    static void analyze(List<Entry> entries, List<Diagnostic> out, PlanInputs inputs) {
+        new PlanAnalyzer(entries, out, inputs).run();
     }
 
     private void run() {
@@ -56,6 +58,7 @@ final class PlanAnalyzer {
         }
         checkReachability(seqNos);
         checkReferences(assigned);
+        DefUse.check(defUseNodes(), assigned, inputs.names(), out);
         if (!assigned.contains("final_answer")) {
             out.add(Diagnostic.warning(
                     null, "", "no instruction assigns final_answer, so the run's result will be null"));
@@ -183,17 +186,24 @@ final class PlanAnalyzer {
     private Set<String> assignedVariables() {
         Set<String> assigned = new HashSet<>();
         for (Entry entry : entries) {
-            if (entry.typed() != null) {
-                assigned.addAll(entry.typed().writes());
-            }
-            JsonNode parameters = entry.node().path("parameters");
-            for (String legacyKey : List.of("output_var", "var_name")) {
-                if (parameters.path(legacyKey).isTextual()) {
-                    assigned.add(parameters.path(legacyKey).asText());
-                }
-            }
+            assigned.addAll(writes(entry));
         }
         return assigned;
+    }
+
+    /** What an instruction writes, the legacy {@code output_var} / {@code var_name} keys included. */
+    private static List<String> writes(Entry entry) {
+        List<String> writes = new ArrayList<>();
+        if (entry.typed() != null) {
+            writes.addAll(entry.typed().writes());
+        }
+        JsonNode parameters = entry.node().path("parameters");
+        for (String legacyKey : List.of("output_var", "var_name")) {
+            if (parameters.path(legacyKey).isTextual()) {
+                writes.add(parameters.path(legacyKey).asText());
+            }
+        }
+        return writes;
     }
 
     private void checkReferences(Set<String> assigned) {
@@ -202,17 +212,59 @@ final class PlanAnalyzer {
             String parameters = entry.pointer() + "/parameters";
             forEachTemplate(entry.typed(), parameters, (template, pointer) -> {
                 for (String name : template.variables()) {
-                    if (!assigned.contains(name) && !Builtins.isConstant(name) && reported.add(name)) {
-                        out.add(Diagnostic.warning(
-                                entry.seqNo(),
-                                pointer,
-                                "${" + name + "} reads '" + name
-                                        + "', which no instruction assigns: it must be given as an input (--var " + name
-                                        + "=...)"));
+                    if (assigned.contains(name)
+                            || Builtins.isConstant(name)
+                            || inputs.names().contains(name)
+                            || !reported.add(name)) {
+                        continue;
                     }
+                    String reads = "${" + name + "} reads '" + name + "', which no instruction assigns";
+                    out.add(
+                            inputs.declared()
+                                    ? Diagnostic.error(
+                                            entry.seqNo(),
+                                            pointer,
+                                            reads + " and the plan's inputs (" + inputs.describe() + ") do not name")
+                                    : Diagnostic.warning(
+                                            entry.seqNo(),
+                                            pointer,
+                                            reads + ": it must be given as an input (--var " + name + "=...)"));
                 }
             });
         }
+    }
+
+    /** The instructions in seq_no order with what each reads (an assign's key sees the keys before it) and writes. */
+    private List<DefUse.Node> defUseNodes() {
+        List<Entry> sorted = entries.stream()
+                .sorted(Comparator.comparingInt(e -> e.typed().seqNo()))
+                .toList();
+        List<DefUse.Node> nodes = new ArrayList<>(sorted.size());
+        for (Entry entry : sorted) {
+            Map<String, String> reads = new LinkedHashMap<>();
+            String parameters = entry.pointer() + "/parameters";
+            if (entry.typed() instanceof Assign assign) {
+                Set<String> earlier = new HashSet<>();
+                assign.values().forEach((key, value) -> {
+                    walk(value, JsonPointers.append(parameters, key), (template, pointer) -> {
+                        for (String name : template.variables()) {
+                            if (!earlier.contains(name)) {
+                                reads.putIfAbsent(name, pointer);
+                            }
+                        }
+                    });
+                    earlier.add(key);
+                });
+            } else {
+                forEachTemplate(entry.typed(), parameters, (template, pointer) -> {
+                    for (String name : template.variables()) {
+                        reads.putIfAbsent(name, pointer);
+                    }
+                });
+            }
+            nodes.add(new DefUse.Node(entry.typed(), reads, writes(entry)));
+        }
+        return nodes;
     }
 
     private void checkLegacyReferences(Set<String> assigned) {

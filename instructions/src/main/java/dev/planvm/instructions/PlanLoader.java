@@ -32,6 +32,7 @@ public final class PlanLoader {
     private final Set<String> customTypes;
     private final PlanLimits limits;
     private final PlanReader reader;
+    private final PlanInputs inputs;
 
     /** A loader of the four built-in instruction types, with no extra knowledge of tools. */
     public PlanLoader() {
@@ -55,16 +56,38 @@ public final class PlanLoader {
 
     /** As {@link #PlanLoader(Set, Set)}, refusing plans over {@code limits}. */
     public PlanLoader(Set<String> knownTools, Set<String> customTypes, PlanLimits limits) {
+        this(knownTools, customTypes, limits, PlanInputs.NONE);
+    }
+
+    private PlanLoader(Set<String> knownTools, Set<String> customTypes, PlanLimits limits, PlanInputs inputs) {
         this.typer = new InstructionTyper(knownTools, customTypes);
         this.knownTools = Set.copyOf(knownTools);
         this.customTypes = Set.copyOf(customTypes);
         this.limits = Objects.requireNonNull(limits, "limits");
         this.reader = new PlanReader(limits);
+        this.inputs = Objects.requireNonNull(inputs, "inputs");
     }
 
-    /** This loader with other limits (same tools and custom types). */
+    /** This loader with other limits (same tools, custom types and inputs). */
     public PlanLoader withLimits(PlanLimits limits) {
-        return new PlanLoader(knownTools, customTypes, limits);
+        return new PlanLoader(knownTools, customTypes, limits, inputs);
+    }
+
+    /**
+     * This loader checking plans that are given these variables when they run ({@code --var}): each
+     * counts as assigned before the first instruction, so reading it raises no warning.
+     */
+    public PlanLoader withInputs(Set<String> names) {
+        return new PlanLoader(knownTools, customTypes, limits, new PlanInputs(names, false));
+    }
+
+    /**
+     * This loader checking plans that declare these inputs (a plan tool's {@code inputs},
+     * {@code validate --input}): as {@link #withInputs}, and a read of a variable that is neither an
+     * input nor assigned by any instruction is an error rather than a warning.
+     */
+    public PlanLoader withDeclaredInputs(Set<String> names) {
+        return new PlanLoader(knownTools, customTypes, limits, new PlanInputs(names, true));
     }
 
     public PlanLimits limits() {
@@ -148,7 +171,7 @@ public final class PlanLoader {
         for (int i = 0; i < array.size(); i++) {
             entries.add(typeOne(array.get(i), base + "/" + i, i, diagnostics));
         }
-        PlanAnalyzer.analyze(entries, diagnostics);
+        PlanAnalyzer.analyze(entries, diagnostics, inputs);
         sortByInstruction(diagnostics, base);
         boolean valid = diagnostics.stream().noneMatch(Diagnostic::isError);
         Plan plan = valid ? new Plan(source, document, PlanAnalyzer.sortedTyped(entries)) : null;
