@@ -31,7 +31,8 @@ class LlmEndToEndTest {
     @BeforeEach
     void startServer() {
         server = FakeOpenAiServer.start();
-        environment = Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "1");
+        // generous: a loaded CI machine must not turn an answer into a timeout and a retry
+        environment = Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "10");
     }
 
     @AfterEach
@@ -131,8 +132,10 @@ class LlmEndToEndTest {
         assertThat(run.out()).isEqualTo("Hello after retries\n");
         assertThat(server.requestCount()).isEqualTo(3);
 
-        server.replyAfter(Duration.ofMillis(2500), "too late").reply("in time");
-        CliRun slow = CliRun.withEnvironment(environment, "run", plan(GENERATE_ONE), "--var", "name=Ann");
+        server.replyAfter(Duration.ofMillis(9000), "too late").reply("in time");
+        Map<String, String> shortTimeout =
+                Map.of("OPENAI_BASE_URL", server.baseUrl(), "PLANVM_LLM_TIMEOUT_SECONDS", "3");
+        CliRun slow = CliRun.withEnvironment(shortTimeout, "run", plan(GENERATE_ONE), "--var", "name=Ann");
         assertThat(slow.exitCode()).as(slow.err()).isZero();
         assertThat(slow.out()).isEqualTo("in time\n");
     }
