@@ -3,13 +3,10 @@ package dev.planvm.llm;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.networknt.schema.Error;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.JsonText;
+import dev.planvm.tools.JsonSchemas;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,10 +17,6 @@ import java.util.Optional;
 final class AnswerJson {
 
     private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.LLM_ANSWER);
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
-            SpecificationVersion.DRAFT_2020_12,
-            builder -> builder.schemaLoader(
-                    loader -> loader.fetchRemoteResources(false).block(iri -> isExternal(iri.toString()))));
     private static final int MAX_PROBLEMS = 5;
 
     private AnswerJson() {}
@@ -43,20 +36,6 @@ final class AnswerJson {
 
     /** Why {@code value} does not fit {@code schema} (at most a few sentences), or none when it does. */
     static List<String> problems(JsonNode schema, JsonNode value) {
-        Schema compiled = REGISTRY.getSchema(schema);
-        return compiled.validate(value).stream()
-                .limit(MAX_PROBLEMS)
-                .map(AnswerJson::describe)
-                .toList();
-    }
-
-    private static String describe(Error error) {
-        String at = error.getInstanceLocation().toString();
-        return (at.isEmpty() ? "" : at + " ") + error.getMessage();
-    }
-
-    /** A reference outside the schema (the meta-schemas the library carries are not). */
-    private static boolean isExternal(String iri) {
-        return !iri.startsWith("https://json-schema.org/");
+        return JsonSchemas.problems(JsonSchemas.compile(schema), value, MAX_PROBLEMS);
     }
 }
