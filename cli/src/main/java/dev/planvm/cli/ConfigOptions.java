@@ -40,15 +40,29 @@ final class ConfigOptions {
                     + "planvm kb index; sets \"knowledge\": {\"kb\": NAME} over the configuration's).")
     private String kb;
 
+    @CommandLine.Option(
+            names = "--plan-tools",
+            paramLabel = "DIR",
+            description = "A directory of plan tools: plans that name themselves ({\"name\": ..., \"inputs\": {...},"
+                    + " \"plan\": [...]}), which plans call like any tool. Adds to planTools of the configuration."
+                    + " Repeatable.")
+    private List<Path> planTools = List.of();
+
     /** Loads the tools; the caller closes them (or a VM built with them does). */
     LoadedTools load(Map<String, String> environment, Map<String, String> secrets) {
         Path workingDir = Path.of("").toAbsolutePath();
         Path file = ToolsConfig.locate(workingDir, environment, config).orElse(null);
         List<Path> extra = new ArrayList<>(toolsPath);
         extra.addAll(ToolsConfig.toolsPathFromEnvironment(workingDir, environment));
-        Map<String, JsonNode> overrides = kb == null
-                ? Map.of()
-                : Map.of("knowledge", JsonNodeFactory.instance.objectNode().put("kb", kb));
+        Map<String, JsonNode> overrides = new java.util.LinkedHashMap<>();
+        if (kb != null) {
+            overrides.put("knowledge", JsonNodeFactory.instance.objectNode().put("kb", kb));
+        }
+        if (!planTools.isEmpty()) {
+            var dirs = JsonNodeFactory.instance.arrayNode();
+            planTools.forEach(dir -> dirs.add(workingDir.resolve(dir).toString()));
+            overrides.put(ToolsConfig.PLAN_TOOLS, dirs);
+        }
         return ToolsConfig.load(file, environment, secrets, ToolsConfig.classPathProviders(), extra, overrides);
     }
 }

@@ -6,6 +6,7 @@ import dev.planvm.json.TerminalText;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.tools.config.ToolsConfigException;
 import dev.planvm.vm.durable.DurableRunException;
+import dev.planvm.vm.plantools.PlanToolsException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +109,10 @@ public final class Main {
         if (e instanceof ToolsConfigException config) {
             config.lines().forEach(line -> err.println(TerminalText.safe(line)));
             return ExitCodes.INVALID;
+        }
+        if (e instanceof PlanToolsException planTools) {
+            planTools.problems().forEach(line -> err.println(TerminalText.safe("planvm: " + line)));
+            return ExitCodes.of(planTools.kind());
         }
         String why = e.getMessage() == null
                 ? e.getClass().getSimpleName()

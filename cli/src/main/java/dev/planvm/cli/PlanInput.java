@@ -50,6 +50,16 @@ final class PlanInput {
         return PlanSources.of(loader).withInputs(inputs);
     }
 
+    /** A plan file of a plan-tools directory: a plan of any dialect (not a cassette, expectation, trace or agent test). */
+    static boolean isPlanToolFile(Path file) {
+        return PlanFiles.isPlanFile(file) && !PlanFiles.isAsk(file);
+    }
+
+    /** Loads a plan tool's file, of any dialect. */
+    static LoadResult loadPlanTool(Path file) {
+        return PlanSources.of(new PlanLoader()).load(file, null);
+    }
+
     /** Runs plan files of every dialect on {@code vm} ({@code batch}, {@code test}), each run's clock changed by {@code clock}. */
     static PlanFileRunner runner(PlanVm vm, UnaryOperator<RunClock> clock) {
         return new PlanFileRunner(

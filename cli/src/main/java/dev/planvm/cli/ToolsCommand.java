@@ -3,13 +3,17 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.vm.plantools.PlanTools;
 import java.io.PrintWriter;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -60,6 +64,8 @@ final class ToolsCommand implements Callable<Integer> {
         ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
         var tools =
                 loaded.all().stream().sorted(Comparator.comparing(Tool::name)).toList();
+        List<Plan> planTools =
+                PlanTools.load(loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
         if (format == ValidateCommand.Format.json) {
             ObjectNode document = mapper.createObjectNode();
             ArrayNode list = document.putArray("tools");
@@ -69,12 +75,23 @@ final class ToolsCommand implements Callable<Integer> {
                         .put("description", tool.description())
                         .set("params_schema", tool.paramsSchema());
             }
+            for (Plan plan : planTools) {
+                PlanSignature signature = plan.signature().orElseThrow();
+                ObjectNode entry = list.addObject()
+                        .put("name", signature.name())
+                        .put("description", signature.description())
+                        .put("plan_tool", plan.source());
+                entry.set("params_schema", signature.inputs() == null ? Tool.anyObjectSchema() : signature.inputs());
+                if (signature.output() != null) {
+                    entry.set("output_schema", signature.output());
+                }
+            }
             ObjectNode unavailable = document.putObject("unavailable");
             loaded.unavailable().forEach(unavailable::put);
             out.println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
             return ExitCodes.OK;
         }
-        if (tools.isEmpty()) {
+        if (tools.isEmpty() && planTools.isEmpty()) {
             out.println("No tools are available.");
         }
         for (Tool tool : tools) {
@@ -83,6 +100,19 @@ final class ToolsCommand implements Callable<Integer> {
                 out.println("  " + TerminalText.safe(tool.description()));
             }
             out.println("  params: " + TerminalText.JSON.writeValueAsString(tool.paramsSchema()));
+        }
+        for (Plan plan : planTools) {
+            PlanSignature signature = plan.signature().orElseThrow();
+            out.println(TerminalText.safe(signature.name()) + " (plan tool: " + TerminalText.safe(plan.source()) + ")");
+            if (!signature.description().isBlank()) {
+                out.println("  " + TerminalText.safe(signature.description()));
+            }
+            out.println("  params: "
+                    + TerminalText.JSON.writeValueAsString(
+                            signature.inputs() == null ? Tool.anyObjectSchema() : signature.inputs()));
+            if (signature.output() != null) {
+                out.println("  output: " + TerminalText.JSON.writeValueAsString(signature.output()));
+            }
         }
         loaded.unavailable()
                 .forEach((name, why) ->

@@ -65,7 +65,9 @@ final class VmOptions {
         PlanVmBuilder builder =
                 policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
         loaded = config.load(environment, secrets);
-        return builder.secrets(secrets).tools(loaded, policy.toolPolicy(commandLine));
+        return builder.secrets(secrets)
+                .tools(loaded, policy.toolPolicy(commandLine))
+                .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
     }
 
     /** The tools the last {@link #builder} loaded (what is unavailable and why), or {@code null} before. */

@@ -48,6 +48,14 @@ public final class Plan {
     }
 
     /**
+     * What the plan says about itself when its document is the object form: its name as a plan tool,
+     * its description, the schema of its inputs and of its output.
+     */
+    public java.util.Optional<PlanSignature> signature() {
+        return PlanSignature.of(document);
+    }
+
+    /**
      * This plan with the source line of each {@code seq_no} (lines count from 1; a {@code seq_no}
      * that is not the plan's is ignored).
      */

@@ -171,7 +171,14 @@ public final class PlanLoader {
         for (int i = 0; i < array.size(); i++) {
             entries.add(typeOne(array.get(i), base + "/" + i, i, diagnostics));
         }
-        PlanAnalyzer.analyze(entries, diagnostics, inputs);
+        PlanSignature signature = PlanSignature.read(document, diagnostics);
+        PlanInputs planInputs = inputs;
+        if (signature != null && signature.declaresInputs()) {
+            Set<String> names = new java.util.LinkedHashSet<>(inputs.names());
+            names.addAll(signature.inputNames());
+            planInputs = new PlanInputs(names, true);
+        }
+        PlanAnalyzer.analyze(entries, diagnostics, planInputs);
         sortByInstruction(diagnostics, base);
         boolean valid = diagnostics.stream().noneMatch(Diagnostic::isError);
         Plan plan = valid ? new Plan(source, document, PlanAnalyzer.sortedTyped(entries)) : null;

@@ -6,6 +6,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
+import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -27,6 +28,8 @@ import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
+import dev.planvm.vm.plantools.ChildRuns;
+import dev.planvm.vm.plantools.PlanTools;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
@@ -105,7 +108,7 @@ public final class PlanVm implements AutoCloseable {
     private final java.time.Clock clockSource;
 
     PlanVm(PlanVmBuilder b) {
-        this.tools = ToolRegistry.of(b.tools, b.resolver);
+        this.tools = ToolRegistry.of(withPlanTools(b), b.resolver);
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
@@ -135,6 +138,34 @@ public final class PlanVm implements AutoCloseable {
         this.sleeper = b.sleeper;
         this.maxTokens = b.maxTokens;
         this.clockSource = b.clock;
+    }
+
+    /** The builder's tools and its plan tools (which run their plans on this VM), checked as a whole. */
+    private List<Tool> withPlanTools(PlanVmBuilder b) {
+        List<Plan> plans = new ArrayList<>(b.planTools);
+        plans.addAll(PlanTools.load(b.planToolDirs, b.planToolFile, b.planToolLoader));
+        if (plans.isEmpty()) {
+            return b.tools;
+        }
+        Set<String> others = new HashSet<>();
+        b.tools.forEach(t -> others.add(t.name()));
+        List<Tool> all = new ArrayList<>(b.tools);
+        all.addAll(PlanTools.of(plans, others, b.maxPlanDepth, new ChildRuns() {
+            @Override
+            public Outcome run(Plan plan, Map<String, JsonNode> inputs) {
+                try {
+                    return new Outcome(PlanVm.this.run(plan, inputs, RunMode.live()), List.of());
+                } catch (PlanRejectedException e) {
+                    return new Outcome(null, e.problems());
+                }
+            }
+
+            @Override
+            public java.util.Optional<Tool> tool(String name) {
+                return tools.find(name);
+            }
+        }));
+        return all;
     }
 
     public static PlanVmBuilder builder() {

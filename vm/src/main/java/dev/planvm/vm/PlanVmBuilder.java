@@ -1,6 +1,9 @@
 package dev.planvm.vm;
 
 import dev.planvm.instructions.Custom;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
@@ -16,6 +19,7 @@ import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.tools.config.ToolsConfig;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
+import dev.planvm.vm.plantools.PlanTools;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunLimits;
@@ -23,10 +27,13 @@ import dev.planvm.vm.run.RunListener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** Configures a {@link PlanVm}: {@code PlanVm.builder()...build()}. Not thread-safe; the VM it builds is. */
@@ -60,8 +67,55 @@ public final class PlanVmBuilder {
     final List<CallInterceptor> routing = new ArrayList<>();
     Supplier<? extends CallScheduler> schedulers;
     long maxTokens = dev.planvm.tools.call.TokenBudget.UNLIMITED;
+    final List<Plan> planTools = new ArrayList<>();
+    final List<Path> planToolDirs = new ArrayList<>();
+    Predicate<Path> planToolFile = PlanTools::isJsonPlanFile;
+    Function<Path, LoadResult> planToolLoader = new PlanLoader()::load;
+    int maxPlanDepth = PlanTools.DEFAULT_MAX_DEPTH;
 
     PlanVmBuilder() {}
+
+    /**
+     * A plan that names itself ({@code {"name": ..., "inputs": {...}, "plan": [...]}}) offered as a tool:
+     * other plans call it with a {@code calling} step, and it runs as a child run on this VM. See
+     * {@link dev.planvm.vm.plantools.PlanTool}.
+     */
+    public PlanVmBuilder planTool(Plan plan) {
+        planTools.add(Objects.requireNonNull(plan, "plan"));
+        return this;
+    }
+
+    /** {@link #planTool} for each plan. */
+    public PlanVmBuilder planTools(Collection<Plan> plans) {
+        plans.forEach(this::planTool);
+        return this;
+    }
+
+    /**
+     * Every plan file of this directory (not recursive) as a plan tool, loaded when the VM is built
+     * ({@code *.json} by default; {@link #planToolFiles} for other dialects). A file that does not load,
+     * or does not name itself, refuses the build ({@link dev.planvm.vm.plantools.PlanToolsException}).
+     */
+    public PlanVmBuilder planTools(Path directory) {
+        planToolDirs.add(Objects.requireNonNull(directory, "directory"));
+        return this;
+    }
+
+    /** Which files of a plan-tools directory are plans, and how each is loaded (e.g. every dialect). */
+    public PlanVmBuilder planToolFiles(Predicate<Path> isPlan, Function<Path, LoadResult> loader) {
+        planToolFile = Objects.requireNonNull(isPlan, "isPlan");
+        planToolLoader = Objects.requireNonNull(loader, "loader");
+        return this;
+    }
+
+    /** How deep plan tools may call plan tools (default {@value PlanTools#DEFAULT_MAX_DEPTH}). */
+    public PlanVmBuilder maxPlanDepth(int depth) {
+        if (depth < 0) {
+            throw new IllegalArgumentException("the plan depth must not be negative, not " + depth);
+        }
+        maxPlanDepth = depth;
+        return this;
+    }
 
     /**
      * The tools of a tools configuration ({@code planvm.json}: MCP servers, HTTP and OpenAPI tools,
@@ -100,6 +154,7 @@ public final class PlanVmBuilder {
         if (!loaded.approveTools().isEmpty()) {
             approveTools(loaded.approveTools());
         }
+        loaded.planToolDirs().forEach(this::planTools);
         resources.add(loaded);
         return this;
     }

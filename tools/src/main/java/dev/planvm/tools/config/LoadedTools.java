@@ -38,6 +38,7 @@ public final class LoadedTools implements AutoCloseable {
     private final ConditionEvaluator conditions;
     private final ToolSetup setup;
     private final List<String> approveTools;
+    private final List<Path> planToolDirs;
 
     LoadedTools(
             Path file,
@@ -46,7 +47,8 @@ public final class LoadedTools implements AutoCloseable {
             Map<String, String> unavailable,
             ConditionEvaluator conditions,
             ToolSetup setup,
-            List<String> approveTools) {
+            List<String> approveTools,
+            List<Path> planToolDirs) {
         this.file = file;
         this.tools = List.copyOf(tools);
         this.aliases = Map.copyOf(aliases);
@@ -54,6 +56,12 @@ public final class LoadedTools implements AutoCloseable {
         this.conditions = conditions;
         this.setup = setup;
         this.approveTools = List.copyOf(approveTools);
+        this.planToolDirs = List.copyOf(planToolDirs);
+    }
+
+    /** The {@code planTools} directories: their plans are offered as tools (resolved against the file's directory). */
+    public List<Path> planToolDirs() {
+        return planToolDirs;
     }
 
     /** The {@code approveTools} globs: tools whose calls need a reviewer's approval (empty: none). */

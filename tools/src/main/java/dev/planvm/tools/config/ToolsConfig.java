@@ -1,6 +1,7 @@
 package dev.planvm.tools.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.json.JsonPointers;
@@ -46,6 +47,8 @@ public final class ToolsConfig {
     public static final String TOOL_PATHS = "toolPaths";
     /** The top-level key listing the tools whose calls need a reviewer's approval (globs). */
     public static final String APPROVE_TOOLS = "approveTools";
+    /** The top-level key listing directories of plan tools (plans that name themselves). */
+    public static final String PLAN_TOOLS = "planTools";
 
     private ToolsConfig() {}
 
@@ -118,7 +121,7 @@ public final class ToolsConfig {
      * {@link #load(Path, Map, Map, List, List)} with sections given on the command line: each key of
      * {@code overrides} sets that section, or, when the file has the section and both are objects,
      * sets those keys of it (so {@code --kb docs} picks the knowledge base and keeps the file's other
-     * knowledge settings). Overrides are checked like the file's sections.
+     * knowledge settings); when both are arrays, adds its elements ({@code --plan-tools DIR}). Overrides are checked like the file's sections.
      */
     public static LoadedTools load(
             Path file,
@@ -155,6 +158,7 @@ public final class ToolsConfig {
             providers.addAll(jars.providers());
             Map<String, JsonNode> sections = sections(root, providers);
             List<String> approveTools = approveTools(root);
+            List<Path> planToolDirs = planToolDirs(root);
             if (!problems.isEmpty()) {
                 closeQuietly(jars.loader());
                 throw new ToolsConfigException(file, problems);
@@ -164,7 +168,7 @@ public final class ToolsConfig {
                 setup.closeWith(jars.loader());
             }
             try {
-                return offer(providers, setup, approveTools);
+                return offer(providers, setup, approveTools, planToolDirs);
             } catch (RuntimeException e) {
                 setup.close();
                 throw e;
@@ -180,6 +184,8 @@ public final class ToolsConfig {
                 JsonNode existing = merged.get(key);
                 if (existing instanceof ObjectNode section && value.isObject()) {
                     section.setAll((ObjectNode) value.deepCopy());
+                } else if (existing instanceof ArrayNode list && value.isArray()) {
+                    list.addAll((ArrayNode) value.deepCopy());
                 } else {
                     merged.set(key, value.deepCopy());
                 }
@@ -232,6 +238,30 @@ public final class ToolsConfig {
             return entries;
         }
 
+        /** The {@code planTools} directories, resolved against the file's directory. */
+        private List<Path> planToolDirs(JsonNode root) {
+            JsonNode dirs = root.get(PLAN_TOOLS);
+            List<Path> list = new ArrayList<>();
+            if (dirs == null) {
+                return list;
+            }
+            if (!dirs.isArray()) {
+                problems.add(new Problem(
+                        "/" + PLAN_TOOLS, "must be an array of directories of plan tools, not " + kind(dirs)));
+                return list;
+            }
+            for (int i = 0; i < dirs.size(); i++) {
+                JsonNode dir = dirs.get(i);
+                if (!dir.isTextual() || dir.asText().isBlank()) {
+                    problems.add(new Problem(
+                            "/" + PLAN_TOOLS + "/" + i, "must be a directory of plan tools, not " + kind(dir)));
+                } else {
+                    list.add(baseDirectory.resolve(dir.asText()));
+                }
+            }
+            return list;
+        }
+
         /** The {@code approveTools} globs; a value that is not an array of globs is a problem. */
         private List<String> approveTools(JsonNode root) {
             JsonNode globs = root.get(APPROVE_TOOLS);
@@ -267,7 +297,8 @@ public final class ToolsConfig {
                 provider.configSections().forEach((key, schema) -> {
                     if (schemas.putIfAbsent(key, schema) != null
                             || key.equals(TOOL_PATHS)
-                            || key.equals(APPROVE_TOOLS)) {
+                            || key.equals(APPROVE_TOOLS)
+                            || key.equals(PLAN_TOOLS)) {
                         problems.add(new Problem(
                                 "",
                                 "two tool providers claim the configuration key '" + key + "' ("
@@ -278,11 +309,12 @@ public final class ToolsConfig {
             List<String> known = new ArrayList<>(schemas.keySet());
             known.add(TOOL_PATHS);
             known.add(APPROVE_TOOLS);
+            known.add(PLAN_TOOLS);
             SectionCheck check = new SectionCheck();
             Map<String, JsonNode> sections = new LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> field : root.properties()) {
                 String key = field.getKey();
-                if (key.equals(TOOL_PATHS) || key.equals(APPROVE_TOOLS)) {
+                if (key.equals(TOOL_PATHS) || key.equals(APPROVE_TOOLS) || key.equals(PLAN_TOOLS)) {
                     continue;
                 }
                 JsonNode schema = schemas.get(key);
@@ -302,7 +334,8 @@ public final class ToolsConfig {
         }
 
         /** Asks every provider for its tools; their problems and duplicate names refuse the configuration. */
-        private LoadedTools offer(List<ToolProvider> providers, ToolSetup setup, List<String> approveTools) {
+        private LoadedTools offer(
+                List<ToolProvider> providers, ToolSetup setup, List<String> approveTools, List<Path> planToolDirs) {
             List<Tool> tools = new ArrayList<>();
             Map<String, String> unavailable = new TreeMap<>();
             ConditionEvaluator conditions = null;
@@ -328,7 +361,7 @@ public final class ToolsConfig {
                 setup.close();
                 throw new ToolsConfigException(file, problems);
             }
-            return new LoadedTools(file, kept, aliases, unavailable, conditions, setup, approveTools);
+            return new LoadedTools(file, kept, aliases, unavailable, conditions, setup, approveTools, planToolDirs);
         }
 
         /** Tools by unique name: two real tools with one name are a problem; an alias yields to a real tool. */

@@ -61,7 +61,8 @@ class LoadedToolsTest {
                 Map.of("llm_generate", "no LLM is configured"),
                 null,
                 setup,
-                List.of("mail:*"));
+                List.of("mail:*"),
+                List.of());
     }
 
     private static final ToolPolicy NO_FS_NO_MAIL = ToolPolicy.of(List.of(), List.of("fs:*", "mail:*"));
@@ -128,8 +129,8 @@ class LoadedToolsTest {
         loaded.close();
         assertThat(closed[0]).isTrue();
         ConditionEvaluator never = (prompt, context, call) -> null;
-        LoadedTools withConditions =
-                new LoadedTools(null, List.of(), Map.of(), Map.of(), never, ToolSetup.of(Map.of()), List.of());
+        LoadedTools withConditions = new LoadedTools(
+                null, List.of(), Map.of(), Map.of(), never, ToolSetup.of(Map.of()), List.of(), List.of());
         assertThat(withConditions.conditionEvaluator()).containsSame(never);
         assertThat(withConditions.file()).isEmpty();
     }

@@ -1,0 +1,139 @@
+package dev.planvm.vm.plantools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.networknt.schema.Schema;
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.PlanSignature;
+import dev.planvm.tools.CallContext;
+import dev.planvm.tools.JsonSchemas;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A plan that names itself ({@link PlanSignature}) offered as a tool: a {@code calling} step of another
+ * plan calls it like any tool. Its params are checked against the plan's {@code inputs} before the call
+ * (by the call chain, as for every tool), the child runs on the same VM with exactly those params as
+ * its variables (an absent input that has a {@code default} gets it), and its {@code final_answer},
+ * checked against {@code output} when the plan declares one, is the tool's output.
+ *
+ * <p>To the parent a plan tool is a tool like any other: the call chain records its output into a
+ * cassette, a replay answers it from there without running the child, a dry run answers a placeholder,
+ * and the VM's tool policy and approval rules bind the child's own calls as they bind every run.
+ */
+public final class PlanTool implements Tool {
+
+    private final Plan plan;
+    private final PlanSignature signature;
+    private final ChildRuns vm;
+    private final Schema output;
+
+    PlanTool(Plan plan, ChildRuns vm) {
+        this.plan = Objects.requireNonNull(plan, "plan");
+        this.signature = plan.signature()
+                .filter(s -> s.name() != null)
+                .orElseThrow(() -> new IllegalArgumentException(plan.source() + " does not name itself as a tool"));
+        this.vm = vm;
+        this.output = signature.output() == null ? null : JsonSchemas.compile(signature.output());
+    }
+
+    /** The child plan. */
+    public Plan plan() {
+        return plan;
+    }
+
+    /** The plan tool's name, description and schemas. */
+    public PlanSignature signature() {
+        return signature;
+    }
+
+    @Override
+    public String name() {
+        return signature.name();
+    }
+
+    @Override
+    public String description() {
+        return signature.description().isEmpty()
+                ? "Runs the plan " + plan.source() + " (a plan tool)"
+                : signature.description();
+    }
+
+    @Override
+    public JsonNode paramsSchema() {
+        return signature.inputs() != null ? signature.inputs() : Tool.anyObjectSchema();
+    }
+
+    /** A plan tool has side effects when any tool its plan calls has them, or is not known here. */
+    @Override
+    public boolean hasSideEffects() {
+        for (Instruction instruction : plan.instructions()) {
+            if (instruction instanceof Calling calling) {
+                Optional<Tool> tool = vm.tool(calling.tool());
+                if (tool.isEmpty() || tool.get() == this || tool.get().hasSideEffects()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public JsonNode invoke(JsonNode params, CallContext context) {
+        ChildRuns.Outcome outcome = vm.run(plan, inputs(params));
+        if (outcome.result() == null) {
+            throw ToolException.permanent(
+                    "plan tool '" + name() + "' cannot run here: " + String.join("; ", outcome.refused()));
+        }
+        RunResult result = outcome.result();
+        if (result.waiting()) {
+            throw ToolException.permanent("plan tool '" + name() + "' stopped waiting ("
+                    + result.error().message() + "): a plan tool's child run cannot wait for approval or input yet");
+        }
+        if (!result.succeeded()) {
+            RunError error = result.error();
+            throw ToolException.permanent("plan tool '" + name() + "' failed"
+                    + (error.seqNo() == null
+                            ? ""
+                            : " at its seq_no " + error.seqNo()
+                                    + (error.type() == null ? "" : " (" + error.type() + ")"))
+                    + ": " + error.message());
+        }
+        JsonNode answer = result.finalAnswer();
+        if (output != null) {
+            List<String> problems = JsonSchemas.problems(output, answer == null ? NullNode.getInstance() : answer, 5);
+            if (!problems.isEmpty()) {
+                throw ToolException.permanent("plan tool '" + name() + "' answered a final_answer that does not fit"
+                        + " its output schema: " + String.join("; ", problems));
+            }
+        }
+        return answer;
+    }
+
+    /** The child's variables: each param, and the schema's default of each absent input. */
+    private Map<String, JsonNode> inputs(JsonNode params) {
+        Map<String, JsonNode> inputs = new LinkedHashMap<>();
+        JsonNode properties = paramsSchema().path("properties");
+        properties.properties().forEach(p -> {
+            if (!params.has(p.getKey()) && p.getValue().has("default")) {
+                inputs.put(p.getKey(), p.getValue().get("default"));
+            }
+        });
+        params.properties().forEach(p -> inputs.put(p.getKey(), p.getValue()));
+        return inputs;
+    }
+
+    @Override
+    public String toString() {
+        return "PlanTool[" + name() + " = " + plan.source() + "]";
+    }
+}
