@@ -21,6 +21,7 @@ import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
+import dev.planvm.vm.internal.EarlyStartRule;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
@@ -133,7 +134,7 @@ public final class PlanVm implements AutoCloseable {
         this.tracing = b.tracing;
         this.redactor = b.redactor;
         this.approveTools = b.approveTools;
-        this.dataflows = new Dataflows(tools, approveTools);
+        this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools);
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
         this.maxTokens = b.maxTokens;
@@ -328,10 +329,8 @@ public final class PlanVm implements AutoCloseable {
                 answers,
                 inputs -> new StreamedStarts(
                         handlers,
-                        tools,
-                        chainParts.policy(),
-                        approveTools,
-                        answered,
+                        new EarlyStartRule(
+                                tools, chainParts.policy(), answered ? ApprovalRules.NONE : approveTools, answered),
                         runLimits,
                         early,
                         answers,

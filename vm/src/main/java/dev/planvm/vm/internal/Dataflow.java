@@ -76,6 +76,17 @@ public final class Dataflow {
         return flow;
     }
 
+    /** Whether the call at {@code position} is a barrier: it never starts early and waits for every earlier call. */
+    boolean isBarrier(int position) {
+        int[] free = callsByReadiness.getOrDefault(blockStart[position], new int[0]);
+        for (int call : free) {
+            if (call == position) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void analyseBlock(List<Instruction> instructions, int start, int end, Predicate<String> barriers) {
         Map<String, Integer> lastWrite = new HashMap<>();
         int lastEffect = -1;

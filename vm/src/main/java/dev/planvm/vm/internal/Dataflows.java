@@ -1,16 +1,13 @@
 package dev.planvm.vm.internal;
 
 import dev.planvm.instructions.Plan;
-import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
 import java.util.Collections;
 import java.util.Map;
-import java.util.Optional;
 import java.util.WeakHashMap;
-import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 
 /**
  * The dependency facts of the plans a VM runs, cached per plan: calls of tools with side effects, and
@@ -20,6 +17,7 @@ import java.util.function.UnaryOperator;
 public final class Dataflows {
 
     private final ToolRegistry tools;
+    private final ToolPolicy policy;
     private final ApprovalRules approveTools;
     /** Live runs with the VM's own approval rules. */
     private final Map<Plan, Dataflow> live = Collections.synchronizedMap(new WeakHashMap<>());
@@ -28,9 +26,13 @@ public final class Dataflows {
     /** Live runs without approval barriers (a run with no approval rules when the VM has some). */
     private final Map<Plan, Dataflow> noApproval = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /** @param approveTools the VM's own approval rules */
-    public Dataflows(ToolRegistry tools, ApprovalRules approveTools) {
+    /**
+     * @param policy       the VM's tool policy
+     * @param approveTools the VM's own approval rules
+     */
+    public Dataflows(ToolRegistry tools, ToolPolicy policy, ApprovalRules approveTools) {
         this.tools = tools;
+        this.policy = policy;
         this.approveTools = approveTools;
     }
 
@@ -41,24 +43,20 @@ public final class Dataflows {
      */
     public Dataflow of(Plan plan, boolean offline, ApprovalRules approvals) {
         if (offline) {
-            return this.offline.computeIfAbsent(
-                    plan, p -> Dataflow.of(p, barriers(approvals, tools::findResolved, tools::knownCanonicalName)));
+            return this.offline.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(ApprovalRules.NONE, true)));
         }
         if (approvals.globs().equals(approveTools.globs())) {
-            return live.computeIfAbsent(
-                    plan, p -> Dataflow.of(p, barriers(approvals, tools::find, tools::canonicalName)));
+            return live.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, false)));
         }
         if (approvals.isEmpty()) {
-            return noApproval.computeIfAbsent(
-                    plan, p -> Dataflow.of(p, barriers(approvals, tools::find, tools::canonicalName)));
+            return noApproval.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, false)));
         }
-        return Dataflow.of(plan, barriers(approvals, tools::find, tools::canonicalName));
+        return Dataflow.of(plan, barriers(approvals, false));
     }
 
-    /** Calls that are barriers: of a tool that needs approval (by its canonical name), or that has side effects. */
-    private Predicate<String> barriers(
-            ApprovalRules approvals, Function<String, Optional<Tool>> lookup, UnaryOperator<String> canonical) {
-        return name -> !approvals.isEmpty() && approvals.matches(canonical.apply(name), tools.canonicalNames())
-                || lookup.apply(name).map(Tool::hasSideEffects).orElse(false);
+    /** Calls that are barriers: those {@link EarlyStartRule} does not let start early. */
+    private Predicate<String> barriers(ApprovalRules approvals, boolean offline) {
+        EarlyStartRule rule = new EarlyStartRule(tools, policy, approvals, offline);
+        return name -> !rule.mayStartEarly(name);
     }
 }

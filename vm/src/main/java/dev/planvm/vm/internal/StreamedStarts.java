@@ -6,11 +6,6 @@ import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Reasoning;
 import dev.planvm.instructions.expr.Variables;
-import dev.planvm.tools.Tool;
-import dev.planvm.tools.ToolNames;
-import dev.planvm.tools.ToolPolicy;
-import dev.planvm.tools.ToolRegistry;
-import dev.planvm.tools.approval.ApprovalRules;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.tools.chain.CallChain;
@@ -56,10 +51,7 @@ public final class StreamedStarts {
     }
 
     private final Map<String, InstructionHandler<?>> handlers;
-    private final ToolRegistry tools;
-    private final ToolPolicy policy;
-    private final ApprovalRules approveTools;
-    private final boolean toolsAnswered;
+    private final EarlyStartRule rule;
     private final RunLimits limits;
     private final CallChain chain;
     private final EarlyAnswers answers;
@@ -116,16 +108,12 @@ public final class StreamedStarts {
     }
 
     /**
-     * @param toolsAnswered whether calls are answered without the tools (a replay or a dry run): a tool
-     *                      that is not installed may then start early
+     * @param rule          which calls may start early
      * @param chain         the chain early calls go through (the session's, without its listeners)
      */
     public StreamedStarts(
             Map<String, InstructionHandler<?>> handlers,
-            ToolRegistry tools,
-            ToolPolicy policy,
-            ApprovalRules approveTools,
-            boolean toolsAnswered,
+            EarlyStartRule rule,
             RunLimits limits,
             CallChain chain,
             EarlyAnswers answers,
@@ -133,10 +121,7 @@ public final class StreamedStarts {
             int maxInFlight,
             Map<String, JsonNode> inputs) {
         this.handlers = handlers;
-        this.tools = tools;
-        this.policy = policy;
-        this.approveTools = approveTools;
-        this.toolsAnswered = toolsAnswered;
+        this.rule = rule;
         this.limits = limits;
         this.chain = chain;
         this.answers = answers;
@@ -158,7 +143,7 @@ public final class StreamedStarts {
             prefixClosed = true; // out of order, a jmp or a custom instruction: what follows is not straight-line
             return;
         }
-        if (instruction instanceof Calling calling && !free(calling.tool())) {
+        if (instruction instanceof Calling calling && !rule.mayStartEarly(calling.tool())) {
             prefixClosed = true; // a call that may not start early: no call after it does either
             return;
         }
@@ -315,17 +300,6 @@ public final class StreamedStarts {
         } catch (ExecutionException | InterruptedException | RuntimeException failed) {
             entry.state = State.FAILED; // the failure surfaces at its turn
         }
-    }
-
-    private boolean free(String toolName) {
-        String canonical = toolsAnswered ? tools.knownCanonicalName(toolName) : tools.canonicalName(toolName);
-        ToolNames names = tools.canonicalNames();
-        if (!policy.allows(canonical, names) || !toolsAnswered && approveTools.matches(canonical, names)) {
-            return false; // denied, or needs a reviewer's approval (rules match the canonical name): never called ahead
-            // of its turn
-        }
-        Optional<Tool> tool = tools.find(toolName);
-        return tool.map(t -> !t.hasSideEffects()).orElse(toolsAnswered);
     }
 
     @SuppressWarnings("unchecked")
