@@ -33,7 +33,7 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the run succeeded",
-            "1:the run failed (the message names the seq_no, type and cause)",
+            "1:the run failed (the message names the seq_no, type and cause), or with --keep-going a step failed",
             "2:the plan is invalid or cannot run here, or bad usage",
             "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"
         })
@@ -66,6 +66,16 @@ final class RunCommand implements Callable<Integer> {
     private DurableStoreOptions store;
 
     @CommandLine.Option(
+            names = "--keep-going",
+            description = {
+                "A failed step does not stop the run: its error is reported on stderr (and in the trace's failed_steps)"
+                        + " and the run goes on with the next step; the answer is printed and the exit code is 1 when"
+                        + " any step failed. Limits that protect the machine (--max-steps, memory, the run store)"
+                        + " still stop it. Kept with a stored run: resume keeps going too."
+            })
+    private boolean keepGoing;
+
+    @CommandLine.Option(
             names = "--no-store",
             description = "Do not keep the run in the run store (it cannot be resumed).")
     private boolean noStore;
@@ -94,6 +104,10 @@ final class RunCommand implements Callable<Integer> {
         temporal.checkUsage(commandLine);
         temporalRun.checkUsage(temporal, commandLine);
         if (temporal.enabled()) {
+            if (keepGoing) {
+                throw new CommandLine.ParameterException(
+                        commandLine, "--keep-going does not run on Temporal yet: leave out --temporal or --keep-going");
+            }
             TemporalSupport.require("run --temporal", commandLine);
             return TemporalRun.run(
                     file, trace, modeOptions, vmOptions, temporal, temporalRun, verbosity.verbose(), commandLine);
@@ -108,10 +122,9 @@ final class RunCommand implements Callable<Integer> {
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }
+        RunOptions options = RunOptions.DEFAULT.withKeepGoing(keepGoing);
         RunHooks hooks = RunHooks.NONE.withOptions(
-                vmOptions.clock().given()
-                        ? RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, mode)))
-                        : RunOptions.DEFAULT);
+                vmOptions.clock().given() ? options.withClock(clock.apply(vm.clockFor(options, mode))) : options);
         RunOutput output = new RunOutput(
                 file,
                 commandLine,

@@ -81,8 +81,8 @@ final class RunOutput {
 
     /**
      * Writes the trace and the recorded cassette, reports warnings and failures, prints the answer of
-     * a run that succeeded and returns the exit code: 1 when the run failed or an output file could
-     * not be written (the answer is printed all the same; the message names the file); 3 for a run
+     * a run that succeeded and returns the exit code: 1 when the run failed, a step failed in a run that
+     * keeps going (each is reported on stderr) or an output file could not be written (the answer is printed all the same; the message names the file); 3 for a run
      * that waits for approval (it prints the call it waits for and how to approve it).
      *
      * @param runId the stored run's id, or {@code null} when it is not stored
@@ -96,6 +96,10 @@ final class RunOutput {
             written &= write(() -> recording.recording().cassette().write(record));
         }
         result.warnings().forEach(warning -> err.println(TerminalText.safe("warning: " + label + ": " + warning)));
+        result.failedSteps()
+                .forEach(failed -> err.println(TerminalText.safe(label + ": seq_no " + failed.seqNo() + " ("
+                        + failed.type() + ") failed, " + failed.kind().label() + ", and the run went on: "
+                        + failed.message())));
         if (result.waiting()) {
             err.println(TerminalText.safe(label + ": " + result.error().describe()));
             err.println(
@@ -121,6 +125,11 @@ final class RunOutput {
                     + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
         }
         out.println(answer.isTextual() ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
+        if (result.anyStepFailed()) {
+            int count = result.failedSteps().size();
+            err.println(label + ": " + count + (count == 1 ? " step" : " steps") + " failed (--keep-going)");
+            return ExitCodes.RUNTIME_FAILURE;
+        }
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 

@@ -19,7 +19,7 @@ public sealed interface Instruction permits Assign, Jmp, Calling, Reasoning, Cus
         return header().type();
     }
 
-    /** The {@code seq_no}s this instruction may jump to (empty for all but {@code jmp}). */
+    /** The {@code seq_no}s this instruction may jump to ({@code jmp} targets, a {@code calling}'s {@code on_error.jump}). */
     default List<Integer> jumpTargets() {
         return List.of();
     }
@@ -38,7 +38,10 @@ public sealed interface Instruction permits Assign, Jmp, Calling, Reasoning, Cus
         return false;
     }
 
-    /** The variables the instruction sets when it succeeds, in order (assign keys, output_vars names). */
+    /**
+     * The variables the instruction may set, in order (assign keys, output_vars names, and
+     * {@code last_error} for a {@code calling} with {@code on_error}).
+     */
     default List<String> writes() {
         return List.of();
     }

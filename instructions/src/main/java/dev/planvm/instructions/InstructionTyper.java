@@ -24,7 +24,7 @@ final class InstructionTyper {
 
     static final List<String> TYPES = List.of("assign", "calling", "jmp", "reasoning");
     private static final Set<String> TOOL_KEYS =
-            Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var");
+            Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var", "on_error");
 
     private final Set<String> knownTools;
     private final Set<String> customTypes;
@@ -154,6 +154,17 @@ final class InstructionTyper {
         if (parameters.has("params") && parameters.has("tool_params")) {
             at.error("/parameters", "a calling instruction takes 'tool_params' or 'params', not both");
         }
+        JsonNode onError = parameters.get("on_error");
+        if (onError != null && onError.isObject()) {
+            List<String> kinds = present(onError, "value", "jump");
+            if (kinds.size() != 1) {
+                at.error(
+                        "/parameters/on_error",
+                        "on_error takes exactly one of {\"value\": V} (bind V to output_vars and go on) or"
+                                + " {\"jump\": SEQ} (continue at seq_no SEQ)"
+                                + (kinds.isEmpty() ? "" : ", not both"));
+            }
+        }
     }
 
     private static List<String> present(JsonNode parameters, String... keys) {
@@ -254,7 +265,14 @@ final class InstructionTyper {
         ValueTemplate params = p.has(paramsKey)
                 ? at.template(p.get(paramsKey), "/parameters/" + paramsKey)
                 : new ValueTemplate.Constant(JsonNodeFactory.instance.objectNode());
-        return new Calling(header, tool, params, outputVars(p.get("output_vars")));
+        return new Calling(header, tool, params, outputVars(p.get("output_vars")), onError(p.get("on_error")));
+    }
+
+    private static OnError onError(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        return node.has("jump") ? new OnError.Jump(node.get("jump").asInt()) : new OnError.Value(node.get("value"));
     }
 
     private static OutputVars outputVars(JsonNode node) {

@@ -115,10 +115,14 @@ final class PlanAnalyzer {
     private void checkJumpTargets(Set<Integer> seqNos) {
         TreeSet<Integer> known = new TreeSet<>(seqNos);
         for (Entry entry : entries) {
+            Map<String, Integer> targets = new LinkedHashMap<>();
+            if (entry.typed() instanceof Calling calling && calling.onError() instanceof OnError.Jump jump) {
+                targets.put("on_error/jump", jump.seqNo());
+            }
             if (!(entry.typed() instanceof Jmp jmp)) {
+                checkTargets(entry, targets, known);
                 continue;
             }
-            Map<String, Integer> targets = new LinkedHashMap<>();
             if (jmp.branch() instanceof Jmp.Unconditional u) {
                 targets.put("target_seq", u.target());
             } else {
@@ -128,21 +132,25 @@ final class PlanAnalyzer {
                     targets.put("jump_if_false", both.get(1));
                 }
             }
-            targets.forEach((key, target) -> {
-                String at = entry.pointer() + "/parameters/" + key;
-                if (!known.contains(target)) {
-                    out.add(Diagnostic.error(
-                            entry.seqNo(),
-                            at,
-                            "jump target " + target + " is not a seq_no of this plan"
-                                    + (known.isEmpty()
-                                            ? ""
-                                            : " (they run from " + known.first() + " to " + known.last() + ")")));
-                } else if (target.equals(entry.seqNo()) && key.equals("target_seq")) {
-                    out.add(Diagnostic.warning(entry.seqNo(), at, "jumps to itself: an endless loop"));
-                }
-            });
+            checkTargets(entry, targets, known);
         }
+    }
+
+    private void checkTargets(Entry entry, Map<String, Integer> targets, TreeSet<Integer> known) {
+        targets.forEach((key, target) -> {
+            String at = entry.pointer() + "/parameters/" + key;
+            if (!known.contains(target)) {
+                out.add(Diagnostic.error(
+                        entry.seqNo(),
+                        at,
+                        "jump target " + target + " is not a seq_no of this plan"
+                                + (known.isEmpty()
+                                        ? ""
+                                        : " (they run from " + known.first() + " to " + known.last() + ")")));
+            } else if (target.equals(entry.seqNo()) && key.equals("target_seq")) {
+                out.add(Diagnostic.warning(entry.seqNo(), at, "jumps to itself: an endless loop"));
+            }
+        });
     }
 
     private void checkReachability(Set<Integer> seqNos) {

@@ -55,7 +55,7 @@ public final class Metrics implements RunListener, CallListener {
 
     @Override
     public void stepFinished(StepRecord step) {
-        if (!step.failed()) {
+        if (!step.failed() || step.recovered()) {
             steps.increment();
         }
     }

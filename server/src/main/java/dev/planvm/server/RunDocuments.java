@@ -39,7 +39,9 @@ public final class RunDocuments {
 
     /**
      * How a session of a run ended, as {@code POST /v1/runs?wait=true} answers: {@code {"id", "state",
-     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code trace} when asked.
+     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code trace} when asked;
+     * {@code failed_steps} ({@code [{"seq_no", "type", "tool", "kind", "message"}]}) when the run kept going past
+     * failed steps.
      */
     static ObjectNode outcome(DurableRun run, boolean withTrace) {
         RunResult result = run.result();
@@ -49,6 +51,10 @@ public final class RunDocuments {
         document.set("result", result.finalAnswer());
         document.put("error", result.error() == null ? null : result.error().describe());
         document.set("pending", pending(result.pending()));
+        if (result.anyStepFailed()) {
+            ArrayNode failed = document.putArray("failed_steps");
+            result.failedSteps().forEach(step -> failed.add(step.toJson()));
+        }
         document.put("steps", result.steps())
                 .put("duration_ms", result.duration().toMillis())
                 .put("parent_run", run.parentRun());
@@ -116,6 +122,9 @@ public final class RunDocuments {
         }
         if (options.clock() != null) {
             json.set("clock", options.clock().toJson());
+        }
+        if (options.keepGoing()) {
+            json.put("keep_going", true);
         }
         return json;
     }

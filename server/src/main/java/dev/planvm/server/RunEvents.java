@@ -78,7 +78,7 @@ final class RunEvents implements RunListener, CallListener {
 
     @Override
     public synchronized void stepFinished(StepRecord record) {
-        if (record.failed()) {
+        if (record.failed() && !record.recovered()) {
             event(
                     "step_failed",
                     JSON.objectNode()

@@ -22,14 +22,15 @@ import java.util.Set;
  * {"plan": [...] | {"plan": [...]} | "plan text", "name": "plan.json", "dialect": "yaml" | "js" | "json",
  *  "inputs": {"k": v}, "mode": "live" | "replay" | "dry-run", "cassette": {...}, "dry_run_conditions": false,
  *  "allow_tools": ["w*"], "deny_tools": ["shell*"], "approve_tools": ["send_*"], "max_steps": 100,
- *  "now": "2026-11-26T09:00:00Z", "tz": "Europe/Oslo"}
+ *  "now": "2026-11-26T09:00:00Z", "tz": "Europe/Oslo", "keep_going": false}
  * }</pre>
  * Only {@code plan} is required. A YAML or JavaScript plan is given as text, its dialect named by
  * {@code dialect} or by the extension of {@code name} ({@code trip.yaml}). The tool globs and the step
  * limit narrow the server's settings. {@code now} and {@code tz} set the run's clock (default: the
  * server's clock when the run starts; a replay's cassette's); {@code now} needs an offset unless
  * {@code tz} is given. A replay answers at once (recorded durations are not waited for: a request must
- * not hold a run slot).
+ * not hold a run slot). {@code keep_going} runs past failed steps (each is listed in the answer's
+ * {@code failed_steps}) instead of failing the run at the first.
  *
  * @param plan    the plan document, or a text node holding the plan text (so malformed JSON is located)
  * @param name    what diagnostics and the store call the plan
@@ -58,7 +59,8 @@ public record RunRequest(
             "approve_tools",
             "max_steps",
             "now",
-            "tz");
+            "tz",
+            "keep_going");
 
     /**
      * A request's {@code now} and {@code tz}: either may be {@code null}, keeping that part of the clock
@@ -171,7 +173,10 @@ public record RunRequest(
                         () -> Fields.bad("/dialect", "must be \"yaml\", \"js\" or \"json\", not \"" + name + "\""));
     }
 
-    /** The run options of {@code allow_tools}, {@code deny_tools}, {@code approve_tools} and {@code max_steps}. */
+    /**
+     * The run options of {@code allow_tools}, {@code deny_tools}, {@code approve_tools}, {@code max_steps} and
+     * {@code keep_going}.
+     */
     static RunOptions options(Fields fields) {
         try {
             return new RunOptions(
@@ -179,7 +184,9 @@ public record RunRequest(
                     fields.strings("deny_tools"),
                     fields.strings("approve_tools"),
                     fields.integer("max_steps", 1),
-                    null);
+                    null,
+                    null,
+                    fields.bool("keep_going", false));
         } catch (IllegalArgumentException e) {
             throw Fields.bad("", e.getMessage());
         }

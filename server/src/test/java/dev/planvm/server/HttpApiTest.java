@@ -66,6 +66,27 @@ class HttpApiTest {
     }
 
     @Test
+    void keep_going_runs_past_failed_steps_and_lists_them() throws Exception {
+        String plan = """
+                [{"seq_no": 0, "type": "assign", "parameters": {"x": "${missing.y}"}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "went on"}}]""";
+        Answer run = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, "\"keep_going\": true"));
+        assertThat(run.status()).isEqualTo(200);
+        assertThat(run.json().path("state").asText()).isEqualTo("succeeded");
+        assertThat(run.json().path("result").asText()).isEqualTo("went on");
+        assertThat(run.json().path("failed_steps")).hasSize(1);
+        assertThat(run.json().at("/failed_steps/0/seq_no").asInt()).isZero();
+        assertThat(run.json().at("/failed_steps/0/kind").asText()).isEqualTo("step_failed");
+        Answer stored = fixture.get("/v1/runs/" + run.json().path("id").asText());
+        assertThat(stored.json().at("/options/keep_going").asBoolean()).isTrue();
+        assertThat(stored.json().at("/steps/0/handled").asText()).isEqualTo("keep_going");
+
+        Answer stopped = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, ""));
+        assertThat(stopped.json().path("state").asText()).isEqualTo("failed");
+        assertThat(stopped.json().has("failed_steps")).isFalse();
+    }
+
+    @Test
     void a_run_without_wait_is_accepted_at_once_with_where_to_look() throws Exception {
         Answer run = fixture.post("/v1/runs", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"Bo\"}"));
         assertThat(run.status()).isEqualTo(202);

@@ -16,8 +16,24 @@ import java.util.Optional;
 public class ToolException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * What kind of tool failure it is, as a plan's {@code last_error} names it: the call timed out, a rule
+     * or a reviewer denied it, or the tool (or what it reaches) failed.
+     */
+    public enum Kind {
+        TOOL_ERROR,
+        TIMEOUT,
+        DENIED;
+
+        /** {@code tool_error}, {@code timeout}, {@code denied}. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     private final boolean retriable;
     private final Duration retryAfter;
+    private final Kind kind;
 
     public ToolException(String message, boolean retriable) {
         this(message, retriable, null, null);
@@ -32,7 +48,13 @@ public class ToolException extends RuntimeException {
      * @param retryAfter how long the other side asked to wait before the next attempt, or {@code null}
      */
     public ToolException(String message, boolean retriable, Throwable cause, Duration retryAfter) {
+        this(message, retriable, cause, retryAfter, Kind.TOOL_ERROR);
+    }
+
+    /** A failure of a {@link Kind} (a timeout, a denial); the other constructors make {@link Kind#TOOL_ERROR}s. */
+    public ToolException(String message, boolean retriable, Throwable cause, Duration retryAfter, Kind kind) {
         super(message, cause);
+        this.kind = Objects.requireNonNull(kind, "kind");
         if (retryAfter != null && retryAfter.isNegative()) {
             throw new IllegalArgumentException("retryAfter must not be negative, not " + retryAfter);
         }
@@ -45,6 +67,16 @@ public class ToolException extends RuntimeException {
         return new ToolException(message, false);
     }
 
+    /** A call that did not answer in time (retriable). */
+    public static ToolException timeout(String message) {
+        return new ToolException(message, true, null, null, Kind.TIMEOUT);
+    }
+
+    /** A call that a rule or a reviewer refused (never retried). */
+    public static ToolException denied(String message) {
+        return new ToolException(message, false, null, null, Kind.DENIED);
+    }
+
     /** A failure that may go away if tried again. */
     public static ToolException transientFailure(String message, Throwable cause) {
         return new ToolException(message, true, cause);
@@ -53,6 +85,11 @@ public class ToolException extends RuntimeException {
     /** A retriable failure whose other side asked to wait {@code retryAfter} before trying again (HTTP 429). */
     public static ToolException retryAfter(String message, Duration retryAfter) {
         return new ToolException(message, true, null, Objects.requireNonNull(retryAfter, "retryAfter"));
+    }
+
+    /** What kind of failure it is (a subclass or a wrapper keeps the kind it was given). */
+    public Kind kind() {
+        return kind;
     }
 
     public boolean retriable() {

@@ -479,7 +479,8 @@ public final class PlanVm implements AutoCloseable {
                         hooks.control(),
                         trace != null || mode instanceof RunMode.Record,
                         scheduler,
-                        clock))
+                        clock,
+                        options.keepGoing()))
                 .run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * run gives — the same status, final variables, trace (steps in order, with what they wrote and
  * where they jumped) and error. Random plans mix assigns, calls with random dependencies on
  * random latencies, a failing tool, a side-effecting tool, and unconditional, local and LLM jumps
- * (loops included; the step limit ends runaway ones identically).
+ * (loops included; the step limit ends runaway ones identically). Calls may have an {@code on_error}
+ * (a value, fitting their output_vars or not, or a jump), expressions may read {@code last_error},
+ * and every third plan runs keeping going past failed steps.
  */
 class ConcurrencyEquivalenceTest {
 
@@ -47,17 +49,21 @@ class ConcurrencyEquivalenceTest {
         int failed = 0;
         int startedEarly = 0;
         int used = 0;
+        int handled = 0;
         for (int seed = 0; seed < CASES; seed++) {
             Random random = new Random(seed);
             String json = randomPlan(random).toString();
-            RunResult sequential = run(json, true, seed);
-            RunResult concurrent = run(json, false, seed);
+            boolean keepGoing = seed % 3 == 0;
+            RunResult sequential = run(json, true, seed, keepGoing);
+            RunResult concurrent = run(json, false, seed, keepGoing);
             String where = "seed " + seed + ", plan " + json;
             assertThat(concurrent.status()).as(where).isEqualTo(sequential.status());
             assertThat(concurrent.variables()).as(where).isEqualTo(sequential.variables());
             assertThat(concurrent.finalAnswer()).as(where).isEqualTo(sequential.finalAnswer());
             assertThat(describe(concurrent.error())).as(where).isEqualTo(describe(sequential.error()));
             assertThat(steps(concurrent.trace())).as(where).isEqualTo(steps(sequential.trace()));
+            assertThat(concurrent.failedSteps()).as(where).isEqualTo(sequential.failedSteps());
+            handled += sequential.trace().findValues("handled").size();
             JsonNode early = concurrent.trace().path("early_calls");
             assertThat(early.path("mismatched").asInt())
                     .as("early calls that differed from their turn's call, " + where)
@@ -73,10 +79,11 @@ class ConcurrencyEquivalenceTest {
                 .as("some random plans fail, so error equivalence is exercised")
                 .isBetween(CASES / 20, CASES * 19 / 20);
         assertThat(maxRunning.get()).as("calls overlapped in concurrent runs").isGreaterThan(1);
+        assertThat(handled).as("failed steps handled by on_error or keep-going").isGreaterThan(CASES / 10);
         assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
     }
 
-    private RunResult run(String json, boolean sequential, int seed) {
+    private RunResult run(String json, boolean sequential, int seed, boolean keepGoing) {
         AtomicInteger effects = new AtomicInteger();
         PlanVm vm = PlanVm.builder()
                 .tools(tools(effects))
@@ -90,7 +97,16 @@ class ConcurrencyEquivalenceTest {
         LoadResult loaded = vm.loader().load(json, "seed-" + seed);
         assertThat(loaded.errors()).as(json).isEmpty();
         Plan plan = loaded.plan();
-        return vm.run(plan, Map.of("a", TextNode.valueOf("start"), "b", IntNode.valueOf(seed % 7)));
+        Map<String, JsonNode> inputs = new java.util.LinkedHashMap<>();
+        inputs.put("a", TextNode.valueOf("start"));
+        inputs.put("b", IntNode.valueOf(seed % 7));
+        return vm.run(
+                plan,
+                dev.planvm.vm.run.Checkpoint.start(inputs),
+                RunMode.live(),
+                dev.planvm.vm.run.RunHooks.NONE.withOptions(
+                        dev.planvm.vm.run.RunOptions.DEFAULT.withKeepGoing(keepGoing)),
+                null);
     }
 
     private List<Tool> tools(AtomicInteger effects) {
@@ -193,6 +209,9 @@ class ConcurrencyEquivalenceTest {
                 } else if (random.nextInt(5) > 0) {
                     parameters.putArray("output_vars").add(variable(random));
                 }
+                if (random.nextInt(3) == 0) {
+                    onError(random, parameters, seq, size);
+                }
             } else if (kind < 77) {
                 instruction.put("type", "jmp");
                 parameters.put("target_seq", random.nextInt(size + 1));
@@ -222,13 +241,28 @@ class ConcurrencyEquivalenceTest {
         return plan;
     }
 
+    /** An on_error: a jump (anywhere, or forward), a value that fits the output_vars, or a text (which two output_vars cannot take). */
+    private static void onError(Random random, ObjectNode parameters, int seq, int size) {
+        ObjectNode onError = parameters.putObject("on_error");
+        switch (random.nextInt(4)) {
+            case 0 -> onError.put("jump", random.nextInt(size + 1));
+            case 3 -> onError.put("jump", seq + 1 + random.nextInt(size - seq)); // forward, past what follows
+            case 1 -> {
+                ObjectNode value = onError.putObject("value");
+                parameters.path("output_vars").forEach(name -> value.put(name.asText(), "fallback"));
+            }
+            default -> onError.put("value", "fallback");
+        }
+    }
+
     private static String variable(Random random) {
         return VARIABLES.get(random.nextInt(VARIABLES.size()));
     }
 
     private static String expression(Random random) {
         String v = variable(random);
-        return switch (random.nextInt(4)) {
+        return switch (random.nextInt(5)) {
+            case 4 -> "${last_error.seq_no}";
             case 0 -> "${" + v + "}";
             case 1 -> "${" + v + "}-x";
             case 2 -> "${len(str(" + v + "))}";
@@ -245,7 +279,8 @@ class ConcurrencyEquivalenceTest {
         List<String> steps = new ArrayList<>();
         for (JsonNode step : trace.path("steps")) {
             steps.add(step.path("seq_no").asInt() + " " + step.path("type").asText() + " " + step.path("writes") + " "
-                    + step.path("jump") + " " + step.path("error").asText(""));
+                    + step.path("jump") + " " + step.path("error").asText("") + " "
+                    + step.path("handled").asText(""));
         }
         return steps;
     }

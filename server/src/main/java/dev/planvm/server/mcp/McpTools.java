@@ -168,7 +168,8 @@ final class McpTools {
                     + ", \"deny_tools\": " + GLOBS
                     + ", \"approve_tools\": " + GLOBS + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}, "
                     + "\"now\": {\"type\": \"string\", \"description\": \"The run's clock for the date/time helpers, e.g. 2026-11-26T09:00:00Z.\"}, "
-                    + "\"tz\": {\"type\": \"string\", \"description\": \"The run's time zone, e.g. Europe/Oslo.\"}}, \"required\": [\"plan\"]}";
+                    + "\"tz\": {\"type\": \"string\", \"description\": \"The run's time zone, e.g. Europe/Oslo.\"}, "
+                    + "\"keep_going\": {\"type\": \"boolean\", \"description\": \"Go on past failed steps (listed in failed_steps).\"}}, \"required\": [\"plan\"]}";
     static final String GET_RUN =
             "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}}, \"required\": [\"run_id\"]}";
     static final String EMPTY = "{\"type\": \"object\", \"properties\": {}}";

@@ -182,7 +182,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
     private final class Progress implements RunListener {
         @Override
         public void stepFinished(StepRecord step) {
-            if (!step.failed()) {
+            if (!step.failed() || step.recovered()) {
                 committed.add(TraceRecorder.entry(step));
             }
         }

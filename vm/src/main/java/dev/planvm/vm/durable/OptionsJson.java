@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * How the store writes a run's {@link RunOptions}: {@code {"allow_tools": [...], "deny_tools": [...],
- * "approve_tools": [...], "max_steps": N, "origin": "serve"}} (keys left out when empty).
+ * "approve_tools": [...], "max_steps": N, "origin": "serve", "keep_going": true}} (keys left out when empty or false).
  */
 final class OptionsJson {
 
@@ -26,6 +26,9 @@ final class OptionsJson {
         if (options.origin() != null) {
             json.put("origin", options.origin());
         }
+        if (options.keepGoing()) {
+            json.put("keep_going", true);
+        }
         return json;
     }
 
@@ -40,7 +43,9 @@ final class OptionsJson {
                     strings(json.get("deny_tools")),
                     strings(json.get("approve_tools")),
                     json.hasNonNull("max_steps") ? json.get("max_steps").asInt() : null,
-                    json.hasNonNull("origin") ? json.get("origin").asText() : null);
+                    json.hasNonNull("origin") ? json.get("origin").asText() : null,
+                    null,
+                    json.path("keep_going").asBoolean(false));
         } catch (IllegalArgumentException e) {
             throw new StoreException("the run store holds unusable run options " + json + ": " + e.getMessage(), e);
         }

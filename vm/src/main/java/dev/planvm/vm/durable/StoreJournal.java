@@ -11,8 +11,9 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * Writes a run's committed steps to the {@link RunStore} as they commit, each in its own
- * transaction, before the next step starts. A failed step is not committed (a resume runs it
- * again); a write that fails stops the run (see {@link RunJournal}).
+ * transaction, before the next step starts. A failed step that stops the run is not committed (a
+ * resume runs it again); one the run goes on from (its {@code on_error}, a run that keeps going) is,
+ * with its writes ({@code last_error} included). A write that fails stops the run (see {@link RunJournal}).
  */
 final class StoreJournal implements RunJournal {
 

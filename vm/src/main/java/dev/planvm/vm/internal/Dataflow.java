@@ -15,8 +15,8 @@ import java.util.function.Predicate;
 
 /**
  * The static dependency facts the concurrent scheduler needs, computed once per plan: basic
- * blocks (a leader is the first instruction, every jump target, and what follows a {@code jmp} or
- * a custom instruction); for each call (a {@code calling}, or a {@code condition_prompt} jmp) and
+ * blocks (a leader is the first instruction, every jump target, and what follows a {@code jmp}, a
+ * custom instruction or a {@code calling} whose {@code on_error} jumps); for each call (a {@code calling}, or a {@code condition_prompt} jmp) and
  * each assign, the last earlier instruction of its block writing each variable it reads; and for
  * each call the last earlier side-effecting call of its block. Positions index
  * {@link Plan#instructions()}.
@@ -57,7 +57,9 @@ public final class Dataflow {
         }
         for (int p = 0; p < n; p++) {
             Instruction instruction = instructions.get(p);
-            if (instruction instanceof Jmp || instruction instanceof Custom) {
+            if (instruction instanceof Jmp
+                    || instruction instanceof Custom
+                    || !instruction.jumpTargets().isEmpty()) {
                 if (p + 1 < n) {
                     leader[p + 1] = true;
                 }

@@ -2,13 +2,16 @@ package dev.planvm.vm.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.OnError;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.EvaluationException;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.vm.internal.handlers.OutputBinding;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.InstructionHandler;
@@ -19,6 +22,7 @@ import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.StepError;
 import dev.planvm.vm.run.StepFailure;
 import dev.planvm.vm.run.StepRecord;
 import java.time.Duration;
@@ -50,6 +54,8 @@ public final class Interpreter {
     private final Plan plan;
     private final VariableStore variables;
     private int steps;
+    /** Steps that failed and let the run go on (it keeps going), in execution order. */
+    private final List<StepError> failedSteps = new ArrayList<>();
     /** The instruction being executed, for the message when the run runs out of memory. */
     private Instruction current;
 
@@ -105,7 +111,8 @@ public final class Interpreter {
                 null,
                 warnings,
                 setup.speculator() == null ? null : setup.speculator().stats(),
-                ending == null ? null : ending.pending());
+                ending == null ? null : ending.pending(),
+                failedSteps);
         if (setup.journal() != null) {
             try {
                 setup.journal().finish(result);
@@ -205,6 +212,8 @@ public final class Interpreter {
                 tell(l -> l.stepStarted(instruction));
             }
             Outcome outcome;
+            String handled = null;
+            String failure = null;
             try {
                 outcome = execute(instruction, step);
             } catch (RuntimeException e) {
@@ -218,17 +227,23 @@ public final class Interpreter {
                         instruction.type(),
                         setup.redactor().redact(describe(e)),
                         e);
-                StepRecord failed = step.record(
-                        stepStart - runStart, setup.scheduler().nanoTime() - stepStart, null, error.message());
-                tell(l -> l.stepFinished(failed));
-                return Ending.failed(error);
+                Recovery recovery = recover(instruction, step, e, error);
+                if (recovery == null) {
+                    StepRecord failed = step.record(
+                            stepStart - runStart, setup.scheduler().nanoTime() - stepStart, null, error.message());
+                    tell(l -> l.stepFinished(failed));
+                    return Ending.failed(error);
+                }
+                outcome = recovery.outcome();
+                handled = recovery.handled();
+                failure = error.message();
             }
             int next = outcome instanceof Outcome.JumpTo jump
                     ? plan.positionOf(jump.seqNo())
                     : outcome instanceof Outcome.Halt ? instructions.size() : pc + 1;
             if (setup.recording()) {
-                StepRecord record =
-                        step.record(stepStart - runStart, setup.scheduler().nanoTime() - stepStart, outcome, null);
+                StepRecord record = step.record(
+                        stepStart - runStart, setup.scheduler().nanoTime() - stepStart, outcome, failure, handled);
                 RunError notRecorded = commit(record, next);
                 if (notRecorded != null) {
                     return Ending.failed(notRecorded);
@@ -238,6 +253,49 @@ public final class Interpreter {
             pc = next;
         }
         return null;
+    }
+
+    /** A failed step the run goes on from: what happens next, and how the trace says it was handled. */
+    private record Recovery(Outcome outcome, String handled) {}
+
+    /**
+     * How the run goes on after {@code instruction} failed with {@code e}, or {@code null} when the failure stops
+     * it: a {@code calling}'s {@code on_error} binds its value (or jumps) and sets {@code last_error}; a run that
+     * keeps going records the failure and goes on with the next step. Neither ever recovers from a failure that
+     * protects the machine ({@link StepError#recoverable}). A failure while binding the value stops the run.
+     */
+    private Recovery recover(Instruction instruction, Step step, RuntimeException e, RunError error) {
+        if (!StepError.recoverable(e)) {
+            return null;
+        }
+        String tool = instruction instanceof Calling calling ? calling.tool() : null;
+        StepError failed =
+                new StepError(instruction.seqNo(), instruction.type(), tool, StepError.Kind.of(e), error.message());
+        if (instruction instanceof Calling calling && calling.onError() != null) {
+            try {
+                if (calling.onError() instanceof OnError.Value value) {
+                    OutputBinding.values(calling.tool(), calling.outputVars(), value.value())
+                            .forEach(step::set);
+                }
+                step.set(OnError.LAST_ERROR, failed.lastError());
+            } catch (RuntimeException bindFailure) {
+                if (setup.keepGoing() && StepError.recoverable(bindFailure)) {
+                    failedSteps.add(failed);
+                    return new Recovery(Outcome.next(), "keep_going");
+                }
+                return null;
+            }
+            log.debug("seq_no {}: on_error handled: {}", instruction.seqNo(), error.message());
+            return calling.onError() instanceof OnError.Jump jump
+                    ? new Recovery(Outcome.jumpTo(jump.seqNo()), "jump")
+                    : new Recovery(Outcome.next(), "value");
+        }
+        if (!setup.keepGoing()) {
+            return null;
+        }
+        failedSteps.add(failed);
+        log.debug("seq_no {} failed and the run keeps going: {}", instruction.seqNo(), error.message());
+        return new Recovery(Outcome.next(), "keep_going");
     }
 
     /** Stops the run before {@code next} when its control asks: cancelled (failed) or interrupted. */

@@ -25,6 +25,7 @@ import java.util.Map;
  *                     that it counts against the run's memory budget
  * @param scheduler    what the speculator starts early calls with, and the run's clocks
  * @param clock        the run's clock, which its date/time helpers read
+ * @param keepGoing    whether a failed step lets the run go on with the next one
  */
 public record RunSetup(
         Plan plan,
@@ -41,7 +42,8 @@ public record RunSetup(
         RunControl control,
         boolean retaining,
         CallScheduler scheduler,
-        RunClock clock) {
+        RunClock clock,
+        boolean keepGoing) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

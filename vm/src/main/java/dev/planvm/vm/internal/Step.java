@@ -148,6 +148,11 @@ final class Step implements StepContext {
 
     /** The record of this step, which started {@code offsetNanos} after the run and took {@code durationNanos}. */
     StepRecord record(long offsetNanos, long durationNanos, Outcome outcome, String error) {
+        return record(offsetNanos, durationNanos, outcome, error, null);
+    }
+
+    /** {@link #record(long, long, Outcome, String)} of a step that failed and was {@code handled} (the run goes on). */
+    StepRecord record(long offsetNanos, long durationNanos, Outcome outcome, String error, String handled) {
         JsonNodeFactory json = JsonNodeFactory.instance;
         return new StepRecord(
                 seqNo(),
@@ -159,6 +164,7 @@ final class Step implements StepContext {
                 outcome,
                 explanation,
                 error,
-                calls);
+                calls,
+                handled);
     }
 }

@@ -22,6 +22,9 @@ import java.util.Objects;
  *                     {@code null}: a replay takes its cassette's, else the VM takes one from its clock source
  *                     when the run starts ({@code PlanVm#clockFor}); a durable run stores the one it got, so a
  *                     resume and a rerun compute the same dates
+ * @param keepGoing    whether a failed step lets the run go on with the next step (its error is recorded, and
+ *                     {@link RunResult#failedSteps()} lists it) instead of failing the run; a limit that protects the
+ *                     machine still stops it
  */
 public record RunOptions(
         List<String> allowTools,
@@ -29,10 +32,22 @@ public record RunOptions(
         List<String> approveTools,
         Integer maxSteps,
         String origin,
-        RunClock clock) {
+        RunClock clock,
+        boolean keepGoing) {
 
     /** Nothing beyond the VM's settings. */
-    public static final RunOptions DEFAULT = new RunOptions(List.of(), List.of(), List.of(), null, null, null);
+    public static final RunOptions DEFAULT = new RunOptions(List.of(), List.of(), List.of(), null, null, null, false);
+
+    /** Options that stop at the first failed step. */
+    public RunOptions(
+            List<String> allowTools,
+            List<String> denyTools,
+            List<String> approveTools,
+            Integer maxSteps,
+            String origin,
+            RunClock clock) {
+        this(allowTools, denyTools, approveTools, maxSteps, origin, clock, false);
+    }
 
     /** Options with no clock of their own. */
     public RunOptions(
@@ -69,12 +84,17 @@ public record RunOptions(
     }
 
     public RunOptions withOrigin(String value) {
-        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, value, clock);
+        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, value, clock, keepGoing);
     }
 
     /** These options with the run's clock ({@code null}: none of their own). */
     public RunOptions withClock(RunClock value) {
-        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, value);
+        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, value, keepGoing);
+    }
+
+    /** These options, keeping going past failed steps or not. */
+    public RunOptions withKeepGoing(boolean value) {
+        return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, clock, value);
     }
 
     @Override
@@ -85,11 +105,12 @@ public record RunOptions(
                 && approveTools.equals(o.approveTools)
                 && Objects.equals(maxSteps, o.maxSteps)
                 && Objects.equals(origin, o.origin)
-                && Objects.equals(clock, o.clock);
+                && Objects.equals(clock, o.clock)
+                && keepGoing == o.keepGoing;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(allowTools, denyTools, approveTools, maxSteps, origin, clock);
+        return Objects.hash(allowTools, denyTools, approveTools, maxSteps, origin, clock, keepGoing);
     }
 }

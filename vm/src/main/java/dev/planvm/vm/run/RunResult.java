@@ -22,6 +22,9 @@ import java.util.Map;
  * @param warnings    run-time warnings (e.g. {@code final_answer} never set)
  * @param earlyCalls  what running calls ahead of their turn did, or {@code null} in a sequential run
  * @param pending     the call waiting for approval when {@link RunStatus#WAITING}, else {@code null}
+ * @param failedSteps the steps that failed and let the run go on because it keeps going
+ *                    ({@link RunOptions#keepGoing()}), in execution order; empty otherwise (a step whose
+ *                    {@code on_error} handled its failure is not listed: the plan decided what it means)
  *
  * <p>Every result that did not succeed has an {@link #error()}: why it failed, what it waits for, or why
  * it stopped.
@@ -36,7 +39,8 @@ public record RunResult(
         JsonNode trace,
         List<String> warnings,
         EarlyCalls earlyCalls,
-        PendingCall pending) {
+        PendingCall pending,
+        List<StepError> failedSteps) {
 
     /**
      * Calls started ahead of their turn: how many were started, how many answered their
@@ -61,6 +65,22 @@ public record RunResult(
         }
         variables = Map.copyOf(variables);
         warnings = List.copyOf(warnings);
+        failedSteps = List.copyOf(failedSteps);
+    }
+
+    /** A result with no step that failed and let the run go on. */
+    public RunResult(
+            RunStatus status,
+            JsonNode finalAnswer,
+            Map<String, JsonNode> variables,
+            RunError error,
+            int steps,
+            Duration duration,
+            JsonNode trace,
+            List<String> warnings,
+            EarlyCalls earlyCalls,
+            PendingCall pending) {
+        this(status, finalAnswer, variables, error, steps, duration, trace, warnings, earlyCalls, pending, List.of());
     }
 
     /** A result that waits for no approval. */
@@ -74,7 +94,12 @@ public record RunResult(
             JsonNode trace,
             List<String> warnings,
             EarlyCalls earlyCalls) {
-        this(status, finalAnswer, variables, error, steps, duration, trace, warnings, earlyCalls, null);
+        this(status, finalAnswer, variables, error, steps, duration, trace, warnings, earlyCalls, null, List.of());
+    }
+
+    /** Whether a step failed and the run went on (a run that keeps going): the command line exits 1. */
+    public boolean anyStepFailed() {
+        return !failedSteps.isEmpty();
     }
 
     public boolean succeeded() {
@@ -94,19 +119,40 @@ public record RunResult(
     /** This result with its trace document. */
     public RunResult withTrace(JsonNode document) {
         return new RunResult(
-                status, finalAnswer, variables, error, steps, duration, document, warnings, earlyCalls, pending);
+                status,
+                finalAnswer,
+                variables,
+                error,
+                steps,
+                duration,
+                document,
+                warnings,
+                earlyCalls,
+                pending,
+                failedSteps);
     }
 
     /** This result with {@code earlier} warnings (found before the run) ahead of its own. */
     public RunResult withWarningsFirst(List<String> earlier) {
         List<String> all = new ArrayList<>(earlier);
         all.addAll(warnings);
-        return new RunResult(status, finalAnswer, variables, error, steps, duration, trace, all, earlyCalls);
+        return new RunResult(
+                status, finalAnswer, variables, error, steps, duration, trace, all, earlyCalls, pending, failedSteps);
     }
 
     /** This result failed with {@code failure} (e.g. the journal could not record its end). */
     public RunResult failedWith(RunError failure) {
         return new RunResult(
-                RunStatus.FAILED, finalAnswer, variables, failure, steps, duration, trace, warnings, earlyCalls, null);
+                RunStatus.FAILED,
+                finalAnswer,
+                variables,
+                failure,
+                steps,
+                duration,
+                trace,
+                warnings,
+                earlyCalls,
+                null,
+                failedSteps);
     }
 }

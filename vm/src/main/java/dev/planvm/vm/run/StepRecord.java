@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param error          the failure message, or {@code null} when the step succeeded
  * @param calls          the calls the step made through the call chain, in order (typed: a resume
  *                       knows which recorded interactions they used)
+ * @param handled        when the step failed and the run went on: {@code value} or {@code jump} (its
+ *                       {@code on_error}) or {@code keep_going} (the run keeps going); else {@code null}
  */
 public record StepRecord(
         int seqNo,
@@ -30,13 +32,32 @@ public record StepRecord(
         Outcome outcome,
         String explanation,
         String error,
-        List<Call> calls) {
+        List<Call> calls,
+        String handled) {
 
     public StepRecord {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(inputs, "inputs");
         Objects.requireNonNull(writes, "writes");
         calls = List.copyOf(calls);
+        if (handled != null && error == null) {
+            throw new IllegalArgumentException("only a failed step is handled");
+        }
+    }
+
+    /** A step that either succeeded or stopped the run. */
+    public StepRecord(
+            int seqNo,
+            String type,
+            long offsetNanos,
+            long durationNanos,
+            ObjectNode inputs,
+            ObjectNode writes,
+            Outcome outcome,
+            String explanation,
+            String error,
+            List<Call> calls) {
+        this(seqNo, type, offsetNanos, durationNanos, inputs, writes, outcome, explanation, error, calls, null);
     }
 
     /** The {@code seq_no} jumped to, or {@code null} when execution went on in order (or halted, or failed). */
@@ -46,5 +67,10 @@ public record StepRecord(
 
     public boolean failed() {
         return error != null;
+    }
+
+    /** Whether the step failed and the run went on (its {@code on_error}, or a run that keeps going). */
+    public boolean recovered() {
+        return handled != null;
     }
 }

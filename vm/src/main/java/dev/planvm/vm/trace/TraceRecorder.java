@@ -32,7 +32,9 @@ import java.util.function.Supplier;
  *  "plan": {"source": ..., "digest": ...}, "inputs": {...}, "clock": {"now": ..., "tz": ...},
  *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
  *  "step_count": N, "early_calls": {"started", "used", "mismatched"},
- *  "steps": [{"seq_no", "line", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error"}],
+ *  "steps": [{"seq_no", "line", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error",
+ *             "handled": "value" | "jump" | "keep_going"}],
+ *  "failed_steps": [{"seq_no", "type", "tool", "kind", "message"}],
  *  "calls": [{"seq_no", "kind": "tool" | "condition", "tool", "start_ms", "duration_ms", "outcome": "answered" | "failed",
  *             "error", "attempts": [...]}],
  *  "pending": {"seq_no", "type", "tool", "params"}}
@@ -53,7 +55,9 @@ import java.util.function.Supplier;
  * before the next attempt, absent on a last attempt that failed too); the successful attempt is
  * not listed. A step whose calls spent LLM tokens has {@code "tokens": {"prompt", "completion"}} in its
  * inputs, and the document has their sum as {@code tokens} (absent when no step spent any).
- * {@code early_calls} is absent in a sequential run. Secrets are redacted. A run that
+ * A step that failed and let the run go on has both {@code error} and {@code handled}: its {@code on_error}
+ * bound a value or jumped, or the run keeps going ({@code keep_going}); a run that keeps going lists those
+ * steps in {@code failed_steps} (absent when none failed). {@code early_calls} is absent in a sequential run. Secrets are redacted. A run that
  * ran out of memory (or stack) keeps no steps: they are dropped first, to free what they held.
  *
  * <p>A value larger or deeper than one variable may be (an input, a tool param or output, a
@@ -216,6 +220,10 @@ public final class TraceRecorder implements RunListener, CallListener {
             e.put("message", error.message());
         }
         document.put("step_count", result.steps());
+        if (!result.failedSteps().isEmpty()) {
+            ArrayNode failed = document.putArray("failed_steps");
+            result.failedSteps().forEach(f -> failed.add(f.toJson()));
+        }
         if (result.earlyCalls() != null) {
             RunResult.EarlyCalls early = result.earlyCalls();
             document.putObject("early_calls")
@@ -293,6 +301,9 @@ public final class TraceRecorder implements RunListener, CallListener {
         }
         if (step.error() != null) {
             entry.put("error", step.error());
+        }
+        if (step.recovered()) {
+            entry.put("handled", step.handled());
         }
         return entry;
     }

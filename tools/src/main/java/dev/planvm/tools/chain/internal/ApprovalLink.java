@@ -40,7 +40,7 @@ public final class ApprovalLink implements CallInterceptor {
             }
             if (!decision.get().approved()) {
                 String reason = decision.get().reason();
-                throw ToolException.permanent("denied by a reviewer" + (reason.isBlank() ? "" : ": " + reason));
+                throw ToolException.denied("denied by a reviewer" + (reason.isBlank() ? "" : ": " + reason));
             }
         }
         return chain.proceed(call);

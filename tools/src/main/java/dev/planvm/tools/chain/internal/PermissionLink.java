@@ -41,7 +41,7 @@ public final class PermissionLink implements CallInterceptor {
                 && call.context().seqNo() != dev.planvm.tools.CallContext.NO_INSTRUCTION) {
             Optional<String> refusal = policy.refusal(tool.canonical(), names);
             if (refusal.isPresent()) {
-                throw ToolException.permanent(refusal.get());
+                throw ToolException.denied(refusal.get());
             }
         }
         return chain.proceed(call);

@@ -94,7 +94,7 @@ public final class RetryLink implements CallInterceptor {
             chain.attemptFailed(new FailedAttempt(attempt, e, took, null));
             message += " (after " + attempt + " attempts)";
         }
-        return message.equals(e.getMessage()) ? e : new ToolException(message, e.retriable(), e);
+        return message.equals(e.getMessage()) ? e : new ToolException(message, e.retriable(), e, null, e.kind());
     }
 
     /** {@code 60 s}, {@code 1.5 s}. */

@@ -55,7 +55,7 @@ public final class TimeoutLink implements CallInterceptor {
             return attempt.get(timeout.plus(grace(timeout)).toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             if (attempt.cancel(true)) {
-                throw new ToolException("the call timed out after " + RetryLink.seconds(timeout), true);
+                throw ToolException.timeout("the call timed out after " + RetryLink.seconds(timeout));
             }
             return answer(attempt, call); // it answered just in time
         } catch (ExecutionException failed) {

@@ -1,0 +1,68 @@
+package dev.planvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KeepGoingCommandTest {
+
+    private static final String PLAN = """
+            [{"seq_no": 0, "type": "assign", "parameters": {"x": "${missing.y}"}},
+             {"seq_no": 1, "type": "assign", "parameters": {"y": "${other}"}},
+             {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "went on"}}]""";
+
+    @TempDir
+    Path dir;
+
+    private String plan(String json) throws Exception {
+        Path file = dir.resolve("p.json");
+        Files.writeString(file, json);
+        return file.toString();
+    }
+
+    @Test
+    void keep_going_reports_every_failed_step_prints_the_answer_and_exits_1() throws Exception {
+        String plan = plan(PLAN);
+        Path trace = dir.resolve("trace.json");
+        CliRun run = CliRun.of("run", "--keep-going", "--no-store", "--trace", trace.toString(), plan);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEqualTo("went on\n");
+        assertThat(run.err().lines()).hasSize(3).satisfies(lines -> {
+            assertThat(lines.get(0))
+                    .startsWith(plan + ": seq_no 0 (assign) failed, step_failed, and the run went on: ");
+            assertThat(lines.get(1)).startsWith(plan + ": seq_no 1 (assign) failed, step_failed");
+            assertThat(lines.get(2)).isEqualTo(plan + ": 2 steps failed (--keep-going)");
+        });
+        assertThat(run.err()).doesNotContain("\tat ");
+        JsonNode document = new ObjectMapper().readTree(trace.toFile());
+        assertThat(document.path("status").asText()).isEqualTo("succeeded");
+        assertThat(document.path("failed_steps")).hasSize(2);
+        assertThat(document.at("/failed_steps/0/seq_no").asInt()).isZero();
+        assertThat(document.at("/failed_steps/0/kind").asText()).isEqualTo("step_failed");
+        assertThat(document.at("/steps/1/handled").asText()).isEqualTo("keep_going");
+    }
+
+    @Test
+    void without_keep_going_the_first_failed_step_stops_the_run() throws Exception {
+        String plan = plan(PLAN);
+        CliRun run = CliRun.of("run", "--no-store", plan);
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith(plan + ": seq_no 0 (assign): ");
+    }
+
+    @Test
+    void keep_going_with_no_failed_step_exits_0() throws Exception {
+        String plan = plan("""
+                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "fine"}}]""");
+        CliRun run = CliRun.of("run", "--keep-going", plan);
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo("fine\n");
+        assertThat(run.err()).isEmpty();
+    }
+}
