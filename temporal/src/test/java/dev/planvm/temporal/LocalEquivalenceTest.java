@@ -61,6 +61,20 @@ class LocalEquivalenceTest {
                 }
             }
         }
+        try (Stream<Path> files = Files.list(PLANS)) { // the example plans' tools (plan tools among them)
+            for (Path cassette :
+                    files.filter(p -> p.toString().endsWith(".cassette.json")).toList()) {
+                Path plan = Path.of(cassette.toString().replace(".cassette.json", ".json"));
+                LoadResult loaded = Files.exists(plan) ? new PlanLoader().load(plan) : null;
+                if (loaded != null && loaded.valid()) {
+                    loaded.plan().instructions().forEach(instruction -> {
+                        if (instruction instanceof Calling calling) {
+                            toolNames.add(calling.tool());
+                        }
+                    });
+                }
+            }
+        }
         queue = TestTemporal.queue("equivalence");
         workers = PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
                 .taskQueue(queue)
