@@ -160,7 +160,8 @@
 
   /** Inline Markdown into {@code parent}: `code`, **bold**, *italics* / _italics_, [text](http(s) url). */
   function inline(parent, text) {
-    var pattern = /(`+)([^`]+?)\1|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|_([^_\s][^_]*?)_|\[([^\]]+)\]\(([^)\s]+)\)/g;
+    // underscores emphasise only at word edges: AUTO_RANDOM stays as it is
+    var pattern = /(`+)([^`]+?)\1|\*\*([^*]+?)\*\*|(?<![A-Za-z0-9])__([^_]+?)__(?![A-Za-z0-9])|\*([^*\s][^*]*?)\*|(?<![A-Za-z0-9])_([^_\s][^_]*?)_(?![A-Za-z0-9])|\[([^\]]+)\]\(([^)\s]+)\)/g;
     var at = 0;
     var match;
     while ((match = pattern.exec(text)) !== null) {
