@@ -181,7 +181,28 @@ await step('report', async () => {
   await served.waitForSelector('body[data-ready="1"]', { timeout: 20_000 });
   results.served_report_status = answer.status();
   results.served_report_nodes = await served.$eval('body', (body) => Number(body.dataset.nodes));
+  results.served_report_result = await served.$eval('dd.result', (dd) => dd.textContent);
   await served.close();
+});
+
+// 5. a hostile Markdown answer on the run page: text, no markup, only http(s) links
+await step('hostile', async () => {
+  const page = await newPage(WIDE);
+  await page.goto(config.base + '/#/runs/' + config.finished_id);
+  await page.waitForSelector('#report[data-ready="1"]', { timeout: 20_000 });
+  results.hostile = await page.evaluate(() => {
+    const result = document.querySelector('#report dd.result');
+    return {
+      title: document.title,
+      headings: [...result.querySelectorAll('h3, h4')].map((h) => h.textContent),
+      items: result.querySelectorAll('li').length,
+      images: document.querySelectorAll('img').length,
+      scripts_in_result: result.querySelectorAll('script').length,
+      links: [...result.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+      text: result.textContent,
+    };
+  });
+  await page.close();
 });
 
 await browser.close();

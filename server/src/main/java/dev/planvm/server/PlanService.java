@@ -56,8 +56,6 @@ public final class PlanService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PlanService.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    /** The most recent runs a search of the run list looks through. */
-    static final int MAX_SEARCHED = 10_000;
 
     private static final Set<String> VALIDATE_FIELDS =
             Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps");
@@ -344,7 +342,7 @@ public final class PlanService implements AutoCloseable {
 
     /**
      * {@link #list(String, int, int)} of the runs whose id starts with {@code q} or whose plan's name contains it
-     * (ignoring case), among the {@value #MAX_SEARCHED} most recent runs; {@code q} null or blank: every run.
+     * (ignoring case), among the {@value RunSearch#MAX_SEARCHED} most recent runs; {@code q} null or blank: every run.
      */
     public ObjectNode list(String state, String q, int limit, int offset) {
         String needle = q == null ? "" : q.strip().toLowerCase(Locale.ROOT);
@@ -364,7 +362,12 @@ public final class PlanService implements AutoCloseable {
                 };
         int size = Math.max(1, Math.min(limit, 500));
         if (!needle.isEmpty()) {
-            return search(state, status, needle, size, Math.max(0, offset));
+            return RunSearch.page(
+                    from -> guard(() -> store.list(RunSearch.BATCH, from, status)),
+                    state,
+                    needle,
+                    size,
+                    Math.max(0, offset));
         }
         List<RunSummary> page = guard(() -> store.list(size, Math.max(0, offset), status));
         ObjectNode answer = JSON.objectNode();
@@ -375,47 +378,6 @@ public final class PlanService implements AutoCloseable {
         answer.put("limit", size).put("offset", Math.max(0, offset));
         if (page.size() == size) {
             answer.put("next_offset", Math.max(0, offset) + size);
-        } else {
-            answer.putNull("next_offset");
-        }
-        return answer;
-    }
-
-    /** The runs that match {@code needle}, a page of {@code size} after skipping {@code offset} matches. */
-    private ObjectNode search(String state, RunStatus status, String needle, int size, int offset) {
-        ObjectNode answer = JSON.objectNode();
-        ArrayNode list = answer.putArray("runs");
-        int skipped = 0;
-        boolean more = false;
-        scan:
-        for (int from = 0; from < MAX_SEARCHED; from += 200) {
-            int at = from;
-            List<RunSummary> page = guard(() -> store.list(200, at, status));
-            for (RunSummary run : page) {
-                boolean matches = (state == null || run.state().equals(state))
-                        && (run.id().toLowerCase(Locale.ROOT).startsWith(needle)
-                                || String.valueOf(run.planSource())
-                                        .toLowerCase(Locale.ROOT)
-                                        .contains(needle));
-                if (!matches) {
-                    continue;
-                }
-                if (skipped < offset) {
-                    skipped++;
-                } else if (list.size() < size) {
-                    list.add(RunDocuments.summary(run));
-                } else {
-                    more = true;
-                    break scan;
-                }
-            }
-            if (page.size() < 200) {
-                break;
-            }
-        }
-        answer.put("limit", size).put("offset", offset);
-        if (more) {
-            answer.put("next_offset", offset + size);
         } else {
             answer.putNull("next_offset");
         }

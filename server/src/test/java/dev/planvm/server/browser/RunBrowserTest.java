@@ -40,6 +40,14 @@ class RunBrowserTest {
     private static final Path PLAN = Path.of("../plans/stackvm-tidb-best-practices.json");
     private static final Path CASSETTE = Path.of("../plans/stackvm-tidb-best-practices.cassette.json");
 
+    /** A Markdown answer with markup and script where a careless renderer would take them for HTML. */
+    static final String HOSTILE_MARKDOWN = """
+            # Findings
+            - first <img src=x onerror="document.title='pwned'"> item
+            - see [the docs](https://example.com/docs) and [this](javascript:document.title='pwned')
+            <script>document.title='pwned'</script>
+            """;
+
     @TempDir
     static Path dir;
 
@@ -56,13 +64,15 @@ class RunBrowserTest {
                 .as("puppeteer-core is installed: run npm ci in server/src/test/browser (.ci/run does)")
                 .isDirectory();
         server = ServerFixture.start(dir);
-        finished = server.post(
-                        "/v1/runs?wait=true",
-                        ServerFixture.runBody(
-                                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"echo\","
-                                        + " \"tool_params\": {\"text\": \"<b>hi</b>\"}, \"output_vars\": \"e\"}},"
-                                        + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${e.text}\"}}]",
-                                "\"name\": \"hello-browser.json\""))
+        ObjectNode hello = ServerFixture.JSON.createObjectNode().put("name", "hello-browser.json");
+        hello.set(
+                "plan",
+                ServerFixture.JSON.readTree(
+                        "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"echo\","
+                                + " \"tool_params\": {\"text\": \"${text}\"}, \"output_vars\": \"e\"}},"
+                                + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${e.text}\"}}]"));
+        hello.putObject("inputs").put("text", HOSTILE_MARKDOWN);
+        finished = server.post("/v1/runs?wait=true", hello.toString())
                 .json()
                 .path("id")
                 .asText();
@@ -223,7 +233,22 @@ class RunBrowserTest {
             assertThat(report.path("result_markdown_items").asInt()).isPositive();
         }
         assertThat(results.path("served_report_status").asInt()).isEqualTo(200);
+        assertThat(results.path("served_report_result").asText()).contains("<script>document.title='pwned'</script>");
         assertThat(results.path("served_report_nodes").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void a_hostile_markdown_answer_is_drawn_as_text_with_only_http_links() {
+        JsonNode page = results.path("hostile");
+        assertThat(page.path("title").asText()).doesNotContain("pwned");
+        assertThat(page.path("headings").toString()).contains("Findings");
+        assertThat(page.path("items").asInt()).isEqualTo(2);
+        assertThat(page.path("images").asInt()).isZero();
+        assertThat(page.path("scripts_in_result").asInt()).isZero();
+        assertThat(page.path("links").toString())
+                .contains("https://example.com/docs")
+                .doesNotContain("javascript:");
+        assertThat(page.path("text").asText()).contains("<img src=x", "[this](javascript:");
     }
 
     @Test
