@@ -2,7 +2,8 @@
 // with puppeteer-core: node run-browser.mjs CONFIG.json. It writes what it saw to config.results (JSON) and the
 // screenshots to config.artifacts; RunBrowserTest asserts on the results. It exits 1 when a step could not be done.
 //
-// config: {base, chromium, artifacts, results, finished_id, waiting_id, live_body, report_file}
+// config: {base, chromium, artifacts, results, finished_id, waiting_id, live_body, report_file,
+//          token_base, token, token_run_id}
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,12 +25,13 @@ async function newPage(viewport) {
   const page = await browser.newPage();
   await page.setViewport(viewport);
   page.on('console', (message) => {
-    if (message.type() === 'error') results.console_errors.push(page.url() + ': ' + message.text());
+    const expected401 = config.token_base && page.url().startsWith(config.token_base) && message.text().includes('401');
+    if (message.type() === 'error' && !expected401) results.console_errors.push(page.url() + ': ' + message.text());
   });
   page.on('pageerror', (error) => results.console_errors.push(page.url() + ': ' + error.message));
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(config.base) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
+    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
       results.requests_elsewhere.push(url);
     }
   });
@@ -112,6 +114,9 @@ await step('live', async () => {
     (items) => items.length);
   results.live_downloads = await page.$$eval('a.download', (links) => links.map((a) => a.getAttribute('href')));
   await shoot(page, 'run-page-finished', WIDE);
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+  results.dark_background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await shoot(page, 'run-page-dark', WIDE);
   await page.close();
 });
 
@@ -202,6 +207,22 @@ await step('hostile', async () => {
       text: result.textContent,
     };
   });
+  await page.close();
+});
+
+// 6. a server with a token: the page asks for it, then lists and follows runs with it (event stream included)
+await step('token', async () => {
+  const page = await newPage(WIDE);
+  await page.goto(config.token_base + '/');
+  await page.waitForSelector('#token-form:not([hidden])', { timeout: 20_000 });
+  results.token_asked = await page.$eval('#status', (s) => s.textContent);
+  await page.type('#token', config.token);
+  await page.click('#token-form button[type="submit"]');
+  await page.waitForSelector('body[data-ready="list"]', { timeout: 20_000 });
+  results.token_rows = await page.$$eval('table.runs tbody tr', (rows) => rows.map((row) => row.dataset.run));
+  await page.goto(config.token_base + '/#/runs/' + config.token_run_id);
+  await page.waitForFunction(() => document.getElementById('main').dataset.live === 'ended', { timeout: 20_000 });
+  results.token_run = await page.$eval('#main', (main) => ({ state: main.dataset.state, events: Number(main.dataset.events || 0) }));
   await page.close();
 });
 

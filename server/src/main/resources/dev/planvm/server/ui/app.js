@@ -273,7 +273,7 @@ async function runPage(id) {
     const run = model.run;
     main.dataset.state = run.state;
     stateBadge.replaceChildren(badge(run.state));
-    global().PlanvmReport.render(report, model, { heading: false });
+    window.PlanvmReport.render(report, model, { heading: false });
     main.dataset.ran = String(report.querySelectorAll('#flow-graph g.node.ran, #flow-graph g.node.failed').length);
     main.dataset.steps = String(model.summary.steps);
     drawApproval(run);
@@ -362,7 +362,10 @@ async function runPage(id) {
     live.textContent = 'following live';
     live.classList.add('on');
     main.dataset.live = 'following';
-    stream = follow(id, () => refresh(), async () => {
+    stream = follow(id, () => {
+      main.dataset.events = String(Number(main.dataset.events || 0) + 1);
+      refresh();
+    }, async () => {
       live.textContent = 'not running';
       live.classList.remove('on');
       await refresh();
@@ -395,10 +398,6 @@ function download(what, path, file) {
   return link;
 }
 
-function global() {
-  return window;
-}
-
 // ---------------------------------------------------------------- routing
 
 function route() {
@@ -408,6 +407,7 @@ function route() {
   delete main.dataset.state;
   delete main.dataset.live;
   delete main.dataset.refreshes;
+  delete main.dataset.events;
   const { path, query } = params();
   const run = /^\/runs\/([A-Za-z0-9]{1,64})$/.exec(path);
   say('');

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.server.ServiceSettings;
+import dev.planvm.server.http.ServerSettings;
 import dev.planvm.server.report.HtmlReport;
 import dev.planvm.server.report.Reports;
 import dev.planvm.server.testing.ServerFixture;
@@ -51,7 +53,11 @@ class RunBrowserTest {
     @TempDir
     static Path dir;
 
+    private static final String TOKEN = "browser-token-0123456789";
+
     private static ServerFixture server;
+    private static ServerFixture guarded;
+    private static String guardedRun;
     private static JsonNode results;
     private static String finished;
     private static String waiting;
@@ -87,6 +93,13 @@ class RunBrowserTest {
         assertThat(wait.path("state").asText()).as(wait.toString()).isEqualTo("waiting");
         waiting = wait.path("id").asText();
 
+        guarded = new ServerFixture(
+                dir.resolve("guarded.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withToken(TOKEN));
+        guardedRun = guarded.post("/v1/runs?wait=true", hello.toString())
+                .json()
+                .path("id")
+                .asText();
+
         ObjectNode live = ServerFixture.JSON.createObjectNode();
         live.set("plan", ServerFixture.JSON.readTree(PLAN.toFile()));
         live.put("name", "stackvm-tidb-best-practices.json").put("mode", "replay");
@@ -107,7 +120,10 @@ class RunBrowserTest {
                 .put("finished_id", finished)
                 .put("waiting_id", waiting)
                 .put("live_body", live.toString())
-                .put("report_file", report.toString());
+                .put("report_file", report.toString())
+                .put("token_base", guarded.server.url())
+                .put("token", TOKEN)
+                .put("token_run_id", guardedRun);
         Path configFile = dir.resolve("config.json");
         Files.writeString(configFile, config.toString());
         Path log = dir.resolve("node.log");
@@ -132,6 +148,9 @@ class RunBrowserTest {
     static void stop() {
         if (server != null) {
             server.close();
+        }
+        if (guarded != null) {
+            guarded.close();
         }
     }
 
@@ -249,6 +268,21 @@ class RunBrowserTest {
                 .contains("https://example.com/docs")
                 .doesNotContain("javascript:");
         assertThat(page.path("text").asText()).contains("<img src=x", "[this](javascript:");
+    }
+
+    @Test
+    void a_server_with_a_token_is_browsed_once_the_token_is_given() {
+        assertThat(results.path("token_asked").asText()).contains("bearer token");
+        assertThat(results.path("token_rows").toString()).contains(guardedRun);
+        assertThat(results.path("token_run").path("state").asText()).isEqualTo("succeeded");
+        assertThat(results.path("token_run").path("events").asInt())
+                .as("events of the stream read with the token (its two steps committed, the run finished)")
+                .isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void the_pages_follow_a_dark_colour_scheme() {
+        assertThat(results.path("dark_background").asText()).isEqualTo("rgb(13, 17, 23)");
     }
 
     @Test
