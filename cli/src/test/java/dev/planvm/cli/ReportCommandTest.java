@@ -34,9 +34,9 @@ class ReportCommandTest {
         assertThat(report.exitCode()).as(report.err()).isZero();
         String html = Files.readString(fromTrace);
         assertThat(html)
-                .contains("<svg id=\"flow-graph\"", "<svg id=\"timeline\"")
-                .contains("data-from=\"2\" data-to=\"1\" data-count=\"2\"")
-                .contains("class=\"node failed\" data-seq=\"3\"");
+                .contains("id=\"report-data\"", "\"graph\":", "\"timeline\":")
+                .contains("{\"kind\":\"jump\",\"from\":2,\"to\":1,\"count\":2}")
+                .containsPattern("\\{\"seq\":3,[^}]*\"outcome\":\"failed\"}");
         String id =
                 failed.err().replaceAll("(?s).*planvm resume (\\w+).*", "$1").trim();
         CliRun rerun = planvm("rerun", id, "--from", "3", "--var", "n=5");
@@ -47,8 +47,7 @@ class ReportCommandTest {
         assertThat(planvm("report", child, "-o", fromStore.toString()).exitCode())
                 .isZero();
         assertThat(Files.readString(fromStore))
-                .contains("<section id=\"lineage\">")
-                .contains(id + " failed")
+                .contains("\"lineage\":[\"" + id + " failed")
                 .contains(child + " succeeded")
                 .contains("rerun of " + id + " from seq_no 3");
         CliRun missing =
@@ -76,8 +75,8 @@ class ReportCommandTest {
         assertThat(test.out()).contains("  report: " + out.resolve("bad.html"));
         assertThat(out.resolve("ok.html")).doesNotExist();
         assertThat(Files.readString(out.resolve("bad.html")))
-                .contains("<section id=\"diff\">")
+                .contains("\"diff\":[")
                 .contains("/final_answer: expected 3, got 2")
-                .contains("<svg id=\"flow-graph\"");
+                .contains("\"graph\":");
     }
 }

@@ -27,7 +27,16 @@ public record ContinueRequest(
         String callId) {
 
     private static final Set<String> FIELDS = Set.of(
-            "mode", "cassette", "dry_run_conditions", "force", "approved", "reason", "from_seq", "inputs", "call_id");
+            "mode",
+            "cassette",
+            "replay_timing",
+            "dry_run_conditions",
+            "force",
+            "approved",
+            "reason",
+            "from_seq",
+            "inputs",
+            "call_id");
     /** The longest call id read. */
     private static final int MAX_CALL_ID = 64;
 

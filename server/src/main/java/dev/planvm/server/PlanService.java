@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
+import dev.planvm.server.report.ReportModel;
+import dev.planvm.server.report.Reports;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
@@ -25,6 +27,7 @@ import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -53,6 +56,7 @@ public final class PlanService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PlanService.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
     private static final Set<String> VALIDATE_FIELDS =
             Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps");
 
@@ -289,9 +293,42 @@ public final class PlanService implements AutoCloseable {
         return find(id);
     }
 
+    /**
+     * What the run browser draws of a run ({@code GET /v1/runs/{id}/report}): its {@link ReportModel}, and under
+     * {@code run} its {@code id}, {@code state}, {@code mode}, {@code parent_run}, {@code pending} (with the
+     * {@code call_id} an approval names) and {@code links}.
+     */
+    public ObjectNode report(String id) {
+        StoredRun run = find(id);
+        ObjectNode model = ReportModel.of(Reports.of(run, lineage(run)));
+        ((ObjectNode) model.path("summary")).put("status", state(run));
+        ObjectNode about = model.putObject("run")
+                .put("id", run.id())
+                .put("state", state(run))
+                .put("mode", run.mode())
+                .put("parent_run", run.parentRun());
+        about.set(
+                "pending",
+                run.pendingApproval()
+                        .map(a -> RunDocuments.approval(run.id(), a))
+                        .orElse(null));
+        about.set("links", RunDocuments.links(run.id()));
+        return model;
+    }
+
+    /** The trace document of a stored run ({@code GET /v1/runs/{id}/trace}): its committed steps, as {@code planvm report} reads it. */
+    public ObjectNode trace(String id) {
+        return Reports.trace(find(id));
+    }
+
+    /** A cassette of the calls a stored run's committed steps made ({@code GET /v1/runs/{id}/cassette}). */
+    public ObjectNode cassette(String id) {
+        return StoredCassette.of(find(id));
+    }
+
     /** The chain of runs a rerun started from, oldest first, ending with {@code run} (at most 50). */
     public List<StoredRun> lineage(StoredRun run) {
-        return dev.planvm.server.report.Reports.lineage(run, parent -> guard(() -> store.find(parent)));
+        return Reports.lineage(run, parent -> guard(() -> store.find(parent)));
     }
 
     /**
@@ -300,6 +337,18 @@ public final class PlanService implements AutoCloseable {
      * {@code succeeded} or {@code failed}.
      */
     public ObjectNode list(String state, int limit, int offset) {
+        return list(state, null, limit, offset);
+    }
+
+    /**
+     * {@link #list(String, int, int)} of the runs whose id starts with {@code q} or whose plan's name contains it
+     * (ignoring case), among the {@value RunSearch#MAX_SEARCHED} most recent runs; {@code q} null or blank: every run.
+     */
+    public ObjectNode list(String state, String q, int limit, int offset) {
+        String needle = q == null ? "" : q.strip().toLowerCase(Locale.ROOT);
+        if (needle.length() > 200) {
+            throw Fields.bad("", "q is " + needle.length() + " characters; 200 at most");
+        }
         RunStatus status = state == null
                 ? null
                 : switch (state) {
@@ -312,6 +361,14 @@ public final class PlanService implements AutoCloseable {
                                         + "'");
                 };
         int size = Math.max(1, Math.min(limit, 500));
+        if (!needle.isEmpty()) {
+            return RunSearch.page(
+                    from -> guard(() -> store.list(RunSearch.BATCH, from, status)),
+                    state,
+                    needle,
+                    size,
+                    Math.max(0, offset));
+        }
         List<RunSummary> page = guard(() -> store.list(size, Math.max(0, offset), status));
         ObjectNode answer = JSON.objectNode();
         ArrayNode list = answer.putArray("runs");

@@ -170,10 +170,13 @@ public final class RunDocuments {
         }
     }
 
-    private static ObjectNode links(String id) {
+    static ObjectNode links(String id) {
         return JSON.objectNode()
                 .put("self", "/v1/runs/" + id)
                 .put("events", "/v1/runs/" + id + "/events")
-                .put("report", "/runs/" + id);
+                .put("report", "/runs/" + id)
+                .put("trace", "/v1/runs/" + id + "/trace")
+                .put("cassette", "/v1/runs/" + id + "/cassette")
+                .put("browser", "/#/runs/" + id);
     }
 }

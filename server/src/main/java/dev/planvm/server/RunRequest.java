@@ -20,7 +20,8 @@ import java.util.Set;
  * A request to run a plan ({@code POST /v1/runs}, the MCP tool {@code run_plan}):
  * <pre>{@code
  * {"plan": [...] | {"plan": [...]} | "plan text", "name": "plan.json", "dialect": "yaml" | "js" | "json",
- *  "inputs": {"k": v}, "mode": "live" | "replay" | "dry-run", "cassette": {...}, "dry_run_conditions": false,
+ *  "inputs": {"k": v}, "mode": "live" | "replay" | "dry-run", "cassette": {...}, "replay_timing": false,
+ *  "dry_run_conditions": false,
  *  "allow_tools": ["w*"], "deny_tools": ["shell*"], "approve_tools": ["send_*"], "max_steps": 100,
  *  "now": "2026-11-26T09:00:00Z", "tz": "Europe/Oslo", "keep_going": false}
  * }</pre>
@@ -29,8 +30,10 @@ import java.util.Set;
  * limit narrow the server's settings. {@code now} and {@code tz} set the run's clock (default: the
  * server's clock when the run starts; a replay's cassette's); {@code now} needs an offset unless
  * {@code tz} is given. A replay answers at once (recorded durations are not waited for: a request must
- * not hold a run slot). {@code keep_going} runs past failed steps (each is listed in the answer's
- * {@code failed_steps}) instead of failing the run at the first.
+ * not hold a run slot) unless {@code "replay_timing": true} asks it to wait each call's recorded duration, as
+ * {@code --replay-timing} does (a demonstration, or watching a run in the browser).
+ * {@code keep_going} runs past failed steps (each is listed in the answer's {@code failed_steps}) instead of
+ * failing the run at the first.
  *
  * @param plan    the plan document, or a text node holding the plan text (so malformed JSON is located)
  * @param name    what diagnostics and the store call the plan
@@ -53,6 +56,7 @@ public record RunRequest(
             "inputs",
             "mode",
             "cassette",
+            "replay_timing",
             "dry_run_conditions",
             "allow_tools",
             "deny_tools",
@@ -199,6 +203,10 @@ public record RunRequest(
         if (!mode.equals("replay") && cassette != null) {
             throw Fields.bad("/cassette", "a cassette goes with \"mode\": \"replay\"");
         }
+        boolean timing = fields.bool("replay_timing", false);
+        if (!mode.equals("replay") && timing) {
+            throw Fields.bad("/replay_timing", "replay_timing goes with \"mode\": \"replay\"");
+        }
         return switch (mode) {
             case "live" -> RunMode.live();
             case "dry-run" -> RunMode.dryRun(fields.bool("dry_run_conditions", false));
@@ -207,7 +215,7 @@ public record RunRequest(
                     throw Fields.bad("/cassette", "\"mode\": \"replay\" needs the cassette to replay");
                 }
                 try {
-                    yield RunMode.replay(Cassette.fromJson(cassette, "the request's cassette"), false);
+                    yield RunMode.replay(Cassette.fromJson(cassette, "the request's cassette"), timing);
                 } catch (CassetteException e) {
                     throw Fields.bad("/cassette", e.getMessage());
                 }

@@ -362,7 +362,8 @@ class HttpApiTest {
         assertThat(report.status()).isEqualTo(200);
         assertThat(report.header("Content-Type")).startsWith("text/html");
         assertThat(report.response().body())
-                .contains("<svg id=\"flow-graph\"", "<svg id=\"timeline\"", "&lt;b&gt;x&lt;/b&gt;")
+                .contains("<script type=\"application/json\" id=\"report-data\">", "\"graph\":", "\"timeline\":")
+                .contains("\\u003cb\\u003ex\\u003c/b\\u003e")
                 .doesNotContain("<b>x</b>");
     }
 

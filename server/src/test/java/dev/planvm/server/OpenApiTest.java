@@ -115,12 +115,17 @@ class OpenApiTest {
                         "POST /v1/runs/{id}/cancel",
                         "GET /v1/tools",
                         "GET /v1/schema",
+                        "GET /v1/runs/{id}/report",
+                        "GET /v1/runs/{id}/trace",
+                        "GET /v1/runs/{id}/cassette",
+                        "GET /",
+                        "GET /ui/{file}",
                         "GET /runs/{id}");
         try (ServerFixture fixture = ServerFixture.start(dir)) {
             List<String> unrouted = new ArrayList<>();
             for (String operation : operations) {
                 String[] parts = operation.split(" ");
-                String path = parts[1].replace("{id}", "0123456789ab");
+                String path = parts[1].replace("{id}", "0123456789ab").replace("{file}", "app.js");
                 ServerFixture.Answer answer = parts[0].equals("GET") ? fixture.get(path) : fixture.post(path, "{}");
                 String error =
                         answer.json() == null ? "" : answer.json().path("error").asText();

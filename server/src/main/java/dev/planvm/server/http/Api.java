@@ -7,6 +7,7 @@ import dev.planvm.server.ContinueRequest;
 import dev.planvm.server.PlanService;
 import dev.planvm.server.RunRequest;
 import dev.planvm.server.ServiceException;
+import dev.planvm.server.internal.UiAssets;
 import dev.planvm.server.report.HtmlReport;
 import dev.planvm.server.report.Reports;
 import dev.planvm.vm.durable.StoredRun;
@@ -25,9 +26,14 @@ import java.util.regex.Pattern;
  */
 final class Api {
 
-    private static final Pattern RUN =
-            Pattern.compile("/v1/runs/([A-Za-z0-9]{1,64})(?:/(events|resume|rerun|cancel|approve))?");
+    private static final Pattern RUN = Pattern.compile(
+            "/v1/runs/([A-Za-z0-9]{1,64})(?:/(events|resume|rerun|cancel|approve|trace|cassette|report))?");
     private static final Pattern REPORT = Pattern.compile("/runs/([A-Za-z0-9]{1,64})");
+    private static final Pattern ASSET = Pattern.compile("/ui/([a-z][a-z0-9-]{0,40}\\.(?:js|css|svg))");
+    /** The run browser's pages: their own scripts and styles only, data only from this server's API. */
+    private static final String BROWSER_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final PlanService service;
@@ -51,6 +57,8 @@ final class Api {
     Response handle(Request request) throws IOException {
         String path = request.path();
         switch (path) {
+            case "/":
+                return browser(request, "index.html");
             case "/healthz":
                 only(request, "GET");
                 return new Response.Json(200, JSON.objectNode().put("status", "ok"));
@@ -69,6 +77,7 @@ final class Api {
                             200,
                             service.list(
                                     request.query("state"),
+                                    request.query("q"),
                                     request.number("limit", 50, 1, 500),
                                     request.number("offset", 0, 0, Integer.MAX_VALUE)));
                 }
@@ -85,7 +94,46 @@ final class Api {
         }
     }
 
+    /** Whether {@code path} is a file of the run browser (no data: served without the token). */
+    static boolean isBrowserFile(String path) {
+        return path.equals("/") || ASSET.matcher(path).matches();
+    }
+
+    /** A file of the run browser ({@code GET /}, {@code GET /ui/NAME}) from the jar, with its CSP. */
+    private static Response browser(Request request, String name) {
+        only(request, "GET");
+        String text = UiAssets.find(name)
+                .orElseThrow(() -> new ServiceException(ServiceException.Kind.NOT_FOUND, "no such file: /ui/" + name));
+        return new Response.Text(
+                200,
+                UiAssets.contentType(name),
+                text,
+                Map.of(
+                        "Content-Security-Policy", BROWSER_CSP,
+                        "X-Frame-Options", "DENY",
+                        "Referrer-Policy", "no-referrer",
+                        "Cache-Control", "no-cache"));
+    }
+
+    /** What the run browser reads of a run: its report model, its trace, a cassette of its calls. */
+    private Response view(Request request, String id, String action) {
+        only(request, "GET");
+        return switch (action) {
+            case "report" -> new Response.Json(200, service.report(id));
+            case "trace" -> download(service.trace(id), "planvm-trace-" + id + ".json");
+            default -> download(service.cassette(id), "planvm-cassette-" + id + ".json");
+        };
+    }
+
+    private static Response download(JsonNode document, String file) {
+        return new Response.Json(200, document, Map.of("Content-Disposition", "attachment; filename=\"" + file + "\""));
+    }
+
     private Response byId(Request request, String path) throws IOException {
+        Matcher asset = ASSET.matcher(path);
+        if (asset.matches()) {
+            return browser(request, asset.group(1));
+        }
         Matcher report = REPORT.matcher(path);
         if (report.matches()) {
             only(request, "GET");
@@ -108,6 +156,9 @@ final class Api {
         if (action.equals("events")) {
             only(request, "GET");
             return EventStream.serve(request, service.events(id), after(request), stopping);
+        }
+        if (action.equals("report") || action.equals("trace") || action.equals("cassette")) {
+            return view(request, id, action);
         }
         only(request, "POST");
         JsonNode body = request.json(true);

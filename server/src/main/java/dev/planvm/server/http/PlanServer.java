@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@link RequestGuard}: the request names this server ({@code Host}: the bound address, or an allowed
  *       host), comes from no web page unless its origin is allowed, and a POST carries JSON;</li>
- *   <li>the bearer token when there is one (compared in constant time; any address but loopback needs one);</li>
+ *   <li>the bearer token when there is one (compared in constant time; any address but loopback needs one),
+ *       except for the health check and the run browser's files ({@code /}, {@code /ui/...}), which hold no data;</li>
  *   <li>a bounded number of requests and event streams at once (beyond: 429 with {@code Retry-After});</li>
  *   <li>bodies bounded in size and in the time they take to arrive.</li>
  * </ol>
@@ -174,11 +175,12 @@ public final class PlanServer implements AutoCloseable {
         public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
             String path = request.getHttpURI().getPath();
             boolean health = "/healthz".equals(path);
+            boolean open = health || Api.isBrowserFile(path); // no data there: the browser asks for the token
             Semaphore limit = Api.isEventStream(path) ? streams : requests;
             ServiceException refused = null;
             if (stopping && !health) {
                 refused = new ServiceException(ServiceException.Kind.SHUTTING_DOWN, "the server is shutting down");
-            } else if (!health && !authorized(request.getHeaders().get("Authorization"))) {
+            } else if (!open && !authorized(request.getHeaders().get("Authorization"))) {
                 refused = new ServiceException(
                         ServiceException.Kind.UNAUTHORIZED,
                         "this server needs a bearer token: send Authorization: Bearer TOKEN");

@@ -26,6 +26,7 @@ final class Replies {
             return json.status();
         }
         dev.planvm.server.http.Response.Text text = (dev.planvm.server.http.Response.Text) answer;
+        text.headers().forEach(response.getHeaders()::put);
         send(response, text.status(), text.contentType(), text.body());
         return text.status();
     }

@@ -13,8 +13,12 @@ sealed interface Response permits Response.Json, Response.Text, Response.Streame
         }
     }
 
-    /** A text answer of some content type. */
-    record Text(int status, String contentType, String body) implements Response {}
+    /** A text answer of some content type, with headers of its own (a page's Content-Security-Policy). */
+    record Text(int status, String contentType, String body, Map<String, String> headers) implements Response {
+        Text(int status, String contentType, String body) {
+            this(status, contentType, body, Map.of());
+        }
+    }
 
     /** The route wrote the answer itself (an event stream). */
     record Streamed(int status) implements Response {}

@@ -23,8 +23,8 @@ import org.eclipse.jetty.util.Callback;
  *   <li>the request names this server: its {@code Host} is one of {@link AllowedHosts} (a DNS-rebound name
  *       is not) — else 403;</li>
  *   <li>a request that carries an {@code Origin} (a browser's fetch, form or event stream from a page) comes
- *       from an allowed origin (none unless configured) — else 403; an allowed origin gets CORS answers
- *       (its preflight too), nothing else ever does;</li>
+ *       from this server's own origin (a page it served: the run browser) or an allowed origin (none unless
+ *       configured) — else 403; an allowed origin gets CORS answers (its preflight too), nothing else ever does;</li>
  *   <li>a {@code POST} carries JSON ({@code Content-Type: application/json}, UTF-8) — else 415, so a
  *       "simple" request (a form, {@code text/plain}, a beacon) never starts anything.</li>
  * </ol>
@@ -93,6 +93,9 @@ public final class RequestGuard extends Handler.Wrapper {
                             + "); a request through another name is refused (DNS rebinding): allow a name with --allow-host");
         }
         String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        if (origin != null && sameOrigin(origin, uri.getAuthority())) {
+            origin = null; // a page this server served (the run browser): no CORS answers needed
+        }
         if (origin != null) {
             if (!origins.contains(origin.strip().toLowerCase(Locale.ROOT))) {
                 return refuse(
@@ -129,6 +132,20 @@ public final class RequestGuard extends Handler.Wrapper {
             }
         }
         return super.handle(request, response, callback);
+    }
+
+    /**
+     * Whether {@code origin} is this server's own: {@code http(s)://} and exactly the authority the request's
+     * {@code Host} names (already checked to name this server, so a DNS-rebound name never gets here). A browser
+     * sends {@code Origin} on a same-origin POST; the run browser's pages use the API that way.
+     */
+    static boolean sameOrigin(String origin, String authority) {
+        if (authority == null || authority.isEmpty()) {
+            return false;
+        }
+        String value = origin.strip().toLowerCase(Locale.ROOT);
+        String own = authority.toLowerCase(Locale.ROOT);
+        return value.equals("http://" + own) || value.equals("https://" + own);
     }
 
     /** {@code application/json}, with no parameter but a UTF-8 charset. */

@@ -53,7 +53,7 @@ public final class Reports {
     }
 
     /** A trace document of a stored run: what the store keeps of it (committed steps; calls are not kept). */
-    static ObjectNode trace(StoredRun run) {
+    public static ObjectNode trace(StoredRun run) {
         JsonNodeFactory json = JsonNodeFactory.instance;
         ObjectNode trace = json.objectNode();
         trace.put("format", "planvm-trace/1").put("mode", run.mode());

@@ -1,0 +1,296 @@
+package dev.planvm.server.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.instructions.Plan;
+import dev.planvm.server.ServiceSettings;
+import dev.planvm.server.http.ServerSettings;
+import dev.planvm.server.report.HtmlReport;
+import dev.planvm.server.report.Reports;
+import dev.planvm.server.testing.ServerFixture;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.run.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run browser in a real browser: headless Chromium (Debian's package) driven by puppeteer-core
+ * ({@code src/test/browser/run-browser.mjs}, installed by {@code npm ci} there, as {@code .ci/run} does) through a
+ * real server on 127.0.0.1. It lists a finished run, follows a replay of {@code plans/stackvm-tidb-best-practices.json}
+ * with its recorded latencies while it runs, approves a waiting run through its form, and measures the report of
+ * that plan; screenshots at 1400 and 800 px go to {@code target/browser-artifacts/}. Skipped when
+ * {@code /usr/bin/chromium} is absent.
+ */
+class RunBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path SCRIPTS = Path.of("src/test/browser");
+    private static final Path ARTIFACTS = Path.of("target/browser-artifacts");
+    private static final Path PLAN = Path.of("../plans/stackvm-tidb-best-practices.json");
+    private static final Path CASSETTE = Path.of("../plans/stackvm-tidb-best-practices.cassette.json");
+
+    /** A Markdown answer with markup and script where a careless renderer would take them for HTML. */
+    static final String HOSTILE_MARKDOWN = """
+            # Findings
+            - first <img src=x onerror="document.title='pwned'"> item
+            - see [the docs](https://example.com/docs) and [this](javascript:document.title='pwned')
+            <script>document.title='pwned'</script>
+            """;
+
+    @TempDir
+    static Path dir;
+
+    private static final String TOKEN = "browser-token-0123456789";
+
+    private static ServerFixture server;
+    private static ServerFixture guarded;
+    private static String guardedRun;
+    private static JsonNode results;
+    private static String finished;
+    private static String waiting;
+    private static String output;
+
+    @BeforeAll
+    static void drive() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM), "no " + CHROMIUM + " here: apt-get install chromium");
+        assertThat(SCRIPTS.resolve("node_modules/puppeteer-core"))
+                .as("puppeteer-core is installed: run npm ci in server/src/test/browser (.ci/run does)")
+                .isDirectory();
+        server = ServerFixture.start(dir);
+        ObjectNode hello = ServerFixture.JSON.createObjectNode().put("name", "hello-browser.json");
+        hello.set(
+                "plan",
+                ServerFixture.JSON.readTree(
+                        "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"echo\","
+                                + " \"tool_params\": {\"text\": \"${text}\"}, \"output_vars\": \"e\"}},"
+                                + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${e.text}\"}}]"));
+        hello.putObject("inputs").put("text", HOSTILE_MARKDOWN);
+        finished = server.post("/v1/runs?wait=true", hello.toString())
+                .json()
+                .path("id")
+                .asText();
+        JsonNode wait = server.post(
+                        "/v1/runs?wait=true",
+                        ServerFixture.runBody(
+                                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"send_mail\","
+                                        + " \"tool_params\": {\"to\": \"ann@example.com\"}, \"output_vars\": \"sent\"}},"
+                                        + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${sent}\"}}]",
+                                "\"name\": \"mail-browser.json\", \"approve_tools\": [\"send_*\"]"))
+                .json();
+        assertThat(wait.path("state").asText()).as(wait.toString()).isEqualTo("waiting");
+        waiting = wait.path("id").asText();
+
+        guarded = new ServerFixture(
+                dir.resolve("guarded.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withToken(TOKEN));
+        guardedRun = guarded.post("/v1/runs?wait=true", hello.toString())
+                .json()
+                .path("id")
+                .asText();
+
+        ObjectNode live = ServerFixture.JSON.createObjectNode();
+        live.set("plan", ServerFixture.JSON.readTree(PLAN.toFile()));
+        live.put("name", "stackvm-tidb-best-practices.json").put("mode", "replay");
+        live.set("cassette", ServerFixture.JSON.readTree(CASSETTE.toFile()));
+        live.put("replay_timing", true);
+
+        Files.createDirectories(ARTIFACTS);
+        Path report =
+                ARTIFACTS.resolve("report-stackvm-tidb-best-practices.html").toAbsolutePath();
+        Files.writeString(report, tidbReport());
+
+        ObjectNode config = ServerFixture.JSON
+                .createObjectNode()
+                .put("base", server.server.url())
+                .put("chromium", CHROMIUM.toString())
+                .put("artifacts", ARTIFACTS.toAbsolutePath().toString())
+                .put("results", dir.resolve("results.json").toString())
+                .put("finished_id", finished)
+                .put("waiting_id", waiting)
+                .put("live_body", live.toString())
+                .put("report_file", report.toString())
+                .put("token_base", guarded.server.url())
+                .put("token", TOKEN)
+                .put("token_run_id", guardedRun);
+        Path configFile = dir.resolve("config.json");
+        Files.writeString(configFile, config.toString());
+        Path log = dir.resolve("node.log");
+        Process node = new ProcessBuilder(
+                        "node", "run-browser.mjs", configFile.toAbsolutePath().toString())
+                .directory(SCRIPTS.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        if (!node.waitFor(240, TimeUnit.SECONDS)) {
+            node.destroyForcibly();
+            throw new AssertionError("the browser script did not finish in 240 s: " + Files.readString(log));
+        }
+        output = Files.readString(log);
+        assertThat(dir.resolve("results.json"))
+                .as("the script's results; its output: " + output)
+                .exists();
+        results = ServerFixture.JSON.readTree(dir.resolve("results.json").toFile());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (guarded != null) {
+            guarded.close();
+        }
+    }
+
+    /** The tidb plan replayed in process (with its calls in the trace), as {@code planvm report} draws it. */
+    private static String tidbReport() throws IOException {
+        Plan plan = server.vm
+                .loader()
+                .load(Files.readString(PLAN), PLAN.getFileName().toString())
+                .planOrThrow();
+        RunResult run = server.vm.run(plan, Map.of(), RunMode.replay(Cassette.read(CASSETTE), false));
+        return HtmlReport.render(Reports.of(run.trace(), plan.document(), "planvm run of " + PLAN.getFileName()));
+    }
+
+    @Test
+    void every_step_of_the_script_was_done_without_script_errors_or_requests_elsewhere() {
+        List<String> failed = new ArrayList<>();
+        results.properties().forEach(field -> {
+            if (field.getKey().endsWith("_error")) {
+                failed.add(field.getKey() + ": " + field.getValue().asText());
+            }
+        });
+        assertThat(failed).as(output).isEmpty();
+        assertThat(results.path("console_errors"))
+                .as("errors in the pages' consoles")
+                .isEmpty();
+        assertThat(results.path("requests_elsewhere"))
+                .as("requests beyond the server")
+                .isEmpty();
+    }
+
+    @Test
+    void the_list_shows_a_finished_run_and_filters_by_state_and_search() {
+        JsonNode row = null;
+        for (JsonNode r : results.path("list_rows")) {
+            if (r.path("id").asText().equals(finished)) {
+                row = r;
+            }
+        }
+        assertThat(row)
+                .as("the finished run's row in %s", results.path("list_rows"))
+                .isNotNull();
+        assertThat(row.path("state").asText()).isEqualTo("succeeded");
+        assertThat(row.path("cells").toString()).contains("hello-browser.json");
+        assertThat(results.path("waiting_rows").toString()).contains(waiting).doesNotContain(finished);
+        assertThat(results.path("search_rows").toString()).contains(finished).doesNotContain(waiting);
+        assertThat(results.path("list_labels").toString()).contains("State", "Plan or run id");
+        assertThat(results.path("list_csp").asText()).contains("default-src 'none'", "script-src 'self'");
+    }
+
+    @Test
+    void a_run_page_updates_while_a_replay_with_recorded_latencies_proceeds() {
+        List<Integer> steps = new ArrayList<>();
+        for (JsonNode seen : results.path("live_seen")) {
+            int n = seen.path("steps").asInt();
+            if (steps.isEmpty() || steps.get(steps.size() - 1) != n) {
+                steps.add(n);
+            }
+        }
+        assertThat(steps).as("committed steps as the page saw them").isSorted();
+        assertThat(steps.size())
+                .as("the page redrew as steps committed: %s", steps)
+                .isGreaterThanOrEqualTo(4);
+        assertThat(results.path("live_shot_state").path("state").asText()).isEqualTo("running");
+        assertThat(results.path("live_final").path("state").asText()).isEqualTo("succeeded");
+        assertThat(results.path("live_final").path("ran").asInt()).isGreaterThanOrEqualTo(8);
+        assertThat(results.path("live_result_markdown").asInt())
+                .as("the Markdown answer rendered")
+                .isPositive();
+        String id = results.path("live_id").asText();
+        assertThat(results.path("live_downloads").toString())
+                .contains("v1/runs/" + id + "/trace", "v1/runs/" + id + "/cassette");
+    }
+
+    @Test
+    void an_approval_form_continues_a_waiting_run() throws Exception {
+        assertThat(results.path("approval_legend").asText()).contains("send_mail");
+        assertThat(results.path("approval_params").asText()).contains("ann@example.com");
+        assertThat(results.path("approval_final_state").asText()).isEqualTo("succeeded");
+        assertThat(results.path("approval_form_gone").asBoolean()).isTrue();
+        assertThat(server.mails).hasValue(1);
+        JsonNode run = server.get("/v1/runs/" + waiting).json();
+        assertThat(run.path("state").asText()).isEqualTo("succeeded");
+        assertThat(run.at("/approvals/0/reason").asText()).isEqualTo("checked by the browser test");
+    }
+
+    @Test
+    void the_report_keeps_data_labels_inside_the_graph_and_apart_and_shows_the_answer_as_text() {
+        for (String width : new String[] {"report", "report_narrow"}) {
+            JsonNode report = results.path(width);
+            assertThat(report.path("nodes").asInt()).as(width).isEqualTo(11);
+            assertThat(report.path("labels").asInt()).as(width).isPositive();
+            assertThat(report.path("labels_outside").asInt()).as(width).isZero();
+            assertThat(report.path("overlaps").asInt()).as(width).isZero();
+            assertThat(report.path("label_texts").toString()).contains("latest_tidb");
+            assertThat(report.path("last_tick_right").asDouble())
+                    .as("the last axis label of the timeline is in view")
+                    .isLessThanOrEqualTo(report.path("timeline_width").asDouble());
+            assertThat(report.path("result_has_escapes").asBoolean()).isFalse();
+            assertThat(report.path("result_markdown_items").asInt()).isPositive();
+        }
+        assertThat(results.path("served_report_status").asInt()).isEqualTo(200);
+        assertThat(results.path("served_report_result").asText()).contains("<script>document.title='pwned'</script>");
+        assertThat(results.path("served_report_nodes").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void a_hostile_markdown_answer_is_drawn_as_text_with_only_http_links() {
+        JsonNode page = results.path("hostile");
+        assertThat(page.path("title").asText()).doesNotContain("pwned");
+        assertThat(page.path("headings").toString()).contains("Findings");
+        assertThat(page.path("items").asInt()).isEqualTo(2);
+        assertThat(page.path("images").asInt()).isZero();
+        assertThat(page.path("scripts_in_result").asInt()).isZero();
+        assertThat(page.path("links").toString())
+                .contains("https://example.com/docs")
+                .doesNotContain("javascript:");
+        assertThat(page.path("text").asText()).contains("<img src=x", "[this](javascript:");
+    }
+
+    @Test
+    void a_server_with_a_token_is_browsed_once_the_token_is_given() {
+        assertThat(results.path("token_asked").asText()).contains("bearer token");
+        assertThat(results.path("token_rows").toString()).contains(guardedRun);
+        assertThat(results.path("token_run").path("state").asText()).isEqualTo("succeeded");
+        assertThat(results.path("token_run").path("events").asInt())
+                .as("events of the stream read with the token (its two steps committed, the run finished)")
+                .isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void the_pages_follow_a_dark_colour_scheme() {
+        assertThat(results.path("dark_background").asText()).isEqualTo("rgb(13, 17, 23)");
+    }
+
+    @Test
+    void screenshots_of_the_list_a_live_run_page_and_the_report_are_kept_at_1400_and_800_px() {
+        for (String name : new String[] {"run-list", "run-page-live", "report"}) {
+            for (int width : new int[] {1400, 800}) {
+                assertThat(ARTIFACTS.resolve(name + "-" + width + ".png")).isNotEmptyFile();
+            }
+        }
+    }
+}
