@@ -95,8 +95,8 @@ final class PpeReader {
             problems.error(
                     mark == null ? null : pos(mark),
                     "not valid YAML: " + describe(e)
-                            + " (a script is YAML: write each step as 'role: text', '- \"a user turn\"' or"
-                            + " '$directive: value')");
+                            + " (a script is YAML: 'key: value' lines cannot be mixed with bare lines such as"
+                            + " '$AI', '\"a user turn\"' or '- item'; write every step as a list item)");
         } catch (YAMLException e) {
             problems.fileError("not valid YAML: " + firstLine(e.getMessage()));
         } catch (RuntimeException | StackOverflowError e) {
