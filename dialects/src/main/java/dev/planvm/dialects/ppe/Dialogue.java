@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The conversation so far, as the compiler knows it: turns whose content is a planvm template,
@@ -33,6 +35,25 @@ final class Dialogue {
 
     void add(String role, String content) {
         turns.add(new Turn(role, content));
+    }
+
+    /**
+     * Points the turns that show {@code variable}'s value ({@code ${variable}}) at {@code snapshot}
+     * instead; false when none does. Used before {@code variable} is written again, so the history
+     * keeps the answer it had.
+     */
+    boolean keep(String variable, String snapshot) {
+        Pattern ref = Pattern.compile("(?<!\\$)\\$\\{" + Pattern.quote(variable) + "\\}");
+        boolean found = false;
+        for (int i = 0; i < turns.size(); i++) {
+            Turn t = turns.get(i);
+            Matcher m = ref.matcher(t.content());
+            if (m.find()) {
+                found = true;
+                turns.set(i, new Turn(t.role(), m.replaceAll(Matcher.quoteReplacement("${" + snapshot + "}"))));
+            }
+        }
+        return found;
     }
 
     /** Whether the last turn is the user's (an AI answer is due). */

@@ -65,7 +65,16 @@ final class PpeReader {
                         start = pos(event.getStartMark());
                         explicit = ((DocumentStartEvent) event).getExplicit();
                     }
-                    case DocumentEnd -> documents.add(new PNode.Document(root, start, explicit));
+                    case DocumentEnd ->
+                        documents.add(new PNode.Document(
+                                root instanceof PNode.Scalar s
+                                                && s.plain()
+                                                && s.value().isEmpty()
+                                                && s.tag() == null
+                                        ? null
+                                        : root,
+                                start,
+                                explicit));
                     case Alias -> {
                         problems.error(
                                 pos(event.getStartMark()),

@@ -41,6 +41,8 @@ final class ScriptCompiler {
     boolean endUsed;
     /** Whether the script's last step is a $ret (then nothing follows it). */
     boolean returned;
+    /** How many earlier answers were copied so far (names {@code RESPONSE_1}, ...). */
+    private int snapshots;
 
     /** Where a {@code $break} and a {@code $continue} go. */
     record Loop(PlanBuilder.Label exit, PlanBuilder.Label next) {}
@@ -173,6 +175,9 @@ final class ScriptCompiler {
     /** A bare string: a directive ({@code $AI}, {@code $print(x)}), a refused chain, or a user turn. */
     private void bare(PNode.Scalar s, Dialogue dialogue, Loop loop, boolean atEnd) {
         String text = s.value().strip();
+        if (s.plain() && text.isEmpty()) {
+            return; // an empty item
+        }
         if (text.startsWith("->") || text.startsWith("$|")) {
             problems.error(
                     s.pos(),
@@ -274,6 +279,15 @@ final class ScriptCompiler {
         if (request == null) {
             problems.error(pos, "an AI answer needs a user turn before it in its dialogue");
             return;
+        }
+        String snapshot = variable + "_" + (snapshots + 1);
+        if (dialogue.keep(variable, snapshot)) {
+            snapshots++;
+            // the conversation shows an earlier answer in this variable: keep that answer in a copy
+            ObjectNode copy = JSON.objectNode();
+            copy.put(snapshot, "${" + variable + "}");
+            plan.assign(copy, pos, "line " + pos.line() + ": keep the earlier " + variable + " in the conversation");
+            request = dialogue.request(begun);
         }
         for (String key : List.of("response_format", "temperature", "max_tokens", "model")) {
             JsonNode value = params.has(key) ? params.get(key) : front.llmParams.get(key);

@@ -116,7 +116,7 @@ final class Templates {
                 }
                 out.append("${").append(expr).append('}');
                 i = end + close.length();
-            } else if (body.startsWith("${", i)) {
+            } else if (body.startsWith("${", i) && !body.startsWith("${{", i)) {
                 out.append("$${");
                 i += 2;
             } else {
