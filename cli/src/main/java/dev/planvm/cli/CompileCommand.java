@@ -34,7 +34,8 @@ final class CompileCommand implements Callable<Integer> {
     @CommandLine.Parameters(
             index = "0",
             paramLabel = "FILE",
-            description = "The plan file: YAML (.yaml, .yml), a PPE script (.ai.yaml), JavaScript (.js) or JSON; '-' reads"
+            description =
+                    "The plan file: YAML (.yaml, .yml), a PPE script (.ai.yaml), JavaScript (.js) or JSON; '-' reads"
                             + " standard input.")
     private String file;
 
