@@ -160,6 +160,19 @@ final class Directives {
                 switch (e.key().value()) {
                     case "template" -> template = e.value();
                     case "data" -> {
+                        if (e.value() instanceof PNode.Mapping m) {
+                            for (PNode.Entry field : m.entries()) {
+                                if (!ScriptCompiler.NAME
+                                        .matcher(field.key().value())
+                                        .matches()) {
+                                    problems.error(
+                                            field.key().pos(),
+                                            "'" + field.key().value()
+                                                    + "' is not a variable name (letters, digits, _)");
+                                    return;
+                                }
+                            }
+                        }
                         JsonNode d = script.values.value(e.value());
                         if (d != null && d.isObject()) {
                             data.setAll((ObjectNode) d);

@@ -54,8 +54,17 @@ public final class PpeCompiler {
         FrontMatter front =
                 FrontMatter.read(frontMatter ? documents.get(0).root() : null, baseName(fileName), problems, values);
         PlanBuilder plan = new PlanBuilder(options.maxInstructions());
-        new ScriptCompiler(problems, templates, values, plan, front).compile(dialogues, endOf(source));
+        ScriptCompiler script = new ScriptCompiler(problems, templates, values, plan, front);
+        script.compile(dialogues, endOf(source));
         defaults(front, templates, values, options, plan);
+        if (plan.isEmpty() && !problems.hasErrors()) {
+            problems.error(
+                    endOf(source),
+                    "the script has nothing to run: no AI answer, directive or value it reads (the AI answers a"
+                            + " user turn)");
+        } else if (script.noResult && !problems.hasErrors()) {
+            problems.warning(endOf(source), "the script has no result: no AI answer, $echo or $ret");
+        }
         if (plan.overflow()) {
             problems.error(
                     new Pos(1, 1),

@@ -41,6 +41,8 @@ final class ScriptCompiler {
     boolean endUsed;
     /** Whether the script's last step is a $ret (then nothing follows it). */
     boolean returned;
+    /** Whether nothing sets final_answer (no answer, echo or $ret): worth a warning. */
+    boolean noResult;
     /** How many earlier answers were copied so far (names {@code RESPONSE_1}, ...). */
     private int snapshots;
 
@@ -81,8 +83,8 @@ final class ScriptCompiler {
             ObjectNode values = JSON.objectNode();
             values.set("final_answer", result);
             plan.assign(values, endPos, "line " + endPos.line() + ": the script's result");
-        } else if (!problems.hasErrors()) {
-            problems.warning(endPos, "the script has no result: no AI answer, $echo or $ret");
+        } else {
+            noResult = true;
         }
         placeEnd();
     }
