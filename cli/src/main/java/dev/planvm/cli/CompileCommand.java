@@ -34,12 +34,14 @@ final class CompileCommand implements Callable<Integer> {
     @CommandLine.Parameters(
             index = "0",
             paramLabel = "FILE",
-            description = "The plan file: YAML (.yaml, .yml), JavaScript (.js) or JSON; '-' reads standard input.")
+            description =
+                    "The plan file: YAML (.yaml, .yml), a PPE script (.ai.yaml), JavaScript (.js) or JSON; '-' reads"
+                            + " standard input.")
     private String file;
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|json",
+            paramLabel = "yaml|js|ppe|json",
             converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;

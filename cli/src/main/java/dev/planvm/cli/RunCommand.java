@@ -43,12 +43,13 @@ final class RunCommand implements Callable<Integer> {
             index = "0",
             paramLabel = "FILE",
             description =
-                    "The plan file: StackVM JSON, YAML (.yaml, .yml) or JavaScript (.js); '-' reads standard input.")
+                    "The plan file: StackVM JSON, YAML (.yaml, .yml), a PPE script (.ai.yaml) or JavaScript (.js);"
+                            + " '-' reads standard input.")
     private String file;
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|json",
+            paramLabel = "yaml|js|ppe|json",
             converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;

@@ -52,8 +52,8 @@ final class TestCommand implements Callable<Integer> {
             arity = "1..*",
             paramLabel = "PATH",
             description =
-                    "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json and"
-                            + " *.expected.json, and their *.yaml, *.yml and *.js files).")
+                    "Plan files (JSON, YAML, PPE or JavaScript), or directories of them (their *.json files but *.cassette.json and"
+                            + " *.expected.json, and their *.yaml, *.yml, *.ai.yaml and *.js files).")
     private List<String> paths;
 
     @CommandLine.Option(

@@ -49,13 +49,13 @@ final class ValidateCommand implements Callable<Integer> {
             arity = "1..*",
             paramLabel = "PATH",
             description =
-                    "Plan files (JSON, YAML or JavaScript), or directories of them (their *.json files but *.cassette.json"
-                            + " and *.expected.json, and their *.yaml, *.yml and *.js files). '-' reads standard input.")
+                    "Plan files (JSON, YAML, PPE or JavaScript), or directories of them (their *.json files but *.cassette.json"
+                            + " and *.expected.json, and their *.yaml, *.yml, *.ai.yaml and *.js files). '-' reads standard input.")
     private List<String> paths;
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|json",
+            paramLabel = "yaml|js|ppe|json",
             converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;

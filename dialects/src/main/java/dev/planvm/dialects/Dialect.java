@@ -16,7 +16,12 @@ public enum Dialect {
     /** Seed 000: aliases bound to domain sets (tool calls) or strings, {@code ${...}} in slot values. */
     YAML(List.of("yaml", "yml")),
     /** Seed 001: alias declarations and one {@code return}, in a small subset of JavaScript. */
-    JS(List.of("js"));
+    JS(List.of("js")),
+    /**
+     * Seed 004: Programmable Prompt Engine scripts, dialogue turns and directives in YAML. Chosen by
+     * the double extension {@code .ai.yaml} (or {@code .ai.yml}), which wins over plain YAML.
+     */
+    PPE(List.of("ai.yaml", "ai.yml"));
 
     private final List<String> extensions;
 
@@ -24,7 +29,7 @@ public enum Dialect {
         this.extensions = extensions;
     }
 
-    /** File name extensions (without the dot) that select this dialect. */
+    /** File name extensions (without the dot) that select this dialect; PPE's are double ({@code ai.yaml}). */
     public List<String> extensions() {
         return extensions;
     }
@@ -36,6 +41,12 @@ public enum Dialect {
 
     /** The dialect a file name's extension selects ({@code plan.yml} is YAML), if any. */
     public static Optional<Dialect> forFileName(String fileName) {
+        String lower = fileName.toLowerCase(Locale.ROOT);
+        for (String extension : PPE.extensions) {
+            if (lower.endsWith("." + extension) && lower.length() > extension.length() + 1) {
+                return Optional.of(PPE);
+            }
+        }
         int dot = fileName.lastIndexOf('.');
         if (dot < 0 || dot == fileName.length() - 1) {
             return Optional.empty();
@@ -51,7 +62,10 @@ public enum Dialect {
         return forFileName(fileName).orElse(JSON);
     }
 
-    /** The dialect named {@code name} ({@code json}, {@code yaml}, {@code yml} or {@code js}, any case), if any. */
+    /**
+     * The dialect named {@code name} ({@code json}, {@code yaml}, {@code yml}, {@code js} or {@code ppe}
+     * (also {@code ai.yaml}), any case), if any.
+     */
     public static Optional<Dialect> named(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         return Arrays.stream(values())

@@ -6,6 +6,7 @@ import dev.planvm.dialects.internal.JsonPassThrough;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.SourceText;
 import dev.planvm.dialects.js.JsCompiler;
+import dev.planvm.dialects.ppe.PpeCompiler;
 import dev.planvm.dialects.yaml.YamlCompiler;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,6 +74,7 @@ public final class DialectCompiler {
             case JSON -> JsonPassThrough.compile(source, frontEnd());
             case YAML -> YamlCompiler.compile(source, frontEnd());
             case JS -> JsCompiler.compile(source, frontEnd());
+            case PPE -> PpeCompiler.compile(source, fileName, frontEnd());
         };
         return new Compiled(result.plan(), result.lineOfSeqNo(), result.diagnostics());
     }

@@ -67,13 +67,13 @@ public final class PlanSources {
 
     /**
      * The dialect a plan is in: {@code given} ({@code --dialect}) when not null, else the one the
-     * file name's extension selects ({@code .yaml}, {@code .yml}, {@code .js}), else JSON.
+     * file name's extension selects ({@code .ai.yaml} before {@code .yaml}, {@code .yml}, {@code .js}), else JSON.
      */
     public static Dialect dialectOf(String fileName, Dialect given) {
         return given != null ? given : Dialect.ofFile(fileName);
     }
 
-    /** Whether a file name's extension selects a dialect other than JSON ({@code .yaml}, {@code .yml}, {@code .js}). */
+    /** Whether a file name's extension selects a dialect other than JSON ({@code .yaml}, {@code .yml}, {@code .js}, {@code .ai.yaml}). */
     public static boolean isDialectFile(String fileName) {
         return Dialect.forFileName(fileName).filter(d -> d != Dialect.JSON).isPresent();
     }

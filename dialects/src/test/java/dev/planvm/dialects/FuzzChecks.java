@@ -1,5 +1,6 @@
 package dev.planvm.dialects;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
@@ -13,7 +14,7 @@ public final class FuzzChecks {
 
     /**
      * A result has a plan exactly when it has no error; every diagnostic is one non-blank line; and
-     * a plan that uses no date/time helper loads with today's plan loader without errors (the
+     * a plan (an array, or PPE's plan-tool object) that uses no date/time helper loads with today's plan loader without errors (the
      * compiler never writes a plan the VM would refuse).
      */
     public static void check(Compiled compiled, String fileName) {
@@ -38,7 +39,9 @@ public final class FuzzChecks {
             throw new AssertionError(
                     "the compiled plan does not load: " + loaded.errors() + "\n" + compiled.planText());
         }
-        if (compiled.lineOfSeqNo().size() != compiled.plan().size()) {
+        JsonNode instructions =
+                compiled.plan().isArray() ? compiled.plan() : compiled.plan().path("plan");
+        if (compiled.lineOfSeqNo().size() != instructions.size()) {
             throw new AssertionError("not every instruction has a line: " + compiled.lineOfSeqNo());
         }
     }

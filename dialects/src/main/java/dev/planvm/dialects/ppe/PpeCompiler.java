@@ -1,0 +1,204 @@
+package dev.planvm.dialects.ppe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.internal.CompileResult;
+import dev.planvm.dialects.internal.FrontEndOptions;
+import dev.planvm.dialects.internal.Pos;
+import dev.planvm.dialects.internal.Problems;
+import dev.planvm.dialects.yaml.YamlCompiler;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The PPE dialect (seed 004): {@code .ai.yaml} scripts of dialogue turns and directives, compiled to
+ * a StackVM plan in the plan-tool form {@code {"name", "description", "inputs", "output", "plan"}}.
+ * Phases: safe YAML reading of every document ({@link PpeReader}), the front matter
+ * ({@link FrontMatter}), the dialogues ({@link ScriptCompiler}), then the front-matter values the
+ * script reads are put in front. Use it through {@link dev.planvm.dialects.DialectCompiler}.
+ */
+public final class PpeCompiler {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private PpeCompiler() {}
+
+    /** Compiles a script; never throws on bad input. The size limit is checked by the caller. */
+    public static CompileResult compile(String source, String fileName, FrontEndOptions options) {
+        Problems problems = new Problems();
+        int longLine = longLine(source);
+        if (longLine > 0) {
+            problems.error(
+                    new Pos(longLine, YamlCompiler.MAX_LINE_LENGTH + 1),
+                    "the line is longer than " + String.format(Locale.ROOT, "%,d", YamlCompiler.MAX_LINE_LENGTH)
+                            + " characters: write long text as a block scalar (key: |, then the text on indented"
+                            + " lines)");
+            return failed(problems);
+        }
+        List<PNode.Document> documents = PpeReader.read(dialogueMarks(source), options.maxNesting(), problems);
+        if (documents == null || problems.hasErrors()) {
+            return failed(problems);
+        }
+        boolean frontMatter = documents.size() > 1 && documents.get(0).explicit();
+        List<PNode.Document> dialogues = frontMatter ? documents.subList(1, documents.size()) : documents;
+        if (dialogues.stream().allMatch(d -> d.root() == null)) {
+            problems.error(new Pos(1, 1), "the script has no steps: write turns such as 'user: ...' and directives");
+            return failed(problems);
+        }
+        Templates templates = new Templates(problems);
+        Values values = new Values(problems, templates);
+        FrontMatter front =
+                FrontMatter.read(frontMatter ? documents.get(0).root() : null, baseName(fileName), problems, values);
+        PlanBuilder plan = new PlanBuilder(options.maxInstructions());
+        ScriptCompiler script = new ScriptCompiler(problems, templates, values, plan, front);
+        script.compile(dialogues, endOf(source));
+        defaults(front, templates, values, options, plan);
+        if (plan.isEmpty() && !problems.hasErrors()) {
+            problems.error(
+                    endOf(source),
+                    "the script has nothing to run: no AI answer, directive or value it reads (the AI answers a"
+                            + " user turn)");
+        } else if (script.noResult && !problems.hasErrors()) {
+            problems.warning(endOf(source), "the script has no result: no AI answer, $echo or $ret");
+        }
+        if (plan.overflow()) {
+            problems.error(
+                    new Pos(1, 1),
+                    "the script compiles to more than " + String.format(Locale.ROOT, "%,d", options.maxInstructions())
+                            + " instructions");
+        }
+        if (problems.hasErrors()) {
+            return failed(problems);
+        }
+        Map<Integer, Integer> lines = new LinkedHashMap<>();
+        ArrayNode instructions = plan.finish(endOf(source), lines);
+        return new CompileResult(document(front, instructions), lines, problems.list());
+    }
+
+    /** The front-matter values the script reads and the run does not give, assigned first (in file order). */
+    private static void defaults(
+            FrontMatter front, Templates templates, Values values, FrontEndOptions options, PlanBuilder plan) {
+        Map<String, JsonNode> chosen = new LinkedHashMap<>();
+        boolean grew = true;
+        while (grew) { // a value may read another one ("Act as {{name}}")
+            grew = false;
+            for (Map.Entry<String, PNode> e : front.defaults.entrySet()) {
+                String name = e.getKey();
+                if (chosen.containsKey(name)
+                        || !templates.reads().contains(name)
+                        || options.inputs().contains(name)
+                        || !ScriptCompiler.NAME.matcher(name).matches()) {
+                    continue;
+                }
+                JsonNode value = values.value(e.getValue());
+                chosen.put(name, value);
+                grew = true;
+            }
+        }
+        ObjectNode assigned = JSON.objectNode();
+        Pos first = null;
+        for (Map.Entry<String, PNode> e : front.defaults.entrySet()) {
+            JsonNode value = chosen.get(e.getKey());
+            if (value != null) {
+                assigned.set(e.getKey(), value);
+                first = first == null ? e.getValue().pos() : first;
+            }
+        }
+        if (first != null) {
+            plan.prologueAssign(
+                    assigned, first, "line " + first.line() + ": the front matter's values the script reads");
+        }
+    }
+
+    private static ObjectNode document(FrontMatter front, ArrayNode instructions) {
+        ObjectNode document = JSON.objectNode();
+        document.put("name", front.name);
+        if (front.description != null) {
+            document.put("description", front.description);
+        }
+        if (front.inputs != null) {
+            document.set("inputs", front.inputs);
+        }
+        if (front.output != null) {
+            document.set("output", front.output);
+        }
+        document.set("plan", instructions);
+        return document;
+    }
+
+    private static CompileResult failed(Problems problems) {
+        return new CompileResult(null, Map.of(), problems.list());
+    }
+
+    /** {@code translator} for {@code dir/translator.ai.yaml}. */
+    static String baseName(String fileName) {
+        String name = fileName.replace('\\', '/');
+        name = name.substring(name.lastIndexOf('/') + 1);
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (String extension : List.of(".ai.yaml", ".ai.yml", ".yaml", ".yml")) {
+            if (lower.endsWith(extension) && name.length() > extension.length()) {
+                return name.substring(0, name.length() - extension.length());
+            }
+        }
+        return name.isEmpty() ? "script" : name;
+    }
+
+    /** PPE's other dialogue mark, a line of {@code ***}, as YAML's {@code ---} (same length, same places). */
+    static String dialogueMarks(String source) {
+        if (!source.contains("***")) {
+            return source;
+        }
+        StringBuilder out = new StringBuilder(source.length());
+        int start = 0;
+        while (start <= source.length()) {
+            int end = source.indexOf('\n', start);
+            String line = end < 0 ? source.substring(start) : source.substring(start, end);
+            String bare = line.replaceFirst("\\s+#.*$", "").stripTrailing();
+            out.append(bare.equals("***") ? "---" + line.substring(3) : line);
+            if (end < 0) {
+                break;
+            }
+            out.append('\n');
+            start = end + 1;
+        }
+        return out.toString();
+    }
+
+    /** The place just after the last line with text: where the script's closing steps are said to be. */
+    private static Pos endOf(String source) {
+        String trimmed = source.stripTrailing();
+        int line = 1;
+        for (int i = 0; i < trimmed.length(); i++) {
+            if (trimmed.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return new Pos(line, 1);
+    }
+
+    /** The 1-based number of the first line longer than the YAML dialect's limit, or 0. */
+    private static int longLine(String source) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= source.length(); i++) {
+            if (i == source.length() || source.charAt(i) == '\n' || source.charAt(i) == '\r') {
+                if (i - start > YamlCompiler.MAX_LINE_LENGTH) {
+                    return line;
+                }
+                if (i < source.length()
+                        && source.charAt(i) == '\r'
+                        && i + 1 < source.length()
+                        && source.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return 0;
+    }
+}
