@@ -17,11 +17,13 @@ import org.opentest4j.AssertionFailedError;
  */
 final class PlanClassDescriptor extends AbstractTestDescriptor implements Node<PlanTestEngine.Context> {
 
+    private final String className;
     private final List<Path> plans;
     private final AssertionFailedError problem;
 
     PlanClassDescriptor(UniqueId uniqueId, Class<?> type, Path dir) {
         super(uniqueId, type.getSimpleName(), ClassSource.from(type));
+        this.className = type.getName();
         List<Path> found = List.of();
         AssertionFailedError unusable = null;
         try {
@@ -37,6 +39,12 @@ final class PlanClassDescriptor extends AbstractTestDescriptor implements Node<P
     @Override
     public Type getType() {
         return Type.CONTAINER;
+    }
+
+    /** The class's full name, as Jupiter's classes are reported (Surefire's {@code classname}). */
+    @Override
+    public String getLegacyReportingName() {
+        return className;
     }
 
     /** Kept (not pruned as an empty container) when it has a problem to report. */
