@@ -1,0 +1,6 @@
+package dev.planvm.junit.failing;
+
+import dev.planvm.junit.PlanTests;
+
+@PlanTests("src/test/plans/empty")
+public class EmptyDirectory {}

@@ -1,0 +1,128 @@
+package dev.planvm.maven;
+
+import dev.planvm.dialects.PlanDirectory;
+import dev.planvm.dialects.PlanSources;
+import dev.planvm.instructions.Diagnostic;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.batch.PlanFileRunner;
+import dev.planvm.vm.batch.RegressionReport;
+import dev.planvm.vm.batch.RegressionResult;
+import dev.planvm.vm.batch.RegressionRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * What the goals do, apart from Maven: {@link #validate} loads every plan of a directory as
+ * {@code planvm validate DIR} does, {@link #test} replays and compares them as {@code planvm test DIR}
+ * does (with {@link RegressionRun}, the same code). Each reports its lines to a consumer (the build log)
+ * and returns whether everything was right; the lines are the CLI's.
+ */
+public final class PlanChecks {
+
+    private final Path dir;
+    private final Consumer<String> log;
+
+    /**
+     * @param dir the directory of plans
+     * @param log where each line of the report goes
+     */
+    public PlanChecks(Path dir, Consumer<String> log) {
+        this.dir = dir;
+        this.log = log;
+    }
+
+    /** Why the directory cannot be checked, or {@code null}: missing, or holding no plan file. */
+    public String problem() {
+        if (!Files.isDirectory(dir)) {
+            return "plansDirectory " + dir + " does not exist";
+        }
+        if (PlanDirectory.plans(dir, true).isEmpty()) {
+            return "no plan file in " + dir;
+        }
+        return null;
+    }
+
+    /** The outcome of a check: the failing lines (each error, or each failing plan), and a summary. */
+    public record Result(List<String> failures, String summary) {
+
+        public Result {
+            failures = List.copyOf(failures);
+        }
+
+        public boolean passed() {
+            return failures.isEmpty();
+        }
+    }
+
+    /**
+     * Loads every plan of the directory (every dialect) with the schema and the static checks; every
+     * error, located by file, {@code seq_no} and JSON pointer, is a failure.
+     */
+    public Result validate() {
+        PlanSources sources = PlanSources.of(new PlanLoader());
+        List<String> errors = new ArrayList<>();
+        List<Path> plans = PlanDirectory.plans(dir, false);
+        int invalid = 0;
+        for (Path plan : plans) {
+            LoadResult loaded = sources.load(plan);
+            for (Diagnostic diagnostic : loaded.diagnostics()) {
+                String line = diagnostic.format(plan.toString());
+                log.accept(line);
+                if (diagnostic.isError()) {
+                    errors.add(line);
+                }
+            }
+            if (loaded.valid()) {
+                log.accept(plan + ": ok (" + loaded.plan().instructions().size() + " instructions)");
+            } else {
+                invalid++;
+            }
+        }
+        return new Result(errors, (plans.size() - invalid) + " valid, " + invalid + " invalid");
+    }
+
+    /**
+     * Replays each plan that has an expectation with its cassette (on a VM with no tool installed) and
+     * compares; a plan that does not meet its expectation is a failure, as is a directory where no plan
+     * has one. Agent tests ({@code planvm-ask/1}) are left to {@code planvm test}.
+     */
+    public Result test() {
+        List<Path> asks = PlanDirectory.plans(dir, true).stream()
+                .filter(PlanDirectory::isAsk)
+                .toList();
+        List<RegressionResult> results = new ArrayList<>();
+        try (PlanVm vm = PlanVm.builder().build()) {
+            RegressionRun regression = new RegressionRun(
+                    new PlanFileRunner(
+                            vm,
+                            (file, inputs) -> PlanSources.of(vm.loader())
+                                    .withInputs(inputs.keySet())
+                                    .load(file)),
+                    Map.of());
+            for (Path plan : PlanDirectory.plans(dir, false)) {
+                RegressionResult result = regression.test(plan);
+                result.lines().forEach(log);
+                results.add(result);
+            }
+        }
+        asks.forEach(ask -> log.accept("SKIP " + ask + " (an agent test: planvm test runs it)"));
+        RegressionReport report = new RegressionReport(results);
+        List<String> failures = new ArrayList<>();
+        for (RegressionResult result : results) {
+            if (result.verdict() == RegressionResult.Verdict.FAILED) {
+                failures.add(String.join("\n", result.lines()));
+            }
+        }
+        if (report.skipped() == results.size()) {
+            failures.add("no plan in " + dir + " has an expectation (X.expected.json beside X.json);"
+                    + " write them with planvm test --update");
+        }
+        return new Result(failures, report.summary());
+    }
+}

@@ -1,0 +1,115 @@
+package dev.planvm.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The goals' logic on real plan directories, and the mojos' verdicts. */
+class PlanChecksTest {
+
+    private static final String ANSWER_42 =
+            "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 42}}]";
+
+    @TempDir
+    Path dir;
+
+    private final List<String> log = new ArrayList<>();
+
+    private Path write(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    @Test
+    void validate_lists_every_error_of_every_plan_with_file_seq_no_and_pointer() throws IOException {
+        write("good.json", ANSWER_42);
+        write(
+                "bad.json",
+                "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"x\": 1}},"
+                        + " {\"seq_no\": 1, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 9}}]");
+        write("worse.yaml", "result: ${len(}\n");
+
+        PlanChecks.Result result = new PlanChecks(dir, log::add).validate();
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.summary()).isEqualTo("1 valid, 2 invalid");
+        assertThat(result.failures())
+                .anySatisfy(line -> assertThat(line).startsWith(dir.resolve("bad.json") + ": seq_no 1 at /1/"))
+                .anySatisfy(line -> assertThat(line).startsWith(dir.resolve("worse.yaml") + ": "));
+        assertThat(log).contains(dir.resolve("good.json") + ": ok (1 instructions)");
+    }
+
+    @Test
+    void test_replays_and_compares_as_planvm_test_does() throws IOException {
+        write("right.json", ANSWER_42);
+        write("right.expected.json", "{\"final_answer\": 42}");
+        write("wrong.json", ANSWER_42);
+        write("wrong.expected.json", "{\"final_answer\": 41}");
+        write("loose.json", ANSWER_42);
+
+        PlanChecks.Result result = new PlanChecks(dir, log::add).test();
+
+        assertThat(result.summary()).isEqualTo("1 passed, 1 failed, 1 skipped");
+        assertThat(result.failures())
+                .containsExactly("FAIL " + dir.resolve("wrong.json") + "\n  /final_answer: expected 41, got 42");
+        assertThat(log).anySatisfy(line -> assertThat(line).startsWith("PASS " + dir.resolve("right.json")));
+        assertThat(log).anySatisfy(line -> assertThat(line).startsWith("SKIP " + dir.resolve("loose.json")));
+    }
+
+    @Test
+    void test_fails_when_no_plan_has_an_expectation() throws IOException {
+        write("loose.json", ANSWER_42);
+
+        assertThat(new PlanChecks(dir, log::add).test().failures())
+                .singleElement()
+                .asString()
+                .contains("no plan in " + dir + " has an expectation");
+    }
+
+    @Test
+    void the_goals_fail_the_build_with_the_failures_and_pass_a_good_directory() throws Exception {
+        write("wrong.json", ANSWER_42);
+        write("wrong.expected.json", "{\"final_answer\": 41}");
+        TestMojo test = new TestMojo();
+        test.plansDirectory = dir.toFile();
+
+        assertThatThrownBy(test::execute)
+                .isInstanceOf(MojoFailureException.class)
+                .hasMessage("planvm:test failed (0 passed, 1 failed):\nFAIL " + dir.resolve("wrong.json")
+                        + "\n  /final_answer: expected 41, got 42");
+
+        ValidateMojo validate = new ValidateMojo();
+        validate.plansDirectory = dir.toFile();
+        validate.execute(); // both plans load
+        test.skip = true;
+        test.execute();
+    }
+
+    @Test
+    void a_missing_directory_is_an_error_that_names_it() {
+        ValidateMojo validate = new ValidateMojo();
+        validate.plansDirectory = dir.resolve("nowhere").toFile();
+
+        assertThatThrownBy(validate::execute)
+                .isInstanceOf(MojoExecutionException.class)
+                .hasMessage("planvm:validate: plansDirectory " + dir.resolve("nowhere") + " does not exist");
+    }
+
+    @Test
+    void the_project_s_own_plans_are_valid_and_meet_their_expectations() {
+        PlanChecks checks = new PlanChecks(Path.of("../plans"), log::add);
+
+        assertThat(checks.validate().failures()).isEmpty();
+        PlanChecks.Result tested = checks.test();
+        assertThat(tested.failures()).isEmpty();
+        assertThat(tested.summary()).startsWith("8 passed, 0 failed");
+    }
+}
