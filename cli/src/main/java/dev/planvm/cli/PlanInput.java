@@ -1,6 +1,7 @@
 package dev.planvm.cli;
 
 import dev.planvm.dialects.Dialect;
+import dev.planvm.dialects.PlanDirectory;
 import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
@@ -52,7 +53,7 @@ final class PlanInput {
 
     /** A plan file of a plan-tools directory: a plan of any dialect (not a cassette, expectation, trace or agent test). */
     static boolean isPlanToolFile(Path file) {
-        return PlanFiles.isPlanFile(file) && !PlanFiles.isAsk(file);
+        return PlanDirectory.isPlanFile(file) && !PlanDirectory.isAsk(file);
     }
 
     /** Loads a plan tool's file, of any dialect. */
