@@ -59,6 +59,17 @@ public final class DurableRuns {
     }
 
     /**
+     * The options a new run is stored with: its own, and the VM's approval rules as well, so that a
+     * process that continues the run ({@code approve}, {@code resume}) holds its calls to the same rules
+     * even when that process was started without them (a denied call must stay denied).
+     */
+    private RunOptions kept(RunOptions options) {
+        java.util.LinkedHashSet<String> globs = new java.util.LinkedHashSet<>(options.approveTools());
+        globs.addAll(vm.approveTools().globs());
+        return globs.size() == options.approveTools().size() ? options : options.withApproveTools(List.copyOf(globs));
+    }
+
+    /**
      * A new stored run of {@code plan} from its start.
      *
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
@@ -80,7 +91,7 @@ public final class DurableRuns {
             Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
         reject(plan, mode, hooks.options());
         RunOptions options = hooks.options().withClock(vm.clockFor(hooks.options(), mode));
-        String id = store.createRun(plan, inputs, mode.label(), null, null, options);
+        String id = store.createRun(plan, inputs, mode.label(), null, null, kept(options));
         try (Heartbeat alive = store.heartbeat(id)) {
             created.accept(id);
             return new DurableRun(
@@ -96,7 +107,7 @@ public final class DurableRuns {
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
         reject(plan, session.mode(), RunHooks.NONE.options());
         RunOptions options = RunOptions.DEFAULT.withClock(vm.clockFor(RunOptions.DEFAULT, session.mode()));
-        String id = store.createRun(plan, inputs, session.mode().label(), null, null, options);
+        String id = store.createRun(plan, inputs, session.mode().label(), null, null, kept(options));
         try (Heartbeat alive = store.heartbeat(id)) {
             return new DurableRun(
                     id,
@@ -146,7 +157,7 @@ public final class DurableRuns {
                         ? run.options().clock()
                         : vm.clockFor(
                                 RunOptions.DEFAULT, session.mode())); // the re-planned run computes the parent's dates
-        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, options);
+        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, kept(options));
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
@@ -325,7 +336,7 @@ public final class DurableRuns {
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
         RunOptions options = clocked(run, hooks, effective);
-        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq, options);
+        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq, kept(options));
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);

@@ -92,6 +92,11 @@ public record RunOptions(
         return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, value, keepGoing);
     }
 
+    /** These options with these approval globs (in this order, each once) instead of their own. */
+    public RunOptions withApproveTools(List<String> globs) {
+        return new RunOptions(allowTools, denyTools, globs, maxSteps, origin, clock, keepGoing);
+    }
+
     /** These options, keeping going past failed steps or not. */
     public RunOptions withKeepGoing(boolean value) {
         return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, clock, value);

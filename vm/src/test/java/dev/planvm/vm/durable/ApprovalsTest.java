@@ -158,7 +158,9 @@ class ApprovalsTest {
                             .path("to")
                             .asText())
                     .isEqualTo("ann@example.com");
-            assertThat(stored.options().approveTools()).isEmpty();
+            assertThat(stored.options().approveTools())
+                    .as("the VM's rules are kept with the run")
+                    .containsExactly("send_*");
             PlanVm vm = builder().approveTools(List.of("send_*")).build();
             DurableRuns runs = new DurableRuns(vm, store);
             assertThatThrownBy(() -> runs.resume(id, RunMode.live(), Map.of()))
@@ -177,6 +179,26 @@ class ApprovalsTest {
             assertThatThrownBy(() -> runs.approve(id, true, "", RunMode.live(), Map.of(), RunHooks.NONE))
                     .isInstanceOf(DurableRunException.class)
                     .hasMessageContaining("does not wait for approval (it is succeeded)");
+        }
+    }
+
+    @Test
+    void a_process_without_the_approval_rules_that_denies_a_waiting_run_still_calls_nothing() {
+        Path file = dir.resolve("runs.db");
+        String id;
+        try (RunStore store = RunStore.open(file)) {
+            PlanVm vm = builder().approveTools(List.of("send_*")).build();
+            id = new DurableRuns(vm, store)
+                    .start(plan(vm, MAIL), who(), RunMode.live())
+                    .id();
+        }
+        try (RunStore store = RunStore.open(file)) { // planvm approve RUN --deny, without --approve-tools
+            PlanVm bare = builder().build();
+            DurableRun denied = new DurableRuns(bare, store)
+                    .approve(id, false, "wrong address", RunMode.live(), Map.of(), RunHooks.NONE);
+            assertThat(sends).as("a denied call is never made").hasValue(0);
+            assertThat(denied.result().status()).isEqualTo(RunStatus.FAILED);
+            assertThat(denied.result().error().message()).contains("wrong address");
         }
     }
 
