@@ -25,6 +25,11 @@ import java.util.stream.Stream;
  *   <li>{@code <!-- runnable file=NAME} followed by lines and {@code -->}: a file the page does not
  *       show.
  * </ul>
+ *
+ * <p>What a shell example prints must be the lines the page shows after each {@code $ } command; a Java
+ * example runs with a {@code PrintStream out}, and what it prints must be the trailing comments of its
+ * {@code out.println(...); // LINE} lines (comment lines right after one are its further lines).
+ * Lines of a shell example other than {@code ./planvm ...} and {@code echo $?} (mvn, pipes) are not run.
  */
 final class DocExamples {
 

@@ -287,10 +287,18 @@ class DocsExamplesTest {
             } catch (InvocationTargetException e) {
                 throw new AssertionError(example.name() + " failed: " + e.getCause(), e.getCause());
             }
-            List<String> expected = body.stream()
-                    .filter(l -> l.contains("out.println(") && l.contains("); // "))
-                    .map(l -> l.substring(l.indexOf("); // ") + 6))
-                    .toList();
+            List<String> expected = new ArrayList<>();
+            boolean expecting = false;
+            for (String line : body) {
+                if (line.contains("out.println(") && line.contains("); // ")) {
+                    expected.add(line.substring(line.indexOf("); // ") + 6));
+                    expecting = true;
+                } else if (expecting && line.strip().startsWith("// ")) { // the next line printed
+                    expected.add(line.strip().substring(3));
+                } else {
+                    expecting = false;
+                }
+            }
             List<String> actual =
                     printed.toString(StandardCharsets.UTF_8).lines().toList();
             assertThat(matches(expected, actual))
