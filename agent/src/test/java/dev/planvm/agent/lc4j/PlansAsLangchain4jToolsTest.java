@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.planvm.agent.Langchain4jPlanTools;
+import dev.planvm.instructions.PlanLoader;
 import dev.planvm.llm.testing.FakeOpenAiServer;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
@@ -25,6 +26,16 @@ class PlansAsLangchain4jToolsTest {
         String chat(String message);
     }
 
+    private static final String HEADLINE = """
+            {"name": "headline", "description": "A headline for a topic and an audience",
+             "inputs": {"type": "object", "required": ["topic"],
+                        "properties": {"topic": {"type": "string", "description": "what it is about"},
+                                       "audience": {"type": "string", "default": "engineers"}}},
+             "output": {"type": "string"},
+             "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper",
+                        "tool_params": {"text": "${topic}"}, "output_vars": "loud"}},
+                      {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${loud + ' for ' + audience}"}}]}""";
+
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
     private final PlanVm vm = PlanVm.builder()
             .tool(Tool.of(
@@ -32,6 +43,7 @@ class PlansAsLangchain4jToolsTest {
                     "Upper-cases params.text",
                     (params, call) ->
                             TextNode.valueOf(params.path("text").asText().toUpperCase())))
+            .planTool(new PlanLoader().load(HEADLINE, "headline.json").planOrThrow())
             .build();
     private final Assistant assistant = AiServices.builder(Assistant.class)
             .chatModel(OpenAiChatModel.builder()
@@ -118,5 +130,41 @@ class PlansAsLangchain4jToolsTest {
         assistant.chat("Greet Ann");
 
         assertThat(toolResults(1)).singleElement().asString().startsWith("error: the plan failed: seq_no 0 (calling)");
+    }
+
+    @Test
+    void each_plan_tool_is_a_tool_of_the_model_with_its_inputs_schema() {
+        server.reply("Nothing to do.");
+
+        assistant.chat("hi");
+
+        JsonNode tool = server.requests().get(0).path("tools").get(1).path("function");
+        assertThat(tool.path("name").asText()).isEqualTo("headline");
+        assertThat(tool.path("description").asText()).isEqualTo("A headline for a topic and an audience");
+        assertThat(tool.at("/parameters/properties/topic/description").asText()).isEqualTo("what it is about");
+        assertThat(tool.at("/parameters/properties/audience/default").asText()).isEqualTo("engineers");
+        assertThat(tool.at("/parameters/required/0").asText()).isEqualTo("topic");
+    }
+
+    @Test
+    void the_model_calls_a_plan_tool_and_gets_its_final_answer() {
+        server.replyToolCall("headline", "{\"topic\": \"tidb\"}").reply("Done.");
+
+        assistant.chat("A headline about TiDB");
+
+        assertThat(toolResults(1)).containsExactly("TIDB for engineers");
+    }
+
+    @Test
+    void params_that_do_not_fit_a_plan_tools_inputs_are_answered_with_why() {
+        server.replyToolCall("headline", "{\"audience\": \"cats\"}").reply("Sorry.");
+
+        assistant.chat("A headline for cats");
+
+        assertThat(toolResults(1))
+                .singleElement()
+                .asString()
+                .startsWith("error: ")
+                .contains("topic");
     }
 }
