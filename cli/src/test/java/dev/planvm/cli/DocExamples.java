@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  *       show.
  * </ul>
  *
- * <p>What a shell example prints must be the lines the page shows after each {@code $ } command; a Java
+ * <p>What a shell example prints must be the lines the page shows after each {@code $ } command (when it
+ * shows any); a Java
  * example runs with a {@code PrintStream out}, and what it prints must be the trailing comments of its
  * {@code out.println(...); // LINE} lines (comment lines right after one are its further lines).
  * Lines of a shell example other than {@code ./planvm ...} and {@code echo $?} (mvn, pipes) are not run.
