@@ -7,6 +7,7 @@ import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.ConditionEvaluator;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolObjectAdapter;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -167,6 +168,17 @@ public final class PlanVmBuilder {
     public PlanVmBuilder tools(Iterable<? extends Tool> more) {
         more.forEach(this::tool);
         return this;
+    }
+
+    /**
+     * Adds each tool method of {@code toolObject}: its langchain4j {@code @Tool} methods, with their
+     * names, descriptions and params schemas (planvm-llm on the class path; {@code
+     * Langchain4jTools.from(toolObject)} is the same list).
+     *
+     * @throws IllegalArgumentException when the object has no tool methods planvm knows
+     */
+    public PlanVmBuilder toolsFrom(Object toolObject) {
+        return tools(ToolObjectAdapter.toolsFrom(toolObject));
     }
 
     /** Decides {@code jmp}s with a {@code condition_prompt}; without one such plans need a cassette. */

@@ -107,6 +107,26 @@ public final class FakeOpenAiServer implements AutoCloseable {
         });
     }
 
+    /**
+     * Next, answer 200 with a chat completion that calls the tool {@code name} with {@code arguments}
+     * (JSON text), as a model using tools does (not streamed).
+     */
+    public FakeOpenAiServer replyToolCall(String name, String arguments) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(arguments, "arguments");
+        return enqueue((exchange, request) -> {
+            ObjectNode completion = completion(request, null);
+            ObjectNode choice = (ObjectNode) completion.path("choices").get(0);
+            ObjectNode call =
+                    ((ObjectNode) choice.path("message")).putArray("tool_calls").addObject();
+            call.put("id", "call_" + ids.incrementAndGet());
+            call.put("type", "function");
+            call.putObject("function").put("name", name).put("arguments", arguments);
+            choice.put("finish_reason", "tool_calls");
+            send(exchange, 200, completion.toString(), Map.of());
+        });
+    }
+
     /** The usage every later answer reports (default 10 prompt and 5 completion tokens). */
     public FakeOpenAiServer usage(int prompt, int completion) {
         this.promptTokens = prompt;

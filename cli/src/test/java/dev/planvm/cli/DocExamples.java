@@ -1,0 +1,123 @@
+package dev.planvm.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The examples of the docs marked runnable. A marker is an HTML comment (MkDocs renders nothing for
+ * it) right before a fenced block:
+ *
+ * <ul>
+ *   <li>{@code <!-- runnable -->}: the block is run. A {@code java} block is compiled and run; any
+ *       other block is shell: its {@code ./planvm} lines run through the command line, in the page's
+ *       own directory; in a block with {@code $ } prompts, the lines after a command are its output;
+ *   <li>{@code <!-- runnable exit=2 -->}: each command of the block exits with 2 (default 0);
+ *   <li>{@code <!-- runnable file=NAME -->}: the block is written to the file NAME in the page's
+ *       directory, for the commands after it;
+ *   <li>{@code <!-- runnable file=NAME} followed by lines and {@code -->}: a file the page does not
+ *       show.
+ * </ul>
+ *
+ * <p>What a shell example prints must be the lines the page shows after each {@code $ } command (when it
+ * shows any); a Java
+ * example runs with a {@code PrintStream out}, and what it prints must be the trailing comments of its
+ * {@code out.println(...); // LINE} lines (comment lines right after one are its further lines).
+ * Lines of a shell example other than {@code ./planvm ...} and {@code echo $?} (mvn, pipes) are not run.
+ */
+final class DocExamples {
+
+    /** One marked block: what to do with it, where it is, its lines. */
+    record Example(String page, int line, Kind kind, String file, OptionalInt exit, String info, List<String> lines) {
+        String name() {
+            return page + ":" + line + (kind == Kind.FILE ? " (" + file + ")" : "");
+        }
+    }
+
+    enum Kind {
+        SHELL,
+        JAVA,
+        FILE
+    }
+
+    private static final Pattern MARKER = Pattern.compile("<!--\\s*runnable\\b(.*?)(-->)?\\s*$");
+    private static final Pattern FILE = Pattern.compile("\\bfile=(\\S+)");
+    private static final Pattern EXIT = Pattern.compile("\\bexit=(\\d+)");
+    private static final Pattern FENCE = Pattern.compile("^(\\s*)(```+)\\s*([\\w-]*).*$");
+
+    private DocExamples() {}
+
+    /** The marked examples of every page under {@code docs}, page by page, in page order. */
+    static List<Example> in(Path docs) {
+        try (Stream<Path> pages = Files.walk(docs)) {
+            List<Example> all = new ArrayList<>();
+            for (Path page :
+                    pages.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+                all.addAll(of(docs.relativize(page).toString().replace('\\', '/'), Files.readAllLines(page)));
+            }
+            return all;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The marked examples of one page. */
+    static List<Example> of(String page, List<String> lines) {
+        List<Example> examples = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher marker = MARKER.matcher(lines.get(i).strip());
+            if (!lines.get(i).strip().startsWith("<!--") || !marker.find()) {
+                continue;
+            }
+            String options = marker.group(1);
+            Matcher file = FILE.matcher(options);
+            Matcher exit = EXIT.matcher(options);
+            String fileName = file.find() ? file.group(1) : null;
+            OptionalInt exitCode = exit.find() ? OptionalInt.of(Integer.parseInt(exit.group(1))) : OptionalInt.empty();
+            int markerLine = i + 1;
+            if (marker.group(2) == null) { // a hidden file: the comment's lines up to -->
+                List<String> content = new ArrayList<>();
+                for (i++; i < lines.size() && !lines.get(i).strip().equals("-->"); i++) {
+                    content.add(lines.get(i));
+                }
+                if (fileName == null) {
+                    throw new IllegalArgumentException(
+                            page + ":" + markerLine + ": a runnable comment with lines needs file=NAME");
+                }
+                examples.add(new Example(page, markerLine, Kind.FILE, fileName, exitCode, "", content));
+                continue;
+            }
+            int start = i + 1;
+            while (start < lines.size() && lines.get(start).isBlank()) {
+                start++;
+            }
+            Matcher fence = start < lines.size() ? FENCE.matcher(lines.get(start)) : null;
+            if (fence == null || !fence.matches()) {
+                throw new IllegalArgumentException(
+                        page + ":" + markerLine + ": a runnable marker must come right before a fenced block");
+            }
+            String indent = fence.group(1);
+            String info = fence.group(3);
+            List<String> content = new ArrayList<>();
+            int end = start + 1;
+            for (; end < lines.size() && !lines.get(end).strip().equals(fence.group(2)); end++) {
+                String line = lines.get(end);
+                content.add(line.startsWith(indent) ? line.substring(indent.length()) : line.strip());
+            }
+            if (end == lines.size()) {
+                throw new IllegalArgumentException(page + ":" + (start + 1) + ": the fenced block never ends");
+            }
+            Kind kind = fileName != null ? Kind.FILE : info.equals("java") ? Kind.JAVA : Kind.SHELL;
+            examples.add(new Example(page, start + 1, kind, fileName, exitCode, info, content));
+            i = end;
+        }
+        return examples;
+    }
+}
