@@ -23,6 +23,7 @@ import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
+import dev.planvm.vm.internal.RunSpans;
 import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
@@ -103,6 +104,8 @@ public final class PlanVm implements AutoCloseable {
     private final Supplier<? extends CallScheduler> schedulers;
     private final long maxTokens;
     private final java.time.Clock clockSource;
+    /** Where runs send their spans, or {@code null}: no spans. */
+    private final io.opentelemetry.api.trace.Tracer tracer;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(b.tools, b.resolver);
@@ -135,6 +138,7 @@ public final class PlanVm implements AutoCloseable {
         this.sleeper = b.sleeper;
         this.maxTokens = b.maxTokens;
         this.clockSource = b.clock;
+        this.tracer = b.openTelemetry == null ? null : b.openTelemetry.getTracer("dev.planvm.vm");
     }
 
     public static PlanVmBuilder builder() {
@@ -412,9 +416,19 @@ public final class PlanVm implements AutoCloseable {
         if (trace != null) {
             callListeners.add(trace);
         }
+        RunSpans spans = tracer == null
+                ? null
+                : new RunSpans(
+                        tracer, LLM_TOOL, plan, journal == null ? null : journal.runId(), mode.label(), redactor);
+        if (spans != null) {
+            callListeners.add(spans);
+        }
         callListeners.addAll(hooks.callListeners());
         CallChain chain = session.chain(guards, callListeners);
         List<RunListener> all = new ArrayList<>();
+        if (spans != null) {
+            all.add(spans); // first: the run's span is open before the others hear of the run
+        }
         if (trace != null) {
             all.add(trace);
         }
@@ -432,7 +446,8 @@ public final class PlanVm implements AutoCloseable {
                         runLimits,
                         chain,
                         scheduler,
-                        maxInFlight);
+                        maxInFlight,
+                        spans == null ? seqNo -> {} : spans::discarded);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(
                         plan,

@@ -60,6 +60,7 @@ public final class PlanVmBuilder {
     final List<CallInterceptor> routing = new ArrayList<>();
     Supplier<? extends CallScheduler> schedulers;
     long maxTokens = dev.planvm.tools.call.TokenBudget.UNLIMITED;
+    io.opentelemetry.api.OpenTelemetry openTelemetry;
 
     PlanVmBuilder() {}
 
@@ -279,6 +280,19 @@ public final class PlanVmBuilder {
     /** Strict: a run that never sets {@code final_answer} fails instead of returning null. */
     public PlanVmBuilder strict(boolean strict) {
         this.strict = strict;
+        return this;
+    }
+
+    /**
+     * Where runs send OpenTelemetry spans: one per run ({@code planvm.run}), per step and per tool call or
+     * LLM call, parented even when a call starts ahead of its step's turn; the call's context is current
+     * while it runs, so HTTP, OpenAPI and MCP-over-HTTP tools send it on as W3C {@code traceparent}. None
+     * by default (no span is made, nothing is loaded): pass {@code GlobalOpenTelemetry.get()} to follow the
+     * application's global one. Attributes never hold params, answers or prompts; error messages are
+     * redacted. See docs/guides/observability.md.
+     */
+    public PlanVmBuilder openTelemetry(io.opentelemetry.api.OpenTelemetry telemetry) {
+        this.openTelemetry = Objects.requireNonNull(telemetry, "telemetry");
         return this;
     }
 
