@@ -12,7 +12,7 @@ import picocli.CommandLine;
  * Every option that shapes the VM of a command that runs plans ({@code run}, {@code batch},
  * {@code resume}, {@code rerun}): inputs and limits ({@link RunSettings}), how calls overlap
  * ({@link ConcurrencyOptions}) and which tools may be called and how they are retried
- * ({@link CallPolicyOptions}).
+ * ({@link CallPolicyOptions}); runs send OpenTelemetry spans when the environment asks ({@link Telemetry}).
  */
 final class VmOptions {
 
@@ -65,6 +65,7 @@ final class VmOptions {
         PlanVmBuilder builder =
                 policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
         loaded = config.load(environment, secrets);
+        Telemetry.of(commandLine).openTelemetry().ifPresent(builder::openTelemetry);
         return builder.secrets(secrets).tools(loaded, policy.toolPolicy(commandLine));
     }
 
