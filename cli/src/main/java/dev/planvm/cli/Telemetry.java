@@ -2,7 +2,6 @@ package dev.planvm.cli;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import picocli.CommandLine;
 
 /**
@@ -50,20 +49,25 @@ final class Telemetry implements AutoCloseable {
         return value == null || value.isBlank() ? null : value.trim();
     }
 
+    /** Whether this command's environment asks for traces. */
+    boolean enabled() {
+        return enabled(environment);
+    }
+
     /**
-     * The SDK's {@code OpenTelemetry} when the environment asks for traces (set up on the first call),
-     * else empty.
+     * The SDK's {@code OpenTelemetry}, set up on the first call; only when {@link #enabled()} (callers
+     * check first, so that nothing of OpenTelemetry is loaded when tracing is off).
      */
-    synchronized Optional<io.opentelemetry.api.OpenTelemetry> openTelemetry() {
-        if (!enabled(environment)) {
-            return Optional.empty();
+    synchronized io.opentelemetry.api.OpenTelemetry openTelemetry() {
+        if (!enabled()) {
+            throw new IllegalStateException("the environment asks for no traces");
         }
         if (sdk == null) {
             sdk = TelemetrySdk.start(environment);
             hook = new Thread(this::close, "planvm-telemetry-flush");
             Runtime.getRuntime().addShutdownHook(hook);
         }
-        return Optional.of(sdk.openTelemetry());
+        return sdk.openTelemetry();
     }
 
     /** Exports the spans not sent yet and stops the SDK (when it was started). */

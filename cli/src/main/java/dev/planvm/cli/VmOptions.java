@@ -65,7 +65,10 @@ final class VmOptions {
         PlanVmBuilder builder =
                 policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
         loaded = config.load(environment, secrets);
-        Telemetry.of(commandLine).openTelemetry().ifPresent(builder::openTelemetry);
+        Telemetry telemetry = Telemetry.of(commandLine);
+        if (telemetry.enabled()) { // checked here: a plain run loads no OpenTelemetry class
+            builder.openTelemetry(telemetry.openTelemetry());
+        }
         return builder.secrets(secrets).tools(loaded, policy.toolPolicy(commandLine));
     }
 
