@@ -210,6 +210,33 @@ class RunSpansTest {
     }
 
     @Test
+    void a_run_waiting_for_approval_ends_every_span_it_opened() {
+        PlanVm vm = PlanVm.builder()
+                .tool(Tool.of("send_mail", "sends", (params, context) -> TextNode.valueOf("sent")))
+                .approveTools(List.of("send_*"))
+                .openTelemetry(telemetry)
+                .build();
+
+        RunResult result = run(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "send_mail", "tool_params": {}}}]""");
+
+        assertThat(result.waiting()).isTrue();
+        List<SpanData> spans = exporter.getFinishedSpanItems();
+        SpanData runSpan = only(spans, s -> s.getName().equals("planvm.run"));
+        assertThat(runSpan.getAttributes().get(AttributeKey.stringKey("planvm.run.status")))
+                .isEqualTo("waiting");
+        SpanData step = only(spans, s -> s.getName().equals("planvm.step calling"));
+        assertThat(step.getAttributes().get(AttributeKey.booleanKey("planvm.step.uncommitted")))
+                .isTrue();
+        assertThat(step.getParentSpanId()).isEqualTo(runSpan.getSpanId());
+        SpanData call = only(spans, s -> s.getName().equals("execute_tool send_mail"));
+        assertThat(call.getAttributes().get(AttributeKey.stringKey("planvm.call.outcome")))
+                .isEqualTo("waiting_for_approval");
+        // the call's context made current on this thread is closed again
+        assertThat(Span.current().getSpanContext().isValid()).isFalse();
+    }
+
+    @Test
     void a_vm_without_open_telemetry_makes_no_spans_and_runs_as_before() {
         PlanVm vm =
                 PlanVm.builder().tool(search(new CountDownLatch(3))).tool(llm()).build();

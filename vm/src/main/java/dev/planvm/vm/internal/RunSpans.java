@@ -6,6 +6,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
@@ -55,6 +56,7 @@ public final class RunSpans implements RunListener, CallListener {
     static final AttributeKey<Long> JUMP_TO = AttributeKey.longKey("planvm.step.jump_to");
     static final AttributeKey<Boolean> EARLY_STEP = AttributeKey.booleanKey("planvm.step.started_early");
     static final AttributeKey<Boolean> DISCARDED = AttributeKey.booleanKey("planvm.step.discarded");
+    static final AttributeKey<Boolean> UNCOMMITTED = AttributeKey.booleanKey("planvm.step.uncommitted");
     static final AttributeKey<Long> CALL_SEQ_NO = AttributeKey.longKey("planvm.call.seq_no");
     static final AttributeKey<String> CALL_KIND = AttributeKey.stringKey("planvm.call.kind");
     static final AttributeKey<Boolean> EARLY_CALL = AttributeKey.booleanKey("planvm.call.early");
@@ -175,9 +177,13 @@ public final class RunSpans implements RunListener, CallListener {
 
     @Override
     public void runFinished(RunResult result) {
-        // steps whose early calls started but whose turn never came (the run ended or failed first)
         for (Integer seqNo : steps.keySet().toArray(Integer[]::new)) {
-            discarded(seqNo);
+            discarded(seqNo); // its early calls started but its turn never came (the run ended or failed first)
+            StepSpan stopped = steps.remove(seqNo);
+            if (stopped != null) { // its turn came, but it never committed: it waits for approval
+                stopped.span.setAttribute(UNCOMMITTED, true);
+                stopped.span.end();
+            }
         }
         Span span = run;
         if (span == null) {
@@ -288,6 +294,23 @@ public final class RunSpans implements RunListener, CallListener {
         span.setAttribute(OUTCOME, "failed");
         tokens(span, call);
         fail(span, failure.retriable() ? "tool_error_retriable" : "tool_error", "ToolException", failure.getMessage());
+        span.end();
+    }
+
+    @Override
+    public void callAbandoned(Call call, Throwable cause) {
+        CallSpan open = calls.remove(call);
+        if (open == null) {
+            return;
+        }
+        open.scope().close();
+        Span span = open.span();
+        if (cause instanceof ApprovalRequired) {
+            span.setAttribute(OUTCOME, "waiting_for_approval");
+        } else {
+            span.setAttribute(OUTCOME, "stopped");
+            fail(span, "unexpected", cause.getClass().getSimpleName(), cause.getMessage());
+        }
         span.end();
     }
 
