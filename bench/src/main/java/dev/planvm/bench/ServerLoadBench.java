@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.LongAdder;
  * collection, and the peak). Server and clients share this JVM and its cores.
  *
  * <p>{@code bench/run --main dev.planvm.bench.ServerLoadBench [--clients 100] [--seconds 20] [--warmup 5]
- * [--durability process|full]}; with JDK 21+ ({@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64}) requests and
+ * [--durability process|full] [--tracing]}; {@code --tracing} gives the VM an OpenTelemetry SDK that exports
+ * every span over OTLP/HTTP to a receiver in this process; with JDK 21+ ({@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64}) requests and
  * runs use virtual threads.
  */
 public final class ServerLoadBench {
@@ -58,8 +59,12 @@ public final class ServerLoadBench {
         int warmup = option(args, "--warmup", 5);
         RunStore.Durability durability =
                 Arrays.asList(args).contains("full") ? RunStore.Durability.FULL : RunStore.Durability.PROCESS;
+        boolean tracing = Arrays.asList(args).contains("--tracing");
         Path dir = Files.createTempDirectory("planvm-server-bench");
-        PlanVm vm = PlanVm.builder().build();
+        BenchTracing spans = tracing ? BenchTracing.start() : null;
+        PlanVm vm = tracing
+                ? PlanVm.builder().openTelemetry(spans.openTelemetry()).build()
+                : PlanVm.builder().build();
         try (RunStore store = RunStore.open(
                         dir.resolve("runs.db"), vm.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
                 PlanService service =
@@ -69,12 +74,13 @@ public final class ServerLoadBench {
             System.out.printf(
                     Locale.ROOT,
                     "planvm serve load: %d clients, POST /v1/runs?wait=true (replayed 3-step plan, "
-                            + "durable, %s durability), JDK %s, %d cores, virtual threads: %s%n",
+                            + "durable, %s durability), JDK %s, %d cores, virtual threads: %s, tracing: %s%n",
                     clients,
                     durability.label(),
                     Runtime.version(),
                     Runtime.getRuntime().availableProcessors(),
-                    Runtime.version().feature() >= 21);
+                    Runtime.version().feature() >= 21,
+                    tracing ? "on (OTLP/HTTP to a loopback receiver)" : "off");
             Load load = new Load(server.url(), clients);
             load.run(Duration.ofSeconds(warmup));
             System.gc();
@@ -109,6 +115,9 @@ public final class ServerLoadBench {
             server.stop(Duration.ofSeconds(5));
         }
         vm.close();
+        if (spans != null) {
+            System.out.printf(Locale.ROOT, "OTLP export requests: %,d%n", spans.close());
+        }
     }
 
     /** The clients. */

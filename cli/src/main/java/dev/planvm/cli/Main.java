@@ -57,6 +57,8 @@ public final class Main {
             code = commandLine.execute(args);
         } catch (OutOfMemoryError | StackOverflowError exhausted) {
             code = onExhausted(exhausted, errWriter, Arrays.asList(args).contains("--verbose"));
+        } finally {
+            Telemetry.of(commandLine).close(); // the spans of the command's runs are exported before it exits
         }
         outWriter.flush();
         errWriter.flush();

@@ -67,9 +67,11 @@ final class PlanvmCommand implements Runnable {
     private CommandLine.Model.CommandSpec spec;
 
     private final Map<String, String> environment;
+    private final Telemetry telemetry;
 
     PlanvmCommand(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
+        this.telemetry = new Telemetry(this.environment);
     }
 
     /** The command line with every subcommand (for references and tests that read the whole model). */
@@ -126,6 +128,11 @@ final class PlanvmCommand implements Runnable {
     /** The environment commands read their configuration from. */
     Map<String, String> environment() {
         return environment;
+    }
+
+    /** OpenTelemetry from the environment, for the commands' VMs; {@link Main} closes it when the command ends. */
+    Telemetry telemetry() {
+        return telemetry;
     }
 
     @Override

@@ -12,7 +12,7 @@ import picocli.CommandLine;
  * Every option that shapes the VM of a command that runs plans ({@code run}, {@code batch},
  * {@code resume}, {@code rerun}): inputs and limits ({@link RunSettings}), how calls overlap
  * ({@link ConcurrencyOptions}) and which tools may be called and how they are retried
- * ({@link CallPolicyOptions}).
+ * ({@link CallPolicyOptions}); runs send OpenTelemetry spans when the environment asks ({@link Telemetry}).
  */
 final class VmOptions {
 
@@ -65,6 +65,10 @@ final class VmOptions {
         PlanVmBuilder builder =
                 policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
         loaded = config.load(environment, secrets);
+        Telemetry telemetry = Telemetry.of(commandLine);
+        if (telemetry.enabled()) { // checked here: a plain run loads no OpenTelemetry class
+            builder.openTelemetry(telemetry.openTelemetry());
+        }
         return builder.secrets(secrets)
                 .tools(loaded, policy.toolPolicy(commandLine))
                 .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool);

@@ -7,62 +7,48 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The server's figures in the Prometheus text format ({@code GET /metrics}): runs by how they ended,
  * active runs, stored runs by status, committed steps, call latency histograms by tool, calls in flight,
- * HTTP answers by status. A run and call listener shared by every run (thread-safe). At most
- * {@value #MAX_TOOLS} tool labels: calls of further tools (a cassette may name any) count as {@code other}.
+ * latency histograms of runs, of steps by type and of tool calls by tool, HTTP answers by status. A run
+ * and call listener shared by every run (thread-safe). At most {@value #MAX_TOOLS} label values per series:
+ * calls of further tools (a cassette may name any) count as {@code other}.
  */
 public final class Metrics implements RunListener, CallListener {
 
     static final int MAX_TOOLS = 200;
-    /** Histogram bucket bounds, in seconds. */
-    private static final double[] BOUNDS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 
     private final Map<String, LongAdder> runs = new ConcurrentHashMap<>();
     private final LongAdder steps = new LongAdder();
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong active = new AtomicLong();
-    private final Map<String, Histogram> calls = new ConcurrentHashMap<>();
+    private final Map<String, LatencyHistogram> calls = new ConcurrentHashMap<>();
+    private final LatencyHistogram runDurations = new LatencyHistogram(LatencyHistogram.RUN_BOUNDS);
+    private final Map<String, LatencyHistogram> stepDurations = new ConcurrentHashMap<>();
+    private final Map<String, LatencyHistogram> toolCalls = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
     private final Map<Integer, LongAdder> http = new ConcurrentHashMap<>();
-
-    /** One tool's latency histogram. */
-    private static final class Histogram {
-        final AtomicLongArray buckets = new AtomicLongArray(BOUNDS.length + 1);
-        final LongAdder count = new LongAdder();
-        final LongAdder sumMicros = new LongAdder();
-
-        void observe(long nanos) {
-            double seconds = nanos / 1e9;
-            int i = 0;
-            while (i < BOUNDS.length && seconds > BOUNDS[i]) {
-                i++;
-            }
-            buckets.incrementAndGet(i);
-            count.increment();
-            sumMicros.add(nanos / 1_000);
-        }
-    }
 
     @Override
     public void stepFinished(StepRecord step) {
         if (!step.failed() || step.recovered()) {
             steps.increment();
         }
+        bounded(stepDurations, step.type(), LatencyHistogram.CALL_BOUNDS).observe(step.durationNanos());
     }
 
     @Override
     public void runFinished(RunResult result) {
         runs.computeIfAbsent(result.status().label(), s -> new LongAdder()).increment();
+        if (result.duration() != null) {
+            runDurations.observe(result.duration().toNanos());
+        }
     }
 
     @Override
@@ -74,6 +60,7 @@ public final class Metrics implements RunListener, CallListener {
     public void callFinished(Call call, JsonNode output, long durationNanos) {
         inFlight.decrementAndGet();
         histogram(label(call)).observe(durationNanos);
+        toolCall(call, durationNanos);
     }
 
     @Override
@@ -81,7 +68,24 @@ public final class Metrics implements RunListener, CallListener {
         inFlight.decrementAndGet();
         String tool = label(call);
         histogram(tool).observe(durationNanos);
+        toolCall(call, durationNanos);
         failures.computeIfAbsent(tool, t -> new LongAdder()).increment();
+    }
+
+    /** A tool call (not an LLM condition) took {@code nanos}, retries included. */
+    private void toolCall(Call call, long nanos) {
+        if (call instanceof Call.ToolCall tool) {
+            bounded(toolCalls, tool.tool(), LatencyHistogram.CALL_BOUNDS).observe(nanos);
+        }
+    }
+
+    /** The histogram of {@code label} in {@code series}, or of {@code other} past {@value #MAX_TOOLS} labels. */
+    private static LatencyHistogram bounded(Map<String, LatencyHistogram> series, String label, double[] bounds) {
+        LatencyHistogram existing = series.get(label);
+        if (existing != null) {
+            return existing;
+        }
+        return series.computeIfAbsent(series.size() >= MAX_TOOLS ? "other" : label, l -> new LatencyHistogram(bounds));
     }
 
     /** A run started or ended executing in this server. */
@@ -94,12 +98,8 @@ public final class Metrics implements RunListener, CallListener {
         http.computeIfAbsent(status, s -> new LongAdder()).increment();
     }
 
-    private Histogram histogram(String tool) {
-        Histogram existing = calls.get(tool);
-        if (existing != null) {
-            return existing;
-        }
-        return calls.computeIfAbsent(calls.size() >= MAX_TOOLS ? "other" : tool, t -> new Histogram());
+    private LatencyHistogram histogram(String tool) {
+        return bounded(calls, tool, LatencyHistogram.CALL_BOUNDS);
     }
 
     private String label(Call call) {
@@ -139,7 +139,8 @@ public final class Metrics implements RunListener, CallListener {
                 "planvm_call_duration_seconds",
                 "histogram",
                 "Calls through the call chain (retries included), by tool.");
-        new TreeMap<>(calls).forEach((tool, h) -> histogramLines(out, escape(tool), h));
+        new TreeMap<>(calls)
+                .forEach((tool, h) -> h.write(out, "planvm_call_duration_seconds", "tool=\"" + escape(tool) + "\""));
         header(out, "planvm_call_failures_total", "counter", "Calls that failed after their last attempt, by tool.");
         new TreeMap<>(failures)
                 .forEach((tool, n) -> out.append("planvm_call_failures_total{tool=\"")
@@ -147,6 +148,19 @@ public final class Metrics implements RunListener, CallListener {
                         .append("\"} ")
                         .append(n.sum())
                         .append('\n'));
+        header(out, "planvm_run_duration_seconds", "histogram", "Runs of this server, start (or resume) to end.");
+        runDurations.write(out, "planvm_run_duration_seconds", "");
+        header(out, "planvm_step_duration_seconds", "histogram", "Steps of this server's runs, by instruction type.");
+        new TreeMap<>(stepDurations)
+                .forEach((type, h) -> h.write(out, "planvm_step_duration_seconds", "type=\"" + escape(type) + "\""));
+        header(
+                out,
+                "planvm_tool_call_duration_seconds",
+                "histogram",
+                "Tool calls (not LLM conditions) through the call chain, retries included, by tool.");
+        new TreeMap<>(toolCalls)
+                .forEach((tool, h) ->
+                        h.write(out, "planvm_tool_call_duration_seconds", "tool=\"" + escape(tool) + "\""));
         header(out, "planvm_http_responses_total", "counter", "HTTP answers of this server, by status code.");
         new TreeMap<>(http)
                 .forEach((code, n) -> out.append("planvm_http_responses_total{code=\"")
@@ -155,31 +169,6 @@ public final class Metrics implements RunListener, CallListener {
                         .append(n.sum())
                         .append('\n'));
         return out.toString();
-    }
-
-    private static void histogramLines(StringBuilder out, String tool, Histogram h) {
-        long cumulative = 0;
-        for (int i = 0; i <= BOUNDS.length; i++) {
-            cumulative += h.buckets.get(i);
-            String le = i == BOUNDS.length ? "+Inf" : String.format(Locale.ROOT, "%s", BOUNDS[i]);
-            out.append("planvm_call_duration_seconds_bucket{tool=\"")
-                    .append(tool)
-                    .append("\",le=\"")
-                    .append(le)
-                    .append("\"} ")
-                    .append(cumulative)
-                    .append('\n');
-        }
-        out.append("planvm_call_duration_seconds_sum{tool=\"")
-                .append(tool)
-                .append("\"} ")
-                .append(String.format(Locale.ROOT, "%.6f", h.sumMicros.sum() / 1e6))
-                .append('\n');
-        out.append("planvm_call_duration_seconds_count{tool=\"")
-                .append(tool)
-                .append("\"} ")
-                .append(h.count.sum())
-                .append('\n');
     }
 
     private static void header(StringBuilder out, String name, String type, String help) {

@@ -25,6 +25,7 @@ import dev.planvm.vm.internal.EarlyStartRule;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
+import dev.planvm.vm.internal.RunSpans;
 import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
@@ -107,6 +108,8 @@ public final class PlanVm implements AutoCloseable {
     private final Supplier<? extends CallScheduler> schedulers;
     private final long maxTokens;
     private final java.time.Clock clockSource;
+    /** Where runs send their spans, or {@code null}: no spans. */
+    private final io.opentelemetry.api.trace.Tracer tracer;
 
     PlanVm(PlanVmBuilder b) {
         this.tools = ToolRegistry.of(withPlanTools(b), b.resolver);
@@ -139,6 +142,7 @@ public final class PlanVm implements AutoCloseable {
         this.sleeper = b.sleeper;
         this.maxTokens = b.maxTokens;
         this.clockSource = b.clock;
+        this.tracer = b.openTelemetry == null ? null : b.openTelemetry.getTracer("dev.planvm.vm");
     }
 
     /** The builder's tools and its plan tools (which run their plans on this VM), checked as a whole. */
@@ -442,9 +446,19 @@ public final class PlanVm implements AutoCloseable {
         if (trace != null) {
             callListeners.add(trace);
         }
+        RunSpans spans = tracer == null
+                ? null
+                : new RunSpans(
+                        tracer, LLM_TOOL, plan, journal == null ? null : journal.runId(), mode.label(), redactor);
+        if (spans != null) {
+            callListeners.add(spans);
+        }
         callListeners.addAll(hooks.callListeners());
         CallChain chain = session.chain(guards, callListeners);
         List<RunListener> all = new ArrayList<>();
+        if (spans != null) {
+            all.add(spans); // first: the run's span is open before the others hear of the run
+        }
         if (trace != null) {
             all.add(trace);
         }
@@ -462,7 +476,8 @@ public final class PlanVm implements AutoCloseable {
                         runLimits,
                         chain,
                         scheduler,
-                        maxInFlight);
+                        maxInFlight,
+                        spans == null ? seqNo -> {} : spans::discarded);
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunResult result = new Interpreter(new RunSetup(
                         plan,

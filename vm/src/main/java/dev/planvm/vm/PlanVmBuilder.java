@@ -73,6 +73,7 @@ public final class PlanVmBuilder {
     Predicate<Path> planToolFile = PlanTools::isJsonPlanFile;
     Function<Path, LoadResult> planToolLoader = new PlanLoader()::load;
     int maxPlanDepth = PlanTools.DEFAULT_MAX_DEPTH;
+    io.opentelemetry.api.OpenTelemetry openTelemetry;
 
     PlanVmBuilder() {}
 
@@ -346,6 +347,19 @@ public final class PlanVmBuilder {
     /** Strict: a run that never sets {@code final_answer} fails instead of returning null. */
     public PlanVmBuilder strict(boolean strict) {
         this.strict = strict;
+        return this;
+    }
+
+    /**
+     * Where runs send OpenTelemetry spans: one per run ({@code planvm.run}), per step and per tool call or
+     * LLM call, parented even when a call starts ahead of its step's turn; the call's context is current
+     * while it runs, so HTTP, OpenAPI and MCP-over-HTTP tools send it on as W3C {@code traceparent}. None
+     * by default (no span is made, nothing is loaded): pass {@code GlobalOpenTelemetry.get()} to follow the
+     * application's global one. Attributes never hold params, answers or prompts; error messages are
+     * redacted. See docs/guides/observability.md.
+     */
+    public PlanVmBuilder openTelemetry(io.opentelemetry.api.OpenTelemetry telemetry) {
+        this.openTelemetry = Objects.requireNonNull(telemetry, "telemetry");
         return this;
     }
 

@@ -28,7 +28,7 @@ import java.util.Map;
  * {@code Retry-After}; other statuses (redirects included: they are not followed) are permanent. The
  * body is read up to a bound, and the whole exchange, body included, must finish within the timeout,
  * so a server that trickles its answer cannot hang a run. Messages name the method and URL, never a
- * header value.
+ * header value. The request carries the current span's W3C {@code traceparent} ({@link TraceHeaders}).
  */
 public final class HttpExchange {
 
@@ -72,7 +72,7 @@ public final class HttpExchange {
      */
     public JsonNode call(Request request, Duration timeout, String output) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri()).timeout(timeout);
-        request.headers().forEach(builder::header);
+        TraceHeaders.addedTo(request.headers()).forEach(builder::header);
         builder.method(
                 request.method(),
                 request.body() == null

@@ -1,12 +1,14 @@
 package dev.planvm.integrations.mcp;
 
 import dev.planvm.integrations.internal.Json;
+import dev.planvm.integrations.internal.TraceHeaders;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.ToolException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -45,6 +47,8 @@ final class McpConnection implements AutoCloseable {
 
     private static final int MAX_TOOL_PAGES = 100;
     private static final int MAX_TOOLS = 5000;
+    /** Where a call's trace headers travel in its transport context. */
+    private static final String TRACE_HEADERS = "planvm.trace_headers";
 
     static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(JsonMappers.lenientBinding(JsonLimits.MCP_MESSAGE));
 
@@ -146,10 +150,40 @@ final class McpConnection implements AutoCloseable {
                     .callTool(McpSchema.CallToolRequest.builder(tool)
                             .arguments(arguments)
                             .build())
+                    .contextWrite(traced())
                     .block(timeout);
         } catch (RuntimeException e) {
             throw failure(session, "tool '" + tool + "'", e, timeout);
         }
+    }
+
+    /**
+     * The calling thread's trace headers ({@link TraceHeaders}), handed to the HTTP transport through the
+     * reactive context (its requests are built on other threads, where the call's span is not current).
+     */
+    private static java.util.function.Function<reactor.util.context.Context, reactor.util.context.Context> traced() {
+        Map<String, String> trace = TraceHeaders.current();
+        if (trace.isEmpty()) {
+            return context -> context;
+        }
+        return context ->
+                context.put(McpTransportContext.KEY, McpTransportContext.create(Map.of(TRACE_HEADERS, trace)));
+    }
+
+    /** The trace headers a request's transport context carries, except those the configuration sets itself. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> traceHeaders(McpTransportContext context, Map<String, String> configured) {
+        Object trace = context == null ? null : context.get(TRACE_HEADERS);
+        if (!(trace instanceof Map<?, ?> map)) {
+            return Map.of();
+        }
+        Map<String, String> added = new LinkedHashMap<>();
+        ((Map<String, String>) map).forEach((name, value) -> {
+            if (configured.keySet().stream().noneMatch(name::equalsIgnoreCase)) {
+                added.put(name, value);
+            }
+        });
+        return added;
     }
 
     /** The running session, started (or restarted once) as needed. */
@@ -227,8 +261,10 @@ final class McpConnection implements AutoCloseable {
                         .version(HttpClient.Version.HTTP_1_1)
                         .connectTimeout(Duration.ofSeconds(10))
                         .followRedirects(HttpClient.Redirect.NEVER))
-                .addHttpRequestCustomizer(
-                        (builder, method, target, body, context) -> headers.forEach(builder::setHeader))
+                .addHttpRequestCustomizer((builder, method, target, body, context) -> {
+                    headers.forEach(builder::setHeader);
+                    traceHeaders(context, headers).forEach(builder::setHeader);
+                })
                 .maxResponseSize(MAX_HTTP_RESPONSE)
                 .build();
     }

@@ -131,6 +131,10 @@ public final class TestMcpServer {
             if (authorization != null) {
                 AUTHORIZATION.set(authorization);
             }
+            String traceparent = ((jakarta.servlet.http.HttpServletRequest) request).getHeader("traceparent");
+            if (traceparent != null) {
+                TRACEPARENT.set(traceparent);
+            }
             chain.doFilter(request, response);
         };
         context.addFilter(
@@ -163,6 +167,10 @@ public final class TestMcpServer {
 
     /** The last Authorization header the HTTP server received. */
     public static final java.util.concurrent.atomic.AtomicReference<String> AUTHORIZATION =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** The last W3C traceparent header the HTTP server received. */
+    public static final java.util.concurrent.atomic.AtomicReference<String> TRACEPARENT =
             new java.util.concurrent.atomic.AtomicReference<>();
 
     /** How many times {@code write} was called in this JVM (the HTTP server's count). */

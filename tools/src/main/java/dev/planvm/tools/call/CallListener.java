@@ -20,6 +20,13 @@ public interface CallListener {
     default void callFailed(Call call, ToolException failure, long durationNanos) {}
 
     /**
+     * The call left the chain neither answered nor failed: something else was thrown through it (a call
+     * that waits for a reviewer's approval, an error). Told so that a listener releases what it holds for
+     * the call (a span, a context made current on this thread in {@link #callStarted}).
+     */
+    default void callAbandoned(Call call, Throwable cause) {}
+
+    /**
      * An attempt of a call failed and the retry link retried it ({@link FailedAttempt#nextWait()} set)
      * or gave up after more than one attempt ({@code nextWait} null). Not told for a call that failed
      * at its only attempt: {@link #callFailed} says that.

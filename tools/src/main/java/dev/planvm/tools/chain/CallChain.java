@@ -70,6 +70,9 @@ public final class CallChain {
             long took = System.nanoTime() - start;
             listeners.forEach(l -> quietly(() -> l.callFailed(call, e, took)));
             throw e;
+        } catch (RuntimeException | Error e) {
+            listeners.forEach(l -> quietly(() -> l.callAbandoned(call, e)));
+            throw e;
         }
     }
 

@@ -96,6 +96,29 @@ class CallChainTest {
     }
 
     @Test
+    void listeners_hear_of_a_call_abandoned_by_an_unchecked_exception_not_of_a_failure() {
+        List<String> heard = new ArrayList<>();
+        CallListener listener = new CallListener() {
+            @Override
+            public void callFailed(Call call, ToolException failure, long durationNanos) {
+                heard.add("failed");
+            }
+
+            @Override
+            public void callAbandoned(Call call, Throwable cause) {
+                heard.add("abandoned: " + cause.getMessage());
+            }
+        };
+        CallInterceptor throwing = chain -> {
+            throw new IllegalStateException("waits for a reviewer");
+        };
+        CallChain chain = new CallChain(List.of(throwing), List.of(listener));
+
+        assertThatThrownBy(() -> chain.execute(call("t", List.of()))).isInstanceOf(IllegalStateException.class);
+        assertThat(heard).containsExactly("abandoned: waits for a reviewer");
+    }
+
+    @Test
     void a_retriable_failure_is_retried_with_growing_waits_until_it_succeeds() {
         AtomicInteger attempts = new AtomicInteger();
         Tool flaky = Tool.of("flaky", "", (p, c) -> {

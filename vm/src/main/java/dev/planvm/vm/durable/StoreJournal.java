@@ -64,6 +64,11 @@ final class StoreJournal implements RunJournal {
         store.finishRun(runId, result);
     }
 
+    @Override
+    public String runId() {
+        return runId;
+    }
+
     private static String outcome(Outcome outcome) {
         if (outcome instanceof Outcome.JumpTo) {
             return "jump";

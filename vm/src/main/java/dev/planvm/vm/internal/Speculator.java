@@ -28,6 +28,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Runs calls ahead of their turn inside a basic block, keeping sequential semantics (one per run,
@@ -62,6 +63,8 @@ public final class Speculator {
     private final CallChain chain;
     private final CallScheduler scheduler;
     private final int maxInFlight;
+    /** Told the seq_no of each call started early whose turn never came (the run left the block first). */
+    private final IntConsumer discardedEarly;
 
     private VariableStore variables;
     private int pc = -1;
@@ -91,7 +94,8 @@ public final class Speculator {
             RunLimits limits,
             CallChain chain,
             CallScheduler scheduler,
-            int maxInFlight) {
+            int maxInFlight,
+            IntConsumer discardedEarly) {
         this.plan = plan;
         this.flow = flow;
         this.handlers = handlers;
@@ -99,6 +103,7 @@ public final class Speculator {
         this.chain = chain;
         this.scheduler = scheduler;
         this.maxInFlight = maxInFlight;
+        this.discardedEarly = discardedEarly;
     }
 
     /** Before the step at {@code position}: enter its block if needed and start every call that is ready. */
@@ -199,8 +204,9 @@ public final class Speculator {
     }
 
     private void discard() {
-        for (Launched early : launched.values()) {
-            early.pending().cancel();
+        for (Map.Entry<Integer, Launched> early : launched.entrySet()) {
+            early.getValue().pending().cancel();
+            discardedEarly.accept(early.getKey());
         }
         launched.clear();
         scheduler.forgetDone();

@@ -19,4 +19,9 @@ public interface RunJournal {
 
     /** Records how the run ended; a failure here turns a succeeded result into a failed one. */
     default void finish(RunResult result) {}
+
+    /** The id of the run this journal records (a stored run's), or {@code null} when it has none. */
+    default String runId() {
+        return null;
+    }
 }

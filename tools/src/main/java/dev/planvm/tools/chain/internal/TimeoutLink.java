@@ -50,7 +50,9 @@ public final class TimeoutLink implements CallInterceptor {
         }
         Call timed = call.withContext(call.context().withTimeout(timeout));
         FutureTask<JsonNode> attempt = new FutureTask<>(() -> chain.proceed(timed));
-        executor().execute(attempt);
+        // the attempt runs on another thread: it keeps the caller's context (the call's span, which
+        // HTTP tools send on as traceparent)
+        executor().execute(io.opentelemetry.context.Context.current().wrap(attempt));
         try {
             return attempt.get(timeout.plus(grace(timeout)).toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {

@@ -1,0 +1,58 @@
+package dev.planvm.cli;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The OpenTelemetry SDK set up by autoconfigure from {@code OTEL_*} variables (only {@link Telemetry}
+ * touches this class, and only when tracing is on). planvm's defaults, which the environment overrides:
+ * service name {@code planvm}, OTLP over {@code http/protobuf} (sent by the JDK's HTTP client), and no
+ * metrics or logs exporter (planvm exports traces; its metrics are on {@code planvm serve}'s
+ * {@code /metrics}).
+ */
+final class TelemetrySdk {
+
+    /** How long closing waits for the last spans to be exported. */
+    private static final long FLUSH_SECONDS = 10;
+
+    private final OpenTelemetrySdk sdk;
+
+    private TelemetrySdk(OpenTelemetrySdk sdk) {
+        this.sdk = sdk;
+    }
+
+    static TelemetrySdk start(Map<String, String> environment) {
+        JulToLogs.route("io.opentelemetry"); // an unreachable collector: one line, no stack trace
+        Map<String, String> properties = new HashMap<>();
+        properties.put("otel.service.name", "planvm");
+        properties.put("otel.exporter.otlp.protocol", "http/protobuf");
+        properties.put("otel.metrics.exporter", "none");
+        properties.put("otel.logs.exporter", "none");
+        // the command's environment (tests pass their own; the process's own wins where both set one)
+        environment.forEach((name, value) -> {
+            if (name.startsWith("OTEL_")) {
+                properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value);
+            }
+        });
+        OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                .addPropertiesSupplier(() -> properties)
+                .disableShutdownHook()
+                .build()
+                .getOpenTelemetrySdk();
+        return new TelemetrySdk(sdk);
+    }
+
+    OpenTelemetry openTelemetry() {
+        return sdk;
+    }
+
+    void close() {
+        sdk.getSdkTracerProvider().forceFlush().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+        sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+    }
+}
