@@ -137,11 +137,13 @@ public final class LlmGenerateTool implements Tool {
 
     /** An answer that fits the request's schema, asking once more (with what was wrong) when the first does not. */
     private JsonNode fitting(List<ChatMessage> messages, GenerateRequest request, CallContext context) {
+        boolean wrapped = !isObjectSchema(request.schema());
+        JsonNode sent = wrapped ? wrap(request.schema()) : request.schema();
         ResponseFormat format = ResponseFormat.builder()
                 .type(ResponseFormatType.JSON)
                 .jsonSchema(JsonSchema.builder()
                         .name("answer")
-                        .rootElement(JsonRawSchema.from(request.schema().toString()))
+                        .rootElement(JsonRawSchema.from(sent.toString()))
                         .build())
                 .build();
         LlmClient strict = client(context, true);
@@ -149,7 +151,7 @@ public final class LlmGenerateTool implements Tool {
         List<String> problems = List.of();
         for (int asked = 1; asked <= 2; asked++) {
             String answer = strict.ask(conversation, format, request, context.events());
-            Optional<JsonNode> value = AnswerJson.value(answer);
+            Optional<JsonNode> value = AnswerJson.value(answer).map(v -> wrapped ? unwrap(v) : v);
             problems = value.isEmpty()
                     ? List.of("it holds no JSON: " + "'" + LlmText.shorten(answer, 200) + "'")
                     : AnswerJson.problems(request.schema(), value.get());
@@ -162,6 +164,28 @@ public final class LlmGenerateTool implements Tool {
         }
         throw ToolException.permanent(
                 "the answer does not fit response_format, asked twice: " + String.join("; ", problems));
+    }
+
+    /** Whether strict structured output takes {@code schema} as it is: its top level must be an object. */
+    private static boolean isObjectSchema(JsonNode schema) {
+        return "object".equals(schema.path("type").asText()) || schema.has("properties");
+    }
+
+    /**
+     * A schema whose top level is not an object ({@code {"type": "string", "enum": [...]}}, an array, a number)
+     * sent as the one property {@code value} of an object, since strict structured output takes an object only.
+     */
+    private static JsonNode wrap(JsonNode schema) {
+        ObjectNode object = JsonNodeFactory.instance.objectNode().put("type", "object");
+        object.putObject("properties").set("value", schema);
+        object.putArray("required").add("value");
+        object.put("additionalProperties", false);
+        return object;
+    }
+
+    /** The value inside a wrapped answer ({@code {"value": ...}}); an answer that is not wrapped is taken as it is. */
+    private static JsonNode unwrap(JsonNode answer) {
+        return answer.isObject() && answer.size() == 1 && answer.has("value") ? answer.get("value") : answer;
     }
 
     /**

@@ -146,6 +146,28 @@ class LlmGenerateParamsTest {
     }
 
     @Test
+    void a_schema_whose_top_level_is_not_an_object_is_sent_wrapped_and_its_value_is_the_output() {
+        server.reply("{\"value\": \"bug\"}");
+        JsonNode answer = tool.invoke(
+                params(
+                        "{\"prompt\": \"Kind?\", \"response_format\": {\"type\": \"string\", \"enum\": [\"bug\", \"feature\"]}}"),
+                WHOLE);
+        assertThat(answer.asText()).isEqualTo("bug");
+        JsonNode sent = request(0).at("/response_format/json_schema/schema");
+        assertThat(sent.path("type").asText())
+                .as("strict mode takes an object only")
+                .isEqualTo("object");
+        assertThat(sent.at("/properties/value/enum").toString()).isEqualTo("[\"bug\",\"feature\"]");
+        assertThat(sent.path("required").toString()).isEqualTo("[\"value\"]");
+        server.reply("{\"value\": \"question\"}").reply("{\"value\": \"feature\"}");
+        JsonNode again = tool.invoke(
+                params(
+                        "{\"prompt\": \"Kind?\", \"response_format\": {\"type\": \"string\", \"enum\": [\"bug\", \"feature\"]}}"),
+                WHOLE);
+        assertThat(again.asText()).as("checked against the schema as given").isEqualTo("feature");
+    }
+
+    @Test
     void an_answer_that_does_not_fit_is_asked_for_once_more_with_what_was_wrong() {
         server.reply("{\"city\": \"Oslo\"}").reply("{\"city\": \"Oslo\", \"population\": 709000}");
         JsonNode answer =
