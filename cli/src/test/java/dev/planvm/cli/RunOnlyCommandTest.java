@@ -134,5 +134,10 @@ class RunOnlyCommandTest {
         assertThat(rerun.exitCode()).isEqualTo(2);
         assertThat(rerun.err()).contains("the edited plan changes seq_no 0, which comes before 5");
         assertThat(rerun.out()).isEmpty();
+
+        String removed = write("removed.json", PLAN.replaceAll("(?m)^ *\\{\"seq_no\": 2, .*\n", ""));
+        CliRun without = planvm("rerun", id, "--from", "5", "--plan", removed);
+        assertThat(without.exitCode()).isEqualTo(2);
+        assertThat(without.err()).contains("the edited plan changes seq_no 2, which comes before 5");
     }
 }
