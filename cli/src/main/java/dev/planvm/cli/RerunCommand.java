@@ -1,6 +1,9 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.dialects.Dialect;
+import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanRejectedException;
@@ -27,7 +30,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Start a new run from a stored run's state before a seq_no, with edited inputs.",
+            "Start a new run from a stored run's state before a seq_no, with edited inputs (and, with --plan, an edited plan).",
             "The new run keeps what RUN committed before it first reached SEQ and runs from SEQ, with inputs "
                     + "edited by --var (they override the variables at SEQ too). The new run records its parent."
         },
@@ -45,6 +48,23 @@ final class RerunCommand implements Callable<Integer> {
 
     @CommandLine.Option(names = "--from", paramLabel = "SEQ", required = true, description = "The seq_no to run from.")
     private int fromSeq;
+
+    @CommandLine.Option(
+            names = "--plan",
+            paramLabel = "EDITED",
+            description = {
+                "Run EDITED, an edited version of RUN's plan (any dialect), instead of RUN's own plan. It must keep"
+                        + " every instruction before SEQ as it was (refused otherwise, naming the first changed"
+                        + " seq_no): the new run keeps what those committed and runs EDITED from SEQ."
+            })
+    private String editedPlan;
+
+    @CommandLine.Option(
+            names = "--dialect",
+            paramLabel = "yaml|js|ppe|json",
+            converter = DialectConverter.class,
+            description = "The dialect of --plan (default: from its file extension).")
+    private Dialect dialect;
 
     @CommandLine.Mixin
     private DurableStoreOptions store;
@@ -81,6 +101,17 @@ final class RerunCommand implements Callable<Integer> {
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        Plan edited = null;
+        if (editedPlan != null) {
+            LoadResult loaded =
+                    PlanInput.load(vm, editedPlan, dialect, edits.keySet(), commandLine.getErr(), verbosity.verbose());
+            if (!loaded.valid()) {
+                return ExitCodes.INVALID;
+            }
+            edited = loaded.plan();
+        } else if (dialect != null) {
+            throw new CommandLine.ParameterException(commandLine, "--dialect applies to --plan: give --plan EDITED");
+        }
         RunOutput output = new RunOutput(
                 "run " + runId,
                 commandLine,
@@ -92,11 +123,12 @@ final class RerunCommand implements Callable<Integer> {
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
             RunHooks hooks = StoredClock.hooks(vmOptions.clock(), clock, durable, vm, runId, mode);
-            DurableRun run = durable.rerun(runId, fromSeq, edits, mode, hooks, id -> {});
+            DurableRun run = durable.rerun(runId, fromSeq, edits, edited, mode, hooks, id -> {});
             commandLine
                     .getErr()
                     .println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq + " ("
-                            + run.stepsBefore() + " committed steps kept)");
+                            + run.stepsBefore() + " committed steps kept"
+                            + (edited == null ? "" : ", edited plan " + editedPlan) + ")");
             return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

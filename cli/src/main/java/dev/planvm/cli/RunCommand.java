@@ -81,6 +81,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Do not keep the run in the run store (it cannot be resumed).")
     private boolean noStore;
 
+    @CommandLine.Option(
+            names = "--only",
+            paramLabel = "SEQ",
+            description = {
+                "Run only the instruction with seq_no SEQ, with the variables given by --var, and print what it"
+                        + " wrote as one JSON object (a jmp adds next_seq: where the run would go on). Nothing is"
+                        + " stored. Works with --replay, --record and --dry-run."
+            })
+    private Integer only;
+
     @CommandLine.Mixin
     private VmOptions vmOptions;
 
@@ -104,6 +114,10 @@ final class RunCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         temporal.checkUsage(commandLine);
         temporalRun.checkUsage(temporal, commandLine);
+        if (only != null && (temporal.enabled() || keepGoing)) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--only runs one step here: leave out --temporal and --keep-going");
+        }
         if (temporal.enabled()) {
             if (keepGoing) {
                 throw new CommandLine.ParameterException(
@@ -135,6 +149,11 @@ final class RunCommand implements Callable<Integer> {
                 modeOptions.recordTo(),
                 vmOptions.revealSecrets());
         try {
+            if (only != null) {
+                int position = OnlyStep.position(loaded.plan(), only, commandLine);
+                OnlyStep.Done done = OnlyStep.run(vm, loaded.plan(), position, inputs, mode, hooks);
+                return output.step(done.result(), mode, done.printed());
+            }
             if (noStore) {
                 return output.finished(vm.run(loaded.plan(), Checkpoint.start(inputs), mode, hooks, null), mode);
             }

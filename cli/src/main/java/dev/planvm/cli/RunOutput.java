@@ -88,6 +88,19 @@ final class RunOutput {
      * @param runId the stored run's id, or {@code null} when it is not stored
      */
     int finished(RunResult result, RunMode mode, String runId) throws IOException {
+        return finished(result, mode, runId, null);
+    }
+
+    /**
+     * {@link #finished(RunResult, RunMode)} of a single step ({@code run --only}): a run that ran its
+     * step ({@code printed} not null) prints {@code printed} as compact JSON instead of the answer, though
+     * it was stopped after that step.
+     */
+    int step(RunResult result, RunMode mode, JsonNode printed) throws IOException {
+        return finished(result, mode, null, printed);
+    }
+
+    private int finished(RunResult result, RunMode mode, String runId, JsonNode step) throws IOException {
         boolean written = true;
         if (trace != null && result.trace() != null) {
             written = write(() -> JsonFiles.writePretty(trace, result.trace()));
@@ -110,7 +123,7 @@ final class RunOutput {
                                     + " --deny --reason TEXT fails the step");
             return ExitCodes.WAITING;
         }
-        if (!result.succeeded()) {
+        if (!result.succeeded() && step == null) {
             err.println(TerminalText.safe(label + ": " + result.error().describe()));
             if (verbose && result.error().cause() != null) {
                 StringWriter stack = new StringWriter();
@@ -119,12 +132,14 @@ final class RunOutput {
             }
             return ExitCodes.of(result.error().kind());
         }
-        JsonNode answer = revealSecrets ? result.finalAnswer() : redactor.redact(result.finalAnswer());
-        if (!answer.equals(result.finalAnswer())) {
+        JsonNode shown = step != null ? step : result.finalAnswer();
+        JsonNode answer = revealSecrets ? shown : redactor.redact(shown);
+        if (!answer.equals(shown)) {
             err.println(label
                     + ": the answer holds secret values, printed as «secret:NAME» (--reveal-secrets prints them)");
         }
-        out.println(answer.isTextual() ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
+        out.println(
+                answer.isTextual() && step == null ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
         if (result.anyStepFailed()) {
             int count = result.failedSteps().size();
             err.println(label + ": " + count + (count == 1 ? " step" : " steps") + " failed (--keep-going)");

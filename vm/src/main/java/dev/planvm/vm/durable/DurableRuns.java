@@ -177,6 +177,25 @@ public final class DurableRuns {
         }
     }
 
+    /**
+     * The lowest seq_no below {@code fromSeq} whose instruction differs between the two plans (changed,
+     * removed or added), or {@code null} when they agree before {@code fromSeq}.
+     */
+    private static Integer firstChangeBefore(Plan before, Plan after, int fromSeq) {
+        java.util.TreeSet<Integer> changed = new java.util.TreeSet<>();
+        for (Instruction kept : before.instructions()) {
+            if (kept.seqNo() < fromSeq && !sameInstruction(kept, after)) {
+                changed.add(kept.seqNo());
+            }
+        }
+        for (Instruction added : after.instructions()) {
+            if (added.seqNo() < fromSeq && !sameInstruction(added, before)) {
+                changed.add(added.seqNo());
+            }
+        }
+        return changed.isEmpty() ? null : changed.first();
+    }
+
     private static boolean sameInstruction(Instruction kept, Plan plan) {
         try {
             return plan.instruction(kept.seqNo())
@@ -312,7 +331,6 @@ public final class DurableRuns {
      * options, its clock included (unless the hooks' options bring a clock: {@code rerun --now}).
      * {@code created} is told the new run's id once it is stored.
      */
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun rerun(
             String runId,
             int fromSeq,
@@ -320,15 +338,58 @@ public final class DurableRuns {
             RunMode mode,
             RunHooks hooks,
             Consumer<String> created) {
+        return rerun(runId, fromSeq, edits, null, mode, hooks, created);
+    }
+
+    /**
+     * {@link #rerun(String, int, Map, RunMode, RunHooks, Consumer)} whose new run runs {@code edited}, an
+     * edited version of the run's plan (or the run's own plan when {@code null}): it must keep every
+     * instruction before {@code fromSeq} as it was (none changed, removed or added), since the new run
+     * keeps what those committed; the instructions from {@code fromSeq} on are the edited plan's.
+     *
+     * @throws DurableRunException also when {@code edited} lacks {@code fromSeq} or changes an instruction
+     *                             before it (the message names the first such seq_no)
+     */
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
+    public DurableRun rerun(
+            String runId,
+            int fromSeq,
+            Map<String, JsonNode> edits,
+            Plan edited,
+            RunMode mode,
+            RunHooks hooks,
+            Consumer<String> created) {
         StoredRun run = find(runId);
-        Plan plan = plan(run);
+        Plan original = plan(run);
         int position;
         try {
-            position = plan.positionOf(fromSeq);
+            position = original.positionOf(fromSeq);
         } catch (NoSuchElementException e) {
             throw new DurableRunException("no instruction of run " + run.id() + "'s plan has seq_no " + fromSeq);
         }
         List<StoredStep> kept = keptSteps(run, fromSeq, position);
+        Plan plan = original;
+        if (edited != null) {
+            try {
+                position = edited.positionOf(fromSeq);
+            } catch (NoSuchElementException e) {
+                throw new DurableRunException("the edited plan has no seq_no " + fromSeq + " to run from");
+            }
+            Integer changed = firstChangeBefore(original, edited, fromSeq);
+            if (changed != null) {
+                throw new DurableRunException("the edited plan changes seq_no " + changed + ", which comes before "
+                        + fromSeq + ": an edit may only change instructions from seq_no " + fromSeq
+                        + " on (rerun --from " + changed + " reruns from there)");
+            }
+            for (StoredStep step : kept) {
+                if (step.seqNo() >= fromSeq && !sameInstruction(original.instruction(step.seqNo()), edited)) {
+                    throw new DurableRunException("the edited plan changes seq_no " + step.seqNo()
+                            + ", which run " + run.id() + " ran (after a jump) before it reached seq_no " + fromSeq
+                            + ": the new run keeps that step, so its instruction must stay as it was");
+                }
+            }
+            plan = edited;
+        }
         RunMode effective = skipServed(mode, kept);
         reject(plan, effective, run.options());
         Map<String, JsonNode> inputs = new LinkedHashMap<>(run.inputs());
