@@ -1,5 +1,9 @@
 package dev.planvm.dialects.ppe;
 
+import static dev.planvm.dialects.internal.YamlMarks.describe;
+import static dev.planvm.dialects.internal.YamlMarks.firstLine;
+import static dev.planvm.dialects.internal.YamlMarks.pos;
+
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
 import java.util.ArrayDeque;
@@ -172,23 +176,5 @@ final class PpeReader {
         PNode build() {
             return mapping ? new PNode.Mapping(entries, pos, tag) : new PNode.Sequence(items, pos, tag);
         }
-    }
-
-    private static String describe(MarkedYAMLException e) {
-        String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
-        return problem == null ? firstLine(e.getMessage()) : firstLine(problem);
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown problem";
-        }
-        int newline = s.indexOf('\n');
-        String line = newline < 0 ? s : s.substring(0, newline);
-        return line.length() > 200 ? line.substring(0, 197) + "..." : line;
-    }
-
-    static Pos pos(Mark mark) {
-        return new Pos(mark.getLine() + 1, mark.getColumn() + 1);
     }
 }

@@ -1,5 +1,9 @@
 package dev.planvm.dialects.yaml;
 
+import static dev.planvm.dialects.internal.YamlMarks.describe;
+import static dev.planvm.dialects.internal.YamlMarks.firstLine;
+import static dev.planvm.dialects.internal.YamlMarks.pos;
+
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
 import java.util.ArrayDeque;
@@ -194,23 +198,5 @@ final class YamlReader {
         }
         int end = text.indexOf('\n', start);
         return end < 0 ? text.substring(start) : text.substring(start, end);
-    }
-
-    private static String describe(MarkedYAMLException e) {
-        String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
-        return problem == null ? firstLine(e.getMessage()) : firstLine(problem);
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown problem";
-        }
-        int newline = s.indexOf('\n');
-        String line = newline < 0 ? s : s.substring(0, newline);
-        return line.length() > 200 ? line.substring(0, 197) + "..." : line;
-    }
-
-    static Pos pos(Mark mark) {
-        return new Pos(mark.getLine() + 1, mark.getColumn() + 1);
     }
 }
