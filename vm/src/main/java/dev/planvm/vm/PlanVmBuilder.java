@@ -71,7 +71,9 @@ public final class PlanVmBuilder {
     final List<Plan> planTools = new ArrayList<>();
     final List<Path> planToolDirs = new ArrayList<>();
     Predicate<Path> planToolFile = PlanTools::isJsonPlanFile;
-    Function<Path, LoadResult> planToolLoader = new PlanLoader()::load;
+    /** JSON plan files by default; the loader is made only when a plan-tools directory is read. */
+    Function<Path, LoadResult> planToolLoader = file -> new PlanLoader().load(file);
+
     int maxPlanDepth = PlanTools.DEFAULT_MAX_DEPTH;
     io.opentelemetry.api.OpenTelemetry openTelemetry;
 
