@@ -1,17 +1,12 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.planvm.json.JsonLimits;
-import dev.planvm.json.JsonMappers;
-import dev.planvm.json.JsonValues;
-import dev.planvm.json.TerminalText;
+import dev.planvm.json.VariableAssignment;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.run.RunLimits;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +17,6 @@ import picocli.CommandLine;
  * {@code --strict}, {@code --now} and {@code --tz} ({@link ClockOptions}).
  */
 final class RunSettings {
-
-    /** Created on first use: commands that read no --var (and --version, --help) never load Jackson's databind. */
-    private static final class Json {
-        static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
-    }
 
     @CommandLine.Option(
             names = "--var",
@@ -86,21 +76,12 @@ final class RunSettings {
         }
         Map<String, JsonNode> inputs = new LinkedHashMap<>();
         for (String var : vars) {
-            int eq = var.indexOf('=');
-            String name = eq < 0 ? var : var.substring(0, eq);
-            if (eq < 0 || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw new CommandLine.ParameterException(
-                        commandLine,
-                        "--var " + var
-                                + ": expected NAME=VALUE with NAME made of letters, digits and _, not starting with a digit");
+            try {
+                VariableAssignment assignment = VariableAssignment.parse(var);
+                inputs.put(assignment.name(), assignment.value());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(commandLine, "--var " + e.getMessage());
             }
-            JsonNode value = value(var.substring(eq + 1));
-            JsonValues.problem(value).ifPresent(problem -> {
-                throw new CommandLine.ParameterException(
-                        commandLine,
-                        TerminalText.safe("--var " + name + ": " + problem + "; a stored run could not keep it"));
-            });
-            inputs.put(name, value);
         }
         return inputs;
     }
@@ -153,18 +134,5 @@ final class RunSettings {
         return builder.maxSteps(Math.max(1, maxSteps))
                 .strict(strict)
                 .runLimits(RunLimits.DEFAULT.withMaxRunSize(Math.max(1, maxRunMemory)));
-    }
-
-    /** JSON when the text parses as JSON, else the text itself. */
-    static JsonNode value(String text) {
-        try {
-            JsonNode parsed = Json.MAPPER.readTree(text);
-            if (parsed != null && !parsed.isMissingNode()) {
-                return parsed;
-            }
-        } catch (IOException notJson) {
-            // plain text
-        }
-        return TextNode.valueOf(text);
     }
 }

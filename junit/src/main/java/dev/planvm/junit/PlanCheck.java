@@ -1,5 +1,6 @@
 package dev.planvm.junit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.dialects.PlanDirectory;
 import dev.planvm.dialects.PlanSources;
 import dev.planvm.vm.PlanVm;
@@ -27,8 +28,8 @@ final class PlanCheck {
 
     private final RegressionRun regression;
 
-    PlanCheck(PlanVm vm) {
-        this.regression = new RegressionRun(runner(vm), Map.of());
+    PlanCheck(PlanVm vm, Map<String, JsonNode> inputs) {
+        this.regression = new RegressionRun(runner(vm), inputs);
     }
 
     /** Runs plan files of every dialect on {@code vm}, as {@code planvm test} does. */

@@ -1,8 +1,10 @@
 package dev.planvm.junit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
@@ -13,15 +15,17 @@ import org.opentest4j.AssertionFailedError;
 /**
  * A {@link PlanTests} class: the container of its directory's plans. Its plans are listed once, at
  * discovery; a directory that cannot be tested (missing, no plan, no expectation) makes the container
- * fail when it runs, with the reason. Its plans share one VM, closed after the last.
+ * fail when it runs, with the reason. Its plans share one VM (with the tools and variables of the
+ * annotation's {@link PlanVmSetup}), closed after the last.
  */
 final class PlanClassDescriptor extends AbstractTestDescriptor implements Node<PlanTestEngine.Context> {
 
     private final String className;
     private final List<Path> plans;
     private final AssertionFailedError problem;
+    private final PlanVmSetup setup;
 
-    PlanClassDescriptor(UniqueId uniqueId, Class<?> type, Path dir) {
+    PlanClassDescriptor(UniqueId uniqueId, Class<?> type, Path dir, PlanVmSetup setup) {
         super(uniqueId, type.getSimpleName(), ClassSource.from(type));
         this.className = type.getName();
         List<Path> found = List.of();
@@ -34,6 +38,7 @@ final class PlanClassDescriptor extends AbstractTestDescriptor implements Node<P
         }
         this.plans = found;
         this.problem = unusable;
+        this.setup = setup;
     }
 
     @Override
@@ -70,8 +75,9 @@ final class PlanClassDescriptor extends AbstractTestDescriptor implements Node<P
         if (problem != null) {
             throw problem;
         }
-        PlanVm vm = PlanVm.builder().build();
-        return new PlanTestEngine.Context(vm, new PlanCheck(vm));
+        Map<String, JsonNode> inputs = setup.inputs();
+        PlanVm vm = setup.configure(PlanVm.builder()).build();
+        return new PlanTestEngine.Context(vm, new PlanCheck(vm, inputs));
     }
 
     @Override

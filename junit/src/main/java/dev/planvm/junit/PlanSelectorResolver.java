@@ -33,7 +33,10 @@ final class PlanSelectorResolver implements SelectorResolver {
             return unresolved();
         }
         return context.addToParent(parent -> Optional.of(new PlanClassDescriptor(
-                        parent.getUniqueId().append(CLASS, type.getName()), type, Path.of(annotation.value()))))
+                        parent.getUniqueId().append(CLASS, type.getName()),
+                        type,
+                        Path.of(annotation.value()),
+                        PlanVmSetup.of(annotation))))
                 .map(container -> Resolution.match(Match.exact(container, () -> planSelectors(container))))
                 .orElse(unresolved());
     }

@@ -45,4 +45,17 @@ public @interface PlanTest {
      * there is one. A file named here must exist.
      */
     String expected() default "";
+
+    /**
+     * The tools configuration ({@code planvm.json}) whose tools the plans may call, relative to the working
+     * directory; empty (the default): found as {@code planvm test} finds it — {@code PLANVM_CONFIG}, else
+     * {@code planvm.json} in the working directory when it is there, else none.
+     */
+    String config() default "";
+
+    /**
+     * Variables set before each plan's first instruction, as {@code planvm test --var NAME=VALUE}: the
+     * value is JSON when it parses as JSON, else text.
+     */
+    String[] vars() default {};
 }

@@ -1,5 +1,6 @@
 package dev.planvm.junit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.PlanOutcome;
@@ -100,8 +101,10 @@ final class PlanTestExtension implements ParameterResolver, InvocationIntercepto
 
     private static Ran run(PlanTest spec) {
         Path plan = Path.of(spec.plan());
+        PlanVmSetup setup = PlanVmSetup.of(spec);
+        Map<String, JsonNode> inputs = setup.inputs();
         AtomicReference<RunResult> result = new AtomicReference<>();
-        try (PlanVm vm = PlanVm.builder()
+        try (PlanVm vm = setup.configure(PlanVm.builder())
                 .listener(new RunListener() {
                     @Override
                     public void runFinished(RunResult finished) {
@@ -111,8 +114,8 @@ final class PlanTestExtension implements ParameterResolver, InvocationIntercepto
                 .build()) {
             PlanFileRunner runner = PlanCheck.runner(vm);
             PlanOutcome outcome = spec.cassette().isEmpty()
-                    ? new RegressionRun(runner, Map.of()).run(plan)
-                    : runner.redacted(runner.replay(plan, Path.of(spec.cassette()), false, Map.of()));
+                    ? new RegressionRun(runner, inputs).run(plan)
+                    : runner.redacted(runner.replay(plan, Path.of(spec.cassette()), false, inputs));
             return new Ran(outcome, result.get());
         }
     }

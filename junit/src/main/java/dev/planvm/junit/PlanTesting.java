@@ -3,6 +3,7 @@ package dev.planvm.junit;
 import dev.planvm.vm.PlanVm;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.opentest4j.AssertionFailedError;
@@ -46,7 +47,7 @@ public final class PlanTesting {
                 throw problem;
             }));
         }
-        PlanCheck check = new PlanCheck(vm);
+        PlanCheck check = new PlanCheck(vm, Map.of());
         return plans.stream()
                 .map(plan ->
                         DynamicTest.dynamicTest(plan.getFileName().toString(), plan.toUri(), () -> check.check(plan)));
@@ -60,7 +61,7 @@ public final class PlanTesting {
      * @throws org.opentest4j.TestAbortedException when it has no expectation
      */
     public static void assertMeetsExpectation(PlanVm vm, Path plan) {
-        new PlanCheck(vm).check(plan);
+        new PlanCheck(vm, Map.of()).check(plan);
     }
 
     /** {@link #assertMeetsExpectation(PlanVm, Path)} on a VM with no tool installed. */

@@ -23,9 +23,9 @@ import java.lang.annotation.Target;
  * discovers it (Surefire and IDEs run every engine on the test class path). The directory is relative
  * to the working directory (a Maven module's directory under Surefire). It fails as a whole when it
  * does not exist, holds no plan, or none of its plans has an expectation. The plans run on a
- * {@code PlanVm} with no tool installed: a plan that calls out needs its cassette. For a VM of your own
- * (tools, inputs), use {@link PlanTesting#dynamicTests(dev.planvm.vm.PlanVm, java.nio.file.Path)} from a
- * {@code @TestFactory}.
+ * {@code PlanVm} with the tools of {@link #config()} (as {@code planvm test} has), with the variables of
+ * {@link #vars()}: a call no cassette answers goes to those tools. For a VM built your own way, use
+ * {@link PlanTesting#dynamicTests(dev.planvm.vm.PlanVm, java.nio.file.Path)} from a {@code @TestFactory}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -34,4 +34,17 @@ public @interface PlanTests {
 
     /** The directory of plans, relative to the working directory (e.g. {@code "src/test/plans"}). */
     String value();
+
+    /**
+     * The tools configuration ({@code planvm.json}) whose tools the plans may call, relative to the working
+     * directory; empty (the default): found as {@code planvm test} finds it — {@code PLANVM_CONFIG}, else
+     * {@code planvm.json} in the working directory when it is there, else none.
+     */
+    String config() default "";
+
+    /**
+     * Variables set before each plan's first instruction, as {@code planvm test --var NAME=VALUE}: the
+     * value is JSON when it parses as JSON, else text.
+     */
+    String[] vars() default {};
 }

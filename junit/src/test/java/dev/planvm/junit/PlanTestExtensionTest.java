@@ -34,6 +34,14 @@ class PlanTestExtensionTest {
     @PlanTest(plan = "../plans/trip.yaml")
     void runs_plans_of_every_dialect() {}
 
+    @PlanTest(
+            plan = "src/test/plans/configured/greet.json",
+            config = "src/test/plans/configured-setup/planvm.json",
+            vars = {"topic=plans in junit", "round=2"})
+    void gets_the_tools_of_its_configuration_and_its_variables(RunResult run) {
+        assertThat(run).succeeded().wrote("line", "\"engineers: 3 words on plans in junit\"");
+    }
+
     @Test
     void a_plan_test_fails_on_a_wrong_expectation_or_when_it_checks_nothing_and_the_body_runs_only_after_a_match() {
         PlanTestMethods.bodies.clear();

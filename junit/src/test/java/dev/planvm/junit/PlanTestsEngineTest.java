@@ -5,9 +5,12 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
 import dev.planvm.dialects.PlanSources;
+import dev.planvm.junit.failing.BadSetups;
+import dev.planvm.junit.failing.ConfiguredPlans;
 import dev.planvm.junit.failing.EmptyDirectory;
 import dev.planvm.junit.failing.MissingDirectory;
 import dev.planvm.junit.failing.MixedPlans;
+import dev.planvm.junit.failing.UnconfiguredPlans;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.RegressionRun;
@@ -108,6 +111,44 @@ class PlanTestsEngineTest {
 
         assertThat(failed).hasSize(1);
         assertThat(thrown(failed.get(0)).getMessage()).contains("no plan file in src/test/plans/empty");
+    }
+
+    @Test
+    void the_plans_get_the_configurations_tools_and_the_variables() {
+        EngineExecutionResults results = run(ConfiguredPlans.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+    }
+
+    @Test
+    void without_the_configuration_the_plan_tool_is_unknown_and_the_plan_fails() {
+        Event failed = run(UnconfiguredPlans.class).testEvents().failed().list().get(0);
+
+        assertThat(thrown(failed).getMessage()).contains("FAIL").contains("headline");
+    }
+
+    @Test
+    void a_configuration_with_a_problem_fails_the_container_naming_the_annotation_and_the_problem() {
+        List<Event> failed =
+                run(BadSetups.MisspelledConfig.class).containerEvents().failed().list();
+
+        assertThat(failed).hasSize(1);
+        assertThat(thrown(failed.get(0)).getMessage())
+                .contains("@PlanTests(\"src/test/plans/configured\")")
+                .contains("planTool")
+                .contains("planTools");
+    }
+
+    @Test
+    void a_malformed_variable_fails_the_container_with_the_reading_of_planvm_test_var() {
+        List<Event> failed = run(BadSetups.MalformedVariable.class)
+                .containerEvents()
+                .failed()
+                .list();
+
+        assertThat(failed).hasSize(1);
+        assertThat(thrown(failed.get(0)).getMessage())
+                .contains("vars: 2fast=yes: expected NAME=VALUE with NAME made of letters, digits and _");
     }
 
     @Test
