@@ -1,80 +1,49 @@
 package dev.planvm.junit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.json.VariableAssignment;
-import dev.planvm.tools.ToolPolicy;
-import dev.planvm.tools.config.ToolsConfig;
 import dev.planvm.tools.config.ToolsConfigException;
 import dev.planvm.vm.PlanVmBuilder;
+import dev.planvm.vm.batch.TestSetup;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * What {@code planvm test} gets from its flags, as {@link PlanTests} and {@link PlanTest} attributes:
- * the tools of a configuration file ({@code --config}, else {@code PLANVM_CONFIG}, else
- * {@code planvm.json} in the working directory when it is there) and variables ({@code --var}).
+ * The {@code config} and {@code vars} of a {@link PlanTests} or {@link PlanTest} annotation as a
+ * {@link TestSetup} ({@code planvm test --config --var}), whose problems fail the test naming the
+ * annotation.
  *
- * @param config the configuration file's path, relative to the working directory; empty: looked for as
- *     {@code planvm test} does
- * @param vars   {@code NAME=VALUE} variables, read as {@code --var} reads them
- * @param where  the annotation these came from, for messages
+ * @param setup what the attributes say
+ * @param where the annotation, for messages
  */
-record PlanVmSetup(String config, List<String> vars, String where) {
+record PlanVmSetup(TestSetup setup, String where) {
 
     static PlanVmSetup of(PlanTests annotation) {
-        return new PlanVmSetup(
-                annotation.config(), List.of(annotation.vars()), "@PlanTests(\"" + annotation.value() + "\")");
+        return of(annotation.config(), annotation.vars(), "@PlanTests(\"" + annotation.value() + "\")");
     }
 
     static PlanVmSetup of(PlanTest annotation) {
-        return new PlanVmSetup(
-                annotation.config(), List.of(annotation.vars()), "@PlanTest(plan = \"" + annotation.plan() + "\")");
+        return of(annotation.config(), annotation.vars(), "@PlanTest(plan = \"" + annotation.plan() + "\")");
     }
 
-    /**
-     * The variables, in order.
-     *
-     * @throws AssertionFailedError naming the annotation when one is malformed
-     */
+    private static PlanVmSetup of(String config, String[] vars, String where) {
+        return new PlanVmSetup(new TestSetup(config.isEmpty() ? null : Path.of(config), List.of(vars)), where);
+    }
+
+    /** The variables; a malformed one fails naming the annotation. */
     Map<String, JsonNode> inputs() {
-        Map<String, JsonNode> inputs = new LinkedHashMap<>();
-        for (String var : vars) {
-            try {
-                VariableAssignment assignment = VariableAssignment.parse(var);
-                inputs.put(assignment.name(), assignment.value());
-            } catch (IllegalArgumentException e) {
-                throw new AssertionFailedError(where + ": vars: " + e.getMessage());
-            }
+        try {
+            return setup.inputs();
+        } catch (IllegalArgumentException e) {
+            throw new AssertionFailedError(where + ": vars: " + e.getMessage());
         }
-        return inputs;
     }
 
-    /**
-     * {@code builder} with the configuration's tools installed (every tool allowed, as {@code planvm test}
-     * does), or unchanged when there is no configuration.
-     *
-     * @throws AssertionFailedError naming the annotation and listing every problem of the configuration
-     */
+    /** {@code builder} with the configuration's tools; a configuration with a problem fails naming the annotation. */
     PlanVmBuilder configure(PlanVmBuilder builder) {
-        Map<String, String> environment = System.getenv();
-        Path workingDir = Path.of("");
-        Path file = ToolsConfig.locate(workingDir, environment, config.isEmpty() ? null : Path.of(config))
-                .orElse(null);
-        if (file == null) {
-            return builder;
-        }
         try {
-            return builder.tools(
-                    ToolsConfig.load(
-                            file,
-                            environment,
-                            Map.of(),
-                            ToolsConfig.classPathProviders(),
-                            ToolsConfig.toolsPathFromEnvironment(workingDir, environment)),
-                    ToolPolicy.ALLOW_ALL);
+            return setup.configure(builder, Path.of(""), System.getenv());
         } catch (ToolsConfigException e) {
             throw new AssertionFailedError(where + ": " + e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.planvm.maven;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.dialects.PlanDirectory;
 import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Diagnostic;
@@ -10,6 +11,7 @@ import dev.planvm.vm.batch.PlanFileRunner;
 import dev.planvm.vm.batch.RegressionReport;
 import dev.planvm.vm.batch.RegressionResult;
 import dev.planvm.vm.batch.RegressionRun;
+import dev.planvm.vm.batch.TestSetup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,24 +89,37 @@ public final class PlanChecks {
         return new Result(errors, (plans.size() - invalid) + " valid, " + invalid + " invalid");
     }
 
-    /**
-     * Replays each plan that has an expectation with its cassette (on a VM with no tool installed) and
-     * compares; a plan that does not meet its expectation is a failure, as is a directory where no plan
-     * has one. Agent tests ({@code planvm-ask/1}) are left to {@code planvm test}.
-     */
+    /** {@link #test(TestSetup, Path)} with no configuration given and no variable. */
     public Result test() {
+        return test(new TestSetup(null, List.of()), Path.of(""));
+    }
+
+    /**
+     * Replays each plan that has an expectation with its cassette (on a VM with the tools of the setup's
+     * configuration, and its variables) and compares; a plan that does not meet its expectation is a
+     * failure, as is a directory where no plan has one. Agent tests ({@code planvm-ask/1}) are left to
+     * {@code planvm test}.
+     *
+     * @param setup      {@code planvm test}'s {@code --config} and {@code --var}
+     * @param workingDir what the configuration's path is relative to
+     * @throws IllegalArgumentException when a variable is malformed
+     * @throws dev.planvm.tools.config.ToolsConfigException when the configuration has a problem
+     */
+    public Result test(TestSetup setup, Path workingDir) {
+        Map<String, JsonNode> variables = setup.inputs();
         List<Path> asks = PlanDirectory.plans(dir, true).stream()
                 .filter(PlanDirectory::isAsk)
                 .toList();
         List<RegressionResult> results = new ArrayList<>();
-        try (PlanVm vm = PlanVm.builder().build()) {
+        try (PlanVm vm =
+                setup.configure(PlanVm.builder(), workingDir, System.getenv()).build()) {
             RegressionRun regression = new RegressionRun(
                     new PlanFileRunner(
                             vm,
                             (file, inputs) -> PlanSources.of(vm.loader())
                                     .withInputs(inputs.keySet())
                                     .load(file)),
-                    Map.of());
+                    variables);
             for (Path plan : PlanDirectory.plans(dir, false)) {
                 RegressionResult result = regression.test(plan);
                 result.lines().forEach(log);

@@ -26,7 +26,7 @@ abstract class PlansMojo extends AbstractMojo {
     }
 
     /** Runs the check. */
-    abstract PlanChecks.Result check(PlanChecks checks);
+    abstract PlanChecks.Result check(PlanChecks checks) throws MojoExecutionException;
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {

@@ -1,5 +1,11 @@
 package dev.planvm.maven;
 
+import dev.planvm.tools.config.ToolsConfigException;
+import dev.planvm.vm.batch.TestSetup;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -16,6 +22,22 @@ public class TestMojo extends PlansMojo {
     @Parameter(property = "skipTests", defaultValue = "false")
     boolean skipTests;
 
+    /**
+     * The tools configuration ({@code planvm.json}) whose tools the plans may call; unset: found as
+     * {@code planvm test} finds it ({@code PLANVM_CONFIG}, else {@code planvm.json} in the project's
+     * directory when it is there).
+     */
+    @Parameter(property = "planvm.config")
+    File config;
+
+    /** Variables set before each plan's first instruction, {@code NAME=VALUE} as {@code planvm test --var}. */
+    @Parameter
+    List<String> vars = List.of();
+
+    /** The project's directory: a relative {@code config} and {@code planvm.json} are looked for there. */
+    @Parameter(defaultValue = "${project.basedir}", readonly = true)
+    File basedir;
+
     @Override
     String goal() {
         return "test";
@@ -27,7 +49,14 @@ public class TestMojo extends PlansMojo {
     }
 
     @Override
-    PlanChecks.Result check(PlanChecks checks) {
-        return checks.test();
+    PlanChecks.Result check(PlanChecks checks) throws MojoExecutionException {
+        Path workingDir = basedir == null ? Path.of("") : basedir.toPath();
+        try {
+            return checks.test(new TestSetup(config == null ? null : config.toPath(), vars), workingDir);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("planvm:test: vars: " + e.getMessage());
+        } catch (ToolsConfigException e) {
+            throw new MojoExecutionException("planvm:test: " + e.getMessage());
+        }
     }
 }

@@ -94,6 +94,42 @@ class PlanChecksTest {
     }
 
     @Test
+    void test_takes_a_configuration_s_tools_and_variables_as_planvm_test_config_var_does() throws Exception {
+        Path tools = Files.createDirectories(dir.resolve("setup/tools"));
+        Files.writeString(
+                tools.resolve("double.json"),
+                "{\"name\": \"double\", \"inputs\": {\"type\": \"object\", \"properties\": {\"n\":"
+                        + " {\"type\": \"integer\"}}, \"required\": [\"n\"]}, \"plan\": [{\"seq_no\": 0,"
+                        + " \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${n * 2}\"}}]}");
+        Files.writeString(dir.resolve("setup/planvm.json"), "{\"planTools\": [\"tools\"]}");
+        Path plans = Files.createDirectories(dir.resolve("plans"));
+        Files.writeString(
+                plans.resolve("twice.json"),
+                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"double\","
+                        + " \"tool_params\": {\"n\": \"${n}\"}, \"output_vars\": \"final_answer\"}}]");
+        Files.writeString(plans.resolve("twice.expected.json"), "{\"final_answer\": 42, \"status\": \"succeeded\"}");
+        TestMojo test = new TestMojo();
+        test.plansDirectory = plans.toFile();
+        test.basedir = dir.toFile();
+        test.vars = List.of("n=21");
+
+        assertThatThrownBy(test::execute) // no configuration: no tool "double"
+                .isInstanceOf(MojoFailureException.class)
+                .hasMessageContaining("double");
+        test.config = new java.io.File("setup/planvm.json");
+        test.execute();
+        test.vars = List.of("21=n");
+        assertThatThrownBy(test::execute)
+                .isInstanceOf(MojoExecutionException.class)
+                .hasMessageStartingWith("planvm:test: vars: 21=n: expected NAME=VALUE");
+        test.vars = List.of("n=21");
+        Files.writeString(dir.resolve("setup/planvm.json"), "{\"planTool\": [\"tools\"]}");
+        assertThatThrownBy(test::execute)
+                .isInstanceOf(MojoExecutionException.class)
+                .hasMessageContaining("planTool");
+    }
+
+    @Test
     void a_missing_directory_is_an_error_that_names_it() {
         ValidateMojo validate = new ValidateMojo();
         validate.plansDirectory = dir.resolve("nowhere").toFile();
