@@ -31,7 +31,11 @@ public sealed interface RunMode permits RunMode.Live, RunMode.Record, RunMode.Re
         }
     }
 
-    /** Calls for real and records every answered call into {@link #recording()} (secrets redacted). */
+    /**
+     * Calls for real and records every call into {@link #recording()} (secrets redacted): its answer, or,
+     * when it failed after its retries, its error and kind, so a replay fails it again the same way
+     * (a plan's {@code on_error} then sees the same {@code last_error}).
+     */
     record Record(Recording recording) implements RunMode {
         public Record {
             Objects.requireNonNull(recording, "recording");
@@ -83,7 +87,7 @@ public sealed interface RunMode permits RunMode.Live, RunMode.Record, RunMode.Re
     }
 
     static Record record() {
-        return new Record(new Recording());
+        return new Record(Recording.keepingFailures());
     }
 
     static Replay replay(Cassette cassette, boolean timing) {

@@ -180,6 +180,52 @@ class OnErrorTest {
     }
 
     @Test
+    void a_recorded_run_replays_its_failed_calls_with_the_same_last_error() {
+        String plan = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "slow", "output_vars": "a",
+                   "on_error": {"value": null}}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"first": "${last_error}"}},
+                 {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "broken", "tool_params": {"n": 1},
+                   "output_vars": "b", "on_error": {"value": "fallback"}}},
+                 {"seq_no": 3, "type": "assign", "parameters": {"final_answer": {"first": "${first}",
+                   "second": "${last_error}", "b": "${b}"}}}]""";
+        PlanVm live = PlanVm.builder()
+                .tool(Tool.of("slow", "", (p, c) -> {
+                    try {
+                        Thread.sleep(10_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return TextNode.valueOf("late");
+                }))
+                .tool(Tool.of("broken", "", (p, c) -> {
+                    throw ToolException.permanent("the index is gone");
+                }))
+                .callTimeout("slow", Duration.ofMillis(50))
+                .retryPolicy(RetryPolicy.NONE)
+                .build();
+        RunMode.Record record = RunMode.record();
+        RunResult recorded = live.run(load(live, plan), Map.of(), record);
+        PlanVm offline = PlanVm.builder()
+                .tool(Tool.of("slow", "", (p, c) -> {
+                    throw new AssertionError("a replay calls nothing");
+                }))
+                .tool(Tool.of("broken", "", (p, c) -> {
+                    throw new AssertionError("a replay calls nothing");
+                }))
+                .build();
+        RunResult replayed = offline.run(
+                load(offline, plan), Map.of(), RunMode.replay(record.recording().cassette(), false));
+
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(recorded.finalAnswer().at("/first/kind").asText()).isEqualTo("timeout");
+        assertThat(recorded.finalAnswer().at("/second/kind").asText()).isEqualTo("tool_error");
+        assertThat(recorded.finalAnswer().at("/second/message").asText()).contains("the index is gone");
+        assertThat(replayed.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(replayed.finalAnswer()).isEqualTo(recorded.finalAnswer());
+    }
+
+    @Test
     void on_error_never_catches_a_limit_that_protects_the_machine() {
         PlanVm vm = PlanVm.builder()
                 .tools(tools.tools())

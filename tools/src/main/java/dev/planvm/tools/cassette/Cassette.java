@@ -9,6 +9,8 @@ import dev.planvm.json.JsonFiles;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.JsonValues;
+import dev.planvm.json.TerminalText;
+import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,7 +37,8 @@ import java.util.TreeSet;
  * arrived, {@code "chunks": [{"text": "[{\"seq_no\"", "at_ms": 412}, ...]}}; replay reports both again
  * ({@code --replay-timing} re-emits the pieces at their recorded pace). Both are optional. A tool
  * interaction may hold {@code "error"} (text) instead of {@code "output"}: the call failed, and a replay
- * fails it again with that message (see {@link Recording#keepingFailures()}).
+ * fails it again with that message and kind ({@code "error_kind"}: {@code "timeout"} or {@code "denied"};
+ * absent is {@code "tool_error"}), see {@link Recording#keepingFailures()}.
  *
  * {@code clock} (optional) is the recorded run's clock: a replay takes it, so the plan's date/time
  * helpers compute the dates they computed when it was recorded (and the params match).
@@ -185,7 +188,8 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     duration,
                     StreamRecord.chunks(item, duration, where),
                     StreamRecord.tokens(item, where),
-                    failed ? item.get("error").asText() : null);
+                    failed ? item.get("error").asText() : null,
+                    failed ? errorKind(item.get("error_kind"), where) : null);
         }
         if (type.equals("condition")) {
             if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
@@ -202,6 +206,20 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     StreamRecord.tokens(item, where));
         }
         throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
+    }
+
+    /** A failure's recorded kind: absent is {@code tool_error}; otherwise one of the kinds' labels. */
+    private static ToolException.Kind errorKind(JsonNode kind, String where) {
+        if (kind == null || kind.isNull()) {
+            return ToolException.Kind.TOOL_ERROR;
+        }
+        for (ToolException.Kind known : ToolException.Kind.values()) {
+            if (known.label().equals(kind.asText()) && kind.isTextual()) {
+                return known;
+            }
+        }
+        throw new CassetteException(where + "/error_kind must be \"tool_error\", \"timeout\" or \"denied\", not "
+                + TerminalText.safe(kind.toString()));
     }
 
     /** A recorded duration: absent is 0; otherwise a number of milliseconds, 0 or more (a fraction is cut). */
@@ -233,6 +251,9 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                 item.set("params", tool.params());
                 if (tool.failed()) {
                     item.put("error", tool.error());
+                    if (tool.errorKind() != ToolException.Kind.TOOL_ERROR) {
+                        item.put("error_kind", tool.errorKind().label());
+                    }
                 } else {
                     item.set("output", tool.output());
                 }

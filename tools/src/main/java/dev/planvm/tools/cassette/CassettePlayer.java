@@ -110,7 +110,7 @@ public final class CassettePlayer implements CallInterceptor {
         }
         if (interaction instanceof Interaction.ToolInteraction tool) {
             if (tool.failed()) {
-                throw ToolException.permanent(tool.error());
+                throw new ToolException(tool.error(), false, null, null, tool.errorKind());
             }
             return tool.output();
         }

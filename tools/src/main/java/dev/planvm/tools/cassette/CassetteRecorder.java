@@ -48,7 +48,8 @@ public final class CassetteRecorder implements CallInterceptor {
                         durationMs,
                         List.of(),
                         tee.tokens(),
-                        redactor.redact(failure.getMessage() == null ? "failed" : failure.getMessage())));
+                        redactor.redact(failure.getMessage() == null ? "failed" : failure.getMessage()),
+                        failure.kind()));
             }
             throw failure;
         }

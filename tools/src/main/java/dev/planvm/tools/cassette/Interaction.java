@@ -2,6 +2,7 @@ package dev.planvm.tools.cassette;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.TokenCount;
+import dev.planvm.tools.ToolException;
 import java.util.List;
 import java.util.Objects;
 
@@ -36,6 +37,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
      * @param chunks the pieces of a streamed answer (the planner's), in order; empty when not streamed
      * @param error  why the call failed (a recording that keeps failures, see {@link Recording#keepingFailures()}),
      *               or {@code null} when it answered
+     * @param errorKind what kind of failure it was (a replay fails it again with that kind, so a plan's
+     *               {@code last_error.kind} is the same); {@code null} when it answered
      */
     record ToolInteraction(
             String tool,
@@ -44,7 +47,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             long durationMs,
             List<Chunk> chunks,
             TokenCount tokens,
-            String error)
+            String error,
+            ToolException.Kind errorKind)
             implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
@@ -52,6 +56,19 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             Objects.requireNonNull(output, "output");
             chunks = List.copyOf(chunks);
             tokens = Objects.requireNonNullElse(tokens, TokenCount.ZERO);
+            errorKind = error == null ? null : Objects.requireNonNullElse(errorKind, ToolException.Kind.TOOL_ERROR);
+        }
+
+        /** A failed interaction of kind {@code tool_error}, or an answered one ({@code error} null). */
+        public ToolInteraction(
+                String tool,
+                JsonNode params,
+                JsonNode output,
+                long durationMs,
+                List<Chunk> chunks,
+                TokenCount tokens,
+                String error) {
+            this(tool, params, output, durationMs, chunks, tokens, error, null);
         }
 
         /** An answered interaction. */
@@ -65,7 +82,7 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             this(tool, params, output, durationMs, List.of(), TokenCount.ZERO);
         }
 
-        /** Whether the call failed (replay fails it again with {@link #error()}). */
+        /** Whether the call failed (replay fails it again with {@link #error()} and {@link #errorKind()}). */
         public boolean failed() {
             return error != null;
         }

@@ -83,6 +83,58 @@ class CassetteTest {
     }
 
     @Test
+    void a_recorded_failure_is_replayed_with_its_message_and_kind() {
+        Cassette cassette = Cassette.fromJson(json("""
+                        {"format": "planvm-cassette/1", "interactions": [
+                          {"type": "tool", "tool": "vector_search", "params": {"query": "slow"}, "error": "timed out after 50 ms",
+                           "error_kind": "timeout"},
+                          {"type": "tool", "tool": "vector_search", "params": {"query": "bad"}, "error": "HTTP 500"}]}"""), "c");
+        CassettePlayer player = new CassettePlayer(cassette, false);
+
+        assertThatThrownBy(() -> replay(player, search("{\"query\": \"slow\"}")))
+                .isInstanceOfSatisfying(ToolException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ToolException.Kind.TIMEOUT);
+                    assertThat(e.retriable()).isFalse(); // the recording is of the last attempt
+                })
+                .hasMessage("timed out after 50 ms");
+        assertThatThrownBy(() -> replay(player, search("{\"query\": \"bad\"}")))
+                .isInstanceOfSatisfying(
+                        ToolException.class, e -> assertThat(e.kind()).isEqualTo(ToolException.Kind.TOOL_ERROR))
+                .hasMessage("HTTP 500");
+        JsonNode written = cassette.toJson();
+        assertThat(written.at("/interactions/0/error_kind").asText()).isEqualTo("timeout");
+        assertThat(written.at("/interactions/1").has("error_kind")).isFalse(); // tool_error is the default
+        assertThat(Cassette.fromJson(written, "c")).isEqualTo(cassette);
+    }
+
+    @Test
+    void an_unknown_error_kind_is_refused_with_where_it_is() {
+        assertThatThrownBy(() -> Cassette.fromJson(json("""
+                                {"format": "planvm-cassette/1", "interactions": [
+                                  {"type": "tool", "tool": "t", "error": "x", "error_kind": "oops"}]}"""), "c"))
+                .isInstanceOf(CassetteException.class)
+                .hasMessageContaining(
+                        "/interactions/0/error_kind must be \"tool_error\", \"timeout\" or \"denied\", not \"oops\"");
+    }
+
+    @Test
+    void the_recorder_keeps_a_failure_s_kind() {
+        Recording recording = Recording.keepingFailures();
+        CassetteRecorder recorder = new CassetteRecorder(recording, Redactor.none());
+        CallInterceptor slow = chain -> {
+            throw ToolException.timeout("timed out after 50 ms");
+        };
+        assertThatThrownBy(
+                        () -> new CallChain(List.of(recorder, slow), List.of()).execute(search("{\"query\": \"q\"}")))
+                .isInstanceOf(ToolException.class);
+
+        Interaction.ToolInteraction kept = (Interaction.ToolInteraction)
+                recording.cassette().interactions().get(0);
+        assertThat(kept.error()).isEqualTo("timed out after 50 ms");
+        assertThat(kept.errorKind()).isEqualTo(ToolException.Kind.TIMEOUT);
+    }
+
+    @Test
     void repeated_matches_are_served_in_recorded_order() {
         CassettePlayer player = new CassettePlayer(Cassette.fromJson(json(CASSETTE), "c"), false);
         assertThat(replay(player, search("{\"query\": \"q\", \"top_k\": 5}"))
