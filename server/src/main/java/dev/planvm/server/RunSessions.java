@@ -40,7 +40,7 @@ final class RunSessions {
 
     /**
      * One session of a run, as the durable-runs API runs it. {@code own} adds the session's own listeners and
-     * control to a request.
+     * control to a request (the VM's {@link RunRequest}, which the service builds from this package's wire form).
      *
      * @param create on the caller's thread, before anything runs: stores a new run (nothing executes) or names
      *               the stored run that continues; its failures are the request's
