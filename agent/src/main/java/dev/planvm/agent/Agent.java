@@ -10,6 +10,7 @@ import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.RunSession;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
@@ -125,11 +126,12 @@ public final class Agent {
     }
 
     private AgentResult.Run first(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
+        RunRequest request =
+                RunRequest.builder(plan).inputs(inputs).session(session).build();
         if (store == null) {
-            return new AgentResult.Run(
-                    null, null, null, vm.run(plan, Checkpoint.start(inputs), session, List.of(), null));
+            return new AgentResult.Run(null, null, null, vm.run(request));
         }
-        DurableRun run = new DurableRuns(vm, store).start(plan, inputs, session);
+        DurableRun run = new DurableRuns(vm, store).start(request);
         return new AgentResult.Run(run.id(), null, null, run.result());
     }
 
@@ -139,7 +141,11 @@ public final class Agent {
             RunResult before = failed.result();
             Checkpoint at =
                     new Checkpoint(plan.positionOf(fromSeq), Math.max(0, before.steps() - 1), before.variables());
-            return new AgentResult.Run(null, null, fromSeq, vm.run(plan, at, session, List.of(), null));
+            return new AgentResult.Run(
+                    null,
+                    null,
+                    fromSeq,
+                    vm.run(RunRequest.builder(plan).start(at).session(session).build()));
         }
         DurableRun run = new DurableRuns(vm, store).replan(failed.id(), fromSeq, plan, session);
         return new AgentResult.Run(run.id(), failed.id(), fromSeq, run.result());

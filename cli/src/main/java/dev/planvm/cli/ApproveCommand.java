@@ -3,10 +3,10 @@ package dev.planvm.cli;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
-import dev.planvm.vm.run.RunHooks;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -87,9 +87,8 @@ final class ApproveCommand implements Callable<Integer> {
                             runId,
                             !deny,
                             reason,
-                            RunMode.live(),
-                            RunSettings.withSecrets(Map.of(), secrets),
-                            RunHooks.NONE);
+                            RunRequest.builder().mode(RunMode.live()).build(),
+                            RunSettings.withSecrets(Map.of(), secrets));
             return output.finished(run.result(), RunMode.live(), run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

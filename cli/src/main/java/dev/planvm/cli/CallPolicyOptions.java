@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -70,16 +71,13 @@ final class CallPolicyOptions {
         return tools.policy(commandLine);
     }
 
-    /** Applies the options to a VM builder; a bad value is a usage error (exit 2). */
-    PlanVmBuilder applyTo(PlanVmBuilder builder, CommandLine commandLine) {
-        builder.toolPolicy(tools.policy(commandLine));
-        List<String> approve = new ArrayList<>();
-        approveTools.stream().map(String::strip).filter(glob -> !glob.isEmpty()).forEach(approve::add);
-        try {
-            builder.approveTools(approve);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(commandLine, "--approve-tools: " + e.getMessage());
-        }
+    /** The {@code --allow-tools} and {@code --deny-tools} globs, blanks dropped. */
+    ToolPolicyOptions tools() {
+        return tools;
+    }
+
+    /** The retry policy of {@code --retries} and {@code --retry-backoff}; a bad value is a usage error. */
+    RetryPolicy retryPolicy(CommandLine commandLine) {
         RetryPolicy policy = RetryPolicy.DEFAULT;
         if (retries != null) {
             policy = policy.withMaxAttempts(attempts("--retries " + retries, retries, commandLine));
@@ -90,18 +88,52 @@ final class CallPolicyOptions {
             }
             policy = policy.withInitialBackoff(Duration.ofMillis(retryBackoff));
         }
-        builder.retryPolicy(policy);
+        return policy;
+    }
+
+    /** The retry policies of {@code --tool-retries}, tool name to policy, in the order given. */
+    Map<String, RetryPolicy> toolRetries(CommandLine commandLine) {
+        RetryPolicy policy = retryPolicy(commandLine);
+        Map<String, RetryPolicy> policies = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> tool : toolRetries.entrySet()) {
             String option = "--tool-retries " + tool.getKey() + "=" + tool.getValue();
-            builder.retryPolicy(tool.getKey(), policy.withMaxAttempts(attempts(option, tool.getValue(), commandLine)));
+            policies.put(tool.getKey(), policy.withMaxAttempts(attempts(option, tool.getValue(), commandLine)));
         }
-        if (callTimeout != null) {
-            builder.callTimeout(seconds("--call-timeout " + callTimeout, callTimeout, false, commandLine));
-        }
+        return policies;
+    }
+
+    /** The {@code --call-timeout}, or {@code null}: no limit. */
+    Duration callTimeout(CommandLine commandLine) {
+        return callTimeout == null ? null : seconds("--call-timeout " + callTimeout, callTimeout, false, commandLine);
+    }
+
+    /** The {@code --tool-timeout}s, tool name to timeout (zero: no limit), in the order given. */
+    Map<String, Duration> toolTimeouts(CommandLine commandLine) {
+        Map<String, Duration> timeouts = new LinkedHashMap<>();
         for (Map.Entry<String, String> tool : toolTimeouts.entrySet()) {
             String option = "--tool-timeout " + tool.getKey() + "=" + tool.getValue();
-            builder.callTimeout(tool.getKey(), seconds(option, tool.getValue(), true, commandLine));
+            timeouts.put(tool.getKey(), seconds(option, tool.getValue(), true, commandLine));
         }
+        return timeouts;
+    }
+
+    /** Applies the options to a VM builder; a bad value is a usage error (exit 2). */
+    PlanVmBuilder applyTo(PlanVmBuilder builder, CommandLine commandLine) {
+        builder.toolPolicy(tools.policy(commandLine));
+        List<String> approve = new ArrayList<>();
+        approveTools.stream().map(String::strip).filter(glob -> !glob.isEmpty()).forEach(approve::add);
+        try {
+            builder.approveTools(approve);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(commandLine, "--approve-tools: " + e.getMessage());
+        }
+        builder.retryPolicy(retryPolicy(commandLine));
+        toolRetries(commandLine).forEach(builder::retryPolicy);
+        Duration timeout = callTimeout(commandLine);
+        if (timeout != null) {
+            builder.callTimeout(timeout);
+        }
+        toolTimeouts(commandLine).forEach(builder::callTimeout);
         return builder;
     }
 

@@ -27,6 +27,16 @@ final class ConcurrencyOptions {
             description = "The most calls of TOOL running at once, across all runs (e.g. llm_generate=4). Repeatable.")
     private Map<String, Integer> toolConcurrency = Map.of();
 
+    /** Whether {@code --sequential} was given. */
+    boolean sequential() {
+        return sequential;
+    }
+
+    /** The {@code --max-in-flight} limit. */
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
     /** Applies the options to a VM builder; a bad value is a usage error. */
     PlanVmBuilder applyTo(PlanVmBuilder builder, CommandLine commandLine) {
         if (maxInFlight < 1) {

@@ -6,17 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
 import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunControl;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import dev.planvm.vm.run.StepRecord;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import picocli.CommandLine;
 
@@ -50,8 +48,9 @@ final class OnlyStep {
         }
     }
 
-    /** Runs instruction {@code position} of {@code plan} once, with {@code variables}, nothing stored. */
-    static Done run(PlanVm vm, Plan plan, int position, Map<String, JsonNode> variables, RunMode mode, RunHooks hooks) {
+    /** Runs instruction {@code position} of the request's plan once, with the request's inputs as its variables, nothing stored. */
+    static Done run(PlanVm vm, RunRequest request, int position) {
+        Plan plan = request.plan();
         RunControl control = new RunControl();
         StepRecord[] ran = new StepRecord[1];
         RunListener once = new RunListener() {
@@ -63,12 +62,11 @@ final class OnlyStep {
                 }
             }
         };
-        RunResult result = vm.run(
-                plan,
-                new Checkpoint(position, 0, variables),
-                mode,
-                hooks.withListeners(List.of(once)).withControl(control),
-                null);
+        RunResult result = vm.run(request.toBuilder()
+                .start(new Checkpoint(position, 0, request.start().variables()))
+                .listener(once)
+                .control(control)
+                .build());
         StepRecord step = ran[0];
         if (step == null || step.failed() || result.status() == RunStatus.FAILED || result.waiting()) {
             return new Done(result, null);

@@ -9,10 +9,10 @@ import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
-import dev.planvm.vm.run.RunHooks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -122,8 +122,8 @@ final class RerunCommand implements Callable<Integer> {
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
-            RunHooks hooks = StoredClock.hooks(vmOptions.clock(), clock, durable, vm, runId, mode);
-            DurableRun run = durable.rerun(runId, fromSeq, edits, edited, mode, hooks, id -> {});
+            RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);
+            DurableRun run = durable.run(durable.createRerun(runId, fromSeq, edits, edited, request));
             commandLine
                     .getErr()
                     .println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq + " ("

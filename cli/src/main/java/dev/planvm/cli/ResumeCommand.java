@@ -5,10 +5,10 @@ import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
-import dev.planvm.vm.run.RunHooks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -99,8 +99,8 @@ final class ResumeCommand implements Callable<Integer> {
                 vmOptions.revealSecrets());
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
-            RunHooks hooks = StoredClock.hooks(vmOptions.clock(), clock, durable, vm, runId, mode);
-            DurableRun run = durable.resume(runId, mode, RunSettings.withSecrets(Map.of(), secrets), force, hooks);
+            RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);
+            DurableRun run = durable.resume(runId, request, RunSettings.withSecrets(Map.of(), secrets), force);
             return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

@@ -7,11 +7,10 @@ import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
-import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -138,8 +137,14 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.INVALID;
         }
         RunOptions options = RunOptions.DEFAULT.withKeepGoing(keepGoing);
-        RunHooks hooks = RunHooks.NONE.withOptions(
-                vmOptions.clock().given() ? options.withClock(clock.apply(vm.clockFor(options, mode))) : options);
+        RunRequest request = RunRequest.builder(loaded.plan())
+                .inputs(inputs)
+                .mode(mode)
+                .options(
+                        vmOptions.clock().given()
+                                ? options.withClock(clock.apply(vm.clockFor(options, mode)))
+                                : options)
+                .build();
         RunOutput output = new RunOutput(
                 file,
                 commandLine,
@@ -151,14 +156,14 @@ final class RunCommand implements Callable<Integer> {
         try {
             if (only != null) {
                 int position = OnlyStep.position(loaded.plan(), only, commandLine);
-                OnlyStep.Done done = OnlyStep.run(vm, loaded.plan(), position, inputs, mode, hooks);
+                OnlyStep.Done done = OnlyStep.run(vm, request, position);
                 return output.step(done.result(), mode, done.printed());
             }
             if (noStore) {
-                return output.finished(vm.run(loaded.plan(), Checkpoint.start(inputs), mode, hooks, null), mode);
+                return output.finished(vm.run(request), mode);
             }
             try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-                DurableRun run = new DurableRuns(vm, runs).start(loaded.plan(), inputs, mode, hooks, id -> {});
+                DurableRun run = new DurableRuns(vm, runs).start(request);
                 return output.stored(run, mode, runs.file());
             }
         } catch (PlanRejectedException rejected) {

@@ -121,6 +121,21 @@ final class RunSettings {
         return all;
     }
 
+    /** The {@code --max-steps} limit. */
+    int maxSteps() {
+        return maxSteps;
+    }
+
+    /** Whether {@code --strict} was given. */
+    boolean strict() {
+        return strict;
+    }
+
+    /** The {@code --secret} arguments as given ({@code NAME} or {@code NAME=VALUE}). */
+    List<String> secretArguments() {
+        return secrets;
+    }
+
     /** The {@code --now} and {@code --tz} options. */
     ClockOptions clock() {
         return clock;

@@ -3,8 +3,8 @@ package dev.planvm.cli;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRuns;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
 import java.util.function.UnaryOperator;
 
@@ -14,11 +14,11 @@ final class StoredClock {
     private StoredClock() {}
 
     /**
-     * Hooks that bring the clock {@code options} make of the stored run's (or, for a run stored before
-     * runs had clocks, of the one the run would get); no hooks when neither option was given, so the
-     * stored clock applies unchanged.
+     * The request of a session in {@code mode} that brings the clock {@code options} make of the stored run's
+     * (or, for a run stored before runs had clocks, of the one the run would get); no clock when neither option
+     * was given, so the stored clock applies unchanged.
      */
-    static RunHooks hooks(
+    static RunRequest request(
             ClockOptions options,
             UnaryOperator<RunClock> adjust,
             DurableRuns runs,
@@ -26,10 +26,13 @@ final class StoredClock {
             String runId,
             RunMode mode) {
         if (!options.given()) {
-            return RunHooks.NONE;
+            return RunRequest.builder().mode(mode).build();
         }
         RunClock stored = runs.find(runId).options().clock();
         RunClock base = stored != null ? stored : vm.clockFor(RunOptions.DEFAULT, mode);
-        return RunHooks.NONE.withOptions(RunOptions.DEFAULT.withClock(adjust.apply(base)));
+        return RunRequest.builder()
+                .mode(mode)
+                .options(RunOptions.DEFAULT.withClock(adjust.apply(base)))
+                .build();
     }
 }

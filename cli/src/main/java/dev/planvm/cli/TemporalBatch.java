@@ -67,8 +67,8 @@ final class TemporalBatch {
             throws IOException {
         TemporalRequests.check(vmOptions, commandLine);
         Map<String, JsonNode> inputs = vmOptions.inputs(commandLine);
-        List<String> secrets = TemporalRequests.secretNames(commandLine);
-        RunSettings settings = TemporalRequests.settings(commandLine);
+        List<String> secrets = TemporalRequests.secretNames(vmOptions, commandLine);
+        RunSettings settings = TemporalRequests.settings(vmOptions, commandLine);
         PrintWriter err = commandLine.getErr();
         long start = System.nanoTime();
         List<PlanOutcome> outcomes = new ArrayList<>();

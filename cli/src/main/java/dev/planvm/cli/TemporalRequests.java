@@ -7,19 +7,13 @@ import dev.planvm.instructions.PlanLoader;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.RunSettings;
-import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.cassette.Cassette;
-import dev.planvm.vm.PlanVm;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,9 +56,9 @@ final class TemporalRequests {
      * The {@code --secret} names: with {@code --temporal} they name secrets the workers hold; a value
      * given here is refused, so it never travels to the server.
      */
-    static List<String> secretNames(CommandLine commandLine) {
+    static List<String> secretNames(VmOptions vm, CommandLine commandLine) {
         List<String> names = new ArrayList<>();
-        for (String secret : commandLine.getParseResult().matchedOptionValue("--secret", List.<String>of())) {
+        for (String secret : vm.settings().secretArguments()) {
             if (secret.contains("=") || !secret.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw new CommandLine.ParameterException(
                         commandLine,
@@ -77,41 +71,22 @@ final class TemporalRequests {
         return names;
     }
 
-    /** The run settings the command's options describe (already checked by {@link #check}). */
-    @SuppressWarnings("unchecked")
-    static RunSettings settings(CommandLine commandLine) {
-        CommandLine.ParseResult parsed = commandLine.getParseResult();
-        RunSettings settings = RunSettings.defaults()
-                .withMaxSteps(parsed.matchedOptionValue("--max-steps", PlanVm.DEFAULT_MAX_STEPS))
-                .withStrict(parsed.hasMatchedOption("--strict"))
-                .withConcurrency(
-                        parsed.hasMatchedOption("--sequential"),
-                        parsed.matchedOptionValue("--max-in-flight", PlanVm.DEFAULT_MAX_IN_FLIGHT));
-        RetryPolicy policy = RetryPolicy.DEFAULT;
-        Integer retries = parsed.matchedOptionValue("--retries", null);
-        if (retries != null) {
-            policy = policy.withMaxAttempts(retries);
-        }
-        Long backoff = parsed.matchedOptionValue("--retry-backoff", null);
-        if (backoff != null) {
-            policy = policy.withInitialBackoff(Duration.ofMillis(backoff));
-        }
-        Map<String, RetryPolicy> toolRetries = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> tool : parsed.matchedOptionValue("--tool-retries", Map.<String, Integer>of())
-                .entrySet()) {
-            toolRetries.put(tool.getKey(), policy.withMaxAttempts(tool.getValue()));
-        }
-        settings = settings.withRetries(policy, toolRetries, RetrySettings.DEFAULT_MAX_RETRY_AFTER);
-        String timeout = parsed.matchedOptionValue("--call-timeout", null);
-        Map<String, Duration> toolTimeouts = new LinkedHashMap<>();
-        for (Map.Entry<String, String> tool : parsed.matchedOptionValue("--tool-timeout", Map.<String, String>of())
-                .entrySet()) {
-            toolTimeouts.put(tool.getKey(), seconds(tool.getValue()));
-        }
-        settings = settings.withTimeouts(timeout == null ? null : seconds(timeout), toolTimeouts);
-        return settings.withToolPolicy(
-                globs(parsed.matchedOptionValue("--allow-tools", List.<String>of())),
-                globs(parsed.matchedOptionValue("--deny-tools", List.<String>of())));
+    /**
+     * The run settings the command's options describe, read from the typed options (the values a local run
+     * applies to its VM; already checked by {@link #check}).
+     */
+    static RunSettings settings(VmOptions vm, CommandLine commandLine) {
+        CallPolicyOptions calls = vm.policy();
+        return RunSettings.defaults()
+                .withMaxSteps(vm.settings().maxSteps())
+                .withStrict(vm.settings().strict())
+                .withConcurrency(vm.concurrency().sequential(), vm.concurrency().maxInFlight())
+                .withRetries(
+                        calls.retryPolicy(commandLine),
+                        calls.toolRetries(commandLine),
+                        RetrySettings.DEFAULT_MAX_RETRY_AFTER)
+                .withTimeouts(calls.callTimeout(commandLine), calls.toolTimeouts(commandLine))
+                .withToolPolicy(calls.tools().allowTools(), calls.tools().denyTools());
     }
 
     /**
@@ -153,22 +128,5 @@ final class TemporalRequests {
     static PlanRequest request(
             String source, String plan, Map<String, JsonNode> inputs, List<String> secrets, RunSettings settings) {
         return PlanRequest.live(source, plan, inputs).withSecrets(secrets).withSettings(settings);
-    }
-
-    private static Duration seconds(String text) {
-        return Duration.ofMillis(new BigDecimal(text.strip())
-                .movePointRight(3)
-                .setScale(0, RoundingMode.CEILING)
-                .longValueExact());
-    }
-
-    private static List<String> globs(List<String> values) {
-        List<String> rules = new ArrayList<>();
-        for (String value : values) {
-            if (!value.strip().isEmpty()) {
-                rules.add(value.strip());
-            }
-        }
-        return rules;
     }
 }

@@ -65,8 +65,8 @@ final class TemporalRun {
                 file,
                 text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
                 vmOptions.inputs(commandLine),
-                TemporalRequests.secretNames(commandLine),
-                TemporalRequests.settings(commandLine));
+                TemporalRequests.secretNames(vmOptions, commandLine),
+                TemporalRequests.settings(vmOptions, commandLine));
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
             request = request.withMode("replay", replay.cassette().toJson(), false);

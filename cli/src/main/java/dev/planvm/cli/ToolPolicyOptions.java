@@ -33,6 +33,16 @@ final class ToolPolicyOptions {
         }
     }
 
+    /** The {@code --allow-tools} globs, blanks around them and empty ones dropped. */
+    List<String> allowTools() {
+        return rules(allowTools);
+    }
+
+    /** The {@code --deny-tools} globs, blanks around them and empty ones dropped. */
+    List<String> denyTools() {
+        return rules(denyTools);
+    }
+
     private static List<String> rules(List<String> values) {
         List<String> rules = new ArrayList<>();
         for (String value : values) {

@@ -47,6 +47,21 @@ final class VmOptions {
         return settings.clock();
     }
 
+    /** {@code --var}, {@code --max-steps}, {@code --strict}, {@code --secret}, {@code --now}, {@code --tz} ... */
+    RunSettings settings() {
+        return settings;
+    }
+
+    /** {@code --sequential}, {@code --max-in-flight}, {@code --tool-concurrency}. */
+    ConcurrencyOptions concurrency() {
+        return concurrency;
+    }
+
+    /** The tool policy, approval, retry and timeout options. */
+    CallPolicyOptions policy() {
+        return policy;
+    }
+
     /** Whether {@code --reveal-secrets} was given. */
     boolean revealSecrets() {
         return revealSecrets;

@@ -131,15 +131,15 @@ public final class PlanService implements AutoCloseable {
         RunOptions clocked = request.clock() == null
                 ? options
                 : options.withClock(request.clock().apply(vm.clockFor(options, request.mode())));
+        dev.planvm.vm.RunRequest run = dev.planvm.vm.RunRequest.builder(loaded.plan())
+                .inputs(request.inputs())
+                .mode(request.mode())
+                .options(clocked)
+                .build();
         return submit(
-                null,
                 1,
-                (hooks, stored) -> runs.start(
-                        loaded.plan(),
-                        request.inputs(),
-                        request.mode(),
-                        hooks.withOptions(clocked),
-                        id -> stored.as(id, 0)),
+                new RunSessions.Work(
+                        own -> new RunSessions.Created(runs.create(own.apply(run)), 0), (id, own) -> runs.run(id)),
                 false);
     }
 
@@ -147,12 +147,11 @@ public final class PlanService implements AutoCloseable {
     public Submitted resume(String id, ContinueRequest request) {
         StoredRun run = find(id);
         return submit(
-                run.id(),
                 run.sessions() + 1,
-                (hooks, stored) -> {
-                    stored.as(run.id(), run.steps().size());
-                    return runs.resume(run.id(), request.mode(), Map.of(), request.force(), hooks);
-                },
+                new RunSessions.Work(
+                        own -> new RunSessions.Created(run.id(), run.steps().size()),
+                        (runId, own) ->
+                                runs.resume(runId, own.apply(session(request.mode())), Map.of(), request.force())),
                 false);
     }
 
@@ -174,14 +173,17 @@ public final class PlanService implements AutoCloseable {
         StoredRun run = find(id);
         waitsFor(run, request.callId());
         return submit(
-                run.id(),
                 run.sessions() + 1,
-                (hooks, stored) -> {
-                    waitsFor(find(run.id()), request.callId()); // still that call, now that the session runs
-                    stored.as(run.id(), run.steps().size());
-                    return runs.approve(
-                            run.id(), request.approved(), request.reason(), request.mode(), Map.of(), hooks);
-                },
+                new RunSessions.Work(
+                        own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
+                            waitsFor(find(runId), request.callId()); // still that call, now that the session runs
+                            return runs.approve(
+                                    runId,
+                                    request.approved(),
+                                    request.reason(),
+                                    own.apply(session(request.mode())),
+                                    Map.of());
+                        }),
                 false);
     }
 
@@ -209,19 +211,22 @@ public final class PlanService implements AutoCloseable {
         }
         StoredRun run = find(id);
         return submit(
-                null,
                 1,
-                (hooks, stored) -> runs.rerun(
-                        run.id(),
-                        request.fromSeq(),
-                        request.inputs(),
-                        request.mode(),
-                        hooks,
-                        newId -> stored.as(
-                                newId,
-                                guard(() -> store.find(newId))
-                                        .map(r -> r.steps().size())
-                                        .orElse(0))),
+                new RunSessions.Work(
+                        own -> {
+                            String newId = runs.createRerun(
+                                    run.id(),
+                                    request.fromSeq(),
+                                    request.inputs(),
+                                    null,
+                                    own.apply(session(request.mode())));
+                            return new RunSessions.Created(
+                                    newId,
+                                    guard(() -> store.find(newId))
+                                            .map(r -> r.steps().size())
+                                            .orElse(0));
+                        },
+                        (newId, own) -> runs.run(newId)),
                 false);
     }
 
@@ -450,12 +455,12 @@ public final class PlanService implements AutoCloseable {
                         try {
                             StoredRun run = find(id);
                             submit(
-                                    run.id(),
                                     run.sessions() + 1,
-                                    (hooks, stored) -> {
-                                        stored.as(run.id(), run.steps().size());
-                                        return runs.resume(run.id(), RunMode.live(), Map.of(), false, hooks);
-                                    },
+                                    new RunSessions.Work(
+                                            own -> new RunSessions.Created(
+                                                    run.id(), run.steps().size()),
+                                            (runId, own) -> runs.resume(
+                                                    runId, own.apply(session(RunMode.live())), Map.of(), false)),
                                     true);
                             log.info("resuming interrupted run {}", run.id());
                         } catch (RuntimeException e) {
@@ -483,9 +488,14 @@ public final class PlanService implements AutoCloseable {
         sessions.shutdown(Duration.ZERO, store);
     }
 
-    private Submitted submit(String knownId, int session, RunSessions.Work work, boolean blockForSlot) {
+    /** What a session of a stored run brings: its mode (its listeners and control come from {@link RunSessions}). */
+    private static dev.planvm.vm.RunRequest session(RunMode mode) {
+        return dev.planvm.vm.RunRequest.builder().mode(mode).build();
+    }
+
+    private Submitted submit(int session, RunSessions.Work work, boolean blockForSlot) {
         try {
-            RunSessions.Submitted submitted = sessions.submit(knownId, session, work, blockForSlot);
+            RunSessions.Submitted submitted = sessions.submit(session, work, blockForSlot);
             return new Submitted(submitted.id(), submitted.done());
         } catch (RuntimeException e) {
             throw failure(e);

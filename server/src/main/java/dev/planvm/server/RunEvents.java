@@ -25,7 +25,7 @@ final class RunEvents implements RunListener, CallListener {
     /** A final answer larger than this (as JSON) is left out of {@code run_finished}. */
     private static final int MAX_RESULT_CHARS = 64 * 1024;
 
-    private final EventLog log;
+    private EventLog log;
     private final int session;
     private final Redactor redactor;
     private final boolean resumed;
@@ -37,20 +37,20 @@ final class RunEvents implements RunListener, CallListener {
     private int n;
 
     /**
-     * Events of session {@code session}; {@link #stored} names the run before it starts; {@code started} is
-     * told when the session is under way (the run claimed, its plan accepted).
+     * Events of session {@code session}; {@link #stored} names the run and its log before it starts;
+     * {@code started} is told when the session is under way (the run claimed, its plan accepted).
      */
-    RunEvents(EventLog log, int session, boolean resumed, Redactor redactor, Runnable started) {
+    RunEvents(int session, boolean resumed, Redactor redactor, Runnable started) {
         this.started = started;
-        this.log = log;
         this.session = session;
         this.resumed = resumed;
         this.redactor = redactor;
     }
 
-    /** The run is stored as {@code id} and has {@code stepsBefore} committed steps; its session starts. */
-    synchronized void stored(String id, int stepsBefore) {
+    /** The run is stored as {@code id} and has {@code stepsBefore} committed steps; its session starts, logged in {@code events}. */
+    synchronized void stored(String id, int stepsBefore, EventLog events) {
         this.runId = id;
+        this.log = events;
         this.step = stepsBefore + 1L;
     }
 

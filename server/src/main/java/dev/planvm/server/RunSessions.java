@@ -1,11 +1,11 @@
 package dev.planvm.server;
 
 import dev.planvm.tools.Redactor;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRunException;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.run.RunControl;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +21,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,18 +38,20 @@ final class RunSessions {
     /** Events a finished run's log keeps (its committed steps are rebuilt from the store). */
     static final int FINISHED_LOG_EVENTS = 500;
 
-    /** One session of a run, as the durable-runs API runs it. */
-    @FunctionalInterface
-    interface Work {
-        /** Runs the session with these hooks; tells {@code stored} the run's id and committed steps once it is stored. */
-        DurableRun run(RunHooks hooks, Stored stored);
-    }
+    /**
+     * One session of a run, as the durable-runs API runs it. {@code own} adds the session's own listeners and
+     * control to a request (the VM's {@link RunRequest}, which the service builds from this package's wire form).
+     *
+     * @param create on the caller's thread, before anything runs: stores a new run (nothing executes) or names
+     *               the stored run that continues; its failures are the request's
+     * @param run    on the session's thread: runs the session of run {@code id}
+     */
+    record Work(
+            Function<UnaryOperator<RunRequest>, Created> create,
+            BiFunction<String, UnaryOperator<RunRequest>, DurableRun> run) {}
 
-    /** Told when the run is stored. */
-    @FunctionalInterface
-    interface Stored {
-        void as(String id, int stepsBefore);
-    }
+    /** The run a session runs: its id and the steps it had committed before. */
+    record Created(String id, int stepsBefore) {}
 
     /** A run handed to the service: its id, and its session's end. */
     record Submitted(String id, CompletableFuture<DurableRun> done) {}
@@ -77,14 +82,14 @@ final class RunSessions {
     }
 
     /**
-     * Runs one session on its own thread and returns once it is under way (or refused). The caller's
-     * failures ({@link dev.planvm.vm.PlanRejectedException}, {@link DurableRunException}) are thrown here.
+     * Creates (or names) the session's run on the caller's thread, runs it on its own thread and returns once it
+     * is under way (or refused). The caller's failures ({@link dev.planvm.vm.PlanRejectedException},
+     * {@link DurableRunException}) are thrown here.
      *
-     * @param knownId      the run's id when it exists already (a resume), else {@code null}
      * @param session      the session number (1 for a new run)
      * @param blockForSlot wait for a free slot (resuming interrupted runs on start) instead of refusing as busy
      */
-    Submitted submit(String knownId, int session, Work work, boolean blockForSlot) {
+    Submitted submit(int session, Work work, boolean blockForSlot) {
         if (!accepting) {
             throw new ServiceException(
                     ServiceException.Kind.SHUTTING_DOWN, "the server is shutting down and starts no run");
@@ -96,51 +101,58 @@ final class RunSessions {
                     ServiceException.Kind.BUSY,
                     "the server runs " + (active.size()) + " runs, its limit; " + "try again shortly");
         }
-        EventLog events =
-                knownId == null ? new EventLog(logCapacity) : logOf(knownId).orElseGet(() -> new EventLog(logCapacity));
-        CompletableFuture<String> stored = new CompletableFuture<>();
-        String[] id = {knownId};
-        RunEvents listener = new RunEvents(events, session, session > 1, redactor, () -> stored.complete(id[0]));
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        RunEvents listener = new RunEvents(session, session > 1, redactor, () -> started.complete(null));
         RunControl control = new RunControl();
-        CompletableFuture<DurableRun> done = new CompletableFuture<>();
-        RunHooks hooks = RunHooks.NONE
-                .withListeners(List.of(listener, metrics))
-                .withCallListeners(List.of(listener, metrics))
-                .withControl(control);
+        UnaryOperator<RunRequest> own = request -> request.toBuilder()
+                .listeners(List.of(listener, metrics))
+                .callListeners(List.of(listener, metrics))
+                .control(control)
+                .build();
         metrics.active(1);
+        Created created;
+        try {
+            created = work.create().apply(own);
+        } catch (RuntimeException | Error e) {
+            metrics.active(-1);
+            slots.release();
+            throw e;
+        }
+        String id = created.id();
+        EventLog events = logOf(id).orElseGet(() -> new EventLog(logCapacity));
+        listener.stored(id, created.stepsBefore(), events);
+        events.open();
+        CompletableFuture<DurableRun> done = new CompletableFuture<>();
+        active.put(id, new Active(control, events, done));
         try {
             executor.execute(() -> {
                 try {
-                    DurableRun run = work.run(hooks, (runId, stepsBefore) -> {
-                        id[0] = runId;
-                        listener.stored(runId, stepsBefore);
-                        events.open();
-                        active.put(runId, new Active(control, events, done));
-                    });
-                    stored.complete(run.id()); // a session that ended before it started (nothing to run)
+                    DurableRun run = work.run().apply(id, own);
+                    started.complete(null); // a session that ended before it started (nothing to run)
                     done.complete(run);
                 } catch (RuntimeException | Error e) {
-                    stored.completeExceptionally(e);
+                    started.completeExceptionally(e);
                     done.completeExceptionally(e);
                 } finally {
                     events.close();
                     events.trim(FINISHED_LOG_EVENTS);
-                    if (id[0] != null) {
-                        active.remove(id[0]);
-                        finished.put(id[0], events);
-                    }
+                    active.remove(id);
+                    finished.put(id, events);
                     metrics.active(-1);
                     slots.release();
                 }
             });
         } catch (RuntimeException rejected) {
+            active.remove(id);
+            events.close();
             metrics.active(-1);
             slots.release();
             throw new ServiceException(
                     ServiceException.Kind.BUSY, "the server cannot start another thread: " + rejected);
         }
         try {
-            return new Submitted(stored.get(), done);
+            started.get();
+            return new Submitted(id, done);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;

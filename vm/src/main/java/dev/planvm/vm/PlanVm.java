@@ -35,7 +35,6 @@ import dev.planvm.vm.plantools.PlanTools;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunListener;
@@ -159,7 +158,7 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public Outcome run(Plan plan, Map<String, JsonNode> inputs) {
                 try {
-                    return new Outcome(PlanVm.this.run(plan, inputs, RunMode.live()), List.of());
+                    return new Outcome(PlanVm.this.run(plan, inputs), List.of());
                 } catch (PlanRejectedException e) {
                     return new Outcome(null, e.problems());
                 }
@@ -359,72 +358,68 @@ public final class PlanVm implements AutoCloseable {
         return RunClock.of(clockSource);
     }
 
-    /** Runs a plan live. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
+    /** Runs a plan live from its start with these inputs. See {@link #run(RunRequest)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs) {
         return run(plan, inputs, RunMode.live());
     }
 
-    /** Runs a plan from its start with these inputs. See {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)}. */
+    /** Runs a plan from its start with these inputs, in {@code mode}. See {@link #run(RunRequest)}. */
     public RunResult run(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
-        return run(plan, Checkpoint.start(new LinkedHashMap<>(inputs)), mode, List.of(), null);
+        return run(RunRequest.of(plan, new LinkedHashMap<>(inputs), mode));
     }
 
     /**
-     * Runs a plan from a checkpoint (a fresh start, or where a stored run's last committed step left
-     * it) to its end. A failure while running is a failed result, never an exception.
+     * Checks a run before anything runs, once: what stops this VM from running the request's plan in its mode
+     * with its options ({@link #problems(Plan, RunMode, RunOptions)}), what may fail in it ({@link #warnings}), and
+     * the run's clock ({@link #clockFor}, fixed in the returned request's options). {@link #run(RunRequest)} does
+     * not check the returned request again; a durable run checks here before it stores anything.
      *
-     * @param runListeners listeners of this run only, after the VM's
-     * @param journal      where committed steps are made durable (a failure to record stops the run), or {@code null}
-     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode)} is not empty
+     * @throws PlanRejectedException when the plan cannot run here
      */
-    public RunResult run(
-            Plan plan, Checkpoint start, RunMode mode, List<RunListener> runListeners, RunJournal journal) {
-        return run(plan, start, mode, RunHooks.of(runListeners), journal);
-    }
-
-    /**
-     * Runs a plan from a checkpoint with one run's own {@link RunHooks}: its listeners (after the
-     * VM's), its options (a narrower tool policy, more tools needing approval, a lower step limit, its
-     * clock: see {@link #clockFor}), who decides its approvals and a control to stop it. A failure while running is a failed result, never
-     * an exception; a call waiting for approval ends the run {@link dev.planvm.vm.run.RunStatus#WAITING}.
-     *
-     * @param journal where committed steps are made durable (a failure to record stops the run), or {@code null}
-     * @throws PlanRejectedException before anything runs, when {@link #problems(Plan, RunMode, RunOptions)} is not empty
-     */
-    public RunResult run(Plan plan, Checkpoint start, RunMode mode, RunHooks hooks, RunJournal journal) {
-        Objects.requireNonNull(mode, "mode");
-        return run(plan, start, session(mode), hooks, journal);
-    }
-
-    /**
-     * {@link #run(Plan, Checkpoint, RunMode, List, RunJournal)} in a session shared with other runs and
-     * calls: its mode, call chain and token budget; an instruction whose call is the very same as one
-     * the session started early (from the plan as it arrived) gets that call's answer.
-     */
-    public RunResult run(
-            Plan plan, Checkpoint start, RunSession session, List<RunListener> runListeners, RunJournal journal) {
-        return run(plan, start, session, RunHooks.of(runListeners), journal);
-    }
-
-    /**
-     * The one way every run goes: {@link #run(Plan, Checkpoint, RunMode, RunHooks, RunJournal)} in a
-     * session (see {@link #run(Plan, Checkpoint, RunSession, List, RunJournal)}).
-     */
-    public RunResult run(Plan plan, Checkpoint start, RunSession session, RunHooks hooks, RunJournal journal) {
-        Objects.requireNonNull(plan, "plan");
-        Objects.requireNonNull(start, "start");
-        Objects.requireNonNull(session, "session");
-        Objects.requireNonNull(hooks, "hooks");
-        RunMode mode = session.mode();
-        RunOptions options = hooks.options();
-        List<String> problems = problems(plan, mode, options);
+    public RunRequest check(RunRequest request) {
+        Objects.requireNonNull(request, "request");
+        Plan plan = Objects.requireNonNull(request.plan(), "the request has no plan");
+        RunMode mode = request.mode();
+        if (request.checked() != null && request.checked().covers(request)) {
+            return request;
+        }
+        List<String> problems = problems(plan, mode, request.options());
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
-        List<String> warnings = warnings(plan, mode, start.position()).stream()
+        List<String> warnings = warnings(plan, mode, request.start().position()).stream()
                 .map(w -> "seq_no " + w.seqNo() + ": " + w.message())
                 .toList();
-        RunClock clock = clockFor(options, mode);
+        RunOptions clocked = request.options().clock() != null
+                ? request.options()
+                : request.options().withClock(clockFor(request.options(), mode));
+        return request.toBuilder()
+                .options(clocked)
+                .checked(new RunRequest.Checked(
+                        plan, mode, clocked, request.start().position(), warnings))
+                .build();
+    }
+
+    /**
+     * The one way every run goes: runs the request's plan from its checkpoint (a fresh start, or where a stored
+     * run's last committed step left it) to its end, in its session (or one of its own in its mode), with its
+     * options, listeners (after the VM's), reviewer, control and journal. A request that {@link #check} did not
+     * return is checked first. A failure while running is a failed result, never an exception; a call waiting
+     * for approval ends the run {@link dev.planvm.vm.run.RunStatus#WAITING}.
+     *
+     * @throws PlanRejectedException before anything runs, when the plan cannot run here
+     */
+    public RunResult run(RunRequest request) {
+        RunRequest checked = check(request);
+        Plan plan = checked.plan();
+        Checkpoint start = checked.start();
+        RunSession session = checked.session() != null ? checked.session() : session(checked.mode());
+        RunMode mode = checked.mode();
+        RunOptions options = checked.options();
+        RunJournal journal = checked.journal();
+        List<String> warnings = checked.checked().warnings();
+        RunClock clock = options.clock();
+
         if (mode instanceof RunMode.Record record) {
             record.recording().clock(new Cassette.RecordedClock(clock.now(), clock.zone()));
         }
@@ -436,7 +431,7 @@ public final class PlanVm implements AutoCloseable {
         }
         if (callsForReal && !approvals.isEmpty()) {
             Approvals decider =
-                    hooks.approvals() != null ? hooks.approvals() : reviewer != null ? reviewer : Approvals.NONE;
+                    checked.approvals() != null ? checked.approvals() : reviewer != null ? reviewer : Approvals.NONE;
             guards.add(CallChains.approval(approvals, decider, tools.canonicalNames()));
         }
         CallScheduler scheduler = schedulers.get();
@@ -453,7 +448,7 @@ public final class PlanVm implements AutoCloseable {
         if (spans != null) {
             callListeners.add(spans);
         }
-        callListeners.addAll(hooks.callListeners());
+        callListeners.addAll(checked.callListeners());
         CallChain chain = session.chain(guards, callListeners);
         List<RunListener> all = new ArrayList<>();
         if (spans != null) {
@@ -463,7 +458,7 @@ public final class PlanVm implements AutoCloseable {
             all.add(trace);
         }
         all.addAll(listeners);
-        all.addAll(hooks.listeners());
+        all.addAll(checked.listeners());
         Speculator speculator = sequential
                 ? null
                 : new Speculator(
@@ -491,7 +486,7 @@ public final class PlanVm implements AutoCloseable {
                         redactor,
                         mode instanceof RunMode.DryRun,
                         speculator,
-                        hooks.control(),
+                        checked.control(),
                         trace != null || mode instanceof RunMode.Record,
                         scheduler,
                         clock,

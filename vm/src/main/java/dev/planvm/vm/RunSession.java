@@ -22,9 +22,8 @@ import java.util.function.Function;
  * needs to plan, run, and re-plan as one unit. A session has one run mode (a live session, one
  * recording into one cassette, one replaying one cassette in order, a dry run), one call chain and
  * one token budget ({@link PlanVmBuilder#maxTokens}) for everything done in it. Get one with
- * {@link PlanVm#session(RunMode)}; run plans in it with
- * {@link PlanVm#run(dev.planvm.instructions.Plan, dev.planvm.vm.run.Checkpoint, RunSession, java.util.List,
- * dev.planvm.vm.run.RunJournal)}. {@code vm.run(plan, inputs, mode)} runs in a session of its own.
+ * {@link PlanVm#session(RunMode)}; run plans in it with a {@link RunRequest} that names it
+ * ({@link RunRequest.Builder#session}). {@code vm.run(plan, inputs, mode)} runs in a session of its own.
  * Thread-safe.
  */
 public final class RunSession {

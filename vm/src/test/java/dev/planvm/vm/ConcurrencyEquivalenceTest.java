@@ -100,13 +100,10 @@ class ConcurrencyEquivalenceTest {
         Map<String, JsonNode> inputs = new java.util.LinkedHashMap<>();
         inputs.put("a", TextNode.valueOf("start"));
         inputs.put("b", IntNode.valueOf(seed % 7));
-        return vm.run(
-                plan,
-                dev.planvm.vm.run.Checkpoint.start(inputs),
-                RunMode.live(),
-                dev.planvm.vm.run.RunHooks.NONE.withOptions(
-                        dev.planvm.vm.run.RunOptions.DEFAULT.withKeepGoing(keepGoing)),
-                null);
+        return vm.run(RunRequest.builder(plan)
+                .inputs(inputs)
+                .options(dev.planvm.vm.run.RunOptions.DEFAULT.withKeepGoing(keepGoing))
+                .build());
     }
 
     private List<Tool> tools(AtomicInteger effects) {

@@ -9,7 +9,6 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.Tool;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunResult;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +86,8 @@ class EarlyStartsTest {
         assertThat(early.calls()).extracting(EarlyStarts.EarlyCall::seqNo).containsExactly(1, 2);
         assertThat(invoked).doesNotContainKey("send");
 
-        RunResult result = vm.run(plan, Checkpoint.start(inputs), session, List.of(), null);
+        RunResult result =
+                vm.run(RunRequest.builder(plan).inputs(inputs).session(session).build());
 
         assertThat(result.finalAnswer().asText())
                 .isEqualTo("search(more search(TiDB indexes)) send(search(more search(TiDB indexes))) search(after)");
@@ -141,7 +141,8 @@ class EarlyStartsTest {
         early.discard();
         session.discardEarly();
 
-        RunResult result = vm.run(plan, Checkpoint.start(inputs), session, List.of(), null);
+        RunResult result =
+                vm.run(RunRequest.builder(plan).inputs(inputs).session(session).build());
 
         assertThat(result.succeeded()).isTrue();
         assertThat(session.earlyAnswersUsed()).isZero();
@@ -159,7 +160,8 @@ class EarlyStartsTest {
                 .isTrue();
         early.finish();
 
-        RunResult result = vm.run(plan, Checkpoint.start(inputs), session, List.of(), null);
+        RunResult result =
+                vm.run(RunRequest.builder(plan).inputs(inputs).session(session).build());
 
         assertThat(result.trace().at("/steps/1/inputs/output").asText()).isEqualTo("search(TiDB indexes)");
         assertThat(session.earlyAnswersUsed()).isZero();

@@ -9,16 +9,13 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.FailureKind;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import dev.planvm.vm.run.StepError;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,12 +45,9 @@ class OnErrorTest {
     }
 
     private static RunResult keepGoing(PlanVm vm, Plan plan) {
-        return vm.run(
-                plan,
-                Checkpoint.start(new LinkedHashMap<>()),
-                RunMode.live(),
-                RunHooks.NONE.withOptions(RunOptions.DEFAULT.withKeepGoing(true)),
-                null);
+        return vm.run(RunRequest.builder(plan)
+                .options(RunOptions.DEFAULT.withKeepGoing(true))
+                .build());
     }
 
     @Test

@@ -7,8 +7,6 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
-import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import java.time.Clock;
@@ -63,12 +61,8 @@ class RunClockTest {
         PlanVm vm = vm(Clock.fixed(THURSDAY, OSLO));
         RunOptions options =
                 RunOptions.DEFAULT.withClock(new RunClock(Instant.parse("2026-03-28T23:30:00Z"), ZoneId.of("UTC")));
-        RunResult result = vm.run(
-                plan(vm, BOOKING),
-                Checkpoint.start(Map.of()),
-                RunMode.live(),
-                RunHooks.NONE.withOptions(options),
-                null);
+        RunResult result =
+                vm.run(RunRequest.builder(plan(vm, BOOKING)).options(options).build());
         assertThat(result.finalAnswer().asText()).isEqualTo("2026-03-28: booked 2026-04-02T09:00:00Z");
     }
 

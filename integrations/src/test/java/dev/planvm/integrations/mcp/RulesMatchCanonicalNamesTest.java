@@ -15,9 +15,8 @@ import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.RunSession;
-import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -25,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -286,12 +284,7 @@ class RulesMatchCanonicalNamesTest {
     private static RunResult run(ToolPolicy policy, UnaryOperator<PlanVmBuilder> rules, RunOptions options, Plan plan) {
         PlanVm vm = rules.apply(PlanVm.builder().tools(shared, policy).toolPolicy(policy))
                 .build();
-        return vm.run(
-                plan,
-                Checkpoint.start(new LinkedHashMap<>()),
-                RunMode.live(),
-                RunHooks.NONE.withOptions(options),
-                null);
+        return vm.run(RunRequest.builder(plan).options(options).build());
     }
 
     private static void assertRefusedWithoutCalling(ToolPolicy policy, RunOptions options, Plan plan, String key) {

@@ -17,8 +17,7 @@ import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -105,12 +104,17 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         }
         RunResult result;
         try {
-            RunHooks hooks = RunHooks.of(List.of(new Progress()));
-            if (request.now() != null) {
-                hooks = hooks.withOptions(RunOptions.DEFAULT.withClock(new RunClock(
-                        Instant.parse(request.now()), ZoneId.of(request.zone() == null ? "UTC" : request.zone()))));
-            }
-            result = vm.run(loaded.plan(), Checkpoint.start(inputs), runMode, hooks, null);
+            result = vm.run(RunRequest.builder(loaded.plan())
+                    .inputs(inputs)
+                    .mode(runMode)
+                    .listener(new Progress())
+                    .options(
+                            request.now() == null
+                                    ? RunOptions.DEFAULT
+                                    : RunOptions.DEFAULT.withClock(new RunClock(
+                                            Instant.parse(request.now()),
+                                            ZoneId.of(request.zone() == null ? "UTC" : request.zone()))))
+                    .build());
         } catch (PlanRejectedException rejected) {
             return PlanResponse.refused("rejected", rejected.problems());
         }

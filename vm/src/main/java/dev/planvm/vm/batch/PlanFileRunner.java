@@ -12,8 +12,7 @@ import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -188,8 +187,11 @@ public final class PlanFileRunner {
         diagnostics.addAll(vm.warnings(loaded.plan(), effective));
         try {
             RunOptions options = RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, effective)));
-            RunResult result = vm.run(
-                    loaded.plan(), Checkpoint.start(inputs), effective, RunHooks.NONE.withOptions(options), null);
+            RunResult result = vm.run(RunRequest.builder(loaded.plan())
+                    .inputs(inputs)
+                    .mode(effective)
+                    .options(options)
+                    .build());
             return outcome(
                     plan,
                     result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,

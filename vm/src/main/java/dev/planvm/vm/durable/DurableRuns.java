@@ -10,9 +10,9 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.RunSession;
 import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Durable runs: runs whose every committed step is in a {@link RunStore}, so that a run whose
@@ -34,6 +34,7 @@ import java.util.function.Consumer;
  * try (RunStore store = RunStore.open(Path.of(".planvm/runs.db"), vm.redactor())) {
  *     DurableRuns runs = new DurableRuns(vm, store);
  *     DurableRun run = runs.start(plan, inputs, RunMode.live());
+ *     // or in two steps: String id = runs.create(RunRequest.of(plan, inputs, RunMode.live())); runs.run(id);
  *     // ... the process dies; later, in another process:
  *     DurableRun resumed = runs.resume(run.id(), RunMode.live(), Map.of());
  * }
@@ -52,6 +53,7 @@ public final class DurableRuns {
 
     private final PlanVm vm;
     private final RunStore store;
+    private final Map<String, Created> created = new ConcurrentHashMap<>();
 
     public DurableRuns(PlanVm vm, RunStore store) {
         this.vm = Objects.requireNonNull(vm, "vm");
@@ -69,52 +71,67 @@ public final class DurableRuns {
         return globs.size() == options.approveTools().size() ? options : options.withApproveTools(List.copyOf(globs));
     }
 
+    /** A run created here and not run yet: its checked request, its parent and the steps it kept. */
+    private record Created(RunRequest request, String parent, int stepsBefore) {}
+
     /**
-     * A new stored run of {@code plan} from its start.
+     * Stores a new run of the request's plan from the request's start (a fresh start with its inputs) and
+     * returns its id; nothing executes until {@link #run(String)}. The plan is checked here, once
+     * ({@link PlanVm#check}), and the run's clock fixed and stored with its options, which apply again when it
+     * is resumed or approved.
+     *
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
+     * @throws IllegalArgumentException for a request with no plan, or one that does not start fresh
+     */
+    public String create(RunRequest request) {
+        if (request.plan() == null
+                || request.start().position() != 0
+                || request.start().steps() != 0) {
+            throw new IllegalArgumentException("a new run needs a plan and a fresh start (its inputs)");
+        }
+        RunRequest checked = vm.check(request);
+        String id = store.createRun(
+                checked.plan(),
+                checked.start().variables(),
+                checked.mode().label(),
+                null,
+                null,
+                kept(checked.options()));
+        created.put(id, new Created(checked, null, 0));
+        return id;
+    }
+
+    /**
+     * Executes run {@code id}, which {@link #create} or {@link #createRerun} stored in this process, to its end
+     * (or until it waits for approval, or is stopped).
+     *
+     * @throws DurableRunException when this object created no such run, or it ran already (resume it instead)
+     */
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
+    public DurableRun run(String id) {
+        Created run = created.remove(id);
+        if (run == null) {
+            throw new DurableRunException("run " + id + " was not created here or has run already: resume it"
+                    + " (planvm resume " + id + ")");
+        }
+        try (Heartbeat alive = store.heartbeat(id)) {
+            return new DurableRun(
+                    id, run.parent(), run.stepsBefore(), execute(run.request(), id, run.stepsBefore(), 1));
+        }
+    }
+
+    /** {@link #create} then {@link #run(String)}: a new stored run of the request's plan, run to its end. */
+    public DurableRun start(RunRequest request) {
+        return run(create(request));
+    }
+
+    /**
+     * A new stored run of {@code plan} from its start, in {@code mode}.
      *
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunMode mode) {
-        return start(plan, inputs, mode, RunHooks.NONE, id -> {});
-    }
-
-    /**
-     * A new stored run of {@code plan} from its start, with this run's {@link RunHooks} (its options are
-     * stored with the run and apply again when it is resumed or approved). The run's clock is fixed
-     * here ({@link PlanVm#clockFor}) and stored with it. {@code created} is told the run's id once it is
-     * stored, before the first step (e.g. to answer a request that does not wait).
-     *
-     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
-     */
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
-    public DurableRun start(
-            Plan plan, Map<String, JsonNode> inputs, RunMode mode, RunHooks hooks, Consumer<String> created) {
-        reject(plan, mode, hooks.options());
-        RunOptions options = hooks.options().withClock(vm.clockFor(hooks.options(), mode));
-        String id = store.createRun(plan, inputs, mode.label(), null, null, kept(options));
-        try (Heartbeat alive = store.heartbeat(id)) {
-            created.accept(id);
-            return new DurableRun(
-                    id, null, 0, execute(plan, Checkpoint.start(inputs), mode, hooks.withOptions(options), id, 0, 1));
-        }
-    }
-
-    /**
-     * {@link #start(Plan, Map, RunMode)} in a session shared with other runs and calls (an agent's
-     * planning and re-plans): its mode, call chain, token budget and early calls.
-     */
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
-    public DurableRun start(Plan plan, Map<String, JsonNode> inputs, RunSession session) {
-        reject(plan, session.mode(), RunHooks.NONE.options());
-        RunOptions options = RunOptions.DEFAULT.withClock(vm.clockFor(RunOptions.DEFAULT, session.mode()));
-        String id = store.createRun(plan, inputs, session.mode().label(), null, null, kept(options));
-        try (Heartbeat alive = store.heartbeat(id)) {
-            return new DurableRun(
-                    id,
-                    null,
-                    0,
-                    execute(plan, Checkpoint.start(inputs), session, RunHooks.NONE.withOptions(options), id, 0, 1));
-        }
+        return start(RunRequest.of(plan, inputs, mode));
     }
 
     /**
@@ -150,30 +167,19 @@ public final class DurableRuns {
                         && before.instructions().get(stoppedAt).seqNo() == fromSeq
                 ? run.steps()
                 : keptSteps(run, fromSeq, safePosition(before, fromSeq));
-        reject(plan, session.mode(), RunHooks.NONE.options());
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        RunOptions options = RunOptions.DEFAULT.withClock(
-                run.options().clock() != null
-                        ? run.options().clock()
-                        : vm.clockFor(
-                                RunOptions.DEFAULT, session.mode())); // the re-planned run computes the parent's dates
-        String id = store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, kept(options));
+        RunRequest checked = vm.check(RunRequest.builder(plan)
+                .start(new Checkpoint(position, kept.size(), variables))
+                .session(session)
+                .options(RunOptions.DEFAULT.withClock(run.options().clock())) // the parent's dates, when it has a clock
+                .build());
+        String id =
+                store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, kept(checked.options()));
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
-            return new DurableRun(
-                    id,
-                    run.id(),
-                    kept.size(),
-                    execute(
-                            plan,
-                            new Checkpoint(position, kept.size(), variables),
-                            session,
-                            RunHooks.NONE.withOptions(options),
-                            id,
-                            kept.size(),
-                            1));
+            return new DurableRun(id, run.id(), kept.size(), execute(checked, id, kept.size(), 1));
         }
     }
 
@@ -215,14 +221,9 @@ public final class DurableRuns {
         }
     }
 
-    /** {@link #resume(String, RunMode, Map, boolean)} of a run no live process owns. */
+    /** {@link #resume(String, RunRequest, Map, boolean)} of a run no live process owns, in {@code mode}. */
     public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets) {
-        return resume(runId, mode, secrets, false);
-    }
-
-    /** {@link #resume(String, RunMode, Map, boolean, RunHooks)} with no hooks. */
-    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force) {
-        return resume(runId, mode, secrets, force, RunHooks.NONE);
+        return resume(runId, RunRequest.builder().mode(mode).build(), secrets, false);
     }
 
     /**
@@ -230,16 +231,16 @@ public final class DurableRuns {
      * process claims the run first: a run another live process works on is refused (its owner holds a
      * lease it renews), unless {@code force}; a run whose owner died is taken over.
      *
-     * @param mode    live, or a replay (whose interactions already used by committed steps are skipped)
+     * @param request this session's mode (live, or a replay whose interactions already used by committed steps
+     *                are skipped), listeners, reviewer and control; the stored options apply, not the request's,
+     *                but a clock in its options replaces the stored clock ({@code resume --now})
      * @param secrets secret variables to give again (their stored values are redacted), name to value
      * @param force   take the run over even when its owner looks alive (after making sure it died)
-     * @param hooks   this session's listeners, reviewer and control (the stored options apply, not theirs;
-     *                but a clock in their options replaces the stored clock: {@code resume --now})
      * @throws DurableRunException for an unknown or ambiguous id, a run that already succeeded, one that
      *                             waits for approval (see {@link #approve}), or one another live process works on
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
-    public DurableRun resume(String runId, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
+    public DurableRun resume(String runId, RunRequest request, Map<String, JsonNode> secrets, boolean force) {
         StoredRun run = find(runId);
         if (run.status() == RunStatus.WAITING && run.pendingApproval().isPresent()) {
             throw new DurableRunException("run " + run.id() + " waits for approval of "
@@ -248,7 +249,7 @@ public final class DurableRuns {
                             .orElse("a call")
                     + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
         }
-        return continueRun(run, mode, secrets, force, hooks);
+        return continueRun(run, continuation(run, request, secrets), force);
     }
 
     /**
@@ -257,59 +258,57 @@ public final class DurableRuns {
      * decision; approved, the call is made; denied, the step fails with {@code denied by a reviewer:
      * REASON} (a re-plan sees the reason in the run's error).
      *
+     * @param request this session's mode, listeners, reviewer and control (as for {@link #resume})
      * @throws DurableRunException for an unknown run, or one that does not wait for approval
      * @throws PlanRejectedException before anything is run, when the plan cannot run here
      */
     public DurableRun approve(
-            String runId,
-            boolean approved,
-            String reason,
-            RunMode mode,
-            Map<String, JsonNode> secrets,
-            RunHooks hooks) {
+            String runId, boolean approved, String reason, RunRequest request, Map<String, JsonNode> secrets) {
         StoredRun run = find(runId);
         if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
             throw new DurableRunException("run " + run.id() + " does not wait for approval (it is "
                     + run.status().label() + ")");
         }
-        reject(plan(run), skipServed(mode, run.steps()), run.options());
+        RunRequest checked = continuation(run, request, secrets);
         if (store.decide(run.id(), approved, reason) == 0) {
             throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more");
         }
-        return continueRun(find(run.id()), mode, secrets, false, hooks);
+        return continueRun(find(run.id()), checked, false);
     }
 
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
-    private DurableRun continueRun(
-            StoredRun run, RunMode mode, Map<String, JsonNode> secrets, boolean force, RunHooks hooks) {
+    /**
+     * The checked request that continues {@code run} after its last committed step: its stored plan, state and
+     * options (with the clock of {@link #clocked}), the session's mode without what committed steps replayed.
+     */
+    private RunRequest continuation(StoredRun run, RunRequest request, Map<String, JsonNode> secrets) {
         if (run.status() == RunStatus.SUCCEEDED) {
             throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
         }
-        Plan plan = plan(run);
-        RunMode effective = skipServed(mode, run.steps());
-        reject(plan, effective, run.options());
-        RunOptions options = clocked(run, hooks, effective);
         Checkpoint stored = run.checkpoint();
         Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
         variables.putAll(secrets);
+        return vm.check(request.toBuilder()
+                .plan(plan(run))
+                .start(new Checkpoint(stored.position(), stored.steps(), variables))
+                .mode(skipServed(request.mode(), run.steps()))
+                .options(clocked(run, request))
+                .build());
+    }
+
+    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
+    private DurableRun continueRun(StoredRun run, RunRequest checked, boolean force) {
         int session = store.claim(run.id(), force);
         if (run.options().clock() == null) {
             store.keepClock(
-                    run.id(), options.clock()); // a run stored before runs had clocks keeps this one from now on
+                    run.id(),
+                    checked.options().clock()); // a run stored before runs had clocks keeps this one from now on
         }
         try (Heartbeat alive = store.heartbeat(run.id())) {
             return new DurableRun(
                     run.id(),
                     run.parentRun(),
-                    stored.steps(),
-                    execute(
-                            plan,
-                            new Checkpoint(stored.position(), stored.steps(), variables),
-                            effective,
-                            hooks.withOptions(options),
-                            run.id(),
-                            stored.steps(),
-                            session));
+                    checked.start().steps(),
+                    execute(checked, run.id(), checked.start().steps(), session));
         }
     }
 
@@ -323,42 +322,25 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun rerun(String runId, int fromSeq, Map<String, JsonNode> edits, RunMode mode) {
-        return rerun(runId, fromSeq, edits, mode, RunHooks.NONE, id -> {});
+        return run(createRerun(
+                runId, fromSeq, edits, null, RunRequest.builder().mode(mode).build()));
     }
 
     /**
-     * {@link #rerun(String, int, Map, RunMode)} with this run's hooks; the new run keeps its parent's
-     * options, its clock included (unless the hooks' options bring a clock: {@code rerun --now}).
-     * {@code created} is told the new run's id once it is stored.
-     */
-    public DurableRun rerun(
-            String runId,
-            int fromSeq,
-            Map<String, JsonNode> edits,
-            RunMode mode,
-            RunHooks hooks,
-            Consumer<String> created) {
-        return rerun(runId, fromSeq, edits, null, mode, hooks, created);
-    }
-
-    /**
-     * {@link #rerun(String, int, Map, RunMode, RunHooks, Consumer)} whose new run runs {@code edited}, an
-     * edited version of the run's plan (or the run's own plan when {@code null}): it must keep every
-     * instruction before {@code fromSeq} as it was (none changed, removed or added), since the new run
-     * keeps what those committed; the instructions from {@code fromSeq} on are the edited plan's.
+     * Stores the new run of a rerun (see {@link #rerun(String, int, Map, RunMode)}) with the steps it keeps and
+     * returns its id; nothing executes until {@link #run(String)}. The new run runs {@code edited}, an edited
+     * version of the run's plan (or the run's own plan when {@code null}): it must keep every instruction before
+     * {@code fromSeq} as it was (none changed, removed or added), since the new run keeps what those committed;
+     * the instructions from {@code fromSeq} on are the edited plan's. It keeps its parent's options, its clock
+     * included (unless the request's options bring a clock: {@code rerun --now}).
      *
-     * @throws DurableRunException also when {@code edited} lacks {@code fromSeq} or changes an instruction
-     *                             before it (the message names the first such seq_no)
+     * @param request this run's mode, listeners, reviewer and control (its plan and start are the rerun's)
+     * @throws DurableRunException for an unknown run or a {@code seq_no} it has not or never reached; also
+     *                             when {@code edited} lacks {@code fromSeq} or changes an instruction before it
+     *                             (the message names the first such seq_no)
+     * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
-    public DurableRun rerun(
-            String runId,
-            int fromSeq,
-            Map<String, JsonNode> edits,
-            Plan edited,
-            RunMode mode,
-            RunHooks hooks,
-            Consumer<String> created) {
+    public String createRerun(String runId, int fromSeq, Map<String, JsonNode> edits, Plan edited, RunRequest request) {
         StoredRun run = find(runId);
         Plan original = plan(run);
         int position;
@@ -390,32 +372,22 @@ public final class DurableRuns {
             }
             plan = edited;
         }
-        RunMode effective = skipServed(mode, kept);
-        reject(plan, effective, run.options());
         Map<String, JsonNode> inputs = new LinkedHashMap<>(run.inputs());
         inputs.putAll(edits);
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
-        RunOptions options = clocked(run, hooks, effective);
-        String id = store.createRun(plan, inputs, effective.label(), run.id(), fromSeq, kept(options));
-        try (Heartbeat alive = store.heartbeat(id)) {
-            for (StoredStep step : kept) {
-                store.commitStep(id, step);
-            }
-            created.accept(id);
-            return new DurableRun(
-                    id,
-                    run.id(),
-                    kept.size(),
-                    execute(
-                            plan,
-                            new Checkpoint(position, kept.size(), variables),
-                            effective,
-                            hooks.withOptions(options),
-                            id,
-                            kept.size(),
-                            1));
+        RunRequest checked = vm.check(request.toBuilder()
+                .plan(plan)
+                .start(new Checkpoint(position, kept.size(), variables))
+                .mode(skipServed(request.mode(), kept))
+                .options(clocked(run, request))
+                .build());
+        String id = store.createRun(plan, inputs, checked.mode().label(), run.id(), fromSeq, kept(checked.options()));
+        for (StoredStep step : kept) {
+            store.commitStep(id, step);
         }
+        created.put(id, new Created(checked, run.id(), kept.size()));
+        return id;
     }
 
     /**
@@ -430,29 +402,14 @@ public final class DurableRuns {
                         + (reason == null || reason.isBlank() ? "" : ": " + reason));
     }
 
-    /** One session of a stored run: its journal, and approvals decided through the store. */
-    private RunResult execute(
-            Plan plan, Checkpoint checkpoint, RunMode mode, RunHooks hooks, String id, int stepsBefore, int session) {
-        return execute(plan, checkpoint, vm.session(mode), hooks, id, stepsBefore, session);
-    }
-
-    /** Runs in {@code runSession}, journaled as session {@code session} of stored run {@code id}, approvals kept in the store. */
-    private RunResult execute(
-            Plan plan,
-            Checkpoint checkpoint,
-            RunSession runSession,
-            RunHooks hooks,
-            String id,
-            int stepsBefore,
-            int session) {
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, plan);
-        Approvals reviewer = hooks.approvals() != null ? hooks.approvals() : vm.reviewer();
-        return vm.run(
-                plan,
-                checkpoint,
-                runSession,
-                hooks.withApprovals(new StoreApprovals(store, id, journal, reviewer)),
-                journal);
+    /** One session of stored run {@code id}, journaled as session {@code session}, approvals kept in the store. */
+    private RunResult execute(RunRequest checked, String id, int stepsBefore, int session) {
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan());
+        Approvals reviewer = checked.approvals() != null ? checked.approvals() : vm.reviewer();
+        return vm.run(checked.toBuilder()
+                .journal(journal)
+                .approvals(new StoreApprovals(store, id, journal, reviewer))
+                .build());
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */
@@ -471,21 +428,14 @@ public final class DurableRuns {
         }
     }
 
-    private void reject(Plan plan, RunMode mode, RunOptions options) {
-        List<String> problems = vm.problems(plan, mode, options);
-        if (!problems.isEmpty()) {
-            throw new PlanRejectedException(problems);
-        }
-    }
-
     /**
-     * The stored run's options with the clock this session runs with: the hooks' clock when they bring
-     * one, else the stored one, else (a run stored before runs had clocks) one fixed now.
+     * The stored run's options with the clock this session runs with: the request's clock when it brings
+     * one, else the stored one, else none (a run stored before runs had clocks: {@link PlanVm#check} fixes one).
      */
-    private RunOptions clocked(StoredRun run, RunHooks hooks, RunMode mode) {
-        RunClock clock = hooks.options().clock() != null
-                ? hooks.options().clock()
-                : run.options().clock() != null ? run.options().clock() : vm.clockFor(run.options(), mode);
+    private static RunOptions clocked(StoredRun run, RunRequest request) {
+        RunClock clock = request.options().clock() != null
+                ? request.options().clock()
+                : run.options().clock();
         return run.options().withClock(clock);
     }
 

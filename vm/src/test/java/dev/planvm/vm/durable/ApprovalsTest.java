@@ -12,8 +12,8 @@ import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunControl;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -166,7 +166,8 @@ class ApprovalsTest {
             assertThatThrownBy(() -> runs.resume(id, RunMode.live(), Map.of()))
                     .isInstanceOf(DurableRunException.class)
                     .hasMessageContaining("waits for approval of seq_no 1 (send_mail)");
-            DurableRun approved = runs.approve(id, true, "looks fine", RunMode.live(), Map.of(), RunHooks.NONE);
+            DurableRun approved =
+                    runs.approve(id, true, "looks fine", RunRequest.builder().build(), Map.of());
             assertThat(approved.result().finalAnswer().asText()).isEqualTo("sent to ann@example.com");
             assertThat(sends).hasValue(1);
             assertThat(lookups).as("the committed lookup is not called again").hasValue(1);
@@ -176,7 +177,8 @@ class ApprovalsTest {
                 assertThat(a.decision()).isEqualTo("approved");
                 assertThat(a.reason()).isEqualTo("looks fine");
             });
-            assertThatThrownBy(() -> runs.approve(id, true, "", RunMode.live(), Map.of(), RunHooks.NONE))
+            assertThatThrownBy(() ->
+                            runs.approve(id, true, "", RunRequest.builder().build(), Map.of()))
                     .isInstanceOf(DurableRunException.class)
                     .hasMessageContaining("does not wait for approval (it is succeeded)");
         }
@@ -195,7 +197,7 @@ class ApprovalsTest {
         try (RunStore store = RunStore.open(file)) { // planvm approve RUN --deny, without --approve-tools
             PlanVm bare = builder().build();
             DurableRun denied = new DurableRuns(bare, store)
-                    .approve(id, false, "wrong address", RunMode.live(), Map.of(), RunHooks.NONE);
+                    .approve(id, false, "wrong address", RunRequest.builder().build(), Map.of());
             assertThat(sends).as("a denied call is never made").hasValue(0);
             assertThat(denied.result().status()).isEqualTo(RunStatus.FAILED);
             assertThat(denied.result().error().message()).contains("wrong address");
@@ -208,15 +210,18 @@ class ApprovalsTest {
             PlanVm vm = builder().build();
             DurableRuns runs = new DurableRuns(vm, store);
             RunOptions options = new RunOptions(List.of(), List.of(), List.of("send_mail"), null, null);
-            DurableRun run =
-                    runs.start(plan(vm, MAIL), who(), RunMode.live(), RunHooks.NONE.withOptions(options), id -> {});
+            DurableRun run = runs.start(RunRequest.builder(plan(vm, MAIL))
+                    .inputs(who())
+                    .options(options)
+                    .build());
             assertThat(run.result().status()).as("the run's own approveTools").isEqualTo(RunStatus.WAITING);
             assertThat(store.find(run.id()).orElseThrow().options().withClock(null))
                     .isEqualTo(options);
             assertThat(store.find(run.id()).orElseThrow().options().clock())
                     .as("the clock fixed at the start")
                     .isNotNull();
-            DurableRun denied = runs.approve(run.id(), false, "wrong address", RunMode.live(), Map.of(), RunHooks.NONE);
+            DurableRun denied = runs.approve(
+                    run.id(), false, "wrong address", RunRequest.builder().build(), Map.of());
             assertThat(denied.result().error().describe())
                     .isEqualTo("seq_no 1 (calling): tool 'send_mail' failed: denied by a reviewer: wrong address");
             assertThat(sends).hasValue(0);
@@ -268,8 +273,8 @@ class ApprovalsTest {
             });
             stopper.start();
             DurableRuns runs = new DurableRuns(vm, store);
-            DurableRun run =
-                    runs.start(plan(vm, plan), Map.of(), RunMode.live(), RunHooks.NONE.withControl(control), id -> {});
+            DurableRun run = runs.start(
+                    RunRequest.builder(plan(vm, plan)).control(control).build());
             stopper.join();
             assertThat(run.result().interrupted()).isTrue();
             assertThat(run.result().error().describe())
@@ -289,12 +294,10 @@ class ApprovalsTest {
         PlanVm vm = builder().build();
         RunControl control = new RunControl();
         control.cancel("the user changed their mind");
-        RunResult result = vm.run(
-                plan(vm, MAIL),
-                dev.planvm.vm.run.Checkpoint.start(who()),
-                RunMode.live(),
-                RunHooks.NONE.withControl(control),
-                null);
+        RunResult result = vm.run(RunRequest.builder(plan(vm, MAIL))
+                .inputs(who())
+                .control(control)
+                .build());
         assertThat(result.status()).isEqualTo(RunStatus.FAILED);
         assertThat(result.error().describe())
                 .isEqualTo("seq_no 0 (calling): the run was cancelled before this step: the user changed their mind");
@@ -305,21 +308,17 @@ class ApprovalsTest {
     void a_runs_own_tool_policy_narrows_the_vms_and_its_step_limit_cannot_raise_the_vms() {
         PlanVm vm = builder().maxSteps(50).build();
         RunOptions narrow = new RunOptions(List.of("lookup"), List.of(), List.of(), null, null);
-        assertThatThrownBy(() -> vm.run(
-                        plan(vm, MAIL),
-                        dev.planvm.vm.run.Checkpoint.start(who()),
-                        RunMode.live(),
-                        RunHooks.NONE.withOptions(narrow),
-                        null))
+        assertThatThrownBy(() -> vm.run(RunRequest.builder(plan(vm, MAIL))
+                        .inputs(who())
+                        .options(narrow)
+                        .build()))
                 .isInstanceOf(PlanRejectedException.class)
                 .hasMessageContaining("seq_no 1: tool 'send_mail' is denied by this run's tool policy");
         RunOptions twoSteps = new RunOptions(List.of(), List.of(), List.of(), 2, null);
-        RunResult limited = vm.run(
-                plan(vm, MAIL),
-                dev.planvm.vm.run.Checkpoint.start(who()),
-                RunMode.live(),
-                RunHooks.NONE.withOptions(twoSteps),
-                null);
+        RunResult limited = vm.run(RunRequest.builder(plan(vm, MAIL))
+                .inputs(who())
+                .options(twoSteps)
+                .build());
         assertThat(limited.error().message()).contains("the limit of 2 steps");
     }
 

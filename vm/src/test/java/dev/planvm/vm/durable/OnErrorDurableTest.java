@@ -8,7 +8,7 @@ import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -99,12 +99,9 @@ class OnErrorDurableTest {
                         [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "later", "output_vars": "a"}},
                          {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "went on"}}]""", "keep.json").planOrThrow();
         DurableRun run = new DurableRuns(vm, store)
-                .start(
-                        plan,
-                        Map.of(),
-                        RunMode.live(),
-                        RunHooks.NONE.withOptions(RunOptions.DEFAULT.withKeepGoing(true)),
-                        id -> {});
+                .start(RunRequest.builder(plan)
+                        .options(RunOptions.DEFAULT.withKeepGoing(true))
+                        .build());
         assertThat(run.result().finalAnswer().asText()).isEqualTo("went on");
         assertThat(run.result().failedSteps()).hasSize(1);
         StoredRun stored = store.find(run.id()).orElseThrow();

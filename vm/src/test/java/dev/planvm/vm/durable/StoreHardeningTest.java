@@ -9,6 +9,7 @@ import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import java.io.IOException;
@@ -264,7 +265,7 @@ class StoreHardeningTest {
             sql("UPDATE runs SET owner = '4242@otherhost@0', lease_until = " + (System.currentTimeMillis() + 600_000)
                     + " WHERE id = '" + other + "'");
             assertThat(new DurableRuns(vm, store)
-                            .resume(other, RunMode.live(), Map.of(), true)
+                            .resume(other, RunRequest.builder().build(), Map.of(), true)
                             .result()
                             .succeeded())
                     .isTrue();

@@ -9,7 +9,7 @@ import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
-import dev.planvm.vm.run.RunHooks;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunOptions;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -88,10 +88,11 @@ class StoredClockTest {
             DurableRun resumed = new DurableRuns(later, store)
                     .resume(
                             run.id(),
-                            RunMode.live(),
+                            RunRequest.builder()
+                                    .options(RunOptions.DEFAULT.withClock(saturday))
+                                    .build(),
                             Map.of(),
-                            false,
-                            RunHooks.NONE.withOptions(RunOptions.DEFAULT.withClock(saturday)));
+                            false);
             assertThat(resumed.result().finalAnswer().asText()).isEqualTo("2026-11-26 2026-11-28 ok");
 
             DurableRun rerun = new DurableRuns(later, store).rerun(run.id(), 2, Map.of(), RunMode.live());

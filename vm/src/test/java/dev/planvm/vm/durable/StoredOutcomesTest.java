@@ -12,10 +12,10 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunControl;
-import dev.planvm.vm.run.RunHooks;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -143,12 +143,11 @@ class StoredOutcomesTest {
         };
         try (RunStore store = RunStore.open(db())) {
             DurableRun first = new DurableRuns(vm, store)
-                    .start(
-                            plan,
-                            Map.of(),
-                            RunMode.replay(cassette, false),
-                            RunHooks.of(List.of(stopAfterTheCondition)).withControl(control),
-                            id -> {});
+                    .start(RunRequest.builder(plan)
+                            .mode(RunMode.replay(cassette, false))
+                            .listener(stopAfterTheCondition)
+                            .control(control)
+                            .build());
             assertThat(first.result().status()).isEqualTo(RunStatus.INTERRUPTED);
             List<Call> committed =
                     store.find(first.id()).orElseThrow().steps().get(1).calls();
