@@ -2,7 +2,7 @@
 // with puppeteer-core: node run-browser.mjs CONFIG.json. It writes what it saw to config.results (JSON) and the
 // screenshots to config.artifacts; RunBrowserTest asserts on the results. It exits 1 when a step could not be done.
 //
-// config: {base, chromium, artifacts, results, finished_id, waiting_id, live_body, report_file,
+// config: {base, chromium, artifacts, results, finished_id, waiting_id, input_id, live_body, report_file,
 //          token_base, token, token_run_id}
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,12 +21,16 @@ const browser = await puppeteer.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
 });
 
+/** A status a step provokes on purpose (the browser logs every answer that is not ok), or null. */
+let expectedStatus = null;
+
 async function newPage(viewport) {
   const page = await browser.newPage();
   await page.setViewport(viewport);
   page.on('console', (message) => {
     const expected401 = config.token_base && page.url().startsWith(config.token_base) && message.text().includes('401');
-    if (message.type() === 'error' && !expected401) results.console_errors.push(page.url() + ': ' + message.text());
+    const expectedRefusal = expectedStatus !== null && message.text().includes('status of ' + expectedStatus);
+    if (message.type() === 'error' && !expected401 && !expectedRefusal) results.console_errors.push(page.url() + ': ' + message.text());
   });
   page.on('pageerror', (error) => results.console_errors.push(page.url() + ': ' + error.message));
   page.on('request', (request) => {
@@ -133,6 +137,30 @@ await step('approval', async () => {
   await page.waitForFunction(() => document.getElementById('main').dataset.state === 'succeeded', { timeout: 30_000 });
   results.approval_final_state = await page.$eval('#main', (main) => main.dataset.state);
   results.approval_form_gone = (await page.$('fieldset.approval')) === null;
+  await page.close();
+});
+
+// 3b. an input form answers a run waiting for human_input: a wrong answer is refused, the right one continues it
+await step('input', async () => {
+  if (!config.input_id) return;
+  const page = await newPage(WIDE);
+  await page.goto(config.base + '/#/runs/' + config.input_id);
+  await page.waitForSelector('fieldset.approval textarea#input-answer', { timeout: 20_000 });
+  results.input_legend = await page.$eval('fieldset.approval legend', (legend) => legend.textContent);
+  results.input_prompt = await page.$eval('fieldset.approval p.prompt', (p) => p.textContent);
+  await shoot(page, 'run-page-input', WIDE);
+  await page.type('#input-answer', '0');
+  expectedStatus = 422; // the wrong answer is refused
+  await page.click('fieldset.approval button.primary');
+  await page.waitForFunction(() => /not taken/.test(document.body.textContent), { timeout: 20_000 });
+  expectedStatus = null;
+  results.input_refusal = await page.evaluate(() => document.body.textContent.match(/The answer was not taken: [^\n]*/)[0]);
+  await page.$eval('#input-answer', (field) => { field.value = ''; });
+  await page.type('#input-answer', '3');
+  await page.click('fieldset.approval button.primary');
+  await page.waitForFunction(() => document.getElementById('main').dataset.state === 'succeeded', { timeout: 30_000 });
+  results.input_final_state = await page.$eval('#main', (main) => main.dataset.state);
+  results.input_form_gone = (await page.$('fieldset.approval')) === null;
   await page.close();
 });
 

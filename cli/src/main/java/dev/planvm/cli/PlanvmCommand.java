@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
             "0:success",
             "1:runtime failure",
             "2:invalid plan or usage",
-            "3:the run waits for approval",
+            "3:the run waits for approval or input",
             "130:a batch was interrupted"
         })
 final class PlanvmCommand implements Runnable {
@@ -45,6 +45,7 @@ final class PlanvmCommand implements Runnable {
                 ResumeCommand.class,
                 RerunCommand.class,
                 ApproveCommand.class,
+                AnswerCommand.class,
                 ReportCommand.class,
                 ServeCommand.class,
                 McpCommand.class,
@@ -115,6 +116,7 @@ final class PlanvmCommand implements Runnable {
             Map.entry("resume", "dev.planvm.cli.ResumeCommand"),
             Map.entry("rerun", "dev.planvm.cli.RerunCommand"),
             Map.entry("approve", "dev.planvm.cli.ApproveCommand"),
+            Map.entry("answer", "dev.planvm.cli.AnswerCommand"),
             Map.entry("report", "dev.planvm.cli.ReportCommand"),
             Map.entry("serve", "dev.planvm.cli.ServeCommand"),
             Map.entry("mcp", "dev.planvm.cli.McpCommand"),

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -100,6 +101,16 @@ final class RunOutput {
         return finished(result, mode, null, printed);
     }
 
+    /** What a right answer is, when the input says: {@code ; one of: yes, no} or {@code ; fitting the schema {...}}. */
+    private static String answerHint(JsonNode params) {
+        if (params.path("choices").isArray()) {
+            List<String> choices = new java.util.ArrayList<>();
+            params.path("choices").forEach(choice -> choices.add(choice.asText()));
+            return "; one of: " + String.join(", ", choices);
+        }
+        return params.has("schema") ? "; fitting the schema " + params.get("schema") : "";
+    }
+
     private int finished(RunResult result, RunMode mode, String runId, JsonNode step) throws IOException {
         boolean written = true;
         if (trace != null && result.trace() != null) {
@@ -115,6 +126,17 @@ final class RunOutput {
                         + failed.message())));
         if (result.waiting()) {
             err.println(TerminalText.safe(label + ": " + result.error().describe()));
+            boolean input = result.pending() != null
+                    && result.pending().tool().equals(dev.planvm.tools.approval.InputRequest.TOOL);
+            if (input) {
+                err.println(TerminalText.safe(
+                        runId == null
+                                ? "the run is not stored (--no-store), so it cannot be answered later"
+                                : "run " + runId + " waits for input: planvm answer " + runId
+                                        + " --value JSON (or --text STRING) answers it and continues the run"
+                                        + answerHint(result.pending().params())));
+                return ExitCodes.WAITING;
+            }
             err.println(
                     runId == null
                             ? "the run is not stored (--no-store), so it cannot be approved later"

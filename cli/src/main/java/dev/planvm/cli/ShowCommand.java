@@ -76,6 +76,15 @@ final class ShowCommand implements Callable<Integer> {
                             .put("tool", pending.tool())
                             .put("requested", pending.requestedAt())
                             .set("params", pending.params()));
+            if (run.status() == dev.planvm.vm.run.RunStatus.WAITING) {
+                runs.pendingInput(run.id())
+                        .ifPresent(pending -> document.putObject("pending")
+                                .put("seq_no", pending.seqNo())
+                                .put("tool", pending.tool())
+                                .put("call_id", pending.callId())
+                                .put("requested", pending.requestedAt())
+                                .set("params", pending.params()));
+            }
             if (!run.approvals().isEmpty()) {
                 ArrayNode approvals = document.putArray("approvals");
                 run.approvals()

@@ -1,15 +1,23 @@
 package dev.planvm.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.json.TerminalText;
+import dev.planvm.json.VariableAssignment;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.approval.InputRequest;
 import dev.planvm.tools.call.Call;
 import java.io.Console;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * {@code planvm run} on a terminal: asks whether each call that needs approval may proceed
  * ({@code seq_no 3 calls send_mail with {...}: approve? [y/N]}); anything but {@code y} or {@code yes}
- * denies it. The decision is recorded with the run.
+ * denies it. The decision is recorded with the run. It also answers {@code human_input} calls: it shows
+ * the prompt (and the choices or schema) and reads an answer (JSON, else the line as a string) until a
+ * right one, or the end of input.
  */
 final class TerminalApprovals implements Approvals {
 
@@ -41,5 +49,38 @@ final class TerminalApprovals implements Approvals {
         String word = answer.strip().toLowerCase(Locale.ROOT);
         return Optional.of(
                 word.equals("y") || word.equals("yes") ? Decision.approve() : Decision.deny("denied at the terminal"));
+    }
+
+    @Override
+    public Optional<JsonNode> answer(Call.ToolCall call) {
+        InputRequest request = InputRequest.of(call.params());
+        while (true) {
+            String line = console.readLine(
+                    "seq_no %d asks: %s ", call.context().seqNo(), TerminalText.safe(question(call.params())));
+            if (line == null) {
+                return Optional.empty(); // end of input: a durable run waits, another fails the step
+            }
+            JsonNode value = VariableAssignment.value(line.strip());
+            Optional<String> refusal = request.refusal(value);
+            if (refusal.isEmpty()) {
+                return Optional.of(value);
+            }
+            console.printf("%s%n", TerminalText.safe(refusal.get()));
+        }
+    }
+
+    /** The prompt of a {@code human_input} call, with what a right answer is: {@code Ship it? [yes/no]}. */
+    static String question(JsonNode params) {
+        String prompt = params.path("prompt").asText();
+        if (params.path("choices").isArray()) {
+            List<String> choices = new ArrayList<>();
+            params.path("choices").forEach(choice -> choices.add(choice.asText()));
+            return prompt + " [" + String.join("/", choices) + "]";
+        }
+        String schema = params.has("schema") ? params.get("schema").toString() : "";
+        if (schema.length() > MAX_PARAMS_SHOWN) {
+            schema = schema.substring(0, MAX_PARAMS_SHOWN) + "…";
+        }
+        return schema.isEmpty() ? prompt : prompt + " (JSON fitting " + schema + ")";
     }
 }

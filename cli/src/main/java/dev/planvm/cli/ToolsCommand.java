@@ -9,6 +9,7 @@ import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.approval.PersonTools;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.vm.plantools.PlanTools;
 import java.io.PrintWriter;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = {
             "List the tools a plan can call here, with descriptions and params schemas.",
-            "Also lists the tools that are not available, with what to configure."
+            "Also lists the tools that are not available, with what to configure, and the built-ins every run has"
+                    + " (human_input, sleep)."
         })
 final class ToolsCommand implements Callable<Integer> {
 
@@ -62,8 +64,13 @@ final class ToolsCommand implements Callable<Integer> {
     private int list(LoadedTools loaded) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
-        var tools =
-                loaded.all().stream().sorted(Comparator.comparing(Tool::name)).toList();
+        List<Tool> tools = new java.util.ArrayList<>(loaded.all());
+        for (Tool builtIn : PersonTools.all()) { // every VM has them, unless a configured tool takes the name
+            if (tools.stream().noneMatch(t -> t.name().equals(builtIn.name()))) {
+                tools.add(builtIn);
+            }
+        }
+        tools.sort(Comparator.comparing(Tool::name));
         List<Plan> planTools =
                 PlanTools.load(loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
         if (format == ValidateCommand.Format.json) {

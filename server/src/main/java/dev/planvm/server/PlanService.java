@@ -20,6 +20,7 @@ import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoreException;
 import dev.planvm.vm.durable.StoredApproval;
+import dev.planvm.vm.durable.StoredInput;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
@@ -57,6 +58,7 @@ public final class PlanService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PlanService.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
+    private static final Set<String> INPUT_FIELDS = Set.of("call_id", "value");
     private static final Set<String> VALIDATE_FIELDS =
             Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps");
 
@@ -187,6 +189,73 @@ public final class PlanService implements AutoCloseable {
                 false);
     }
 
+    /**
+     * Answers the {@code human_input} call a waiting run waits for, and continues it ({@code POST
+     * /v1/runs/{id}/input}, body {@code {"call_id": ..., "value": ...}}). The answer must fit the input's schema
+     * or be one of its choices.
+     *
+     * @throws ServiceException {@code bad_request} without a call id or value, {@code conflict} when the run does not
+     *                          wait for that input, {@code rejected} (422, the reason) for a wrong answer and the run
+     *                          keeps waiting, {@code no_such_run}
+     */
+    public Submitted answer(String id, JsonNode body) {
+        Fields fields = Fields.of(body == null ? JSON.objectNode() : body, INPUT_FIELDS);
+        String callId = fields.text("call_id", null);
+        if (callId == null || callId.isBlank() || callId.length() > 64) {
+            throw Fields.bad(
+                    "/call_id",
+                    "an answer names the input it answers: {\"call_id\": ..., \"value\": ...}, with the "
+                            + "pending.call_id of GET /v1/runs/" + id);
+        }
+        JsonNode value = fields.node("value");
+        if (value == null) {
+            throw Fields.bad("/value", "the answer is missing: {\"call_id\": ..., \"value\": ...}");
+        }
+        StoredRun run = find(id);
+        StoredInput pending = waitsForInput(run, callId);
+        pending.request().refusal(value).ifPresent(reason -> {
+            throw new ServiceException(ServiceException.Kind.REJECTED, "run " + run.id() + " keeps waiting: " + reason);
+        });
+        return submit(
+                run.sessions() + 1,
+                new RunSessions.Work(
+                        own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
+                            waitsForInput(find(runId), callId); // still that input, now that the session runs
+                            return runs.answer(runId, callId, value, own.apply(session(RunMode.live())), Map.of());
+                        }),
+                false);
+    }
+
+    /** The input run {@code run} waits for, which must be {@code callId}; else a conflict. */
+    private StoredInput waitsForInput(StoredRun run, String callId) {
+        StoredInput pending = run.status() == RunStatus.WAITING
+                ? guard(() -> store.pendingInput(run.id())).orElse(null)
+                : null;
+        if (pending == null) {
+            throw new ServiceException(
+                    ServiceException.Kind.CONFLICT,
+                    "run " + run.id() + " does not wait for input (it is " + state(run) + ")");
+        }
+        if (!pending.callId().equals(callId)) {
+            throw new ServiceException(
+                    ServiceException.Kind.CONFLICT,
+                    "run " + run.id() + " does not wait for input '" + callId + "': GET /v1/runs/" + run.id()
+                            + " names the input it waits for (pending.call_id)");
+        }
+        return pending;
+    }
+
+    /** What a stored run waits for ({@code pending}): the call to approve, else the input to answer, else null. */
+    private JsonNode pending(StoredRun run) {
+        if (run.status() != RunStatus.WAITING) {
+            return null;
+        }
+        return run.pendingApproval()
+                .<JsonNode>map(a -> RunDocuments.approval(run.id(), a))
+                .or(() -> guard(() -> store.pendingInput(run.id())).map(RunDocuments::input))
+                .orElse(null);
+    }
+
     /** Refuses, as a conflict, a run that does not wait for the approval of call {@code callId}. */
     private void waitsFor(StoredRun run, String callId) {
         StoredApproval pending =
@@ -267,9 +336,10 @@ public final class PlanService implements AutoCloseable {
             if (outcome.path("pending").isObject()) { // the call it waits for, with the id an approval names
                 guard(() -> store.find(submitted.id()))
                         .filter(run -> run.id().equals(submitted.id()))
-                        .flatMap(StoredRun::pendingApproval)
-                        .filter(a -> a.seqNo() == outcome.at("/pending/seq_no").asInt())
-                        .ifPresent(a -> outcome.set("pending", RunDocuments.approval(submitted.id(), a)));
+                        .map(this::pending)
+                        .filter(p -> p.path("seq_no").asInt()
+                                == outcome.at("/pending/seq_no").asInt())
+                        .ifPresent(p -> outcome.set("pending", p));
             }
             return outcome;
         } catch (TimeoutException e) {
@@ -290,7 +360,9 @@ public final class PlanService implements AutoCloseable {
     /** A stored run with its trace ({@code GET /v1/runs/{id}}). */
     public ObjectNode run(String id) {
         StoredRun run = find(id);
-        return RunDocuments.full(run, state(run));
+        ObjectNode document = RunDocuments.full(run, state(run));
+        document.set("pending", pending(run));
+        return document;
     }
 
     /** A stored run, for the HTML report. */
@@ -312,11 +384,7 @@ public final class PlanService implements AutoCloseable {
                 .put("state", state(run))
                 .put("mode", run.mode())
                 .put("parent_run", run.parentRun());
-        about.set(
-                "pending",
-                run.pendingApproval()
-                        .map(a -> RunDocuments.approval(run.id(), a))
-                        .orElse(null));
+        about.set("pending", pending(run));
         about.set("links", RunDocuments.links(run.id()));
         return model;
     }

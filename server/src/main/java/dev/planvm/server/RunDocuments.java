@@ -139,9 +139,29 @@ public final class RunDocuments {
     }
 
     /** A call that needed approval: {@code {"call_id", "step", "seq_no", "tool", "params", "requested", "decision", ...}}. */
+    /**
+     * A {@code human_input} call of a run ({@code pending} of a run waiting for input): {@code {"call_id", "kind":
+     * "input", "step", "seq_no", "tool", "params", "requested", "answer", "answered"}}; the params hold the prompt
+     * and the schema or choices.
+     */
+    static ObjectNode input(dev.planvm.vm.durable.StoredInput i) {
+        ObjectNode json = JSON.objectNode()
+                .put("call_id", i.callId())
+                .put("kind", "input")
+                .put("step", i.stepIndex())
+                .put("seq_no", i.seqNo())
+                .put("tool", i.tool());
+        json.set("params", i.params());
+        json.put("requested", i.requestedAt());
+        json.set("answer", i.answer());
+        json.put("answered", i.answeredAt());
+        return json;
+    }
+
     static ObjectNode approval(String runId, StoredApproval a) {
         ObjectNode json = JSON.objectNode()
                 .put("call_id", callId(runId, a))
+                .put("kind", "approval")
                 .put("step", a.stepIndex())
                 .put("seq_no", a.seqNo())
                 .put("tool", a.tool());

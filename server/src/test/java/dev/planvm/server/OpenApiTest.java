@@ -112,6 +112,7 @@ class OpenApiTest {
                         "POST /v1/runs/{id}/resume",
                         "POST /v1/runs/{id}/rerun",
                         "POST /v1/runs/{id}/approve",
+                        "POST /v1/runs/{id}/input",
                         "POST /v1/runs/{id}/cancel",
                         "GET /v1/tools",
                         "GET /v1/schema",

@@ -11,6 +11,7 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.approval.PersonTools;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
@@ -103,6 +104,9 @@ public final class PlanVm implements AutoCloseable {
     private final List<AutoCloseable> resources;
     private final ApprovalRules approveTools;
     private final Approvals reviewer;
+    /** The built-in tools answered by a run's person link: those no user tool of the same name replaces. */
+    private final Set<String> personTools;
+
     private final Sleeper sleeper;
     private final Supplier<? extends CallScheduler> schedulers;
     private final long maxTokens;
@@ -111,7 +115,12 @@ public final class PlanVm implements AutoCloseable {
     private final io.opentelemetry.api.trace.Tracer tracer;
 
     PlanVm(PlanVmBuilder b) {
-        this.tools = ToolRegistry.of(withPlanTools(b), b.resolver);
+        this.tools = ToolRegistry.of(withBuiltIns(withPlanTools(b)), b.resolver);
+        Set<String> builtIns = new HashSet<>();
+        for (Tool builtIn : PersonTools.all()) {
+            tools.find(builtIn.name()).filter(PersonTools::isBuiltIn).ifPresent(found -> builtIns.add(found.name()));
+        }
+        this.personTools = Set.copyOf(builtIns);
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
@@ -142,6 +151,29 @@ public final class PlanVm implements AutoCloseable {
         this.maxTokens = b.maxTokens;
         this.clockSource = b.clock;
         this.tracer = b.openTelemetry == null ? null : b.openTelemetry.getTracer("dev.planvm.vm");
+    }
+
+    /** {@code tools} and the built-in {@code human_input} and {@code sleep}, unless a tool has their name. */
+    private static List<Tool> withBuiltIns(List<Tool> tools) {
+        Set<String> names = new HashSet<>();
+        tools.forEach(t -> names.add(t.name()));
+        List<Tool> all = new ArrayList<>(tools);
+        PersonTools.all().stream().filter(t -> !names.contains(t.name())).forEach(all::add);
+        return all;
+    }
+
+    /** Whether {@code plan} calls a built-in tool answered by the run's person link ({@code human_input}, {@code sleep}). */
+    private boolean callsPersonTools(Plan plan) {
+        if (personTools.isEmpty()) {
+            return false;
+        }
+        for (dev.planvm.instructions.Instruction instruction : plan.instructions()) {
+            if (instruction instanceof dev.planvm.instructions.Calling calling
+                    && personTools.contains(tools.knownCanonicalName(calling.tool()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The builder's tools and its plan tools (which run their plans on this VM), checked as a whole. */
@@ -429,11 +461,14 @@ public final class PlanVm implements AutoCloseable {
         if (!options.policy().allowsEverything()) {
             guards.add(CallChains.permission(options.policy(), tools.canonicalNames()));
         }
+        Approvals decider =
+                checked.approvals() != null ? checked.approvals() : reviewer != null ? reviewer : Approvals.NONE;
         if (callsForReal && !approvals.isEmpty()) {
-            Approvals decider =
-                    checked.approvals() != null ? checked.approvals() : reviewer != null ? reviewer : Approvals.NONE;
             guards.add(CallChains.approval(approvals, decider, tools.canonicalNames()));
         }
+        List<CallInterceptor> afterMode = callsPersonTools(plan)
+                ? List.of(CallChains.person(personTools, decider, clockSource, sleeper))
+                : List.of();
         CallScheduler scheduler = schedulers.get();
         TraceRecorder trace =
                 tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
@@ -449,7 +484,7 @@ public final class PlanVm implements AutoCloseable {
             callListeners.add(spans);
         }
         callListeners.addAll(checked.callListeners());
-        CallChain chain = session.chain(guards, callListeners);
+        CallChain chain = session.chain(guards, afterMode, callListeners);
         List<RunListener> all = new ArrayList<>();
         if (spans != null) {
             all.add(spans); // first: the run's span is open before the others hear of the run

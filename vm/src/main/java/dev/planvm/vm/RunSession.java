@@ -100,9 +100,15 @@ public final class RunSession {
 
     /** The chain one run of this session uses: the session's, with the run's guards and call listeners. */
     CallChain chain(List<CallInterceptor> guards, List<CallListener> listeners) {
-        if (guards.isEmpty() && listeners.isEmpty()) {
+        return chain(guards, List.of(), listeners);
+    }
+
+    /** {@link #chain(List, List)} with links right after the mode link ({@link CallChains.RunLinks#afterMode}). */
+    CallChain chain(List<CallInterceptor> guards, List<CallInterceptor> afterMode, List<CallListener> listeners) {
+        if (guards.isEmpty() && afterMode.isEmpty() && listeners.isEmpty()) {
             return chain;
         }
-        return chains.apply(new CallChains.RunLinks(budget, guards, listeners)).withFront(earlyAnswers);
+        return chains.apply(new CallChains.RunLinks(budget, guards, afterMode, listeners))
+                .withFront(earlyAnswers);
     }
 }

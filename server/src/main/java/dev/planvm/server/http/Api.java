@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 final class Api {
 
     private static final Pattern RUN = Pattern.compile(
-            "/v1/runs/([A-Za-z0-9]{1,64})(?:/(events|resume|rerun|cancel|approve|trace|cassette|report))?");
+            "/v1/runs/([A-Za-z0-9]{1,64})(?:/(events|resume|rerun|cancel|approve|input|trace|cassette|report))?");
     private static final Pattern REPORT = Pattern.compile("/runs/([A-Za-z0-9]{1,64})");
     private static final Pattern ASSET = Pattern.compile("/ui/([a-z][a-z0-9-]{0,40}\\.(?:js|css|svg))");
     /** The run browser's pages: their own scripts and styles only, data only from this server's API. */
@@ -165,6 +165,7 @@ final class Api {
         return switch (action) {
             case "resume" -> started(request, service.resume(id, ContinueRequest.fromJson(body)));
             case "approve" -> started(request, service.approve(id, ContinueRequest.fromJson(body)));
+            case "input" -> started(request, service.answer(id, body));
             case "rerun" -> started(request, service.rerun(id, ContinueRequest.fromJson(body)));
             default ->
                 new Response.Json(

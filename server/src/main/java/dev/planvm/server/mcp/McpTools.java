@@ -19,8 +19,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The MCP tools planvm offers: {@code validate_plan}, {@code run_plan}, {@code get_run}, {@code plan_schema},
- * {@code list_tools}. Each answers structured content and the same JSON as text; a plan that does not
+ * The MCP tools planvm offers: {@code validate_plan}, {@code run_plan}, {@code get_run}, {@code answer_input},
+ * {@code plan_schema}, {@code list_tools}. Each answers structured content and the same JSON as text; a plan that does not
  * validate, a request the service refuses, or a run that failed is {@code isError} with the located
  * diagnostics or the sentence.
  */
@@ -64,10 +64,29 @@ final class McpTools {
                 tool(
                         json,
                         "get_run",
-                        "A stored run by id: its status, inputs, result or error, pending approval, and the trace of "
+                        "A stored run by id: its status, inputs, result or error, pending approval or input, and the trace of "
                                 + "every committed step.",
                         GET_RUN,
                         args -> new Answer(service.run(args.path("run_id").asText()), false)),
+                tool(
+                        json,
+                        "answer_input",
+                        "Answer the human_input call a waiting run waits for (get_run's pending, kind input: its "
+                                + "call_id, and the prompt, schema or choices in its params), and continue the run; "
+                                + "answers like run_plan. A wrong answer is refused with the reason and the run keeps waiting.",
+                        ANSWER_INPUT,
+                        args -> {
+                            ObjectNode body = JsonNodeFactory.instance.objectNode();
+                            body.set("call_id", args.get("call_id"));
+                            body.set("value", args.get("value"));
+                            PlanService.Submitted run =
+                                    service.answer(args.path("run_id").asText(), body);
+                            ObjectNode outcome = service.await(run, RUN_WAIT, true);
+                            compact(outcome);
+                            return new Answer(
+                                    outcome,
+                                    "failed".equals(outcome.path("state").asText()));
+                        }),
                 tool(
                         json,
                         "plan_schema",
@@ -172,5 +191,9 @@ final class McpTools {
                     + "\"keep_going\": {\"type\": \"boolean\", \"description\": \"Go on past failed steps (listed in failed_steps).\"}}, \"required\": [\"plan\"]}";
     static final String GET_RUN =
             "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}}, \"required\": [\"run_id\"]}";
+    static final String ANSWER_INPUT = "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}, "
+            + "\"call_id\": {\"type\": \"string\", \"description\": \"The pending.call_id of the waiting run.\"}, "
+            + "\"value\": {\"description\": \"The answer: JSON that fits the input's schema, or one of its choices.\"}}, "
+            + "\"required\": [\"run_id\", \"call_id\", \"value\"]}";
     static final String EMPTY = "{\"type\": \"object\", \"properties\": {}}";
 }

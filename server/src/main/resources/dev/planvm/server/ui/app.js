@@ -285,6 +285,7 @@ async function runPage(id) {
     const shown = approval.querySelector('fieldset');
     if (!pending || run.state !== 'waiting') { approval.replaceChildren(); return; }
     if (shown && shown.dataset.call === pending.call_id) return; // keep what the reviewer typed
+    if (pending.kind === 'input') { drawInput(pending); return; }
     const form = el('form', { class: 'approval-form' });
     const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id });
     set.appendChild(el('legend', null, 'Approval needed: seq_no ' + pending.seq_no + ' calls ' + pending.tool));
@@ -312,6 +313,52 @@ async function runPage(id) {
       } catch (e) {
         approve.disabled = deny.disabled = false;
         say('The approval was not taken: ' + e.message, true);
+      }
+    });
+    approval.replaceChildren(form);
+  }
+
+  /** A run waiting for a human_input answer: its prompt, and the choices as buttons or a field for the answer. */
+  function drawInput(pending) {
+    const params = pending.params || {};
+    const form = el('form', { class: 'approval-form input-form' });
+    const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id });
+    set.appendChild(el('legend', null, 'Input needed: seq_no ' + pending.seq_no + ' asks'));
+    set.appendChild(el('p', { class: 'prompt' }, params.prompt));
+    const buttons = el('div', { class: 'buttons' });
+    let field = null;
+    if (Array.isArray(params.choices)) {
+      params.choices.forEach((choice) => buttons.appendChild(el('button', { type: 'submit', class: 'primary', value: choice }, choice)));
+    } else {
+      if (params.schema) {
+        set.appendChild(el('p', null, 'The answer must fit this JSON Schema (write JSON; other text is taken as a string):'));
+        set.appendChild(el('pre', null, JSON.stringify(params.schema, null, 2)));
+      }
+      set.appendChild(el('label', { for: 'input-answer' }, 'Answer'));
+      field = el('textarea', { id: 'input-answer', name: 'value' });
+      set.appendChild(field);
+      buttons.appendChild(el('button', { type: 'submit', class: 'primary', value: '' }, 'Answer and continue'));
+    }
+    set.appendChild(buttons);
+    form.appendChild(set);
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      let value = event.submitter ? event.submitter.value : '';
+      if (field) {
+        try { value = JSON.parse(field.value); } catch (notJson) { value = field.value; }
+      }
+      const all = form.querySelectorAll('button');
+      all.forEach((b) => { b.disabled = true; });
+      try {
+        await api('v1/runs/' + encodeURIComponent(id) + '/input', {
+          method: 'POST', body: { call_id: pending.call_id, value },
+        });
+        say('Answered: the run continues.');
+        approval.replaceChildren();
+        start();
+      } catch (e) {
+        all.forEach((b) => { b.disabled = false; });
+        say('The answer was not taken: ' + e.message, true);
       }
     });
     approval.replaceChildren(form);

@@ -61,6 +61,7 @@ class RunBrowserTest {
     private static JsonNode results;
     private static String finished;
     private static String waiting;
+    private static String asking;
     private static String output;
 
     @BeforeAll
@@ -92,6 +93,17 @@ class RunBrowserTest {
                 .json();
         assertThat(wait.path("state").asText()).as(wait.toString()).isEqualTo("waiting");
         waiting = wait.path("id").asText();
+        JsonNode ask = server.post(
+                        "/v1/runs?wait=true",
+                        ServerFixture.runBody(
+                                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"human_input\","
+                                        + " \"tool_params\": {\"prompt\": \"How many copies?\", \"schema\": {\"type\": \"integer\", \"minimum\": 1}},"
+                                        + " \"output_vars\": \"n\"}},"
+                                        + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"${n * 2}\"}}]",
+                                "\"name\": \"ask-browser.json\""))
+                .json();
+        assertThat(ask.path("state").asText()).as(ask.toString()).isEqualTo("waiting");
+        asking = ask.path("id").asText();
 
         guarded = new ServerFixture(
                 dir.resolve("guarded.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withToken(TOKEN));
@@ -119,6 +131,7 @@ class RunBrowserTest {
                 .put("results", dir.resolve("results.json").toString())
                 .put("finished_id", finished)
                 .put("waiting_id", waiting)
+                .put("input_id", asking)
                 .put("live_body", live.toString())
                 .put("report_file", report.toString())
                 .put("token_base", guarded.server.url())
@@ -222,6 +235,19 @@ class RunBrowserTest {
         String id = results.path("live_id").asText();
         assertThat(results.path("live_downloads").toString())
                 .contains("v1/runs/" + id + "/trace", "v1/runs/" + id + "/cassette");
+    }
+
+    @Test
+    void an_input_form_refuses_a_wrong_answer_and_continues_the_run_with_a_right_one() throws Exception {
+        assertThat(results.path("input_error").asText()).isEmpty();
+        assertThat(results.path("input_legend").asText()).isEqualTo("Input needed: seq_no 0 asks");
+        assertThat(results.path("input_prompt").asText()).isEqualTo("How many copies?");
+        assertThat(results.path("input_refusal").asText())
+                .startsWith("The answer was not taken: run " + asking + " keeps waiting: the answer 0 does not fit");
+        assertThat(results.path("input_final_state").asText()).isEqualTo("succeeded");
+        assertThat(results.path("input_form_gone").asBoolean()).isTrue();
+        assertThat(server.get("/v1/runs/" + asking).json().path("result").asInt())
+                .isEqualTo(6);
     }
 
     @Test

@@ -53,7 +53,8 @@ class McpHttpServerTest {
                 client.initialize();
                 assertThat(client.listTools().tools())
                         .extracting(McpSchema.Tool::name)
-                        .containsExactlyInAnyOrder("validate_plan", "run_plan", "get_run", "plan_schema", "list_tools");
+                        .containsExactlyInAnyOrder(
+                                "validate_plan", "run_plan", "get_run", "answer_input", "plan_schema", "list_tools");
                 String plan = "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"upper\", "
                         + "\"tool_params\": {\"text\": \"hi ${name}\"}, \"output_vars\": \"final_answer\"}}]";
                 McpSchema.CallToolResult run =
@@ -84,7 +85,8 @@ class McpHttpServerTest {
                 assertThat(missing.isError()).isTrue();
                 assertThat(text(missing).path("error").asText()).isEqualTo("no_such_run");
                 assertThat(text(call(client, "list_tools", "{}")).path("tools").findValuesAsText("name"))
-                        .containsExactly("upper");
+                        .as("the built-ins every VM has, and its own tools")
+                        .containsExactly("human_input", "sleep", "upper");
             } finally {
                 client.closeGracefully();
             }
@@ -92,6 +94,55 @@ class McpHttpServerTest {
         assertThatThrownBy(() -> PlanMcpServer.http(null, "0.0.0.0", 0, "x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("loopback addresses only");
+    }
+
+    @Test
+    void an_mcp_client_answers_a_run_waiting_for_input_after_a_wrong_answer() throws Exception {
+        PlanVm vm = PlanVm.builder().build();
+        try (RunStore store = RunStore.open(dir.resolve("runs.db"));
+                PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
+                PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
+            McpSyncClient client = McpClient.sync(
+                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
+                                    .endpoint("/mcp")
+                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
+                                    .build())
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .build();
+            try {
+                client.initialize();
+                String plan =
+                        "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"human_input\", "
+                                + "\"tool_params\": {\"prompt\": \"Ship it?\", \"choices\": [\"yes\", \"no\"]}, "
+                                + "\"output_vars\": \"final_answer\"}}]";
+                JsonNode waiting = JSON.valueToTree(
+                        call(client, "run_plan", "{\"plan\": " + plan + "}").structuredContent());
+                assertThat(waiting.path("state").asText()).isEqualTo("waiting");
+                String id = waiting.path("id").asText();
+                String callId = waiting.at("/pending/call_id").asText();
+                assertThat(waiting.at("/pending/kind").asText()).isEqualTo("input");
+                assertThat(waiting.at("/pending/params/prompt").asText()).isEqualTo("Ship it?");
+
+                McpSchema.CallToolResult wrong = call(
+                        client,
+                        "answer_input",
+                        "{\"run_id\": \"" + id + "\", \"call_id\": \"" + callId + "\", \"value\": \"maybe\"}");
+                assertThat(wrong.isError()).isTrue();
+                assertThat(text(wrong).path("message").asText())
+                        .isEqualTo(
+                                "run " + id + " keeps waiting: the answer \"maybe\" is not one of the choices yes, no");
+                McpSchema.CallToolResult right = call(
+                        client,
+                        "answer_input",
+                        "{\"run_id\": \"" + id + "\", \"call_id\": \"" + callId + "\", \"value\": \"yes\"}");
+                assertThat(right.isError()).isFalse();
+                JsonNode done = JSON.valueToTree(right.structuredContent());
+                assertThat(done.path("state").asText()).isEqualTo("succeeded");
+                assertThat(done.path("result").asText()).isEqualTo("yes");
+            } finally {
+                client.closeGracefully();
+            }
+        }
     }
 
     private static McpSchema.CallToolResult call(McpSyncClient client, String tool, String args) throws Exception {

@@ -24,7 +24,8 @@ import java.util.Map;
  * descriptions: every call goes out through {@link RemoteCalls} before reaching them), the
  * workflow's {@link TemporalScheduler}, and the run's settings. Retries are the activities'
  * (the in-workflow retry link makes one attempt); the tool policy is checked in the workflow,
- * before any activity is scheduled.
+ * before any activity is scheduled. The built-in {@code sleep} runs in the workflow, as a workflow timer
+ * ({@code Workflow.sleep}) on the workflow's clock; {@code human_input} has nobody to ask there and fails its step.
  */
 final class WorkflowVm {
 
@@ -39,6 +40,7 @@ final class WorkflowVm {
                 .callInterceptor(new RemoteCalls(deployment, call -> settingsOf(call, settings, tools)))
                 .callScheduler(TemporalScheduler::new)
                 .clock(new WorkflowClock())
+                .retrySleeper(io.temporal.workflow.Workflow::sleep) // the built-in sleep: a durable workflow timer
                 .retryPolicy(RetryPolicy.NONE)
                 .toolPolicy(ToolPolicy.of(settings.allowTools(), settings.denyTools()))
                 .sequential(settings.sequential())

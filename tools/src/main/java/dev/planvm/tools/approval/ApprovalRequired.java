@@ -9,19 +9,22 @@ import java.util.Objects;
  * not committed, so approving the call later runs the step again. It passes through the call chain's
  * retry link untouched (it is not a {@link dev.planvm.tools.ToolException}).
  */
-public final class ApprovalRequired extends RuntimeException {
+public class ApprovalRequired extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final transient Call.ToolCall call;
 
     public ApprovalRequired(Call.ToolCall call) {
-        super(
+        this(
+                call,
                 "waiting for approval to call tool '"
-                        + Objects.requireNonNull(call, "call").tool() + "'",
-                null,
-                false,
-                false);
-        this.call = call;
+                        + Objects.requireNonNull(call, "call").tool() + "'");
+    }
+
+    /** A wait for a person of another kind ({@link InputRequired}): the same signal, its own message. */
+    protected ApprovalRequired(Call.ToolCall call, String message) {
+        super(message, null, false, false);
+        this.call = Objects.requireNonNull(call, "call");
     }
 
     /** The call waiting for approval, its params interpolated. */

@@ -1,6 +1,8 @@
 package dev.planvm.tools.approval;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.call.Call;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -8,6 +10,10 @@ import java.util.Optional;
  * say which calls need one). Asked once per such call, just before it would be made, on the run's
  * thread. Implementations: the run store's recorded decisions (durable runs), a prompt on a terminal,
  * a test's fixed answer.
+ *
+ * <p>The same person (or store) answers the built-in {@code human_input} tool ({@link #answer}) and keeps the
+ * wake time of the built-in {@code sleep} tool ({@link #wakeAt}), so that a durable run that waits for
+ * either goes on where it stopped.
  */
 @FunctionalInterface
 public interface Approvals {
@@ -20,6 +26,32 @@ public interface Approvals {
      * run then stops, waiting, before the call is made.
      */
     Optional<Decision> decide(Call.ToolCall call);
+
+    /**
+     * The answer to a {@code human_input} call ({@link InputRequest} of its params), or empty when there is
+     * none yet: the run then stops, waiting for it ({@link InputRequired}). The default knows no answer.
+     * An answer given here is checked against the request before it becomes the call's output.
+     */
+    default Optional<JsonNode> answer(Call.ToolCall call) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether a {@code human_input} call with no {@link #answer} yet may stop the run, waiting (the run is
+     * stored, so an answer given later finds it); else the call fails. The default: no.
+     */
+    default boolean waitsForInput() {
+        return false;
+    }
+
+    /**
+     * When the {@code sleep} call ends: the wake time kept for this call when it started before (a run
+     * resumed after a restart sleeps only what is left), else {@code planned}, kept now. The default keeps
+     * nothing and returns {@code planned}.
+     */
+    default Instant wakeAt(Call.ToolCall call, Instant planned) {
+        return planned;
+    }
 
     /**
      * A reviewer's decision about one call.

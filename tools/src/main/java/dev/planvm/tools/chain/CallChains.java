@@ -84,6 +84,7 @@ public final class CallChains {
         if (mode != null) {
             links.add(mode);
         }
+        links.addAll(run.afterMode());
         links.addAll(parts.routing);
         links.add(parts.retry);
         links.add(parts.limits);
@@ -99,16 +100,40 @@ public final class CallChains {
 
     /**
      * What one run adds to the VM's chain: a token budget (or {@code null}), guards after the
-     * permission link, listeners after the VM's.
+     * permission link, links right after the mode link (they answer calls a recording keeps and a replay
+     * or dry run never lets through: {@link #person}), listeners after the VM's.
      */
-    public record RunLinks(TokenBudget budget, List<CallInterceptor> guards, List<CallListener> listeners) {
+    public record RunLinks(
+            TokenBudget budget,
+            List<CallInterceptor> guards,
+            List<CallInterceptor> afterMode,
+            List<CallListener> listeners) {
         /** Nothing added. */
         public static final RunLinks NONE = new RunLinks(null, List.of(), List.of());
 
         public RunLinks {
             guards = List.copyOf(guards);
+            afterMode = List.copyOf(afterMode);
             listeners = List.copyOf(listeners);
         }
+
+        /** No link after the mode link. */
+        public RunLinks(TokenBudget budget, List<CallInterceptor> guards, List<CallListener> listeners) {
+            this(budget, guards, List.of(), listeners);
+        }
+    }
+
+    /**
+     * The link that answers one run's calls of the built-in {@code human_input} and {@code sleep} tools
+     * ({@link dev.planvm.tools.approval.PersonTools}) through {@code person}: the answer it knows (none yet:
+     * the run waits, when {@link Approvals#waitsForInput}, else the call fails), the wake time it keeps; a
+     * sleep reads {@code clock} and waits with {@code sleeper}. Goes after the mode link ({@link RunLinks#afterMode}).
+     *
+     * @param handled the built-in names this run's tools mean (not a user's tool of the same name)
+     */
+    public static CallInterceptor person(
+            java.util.Set<String> handled, Approvals person, java.time.Clock clock, Sleeper sleeper) {
+        return new dev.planvm.tools.chain.internal.PersonLink(handled, person, clock, sleeper);
     }
 
     /**

@@ -237,7 +237,8 @@ public final class DurableRuns {
      * @param secrets secret variables to give again (their stored values are redacted), name to value
      * @param force   take the run over even when its owner looks alive (after making sure it died)
      * @throws DurableRunException for an unknown or ambiguous id, a run that already succeeded, one that
-     *                             waits for approval (see {@link #approve}), or one another live process works on
+     *                             waits for approval (see {@link #approve}) or input (see {@link #answer}), or one
+     *                             another live process works on
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun resume(String runId, RunRequest request, Map<String, JsonNode> secrets, boolean force) {
@@ -249,7 +250,64 @@ public final class DurableRuns {
                             .orElse("a call")
                     + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
         }
+        store.pendingInput(run.id()).ifPresent(input -> {
+            if (run.status() == RunStatus.WAITING) {
+                throw new DurableRunException("run " + run.id() + " waits for input at seq_no " + input.seqNo() + " ("
+                        + input.request().prompt() + "): answer it (planvm answer " + run.id() + " --value JSON)");
+            }
+        });
         return continueRun(run, continuation(run, request, secrets), force);
+    }
+
+    /**
+     * Answers the {@code human_input} call run {@code runId} waits for, then continues the run as
+     * {@link #approve} does: the waiting step runs again and finds the answer, which becomes the call's
+     * output. A wrong answer (not one of the choices, not fitting the schema) is refused and the run keeps
+     * waiting.
+     *
+     * @param callId the pending call's id ({@link StoredInput#callId}), or {@code null} for whichever waits
+     * @throws DurableRunException for an unknown run, one that does not wait for input, another call id
+     *                             ({@link dev.planvm.vm.run.FailureKind#CONFLICT}), or a wrong answer
+     *                             ({@link dev.planvm.vm.run.FailureKind#REJECTED_BEFORE_RUNNING}, naming the reason)
+     * @throws PlanRejectedException before anything is run, when the plan cannot run here
+     */
+    public DurableRun answer(
+            String runId, String callId, JsonNode value, RunRequest request, Map<String, JsonNode> secrets) {
+        StoredRun run = find(runId);
+        StoredInput input = pendingInput(run);
+        if (callId != null && !callId.equals(input.callId())) {
+            throw new DurableRunException("run " + run.id() + " waits for input " + input.callId() + ", not " + callId);
+        }
+        refuseWrongAnswer(run, input, value);
+        RunRequest checked = continuation(run, request, secrets);
+        if (!store.answer(run.id(), input.stepIndex(), value)) {
+            throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
+        }
+        return continueRun(find(run.id()), checked, false);
+    }
+
+    /**
+     * The {@code human_input} call run {@code runId} waits for.
+     *
+     * @throws DurableRunException for an unknown run, or one that does not wait for input
+     */
+    public StoredInput pendingInput(String runId) {
+        return pendingInput(find(runId));
+    }
+
+    private StoredInput pendingInput(StoredRun run) {
+        return store.pendingInput(run.id())
+                .filter(input -> run.status() == RunStatus.WAITING)
+                .orElseThrow(() -> new DurableRunException("run " + run.id() + " does not wait for input (it is "
+                        + run.status().label() + ")"));
+    }
+
+    private static void refuseWrongAnswer(StoredRun run, StoredInput input, JsonNode value) {
+        input.request().refusal(value).ifPresent(reason -> {
+            throw new DurableRunException(
+                    dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
+                    "run " + run.id() + " keeps waiting: " + reason);
+        });
     }
 
     /**

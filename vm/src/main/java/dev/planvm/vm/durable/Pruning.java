@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** Deletes old runs with their steps, approvals and the values no remaining run uses. Callers hold the store's lock. */
+/** Deletes old runs with their steps, approvals, waits and the values no remaining run uses. Callers hold the store's lock. */
 final class Pruning {
 
     private final StoreDatabase db;
@@ -36,6 +36,7 @@ final class Pruning {
                 db.transaction(() -> {
                     db.update("DELETE FROM steps WHERE run_id = ?", run[0]);
                     approvals.delete(run[0]);
+                    db.update("DELETE FROM waits WHERE run_id = ?", run[0]);
                     db.update("DELETE FROM blob_refs WHERE run_id = ?", run[0]);
                     db.update("DELETE FROM runs WHERE id = ?", run[0]);
                 });

@@ -108,6 +108,7 @@ public final class RunStore implements AutoCloseable {
     private final StoreDatabase db;
     private final Blobs blobs;
     private final ApprovalRows approvals;
+    private final WaitRows waits;
     private final RunReader reader;
     private final Redactor redactor;
     private final Settings settings;
@@ -116,6 +117,7 @@ public final class RunStore implements AutoCloseable {
         this.db = db;
         this.blobs = new Blobs(db);
         this.approvals = new ApprovalRows(db);
+        this.waits = new WaitRows(db);
         this.reader = new RunReader(db, blobs, approvals);
         this.redactor = redactor;
         this.settings = settings;
@@ -410,6 +412,36 @@ public final class RunStore implements AutoCloseable {
     /** Decides the calls run {@code runId} waits for; returns how many there were. */
     synchronized int decide(String runId, boolean approved, String reason) {
         return approvals.decide(runId, approved, reason == null ? "" : redactor.redact(reason));
+    }
+
+    /** Records that run {@code runId}'s step {@code stepIndex} waits for an answer to this {@code human_input} call. */
+    synchronized void requestInput(String runId, int stepIndex, int seqNo, JsonNode params) {
+        waits.requestInput(runId, stepIndex, seqNo, json(params));
+    }
+
+    /** The answer recorded for this {@code human_input} call of run {@code runId}'s step {@code stepIndex}, if any. */
+    synchronized Optional<JsonNode> answerOf(String runId, int stepIndex, JsonNode params) {
+        return waits.answerOf(runId, stepIndex, json(params)).map(RunStore::parse);
+    }
+
+    /** Answers run {@code runId}'s pending input of step {@code stepIndex}; false when it has none there. */
+    synchronized boolean answer(String runId, int stepIndex, JsonNode answer) {
+        return waits.answer(runId, stepIndex, json(answer));
+    }
+
+    /** The wake time kept for this {@code sleep} call of run {@code runId}'s step {@code stepIndex}, else {@code planned}, kept now. */
+    synchronized Instant wakeAt(String runId, int stepIndex, int seqNo, JsonNode params, Instant planned) {
+        return waits.wakeAt(runId, stepIndex, seqNo, json(params), planned);
+    }
+
+    /** Every {@code human_input} call of run {@code id} (the full id), in the order they were asked. */
+    public synchronized List<StoredInput> inputs(String id) {
+        return waits.inputs(id);
+    }
+
+    /** The {@code human_input} call run {@code id} (the full id) waits to have answered, if any. */
+    public synchronized Optional<StoredInput> pendingInput(String id) {
+        return waits.inputs(id).stream().filter(StoredInput::pending).findFirst();
     }
 
     /** How many runs the store holds by stored status label ({@code running} includes interrupted runs). */

@@ -1,13 +1,17 @@
 package dev.planvm.vm.durable;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.approval.InputRequest;
 import dev.planvm.tools.call.Call;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
  * Approvals of one session of a stored run, decided through the store: the decision recorded for the
  * call (same step, tool and params), else what the session's reviewer (a prompt on a terminal) says,
- * recorded; else the call is stored as pending and the run waits.
+ * recorded; else the call is stored as pending and the run waits. The answers to {@code human_input} calls
+ * and the wake times of {@code sleep} calls go through the store the same way.
  */
 final class StoreApprovals implements Approvals {
 
@@ -35,5 +39,35 @@ final class StoreApprovals implements Approvals {
         store.requestApproval(runId, step, call.context().seqNo(), call.tool(), call.params());
         asked.ifPresent(decision -> store.decide(runId, decision.approved(), decision.reason()));
         return asked;
+    }
+
+    /**
+     * The answer recorded for the call, else what the session's person (a prompt on a terminal) answers —
+     * recorded when it is a right answer; else the call is stored as pending and the run waits.
+     */
+    @Override
+    public Optional<JsonNode> answer(Call.ToolCall call) {
+        int step = journal.nextStepIndex();
+        Optional<JsonNode> recorded = store.answerOf(runId, step, call.params());
+        if (recorded.isPresent()) {
+            return recorded;
+        }
+        store.requestInput(runId, step, call.context().seqNo(), call.params());
+        Optional<JsonNode> asked = reviewer == null ? Optional.empty() : reviewer.answer(call);
+        if (asked.isPresent()
+                && InputRequest.of(call.params()).refusal(asked.get()).isEmpty()) {
+            store.answer(runId, step, asked.get());
+        }
+        return asked;
+    }
+
+    @Override
+    public boolean waitsForInput() {
+        return true;
+    }
+
+    @Override
+    public Instant wakeAt(Call.ToolCall call, Instant planned) {
+        return store.wakeAt(runId, journal.nextStepIndex(), call.context().seqNo(), call.params(), planned);
     }
 }

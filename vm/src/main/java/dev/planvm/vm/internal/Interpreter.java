@@ -9,6 +9,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.EvaluationException;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.ApprovalRequired;
+import dev.planvm.tools.approval.InputRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.internal.handlers.OutputBinding;
@@ -328,7 +329,7 @@ public final class Interpreter {
                 null);
     }
 
-    /** The run waits before {@code instruction}'s call until a reviewer decides about it. */
+    /** The run waits before {@code instruction}'s call until a reviewer decides about it (or a person answers it). */
     private Ending waiting(Instruction instruction, ApprovalRequired approval) {
         Call.ToolCall call = approval.call();
         PendingCall pending = new PendingCall(
@@ -342,8 +343,14 @@ public final class Interpreter {
                         instruction.seqNo(),
                         instruction.type(),
                         setup.redactor()
-                                .redact("waiting for approval to call tool '" + call.tool() + "' with "
-                                        + abbreviate(pending.params().toString(), 300)),
+                                .redact(
+                                        approval instanceof InputRequired input
+                                                ? "waiting for input: "
+                                                        + abbreviate(
+                                                                input.request().prompt(), 300)
+                                                : "waiting for approval to call tool '" + call.tool() + "' with "
+                                                        + abbreviate(
+                                                                pending.params().toString(), 300)),
                         null,
                         null,
                         FailureKind.WAITING_FOR_APPROVAL),

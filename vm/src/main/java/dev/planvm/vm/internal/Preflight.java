@@ -161,6 +161,11 @@ public record Preflight(
         if (why.isPresent()) {
             return why.get();
         }
-        return tools.names().isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", tools.names());
+        List<String> installed = tools.names().stream() // the built-ins every VM has go unsaid
+                .filter(name -> tools.findResolved(name)
+                        .map(t -> !dev.planvm.tools.approval.PersonTools.isBuiltIn(t))
+                        .orElse(true))
+                .toList();
+        return installed.isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", installed);
     }
 }

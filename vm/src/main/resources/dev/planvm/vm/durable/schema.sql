@@ -69,6 +69,20 @@ CREATE TABLE IF NOT EXISTS approvals (
     PRIMARY KEY (run_id, step_index, tool, params_json)
 );
 
+-- Calls of the built-in human_input tool (the run waits for a person's answer) and sleep tool (its wake
+-- time, kept when the sleep starts): the step that makes the call finds them here when it runs again.
+CREATE TABLE IF NOT EXISTS waits (
+    run_id        TEXT NOT NULL REFERENCES runs (id),
+    step_index    INTEGER NOT NULL,       -- the step that makes the call (its committed predecessors + 1)
+    seq_no        INTEGER NOT NULL,
+    tool          TEXT NOT NULL,          -- human_input | sleep
+    params_json   TEXT NOT NULL,          -- the interpolated params (secrets redacted)
+    requested_at  TEXT NOT NULL,
+    answer_json   TEXT,                   -- human_input: the answer, NULL while pending; sleep: the wake time
+    answered_at   TEXT,
+    PRIMARY KEY (run_id, step_index, tool, params_json)
+);
+
 CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
 CREATE INDEX IF NOT EXISTS blob_refs_run ON blob_refs (run_id);
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status, started_at);

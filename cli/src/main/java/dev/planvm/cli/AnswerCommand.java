@@ -1,0 +1,162 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
+import dev.planvm.json.TerminalText;
+import dev.planvm.json.VariableAssignment;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.durable.StoredInput;
+import java.io.Console;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code planvm answer RUN --value JSON}: answers the {@code human_input} call a waiting run waits for, and
+ * continues the run. A wrong answer is refused with the reason and the run keeps waiting.
+ */
+@Command(
+        name = "answer",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Answer the human_input call a waiting run waits for, and continue the run.",
+            "The answer must fit the input's schema (or be one of its choices); a wrong one is refused and the run"
+                    + " keeps waiting. With neither --value nor --text, on a terminal, the prompt is asked there."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:the run succeeded",
+            "1:the run failed",
+            "2:no such run, it does not wait for input, a wrong answer, or bad usage",
+            "3:the run waits again (for another input or an approval)"
+        })
+final class AnswerCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.HTTP_BODY);
+
+    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
+    private String runId;
+
+    @CommandLine.ArgGroup(exclusive = true)
+    private Answer answer;
+
+    static final class Answer {
+        @CommandLine.Option(
+                names = "--value",
+                paramLabel = "JSON",
+                required = true,
+                description = "The answer, as JSON (a string is quoted: '\"yes\"').")
+        String value;
+
+        @CommandLine.Option(
+                names = "--text",
+                paramLabel = "STRING",
+                required = true,
+                description = "The answer, a plain string.")
+        String text;
+    }
+
+    @CommandLine.Option(
+            names = "--call-id",
+            paramLabel = "ID",
+            description = "The id of the input to answer (step-N, as planvm show lists it); default: the one waiting.")
+    private String callId;
+
+    @CommandLine.Option(
+            names = "--trace",
+            paramLabel = "OUT",
+            description = "Write the trace of this session's steps to OUT.")
+    private java.nio.file.Path trace;
+
+    @CommandLine.Mixin
+    private DurableStoreOptions store;
+
+    @CommandLine.Mixin
+    private VmOptions vmOptions;
+
+    @CommandLine.Mixin
+    private Verbosity verbosity;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.ParentCommand
+    private PlanvmCommand parent;
+
+    @Override
+    public Integer call() throws IOException {
+        CommandLine commandLine = spec.commandLine();
+        if (!vmOptions.inputs(commandLine).isEmpty()) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--var does not go with answer (a run keeps its inputs)");
+        }
+        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
+        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        RunOutput output = new RunOutput(
+                "run " + runId,
+                commandLine,
+                verbosity.verbose(),
+                vm.redactor(),
+                trace,
+                null,
+                vmOptions.revealSecrets());
+        try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
+            DurableRuns durable = new DurableRuns(vm, runs);
+            JsonNode value = value(commandLine, durable);
+            DurableRun run = durable.answer(
+                    runId,
+                    callId,
+                    value,
+                    RunRequest.builder().mode(RunMode.live()).build(),
+                    RunSettings.withSecrets(Map.of(), secrets));
+            return output.finished(run.result(), RunMode.live(), run.id());
+        } catch (PlanRejectedException rejected) {
+            return output.rejected(rejected);
+        }
+    }
+
+    /** The answer the options give, else one asked on the terminal. */
+    private JsonNode value(CommandLine commandLine, DurableRuns durable) {
+        if (answer != null && answer.text != null) {
+            return TextNode.valueOf(answer.text);
+        }
+        if (answer != null && answer.value != null) {
+            try {
+                JsonNode parsed = JSON.readTree(answer.value);
+                if (parsed == null || parsed.isMissingNode()) {
+                    throw new CommandLine.ParameterException(commandLine, "--value is empty: give a JSON value");
+                }
+                return parsed;
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(
+                        commandLine,
+                        "--value is not JSON ("
+                                + e.getMessage().lines().findFirst().orElse("")
+                                + "): quote a string ('\"yes\"') or use --text");
+            }
+        }
+        Console console = System.console();
+        if (console == null || !BatchProgress.stderrIsTerminal()) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "give the answer with --value JSON or --text STRING (no terminal to ask on)");
+        }
+        StoredInput input = durable.pendingInput(runId);
+        String line = console.readLine("%s ", TerminalText.safe(TerminalApprovals.question(input.params())));
+        if (line == null) {
+            throw new CommandLine.ParameterException(commandLine, "no answer was given");
+        }
+        return VariableAssignment.value(line.strip());
+    }
+}
