@@ -94,6 +94,16 @@ class PpeDialectTest {
     }
 
     @Test
+    void jinja_if_elif_else_in_a_template_picks_the_branch_its_conditions_choose() throws IOException {
+        assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(11), "name", TextNode.valueOf("Ann"))))
+                .isEqualTo(TextNode.valueOf("big: 'Ann' \\ eleven."));
+        assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(5), "name", TextNode.valueOf("Bo"))))
+                .isEqualTo(TextNode.valueOf("mid: 'Bo'."));
+        assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(1), "name", TextNode.valueOf(""))))
+                .isEqualTo(TextNode.valueOf("small: ."));
+    }
+
+    @Test
     void literal_dollar_braces_stay_text_and_a_dollar_before_a_template_stays_a_dollar() {
         PlanVm vm = PlanVm.builder().build();
         Compiled compiled = DialectCompiler.of(Dialect.PPE, DialectOptions.DEFAULT.withInputs(java.util.Set.of("p")))
