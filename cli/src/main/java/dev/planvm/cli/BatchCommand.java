@@ -139,6 +139,7 @@ final class BatchCommand implements Callable<Integer> {
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), spec.commandLine());
         PlanVm vm = vmOptions
+                .planFiles(files, null)
                 .builder(parent.environment(), secrets, spec.commandLine())
                 .tracing(false)
                 .build();

@@ -1,10 +1,12 @@
 package dev.planvm.cli;
 
 import dev.planvm.dialects.Dialect;
+import dev.planvm.dialects.ImportedPlan;
 import dev.planvm.dialects.PlanDirectory;
 import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.json.TerminalText;
@@ -12,6 +14,10 @@ import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.PlanFileRunner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -59,6 +65,33 @@ final class PlanInput {
     /** Loads a plan tool's file, of any dialect. */
     static LoadResult loadPlanTool(Path file) {
         return PlanSources.of(new PlanLoader()).load(file, null);
+    }
+
+    /**
+     * The plan tools that the PPE scripts among {@code files} import ({@code import:} in their front
+     * matter), each once by name and file, for the VM that runs them; a script that does not compile
+     * adds none (loading it reports why).
+     *
+     * @param dialect {@code --dialect}, or {@code null} for each file's extension
+     */
+    static List<Plan> importedPlanTools(Collection<String> files, Dialect dialect) {
+        Map<String, Plan> tools = new LinkedHashMap<>();
+        PlanSources sources = PlanSources.of(new PlanLoader());
+        for (String file : files) {
+            if (file.equals("-") || PlanSources.dialectOf(file, dialect) != Dialect.PPE) {
+                continue;
+            }
+            for (ImportedPlan imported : sources.compile(Path.of(file), dialect).imports()) {
+                String key = imported.name() + "\u0000" + imported.file();
+                if (!tools.containsKey(key)) {
+                    Plan plan = imported.load(new PlanLoader()).plan();
+                    if (plan != null) {
+                        tools.put(key, plan);
+                    }
+                }
+            }
+        }
+        return List.copyOf(tools.values());
     }
 
     /** Runs plan files of every dialect on {@code vm} ({@code batch}, {@code test}), each run's clock changed by {@code clock}. */

@@ -14,6 +14,7 @@ import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.run.RunOptions;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
@@ -130,7 +131,9 @@ final class RunCommand implements Callable<Integer> {
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
-        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
+        PlanVm vm = vmOptions
+                .planFiles(List.of(file), dialect)
+                .build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
         LoadResult loaded =
                 PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
         if (!loaded.valid()) {

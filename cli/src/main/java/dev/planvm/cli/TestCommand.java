@@ -119,6 +119,8 @@ final class TestCommand implements Callable<Integer> {
         try (PlanVm vm = settings.applyTo(PlanVm.builder())
                 .secrets(secrets)
                 .tools(config.load(parent.environment(), secrets), ToolPolicy.ALLOW_ALL)
+                .planTools(PlanInput.importedPlanTools(
+                        plans.stream().map(Path::toString).toList(), null))
                 .build()) {
             RedactingLogs.use(vm.redactor());
             RegressionRun regression = new RegressionRun(PlanInput.runner(vm, clock), inputs, live);

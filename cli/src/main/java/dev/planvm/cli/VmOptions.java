@@ -1,10 +1,13 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.dialects.Dialect;
+import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -36,6 +39,18 @@ final class VmOptions {
     private boolean revealSecrets;
 
     private LoadedTools loaded;
+    private List<Plan> imported = List.of();
+
+    /**
+     * The plans this command runs, so that the scripts they import (PPE {@code import:}) are plan
+     * tools of the VM {@link #builder} makes.
+     *
+     * @param dialect {@code --dialect}, or {@code null} for each file's extension
+     */
+    VmOptions planFiles(List<String> files, Dialect dialect) {
+        imported = PlanInput.importedPlanTools(files, dialect);
+        return this;
+    }
 
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
@@ -86,7 +101,8 @@ final class VmOptions {
         }
         return builder.secrets(secrets)
                 .tools(loaded, policy.toolPolicy(commandLine))
-                .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
+                .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool)
+                .planTools(imported);
     }
 
     /** The tools the last {@link #builder} loaded (what is unavailable and why), or {@code null} before. */

@@ -26,12 +26,12 @@ class TestCommandTest {
         }
     }
 
-    /** A copy of plans/ to change. */
+    /** A copy of plans/ to change (with its folders: a PPE script imports scripts from ppe-lib/). */
     private Path copyOfPlans() throws Exception {
-        Path copy = Files.createDirectory(dir.resolve("plans"));
-        try (Stream<Path> files = Files.list(PLANS)) {
+        Path copy = dir.resolve("plans");
+        try (Stream<Path> files = Files.walk(PLANS)) {
             for (Path file : files.toList()) {
-                Files.copy(file, copy.resolve(file.getFileName()));
+                Files.copy(file, copy.resolve(PLANS.relativize(file).toString()));
             }
         }
         return copy;

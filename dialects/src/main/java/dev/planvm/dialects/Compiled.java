@@ -21,17 +21,26 @@ import java.util.Map;
  *                    traces and messages); empty when there is no plan
  * @param diagnostics errors and warnings; each message starts with its place,
  *                    {@code line 3, column 7: ...}, and has no {@code seq_no} and the pointer {@code ""}
+ * @param imports     the scripts a PPE script imports (and those they import), compiled to plan tools
+ *                    that a VM running this plan must offer; empty for every other plan
  */
-public record Compiled(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics) {
+public record Compiled(
+        JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics, List<ImportedPlan> imports) {
 
     private static final ObjectWriter PRINTER = JsonMappers.pretty();
 
     public Compiled {
         lineOfSeqNo = Map.copyOf(lineOfSeqNo);
         diagnostics = List.copyOf(diagnostics);
+        imports = List.copyOf(imports);
         if ((plan == null) != diagnostics.stream().anyMatch(Diagnostic::isError)) {
             throw new IllegalArgumentException("a compiled plan is present exactly when there is no error");
         }
+    }
+
+    /** A compilation that imports nothing. */
+    public Compiled(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics) {
+        this(plan, lineOfSeqNo, diagnostics, List.of());
     }
 
     /** Whether the source compiled (warnings allowed). */

@@ -74,9 +74,19 @@ public final class DialectCompiler {
             case JSON -> JsonPassThrough.compile(source, frontEnd());
             case YAML -> YamlCompiler.compile(source, frontEnd());
             case JS -> JsCompiler.compile(source, frontEnd());
-            case PPE -> PpeCompiler.compile(source, fileName, frontEnd());
+            case PPE -> PpeCompiler.compile(source, fileName, null, frontEnd());
         };
-        return new Compiled(result.plan(), result.lineOfSeqNo(), result.diagnostics());
+        return compiled(result);
+    }
+
+    private static Compiled compiled(CompileResult result) {
+        return new Compiled(
+                result.plan(),
+                result.lineOfSeqNo(),
+                result.diagnostics(),
+                result.imports().stream()
+                        .map(i -> new ImportedPlan(i.name(), i.file(), i.plan(), i.lineOfSeqNo()))
+                        .toList());
     }
 
     /** The options as the front ends take them. */
@@ -92,14 +102,25 @@ public final class DialectCompiler {
                 limits.maxInstructions());
     }
 
-    /** Reads (at most the size limit, strict UTF-8) and compiles {@code file}; a file that cannot be read is a diagnostic. */
+    /**
+     * Reads (at most the size limit, strict UTF-8) and compiles {@code file}; a file that cannot be read
+     * is a diagnostic. A PPE script read from a file may import the scripts beside it
+     * ({@link Compiled#imports()}); one compiled from text cannot.
+     */
     public Compiled compile(Path file) {
         Problems problems = new Problems();
         String text = SourceText.read(file, options.limits().maxBytes(), problems);
         if (text == null) {
             return new Compiled(null, Map.of(), problems.list());
         }
-        return compile(text, file.toString());
+        if (dialect != Dialect.PPE) {
+            return compile(text, file.toString());
+        }
+        if (SourceText.utf8Length(text, options.limits().maxBytes() + 1)
+                > options.limits().maxBytes()) {
+            return tooLarge();
+        }
+        return compiled(PpeCompiler.compile(text, file.toString(), file, frontEnd()));
     }
 
     private Compiled tooLarge() {

@@ -56,7 +56,11 @@ final class Golden {
     static Compiled compile(Path source) {
         String text = read(source);
         DialectOptions options = options(text);
-        return DialectCompiler.of(Dialect.ofFile(source.toString()), options)
+        Dialect dialect = Dialect.ofFile(source.toString());
+        if (dialect == Dialect.PPE) { // from its file, so that it may import the scripts beside it
+            return DialectCompiler.of(dialect, options).compile(source);
+        }
+        return DialectCompiler.of(dialect, options)
                 .compile(text, source.getFileName().toString());
     }
 

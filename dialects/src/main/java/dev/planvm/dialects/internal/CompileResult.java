@@ -7,11 +7,18 @@ import java.util.Map;
 
 /**
  * What a front end produced: the StackVM plan (null when there are errors), the source line of each
- * instruction, and every diagnostic. The API wraps it as {@code Compiled}.
+ * instruction, every diagnostic, and the scripts it imports as plan tools (PPE; every one, also those
+ * imported by imported scripts). The API wraps it as {@code Compiled}.
  */
-public record CompileResult(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics) {
+public record CompileResult(
+        JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics, List<ImportedScript> imports) {
     public CompileResult {
         lineOfSeqNo = Map.copyOf(lineOfSeqNo);
         diagnostics = List.copyOf(diagnostics);
+        imports = List.copyOf(imports);
+    }
+
+    public CompileResult(JsonNode plan, Map<Integer, Integer> lineOfSeqNo, List<Diagnostic> diagnostics) {
+        this(plan, lineOfSeqNo, diagnostics, List.of());
     }
 }

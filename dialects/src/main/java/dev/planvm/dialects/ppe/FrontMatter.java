@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -39,6 +41,17 @@ final class FrontMatter {
     final ObjectNode llmParams = JSON.objectNode();
     /** Variables with a default value, in file order: assigned when the script reads them and the run does not give them. */
     final Map<String, PNode> defaults = new LinkedHashMap<>();
+    /** The scripts imported as plan tools, in file order. */
+    final List<Import> imports = new ArrayList<>();
+
+    /**
+     * An imported script.
+     *
+     * @param path where it is, as written (relative to the importing script's folder)
+     * @param name the plan tool's name: {@code asName}, or the file's base name
+     * @param pos  where the import is written
+     */
+    record Import(String path, String name, Pos pos) {}
 
     private final Problems problems;
     private final Values values;
@@ -85,11 +98,14 @@ final class FrontMatter {
                         problems.error(pos, "templateFormat '" + format + "' is not supported: only hf ({{var}})");
                     }
                 }
-                case "import", "export", "extends" ->
+                case "import" -> fm.imports(e.value());
+                case "export" ->
                     problems.error(
                             pos,
-                            "'" + key + "' is not supported: importing, exporting and extending scripts need plan"
-                                    + " tools, which planvm does not have yet");
+                            "'export' is not supported: a script is one plan tool; import it whole ('import:"
+                                    + " [script.ai.yaml]')");
+                case "extends" ->
+                    problems.error(pos, "'extends' is not supported: script inheritance is not supported");
                 case "tools", "permissions" ->
                     problems.error(
                             pos,
@@ -126,6 +142,90 @@ final class FrontMatter {
     private static String text(PNode node, String otherwise) {
         return node instanceof PNode.Scalar s && !s.value().isEmpty() ? s.value() : otherwise;
     }
+
+    /**
+     * {@code import}: one script, a list of scripts ({@code - "agent.ai.yaml"} or
+     * {@code - "agent.ai.yaml": asName}) or a mapping of scripts to names; each becomes a plan tool.
+     */
+    private void imports(PNode node) {
+        if (node instanceof PNode.Scalar s) {
+            importOne(s, null);
+        } else if (node instanceof PNode.Sequence seq) {
+            for (PNode item : seq.items()) {
+                if (item instanceof PNode.Scalar s) {
+                    importOne(s, null);
+                } else if (item instanceof PNode.Mapping m && m.entries().size() == 1) {
+                    importOne(m.entries().get(0).key(), m.entries().get(0).value());
+                } else {
+                    problems.error(item.pos(), "an import is a script ('agent.ai.yaml') or 'agent.ai.yaml: asName'");
+                }
+            }
+        } else if (node instanceof PNode.Mapping m) {
+            for (PNode.Entry e : m.entries()) {
+                importOne(e.key(), e.value());
+            }
+        } else {
+            problems.error(node.pos(), "'import' is a script, a list of scripts or a mapping of scripts to names");
+        }
+    }
+
+    private void importOne(PNode.Scalar script, PNode as) {
+        String path = script.value().strip();
+        String lower = path.toLowerCase(java.util.Locale.ROOT);
+        if (path.startsWith("js:") || lower.endsWith(".js") || lower.endsWith(".mjs")) {
+            problems.error(
+                    script.pos(), "importing JavaScript ('" + path + "') is not supported: import .ai.yaml scripts");
+            return;
+        }
+        if (!(lower.endsWith(".ai.yaml") || lower.endsWith(".ai.yml")) || path.contains(":") && !isWindowsPath(path)) {
+            problems.error(
+                    script.pos(),
+                    "only PPE scripts (.ai.yaml files) can be imported, not '" + path + "' (packages, js:, ai:, wasm"
+                            + " and other languages are not supported)");
+            return;
+        }
+        String name = PpeCompiler.baseName(path);
+        if (as != null) {
+            if (!(as instanceof PNode.Scalar s)) {
+                problems.error(
+                        as.pos(),
+                        "importing some functions of a script is not supported: import it whole, optionally with a"
+                                + " name ('" + path + "': asName)");
+                return;
+            }
+            String given = s.value().strip();
+            if (given.startsWith("$")) {
+                given = given.substring(1);
+            }
+            if (!given.isEmpty() && !given.equals("*")) {
+                name = given;
+            }
+        }
+        if (!TOOL_NAME.matcher(name).matches()) {
+            problems.error(
+                    as != null ? as.pos() : script.pos(),
+                    "'" + name + "' is not a tool name (a letter or _, then letters, digits, _, . or -): import"
+                            + " the script with a name ('" + path + "': asName)");
+            return;
+        }
+        for (Import earlier : imports) {
+            if (earlier.name().equals(name)) {
+                problems.error(
+                        script.pos(),
+                        "the name '" + name + "' is already given to the import of '" + earlier.path() + "' (line "
+                                + earlier.pos().line() + "): import one of them with another name");
+                return;
+            }
+        }
+        imports.add(new Import(path, name, script.pos()));
+    }
+
+    private static boolean isWindowsPath(String path) {
+        return path.length() > 2 && path.charAt(1) == ':' && Character.isLetter(path.charAt(0));
+    }
+
+    /** The names a plan tool may have (as {@code PlanSignature} reads them). */
+    static final java.util.regex.Pattern TOOL_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
 
     private void type(PNode value) {
         String type = text(value, "");

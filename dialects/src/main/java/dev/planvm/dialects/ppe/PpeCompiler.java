@@ -6,13 +6,23 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.internal.CompileResult;
 import dev.planvm.dialects.internal.FrontEndOptions;
+import dev.planvm.dialects.internal.ImportedScript;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
+import dev.planvm.dialects.internal.SourceText;
 import dev.planvm.dialects.yaml.YamlCompiler;
+import dev.planvm.instructions.Diagnostic;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The PPE dialect (seed 004): {@code .ai.yaml} scripts of dialogue turns and directives, compiled to
@@ -29,6 +39,19 @@ public final class PpeCompiler {
 
     /** Compiles a script; never throws on bad input. The size limit is checked by the caller. */
     public static CompileResult compile(String source, String fileName, FrontEndOptions options) {
+        return compile(source, fileName, null, options);
+    }
+
+    /**
+     * Compiles a script read from {@code file} (null: text with no file, which cannot import), and
+     * every script it imports, as plan tools ({@link CompileResult#imports()}).
+     */
+    public static CompileResult compile(String source, String fileName, Path file, FrontEndOptions options) {
+        return compile(source, fileName, file, options, new Imports());
+    }
+
+    private static CompileResult compile(
+            String source, String fileName, Path file, FrontEndOptions options, Imports context) {
         Problems problems = new Problems();
         int longLine = longLine(source);
         if (longLine > 0) {
@@ -53,6 +76,7 @@ public final class PpeCompiler {
         Values values = new Values(problems, templates);
         FrontMatter front =
                 FrontMatter.read(frontMatter ? documents.get(0).root() : null, baseName(fileName), problems, values);
+        List<ImportedScript> imported = context.resolve(front.imports, file, options, problems);
         PlanBuilder plan = new PlanBuilder(options.maxInstructions());
         ScriptCompiler script = new ScriptCompiler(problems, templates, values, plan, front);
         script.compile(dialogues, endOf(source));
@@ -76,7 +100,162 @@ public final class PpeCompiler {
         }
         Map<Integer, Integer> lines = new LinkedHashMap<>();
         ArrayNode instructions = plan.finish(endOf(source), lines);
-        return new CompileResult(document(front, instructions), lines, problems.list());
+        return new CompileResult(document(front, instructions), lines, problems.list(), imported);
+    }
+
+    /**
+     * The scripts being compiled (to refuse an import cycle) and those already compiled, for one
+     * compilation and all its imports.
+     */
+    private static final class Imports {
+
+        /** The largest imported script, as the plan limit. */
+        private static final long MAX_BYTES = 5L * 1024 * 1024;
+
+        private final List<Path> compiling = new ArrayList<>();
+        private final Map<Path, CompileResult> compiled = new HashMap<>();
+
+        /**
+         * Compiles each import of the script in {@code file}: the plan tools it and its imports call,
+         * each once by name and file; problems are reported at the import.
+         */
+        List<ImportedScript> resolve(
+                List<FrontMatter.Import> imports, Path file, FrontEndOptions options, Problems problems) {
+            List<ImportedScript> all = new ArrayList<>();
+            if (imports.isEmpty()) {
+                return all;
+            }
+            if (file == null) {
+                problems.error(
+                        imports.get(0).pos(),
+                        "'import' finds scripts beside the importing script's file: run the script from its file,"
+                                + " not from standard input or a request");
+                return all;
+            }
+            Path self = real(file);
+            if (compiling.isEmpty()) {
+                compiling.add(self);
+            }
+            Path folder = self.getParent();
+            for (FrontMatter.Import i : imports) {
+                Path target = folder.resolve(i.path()).normalize();
+                if (!Files.isRegularFile(target)) {
+                    problems.error(i.pos(), "the imported script '" + i.path() + "' is not found beside this script");
+                    continue;
+                }
+                Path real = real(target);
+                if (compiling.contains(real)) {
+                    List<String> cycle = new ArrayList<>();
+                    compiling
+                            .subList(compiling.indexOf(real), compiling.size())
+                            .forEach(p -> cycle.add(String.valueOf(p.getFileName())));
+                    cycle.add(String.valueOf(real.getFileName()));
+                    problems.error(
+                            i.pos(),
+                            "importing '" + i.path() + "' makes a cycle (" + String.join(" → ", cycle)
+                                    + "): a script may not import itself, directly or through others");
+                    continue;
+                }
+                CompileResult result = compiled.get(real);
+                if (result == null) {
+                    result = compileImport(real, options);
+                    compiled.put(real, result);
+                }
+                if (result.plan() == null) {
+                    result.diagnostics().stream()
+                            .filter(Diagnostic::isError)
+                            .limit(5)
+                            .forEach(d -> problems.error(
+                                    i.pos(),
+                                    "the imported script '" + i.path() + "' does not compile: " + d.format(i.path())));
+                    continue;
+                }
+                add(
+                        all,
+                        new ImportedScript(i.name(), real, named(result.plan(), i.name()), result.lineOfSeqNo()),
+                        i,
+                        problems);
+                for (ImportedScript below : result.imports()) {
+                    add(all, below, i, problems);
+                }
+            }
+            return all;
+        }
+
+        private static void add(
+                List<ImportedScript> all, ImportedScript script, FrontMatter.Import at, Problems problems) {
+            for (ImportedScript other : all) {
+                if (other.name().equals(script.name())) {
+                    if (!other.file().equals(script.file())) {
+                        problems.error(
+                                at.pos(),
+                                "the plan tool name '" + script.name() + "' is given to two scripts, "
+                                        + other.file().getFileName() + " and "
+                                        + script.file().getFileName()
+                                        + ": import one of them with another name");
+                    }
+                    return;
+                }
+            }
+            all.add(script);
+        }
+
+        /** Compiles an imported script; its declared inputs are given by the caller, so their defaults are not assigned over them. */
+        private CompileResult compileImport(Path file, FrontEndOptions options) {
+            Problems problems = new Problems();
+            String text = SourceText.read(file, MAX_BYTES, problems);
+            if (text == null) {
+                return new CompileResult(null, Map.of(), problems.list());
+            }
+            compiling.add(file);
+            try {
+                FrontEndOptions own = new FrontEndOptions(
+                        options.singleDomainResult(),
+                        options.unwrapSingleElement(),
+                        options.tools(),
+                        Set.of(),
+                        options.maxNesting(),
+                        options.maxAliases(),
+                        options.maxInstructions());
+                CompileResult first = PpeCompiler.compile(text, file.toString(), file, own, this);
+                Set<String> inputs = new HashSet<>();
+                if (first.plan() != null) {
+                    first.plan().path("inputs").path("properties").fieldNames().forEachRemaining(inputs::add);
+                }
+                if (inputs.isEmpty()) {
+                    return first;
+                }
+                return PpeCompiler.compile(
+                        text,
+                        file.toString(),
+                        file,
+                        new FrontEndOptions(
+                                own.singleDomainResult(),
+                                own.unwrapSingleElement(),
+                                own.tools(),
+                                inputs,
+                                own.maxNesting(),
+                                own.maxAliases(),
+                                own.maxInstructions()),
+                        this);
+            } finally {
+                compiling.remove(compiling.size() - 1);
+            }
+        }
+
+        private static JsonNode named(JsonNode document, String name) {
+            ObjectNode copy = ((ObjectNode) document).deepCopy();
+            copy.put("name", name);
+            return copy;
+        }
+
+        private static Path real(Path file) {
+            try {
+                return file.toRealPath();
+            } catch (IOException e) {
+                return file.toAbsolutePath().normalize();
+            }
+        }
     }
 
     /** The front-matter values the script reads and the run does not give, assigned first (in file order). */

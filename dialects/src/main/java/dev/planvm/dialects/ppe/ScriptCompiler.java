@@ -35,6 +35,7 @@ final class ScriptCompiler {
     final FrontMatter front;
     final PlanBuilder.Label end;
     private final Directives directives;
+    private final Invocations invocations;
     /** What final_answer gets when no $ret runs: the last answer or echo so far (a template), or null. */
     JsonNode result;
     /** Whether a jump to the end was written. */
@@ -57,6 +58,14 @@ final class ScriptCompiler {
         this.front = front;
         this.end = plan.label();
         this.directives = new Directives(this);
+        this.invocations = new Invocations(this);
+    }
+
+    /** The plan-tool names of the scripts this one imports. */
+    java.util.Set<String> importedScripts() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        front.imports.forEach(i -> names.add(i.name()));
+        return names;
     }
 
     /** Compiles the dialogue documents (those after the front matter). */
@@ -180,11 +189,12 @@ final class ScriptCompiler {
         if (s.plain() && text.isEmpty()) {
             return; // an empty item
         }
-        if (text.startsWith("->") || text.startsWith("$|")) {
-            problems.error(
-                    s.pos(),
-                    "chains ('->') and pipes ('$|') are not supported: they call scripts as plan tools,"
-                            + " which planvm does not have yet");
+        if (text.startsWith("->")) {
+            invocations.chain(text, s.pos(), dialogue, loop, atEnd, directives);
+            return;
+        }
+        if (text.startsWith("$|")) {
+            problems.error(s.pos(), "pipes ('$|') are not supported: write a chain ('-> script')");
             return;
         }
         Matcher bare = BARE_DIRECTIVE.matcher(text);
@@ -198,17 +208,56 @@ final class ScriptCompiler {
             return;
         }
         if (text.contains(" -> ")) {
-            problems.error(s.pos(), "chains ('->') are not supported: they need plan tools");
+            problems.error(
+                    s.pos(),
+                    "a chain ('->') starts a step of its own: write the step, then '-> script(args)' as the next"
+                            + " step");
             return;
         }
         userTurn(s, dialogue);
     }
 
     private void userTurn(PNode.Scalar s, Dialogue dialogue) {
-        String content = templates.text(s.value(), s.pos());
+        String content = turnText(s.value(), s.pos());
         if (content != null) {
             dialogue.add("user", content);
         }
+    }
+
+    /**
+     * A user or system turn's text as a template; each {@code [[@script(args)]]} in it calls the imported
+     * script first and shows its result. Null after a problem.
+     */
+    private String turnText(String raw, Pos pos) {
+        if (raw.startsWith("~") || raw.startsWith("#:") || raw.startsWith("#+") || !raw.contains("[[@")) {
+            return templates.text(raw, pos);
+        }
+        String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
+        StringBuilder content = new StringBuilder();
+        int i = 0;
+        while (i < body.length()) {
+            int open = body.indexOf("[[@", i);
+            int close = open < 0 ? -1 : body.indexOf("]]", open + 3);
+            String before = body.substring(i, open < 0 || close < 0 ? body.length() : open);
+            int bracket = before.indexOf("[[");
+            String translated = bracket >= 0 && before.indexOf("]]", bracket) > 0
+                    ? templates.text(before.substring(bracket), pos) // refused: [[VAR]] outside an assistant turn
+                    : templates.interpolate(before, pos);
+            if (translated == null) {
+                return null;
+            }
+            content.append(translated);
+            if (open < 0 || close < 0) {
+                break;
+            }
+            String shown = invocations.replacement(body.substring(open + 2, close), pos);
+            if (shown == null) {
+                return null;
+            }
+            content.append(shown);
+            i = close + 2;
+        }
+        return content.toString();
     }
 
     private void turn(String role, Pos pos, PNode value, Dialogue dialogue) {
@@ -219,7 +268,7 @@ final class ScriptCompiler {
             return;
         }
         if (!role.equals("assistant")) {
-            String content = templates.text(s.value(), s.pos());
+            String content = turnText(s.value(), s.pos());
             if (content != null) {
                 dialogue.add(role, content);
             }
@@ -254,7 +303,17 @@ final class ScriptCompiler {
             if (open < 0 || close < 0) {
                 break;
             }
-            Placeholder p = Placeholder.parse(body.substring(open + 2, close), s.pos(), problems);
+            String inner = body.substring(open + 2, close);
+            if (inner.strip().startsWith("@")) {
+                String shown = invocations.replacement(inner, s.pos());
+                if (shown == null) {
+                    return;
+                }
+                content.append(shown);
+                i = close + 2;
+                continue;
+            }
+            Placeholder p = Placeholder.parse(inner, s.pos(), problems);
             if (p == null) {
                 return;
             }

@@ -6,7 +6,9 @@ import dev.planvm.instructions.expr.Expr;
 import dev.planvm.instructions.expr.ExprParser;
 import dev.planvm.instructions.expr.ExprSyntaxException;
 import dev.planvm.instructions.expr.Exprs;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -82,13 +84,27 @@ final class Templates {
         StringBuilder out = new StringBuilder();
         int i = 0;
         while (i < body.length()) {
-            if (body.startsWith("{%", i) || body.startsWith("{#", i)) {
-                problems.error(
-                        pos,
-                        "Jinja statements and comments ('" + body.substring(i, i + 2)
-                                + " ... %}': if, for, set, macros) are not supported in templates: use $if, $for"
-                                + " and $set steps");
-                return null;
+            if (body.startsWith("{#", i)) {
+                int end = body.indexOf("#}", i + 2);
+                if (end < 0) {
+                    problems.error(pos, "the Jinja comment '{#' is not closed by '#}'");
+                    return null;
+                }
+                i = end + 2;
+                continue;
+            }
+            if (body.startsWith("{%", i)) {
+                Block block = ifBlock(body, i, pos);
+                if (block == null) {
+                    return null;
+                }
+                if (out.length() > 0 && out.charAt(out.length() - 1) == '$') {
+                    out.setLength(out.length() - 1);
+                    out.append("${'$'}");
+                }
+                out.append("${").append(block.expression()).append('}');
+                i = block.end();
+                continue;
             }
             if (body.startsWith("((", i)
                     && body.indexOf("))", i) > 0
@@ -125,6 +141,182 @@ final class Templates {
             }
         }
         return out.toString();
+    }
+
+    /** A Jinja block as one expression, and the index just after it. */
+    private record Block(String expression, int end) {}
+
+    /** A {@code {% ... %}} tag: its words, and the index just after it. */
+    private record Tag(String words, int end) {}
+
+    private Tag tag(String body, int start, Pos pos) {
+        int end = body.indexOf("%}", start + 2);
+        if (end < 0) {
+            problems.error(pos, "the Jinja statement '{%' is not closed by '%}'");
+            return null;
+        }
+        String words = body.substring(start + 2, end);
+        if (words.startsWith("-") || words.endsWith("-") || words.startsWith("+")) {
+            problems.error(
+                    pos, "Jinja whitespace control ('{%-', '-%}') is not supported: write the spaces as they are");
+            return null;
+        }
+        return new Tag(words.strip(), end + 2);
+    }
+
+    /**
+     * {@code {% if c %}A{% elif d %}B{% else %}C{% endif %}} starting at {@code start}, as one
+     * expression: {@code (c) && (A) || !(c) && (d) && (B) || !(c) && !(d) && (C) || ''}, where each
+     * branch is its text and {@code {{...}}} concatenated ({@code &&} and {@code ||} answer the deciding
+     * value, so an empty branch gives empty text). Null after a problem (reported).
+     */
+    private Block ifBlock(String body, int start, Pos pos) {
+        Tag open = tag(body, start, pos);
+        if (open == null) {
+            return null;
+        }
+        if (!open.words().startsWith("if ")) {
+            String word = open.words().split("\\s+", 2)[0];
+            problems.error(
+                    pos,
+                    "the Jinja statement '{% " + word + " %}' is not supported in templates (only {% if %}, {% elif"
+                            + " %}, {% else %} and {% endif %}): use $for and $set steps");
+            return null;
+        }
+        List<String> conditions = new ArrayList<>();
+        List<String> branches = new ArrayList<>();
+        String condition = expression(open.words().substring(3), pos);
+        if (condition == null) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        int i = open.end();
+        while (i < body.length()) {
+            if (body.startsWith("{{", i)) {
+                boolean triple = body.startsWith("{{{", i);
+                String close = triple ? "}}}" : "}}";
+                int end = body.indexOf(close, i + (triple ? 3 : 2));
+                if (end < 0) {
+                    problems.error(pos, "'" + (triple ? "{{{" : "{{") + "' is not closed by '" + close + "'");
+                    return null;
+                }
+                String expr = expression(body.substring(i + (triple ? 3 : 2), end), pos);
+                if (expr == null) {
+                    return null;
+                }
+                flush(text, parts);
+                parts.add("(" + expr + ")");
+                i = end + close.length();
+            } else if (body.startsWith("{#", i)) {
+                int end = body.indexOf("#}", i + 2);
+                if (end < 0) {
+                    problems.error(pos, "the Jinja comment '{#' is not closed by '#}'");
+                    return null;
+                }
+                i = end + 2;
+            } else if (body.startsWith("{%", i)) {
+                Tag tag = tag(body, i, pos);
+                if (tag == null) {
+                    return null;
+                }
+                String words = tag.words();
+                if (words.startsWith("if ")) {
+                    Block inner = ifBlock(body, i, pos);
+                    if (inner == null) {
+                        return null;
+                    }
+                    flush(text, parts);
+                    parts.add("(" + inner.expression() + ")");
+                    i = inner.end();
+                    continue;
+                }
+                if (!(words.startsWith("elif ") || words.equals("else") || words.equals("endif"))) {
+                    String word = words.split("\\s+", 2)[0];
+                    problems.error(
+                            pos,
+                            "the Jinja statement '{% " + word + " %}' is not supported in templates (only {% if %},"
+                                    + " {% elif %}, {% else %} and {% endif %}): use $for and $set steps");
+                    return null;
+                }
+                flush(text, parts);
+                conditions.add(condition);
+                branches.add(parts.isEmpty() ? "''" : String.join(" + ", parts));
+                parts = new ArrayList<>();
+                if (words.equals("endif")) {
+                    return block(conditions, branches, tag.end(), pos);
+                }
+                if (condition == null) {
+                    problems.error(pos, "'{% " + words + " %}' comes after '{% else %}' in one '{% if %}'");
+                    return null;
+                }
+                if (words.equals("else")) {
+                    condition = null;
+                } else {
+                    condition = expression(words.substring(5), pos);
+                    if (condition == null) {
+                        return null;
+                    }
+                }
+                i = tag.end();
+            } else if (body.startsWith("${", i) && !body.startsWith("${{", i)) {
+                text.append("${");
+                i += 2;
+            } else {
+                text.append(body.charAt(i));
+                i++;
+            }
+        }
+        problems.error(pos, "'{% if %}' is not closed by '{% endif %}'");
+        return null;
+    }
+
+    private static void flush(StringBuilder text, List<String> parts) {
+        if (text.length() > 0) {
+            parts.add(quote(text.toString()));
+            text.setLength(0);
+        }
+    }
+
+    private Block block(List<String> conditions, List<String> branches, int end, Pos pos) {
+        List<String> terms = new ArrayList<>();
+        List<String> before = new ArrayList<>();
+        for (int b = 0; b < branches.size(); b++) {
+            List<String> term = new ArrayList<>(before);
+            String condition = conditions.get(b);
+            if (condition != null) {
+                term.add("(" + condition + ")");
+                before.add("!(" + condition + ")");
+            }
+            term.add("(" + branches.get(b) + ")");
+            terms.add(String.join(" && ", term));
+        }
+        terms.add("''");
+        String expression = String.join(" || ", terms);
+        try {
+            ExprParser.parse(expression);
+        } catch (RuntimeException | StackOverflowError e) {
+            problems.error(pos, "the Jinja '{% if %}' cannot be read as an expression");
+            return null;
+        }
+        return new Block(expression, end);
+    }
+
+    /** Text as an expression's string literal. */
+    private static String quote(String text) {
+        StringBuilder out = new StringBuilder("'");
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\'' -> out.append("\\'");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> out.append(c);
+            }
+        }
+        return out.append('\'').toString();
     }
 
     /** Text taken as written: only {@code ${} is escaped. */

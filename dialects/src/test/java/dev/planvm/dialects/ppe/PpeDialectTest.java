@@ -59,8 +59,8 @@ class PpeDialectTest {
         assertThat(compiled.valid()).isFalse();
         assertThat(compiled.errors())
                 .singleElement()
-                .satisfies(e ->
-                        assertThat(e.format("x.ai.yaml")).startsWith("x.ai.yaml: line 3, column 3: chains ('->')"));
+                .satisfies(e -> assertThat(e.format("x.ai.yaml"))
+                        .startsWith("x.ai.yaml: line 3, column 3: 'translator' is not an imported script"));
     }
 
     @Test
@@ -91,6 +91,16 @@ class PpeDialectTest {
     void ret_in_a_branch_ends_the_script_with_its_value() throws IOException {
         assertThat(run("ret-in-a-branch", Map.of("n", IntNode.valueOf(11)))).isEqualTo(TextNode.valueOf("big"));
         assertThat(run("ret-in-a-branch", Map.of("n", IntNode.valueOf(3)))).isEqualTo(IntNode.valueOf(3));
+    }
+
+    @Test
+    void jinja_if_elif_else_in_a_template_picks_the_branch_its_conditions_choose() throws IOException {
+        assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(11), "name", TextNode.valueOf("Ann"))))
+                .isEqualTo(TextNode.valueOf("big: 'Ann' \\ eleven."));
+        assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(5), "name", TextNode.valueOf("Bo"))))
+                .isEqualTo(TextNode.valueOf("mid: 'Bo'."));
+        assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(1), "name", TextNode.valueOf(""))))
+                .isEqualTo(TextNode.valueOf("small: ."));
     }
 
     @Test

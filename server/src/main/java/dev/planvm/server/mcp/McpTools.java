@@ -5,22 +5,30 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
 import dev.planvm.server.PlanService;
 import dev.planvm.server.RunRequest;
 import dev.planvm.server.ServiceException;
 import dev.planvm.server.internal.Json;
+import dev.planvm.tools.JsonSchemas;
+import dev.planvm.vm.plantools.PlanTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * The MCP tools planvm offers: {@code validate_plan}, {@code run_plan}, {@code get_run}, {@code answer_input},
- * {@code plan_schema}, {@code list_tools}. Each answers structured content and the same JSON as text; a plan that does not
+ * {@code plan_schema}, {@code list_tools}, and each plan tool of the VM under its own name. Each answers structured
+ * content and the same JSON as text; a plan that does not
  * validate, a request the service refuses, or a run that failed is {@code isError} with the located
  * diagnostics or the sentence.
  */
@@ -36,6 +44,19 @@ final class McpTools {
     private McpTools() {}
 
     static List<SyncToolSpecification> of(PlanService service, McpJsonMapper json) {
+        List<SyncToolSpecification> all = new ArrayList<>(builtins(service, json));
+        Set<String> taken = new HashSet<>();
+        all.forEach(spec -> taken.add(spec.tool().name()));
+        service.vm().tools().all().stream()
+                .filter(PlanTool.class::isInstance)
+                .map(PlanTool.class::cast)
+                .filter(tool -> !taken.contains(tool.name()))
+                .sorted(Comparator.comparing(PlanTool::name))
+                .forEach(tool -> all.add(planTool(service, json, tool)));
+        return all;
+    }
+
+    private static List<SyncToolSpecification> builtins(PlanService service, McpJsonMapper json) {
         return List.of(
                 tool(
                         json,
@@ -103,6 +124,100 @@ final class McpTools {
     }
 
     private record Answer(ObjectNode body, boolean error) {}
+
+    /**
+     * A plan tool of the VM as an MCP tool: its name, description, {@code inputs} as the input schema
+     * and, when it answers an object, {@code output} as the output schema. A call is a stored run of
+     * the plan with the arguments as its inputs (an absent input with a {@code default} gets it),
+     * under the service's tools, store and policy; its {@code final_answer} is the answer (structured
+     * content, and the text), or the run's error.
+     */
+    private static SyncToolSpecification planTool(PlanService service, McpJsonMapper json, PlanTool planTool) {
+        JsonNode output = planTool.signature().output();
+        boolean objectOutput =
+                output != null && "object".equals(output.path("type").asText());
+        McpSchema.Tool.Builder builder = McpSchema.Tool.builder(
+                        planTool.name(), json, Json.write(planTool.paramsSchema()))
+                .description(planTool.description());
+        if (objectOutput) {
+            builder.outputSchema(json, Json.write(output));
+        }
+        Schema inputs = JsonSchemas.compile(planTool.paramsSchema());
+        Schema outputs = output == null ? null : JsonSchemas.compile(output);
+        return SyncToolSpecification.builder()
+                .tool(builder.build())
+                .callHandler((exchange, request) -> {
+                    ObjectNode args = request.arguments() == null
+                            ? JsonNodeFactory.instance.objectNode()
+                            : MAPPER.valueToTree(request.arguments());
+                    try {
+                        List<String> bad = JsonSchemas.problems(inputs, args, 5);
+                        if (!bad.isEmpty()) {
+                            return error(new ServiceException(
+                                            ServiceException.Kind.BAD_REQUEST,
+                                            "the arguments of plan tool '" + planTool.name() + "' do not fit its"
+                                                    + " inputs: " + String.join("; ", bad))
+                                    .toJson());
+                        }
+                        ObjectNode body = JsonNodeFactory.instance.objectNode();
+                        body.set("plan", planTool.plan().document());
+                        body.put("name", planTool.name() + ".json");
+                        body.set("inputs", withDefaults(planTool.paramsSchema(), args));
+                        PlanService.Submitted run = service.start(RunRequest.fromJson(body));
+                        ObjectNode outcome = service.await(run, RUN_WAIT, false);
+                        if (!"succeeded".equals(outcome.path("state").asText())) {
+                            return error(outcome);
+                        }
+                        JsonNode answer = outcome.path("result");
+                        if (outputs != null) {
+                            List<String> wrong = JsonSchemas.problems(outputs, answer, 5);
+                            if (!wrong.isEmpty()) {
+                                outcome.put(
+                                        "error",
+                                        "plan tool '" + planTool.name() + "' answered a final_answer that does not"
+                                                + " fit its output schema: " + String.join("; ", wrong));
+                                return error(outcome);
+                            }
+                        }
+                        CallToolResult.Builder result = CallToolResult.builder()
+                                .addTextContent(answer.isTextual() ? answer.asText() : Json.write(answer))
+                                .isError(false);
+                        if (answer.isObject()) {
+                            result.structuredContent(MAPPER.convertValue(answer, Map.class));
+                        }
+                        return result.build();
+                    } catch (ServiceException e) {
+                        return error(e.toJson());
+                    } catch (RuntimeException e) {
+                        return error(new ServiceException(
+                                        ServiceException.Kind.INTERNAL,
+                                        "unexpected " + e.getClass().getSimpleName()
+                                                + (e.getMessage() == null ? "" : ": " + e.getMessage()))
+                                .toJson());
+                    }
+                })
+                .build();
+    }
+
+    /** The arguments, and the schema's default of each absent input (as a plan tool's child run gets them). */
+    private static ObjectNode withDefaults(JsonNode schema, ObjectNode args) {
+        ObjectNode inputs = JsonNodeFactory.instance.objectNode();
+        schema.path("properties").properties().forEach(p -> {
+            if (!args.has(p.getKey()) && p.getValue().has("default")) {
+                inputs.set(p.getKey(), p.getValue().get("default"));
+            }
+        });
+        inputs.setAll(args);
+        return inputs;
+    }
+
+    private static CallToolResult error(ObjectNode body) {
+        return CallToolResult.builder()
+                .structuredContent(MAPPER.convertValue(body, Map.class))
+                .addTextContent(Json.write(body))
+                .isError(true)
+                .build();
+    }
 
     private static SyncToolSpecification tool(
             McpJsonMapper json, String name, String description, String schema, Function<ObjectNode, Answer> handler) {
