@@ -338,7 +338,7 @@ public final class PlanVm implements AutoCloseable {
                         runLimits,
                         early,
                         answers,
-                        executor(),
+                        schedulers.get(),
                         maxInFlight,
                         inputs));
     }
