@@ -48,8 +48,9 @@ import java.util.function.IntConsumer;
  * within the run's {@link RunLimits}: the same computation the handler makes at its turn. Values
  * forwarded ahead of commit are held to the same limits as the variables they will become.
  *
- * <p>Early calls are started and waited for through the run's {@link CallScheduler}: threads of
- * this process by default, Temporal activities and promises inside a workflow.
+ * <p>Early calls are started by {@link EarlyCalls} (which also holds the values forwarded ahead and
+ * the in-flight cap) and waited for through the run's {@link CallScheduler}: threads of this process
+ * by default, Temporal activities and promises inside a workflow.
  */
 public final class Speculator {
 

@@ -30,7 +30,9 @@ import java.util.Optional;
  * tool), or the first instruction that arrives out of order, and at most {@value #MAX_PREFIX}
  * instructions. Over that start, an assign is evaluated ahead (once, when what it reads is known) and
  * a call's answer is bound to its {@code output_vars} ahead, so later calls reading them start too;
- * values are held to the run's limits. Each call started is handed to
+ * values are held to the run's limits. Calls start through {@link EarlyCalls} (and so through a
+ * {@link CallScheduler}), the owner of the calls started, the values forwarded ahead and the
+ * in-flight cap, as for a complete plan. Each call started is handed to
  * {@link EarlyAnswers}, which gives its answer to the very same call of the run (the
  * {@code seq_no}, tool, params and expected keys all equal) and nothing else; so a call started
  * from a plan that later turns out different, or invalid, is never used, only discarded.
