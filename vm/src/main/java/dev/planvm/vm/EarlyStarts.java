@@ -9,7 +9,8 @@ import java.util.List;
  * the same {@link RunSession}: tell it each instruction as soon as it is complete and checked
  * ({@link #arrived}); every call whose inputs are known and whose tool is free to start early
  * (read-only, allowed) starts at once, through the session's call chain (so it is recorded,
- * replayed, retried and counted against the token budget). When the plan is complete and valid,
+ * replayed, retried and counted against the token budget) and a {@link dev.planvm.vm.run.CallScheduler}
+ * of its own (the VM's, as for the calls a run starts early). When the plan is complete and valid,
  * {@link #finish()} and run it in the session: each instruction whose call is the very same as one
  * started here gets that call's answer. When it is not, {@link #discard()} cancels them; nothing of
  * theirs is used. Which calls may start is decided over the straight-line start of the plan only
@@ -53,7 +54,7 @@ public final class EarlyStarts {
     /** The calls started, in the order they started. */
     public List<EarlyCall> calls() {
         return starts.started().stream()
-                .map(s -> new EarlyCall(s.seqNo(), s.tool(), s.startedNanos(), s.answeredNanos(), s.failed()))
+                .map(c -> new EarlyCall(c.seqNo(), c.tool(), c.startedNanos(), c.answeredNanos(), c.failed()))
                 .toList();
     }
 }

@@ -369,7 +369,7 @@ public final class PlanVm implements AutoCloseable {
                         runLimits,
                         early,
                         answers,
-                        executor(),
+                        schedulers.get(),
                         maxInFlight,
                         inputs));
     }

@@ -267,7 +267,8 @@ public final class PlanVmBuilder {
 
     /**
      * Where each run gets its {@link CallScheduler} (how early calls run and are waited for, and
-     * the run's clocks); by default threads of this process and the system clocks.
+     * the run's clocks); by default threads of this process and the system clocks. Each plan still
+     * arriving ({@link RunSession#startEarly}) gets one too, for the calls it starts.
      */
     public PlanVmBuilder callScheduler(Supplier<? extends CallScheduler> perRun) {
         this.schedulers = Objects.requireNonNull(perRun, "perRun");

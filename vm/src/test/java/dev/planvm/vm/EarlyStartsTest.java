@@ -100,6 +100,64 @@ class EarlyStartsTest {
     }
 
     @Test
+    void calls_started_while_a_plan_arrives_go_through_the_vms_call_scheduler() throws Exception {
+        List<Integer> tags = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            PlanVm scheduled = PlanVm.builder()
+                    .tool(tool("search", false, 0))
+                    .tool(tool("send", true, 0))
+                    .callScheduler(() -> new RecordingScheduler(tags, threads))
+                    .build();
+            Plan plan = scheduled.loader().load(PLAN, "p.json").planOrThrow();
+            RunSession session = scheduled.session(RunMode.live());
+            EarlyStarts early = session.startEarly(inputs);
+            plan.instructions().forEach(early::arrived);
+            assertThat(searched.await(5, TimeUnit.SECONDS)).isTrue();
+            early.finish();
+
+            assertThat(tags).as("tags of the calls the scheduler started").containsExactly(1, 2);
+            RunResult result = scheduled.run(plan, Checkpoint.start(inputs), session, List.of(), null);
+            assertThat(result.succeeded()).isTrue();
+            assertThat(session.earlyAnswersUsed()).isEqualTo(2);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** The default scheduler, recording the tag of every call it starts. */
+    private static final class RecordingScheduler implements dev.planvm.vm.run.CallScheduler {
+        private final List<Integer> tags;
+        private final dev.planvm.vm.run.CallScheduler threads;
+
+        RecordingScheduler(List<Integer> tags, java.util.concurrent.ExecutorService executor) {
+            this.tags = tags;
+            this.threads = new dev.planvm.vm.internal.ThreadScheduler(() -> executor);
+        }
+
+        @Override
+        public Pending start(int tag, java.util.function.Supplier<JsonNode> work) {
+            tags.add(tag);
+            return threads.start(tag, work);
+        }
+
+        @Override
+        public int awaitDone() throws InterruptedException {
+            return threads.awaitDone();
+        }
+
+        @Override
+        public int pollDone() {
+            return threads.pollDone();
+        }
+
+        @Override
+        public void forgetDone() {
+            threads.forgetDone();
+        }
+    }
+
+    @Test
     void a_long_hostile_start_of_a_plan_is_evaluated_once_per_instruction_and_bounded() {
         StringBuilder json =
                 new StringBuilder("[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"v0\": \"ab\"}}");

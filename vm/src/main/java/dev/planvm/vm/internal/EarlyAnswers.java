@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.call.FailedAttempt;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -12,8 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletionException;
 
 /**
  * The first link of a session's call chain: answers a call with the answer of the very same call
@@ -23,14 +21,11 @@ import java.util.concurrent.Future;
  */
 public final class EarlyAnswers implements CallInterceptor {
 
-    /** A call started early: its answer to come, and what it reported on the way. */
-    public record Early(Call call, Future<JsonNode> answer, List<FailedAttempt> attempts, TokenTally tokens) {}
-
-    private final Map<Call, Deque<Early>> waiting = new HashMap<>();
+    private final Map<Call, Deque<EarlyCalls.Started>> waiting = new HashMap<>();
     private int used;
 
     /** Holds {@code early} for the first identical call. */
-    public synchronized void add(Early early) {
+    public synchronized void add(EarlyCalls.Started early) {
         waiting.computeIfAbsent(early.call(), c -> new ArrayDeque<>()).add(early);
     }
 
@@ -41,22 +36,21 @@ public final class EarlyAnswers implements CallInterceptor {
 
     /** Cancels every early call not used yet; returns how many there were. */
     public int discard() {
-        List<Early> unused = new ArrayList<>();
+        List<EarlyCalls.Started> unused = new ArrayList<>();
         synchronized (this) {
             waiting.values().forEach(unused::addAll);
             waiting.clear();
         }
-        unused.forEach(
-                early -> early.answer().cancel(true)); // outside the lock: a cancelled call's hooks may take others
+        unused.forEach(EarlyCalls.Started::cancel); // outside the lock: a cancelled call's hooks may take others
         return unused.size();
     }
 
-    private synchronized Early take(Call call) {
-        Deque<Early> calls = waiting.get(call);
+    private synchronized EarlyCalls.Started take(Call call) {
+        Deque<EarlyCalls.Started> calls = waiting.get(call);
         if (calls == null) {
             return null;
         }
-        Early early = calls.poll();
+        EarlyCalls.Started early = calls.poll();
         if (calls.isEmpty()) {
             waiting.remove(call);
         }
@@ -69,36 +63,30 @@ public final class EarlyAnswers implements CallInterceptor {
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
-        Early early = take(call);
+        EarlyCalls.Started early = take(call);
         if (early == null) {
             return chain.proceed(call);
         }
+        JsonNode answer;
         try {
-            JsonNode answer = early.answer().get();
-            tell(chain, call, early);
-            return answer;
+            answer = early.answer(); // waits for the call to be done
         } catch (CancellationException cancelled) {
             return chain.proceed(call);
-        } catch (ExecutionException e) {
-            tell(chain, call, early);
-            Throwable cause = e.getCause();
-            if (cause instanceof ToolException failure) {
-                throw failure;
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof InterruptedException interrupted) {
+                early.cancel();
+                throw new ToolException("interrupted while waiting for " + call.describe(), false, interrupted);
             }
-            throw new ToolException(call.describe() + " failed: " + cause, false, cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            early.answer().cancel(true);
-            throw new ToolException("interrupted while waiting for " + call.describe(), false, e);
+            early.tellTurn(chain::attemptFailed, call.context().events());
+            throw new ToolException(call.describe() + " failed: " + e.getCause(), false, e.getCause());
+        } catch (ToolException failure) {
+            early.tellTurn(chain::attemptFailed, call.context().events());
+            throw failure;
+        } catch (RuntimeException failure) {
+            early.tellTurn(chain::attemptFailed, call.context().events());
+            throw new ToolException(call.describe() + " failed: " + failure, false, failure);
         }
-    }
-
-    private static void tell(Chain chain, Call call, Early early) {
-        List<FailedAttempt> attempts;
-        synchronized (early.attempts()) {
-            attempts = new ArrayList<>(early.attempts());
-        }
-        attempts.forEach(chain::attemptFailed);
-        early.tokens().replayTo(call.context().events());
+        early.tellTurn(chain::attemptFailed, call.context().events());
+        return answer;
     }
 }

@@ -11,14 +11,11 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.vm.internal.handlers.AssignHandler;
-import dev.planvm.vm.internal.handlers.OutputBinding;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunResult;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +48,9 @@ import java.util.function.IntConsumer;
  * within the run's {@link RunLimits}: the same computation the handler makes at its turn. Values
  * forwarded ahead of commit are held to the same limits as the variables they will become.
  *
- * <p>Early calls are started and waited for through the run's {@link CallScheduler}: threads of
- * this process by default, Temporal activities and promises inside a workflow.
+ * <p>Early calls are started by {@link EarlyCalls} (which also holds the values forwarded ahead and
+ * the in-flight cap) and waited for through the run's {@link CallScheduler}: threads of this process
+ * by default, Temporal activities and promises inside a workflow.
  */
 public final class Speculator {
 
@@ -62,7 +60,8 @@ public final class Speculator {
     private final RunLimits limits;
     private final CallChain chain;
     private final CallScheduler scheduler;
-    private final int maxInFlight;
+    /** The calls started early, the values forwarded ahead of commit and the in-flight cap. */
+    private final EarlyCalls calls;
     /** Told the seq_no of each call started early whose turn never came (the run left the block first). */
     private final IntConsumer discardedEarly;
 
@@ -75,17 +74,9 @@ public final class Speculator {
     /** Calls not started yet, by the position whose value they wait for (rechecked when it commits or answers). */
     private final TreeMap<Integer, List<Integer>> blockedBy = new TreeMap<>();
 
-    private final Map<Integer, Launched> launched = new HashMap<>();
-    /** Writes of uncommitted block instructions, known ahead (position → variable → value). */
-    private final Map<Integer, Map<String, JsonNode>> forwarded = new HashMap<>();
-
     private int started;
     private int used;
     private int mismatched;
-
-    /** A call started early, its failed attempts and its tokens (written by the thread that runs it). */
-    private record Launched(
-            Call call, CallScheduler.Pending pending, List<FailedAttempt> attempts, TokenTally tokens) {}
 
     public Speculator(
             Plan plan,
@@ -102,7 +93,7 @@ public final class Speculator {
         this.limits = limits;
         this.chain = chain;
         this.scheduler = scheduler;
-        this.maxInFlight = maxInFlight;
+        this.calls = new EarlyCalls(chain, scheduler, maxInFlight);
         this.discardedEarly = discardedEarly;
     }
 
@@ -113,7 +104,7 @@ public final class Speculator {
             enterBlock(flow.blockStart[position]);
         }
         pc = position;
-        forwarded.keySet().removeIf(p -> p < position);
+        calls.forgetForwardedBefore(position);
         Map<Integer, List<Integer>> committed = blockedBy.headMap(position);
         committed.values().forEach(unchecked::addAll);
         committed.clear();
@@ -126,27 +117,25 @@ public final class Speculator {
      * flight, else through the scheduler so answers of other calls keep starting ready ones meanwhile.
      */
     JsonNode atTurn(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {
-        Launched early = launched.get(seqNo);
+        EarlyCalls.Started early = calls.get(seqNo);
         if (early != null && !early.call().equals(call)) {
             mismatched++;
-            early.pending().cancel();
-            launched.remove(seqNo);
+            early.cancel();
+            calls.remove(seqNo);
             early = null;
         }
         if (early != null) {
             used++;
-        } else if (inFlight() == 0) {
+        } else if (calls.inFlight() == 0) {
             return chain.execute(call, failedAttempts);
         } else {
-            early = submit(pc, call);
-            launched.put(seqNo, early);
+            early = calls.start(seqNo, pc, toolOf(plan.instructions().get(pc)), call, () -> {});
         }
         try {
             return await(early); // while it waits, later calls may start from this call's answer too
         } finally {
-            launched.remove(seqNo);
-            early.attempts().forEach(failedAttempts);
-            early.tokens().replayTo(call.context().events());
+            calls.remove(seqNo);
+            early.tellTurn(failedAttempts, call.context().events());
         }
     }
 
@@ -159,9 +148,9 @@ public final class Speculator {
         discard();
     }
 
-    private JsonNode await(Launched call) {
+    private JsonNode await(EarlyCalls.Started call) {
         try {
-            while (!call.pending().isDone()) {
+            while (!call.isDone()) {
                 unblock(scheduler.awaitDone());
                 startReady();
             }
@@ -170,7 +159,7 @@ public final class Speculator {
                 unblock(done);
             }
             startReady();
-            return call.pending().answer();
+            return call.answer();
         } catch (CompletionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof OutOfMemoryError || cause instanceof StackOverflowError) {
@@ -200,16 +189,11 @@ public final class Speculator {
         readinessCursor = 0;
         unchecked.clear();
         blockedBy.clear();
-        forwarded.clear();
+        calls.forgetForwarded();
     }
 
     private void discard() {
-        for (Map.Entry<Integer, Launched> early : launched.entrySet()) {
-            early.getValue().pending().cancel();
-            discardedEarly.accept(early.getKey());
-        }
-        launched.clear();
-        scheduler.forgetDone();
+        calls.discardAll(discardedEarly);
     }
 
     /** Starts, in position order, every unchecked call after {@code pc} whose inputs are known. */
@@ -218,7 +202,7 @@ public final class Speculator {
         while (readinessCursor < ordered.length && flow.lastSideEffect[ordered[readinessCursor]] < pc) {
             unchecked.add(ordered[readinessCursor++]);
         }
-        while (!unchecked.isEmpty() && inFlight() < maxInFlight) {
+        while (!unchecked.isEmpty() && calls.hasRoom()) {
             int position = unchecked.pollFirst();
             if (position <= pc) {
                 continue; // its turn is now or past: it is called at its turn
@@ -228,7 +212,7 @@ public final class Speculator {
                 Optional<Call> call = callFor(instruction, viewAt(position));
                 if (call.isPresent()) {
                     started++;
-                    launched.put(instruction.seqNo(), submit(position, call.get()));
+                    calls.start(instruction.seqNo(), position, toolOf(instruction), call.get(), () -> {});
                 }
             } catch (NotKnownYet notYet) {
                 blockedBy
@@ -246,23 +230,9 @@ public final class Speculator {
         return handler == null ? Optional.empty() : handler.callFor(instruction, view, limits);
     }
 
-    /** Starts the call through the scheduler; its position is handed out once it is done (never before). */
-    private Launched submit(int position, Call call) {
-        List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
-        TokenTally tokens = new TokenTally();
-        CallScheduler.Pending pending =
-                scheduler.start(position, () -> chain.execute(call.withEvents(tokens), attempts::add));
-        return new Launched(call, pending, attempts, tokens);
-    }
-
-    private int inFlight() {
-        int running = 0;
-        for (Launched early : launched.values()) {
-            if (!early.pending().isDone()) {
-                running++;
-            }
-        }
-        return running;
+    /** The tool an instruction calls (a {@code condition_prompt} jmp: its type). */
+    private static String toolOf(Instruction instruction) {
+        return instruction instanceof Calling calling ? calling.tool() : instruction.type();
     }
 
     /** The variables as the instruction at {@code position} will see them, where known. */
@@ -283,7 +253,7 @@ public final class Speculator {
 
     /** What the uncommitted instruction at {@code position} will write, or {@link NotKnownYet}. */
     private Map<String, JsonNode> writesOf(int position) {
-        Map<String, JsonNode> known = forwarded.get(position);
+        Map<String, JsonNode> known = calls.forwarded(position);
         if (known != null) {
             return known;
         }
@@ -292,21 +262,19 @@ public final class Speculator {
         if (instruction instanceof Assign assign) {
             writes = evaluateAhead(assign, position);
         } else if (instruction instanceof Calling calling) {
-            Launched early = launched.get(calling.seqNo());
-            if (early == null || !early.pending().isDone() || early.pending().isCancelled()) {
+            EarlyCalls.Started early = calls.get(calling.seqNo());
+            if (early == null || !early.isDone() || early.isCancelled()) {
                 throw new NotKnownYet(position);
             }
             try {
-                writes = OutputBinding.values(
-                        calling.tool(), calling.outputVars(), early.pending().answer());
-                writes.forEach(limits::checkVariable);
+                writes = early.outputs(calling, limits);
             } catch (RuntimeException failed) {
                 throw new NotKnownYet(position); // the failure surfaces at its turn
             }
         } else {
             throw new NotKnownYet(position);
         }
-        forwarded.put(position, writes);
+        calls.forward(position, writes);
         return writes;
     }
 

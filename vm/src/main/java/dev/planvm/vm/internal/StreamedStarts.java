@@ -7,22 +7,17 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Reasoning;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.vm.internal.handlers.AssignHandler;
-import dev.planvm.vm.internal.handlers.OutputBinding;
+import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunLimits;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.FutureTask;
 
 /**
  * Starts the calls of a plan that is still arriving (an LLM streaming it), as soon as each is
@@ -35,28 +30,23 @@ import java.util.concurrent.FutureTask;
  * tool), or the first instruction that arrives out of order, and at most {@value #MAX_PREFIX}
  * instructions. Over that start, an assign is evaluated ahead (once, when what it reads is known) and
  * a call's answer is bound to its {@code output_vars} ahead, so later calls reading them start too;
- * values are held to the run's limits. Each call started is handed to
+ * values are held to the run's limits. Calls start through {@link EarlyCalls} (and so through a
+ * {@link CallScheduler}), the owner of the calls started, the values forwarded ahead and the
+ * in-flight cap, as for a complete plan. Each call started is handed to
  * {@link EarlyAnswers}, which gives its answer to the very same call of the run (the
  * {@code seq_no}, tool, params and expected keys all equal) and nothing else; so a call started
  * from a plan that later turns out different, or invalid, is never used, only discarded.
  */
 public final class StreamedStarts {
 
-    /** One call started early, with when it started and answered ({@code System.nanoTime()}). */
-    public record Started(int seqNo, String tool, long startedNanos, long answeredNanos, boolean failed) {
-        /** Whether the call has answered (or failed) yet. */
-        public boolean answered() {
-            return answeredNanos != 0;
-        }
-    }
-
     private final Map<String, InstructionHandler<?>> handlers;
     private final EarlyStartRule rule;
     private final RunLimits limits;
-    private final CallChain chain;
     private final EarlyAnswers answers;
-    private final ExecutorService executor;
-    private final int maxInFlight;
+    private final CallScheduler scheduler;
+    /** The calls started, the values forwarded ahead (by index in {@link #prefix}) and the in-flight cap. */
+    private final EarlyCalls calls;
+
     private final Map<String, JsonNode> inputs;
 
     /** The most instructions of the start of a plan considered (a plan may have 10,000; real ones have a few dozen). */
@@ -66,7 +56,6 @@ public final class StreamedStarts {
     /** Variable to the index of the last entry of {@link #prefix} that writes it. */
     private final Map<String, Integer> lastWriter = new HashMap<>();
 
-    private final Map<Integer, Launch> launched = new LinkedHashMap<>();
     private int lastSeqNo = -1;
     private boolean prefixClosed;
     private boolean stopped;
@@ -86,7 +75,6 @@ public final class StreamedStarts {
         final Map<String, Integer> writers;
 
         State state = State.PENDING;
-        Map<String, JsonNode> writes = Map.of();
 
         Entry(Instruction instruction, Map<String, Integer> writers) {
             this.instruction = instruction;
@@ -94,22 +82,10 @@ public final class StreamedStarts {
         }
     }
 
-    /** A call started: its task and when it answered. */
-    private static final class Launch {
-        final Calling calling;
-        final FutureTask<JsonNode> task;
-        final long started = System.nanoTime();
-        volatile long answered;
-
-        Launch(Calling calling, FutureTask<JsonNode> task) {
-            this.calling = calling;
-            this.task = task;
-        }
-    }
-
     /**
      * @param rule          which calls may start early
      * @param chain         the chain early calls go through (the session's, without its listeners)
+     * @param scheduler     what starts the calls (a scheduler of this stream's own)
      */
     public StreamedStarts(
             Map<String, InstructionHandler<?>> handlers,
@@ -117,16 +93,15 @@ public final class StreamedStarts {
             RunLimits limits,
             CallChain chain,
             EarlyAnswers answers,
-            ExecutorService executor,
+            CallScheduler scheduler,
             int maxInFlight,
             Map<String, JsonNode> inputs) {
         this.handlers = handlers;
         this.rule = rule;
         this.limits = limits;
-        this.chain = chain;
         this.answers = answers;
-        this.executor = executor;
-        this.maxInFlight = maxInFlight;
+        this.scheduler = scheduler;
+        this.calls = new EarlyCalls(chain, scheduler, maxInFlight);
         this.inputs = Map.copyOf(inputs);
     }
 
@@ -170,29 +145,12 @@ public final class StreamedStarts {
     /** No more calls start, and those started are cancelled (their answers will not be used). */
     public synchronized void discard() {
         stopped = true;
-        for (Launch launch : launched.values()) {
-            launch.task.cancel(true);
-        }
+        calls.cancelAll();
     }
 
     /** The calls started so far, in the order they started. */
-    public synchronized List<Started> started() {
-        List<Started> list = new ArrayList<>();
-        for (Launch launch : launched.values()) {
-            boolean failed = launch.task.isCancelled() || (launch.task.isDone() && failed(launch.task));
-            list.add(new Started(
-                    launch.calling.seqNo(), launch.calling.tool(), launch.started, launch.answered, failed));
-        }
-        return list;
-    }
-
-    private static boolean failed(FutureTask<JsonNode> task) {
-        try {
-            task.get();
-            return false;
-        } catch (ExecutionException | InterruptedException | RuntimeException e) {
-            return true;
-        }
+    public synchronized List<EarlyCalls.Started> started() {
+        return calls.all();
     }
 
     /**
@@ -205,9 +163,13 @@ public final class StreamedStarts {
         if (stopped) {
             return;
         }
-        for (Entry entry : prefix) {
+        while (scheduler.pollDone() >= 0) {
+            // answers are taken from the calls themselves (see answeredOne): nothing waits for these tags
+        }
+        for (int i = 0; i < prefix.size(); i++) {
+            Entry entry = prefix.get(i);
             if (entry.state == State.LAUNCHED) {
-                settle(entry);
+                settle(entry, i);
             }
             if (entry.state != State.PENDING) {
                 continue;
@@ -224,15 +186,16 @@ public final class StreamedStarts {
                 Integer writer = entry.writers.get(name);
                 return writer == null
                         ? inputs.get(name)
-                        : prefix.get(writer).writes.get(name);
+                        : calls.forwarded(writer).get(name);
             };
             if (entry.instruction instanceof Assign assign) {
-                evaluate(entry, assign, view);
+                evaluate(entry, i, assign, view);
             } else if (entry.instruction instanceof Calling calling) {
-                if (inFlight() < maxInFlight) {
+                if (calls.hasRoom()) {
                     start(entry, calling, view);
                 }
             } else {
+                calls.forward(i, Map.of());
                 entry.state = State.KNOWN; // reasoning writes nothing
             }
         }
@@ -253,14 +216,14 @@ public final class StreamedStarts {
         return state;
     }
 
-    private void evaluate(Entry entry, Assign assign, Variables view) {
+    private void evaluate(Entry entry, int index, Assign assign, Variables view) {
         try {
             Map<String, JsonNode> writes = new LinkedHashMap<>();
             AssignHandler.evaluate(assign, view, limits, (name, value) -> {
                 limits.checkVariable(name, value);
                 writes.put(name, value);
             });
-            entry.writes = writes;
+            calls.forward(index, writes);
             entry.state = State.KNOWN;
         } catch (RuntimeException fails) {
             entry.state = State.FAILED; // it fails at its turn, as it would in any run
@@ -274,7 +237,9 @@ public final class StreamedStarts {
                 entry.state = State.FAILED;
                 return;
             }
-            launch(calling, call.get());
+            EarlyCalls.Started started =
+                    calls.start(calling.seqNo(), calling.seqNo(), calling.tool(), call.get(), this::answeredOne);
+            answers.add(started);
             entry.state = State.LAUNCHED;
         } catch (RuntimeException fails) {
             entry.state = State.FAILED; // it fails at its turn, as it would in any run
@@ -282,22 +247,19 @@ public final class StreamedStarts {
     }
 
     /** A launched call that has answered becomes known (its output bound to its output_vars), or failed. */
-    private void settle(Entry entry) {
-        Launch launch = launched.get(entry.instruction.seqNo());
-        if (launch == null || !launch.task.isDone()) {
+    private void settle(Entry entry, int index) {
+        EarlyCalls.Started started = calls.get(entry.instruction.seqNo());
+        if (started == null || started.answeredNanos() == 0 && !started.isDone()) {
             return;
         }
-        if (launch.task.isCancelled()) {
+        if (started.isCancelled()) {
             entry.state = State.FAILED;
             return;
         }
         try {
-            Map<String, JsonNode> writes =
-                    OutputBinding.values(launch.calling.tool(), launch.calling.outputVars(), launch.task.get());
-            writes.forEach(limits::checkVariable);
-            entry.writes = writes;
+            calls.forward(index, started.outputs((Calling) entry.instruction, limits));
             entry.state = State.KNOWN;
-        } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+        } catch (RuntimeException failed) {
             entry.state = State.FAILED; // the failure surfaces at its turn
         }
     }
@@ -308,35 +270,7 @@ public final class StreamedStarts {
         return handler == null ? Optional.empty() : handler.callFor(calling, view, limits);
     }
 
-    private void launch(Calling calling, Call call) {
-        List<FailedAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
-        TokenTally tokens = new TokenTally();
-        Launch[] self = new Launch[1];
-        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call.withEvents(tokens), attempts::add)) {
-            @Override
-            protected void done() {
-                self[0].answered = System.nanoTime();
-                answeredOne();
-            }
-        };
-        Launch launch = new Launch(calling, task);
-        self[0] = launch;
-        launched.put(calling.seqNo(), launch);
-        answers.add(new EarlyAnswers.Early(call, task, attempts, tokens));
-        executor.execute(task);
-    }
-
     private synchronized void answeredOne() {
         scan();
-    }
-
-    private int inFlight() {
-        int running = 0;
-        for (Launch launch : launched.values()) {
-            if (!launch.task.isDone()) {
-                running++;
-            }
-        }
-        return running;
     }
 }

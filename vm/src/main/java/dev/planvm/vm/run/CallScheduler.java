@@ -12,7 +12,8 @@ import java.util.function.Supplier;
  * reads the workflow's deterministic clock, so the same interpreter runs inside a workflow.
  *
  * <p>One scheduler per run, used by the run's own thread only (the work it starts may run
- * elsewhere). A run asks for its scheduler through the factory given to
+ * elsewhere); a plan still arriving ({@code RunSession.startEarly}) gets one of its own, used
+ * under that stream's lock. A run asks for its scheduler through the factory given to
  * {@code PlanVmBuilder.callScheduler}.
  */
 public interface CallScheduler {
@@ -61,7 +62,9 @@ public interface CallScheduler {
          * The answer of a call that is done. Throws what the work threw when that is a
          * {@link RuntimeException}; anything else it threw comes wrapped in a
          * {@link java.util.concurrent.CompletionException}; a cancelled call throws
-         * {@link java.util.concurrent.CancellationException}. Only called once {@link #isDone()}.
+         * {@link java.util.concurrent.CancellationException}. A run calls it once {@link #isDone()};
+         * called before, it waits for the call to be done (a later run using a call started while
+         * its plan was arriving).
          */
         JsonNode answer();
 
