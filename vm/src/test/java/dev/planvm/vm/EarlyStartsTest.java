@@ -117,7 +117,8 @@ class EarlyStartsTest {
             early.finish();
 
             assertThat(tags).as("tags of the calls the scheduler started").containsExactly(1, 2);
-            RunResult result = scheduled.run(plan, Checkpoint.start(inputs), session, List.of(), null);
+            RunResult result = scheduled.run(
+                    RunRequest.builder(plan).inputs(inputs).session(session).build());
             assertThat(result.succeeded()).isTrue();
             assertThat(session.earlyAnswersUsed()).isEqualTo(2);
         } finally {

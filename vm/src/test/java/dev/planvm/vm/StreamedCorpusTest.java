@@ -15,7 +15,6 @@ import dev.planvm.tools.ConditionResult;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.run.CallScheduler;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import java.io.IOException;
@@ -100,7 +99,8 @@ class StreamedCorpusTest {
             Set<Integer> streamed = early.calls().stream()
                     .map(EarlyStarts.EarlyCall::seqNo)
                     .collect(Collectors.toCollection(TreeSet::new));
-            RunResult run = vm.run(plan, Checkpoint.start(inputs), session, List.of(), null);
+            RunResult run = vm.run(
+                    RunRequest.builder(plan).inputs(inputs).session(session).build());
             int unused = session.discardEarly();
 
             assertThat(completeCalls)
