@@ -47,7 +47,7 @@ class RecordReplayTest {
     }
 
     @Test
-    void a_failed_run_still_returns_what_it_recorded() {
+    void a_failed_run_still_returns_what_it_recorded_its_failed_call_included() {
         TestTools live = new TestTools();
         PlanVm vm = PlanVm.builder().tools(live.tools()).build();
         Plan plan = vm.loader().load("""
@@ -56,7 +56,15 @@ class RecordReplayTest {
         RunMode.Record recording = RunMode.record();
         RunResult result = vm.run(plan, Map.of(), recording);
         assertThat(result.succeeded()).isFalse();
-        assertThat(recording.recording().cassette().interactions()).hasSize(1);
+        assertThat(recording.recording().cassette().interactions())
+                .extracting(i -> ((dev.planvm.tools.cassette.Interaction.ToolInteraction) i).error())
+                .containsExactlyInAnyOrder(null, "down");
+        RunResult replayed = PlanVm.builder()
+                .tools(new TestTools().tools())
+                .build()
+                .run(plan, Map.of(), RunMode.replay(recording.recording().cassette(), false));
+        assertThat(replayed.succeeded()).isFalse();
+        assertThat(replayed.error().message()).isEqualTo(result.error().message());
     }
 
     @Test
