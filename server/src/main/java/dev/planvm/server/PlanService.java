@@ -285,7 +285,8 @@ public final class PlanService implements AutoCloseable {
     /** A stored run with its trace ({@code GET /v1/runs/{id}}). */
     public ObjectNode run(String id) {
         StoredRun run = find(id);
-        return RunDocuments.full(run, state(run));
+        return RunDocuments.full(
+                run, state(run), guard(() -> store.caller(run.id())), guard(() -> store.children(run.id())));
     }
 
     /** A stored run, for the HTML report. */
