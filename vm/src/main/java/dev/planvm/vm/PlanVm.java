@@ -539,8 +539,10 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public boolean answersWhole(String tool, Plan plan) {
                 return mode instanceof RunMode.Replay replay
-                        && replay.cassette().tools().contains(tool)
-                        && !warnings(plan, mode).isEmpty();
+                        && replay.cassette().interactions().stream()
+                                .anyMatch(i -> i instanceof Interaction.ToolInteraction recorded
+                                        && recorded.tool().equals(tool)
+                                        && !recorded.childRun());
             }
 
             @Override
@@ -555,7 +557,8 @@ public final class PlanVm implements AutoCloseable {
                                     durationMs,
                                     List.of(),
                                     null,
-                                    error == null ? null : redactor.redact(error)));
+                                    error == null ? null : redactor.redact(error),
+                                    true));
                 }
             }
         };

@@ -36,6 +36,9 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
      * @param chunks the pieces of a streamed answer (the planner's), in order; empty when not streamed
      * @param error  why the call failed (a recording that keeps failures, see {@link Recording#keepingFailures()}),
      *               or {@code null} when it answered
+     * @param childRun whether the call was a plan tool's whose child run was recorded too: the child's own
+     *               interactions come before it in the cassette, and a VM that has the plan tool replays the
+     *               child from them ({@code "child_run": true}); a VM without it is answered by this one
      */
     record ToolInteraction(
             String tool,
@@ -44,7 +47,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             long durationMs,
             List<Chunk> chunks,
             TokenCount tokens,
-            String error)
+            String error,
+            boolean childRun)
             implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
@@ -52,6 +56,18 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             Objects.requireNonNull(output, "output");
             chunks = List.copyOf(chunks);
             tokens = Objects.requireNonNullElse(tokens, TokenCount.ZERO);
+        }
+
+        /** An interaction of a call that started no recorded child run. */
+        public ToolInteraction(
+                String tool,
+                JsonNode params,
+                JsonNode output,
+                long durationMs,
+                List<Chunk> chunks,
+                TokenCount tokens,
+                String error) {
+            this(tool, params, output, durationMs, chunks, tokens, error, false);
         }
 
         /** An answered interaction. */

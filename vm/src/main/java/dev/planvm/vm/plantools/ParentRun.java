@@ -32,9 +32,9 @@ public interface ParentRun {
     boolean dryRun();
 
     /**
-     * Whether the session replays a cassette that answers a call of plan tool {@code tool} itself but
-     * not every call of its {@code plan} (a cassette recorded before child runs were recorded): the
-     * call is then answered from it, and no child runs.
+     * Whether the session replays a cassette that answers calls of plan tool {@code tool} with no child
+     * run recorded (a cassette recorded before child runs were recorded): the call is then answered from
+     * it, and no child runs.
      */
     boolean answersWhole(String tool, Plan plan);
 
