@@ -26,9 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A plan tool's child run is a stored run of its own (issue 23): {@code planvm} in a child JVM is killed
  * with SIGKILL while the child run waits for its third call; {@code planvm resume PARENT} continues the
  * child after its last committed step, so a counting loopback tool sees no committed call again. {@code
- * runs} and {@code show} name the lineage.
+ * runs} and {@code show} name the lineage. A recorded tree replays offline; the run's {@code --deny-tools}
+ * reach into the child.
  */
-class ChildRunCrashTest {
+class ChildRunsCliTest {
 
     @TempDir
     Path dir;
@@ -166,5 +167,36 @@ class ChildRunCrashTest {
         assertThat(sessions)
                 .as("the calls of 0 and 1 committed before the kill")
                 .containsExactly(1, 1, 2, 2, 2);
+    }
+
+    @Test
+    void a_recorded_tree_replays_offline_and_the_runs_deny_tools_reach_into_the_child() throws Exception {
+        Path plan = Files.writeString(dir.resolve("parent.json"), PARENT.replace("\"n\": 5", "\"n\": 2"));
+        third.countDown(); // nothing blocks in this test
+        Path cassette = dir.resolve("parent.cassette.json");
+        CliRun recorded = planvm("run", plan.toString(), "--record", cassette.toString());
+        assertThat(recorded.exitCode()).as(recorded.err()).isZero();
+        assertThat(recorded.out()).isEqualTo("0,1,\n");
+        assertThat(calls).containsExactly(0, 1);
+        JsonNode document = new ObjectMapper().readTree(cassette.toFile());
+        assertThat(document.path("interactions").findValuesAsText("tool")).containsExactly("count", "count", "counter");
+        assertThat(document.at("/interactions/2/child_run").asBoolean()).isTrue();
+
+        counter.stop(0); // offline from here
+        CliRun replayed = planvm("run", plan.toString(), "--replay", cassette.toString());
+        assertThat(replayed.exitCode()).as(replayed.err()).isZero();
+        assertThat(replayed.out()).isEqualTo("0,1,\n");
+        assertThat(calls).hasSize(2);
+        CliRun runs = planvm("runs");
+        assertThat(runs.out().lines().filter(line -> line.contains("(child of ")))
+                .hasSize(2);
+
+        CliRun denied = planvm("run", plan.toString(), "--deny-tools", "count");
+        assertThat(denied.exitCode()).isNotZero();
+        assertThat(denied.err())
+                .contains("plan tool 'counter' cannot run here")
+                .contains("tool 'count' is denied")
+                .doesNotContain("\tat ");
+        assertThat(calls).hasSize(2);
     }
 }
