@@ -537,7 +537,7 @@ public final class PlanVm implements AutoCloseable {
             }
 
             @Override
-            public boolean answersWhole(String tool, Plan plan) {
+            public boolean answersWhole(String tool) {
                 return mode instanceof RunMode.Replay replay
                         && replay.cassette().interactions().stream()
                                 .anyMatch(i -> i instanceof Interaction.ToolInteraction recorded

@@ -36,7 +36,7 @@ public interface ParentRun {
      * run recorded (a cassette recorded before child runs were recorded): the call is then answered from
      * it, and no child runs.
      */
-    boolean answersWhole(String tool, Plan plan);
+    boolean answersWhole(String tool);
 
     /**
      * In a recording session, records the call of plan tool {@code tool} with the answer its child run

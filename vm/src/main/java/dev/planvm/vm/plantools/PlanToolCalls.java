@@ -84,7 +84,7 @@ public final class PlanToolCalls implements CallInterceptor {
             return chain.proceed(call);
         }
         PlanTool tool = tools.get(toolCall.canonical());
-        if (tool == null || parent.answersWhole(toolCall.tool(), tool.plan())) {
+        if (tool == null || parent.answersWhole(toolCall.tool())) {
             return chain.proceed(call);
         }
         long start = System.nanoTime();
