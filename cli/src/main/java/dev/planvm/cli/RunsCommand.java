@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = {
             "List stored runs, newest first: id, state, steps, started, plan.",
+            "A plan tool's child run says whose call started it: (child of RUN at seq_no N).",
             "A run's state is running (a live process works on it), interrupted (its process died: planvm resume "
                     + "continues it), succeeded or failed.",
             "With --prune, delete runs older than --older-than and/or all but the --keep newest (never one a live "
@@ -94,7 +95,10 @@ final class RunsCommand implements Callable<Integer> {
                         run.steps(),
                         run.startedAt(),
                         TerminalText.safe(run.planSource()),
-                        run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")");
+                        (run.parentRun() == null ? "" : " (rerun of " + run.parentRun() + ")")
+                                + runs.caller(run.id())
+                                        .map(c -> " (child of " + c.runId() + " at seq_no " + c.seqNo() + ")")
+                                        .orElse(""));
             }
         }
         return ExitCodes.OK;

@@ -11,6 +11,7 @@ import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.StoredStep;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,8 +22,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description =
-                "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, and "
-                        + "the trace entry of every committed step.")
+                "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, "
+                        + "the trace entry of every committed step, and the lineage of plan tools' child runs: "
+                        + "parent_run_id and parent_seq_no of a child, the children of a parent.")
 final class ShowCommand implements Callable<Integer> {
 
     @CommandLine.Parameters(
@@ -67,6 +69,18 @@ final class ShowCommand implements Callable<Integer> {
             }
             if (run.parentRun() != null) {
                 document.put("rerun_of", run.parentRun()).put("from_seq", run.fromSeq());
+            }
+            runs.caller(run.id())
+                    .ifPresent(caller ->
+                            document.put("parent_run_id", caller.runId()).put("parent_seq_no", caller.seqNo()));
+            List<RunStore.ChildRun> children = runs.children(run.id());
+            if (!children.isEmpty()) {
+                ArrayNode list = document.putArray("children");
+                children.forEach(child -> list.addObject()
+                        .put("run", child.summary().id())
+                        .put("seq_no", child.seqNo())
+                        .put("state", child.summary().state())
+                        .put("plan", child.summary().planSource()));
             }
             document.set("result", run.finalAnswer());
             document.set("error", run.error());

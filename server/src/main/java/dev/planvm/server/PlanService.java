@@ -360,7 +360,8 @@ public final class PlanService implements AutoCloseable {
     /** A stored run with its trace ({@code GET /v1/runs/{id}}). */
     public ObjectNode run(String id) {
         StoredRun run = find(id);
-        ObjectNode document = RunDocuments.full(run, state(run));
+        ObjectNode document = RunDocuments.full(
+                run, state(run), guard(() -> store.caller(run.id())), guard(() -> store.children(run.id())));
         document.set("pending", pending(run));
         return document;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredRun;
@@ -16,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
 
 /** The JSON views of runs that both servers answer with. */
 public final class RunDocuments {
@@ -109,6 +112,32 @@ public final class RunDocuments {
             steps.add(entry);
         }
         document.set("links", links(run.id()));
+        return document;
+    }
+
+    /**
+     * {@link #full(StoredRun, String)} with the run's lineage as a plan tool's child run: {@code parent_run_id}
+     * and {@code parent_seq_no} (JSON null for a run no plan-tool call started), and {@code children}, the
+     * child runs its plan-tool calls started ({@code [{"id", "seq_no", "state", "plan", "links"}]}).
+     */
+    public static ObjectNode full(
+            StoredRun run, String state, Optional<RunStore.Caller> caller, List<RunStore.ChildRun> children) {
+        ObjectNode document = full(run, state);
+        document.put("parent_run_id", caller.map(RunStore.Caller::runId).orElse(null));
+        if (caller.isPresent()) {
+            document.put("parent_seq_no", caller.get().seqNo());
+        } else {
+            document.putNull("parent_seq_no");
+        }
+        ArrayNode list = document.putArray("children");
+        for (RunStore.ChildRun child : children) {
+            ObjectNode item = list.addObject()
+                    .put("id", child.summary().id())
+                    .put("seq_no", child.seqNo())
+                    .put("state", child.summary().state())
+                    .put("plan", child.summary().planSource());
+            item.set("links", links(child.summary().id()));
+        }
         return document;
     }
 

@@ -7,7 +7,9 @@ import java.util.Objects;
  * One event of a run, as {@code GET /v1/runs/{id}/events} sends it: {@code id: ID}, {@code event: TYPE},
  * {@code data: JSON}. Types: {@code run_started}, {@code run_resumed}, {@code step_started},
  * {@code step_committed}, {@code step_failed}, {@code call_started}, {@code call_answered},
- * {@code call_failed}, {@code call_retried}, {@code run_finished}.
+ * {@code call_failed}, {@code call_retried}, {@code child_started}, {@code child_finished} (a plan tool's
+ * child run: {@code seq_no}, {@code tool}, {@code child_run}, and its {@code status} when it ended),
+ * {@code run_finished}.
  *
  * <p>Ids only grow and say where the event is: {@code ((step * 10,000) + session) * 1,000 + n}, where
  * {@code step} is the index the current step commits with, {@code session} counts the processes that worked

@@ -12,6 +12,7 @@ import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
 import dev.planvm.vm.run.StepRecord;
 import java.util.Map;
 
@@ -150,6 +151,26 @@ final class RunEvents implements RunListener, CallListener {
             data.put("wait_ms", attempt.nextWait().toMillis());
         }
         event("call_retried", data);
+    }
+
+    /** A plan-tool call of the current step started a child run: {@code child_started}. */
+    @Override
+    public synchronized void childStarted(int seqNo, String tool, String childRunId) {
+        event(
+                "child_started",
+                JSON.objectNode().put("seq_no", seqNo).put("tool", tool).put("child_run", childRunId));
+    }
+
+    /** That child run ended: {@code child_finished} with its status. */
+    @Override
+    public synchronized void childFinished(int seqNo, String tool, String childRunId, RunStatus status) {
+        event(
+                "child_finished",
+                JSON.objectNode()
+                        .put("seq_no", seqNo)
+                        .put("tool", tool)
+                        .put("child_run", childRunId)
+                        .put("status", status.label()));
     }
 
     private static ObjectNode describe(Call call) {

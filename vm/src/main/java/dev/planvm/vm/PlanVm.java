@@ -1,6 +1,7 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
@@ -18,6 +19,7 @@ import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflows;
@@ -32,6 +34,9 @@ import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.plantools.ChildRuns;
+import dev.planvm.vm.plantools.ParentRun;
+import dev.planvm.vm.plantools.PlanTool;
+import dev.planvm.vm.plantools.PlanToolCalls;
 import dev.planvm.vm.plantools.PlanTools;
 import dev.planvm.vm.run.CallScheduler;
 import dev.planvm.vm.run.Checkpoint;
@@ -111,6 +116,8 @@ public final class PlanVm implements AutoCloseable {
     private final Supplier<? extends CallScheduler> schedulers;
     private final long maxTokens;
     private final java.time.Clock clockSource;
+    /** The VM's plan tools by canonical name (each run of a VM with some gets a {@link PlanToolCalls} link). */
+    private final Map<String, PlanTool> planTools;
     /** Where runs send their spans, or {@code null}: no spans. */
     private final io.opentelemetry.api.trace.Tracer tracer;
 
@@ -121,6 +128,7 @@ public final class PlanVm implements AutoCloseable {
             tools.find(builtIn.name()).filter(PersonTools::isBuiltIn).ifPresent(found -> builtIns.add(found.name()));
         }
         this.personTools = Set.copyOf(builtIns);
+        this.planTools = PlanToolCalls.index(tools.all());
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
         this.resources = List.copyOf(b.resources);
@@ -484,7 +492,6 @@ public final class PlanVm implements AutoCloseable {
             callListeners.add(spans);
         }
         callListeners.addAll(checked.callListeners());
-        CallChain chain = session.chain(guards, afterMode, callListeners);
         List<RunListener> all = new ArrayList<>();
         if (spans != null) {
             all.add(spans); // first: the run's span is open before the others hear of the run
@@ -494,6 +501,11 @@ public final class PlanVm implements AutoCloseable {
         }
         all.addAll(listeners);
         all.addAll(checked.listeners());
+        if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
+            guards.add(new PlanToolCalls(
+                    planTools, parentRun(session), options, checked.approvals(), journal, all, clock));
+        }
+        CallChain chain = session.chain(guards, afterMode, callListeners);
         Speculator speculator = sequential
                 ? null
                 : new Speculator(
@@ -529,6 +541,66 @@ public final class PlanVm implements AutoCloseable {
                 .run(start);
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
+    }
+
+    /** A run in {@code session} as its plan-tool calls see it: children run in the same session. */
+    private ParentRun parentRun(RunSession session) {
+        RunMode mode = session.mode();
+        return new ParentRun() {
+            @Override
+            public RunResult run(
+                    Plan plan, Checkpoint start, RunOptions options, Approvals approvals, RunJournal journal) {
+                return PlanVm.this.run(RunRequest.builder(plan)
+                        .start(start)
+                        .session(session)
+                        .options(options)
+                        .approvals(approvals)
+                        .journal(journal)
+                        .build());
+            }
+
+            @Override
+            public List<String> problems(Plan plan, RunOptions options) {
+                return PlanVm.this.problems(plan, mode, options);
+            }
+
+            @Override
+            public String modeLabel() {
+                return mode.label();
+            }
+
+            @Override
+            public boolean dryRun() {
+                return mode instanceof RunMode.DryRun;
+            }
+
+            @Override
+            public boolean answersWhole(String tool) {
+                return mode instanceof RunMode.Replay replay
+                        && replay.cassette().interactions().stream()
+                                .anyMatch(i -> i instanceof Interaction.ToolInteraction recorded
+                                        && recorded.tool().equals(tool)
+                                        && !recorded.childRun());
+            }
+
+            @Override
+            public void recorded(String tool, JsonNode params, JsonNode output, long durationMs, String error) {
+                if (mode instanceof RunMode.Record record
+                        && (error == null || record.recording().keepsFailures())) {
+                    record.recording()
+                            .add(new Interaction.ToolInteraction(
+                                    tool,
+                                    redactor.redact(params),
+                                    error == null && output != null ? redactor.redact(output) : NullNode.getInstance(),
+                                    durationMs,
+                                    List.of(),
+                                    null,
+                                    error == null ? null : redactor.redact(error),
+                                    null,
+                                    true));
+                }
+            }
+        };
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */

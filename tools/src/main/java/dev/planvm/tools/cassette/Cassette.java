@@ -189,7 +189,8 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     StreamRecord.chunks(item, duration, where),
                     StreamRecord.tokens(item, where),
                     failed ? item.get("error").asText() : null,
-                    failed ? errorKind(item.get("error_kind"), where) : null);
+                    failed ? errorKind(item.get("error_kind"), where) : null,
+                    item.path("child_run").asBoolean(false));
         }
         if (type.equals("condition")) {
             if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
@@ -259,6 +260,9 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                 }
                 if (!tool.chunks().isEmpty()) {
                     item.set("chunks", StreamRecord.toJson(tool.chunks()));
+                }
+                if (tool.childRun()) {
+                    item.put("child_run", true);
                 }
             } else {
                 Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;

@@ -49,7 +49,8 @@ public final class CassetteRecorder implements CallInterceptor {
                         List.of(),
                         tee.tokens(),
                         redactor.redact(failure.getMessage() == null ? "failed" : failure.getMessage()),
-                        failure.kind()));
+                        failure.kind(),
+                        false));
             }
             throw failure;
         }

@@ -39,6 +39,9 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
      *               or {@code null} when it answered
      * @param errorKind what kind of failure it was (a replay fails it again with that kind, so a plan's
      *               {@code last_error.kind} is the same); {@code null} when it answered
+     * @param childRun whether the call was a plan tool's whose child run was recorded too: the child's own
+     *               interactions come before it in the cassette, and a VM that has the plan tool replays the
+     *               child from them ({@code "child_run": true}); a VM without it is answered by this one
      */
     record ToolInteraction(
             String tool,
@@ -48,7 +51,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             List<Chunk> chunks,
             TokenCount tokens,
             String error,
-            ToolException.Kind errorKind)
+            ToolException.Kind errorKind,
+            boolean childRun)
             implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
@@ -59,7 +63,10 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             errorKind = error == null ? null : Objects.requireNonNullElse(errorKind, ToolException.Kind.TOOL_ERROR);
         }
 
-        /** A failed interaction of kind {@code tool_error}, or an answered one ({@code error} null). */
+        /**
+         * An interaction of a call that started no recorded child run: answered ({@code error} null), or
+         * failed with a {@code tool_error}.
+         */
         public ToolInteraction(
                 String tool,
                 JsonNode params,
@@ -68,7 +75,7 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
                 List<Chunk> chunks,
                 TokenCount tokens,
                 String error) {
-            this(tool, params, output, durationMs, chunks, tokens, error, null);
+            this(tool, params, output, durationMs, chunks, tokens, error, null, false);
         }
 
         /** An answered interaction. */

@@ -38,7 +38,11 @@ public final class Recording {
 
     private Cassette.RecordedClock clock;
 
-    synchronized void add(Interaction interaction) {
+    /**
+     * Records one interaction, after those recorded before it (the recorder records each call it
+     * passes on; a call answered beside it, such as a plan tool's child run, is recorded this way).
+     */
+    public synchronized void add(Interaction interaction) {
         interactions.add(interaction);
     }
 

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -201,6 +202,76 @@ public final class RunStore implements AutoCloseable {
                 linesJson);
         ACTIVE.add(id);
         return id;
+    }
+
+    /**
+     * Records a new child run (a plan tool's) of run {@code callerRun}, started by its call at
+     * {@code callerSeq} (status {@code running}, owned by this process), and returns its id.
+     */
+    public synchronized String createChildRun(
+            Plan plan, Map<String, JsonNode> inputs, String mode, RunOptions options, String callerRun, int callerSeq) {
+        String[] id = new String[1];
+        db.transaction(() -> {
+            id[0] = createRun(plan, inputs, mode, null, null, options);
+            db.update("UPDATE runs SET caller_run = ?, caller_seq = ? WHERE id = ?", callerRun, callerSeq, id[0]);
+        });
+        return id[0];
+    }
+
+    /**
+     * Where a child run was called from.
+     *
+     * @param runId the run whose plan-tool call started it
+     * @param seqNo the seq_no of that call
+     */
+    public record Caller(String runId, int seqNo) {}
+
+    /**
+     * A child run of a run, as {@code planvm show} lists it.
+     *
+     * @param seqNo   the seq_no of the call in the caller that started it
+     * @param summary the child's list line
+     */
+    public record ChildRun(int seqNo, RunSummary summary) {}
+
+    /** The run whose plan-tool call started run {@code id} (its exact id), when it is a child run. */
+    public synchronized Optional<Caller> caller(String id) {
+        return db
+                .query(
+                        "SELECT caller_run, caller_seq FROM runs WHERE id = ? AND caller_run IS NOT NULL",
+                        rs -> new Caller(rs.getString(1), rs.getInt(2)),
+                        id)
+                .stream()
+                .findFirst();
+    }
+
+    /** The child runs that calls of run {@code id} started, in the order they started. */
+    public synchronized List<ChildRun> children(String id) {
+        List<String[]> rows = db.query(
+                "SELECT id, caller_seq FROM runs WHERE caller_run = ? ORDER BY started_at, rowid",
+                rs -> new String[] {rs.getString(1), rs.getString(2)},
+                id);
+        List<ChildRun> children = new ArrayList<>();
+        for (String[] row : rows) {
+            reader.summary(row[0]).ifPresent(summary -> children.add(new ChildRun(Integer.parseInt(row[1]), summary)));
+        }
+        return children;
+    }
+
+    /**
+     * The child run of run {@code callerRun}'s call at {@code callerSeq} that was interrupted (stored
+     * {@code running}, the newest such), which a resume of the caller continues.
+     */
+    synchronized Optional<String> interruptedChild(String callerRun, int callerSeq) {
+        return db
+                .query(
+                        "SELECT id FROM runs WHERE caller_run = ? AND caller_seq = ? AND status = 'running' "
+                                + "ORDER BY started_at DESC, rowid DESC",
+                        rs -> rs.getString(1),
+                        callerRun,
+                        callerSeq)
+                .stream()
+                .findFirst();
     }
 
     /** Stores {@code clock} as run {@code id}'s clock when it has none (a run stored by an earlier version). */

@@ -102,6 +102,9 @@ final class StoreDatabase implements AutoCloseable {
         addMissing(statement, "runs", "options_json", "TEXT");
         addMissing(statement, "runs", "clock_json", "TEXT");
         addMissing(statement, "runs", "source_lines_json", "TEXT");
+        addMissing(statement, "runs", "caller_run", "TEXT");
+        addMissing(statement, "runs", "caller_seq", "INTEGER");
+        statement.execute("CREATE INDEX IF NOT EXISTS runs_caller ON runs (caller_run, caller_seq)");
     }
 
     private static void addMissing(Statement statement, String table, String column, String type) throws SQLException {

@@ -1,13 +1,19 @@
 package dev.planvm.vm.durable;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunJournal;
+import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
 import dev.planvm.vm.trace.TraceRecorder;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes a run's committed steps to the {@link RunStore} as they commit, each in its own
@@ -22,6 +28,8 @@ final class StoreJournal implements RunJournal {
     private final int session;
     private final Plan plan;
     private int stepIndex;
+    /** A child run's own lease, held from its start to its end; {@code null} for a top-level run (its caller holds one). */
+    private Heartbeat alive;
 
     /**
      * @param stepsBefore steps the run had already committed (0 for a new run)
@@ -61,7 +69,35 @@ final class StoreJournal implements RunJournal {
 
     @Override
     public void finish(RunResult result) {
-        store.finishRun(runId, result);
+        try {
+            store.finishRun(runId, result);
+        } finally {
+            if (alive != null) {
+                alive.close();
+                alive = null;
+            }
+        }
+    }
+
+    /**
+     * A stored child run of this run's call at {@code seqNo}: the interrupted one a resume of this run
+     * continues (claimed by this process, after its last committed step), else a new one.
+     */
+    @Override
+    public Child child(Plan childPlan, Map<String, JsonNode> inputs, int seqNo, String mode, RunOptions options) {
+        Optional<String> interrupted = store.interruptedChild(runId, seqNo);
+        if (interrupted.isPresent()) {
+            StoredRun stored = store.find(interrupted.get()).orElseThrow();
+            int sessionNo = store.claim(stored.id(), true); // its caller's process died: this one owns the tree now
+            StoreJournal journal =
+                    new StoreJournal(store, stored.id(), stored.steps().size(), sessionNo, childPlan);
+            journal.alive = store.heartbeat(stored.id());
+            return new Child(journal, stored.checkpoint(), true);
+        }
+        String id = store.createChildRun(childPlan, inputs, mode, options, runId, seqNo);
+        StoreJournal journal = new StoreJournal(store, id, 0, 1, childPlan);
+        journal.alive = store.heartbeat(id);
+        return new Child(journal, Checkpoint.start(new LinkedHashMap<>(inputs)), false);
     }
 
     @Override

@@ -26,9 +26,11 @@ import java.util.Optional;
  * its variables (an absent input that has a {@code default} gets it), and its {@code final_answer},
  * checked against {@code output} when the plan declares one, is the tool's output.
  *
- * <p>To the parent a plan tool is a tool like any other: the call chain records its output into a
- * cassette, a replay answers it from there without running the child, a dry run answers a placeholder,
- * and the VM's tool policy and approval rules bind the child's own calls as they bind every run.
+ * <p>Called by a run of its VM, the child is a child run of that run ({@link PlanToolCalls}): in the
+ * parent's mode, cassette and token budget, bound by the parent's tool policy and approval rules, and,
+ * when the parent is stored, a stored run of its own that names its parent and the call's seq_no (a
+ * resume of the parent continues an interrupted child). Called from outside a run (an MCP client),
+ * it runs as a live run of its own.
  */
 public final class PlanTool implements Tool {
 
@@ -36,6 +38,8 @@ public final class PlanTool implements Tool {
     private final PlanSignature signature;
     private final ChildRuns vm;
     private final Schema output;
+    /** The compiled {@code inputs} schema, on first need (a benign race compiles it twice). */
+    private volatile Schema inputs;
 
     PlanTool(Plan plan, ChildRuns vm) {
         this.plan = Objects.requireNonNull(plan, "plan");
@@ -87,9 +91,36 @@ public final class PlanTool implements Tool {
         return false;
     }
 
+    /** Runs the plan as a run of its own: a plan tool called outside a run of its VM (an MCP client, an agent). */
     @Override
     public JsonNode invoke(JsonNode params, CallContext context) {
-        ChildRuns.Outcome outcome = vm.run(plan, inputs(params));
+        return answer(vm.run(plan, inputs(params)), false);
+    }
+
+    /**
+     * Runs the plan as a child of the run whose call at {@code seqNo} this is ({@link PlanToolCalls}),
+     * after checking {@code params} against {@code inputs} (the call does not reach the tool's own check).
+     */
+    JsonNode call(JsonNode params, int seqNo, PlanToolCalls parent) {
+        List<String> problems = JsonSchemas.problems(inputsSchema(), params, 5);
+        if (!problems.isEmpty()) {
+            throw ToolException.permanent(
+                    "params do not fit the schema of tool '" + name() + "': " + String.join("; ", problems));
+        }
+        return answer(parent.runChild(this, inputs(params), seqNo), parent.dryRun());
+    }
+
+    private Schema inputsSchema() {
+        Schema compiled = inputs;
+        if (compiled == null) {
+            compiled = JsonSchemas.compile(paramsSchema());
+            inputs = compiled;
+        }
+        return compiled;
+    }
+
+    /** The child's final answer as the tool's output (unchecked in a dry run: it is made of placeholders). */
+    private JsonNode answer(ChildRuns.Outcome outcome, boolean dryRun) {
         if (outcome.result() == null) {
             throw ToolException.permanent(
                     "plan tool '" + name() + "' cannot run here: " + String.join("; ", outcome.refused()));
@@ -109,7 +140,7 @@ public final class PlanTool implements Tool {
                     + ": " + error.message());
         }
         JsonNode answer = result.finalAnswer();
-        if (output != null) {
+        if (output != null && !dryRun) {
             List<String> problems = JsonSchemas.problems(output, answer == null ? NullNode.getInstance() : answer, 5);
             if (!problems.isEmpty()) {
                 throw ToolException.permanent("plan tool '" + name() + "' answered a final_answer that does not fit"

@@ -1,5 +1,9 @@
 package dev.planvm.vm.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Plan;
+import java.util.Map;
+
 /**
  * Where a run's committed steps are made durable (the run store of durable runs). Unlike a
  * {@link RunListener}, a journal is not an observer that may fail quietly: when
@@ -24,4 +28,25 @@ public interface RunJournal {
     default String runId() {
         return null;
     }
+
+    /**
+     * Where a child run that this run's step {@code seqNo} starts (a plan tool's) is journaled: a new
+     * stored run that names this run and {@code seqNo} as its parent, or — when this step runs again
+     * after this run was interrupted — the interrupted child, continued after its last committed step.
+     * {@code null} (the default) when this journal keeps no children: the child runs unjournaled.
+     *
+     * @param options the child's own options (its parent's, narrowed), stored with it
+     */
+    default Child child(Plan plan, Map<String, JsonNode> inputs, int seqNo, String mode, RunOptions options) {
+        return null;
+    }
+
+    /**
+     * A child run's journal and where it starts.
+     *
+     * @param journal its journal ({@link #runId()} is the child's id)
+     * @param start   the plan's start with the inputs, or where an interrupted child stopped
+     * @param resumed whether it continues an interrupted child
+     */
+    record Child(RunJournal journal, Checkpoint start, boolean resumed) {}
 }

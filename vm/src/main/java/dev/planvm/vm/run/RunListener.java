@@ -19,4 +19,14 @@ public interface RunListener {
     default void stepFinished(StepRecord step) {}
 
     default void runFinished(RunResult result) {}
+
+    /**
+     * The call of step {@code seqNo} to plan tool {@code tool} started a child run: {@code childRunId} is
+     * the child's stored id, or {@code null} when the run is not stored. Called on the call's thread
+     * (which may not be the run's).
+     */
+    default void childStarted(int seqNo, String tool, String childRunId) {}
+
+    /** The child run that {@link #childStarted} announced ended with {@code status}. Called on the call's thread. */
+    default void childFinished(int seqNo, String tool, String childRunId, RunStatus status) {}
 }

@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  *             "handled": "value" | "jump" | "keep_going"}],
  *  "failed_steps": [{"seq_no", "type", "tool", "kind", "message"}],
  *  "calls": [{"seq_no", "kind": "tool" | "condition", "tool", "start_ms", "duration_ms", "outcome": "answered" | "failed",
- *             "error", "attempts": [...]}],
+ *             "error", "attempts": [...], "child_run_id"}],
  *  "pending": {"seq_no", "type", "tool", "params"}}
  * }</pre>
  * {@code clock} is the run's clock, which its date/time helpers read (a replay or a resume with the same
@@ -46,7 +46,8 @@ import java.util.function.Supplier;
  * or {@code interrupted} (stopped at a commit point; a resume continues it). {@code calls} lists every
  * call through the chain in the order they started, with its own timing (calls started ahead of their
  * turn overlap the steps before them); a call still running when the run ended is left out, and past
- * {@link #MAX_CALLS} calls are counted in {@code calls_omitted} instead of listed.
+ * {@link #MAX_CALLS} calls are counted in {@code calls_omitted} instead of listed. A call of a plan tool
+ * in a stored run names the stored child run it started in {@code child_run_id}.
  * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
  * a step's {@code start_ms} counts from the run's {@code started}. In a dry run, steps whose tool
  * output or condition answer is a placeholder have {@code "placeholder": true} in their inputs.
@@ -144,6 +145,22 @@ public final class TraceRecorder implements RunListener, CallListener {
         }
         entry.put("start_ms", millis(System.nanoTime() - startNanos));
         running.put(call, entry);
+    }
+
+    /** The running call of step {@code seqNo} to plan tool {@code tool} names its child run: {@code "child_run_id"}. */
+    @Override
+    public synchronized void childStarted(int seqNo, String tool, String childRunId) {
+        if (childRunId == null) {
+            return;
+        }
+        for (ObjectNode entry : running.values()) {
+            if (entry.path("seq_no").asInt() == seqNo
+                    && tool.equals(entry.path("tool").asText())
+                    && !entry.has("child_run_id")) {
+                entry.put("child_run_id", childRunId);
+                return;
+            }
+        }
     }
 
     @Override

@@ -22,7 +22,9 @@ CREATE TABLE IF NOT EXISTS runs (
     stored_bytes  INTEGER NOT NULL DEFAULT 0, -- what this run has written to the store (its budget)
     options_json  TEXT,                   -- the run's own options: {allow_tools, deny_tools, approve_tools, max_steps, origin}
     clock_json    TEXT,                   -- the run's clock {now, tz}: a resume and a rerun compute the same dates
-    source_lines_json TEXT                -- a compiled dialect plan's {"seq_no": line}; NULL for a JSON plan
+    source_lines_json TEXT,               -- a compiled dialect plan's {"seq_no": line}; NULL for a JSON plan
+    caller_run    TEXT,                   -- a child run (a plan tool's): the run whose call started it
+    caller_seq    INTEGER                 -- a child run: the seq_no of that call in its caller
 );
 
 CREATE TABLE IF NOT EXISTS steps (

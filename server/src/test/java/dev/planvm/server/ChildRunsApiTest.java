@@ -1,0 +1,71 @@
+package dev.planvm.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.server.http.ServerSettings;
+import dev.planvm.server.testing.ServerFixture;
+import dev.planvm.server.testing.SseClient;
+import dev.planvm.server.testing.SseClient.Event;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A plan tool's child run over HTTP (issue 23): the run JSON names the lineage, the parent's events announce the child. */
+class ChildRunsApiTest {
+
+    private static final String WRAP = """
+            {"name": "wrap", "inputs": {"type": "object", "properties": {"v": {"type": "string"}}, "required": ["v"]},
+             "plan": [
+               {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "echo", "tool_params": {"v": "${v}"}, "output_vars": ["e"]}},
+               {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "[${e.v}]"}}]}""";
+
+    private static final String PARENT = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "wrap", "tool_params": {"v": "x"}, "output_vars": ["w"]}},
+             {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${w}"}}]""";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void the_run_json_names_parent_and_children_and_the_parents_events_announce_the_child() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(
+                dir.resolve("runs.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.DEFAULT,
+                builder -> builder.planTool(
+                        new PlanLoader().load(WRAP, "wrap.json").planOrThrow()))) {
+            JsonNode done = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(PARENT, ""))
+                    .json();
+            assertThat(done.path("result").asText()).as(done.toString()).isEqualTo("[x]");
+            String parentId = done.path("id").asText();
+
+            JsonNode parent = fixture.get("/v1/runs/" + parentId).json();
+            assertThat(parent.path("parent_run_id").isNull()).isTrue();
+            assertThat(parent.path("children")).hasSize(1);
+            JsonNode child = parent.path("children").get(0);
+            assertThat(child.path("seq_no").asInt()).isZero();
+            assertThat(child.path("state").asText()).isEqualTo("succeeded");
+            assertThat(child.path("plan").asText()).isEqualTo("wrap.json");
+            String childId = child.path("id").asText();
+
+            JsonNode shown = fixture.get("/v1/runs/" + childId).json();
+            assertThat(shown.path("parent_run_id").asText()).isEqualTo(parentId);
+            assertThat(shown.path("parent_seq_no").asInt()).isZero();
+            assertThat(shown.path("children")).isEmpty();
+            assertThat(shown.path("result").asText()).isEqualTo("[x]");
+
+            List<Event> events =
+                    SseClient.read(fixture.client, fixture.request("/v1/runs/" + parentId + "/events"), null, 10_000);
+            assertThat(events)
+                    .filteredOn(e -> e.type().startsWith("child_"))
+                    .extracting(e -> e.type() + " " + e.data().path("tool").asText() + " "
+                            + e.data().path("child_run").asText() + " "
+                            + e.data().path("status").asText(""))
+                    .containsExactly(
+                            "child_started wrap " + childId + " ", "child_finished wrap " + childId + " succeeded");
+        }
+    }
+}

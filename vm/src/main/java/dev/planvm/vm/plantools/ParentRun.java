@@ -1,0 +1,47 @@
+package dev.planvm.vm.plantools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.approval.Approvals;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunJournal;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunResult;
+import java.util.List;
+
+/**
+ * The run whose calls start child runs, as its plan-tool calls see it: its session (one run mode, one
+ * cassette and one token budget for the whole tree of runs) and the VM that runs it. The VM gives one
+ * to each run's {@link PlanToolCalls}.
+ */
+public interface ParentRun {
+
+    /**
+     * Runs {@code plan} from {@code start} in the parent's session with {@code options} and reviewer {@code approvals} (the VM's when null), journaled by
+     * {@code journal} (or not, when {@code null}). A failure while running is a failed result.
+     */
+    RunResult run(Plan plan, Checkpoint start, RunOptions options, Approvals approvals, RunJournal journal);
+
+    /** What stops {@code plan} from running in the parent's mode with {@code options} (empty: nothing). */
+    List<String> problems(Plan plan, RunOptions options);
+
+    /** The parent's run mode as stored and traced: {@code live}, {@code replay}, {@code record}, {@code dry-run}. */
+    String modeLabel();
+
+    /** Whether the session is a dry run (a child's {@code final_answer} is then made of placeholders). */
+    boolean dryRun();
+
+    /**
+     * Whether the session replays a cassette that answers calls of plan tool {@code tool} with no child
+     * run recorded (a cassette recorded before child runs were recorded): the call is then answered from
+     * it, and no child runs.
+     */
+    boolean answersWhole(String tool);
+
+    /**
+     * In a recording session, records the call of plan tool {@code tool} with the answer its child run
+     * gave ({@code error}: why it failed, when the recording keeps failures; else {@code null}), after
+     * the child's own interactions: a VM without the plan tool replays it whole. Nothing otherwise.
+     */
+    void recorded(String tool, JsonNode params, JsonNode output, long durationMs, String error);
+}

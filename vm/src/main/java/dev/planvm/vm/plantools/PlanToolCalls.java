@@ -1,0 +1,147 @@
+package dev.planvm.vm.plantools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunJournal;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunResult;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The link of one run's call chain that makes its plan-tool calls child runs of that run. It comes
+ * after the run's permission and approval guards (the call of the plan tool itself is checked like any
+ * call) and before the run mode's link, so that the child runs in the parent's mode: a dry run, a
+ * recording or a replay of the same cassette, with the same token budget. The child gets its parent's
+ * options — tool policy, approval rules, step limit, clock — and its reviewer, so it can
+ * never do what its parent may not; its own guards narrow further. In a stored run the child is a stored
+ * run too, named after its parent and the call's seq_no ({@link RunJournal#child}); a resume of the parent
+ * continues an interrupted child instead of starting it again. The run's listeners hear of each child's
+ * start and end (the trace names the child's id in the call's entry).
+ */
+public final class PlanToolCalls implements CallInterceptor {
+
+    private static final Logger log = LoggerFactory.getLogger(PlanToolCalls.class);
+
+    private final Map<String, PlanTool> tools;
+    private final ParentRun parent;
+    private final RunOptions own;
+    private final Approvals approvals;
+    private final RunJournal journal;
+    private final List<RunListener> listeners;
+    private final RunClock clock;
+
+    /**
+     * @param tools     the VM's plan tools by canonical name ({@link #index})
+     * @param parent    the run's session and VM
+     * @param own       the run's own options (they reach the child, which can only narrow them)
+     * @param approvals the run's own reviewer, or {@code null} for the VM's
+     * @param journal   the run's journal, or {@code null}
+     * @param listeners the run's listeners, told of each child run
+     * @param clock     the run's clock, which the child runs with too
+     */
+    public PlanToolCalls(
+            Map<String, PlanTool> tools,
+            ParentRun parent,
+            RunOptions own,
+            Approvals approvals,
+            RunJournal journal,
+            List<RunListener> listeners,
+            RunClock clock) {
+        this.tools = tools;
+        this.parent = Objects.requireNonNull(parent, "parent");
+        this.own = Objects.requireNonNull(own, "own");
+        this.approvals = approvals;
+        this.journal = journal;
+        this.listeners = List.copyOf(listeners);
+        this.clock = clock;
+    }
+
+    /** The plan tools among {@code tools}, by canonical name (none: a run needs no such link). */
+    public static Map<String, PlanTool> index(Collection<Tool> tools) {
+        Map<String, PlanTool> index = new HashMap<>();
+        tools.forEach(tool -> {
+            if (tool instanceof PlanTool planTool) {
+                index.put(planTool.canonicalName(), planTool);
+            }
+        });
+        return Map.copyOf(index);
+    }
+
+    @Override
+    public JsonNode intercept(Chain chain) {
+        Call call = chain.call();
+        if (!(call instanceof Call.ToolCall toolCall)) {
+            return chain.proceed(call);
+        }
+        PlanTool tool = tools.get(toolCall.canonical());
+        if (tool == null || parent.answersWhole(toolCall.tool())) {
+            return chain.proceed(call);
+        }
+        long start = System.nanoTime();
+        JsonNode output;
+        try {
+            output = tool.call(toolCall.params(), toolCall.context().seqNo(), this);
+        } catch (ToolException failure) {
+            parent.recorded(
+                    toolCall.tool(),
+                    toolCall.params(),
+                    null,
+                    (System.nanoTime() - start) / 1_000_000,
+                    failure.getMessage() == null ? "failed" : failure.getMessage());
+            throw failure;
+        }
+        parent.recorded(toolCall.tool(), toolCall.params(), output, (System.nanoTime() - start) / 1_000_000, null);
+        return output;
+    }
+
+    /** Whether the child runs in a dry run. */
+    boolean dryRun() {
+        return parent.dryRun();
+    }
+
+    /** Runs {@code tool}'s plan as a child of this run's step {@code seqNo}, with these inputs. */
+    ChildRuns.Outcome runChild(PlanTool tool, Map<String, JsonNode> inputs, int seqNo) {
+        RunOptions options = own.withKeepGoing(false).withClock(own.clock() != null ? own.clock() : clock);
+        List<String> problems = parent.problems(tool.plan(), options);
+        if (!problems.isEmpty()) {
+            return new ChildRuns.Outcome(null, problems);
+        }
+        RunJournal.Child child =
+                journal == null ? null : journal.child(tool.plan(), inputs, seqNo, parent.modeLabel(), options);
+        String childId = child == null ? null : child.journal().runId();
+        tell(l -> l.childStarted(seqNo, tool.name(), childId));
+        // no control: the child is part of the parent's step, which finishes before the parent stops
+        RunResult result = parent.run(
+                tool.plan(),
+                child == null ? Checkpoint.start(new LinkedHashMap<>(inputs)) : child.start(),
+                options,
+                approvals,
+                child == null ? null : child.journal());
+        tell(l -> l.childFinished(seqNo, tool.name(), childId, result.status()));
+        return new ChildRuns.Outcome(result, List.of());
+    }
+
+    private void tell(java.util.function.Consumer<RunListener> event) {
+        for (RunListener listener : listeners) {
+            try {
+                event.accept(listener);
+            } catch (RuntimeException e) {
+                log.warn("run listener {} failed: {}", listener, e.toString());
+            }
+        }
+    }
+}
