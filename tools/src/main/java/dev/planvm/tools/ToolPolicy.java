@@ -73,6 +73,16 @@ public final class ToolPolicy {
         return new ToolPolicy(allows, denies);
     }
 
+    /** The positive allow globs (a tool must match one of them when there is any). */
+    public List<String> allowGlobs() {
+        return allows.stream().map(Rule::glob).toList();
+    }
+
+    /** The deny globs: those of the deny list and the {@code !} rules of the allow list, without the {@code !}. */
+    public List<String> denyGlobs() {
+        return denies.stream().map(Rule::glob).toList();
+    }
+
     /** Whether this policy allows every tool (no rule at all). */
     public boolean allowsEverything() {
         return allows.isEmpty() && denies.isEmpty();

@@ -5,6 +5,7 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
@@ -68,7 +69,34 @@ public final class DurableRuns {
     private RunOptions kept(RunOptions options) {
         java.util.LinkedHashSet<String> globs = new java.util.LinkedHashSet<>(options.approveTools());
         globs.addAll(vm.approveTools().globs());
-        return globs.size() == options.approveTools().size() ? options : options.withApproveTools(List.copyOf(globs));
+        RunOptions kept =
+                globs.size() == options.approveTools().size() ? options : options.withApproveTools(List.copyOf(globs));
+        return withVmPolicy(kept);
+    }
+
+    /**
+     * {@code options} narrowed by this VM's tool policy too ({@code --allow-tools}/{@code --deny-tools} of the
+     * process that creates the run), so a resume in a process started without them still denies what they
+     * denied. Deny globs are always added (denying more never widens); the VM's allow globs are kept when the run
+     * has none of its own (two allow lists both apply, which one list cannot say: the run's own, narrower by
+     * construction of a server request, stays).
+     */
+    private RunOptions withVmPolicy(RunOptions options) {
+        ToolPolicy policy = vm.toolPolicy();
+        if (policy.allowsEverything()) {
+            return options;
+        }
+        java.util.LinkedHashSet<String> deny = new java.util.LinkedHashSet<>(options.denyTools());
+        deny.addAll(policy.denyGlobs());
+        List<String> allow = options.allowTools().stream().anyMatch(rule -> !rule.startsWith("!"))
+                ? options.allowTools()
+                : java.util.stream.Stream.concat(options.allowTools().stream(), policy.allowGlobs().stream())
+                        .toList();
+        if (deny.size() == options.denyTools().size()
+                && allow.size() == options.allowTools().size()) {
+            return options;
+        }
+        return options.withToolPolicy(allow, List.copyOf(deny));
     }
 
     /** A run created here and not run yet: its checked request, its parent and the steps it kept. */

@@ -92,6 +92,11 @@ public record RunOptions(
         return new RunOptions(allowTools, denyTools, approveTools, maxSteps, origin, value, keepGoing);
     }
 
+    /** These options with this run's own tool policy ({@code --allow-tools}, {@code --deny-tools} globs) instead. */
+    public RunOptions withToolPolicy(List<String> allow, List<String> deny) {
+        return new RunOptions(allow, deny, approveTools, maxSteps, origin, clock, keepGoing);
+    }
+
     /** These options with these approval globs (in this order, each once) instead of their own. */
     public RunOptions withApproveTools(List<String> globs) {
         return new RunOptions(allowTools, denyTools, globs, maxSteps, origin, clock, keepGoing);

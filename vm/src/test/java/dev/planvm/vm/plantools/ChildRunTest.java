@@ -8,6 +8,7 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Interaction;
@@ -123,6 +124,39 @@ class ChildRunTest {
                     .contains("tool 'upper' is denied");
             assertThat(upperCalls).hasValue(0);
         }
+    }
+
+    @Test
+    void the_process_s_deny_tools_stay_with_a_stored_run_and_bind_its_child_after_a_resume_elsewhere(
+            @TempDir Path dir) {
+        String asking = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input",
+                   "tool_params": {"prompt": "What to shout?"}, "output_vars": "x"}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "shout", "tool_params": {"text": "${x}"},
+                   "output_vars": ["a"]}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${a}"}}]""";
+        String id;
+        try (PlanVm denying = vm().toolPolicy(ToolPolicy.of(List.of(), List.of("upper")))
+                        .build();
+                RunStore store = RunStore.open(dir.resolve("runs.db"))) {
+            DurableRun waiting = new DurableRuns(denying, store).start(plan(asking), Map.of(), RunMode.live());
+            assertThat(waiting.result().status()).isEqualTo(RunStatus.WAITING);
+            id = waiting.id();
+            assertThat(store.find(id).orElseThrow().options().denyTools()).contains("upper");
+        }
+        try (PlanVm open = vm().build();
+                RunStore store = RunStore.open(dir.resolve("runs.db"))) {
+            DurableRun answered = new DurableRuns(open, store)
+                    .answer(
+                            id,
+                            null,
+                            TextNode.valueOf("hi"),
+                            RunRequest.builder().build(),
+                            Map.of());
+            assertThat(answered.result().succeeded()).isFalse();
+            assertThat(answered.result().error().message()).contains("tool 'upper' is denied");
+        }
+        assertThat(upperCalls).hasValue(0);
     }
 
     @Test
