@@ -52,7 +52,8 @@ class McpCommandTest {
             assertThat(init.serverInfo().name()).isEqualTo("planvm");
             assertThat(client.listTools().tools())
                     .extracting(McpSchema.Tool::name)
-                    .containsExactlyInAnyOrder("validate_plan", "run_plan", "get_run", "plan_schema", "list_tools");
+                    .containsExactlyInAnyOrder(
+                            "validate_plan", "run_plan", "get_run", "answer_input", "plan_schema", "list_tools");
 
             McpSchema.CallToolResult invalid = call(
                     client,

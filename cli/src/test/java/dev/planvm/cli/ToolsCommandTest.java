@@ -24,7 +24,10 @@ class ToolsCommandTest {
                 CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools", "--format", "json");
         assertThat(run.exitCode()).isZero();
         JsonNode document = new ObjectMapper().readTree(run.out());
-        JsonNode tool = document.path("tools").get(0);
+        assertThat(document.path("tools").findValuesAsText("name"))
+                .as("the built-ins are listed too")
+                .containsExactly("human_input", "llm_generate", "planvm:planner", "sleep");
+        JsonNode tool = document.path("tools").get(1);
         assertThat(tool.path("name").asText()).isEqualTo("llm_generate");
         assertThat(tool.path("description").asText()).isNotBlank();
         assertThat(tool.at("/params_schema/required/0").asText()).isEqualTo("prompt");
@@ -32,7 +35,9 @@ class ToolsCommandTest {
         assertThat(document.at("/unavailable/vector_search").asText()).startsWith("no knowledge base is configured");
         CliRun text = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools");
         assertThat(text.out())
-                .startsWith("llm_generate\n")
+                .startsWith("human_input\n")
+                .contains("\nllm_generate\n")
+                .contains("\nsleep\n")
                 .contains("  params: {")
                 .contains("LLM conditions (jmp condition_prompt): available");
     }
