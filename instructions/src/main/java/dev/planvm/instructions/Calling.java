@@ -2,6 +2,7 @@ package dev.planvm.instructions;
 
 import dev.planvm.instructions.expr.ValueTemplate;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -13,8 +14,10 @@ import java.util.Set;
  * @param params     the params template ({@code params} or {@code tool_params}; an empty object when absent)
  * @param outputVars where the output goes
  * @param onError    what a failed call does instead of failing the run ({@code on_error}), or {@code null}
+ * @param forEach    the list the tool is called once per element of ({@code for_each}), or {@code null}
  */
-public record Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars, OnError onError)
+public record Calling(
+        Header header, String tool, ValueTemplate params, OutputVars outputVars, OnError onError, ForEach forEach)
         implements Instruction {
     public Calling {
         Objects.requireNonNull(header, "header");
@@ -23,9 +26,14 @@ public record Calling(Header header, String tool, ValueTemplate params, OutputVa
         Objects.requireNonNull(outputVars, "outputVars");
     }
 
-    /** A calling without {@code on_error}. */
+    /** A calling without {@code for_each}. */
+    public Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars, OnError onError) {
+        this(header, tool, params, outputVars, onError, null);
+    }
+
+    /** A calling without {@code on_error} nor {@code for_each}. */
     public Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars) {
-        this(header, tool, params, outputVars, null);
+        this(header, tool, params, outputVars, null, null);
     }
 
     /** With {@code on_error.jump}, a failed call continues at that {@code seq_no}. */
@@ -52,8 +60,18 @@ public record Calling(Header header, String tool, ValueTemplate params, OutputVa
         return List.copyOf(writes);
     }
 
+    /**
+     * What the params read, and the {@code for_each} list; with {@code for_each}, the element and
+     * {@code index} names are bound inside the params and are not reads of the variable store.
+     */
     @Override
     public Set<String> reads() {
-        return params.variables();
+        if (forEach == null) {
+            return params.variables();
+        }
+        Set<String> reads = new LinkedHashSet<>(params.variables());
+        reads.removeAll(forEach.bound());
+        reads.addAll(forEach.list().variables());
+        return Set.copyOf(reads);
     }
 }

@@ -24,7 +24,7 @@ final class InstructionTyper {
 
     static final List<String> TYPES = List.of("assign", "calling", "jmp", "reasoning");
     private static final Set<String> TOOL_KEYS =
-            Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var", "on_error");
+            Set.of("tool", "tool_name", "params", "tool_params", "output_vars", "output_var", "on_error", "for_each");
 
     private final Set<String> knownTools;
     private final Set<String> customTypes;
@@ -165,6 +165,46 @@ final class InstructionTyper {
                                 + (kinds.isEmpty() ? "" : ", not both"));
             }
         }
+        checkForEach(parameters, at);
+    }
+
+    /**
+     * {@code for_each} is exactly one {@code ${reference}} or a literal array; {@code as} is not
+     * {@code index} (bound to the element's position); the output is one array, so at most one
+     * output variable.
+     */
+    private static void checkForEach(JsonNode parameters, Checked at) {
+        JsonNode forEach = parameters.get("for_each");
+        if (forEach == null) {
+            if (parameters.has("as")) {
+                at.error(
+                        "/parameters/as",
+                        "'as' names the element of a for_each list, and this calling has no for_each");
+            }
+            return;
+        }
+        if (!forEach.isArray() && !(forEach.isTextual() && isSingleReference(forEach.asText()))) {
+            at.error(
+                    "/parameters/for_each",
+                    "for_each must be exactly one ${reference} to a JSON array (e.g. \"${urls}\") or a literal array");
+        }
+        if (forEach.isArray() && forEach.size() > ForEach.MAX_ELEMENTS) {
+            at.error(
+                    "/parameters/for_each",
+                    "for_each lists " + forEach.size() + " elements; one for_each maps at most "
+                            + ForEach.MAX_ELEMENTS);
+        }
+        JsonNode as = parameters.get("as");
+        if (as != null && as.isTextual() && as.asText().equals(ForEach.INDEX)) {
+            at.error("/parameters/as", "'as' cannot be 'index': inside a for_each, ${index} is the element's position");
+        }
+        JsonNode outputVars = parameters.get("output_vars");
+        if (outputVars != null && outputVars.isArray() && outputVars.size() > 1) {
+            at.error(
+                    "/parameters/output_vars",
+                    "a calling with for_each stores one array of outputs: name one output variable, not "
+                            + outputVars.size());
+        }
     }
 
     private static List<String> present(JsonNode parameters, String... keys) {
@@ -224,7 +264,7 @@ final class InstructionTyper {
                 }
             }
             case "calling" -> {
-                for (String key : List.of("tool_params", "params")) {
+                for (String key : List.of("tool_params", "params", "for_each")) {
                     if (parameters.has(key)) {
                         at.template(parameters.get(key), "/parameters/" + key);
                     }
@@ -265,7 +305,12 @@ final class InstructionTyper {
         ValueTemplate params = p.has(paramsKey)
                 ? at.template(p.get(paramsKey), "/parameters/" + paramsKey)
                 : new ValueTemplate.Constant(JsonNodeFactory.instance.objectNode());
-        return new Calling(header, tool, params, outputVars(p.get("output_vars")), onError(p.get("on_error")));
+        ForEach forEach = p.has("for_each")
+                ? new ForEach(
+                        at.template(p.get("for_each"), "/parameters/for_each"),
+                        p.hasNonNull("as") ? p.get("as").asText() : ForEach.DEFAULT_AS)
+                : null;
+        return new Calling(header, tool, params, outputVars(p.get("output_vars")), onError(p.get("on_error")), forEach);
     }
 
     private static OnError onError(JsonNode node) {

@@ -221,6 +221,7 @@ final class PlanAnalyzer {
             forEachTemplate(entry.typed(), parameters, (template, pointer) -> {
                 for (String name : template.variables()) {
                     if (assigned.contains(name)
+                            || boundInside(entry.typed(), pointer, name)
                             || Builtins.isConstant(name)
                             || inputs.names().contains(name)
                             || !reported.add(name)) {
@@ -266,7 +267,9 @@ final class PlanAnalyzer {
             } else {
                 forEachTemplate(entry.typed(), parameters, (template, pointer) -> {
                     for (String name : template.variables()) {
-                        reads.putIfAbsent(name, pointer);
+                        if (!boundInside(entry.typed(), pointer, name)) {
+                            reads.putIfAbsent(name, pointer);
+                        }
                     }
                 });
             }
@@ -294,6 +297,17 @@ final class PlanAnalyzer {
         }
     }
 
+    /**
+     * Whether {@code name}, read at {@code pointer}, is a {@code for_each} element or {@code index}
+     * bound inside the params of that calling (not a read of the variable store).
+     */
+    static boolean boundInside(Instruction instruction, String pointer, String name) {
+        return instruction instanceof Calling calling
+                && calling.forEach() != null
+                && calling.forEach().bound().contains(name)
+                && !pointer.endsWith("/for_each");
+    }
+
     interface TemplateVisitor {
         void visit(Template template, String pointer);
     }
@@ -308,6 +322,9 @@ final class PlanAnalyzer {
             assign.values().forEach((name, value) -> walk(value, JsonPointers.append(parameters, name), visitor));
         } else if (instruction instanceof Calling calling) {
             String key = calling.header().raw().path("parameters").has("tool_params") ? "tool_params" : "params";
+            if (calling.forEach() != null) {
+                walk(calling.forEach().list(), parameters + "/for_each", visitor);
+            }
             walk(calling.params(), parameters + "/" + key, visitor);
         } else if (instruction instanceof Custom custom) {
             walk(custom.parameters(), parameters, visitor);

@@ -50,6 +50,7 @@ class ConcurrencyEquivalenceTest {
         int startedEarly = 0;
         int used = 0;
         int handled = 0;
+        int maps = 0;
         for (int seed = 0; seed < CASES; seed++) {
             Random random = new Random(seed);
             String json = randomPlan(random).toString();
@@ -64,6 +65,7 @@ class ConcurrencyEquivalenceTest {
             assertThat(steps(concurrent.trace())).as(where).isEqualTo(steps(sequential.trace()));
             assertThat(concurrent.failedSteps()).as(where).isEqualTo(sequential.failedSteps());
             handled += sequential.trace().findValues("handled").size();
+            maps += json.contains("for_each") ? 1 : 0;
             JsonNode early = concurrent.trace().path("early_calls");
             assertThat(early.path("mismatched").asInt())
                     .as("early calls that differed from their turn's call, " + where)
@@ -80,6 +82,7 @@ class ConcurrencyEquivalenceTest {
                 .isBetween(CASES / 20, CASES * 19 / 20);
         assertThat(maxRunning.get()).as("calls overlapped in concurrent runs").isGreaterThan(1);
         assertThat(handled).as("failed steps handled by on_error or keep-going").isGreaterThan(CASES / 10);
+        assertThat(maps).as("plans with a for_each step").isGreaterThan(CASES / 10);
         assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
     }
 
@@ -206,6 +209,7 @@ class ConcurrencyEquivalenceTest {
                 } else if (random.nextInt(5) > 0) {
                     parameters.putArray("output_vars").add(variable(random));
                 }
+                forEach(parameters, tool);
                 if (random.nextInt(3) == 0) {
                     onError(random, parameters, seq, size);
                 }
@@ -236,6 +240,31 @@ class ConcurrencyEquivalenceTest {
                 .putObject("parameters")
                 .put("final_answer", "${a} / ${b}");
         return plan;
+    }
+
+    /**
+     * Makes about one call in five a for_each (chosen from the call's own text, so the plans the seeds
+     * made before for_each existed stay as they were): over a literal list with a variable in it, an
+     * empty list, or a variable (rarely an array, so the step fails as the sequential run does). Not
+     * over the side-effecting tool, whose outputs count calls: elements run concurrently by design.
+     */
+    private static void forEach(ObjectNode parameters, String tool) {
+        int hash = Math.abs(parameters.toString().hashCode());
+        if (tool.equals("pair") || tool.equals("effect") || hash % 5 != 0) {
+            return;
+        }
+        String v = VARIABLES.get((hash / 5) % VARIABLES.size());
+        switch ((hash / 25) % 4) {
+            case 0, 1 ->
+                parameters
+                        .putArray("for_each")
+                        .add("${" + v + "}")
+                        .add(hash % 7)
+                        .add("k");
+            case 2 -> parameters.putArray("for_each");
+            default -> parameters.put("for_each", "${" + v + "}");
+        }
+        ((ObjectNode) parameters.get("tool_params")).put("x", "${item}").put("n", "${index}");
     }
 
     /** An on_error: a jump (anywhere, or forward), a value that fits the output_vars, or a text (which two output_vars cannot take). */

@@ -163,6 +163,11 @@ public final class EarlyCalls {
         this.maxInFlight = maxInFlight;
     }
 
+    /** How many calls may run at once. */
+    public int maxInFlight() {
+        return maxInFlight;
+    }
+
     /**
      * Starts {@code call} of the instruction {@code seqNo} through the scheduler, as {@code tag} (the
      * scheduler hands the tag out once it is done). {@code answered} runs on the thread that ran the

@@ -23,6 +23,7 @@ import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.StepContext;
 import dev.planvm.vm.run.StepError;
 import dev.planvm.vm.run.StepFailure;
 import dev.planvm.vm.run.StepRecord;
@@ -207,7 +208,13 @@ public final class Interpreter {
             }
             current = instruction;
             Step step = new Step(
-                    instruction, variables, this::answer, setup.recording(), setup.retaining(), setup.placeholders());
+                    instruction,
+                    variables,
+                    this::answer,
+                    this::answerEach,
+                    setup.recording(),
+                    setup.retaining(),
+                    setup.placeholders());
             long stepStart = setup.scheduler().nanoTime();
             if (setup.recording()) {
                 tell(l -> l.stepStarted(instruction));
@@ -424,6 +431,12 @@ public final class Interpreter {
         return setup.speculator() == null
                 ? setup.chain().execute(call, failedAttempts)
                 : setup.speculator().atTurn(seqNo, call, failedAttempts);
+    }
+
+    /** The calls of a for_each step: up to the run's in-flight cap at a time, one by one in a sequential run. */
+    private List<StepContext.Settled> answerEach(int seqNo, List<Call> calls, Consumer<FailedAttempt> failedAttempts) {
+        int cap = setup.speculator() == null ? 1 : setup.speculator().maxInFlight();
+        return EachCalls.run(setup.scheduler(), setup.chain(), cap, calls, failedAttempts);
     }
 
     @SuppressWarnings("unchecked")

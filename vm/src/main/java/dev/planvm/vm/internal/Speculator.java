@@ -139,6 +139,11 @@ public final class Speculator {
         }
     }
 
+    /** The most calls this run has in flight at once (a for_each step's elements are held to it too). */
+    int maxInFlight() {
+        return calls.maxInFlight();
+    }
+
     RunResult.EarlyCalls stats() {
         return new RunResult.EarlyCalls(started, used, mismatched);
     }

@@ -15,9 +15,11 @@ import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.StepContext;
+import dev.planvm.vm.run.StepContext.Settled;
 import dev.planvm.vm.run.StepFailure;
 import dev.planvm.vm.run.StepRecord;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -30,9 +32,16 @@ final class Step implements StepContext {
         JsonNode call(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts);
     }
 
+    /** Answers the calls of a {@code for_each} step, several at a time; see {@link StepContext#callEach}. */
+    @FunctionalInterface
+    interface EachCaller {
+        List<Settled> callEach(int seqNo, List<Call> calls, Consumer<FailedAttempt> failedAttempts);
+    }
+
     private final Instruction instruction;
     private final VariableStore variables;
     private final Caller caller;
+    private final EachCaller eachCaller;
     private final boolean recording;
     private final boolean retaining;
     private final boolean placeholders;
@@ -55,9 +64,22 @@ final class Step implements StepContext {
             boolean recording,
             boolean retaining,
             boolean placeholders) {
+        this(instruction, variables, caller, null, recording, retaining, placeholders);
+    }
+
+    /** @param eachCaller answers the calls of {@link #callEach}, or {@code null} to make them one by one */
+    Step(
+            Instruction instruction,
+            VariableStore variables,
+            Caller caller,
+            EachCaller eachCaller,
+            boolean recording,
+            boolean retaining,
+            boolean placeholders) {
         this.instruction = instruction;
         this.variables = variables;
         this.caller = caller;
+        this.eachCaller = eachCaller;
         this.recording = recording;
         this.retaining = recording && retaining;
         this.placeholders = placeholders;
@@ -144,6 +166,51 @@ final class Step implements StepContext {
                     + " answered a value JSON cannot hold: " + problem);
         });
         return answer;
+    }
+
+    @Override
+    public List<Settled> callEach(List<? extends Call> each) {
+        if (eachCaller == null) {
+            return StepContext.super.callEach(each);
+        }
+        if (placeholders && !each.isEmpty()) {
+            recordInput("placeholder", BooleanNode.TRUE);
+        }
+        List<FailedAttempt> failed = Collections.synchronizedList(new ArrayList<>());
+        List<TokenTally> tallies = new ArrayList<>(each.size());
+        List<Call> tallied = new ArrayList<>(each.size());
+        for (Call call : each) {
+            calls.add(call);
+            TokenTally tokens = new TokenTally();
+            tallies.add(tokens);
+            tallied.add(call.withEvents(tokens));
+        }
+        List<Settled> settled;
+        try {
+            settled = eachCaller.callEach(seqNo(), tallied, failed::add);
+        } finally {
+            if (!failed.isEmpty()) {
+                keepInput("attempts", FailedAttempt.toJson(List.copyOf(failed)));
+            }
+            for (int i = 0; i < tallies.size(); i++) {
+                tallies.get(i).replayTo(each.get(i).context().events());
+                spent = spent.plus(tallies.get(i).total());
+            }
+            if (!spent.isZero()) {
+                recordInput("tokens", spent.toJson());
+            }
+        }
+        List<Settled> checked = new ArrayList<>(settled.size());
+        for (int i = 0; i < settled.size(); i++) {
+            Settled one = settled.get(i);
+            String problem = one.ok() ? JsonValues.problem(one.answer()).orElse(null) : null;
+            checked.add(
+                    problem == null
+                            ? one
+                            : Settled.failed(new StepFailure(
+                                    each.get(i).describe() + " answered a value JSON cannot hold: " + problem)));
+        }
+        return checked;
     }
 
     /** The record of this step, which started {@code offsetNanos} after the run and took {@code durationNanos}. */

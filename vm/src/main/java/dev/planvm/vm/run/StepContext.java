@@ -5,6 +5,8 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.tools.call.Call;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What a handler may do during one step: read and write variables, interpolate templates, make
@@ -45,4 +47,38 @@ public interface StepContext {
      * {@code attempts}. A failure is a {@link dev.planvm.tools.ToolException}.
      */
     JsonNode call(Call call);
+
+    /**
+     * Makes each of {@code calls} through the run's call chain, several at a time (up to the run's
+     * in-flight cap; a sequential run makes them one by one), and returns what each came to, in the
+     * order of {@code calls}, once every call has settled: each is its own call (trace, span,
+     * cassette interaction). A failed call does not stop the others. The default makes them one by
+     * one with {@link #call}.
+     */
+    default List<Settled> callEach(List<? extends Call> calls) {
+        List<Settled> settled = new ArrayList<>(calls.size());
+        for (Call call : calls) {
+            try {
+                settled.add(Settled.answered(call(call)));
+            } catch (RuntimeException e) {
+                settled.add(Settled.failed(e));
+            }
+        }
+        return settled;
+    }
+
+    /** What one of {@link #callEach} came to: its answer, or what it failed with. */
+    record Settled(JsonNode answer, RuntimeException failure) {
+        public static Settled answered(JsonNode answer) {
+            return new Settled(answer, null);
+        }
+
+        public static Settled failed(RuntimeException failure) {
+            return new Settled(null, failure);
+        }
+
+        public boolean ok() {
+            return failure == null;
+        }
+    }
 }

@@ -26,6 +26,9 @@ final class CallingHandler implements InstructionHandler<Calling> {
 
     @Override
     public Outcome execute(Calling calling, StepContext step) {
+        if (calling.forEach() != null) {
+            return ForEachCalls.execute(calling, step);
+        }
         Call.ToolCall call = call(calling, step.variables(), step.limits());
         step.recordInput("tool", TextNode.valueOf(calling.tool()));
         step.recordInput("params", call.params());
@@ -42,11 +45,14 @@ final class CallingHandler implements InstructionHandler<Calling> {
 
     @Override
     public Optional<Call> callFor(Calling calling, Variables variables, RunLimits limits) {
+        if (calling.forEach() != null) {
+            return Optional.empty(); // several calls: made at its turn, concurrently (ForEachCalls)
+        }
         return Optional.of(call(calling, variables, limits));
     }
 
     /** The call: the interpolated params, held to the limits of one variable (a tool gets nothing larger). */
-    private static Call.ToolCall call(Calling calling, Variables variables, RunLimits limits) {
+    static Call.ToolCall call(Calling calling, Variables variables, RunLimits limits) {
         JsonNode params = Interpolator.interpolate(calling.params(), variables, limits.maxStringLength());
         limits.checkValue("the tool_params value of tool '" + calling.tool() + "'", params);
         return new Call.ToolCall(

@@ -1,0 +1,233 @@
+package dev.planvm.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.instructions.ForEach;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.run.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** {@code for_each} on {@code calling}: one call per element, concurrently, outputs in the list's order. */
+class ForEachTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final TestTools tools = new TestTools();
+
+    private PlanVm vm(boolean sequential) {
+        return PlanVm.builder().tools(tools.tools()).sequential(sequential).build();
+    }
+
+    private static Plan load(PlanVm vm, String json) {
+        return vm.loader().load(json, "for-each.json").planOrThrow();
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final String MAP_OBJECTS = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "object", "for_each": "${people}",
+               "as": "person", "tool_params": {"at": "${index}", "hello": "hi ${person.name}"}, "output_vars": "greetings"}},
+             {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${greetings}"}}]""";
+
+    @Test
+    void the_outputs_come_in_the_order_of_the_list_with_the_element_and_index_bound_in_the_params() {
+        for (boolean sequential : List.of(true, false)) {
+            PlanVm vm = vm(sequential);
+            RunResult result = vm.run(
+                    load(vm, MAP_OBJECTS),
+                    Map.of("people", json("[{\"name\": \"Ada\"}, {\"name\": \"Bo\"}, {\"name\": \"Cy\"}]")));
+            assertThat(result.succeeded()).as("sequential " + sequential).isTrue();
+            assertThat(result.finalAnswer()).isEqualTo(json("""
+                    [{"at": 0, "hello": "hi Ada"}, {"at": 1, "hello": "hi Bo"}, {"at": 2, "hello": "hi Cy"}]"""));
+        }
+        assertThat(tools.calls.get("object").get()).isEqualTo(6);
+    }
+
+    @Test
+    void the_element_and_index_are_not_written_to_the_variable_store() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": [1, 2],
+                   "tool_params": {"text": "${item}@${index}"}, "output_vars": "final_answer"}}]"""), Map.of());
+        assertThat(result.finalAnswer()).isEqualTo(json("[\"1@0\", \"2@1\"]"));
+        assertThat(result.variables()).doesNotContainKeys("item", "index");
+    }
+
+    @Test
+    void elements_are_called_concurrently_up_to_the_in_flight_cap() throws Exception {
+        CountDownLatch bothIn = new CountDownLatch(2);
+        AtomicInteger metTheOther = new AtomicInteger();
+        Tool rendezvous = Tool.of("rendezvous", "Waits until another call is in flight too.", (p, c) -> {
+            bothIn.countDown();
+            try {
+                if (bothIn.await(30, TimeUnit.SECONDS)) {
+                    metTheOther.incrementAndGet();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return p;
+        });
+        PlanVm vm = PlanVm.builder().tools(List.of(rendezvous)).build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "rendezvous", "for_each": ["a", "b"],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]"""), Map.of());
+        assertThat(result.succeeded()).isTrue();
+        // each element met the other one while both were in flight: two calls ran at once
+        assertThat(metTheOther.get()).isEqualTo(2);
+        assertThat(result.finalAnswer()).isEqualTo(json("[{\"x\": \"a\"}, {\"x\": \"b\"}]"));
+        // each element is a call of its own in the trace
+        assertThat(result.trace().path("calls")).hasSize(2);
+        result.trace()
+                .path("calls")
+                .forEach(call -> assertThat(call.path("seq_no").asInt()).isZero());
+    }
+
+    @Test
+    void an_empty_list_makes_no_call_and_binds_an_empty_array() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, MAP_OBJECTS), Map.of("people", json("[]")));
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.finalAnswer()).isEqualTo(json("[]"));
+        assertThat(tools.calls).doesNotContainKey("object");
+    }
+
+    @Test
+    void a_list_that_is_not_an_array_fails_the_step_naming_its_seq_no() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, MAP_OBJECTS), Map.of("people", json("{\"name\": \"Ada\"}")));
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().describe())
+                .startsWith("seq_no 0 (calling): for_each must resolve to a JSON array, but ${people} is an object");
+        assertThat(tools.calls).doesNotContainKey("object");
+    }
+
+    @Test
+    void a_list_longer_than_the_limit_fails_before_any_call() {
+        ArrayNode long_ = JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i <= ForEach.MAX_ELEMENTS; i++) {
+            long_.add(JsonNodeFactory.instance.objectNode().put("name", "n" + i));
+        }
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, MAP_OBJECTS), Map.of("people", long_));
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().describe())
+                .contains("seq_no 0")
+                .contains("for_each has 1001 elements; one for_each maps at most 1000");
+        assertThat(tools.calls).doesNotContainKey("object");
+    }
+
+    private static final String SOME_FAIL = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "flaky", "for_each": "${xs}",
+               "tool_params": {"x": "${item}"}, "output_vars": "out"%s}},
+             {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${out}"}},
+             {"seq_no": 2, "type": "jmp", "parameters": {"target_seq": 4}},
+             {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "jumped: ${last_error.message}"}},
+             {"seq_no": 4, "type": "reasoning", "parameters": {}}]""";
+
+    private final AtomicInteger flakyCalls = new AtomicInteger();
+
+    private PlanVm flakyVm() {
+        List<Tool> all = new ArrayList<>(tools.tools());
+        all.add(Tool.of("flaky", "Fails on a negative x.", (p, c) -> {
+            flakyCalls.incrementAndGet();
+            if (p.path("x").asInt() < 0) {
+                throw ToolException.permanent("negative " + p.path("x").asInt());
+            }
+            return p.path("x");
+        }));
+        return PlanVm.builder().tools(all).build();
+    }
+
+    @Test
+    void on_error_value_stands_for_each_failed_element_and_last_error_names_its_index() {
+        PlanVm vm = flakyVm();
+        RunResult result = vm.run(
+                load(vm, SOME_FAIL.formatted(", \"on_error\": {\"value\": 0}")), Map.of("xs", json("[1, -2, 3, -4]")));
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.finalAnswer()).isEqualTo(json("[1, 0, 3, 0]"));
+        JsonNode lastError = result.variables().get("last_error");
+        assertThat(lastError.path("index").asInt()).isEqualTo(3);
+        assertThat(lastError.path("seq_no").asInt()).isZero();
+        assertThat(lastError.path("message").asText()).contains("element 3").contains("negative -4");
+        assertThat(flakyCalls.get()).isEqualTo(4);
+    }
+
+    @Test
+    void on_error_jump_jumps_once_every_element_has_settled() {
+        PlanVm vm = flakyVm();
+        RunResult result = vm.run(
+                load(vm, SOME_FAIL.formatted(", \"on_error\": {\"jump\": 3}")), Map.of("xs", json("[-1, 2, 3]")));
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.finalAnswer().asText()).startsWith("jumped: for_each element 0 (of 3): tool 'flaky' failed");
+        assertThat(result.variables()).doesNotContainKey("out");
+        assertThat(flakyCalls.get()).isEqualTo(3);
+    }
+
+    @Test
+    void without_on_error_a_failed_element_fails_the_run_naming_the_element() {
+        PlanVm vm = flakyVm();
+        RunResult result = vm.run(load(vm, SOME_FAIL.formatted("")), Map.of("xs", json("[1, -2, -3]")));
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().describe())
+                .startsWith("seq_no 0 (calling): for_each element 1 (of 3): tool 'flaky' failed")
+                .contains("negative -2")
+                .contains("1 more element(s) failed too");
+    }
+
+    @Test
+    void a_recorded_map_replays_element_by_element_from_the_cassette() {
+        PlanVm vm = vm(false);
+        Plan plan = load(vm, MAP_OBJECTS);
+        Map<String, JsonNode> inputs = Map.of("people", json("[{\"name\": \"Ada\"}, {\"name\": \"Bo\"}]"));
+        RunMode.Record recording = RunMode.record();
+        RunResult recorded = vm.run(plan, inputs, recording);
+        Cassette cassette = recording.recording().cassette();
+        assertThat(cassette.interactions()).hasSize(2);
+
+        RunResult replayed = PlanVm.builder().build().run(plan, inputs, RunMode.replay(cassette, false));
+        assertThat(replayed.succeeded()).isTrue();
+        assertThat(replayed.finalAnswer()).isEqualTo(recorded.finalAnswer());
+
+        Map<String, JsonNode> changed = Map.of("people", json("[{\"name\": \"Ada\"}, {\"name\": \"Zed\"}]"));
+        RunResult mismatch = PlanVm.builder().build().run(plan, changed, RunMode.replay(cassette, false));
+        assertThat(mismatch.succeeded()).isFalse();
+        assertThat(mismatch.error().describe())
+                .contains("for_each element 1 (of 2)")
+                .contains("cassette");
+    }
+
+    @Test
+    void a_dry_run_answers_each_element_with_a_placeholder() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(
+                load(vm, MAP_OBJECTS),
+                Map.of("people", json("[{\"name\": \"Ada\"}, {\"name\": \"Bo\"}]")),
+                RunMode.dryRun(true));
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.finalAnswer().size()).isEqualTo(2);
+        assertThat(result.trace().path("steps").get(0).path("inputs").path("placeholder"))
+                .isEqualTo(BooleanNode.TRUE);
+        assertThat(tools.calls).doesNotContainKey("object");
+    }
+}
