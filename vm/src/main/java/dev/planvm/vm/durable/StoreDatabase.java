@@ -38,6 +38,8 @@ final class StoreDatabase implements AutoCloseable {
     /** {@code null} after a failure (or before the first use): the next use connects again. */
     private Connection connection;
 
+    private boolean closed;
+
     private StoreDatabase(Path file, RunStore.Durability durability, Connection connection) {
         this.file = file;
         this.durability = durability;
@@ -239,6 +241,9 @@ final class StoreDatabase implements AutoCloseable {
     }
 
     private Connection connection() throws SQLException {
+        if (closed) {
+            throw new SQLException("the run store is closed");
+        }
         if (connection == null) {
             connection = connect(file, durability);
         }
@@ -258,8 +263,13 @@ final class StoreDatabase implements AutoCloseable {
         return statement;
     }
 
+    /**
+     * Closes the connection for good: a later use fails instead of connecting again (a dropped connection,
+     * after a full disk, reconnects; a closed store does not, so it never makes its file again).
+     */
     @Override
     public void close() {
+        closed = true;
         closeStatements();
         if (connection != null) {
             try {

@@ -76,6 +76,23 @@ class RunStoreTest {
     }
 
     @Test
+    void a_closed_store_refuses_every_use_and_never_makes_its_file_again() throws Exception {
+        store.close();
+        java.nio.file.Files.deleteIfExists(dir.resolve("runs.db"));
+        java.nio.file.Files.deleteIfExists(dir.resolve("runs.db-wal"));
+        java.nio.file.Files.deleteIfExists(dir.resolve("runs.db-shm"));
+
+        assertThatThrownBy(() -> store.find("abc"))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("closed");
+        try (var left = java.nio.file.Files.list(dir)) {
+            assertThat(left.toList())
+                    .as("a late use after close (a run still in a step) makes no file")
+                    .isEmpty();
+        }
+    }
+
+    @Test
     void every_committed_step_is_stored_in_execution_order_with_what_it_wrote() {
         PlanVm vm = vm();
         Plan plan = vm.loader().load(LOOP, "loop.json").planOrThrow();
