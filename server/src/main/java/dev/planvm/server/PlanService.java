@@ -436,12 +436,12 @@ public final class PlanService implements AutoCloseable {
                 };
         int size = Math.max(1, Math.min(limit, 500));
         if (!needle.isEmpty()) {
-            return RunSearch.page(
+            return withWaitingFor(RunSearch.page(
                     from -> guard(() -> store.list(RunSearch.BATCH, from, status)),
                     state,
                     needle,
                     size,
-                    Math.max(0, offset));
+                    Math.max(0, offset)));
         }
         List<RunSummary> page = guard(() -> store.list(size, Math.max(0, offset), status));
         ObjectNode answer = JSON.objectNode();
@@ -455,7 +455,19 @@ public final class PlanService implements AutoCloseable {
         } else {
             answer.putNull("next_offset");
         }
-        return answer;
+        return withWaitingFor(answer);
+    }
+
+    /** Each waiting run of a page says what it waits for: {@code "waiting_for": "approval" | "input"}. */
+    private ObjectNode withWaitingFor(ObjectNode page) {
+        for (JsonNode run : page.path("runs")) {
+            if (run instanceof ObjectNode item
+                    && "waiting".equals(item.path("state").asText())) {
+                String id = item.path("id").asText();
+                item.put("waiting_for", guard(() -> store.pendingInput(id)).isPresent() ? "input" : "approval");
+            }
+        }
+        return page;
     }
 
     /** The tools runs can call here and what is unavailable ({@code GET /v1/tools}), as {@code planvm tools --format json}. */

@@ -39,6 +39,16 @@ class InputApiTest {
             JsonNode stored = fixture.get("/v1/runs/" + id).json();
             assertThat(stored.at("/pending/call_id").asText()).isEqualTo(callId);
             assertThat(stored.at("/pending/params/prompt").asText()).isEqualTo("How many copies?");
+            JsonNode listed = fixture.get("/v1/runs").json().path("runs").get(0);
+            assertThat(listed.path("id").asText()).isEqualTo(id);
+            assertThat(listed.path("waiting_for").asText())
+                    .as("the run list says what it waits for")
+                    .isEqualTo("input");
+            assertThat(fixture.get("/v1/runs?q=" + id)
+                            .json()
+                            .at("/runs/0/waiting_for")
+                            .asText())
+                    .isEqualTo("input");
 
             Answer wrong = fixture.post(
                     "/v1/runs/" + id + "/input?wait=true", "{\"call_id\": \"" + callId + "\", \"value\": \"three\"}");

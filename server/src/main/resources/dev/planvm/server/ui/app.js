@@ -150,7 +150,7 @@ async function listPage(query) {
     row.appendChild(el('td', { class: 'num hide-narrow' }, when(run.started)));
     row.appendChild(el('td', { class: 'num' }, run.state === 'interrupted' ? '' : duration(run.started, run.finished)));
     row.appendChild(el('td', { class: 'num hide-narrow' }, run.steps));
-    row.appendChild(el('td', null, run.state === 'waiting' ? 'approval' : ''));
+    row.appendChild(el('td', null, run.state === 'waiting' ? (run.waiting_for || 'approval') : ''));
     body.appendChild(row);
   });
   box.appendChild(table);
