@@ -7,17 +7,10 @@ import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.json.VariableAssignment;
-import dev.planvm.vm.PlanRejectedException;
-import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunMode;
-import dev.planvm.vm.RunRequest;
-import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
-import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.StoredInput;
 import java.io.Console;
 import java.io.IOException;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -98,33 +91,17 @@ final class AnswerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
-        if (!vmOptions.inputs(commandLine).isEmpty()) {
-            throw new CommandLine.ParameterException(
-                    commandLine, "--var does not go with answer (a run keeps its inputs)");
-        }
-        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
-        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput(
-                "run " + runId,
-                commandLine,
-                verbosity.verbose(),
-                vm.redactor(),
+        return StoredRunContinuation.run(
+                "answer",
+                runId,
                 trace,
-                null,
-                vmOptions.revealSecrets());
-        try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-            DurableRuns durable = new DurableRuns(vm, runs);
-            JsonNode value = value(commandLine, durable);
-            DurableRun run = durable.answer(
-                    runId,
-                    callId,
-                    value,
-                    RunRequest.builder().mode(RunMode.live()).build(),
-                    RunSettings.withSecrets(Map.of(), secrets));
-            return output.finished(run.result(), RunMode.live(), run.id());
-        } catch (PlanRejectedException rejected) {
-            return output.rejected(rejected);
-        }
+                store,
+                vmOptions,
+                verbosity,
+                parent.environment(),
+                commandLine,
+                (durable, session, secrets) ->
+                        durable.answer(runId, callId, value(commandLine, durable), session, secrets));
     }
 
     /** The answer the options give, else one asked on the terminal. */

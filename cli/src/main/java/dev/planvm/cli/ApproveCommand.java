@@ -1,14 +1,6 @@
 package dev.planvm.cli;
 
-import dev.planvm.vm.PlanRejectedException;
-import dev.planvm.vm.PlanVm;
-import dev.planvm.vm.RunMode;
-import dev.planvm.vm.RunRequest;
-import dev.planvm.vm.durable.DurableRun;
-import dev.planvm.vm.durable.DurableRuns;
-import dev.planvm.vm.durable.RunStore;
 import java.io.IOException;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -66,32 +58,15 @@ final class ApproveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CommandLine commandLine = spec.commandLine();
-        if (!vmOptions.inputs(commandLine).isEmpty()) {
-            throw new CommandLine.ParameterException(
-                    commandLine, "--var does not go with approve (a run keeps its inputs)");
-        }
-        Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
-        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput(
-                "run " + runId,
-                commandLine,
-                verbosity.verbose(),
-                vm.redactor(),
+        return StoredRunContinuation.run(
+                "approve",
+                runId,
                 trace,
-                null,
-                vmOptions.revealSecrets());
-        try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
-            DurableRun run = new DurableRuns(vm, runs)
-                    .approve(
-                            runId,
-                            !deny,
-                            reason,
-                            RunRequest.builder().mode(RunMode.live()).build(),
-                            RunSettings.withSecrets(Map.of(), secrets));
-            return output.finished(run.result(), RunMode.live(), run.id());
-        } catch (PlanRejectedException rejected) {
-            return output.rejected(rejected);
-        }
+                store,
+                vmOptions,
+                verbosity,
+                parent.environment(),
+                spec.commandLine(),
+                (durable, session, secrets) -> durable.approve(runId, !deny, reason, session, secrets));
     }
 }

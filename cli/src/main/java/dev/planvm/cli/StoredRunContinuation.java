@@ -1,0 +1,67 @@
+package dev.planvm.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.vm.PlanRejectedException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * What {@code approve} and {@code answer} share: a stored run continued live in this process, on the VM
+ * the flags build, its session's outcome printed as {@code run} prints it. A run keeps its inputs, so
+ * {@code --var} is refused.
+ */
+final class StoredRunContinuation {
+
+    /** The decision that continues the run: an approval, a denial, an answer. */
+    @FunctionalInterface
+    interface Decision {
+        DurableRun apply(DurableRuns runs, RunRequest session, Map<String, JsonNode> secrets);
+    }
+
+    private StoredRunContinuation() {}
+
+    /** Continues run {@code runId} with {@code decision}; the command's exit code. */
+    static int run(
+            String command,
+            String runId,
+            Path trace,
+            DurableStoreOptions store,
+            VmOptions vmOptions,
+            Verbosity verbosity,
+            Map<String, String> environment,
+            CommandLine commandLine,
+            Decision decision)
+            throws IOException {
+        if (!vmOptions.inputs(commandLine).isEmpty()) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--var does not go with " + command + " (a run keeps its inputs)");
+        }
+        Map<String, String> secrets = vmOptions.secrets(environment, commandLine);
+        PlanVm vm = vmOptions.build(environment, secrets, commandLine);
+        RunOutput output = new RunOutput(
+                "run " + runId,
+                commandLine,
+                verbosity.verbose(),
+                vm.redactor(),
+                trace,
+                null,
+                vmOptions.revealSecrets());
+        try (RunStore runs = store.open(environment, vm.redactor())) {
+            DurableRun run = decision.apply(
+                    new DurableRuns(vm, runs),
+                    RunRequest.builder().mode(RunMode.live()).build(),
+                    RunSettings.withSecrets(Map.of(), secrets));
+            return output.finished(run.result(), RunMode.live(), run.id());
+        } catch (PlanRejectedException rejected) {
+            return output.rejected(rejected);
+        }
+    }
+}
