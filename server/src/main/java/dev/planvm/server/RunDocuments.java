@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The JSON views of runs that both servers answer with. */
-public final class RunDocuments {
+final class RunDocuments {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
