@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
 
 /**
- * Observes calls beside the chain (it cannot change them). No-op defaults; a listener that
- * throws is ignored. Calls may run on several threads at once (calls started ahead of their turn),
- * so a listener must be thread-safe.
+ * Observes calls beside the chain (it cannot change them): what a {@link dev.planvm.tools.chain.CallChain} tells. No-op defaults;
+ * a listener that throws is ignored. Calls may run on several threads at once (calls started ahead of
+ * their turn), so a listener must be thread-safe. An application that runs plans does not implement this
+ * type on its own: it implements the VM's {@code RunListener}, which extends it, and the VM hands the chain
+ * of each run one guarded fan-out of the run's listeners.
  */
 public interface CallListener {
 
