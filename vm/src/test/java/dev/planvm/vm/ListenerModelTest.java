@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
@@ -76,7 +77,10 @@ class ListenerModelTest {
             "callFinished",
             "callFailed",
             "callAbandoned",
-            "attemptFailed");
+            "attemptFailed",
+            "tokens",
+            "streamStarted",
+            "chunk");
 
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
     private final Logger logger = (Logger) LoggerFactory.getLogger(Listeners.class);
@@ -101,6 +105,9 @@ class ListenerModelTest {
         AtomicBoolean failedOnce = new AtomicBoolean();
         return PlanVm.builder()
                 .tool(Tool.of("gate", "answers once both gate calls are in flight", (params, call) -> {
+                    call.events().tokens(new TokenCount(3, 2));
+                    call.events().streamStarted();
+                    call.events().chunk(params.path("q").asText());
                     both.countDown();
                     try {
                         both.await(30, TimeUnit.SECONDS); // not a timing assertion: a sequential run would hang
@@ -177,7 +184,10 @@ class ListenerModelTest {
                 "callFinished",
                 "callFailed",
                 "callAbandoned",
-                "attemptFailed"
+                "attemptFailed",
+                "tokens",
+                "streamStarted",
+                "chunk"
             })
     void a_listener_that_throws_in_an_event_is_logged_once_and_the_run_is_unchanged(String event) {
         String json = event.equals("callAbandoned") ? WAITS : PLAN;
@@ -275,6 +285,17 @@ class ListenerModelTest {
                     .isGreaterThan(ended)
                     .isGreaterThan(events.indexOf("stepStarted " + seqNo));
         }
+        for (int seqNo = 0; seqNo <= 1; seqNo++) {
+            String q = seqNo == 0 ? "a" : "b";
+            assertThat(events)
+                    .as("what call %s reports comes between its start and its end", seqNo)
+                    .containsSubsequence(
+                            "callStarted " + seqNo,
+                            "tokens " + seqNo + " 5",
+                            "streamStarted " + seqNo,
+                            "chunk " + seqNo + " " + q,
+                            "callFinished " + seqNo);
+        }
         assertThat(events.indexOf("attemptFailed 2"))
                 .isGreaterThan(events.indexOf("callStarted 2"))
                 .isLessThan(events.indexOf("callFinished 2"));
@@ -357,6 +378,21 @@ class ListenerModelTest {
         @Override
         public void attemptFailed(Call call, FailedAttempt attempt) {
             told("attemptFailed " + call.context().seqNo());
+        }
+
+        @Override
+        public void tokens(Call call, TokenCount tokens) {
+            told("tokens " + call.context().seqNo() + " " + tokens.total());
+        }
+
+        @Override
+        public void streamStarted(Call call) {
+            told("streamStarted " + call.context().seqNo());
+        }
+
+        @Override
+        public void chunk(Call call, String text) {
+            told("chunk " + call.context().seqNo() + " " + text);
         }
     }
 

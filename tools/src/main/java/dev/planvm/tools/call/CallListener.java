@@ -1,6 +1,7 @@
 package dev.planvm.tools.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 
 /**
@@ -34,4 +35,16 @@ public interface CallListener {
      * at its only attempt: {@link #callFailed} says that.
      */
     default void attemptFailed(Call call, FailedAttempt attempt) {}
+
+    /**
+     * The call reported the tokens one LLM request spent ({@link dev.planvm.tools.CallEvents#tokens}), on the
+     * thread that reported them; a replayed call reports what was recorded.
+     */
+    default void tokens(Call call, TokenCount tokens) {}
+
+    /** An attempt of the call starts streaming its answer: the pieces told before for this call are void. */
+    default void streamStarted(Call call) {}
+
+    /** The next piece of the call's streamed answer ({@link dev.planvm.tools.CallEvents#chunk}), in order. */
+    default void chunk(Call call, String text) {}
 }

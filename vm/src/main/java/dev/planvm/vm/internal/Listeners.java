@@ -3,6 +3,7 @@ package dev.planvm.vm.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
@@ -100,6 +101,21 @@ public final class Listeners implements RunListener {
     @Override
     public void attemptFailed(Call call, FailedAttempt attempt) {
         tell("attemptFailed", l -> l.attemptFailed(call, attempt));
+    }
+
+    @Override
+    public void tokens(Call call, TokenCount tokens) {
+        tell("tokens", l -> l.tokens(call, tokens));
+    }
+
+    @Override
+    public void streamStarted(Call call) {
+        tell("streamStarted", l -> l.streamStarted(call));
+    }
+
+    @Override
+    public void chunk(Call call, String text) {
+        tell("chunk", l -> l.chunk(call, text));
     }
 
     private void tell(String event, Consumer<RunListener> told) {

@@ -10,7 +10,8 @@ import java.util.Map;
  * Observes a run: the one listener type an embedder implements (the trace, spans, the server's events and
  * metrics are each one). It hears the run and its steps on the run's thread, and every tool call and
  * condition of the run (the {@link CallListener} methods it inherits: started, finished, failed, abandoned,
- * a failed attempt) on the thread the call runs on, which is not the run's for a call started early — so a
+ * a failed attempt, and what the call reports through its {@code CallEvents}: tokens, streamed pieces) on
+ * the thread the call runs on, which is not the run's for a call started early — so a
  * listener that keeps call state must be thread-safe. Every method has a no-op default. A listener that
  * throws never breaks the run or the call: its first failure is logged once, and it is still told the
  * events that follow. Register it on {@code PlanVm.builder().listener(..)} (every run) or
