@@ -3,7 +3,6 @@ package dev.planvm.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
@@ -20,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  * and call listener shared by every run (thread-safe). At most {@value #MAX_TOOLS} label values per series:
  * calls of further tools (a cassette may name any) count as {@code other}.
  */
-public final class Metrics implements RunListener, CallListener {
+public final class Metrics implements RunListener {
 
     static final int MAX_TOOLS = 200;
 

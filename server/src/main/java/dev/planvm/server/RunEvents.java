@@ -8,7 +8,6 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
@@ -20,7 +19,7 @@ import java.util.Map;
  * Turns one session of a run into {@link RunEvent}s in its {@link EventLog}: a run and a call listener
  * (calls may report from other threads, so every method holds the lock). Secrets are redacted.
  */
-final class RunEvents implements RunListener, CallListener {
+final class RunEvents implements RunListener {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     /** A final answer larger than this (as JSON) is left out of {@code run_finished}. */

@@ -106,7 +106,6 @@ final class RunSessions {
         RunControl control = new RunControl();
         UnaryOperator<RunRequest> own = request -> request.toBuilder()
                 .listeners(List.of(listener, metrics))
-                .callListeners(List.of(listener, metrics))
                 .control(control)
                 .build();
         metrics.active(1);

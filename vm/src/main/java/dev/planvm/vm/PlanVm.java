@@ -14,7 +14,6 @@ import dev.planvm.tools.approval.ApprovalRules;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.approval.PersonTools;
 import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
@@ -26,6 +25,7 @@ import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.EarlyStartRule;
 import dev.planvm.vm.internal.Interpreter;
+import dev.planvm.vm.internal.Listeners;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.RunSpans;
@@ -141,7 +141,6 @@ public final class PlanVm implements AutoCloseable {
                 .retries(retries)
                 .toolLimits(b.toolLimits)
                 .sleeper(b.sleeper)
-                .listeners(b.callListeners)
                 .routing(b.routing)
                 .build();
         this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
@@ -480,32 +479,25 @@ public final class PlanVm implements AutoCloseable {
         CallScheduler scheduler = schedulers.get();
         TraceRecorder trace =
                 tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
-        List<CallListener> callListeners = new ArrayList<>();
-        if (trace != null) {
-            callListeners.add(trace);
-        }
         RunSpans spans = tracer == null
                 ? null
                 : new RunSpans(
                         tracer, LLM_TOOL, plan, journal == null ? null : journal.runId(), mode.label(), redactor);
-        if (spans != null) {
-            callListeners.add(spans);
-        }
-        callListeners.addAll(checked.callListeners());
         List<RunListener> all = new ArrayList<>();
         if (spans != null) {
-            all.add(spans); // first: the run's span is open before the others hear of the run
+            all.add(spans); // first: the run's span (and a call's) is open before the others hear of it
         }
         if (trace != null) {
             all.add(trace);
         }
         all.addAll(listeners);
         all.addAll(checked.listeners());
+        Listeners told = all.isEmpty() ? Listeners.NONE : new Listeners(all); // the one fan-out of this run
         if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
             guards.add(new PlanToolCalls(
-                    planTools, parentRun(session), options, checked.approvals(), journal, all, clock));
+                    planTools, parentRun(session), options, checked.approvals(), journal, told, clock));
         }
-        CallChain chain = session.chain(guards, afterMode, callListeners);
+        CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told));
         Speculator speculator = sequential
                 ? null
                 : new Speculator(
@@ -525,7 +517,7 @@ public final class PlanVm implements AutoCloseable {
                         plan,
                         handlers,
                         chain,
-                        all,
+                        told,
                         journal,
                         steps,
                         strict,

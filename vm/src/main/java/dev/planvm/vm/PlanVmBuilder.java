@@ -13,7 +13,6 @@ import dev.planvm.tools.ToolResolver;
 import dev.planvm.tools.approval.ApprovalRules;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.CallInterceptor;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
@@ -43,7 +42,6 @@ public final class PlanVmBuilder {
     ConditionEvaluator conditions;
     final Map<String, InstructionHandler<?>> handlers = new LinkedHashMap<>(BuiltinHandlers.all());
     final List<RunListener> listeners = new ArrayList<>();
-    final List<CallListener> callListeners = new ArrayList<>();
     RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     final Map<String, RetryPolicy> toolRetries = new LinkedHashMap<>();
     Duration callTimeout;
@@ -199,14 +197,12 @@ public final class PlanVmBuilder {
         return this;
     }
 
+    /**
+     * Observes every run of this VM, its steps and its tool calls and conditions (before the listeners a run
+     * request brings). A listener that throws is logged once and never breaks a run.
+     */
     public PlanVmBuilder listener(RunListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
-        return this;
-    }
-
-    /** Observes every tool call and condition beside the call chain. */
-    public PlanVmBuilder callListener(CallListener listener) {
-        callListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
     }
 

@@ -3,7 +3,6 @@ package dev.planvm.vm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
@@ -37,8 +36,8 @@ import java.util.Objects;
  *                      {@code null}: the run gets a session of its own in {@code mode}
  * @param options       this run's narrowing of the VM's settings (tool policy, approval rules, step limit,
  *                      clock, keep-going); see {@link RunOptions}
- * @param listeners     run listeners of this run only, after the VM's
- * @param callListeners call listeners of this run only (calls may run on other threads)
+ * @param listeners     listeners of this run only, after the VM's: they hear its run, step and call events
+ *                      (calls may run on other threads)
  * @param approvals     who decides this run's approvals, or {@code null} for the VM's reviewer, else nobody
  *                      (the run waits)
  * @param control       stops the run from outside, or {@code null}
@@ -54,7 +53,6 @@ public record RunRequest(
         RunSession session,
         RunOptions options,
         List<RunListener> listeners,
-        List<CallListener> callListeners,
         Approvals approvals,
         RunControl control,
         RunJournal journal,
@@ -105,7 +103,6 @@ public record RunRequest(
         mode = mode != null ? mode : session != null ? session.mode() : RunMode.live();
         options = options == null ? RunOptions.DEFAULT : options;
         listeners = List.copyOf(listeners);
-        callListeners = List.copyOf(callListeners);
     }
 
     /** A request to run {@code plan}: from its start with no inputs, live, no option, listener or journal. */
@@ -135,7 +132,6 @@ public record RunRequest(
         b.session = session;
         b.options = options;
         b.listeners.addAll(listeners);
-        b.callListeners.addAll(callListeners);
         b.approvals = approvals;
         b.control = control;
         b.journal = journal;
@@ -166,7 +162,6 @@ public record RunRequest(
         private RunSession session;
         private RunOptions options = RunOptions.DEFAULT;
         private final List<RunListener> listeners = new ArrayList<>();
-        private final List<CallListener> callListeners = new ArrayList<>();
         private Approvals approvals;
         private RunControl control;
         private RunJournal journal;
@@ -207,6 +202,7 @@ public record RunRequest(
             return this;
         }
 
+        /** Observes this run: its steps, its calls and conditions, its child runs (see {@link RunListener}). */
         public Builder listener(RunListener value) {
             listeners.add(Objects.requireNonNull(value, "listener"));
             return this;
@@ -214,16 +210,6 @@ public record RunRequest(
 
         public Builder listeners(List<? extends RunListener> values) {
             listeners.addAll(values);
-            return this;
-        }
-
-        public Builder callListener(CallListener value) {
-            callListeners.add(Objects.requireNonNull(value, "callListener"));
-            return this;
-        }
-
-        public Builder callListeners(List<? extends CallListener> values) {
-            callListeners.addAll(values);
             return this;
         }
 
@@ -248,8 +234,8 @@ public record RunRequest(
         }
 
         public RunRequest build() {
-            RunRequest request = new RunRequest(
-                    plan, start, mode, session, options, listeners, callListeners, approvals, control, journal, null);
+            RunRequest request =
+                    new RunRequest(plan, start, mode, session, options, listeners, approvals, control, journal, null);
             return checked != null && checked.covers(request)
                     ? new RunRequest(
                             plan,
@@ -258,7 +244,6 @@ public record RunRequest(
                             session,
                             request.options(),
                             listeners,
-                            callListeners,
                             approvals,
                             control,
                             journal,

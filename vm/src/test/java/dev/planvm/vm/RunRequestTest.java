@@ -73,7 +73,6 @@ class RunRequestTest {
         assertThat(request.session()).isNull();
         assertThat(request.options()).isEqualTo(RunOptions.DEFAULT);
         assertThat(request.listeners()).isEmpty();
-        assertThat(request.callListeners()).isEmpty();
         assertThat(request.approvals()).isNull();
         assertThat(request.control()).isNull();
         assertThat(request.journal()).isNull();

@@ -1,12 +1,15 @@
 package dev.planvm.tools.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 
 /**
- * Observes calls beside the chain (it cannot change them). No-op defaults; a listener that
- * throws is ignored. Calls may run on several threads at once (calls started ahead of their turn),
- * so a listener must be thread-safe.
+ * Observes calls beside the chain (it cannot change them): what a {@link dev.planvm.tools.chain.CallChain} tells. No-op defaults;
+ * a listener that throws is ignored. Calls may run on several threads at once (calls started ahead of
+ * their turn), so a listener must be thread-safe. An application that runs plans does not implement this
+ * type on its own: it implements the VM's {@code RunListener}, which extends it, and the VM hands the chain
+ * of each run one guarded fan-out of the run's listeners.
  */
 public interface CallListener {
 
@@ -32,4 +35,16 @@ public interface CallListener {
      * at its only attempt: {@link #callFailed} says that.
      */
     default void attemptFailed(Call call, FailedAttempt attempt) {}
+
+    /**
+     * The call reported the tokens one LLM request spent ({@link dev.planvm.tools.CallEvents#tokens}), on the
+     * thread that reported them; a replayed call reports what was recorded.
+     */
+    default void tokens(Call call, TokenCount tokens) {}
+
+    /** An attempt of the call starts streaming its answer: the pieces told before for this call are void. */
+    default void streamStarted(Call call) {}
+
+    /** The next piece of the call's streamed answer ({@link dev.planvm.tools.CallEvents#chunk}), in order. */
+    default void chunk(Call call, String text) {}
 }

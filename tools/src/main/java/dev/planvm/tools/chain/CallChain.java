@@ -1,6 +1,8 @@
 package dev.planvm.tools.chain;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.CallEvents;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
@@ -60,9 +62,11 @@ public final class CallChain {
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(failedAttempts, "failedAttempts");
         listeners.forEach(l -> quietly(() -> l.callStarted(call)));
+        // what the call reports (tokens, streamed pieces) reaches the listeners too
+        Call sent = listeners.isEmpty() ? call : call.withEvents(new Reported(call));
         long start = System.nanoTime();
         try {
-            JsonNode output = new Position(0, call, call, failedAttempts).proceed(call);
+            JsonNode output = new Position(0, sent, call, failedAttempts).proceed(sent);
             long took = System.nanoTime() - start;
             listeners.forEach(l -> quietly(() -> l.callFinished(call, output, took)));
             return output;
@@ -113,6 +117,35 @@ public final class CallChain {
         public void attemptFailed(FailedAttempt attempt) {
             failedAttempts.accept(attempt);
             listeners.forEach(l -> quietly(() -> l.attemptFailed(observed, attempt)));
+        }
+    }
+
+    /** The call's own events, then the listeners, told what the call reports. */
+    private final class Reported implements CallEvents {
+        private final Call observed;
+        private final CallEvents own;
+
+        Reported(Call observed) {
+            this.observed = observed;
+            this.own = observed.context().events();
+        }
+
+        @Override
+        public void tokens(TokenCount tokens) {
+            own.tokens(tokens);
+            listeners.forEach(l -> quietly(() -> l.tokens(observed, tokens)));
+        }
+
+        @Override
+        public void streamStarted() {
+            own.streamStarted();
+            listeners.forEach(l -> quietly(() -> l.streamStarted(observed)));
+        }
+
+        @Override
+        public void chunk(String text) {
+            own.chunk(text);
+            listeners.forEach(l -> quietly(() -> l.chunk(observed, text)));
         }
     }
 

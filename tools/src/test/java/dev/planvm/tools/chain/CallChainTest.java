@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.tools.CallContext;
+import dev.planvm.tools.CallEvents;
 import dev.planvm.tools.ConditionResult;
+import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
@@ -59,6 +61,51 @@ class CallChainTest {
         JsonNode output = new CallChain(List.of(first, second), List.of()).execute(call("t", List.of()));
         assertThat(order).containsExactly("first", "second");
         assertThat(output.asText()).isEqualTo("answered by second");
+    }
+
+    @Test
+    void listeners_hear_what_a_call_reports_after_the_calls_own_events_and_for_the_call_they_saw_start() {
+        List<String> heard = new ArrayList<>();
+        CallEvents own = new CallEvents() {
+            @Override
+            public void tokens(TokenCount tokens) {
+                heard.add("own tokens " + tokens.total());
+            }
+
+            @Override
+            public void chunk(String text) {
+                heard.add("own chunk " + text);
+            }
+        };
+        Call.ToolCall call =
+                new Call.ToolCall("t", JsonNodeFactory.instance.objectNode(), new CallContext(4, List.of(), own));
+        CallListener listener = new CallListener() {
+            @Override
+            public void tokens(Call seen, TokenCount tokens) {
+                heard.add((seen == call) + " tokens " + tokens.total());
+            }
+
+            @Override
+            public void streamStarted(Call seen) {
+                heard.add((seen == call) + " stream");
+            }
+
+            @Override
+            public void chunk(Call seen, String text) {
+                heard.add((seen == call) + " chunk " + text);
+            }
+        };
+        CallInterceptor reporting = chain -> {
+            chain.call().context().events().tokens(new TokenCount(2, 1));
+            chain.call().context().events().streamStarted();
+            chain.call().context().events().chunk("hi");
+            return TextNode.valueOf("hi");
+        };
+
+        new CallChain(List.of(reporting), List.of(listener)).execute(call);
+
+        assertThat(heard)
+                .containsExactly("own tokens 3", "true tokens 3", "true stream", "own chunk hi", "true chunk hi");
     }
 
     @Test

@@ -458,12 +458,6 @@ public final class Interpreter {
     }
 
     private void tell(Consumer<RunListener> event) {
-        for (RunListener listener : setup.listeners()) {
-            try {
-                event.accept(listener);
-            } catch (RuntimeException e) {
-                log.warn("run listener {} failed and is ignored: {}", listener, e.toString());
-            }
-        }
+        event.accept(setup.listeners()); // the fan-out guards each listener
     }
 }

@@ -9,14 +9,12 @@ import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
-import dev.planvm.vm.run.RunListener;
-import java.util.List;
 import java.util.Map;
 
 /**
  * Everything one run needs, assembled by the VM from its configuration and the run's mode.
  *
- * @param listeners    observers (the trace first when tracing); a listener that throws is ignored
+ * @param listeners    the run's one fan-out to its listeners (the spans and the trace first when on)
  * @param journal      where committed steps are made durable, or {@code null}
  * @param placeholders whether call answers are dry-run placeholders
  * @param speculator   runs calls ahead of their turn, or {@code null} for a sequential run
@@ -31,7 +29,7 @@ public record RunSetup(
         Plan plan,
         Map<String, InstructionHandler<?>> handlers,
         CallChain chain,
-        List<RunListener> listeners,
+        Listeners listeners,
         RunJournal journal,
         int maxSteps,
         boolean strict,
@@ -47,7 +45,6 @@ public record RunSetup(
 
     public RunSetup {
         handlers = Map.copyOf(handlers);
-        listeners = List.copyOf(listeners);
     }
 
     /** Whether steps must be recorded: someone reads them. */

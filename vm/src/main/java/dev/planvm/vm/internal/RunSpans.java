@@ -8,7 +8,6 @@ import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
@@ -44,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Never an attribute: tool params, answers, prompts, variables. Error messages are redacted, and an
  * error is an {@code exception} event with its type and message, never a stack trace.
  */
-public final class RunSpans implements RunListener, CallListener {
+public final class RunSpans implements RunListener {
 
     static final AttributeKey<String> PLAN = AttributeKey.stringKey("planvm.plan.name");
     static final AttributeKey<String> RUN_ID = AttributeKey.stringKey("planvm.run.id");

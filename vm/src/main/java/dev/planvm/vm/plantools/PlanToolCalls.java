@@ -18,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The link of one run's call chain that makes its plan-tool calls child runs of that run. It comes
@@ -34,14 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class PlanToolCalls implements CallInterceptor {
 
-    private static final Logger log = LoggerFactory.getLogger(PlanToolCalls.class);
-
     private final Map<String, PlanTool> tools;
     private final ParentRun parent;
     private final RunOptions own;
     private final Approvals approvals;
     private final RunJournal journal;
-    private final List<RunListener> listeners;
+    private final RunListener listeners;
     private final RunClock clock;
 
     /**
@@ -50,7 +46,7 @@ public final class PlanToolCalls implements CallInterceptor {
      * @param own       the run's own options (they reach the child, which can only narrow them)
      * @param approvals the run's own reviewer, or {@code null} for the VM's
      * @param journal   the run's journal, or {@code null}
-     * @param listeners the run's listeners, told of each child run
+     * @param listeners the run's listeners (their one guarded fan-out), told of each child run
      * @param clock     the run's clock, which the child runs with too
      */
     public PlanToolCalls(
@@ -59,14 +55,14 @@ public final class PlanToolCalls implements CallInterceptor {
             RunOptions own,
             Approvals approvals,
             RunJournal journal,
-            List<RunListener> listeners,
+            RunListener listeners,
             RunClock clock) {
         this.tools = tools;
         this.parent = Objects.requireNonNull(parent, "parent");
         this.own = Objects.requireNonNull(own, "own");
         this.approvals = approvals;
         this.journal = journal;
-        this.listeners = List.copyOf(listeners);
+        this.listeners = Objects.requireNonNull(listeners, "listeners");
         this.clock = clock;
     }
 
@@ -136,12 +132,6 @@ public final class PlanToolCalls implements CallInterceptor {
     }
 
     private void tell(java.util.function.Consumer<RunListener> event) {
-        for (RunListener listener : listeners) {
-            try {
-                event.accept(listener);
-            } catch (RuntimeException e) {
-                log.warn("run listener {} failed: {}", listener, e.toString());
-            }
-        }
+        event.accept(listeners);
     }
 }

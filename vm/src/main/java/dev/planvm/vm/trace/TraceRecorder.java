@@ -10,7 +10,6 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
-import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunLimits;
@@ -65,7 +64,7 @@ import java.util.function.Supplier;
  * write, the result) is replaced by a marker, {@code {"truncated": "text of 6,000,000 characters",
  * "size": 6000000}}, so the document can always be written; the run's own values are untouched.
  */
-public final class TraceRecorder implements RunListener, CallListener {
+public final class TraceRecorder implements RunListener {
 
     public static final String FORMAT = "planvm-trace/1";
 

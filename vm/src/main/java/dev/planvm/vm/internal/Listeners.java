@@ -1,0 +1,156 @@
+package dev.planvm.vm.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Instruction;
+import dev.planvm.instructions.Plan;
+import dev.planvm.tools.TokenCount;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.vm.run.RunListener;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.StepRecord;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place a run's listeners are told anything: the interpreter tells it the run and step events, the
+ * call chain the call events (on whichever thread the call runs), plan-tool calls the child runs. It tells
+ * each listener in order. A listener that throws never breaks the run or the call: its first failure is
+ * logged once, with the listener's class and the event, and its later failures in this run are not logged
+ * (it is still told every event). Thread-safe; one per run.
+ */
+public final class Listeners implements RunListener {
+
+    private static final Logger log = LoggerFactory.getLogger(Listeners.class);
+
+    /** No listener: nothing is told, nothing is recorded for listeners. */
+    public static final Listeners NONE = new Listeners(List.of());
+
+    private final List<Guarded> listeners;
+
+    /** @param listeners told in this order */
+    public Listeners(List<? extends RunListener> listeners) {
+        this.listeners = listeners.stream().map(Guarded::new).toList();
+    }
+
+    /** Whether nobody listens. */
+    public boolean isEmpty() {
+        return listeners.isEmpty();
+    }
+
+    public int size() {
+        return listeners.size();
+    }
+
+    @Override
+    public void runStarted(Plan plan, Map<String, JsonNode> inputs) {
+        tell("runStarted", l -> l.runStarted(plan, inputs));
+    }
+
+    @Override
+    public void stepStarted(Instruction instruction) {
+        tell("stepStarted", l -> l.stepStarted(instruction));
+    }
+
+    @Override
+    public void stepFinished(StepRecord step) {
+        tell("stepFinished", l -> l.stepFinished(step));
+    }
+
+    @Override
+    public void runFinished(RunResult result) {
+        tell("runFinished", l -> l.runFinished(result));
+    }
+
+    @Override
+    public void childStarted(int seqNo, String tool, String childRunId) {
+        tell("childStarted", l -> l.childStarted(seqNo, tool, childRunId));
+    }
+
+    @Override
+    public void childFinished(int seqNo, String tool, String childRunId, RunStatus status) {
+        tell("childFinished", l -> l.childFinished(seqNo, tool, childRunId, status));
+    }
+
+    @Override
+    public void callStarted(Call call) {
+        tell("callStarted", l -> l.callStarted(call));
+    }
+
+    @Override
+    public void callFinished(Call call, JsonNode output, long durationNanos) {
+        tell("callFinished", l -> l.callFinished(call, output, durationNanos));
+    }
+
+    @Override
+    public void callFailed(Call call, ToolException failure, long durationNanos) {
+        tell("callFailed", l -> l.callFailed(call, failure, durationNanos));
+    }
+
+    @Override
+    public void callAbandoned(Call call, Throwable cause) {
+        tell("callAbandoned", l -> l.callAbandoned(call, cause));
+    }
+
+    @Override
+    public void attemptFailed(Call call, FailedAttempt attempt) {
+        tell("attemptFailed", l -> l.attemptFailed(call, attempt));
+    }
+
+    @Override
+    public void tokens(Call call, TokenCount tokens) {
+        tell("tokens", l -> l.tokens(call, tokens));
+    }
+
+    @Override
+    public void streamStarted(Call call) {
+        tell("streamStarted", l -> l.streamStarted(call));
+    }
+
+    @Override
+    public void chunk(Call call, String text) {
+        tell("chunk", l -> l.chunk(call, text));
+    }
+
+    private void tell(String event, Consumer<RunListener> told) {
+        for (Guarded each : listeners) {
+            try {
+                told.accept(each.listener);
+            } catch (RuntimeException e) {
+                each.failed(event, e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Listeners" + listeners.stream().map(g -> g.listener).toList();
+    }
+
+    /** One listener and whether its failure was logged already. */
+    private static final class Guarded {
+        private final RunListener listener;
+        private final AtomicBoolean logged = new AtomicBoolean();
+
+        Guarded(RunListener listener) {
+            this.listener = listener;
+        }
+
+        void failed(String event, RuntimeException e) {
+            if (logged.compareAndSet(false, true)) {
+                log.warn(
+                        "listener {} failed in {} and is ignored (its later failures in this run are not logged): {}",
+                        listener.getClass().getName(),
+                        event,
+                        e.toString());
+                log.debug("listener failure", e);
+            }
+        }
+    }
+}
