@@ -503,7 +503,14 @@ public final class PlanVm implements AutoCloseable {
         all.addAll(checked.listeners());
         if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
             guards.add(new PlanToolCalls(
-                    planTools, parentRun(session), options, checked.approvals(), journal, all, clock));
+                    planTools,
+                    parentRun(session),
+                    options,
+                    checked.approvals(),
+                    journal,
+                    all,
+                    clock,
+                    checked.control()));
         }
         CallChain chain = session.chain(guards, afterMode, callListeners);
         Speculator speculator = sequential
@@ -549,9 +556,15 @@ public final class PlanVm implements AutoCloseable {
         return new ParentRun() {
             @Override
             public RunResult run(
-                    Plan plan, Checkpoint start, RunOptions options, Approvals approvals, RunJournal journal) {
+                    Plan plan,
+                    Checkpoint start,
+                    RunOptions options,
+                    Approvals approvals,
+                    RunJournal journal,
+                    dev.planvm.vm.run.RunControl control) {
                 return PlanVm.this.run(RunRequest.builder(plan)
                         .start(start)
+                        .control(control)
                         .session(session)
                         .options(options)
                         .approvals(approvals)

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -18,9 +19,16 @@ public interface ParentRun {
 
     /**
      * Runs {@code plan} from {@code start} in the parent's session with {@code options} and reviewer {@code approvals} (the VM's when null), journaled by
-     * {@code journal} (or not, when {@code null}). A failure while running is a failed result.
+     * {@code journal} (or not, when {@code null}) and stopped by the parent's {@code control} (none when
+     * {@code null}). A failure while running is a failed result.
      */
-    RunResult run(Plan plan, Checkpoint start, RunOptions options, Approvals approvals, RunJournal journal);
+    RunResult run(
+            Plan plan,
+            Checkpoint start,
+            RunOptions options,
+            Approvals approvals,
+            RunJournal journal,
+            RunControl control);
 
     /** What stops {@code plan} from running in the parent's mode with {@code options} (empty: nothing). */
     List<String> problems(Plan plan, RunOptions options);

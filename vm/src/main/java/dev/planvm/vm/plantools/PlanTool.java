@@ -11,6 +11,8 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.JsonSchemas;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
+import dev.planvm.vm.run.ChildRunStopped;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import java.util.LinkedHashMap;
@@ -129,6 +131,10 @@ public final class PlanTool implements Tool {
         if (result.waiting()) {
             throw ToolException.permanent("plan tool '" + name() + "' stopped waiting ("
                     + result.error().message() + "): a plan tool's child run cannot wait for approval or input yet");
+        }
+        if (result.interrupted() || (result.error() != null && result.error().kind() == FailureKind.CANCELLED)) {
+            throw new ChildRunStopped(
+                    "plan tool '" + name() + "' stopped: " + result.error().message());
         }
         if (!result.succeeded()) {
             RunError error = result.error();

@@ -8,6 +8,7 @@ import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * options — tool policy, approval rules, step limit, clock — and its reviewer, so it can
  * never do what its parent may not; its own guards narrow further. In a stored run the child is a stored
  * run too, named after its parent and the call's seq_no ({@link RunJournal#child}); a resume of the parent
- * continues an interrupted child instead of starting it again. The run's listeners hear of each child's
+ * continues an interrupted child instead of starting it again. A stop request for the run (its {@link RunControl})
+ * stops the child too, and then the run, as the request asked. The run's listeners hear of each child's
  * start and end (the trace names the child's id in the call's entry).
  */
 public final class PlanToolCalls implements CallInterceptor {
@@ -43,6 +45,7 @@ public final class PlanToolCalls implements CallInterceptor {
     private final RunJournal journal;
     private final List<RunListener> listeners;
     private final RunClock clock;
+    private final RunControl control;
 
     /**
      * @param tools     the VM's plan tools by canonical name ({@link #index})
@@ -52,6 +55,7 @@ public final class PlanToolCalls implements CallInterceptor {
      * @param journal   the run's journal, or {@code null}
      * @param listeners the run's listeners, told of each child run
      * @param clock     the run's clock, which the child runs with too
+     * @param control   the run's control, which stops its children too ({@code null}: none)
      */
     public PlanToolCalls(
             Map<String, PlanTool> tools,
@@ -60,7 +64,8 @@ public final class PlanToolCalls implements CallInterceptor {
             Approvals approvals,
             RunJournal journal,
             List<RunListener> listeners,
-            RunClock clock) {
+            RunClock clock,
+            RunControl control) {
         this.tools = tools;
         this.parent = Objects.requireNonNull(parent, "parent");
         this.own = Objects.requireNonNull(own, "own");
@@ -68,6 +73,7 @@ public final class PlanToolCalls implements CallInterceptor {
         this.journal = journal;
         this.listeners = List.copyOf(listeners);
         this.clock = clock;
+        this.control = control;
     }
 
     /** The plan tools among {@code tools}, by canonical name (none: a run needs no such link). */
@@ -124,13 +130,14 @@ public final class PlanToolCalls implements CallInterceptor {
                 journal == null ? null : journal.child(tool.plan(), inputs, seqNo, parent.modeLabel(), options);
         String childId = child == null ? null : child.journal().runId();
         tell(l -> l.childStarted(seqNo, tool.name(), childId));
-        // no control: the child is part of the parent's step, which finishes before the parent stops
+        // the parent's control: a stop request reaches the child at its next commit point
         RunResult result = parent.run(
                 tool.plan(),
                 child == null ? Checkpoint.start(new LinkedHashMap<>(inputs)) : child.start(),
                 options,
                 approvals,
-                child == null ? null : child.journal());
+                child == null ? null : child.journal(),
+                control);
         tell(l -> l.childFinished(seqNo, tool.name(), childId, result.status()));
         return new ChildRuns.Outcome(result, List.of());
     }
