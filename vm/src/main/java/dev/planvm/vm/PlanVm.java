@@ -520,7 +520,8 @@ public final class PlanVm implements AutoCloseable {
                         dataflows.of(
                                 plan,
                                 mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
-                                callsForReal ? approvals : ApprovalRules.NONE),
+                                callsForReal ? approvals : ApprovalRules.NONE,
+                                journal == null ? Set.of() : planTools.keySet()),
                         handlers,
                         runLimits,
                         chain,
