@@ -260,12 +260,13 @@ public final class RunStore implements AutoCloseable {
 
     /**
      * The child run of run {@code callerRun}'s call at {@code callerSeq} that was interrupted (stored
-     * {@code running}, the newest such), which a resume of the caller continues.
+     * {@code running}) or waits (the newest such), which a resume, approval or answer of the caller continues.
      */
     synchronized Optional<String> interruptedChild(String callerRun, int callerSeq) {
         return db
                 .query(
-                        "SELECT id FROM runs WHERE caller_run = ? AND caller_seq = ? AND status = 'running' "
+                        "SELECT id FROM runs WHERE caller_run = ? AND caller_seq = ? "
+                                + "AND status IN ('running', 'waiting') "
                                 + "ORDER BY started_at DESC, rowid DESC",
                         rs -> rs.getString(1),
                         callerRun,

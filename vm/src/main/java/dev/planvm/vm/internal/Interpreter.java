@@ -15,6 +15,7 @@ import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.internal.handlers.OutputBinding;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.ChildRunStopped;
+import dev.planvm.vm.run.ChildRunWaiting;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.Outcome;
@@ -358,6 +359,22 @@ public final class Interpreter {
     /** The run waits before {@code instruction}'s call until a reviewer decides about it (or a person answers it). */
     private Ending waiting(Instruction instruction, ApprovalRequired approval) {
         Call.ToolCall call = approval.call();
+        if (approval instanceof ChildRunWaiting child) { // the call a child run waits for, at this run's step
+            return new Ending(
+                    RunStatus.WAITING,
+                    new RunError(
+                            instruction.seqNo(),
+                            instruction.type(),
+                            setup.redactor().redact(child.getMessage()),
+                            null,
+                            null,
+                            FailureKind.WAITING_FOR_APPROVAL),
+                    new PendingCall(
+                            instruction.seqNo(),
+                            instruction.type(),
+                            child.pending().tool(),
+                            child.pending().params()));
+        }
         PendingCall pending = new PendingCall(
                 instruction.seqNo(),
                 instruction.type(),

@@ -11,6 +11,7 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.JsonSchemas;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.ChildRunStopped;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
@@ -100,16 +101,17 @@ public final class PlanTool implements Tool {
     }
 
     /**
-     * Runs the plan as a child of the run whose call at {@code seqNo} this is ({@link PlanToolCalls}),
+     * Runs the plan as a child of the run whose call this is ({@link PlanToolCalls}),
      * after checking {@code params} against {@code inputs} (the call does not reach the tool's own check).
      */
-    JsonNode call(JsonNode params, int seqNo, PlanToolCalls parent) {
+    JsonNode call(Call.ToolCall call, PlanToolCalls parent) {
+        JsonNode params = call.params();
         List<String> problems = JsonSchemas.problems(inputsSchema(), params, 5);
         if (!problems.isEmpty()) {
             throw ToolException.permanent(
                     "params do not fit the schema of tool '" + name() + "': " + String.join("; ", problems));
         }
-        return answer(parent.runChild(this, inputs(params), seqNo), parent.dryRun());
+        return answer(parent.runChild(this, inputs(params), call), parent.dryRun());
     }
 
     private Schema inputsSchema() {
@@ -130,7 +132,7 @@ public final class PlanTool implements Tool {
         RunResult result = outcome.result();
         if (result.waiting()) {
             throw ToolException.permanent("plan tool '" + name() + "' stopped waiting ("
-                    + result.error().message() + "): a plan tool's child run cannot wait for approval or input yet");
+                    + result.error().message() + "), with no call to name");
         }
         if (result.interrupted() || (result.error() != null && result.error().kind() == FailureKind.CANCELLED)) {
             throw new ChildRunStopped(

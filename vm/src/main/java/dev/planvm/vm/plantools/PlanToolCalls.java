@@ -8,6 +8,7 @@ import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.ChildRunWaiting;
 import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunListener;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * options — tool policy, approval rules, step limit, clock — and its reviewer, so it can
  * never do what its parent may not; its own guards narrow further. In a stored run the child is a stored
  * run too, named after its parent and the call's seq_no ({@link RunJournal#child}); a resume of the parent
- * continues an interrupted child instead of starting it again. A stop request for the run (its {@link RunControl})
+ * continues an interrupted child instead of starting it again. A child that waits for approval or input
+ * makes the run wait too ({@link ChildRunWaiting}); the child keeps its waits under its own id. A stop request for the run (its {@link RunControl})
  * stops the child too, and then the run, as the request asked. The run's listeners hear of each child's
  * start and end (the trace names the child's id in the call's entry).
  */
@@ -100,7 +102,7 @@ public final class PlanToolCalls implements CallInterceptor {
         long start = System.nanoTime();
         JsonNode output;
         try {
-            output = tool.call(toolCall.params(), toolCall.context().seqNo(), this);
+            output = tool.call(toolCall, this);
         } catch (ToolException failure) {
             parent.recorded(
                     toolCall.tool(),
@@ -119,8 +121,13 @@ public final class PlanToolCalls implements CallInterceptor {
         return parent.dryRun();
     }
 
-    /** Runs {@code tool}'s plan as a child of this run's step {@code seqNo}, with these inputs. */
-    ChildRuns.Outcome runChild(PlanTool tool, Map<String, JsonNode> inputs, int seqNo) {
+    /**
+     * Runs {@code tool}'s plan as a child of this run's step that makes {@code call}, with these inputs.
+     *
+     * @throws ChildRunWaiting when the child stopped waiting for approval or input: this run waits too
+     */
+    ChildRuns.Outcome runChild(PlanTool tool, Map<String, JsonNode> inputs, Call.ToolCall call) {
+        int seqNo = call.context().seqNo();
         RunOptions options = own.withKeepGoing(false).withClock(own.clock() != null ? own.clock() : clock);
         List<String> problems = parent.problems(tool.plan(), options);
         if (!problems.isEmpty()) {
@@ -135,10 +142,19 @@ public final class PlanToolCalls implements CallInterceptor {
                 tool.plan(),
                 child == null ? Checkpoint.start(new LinkedHashMap<>(inputs)) : child.start(),
                 options,
-                approvals,
+                child == null || child.approvals() == null ? approvals : child.approvals(),
                 child == null ? null : child.journal(),
                 control);
         tell(l -> l.childFinished(seqNo, tool.name(), childId, result.status()));
+        if (result.waiting() && result.pending() != null) {
+            throw new ChildRunWaiting(
+                    call,
+                    childId,
+                    result.pending(),
+                    (childId == null ? "the child run" : "child run " + childId) + " of plan tool '" + tool.name()
+                            + "' waits at its seq_no " + result.pending().seqNo() + ": "
+                            + result.error().message());
+        }
         return new ChildRuns.Outcome(result, List.of());
     }
 
