@@ -20,6 +20,7 @@ import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Interaction;
+import dev.planvm.tools.cassette.Recording;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflows;
@@ -357,8 +358,12 @@ public final class PlanVm implements AutoCloseable {
      * made beside them (an agent's planning, its runs and re-plans). See {@link RunSession}.
      */
     public RunSession session(RunMode mode) {
+        return session(mode, new TokenBudget(maxTokens));
+    }
+
+    /** A session in {@code mode} that spends from {@code budget} (a recording child run's: its parent's). */
+    private RunSession session(RunMode mode, TokenBudget budget) {
         Objects.requireNonNull(mode, "mode");
-        TokenBudget budget = new TokenBudget(maxTokens);
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
         EarlyAnswers answers = new EarlyAnswers();
@@ -562,15 +567,24 @@ public final class PlanVm implements AutoCloseable {
                     RunOptions options,
                     Approvals approvals,
                     RunJournal journal,
-                    dev.planvm.vm.run.RunControl control) {
-                return PlanVm.this.run(RunRequest.builder(plan)
+                    dev.planvm.vm.run.RunControl control,
+                    java.util.function.Consumer<List<Interaction>> recorded) {
+                // recording, the child records into a recording of its own, nested under the call in the cassette
+                Recording own = mode instanceof RunMode.Record record
+                        ? (record.recording().keepsFailures() ? Recording.keepingFailures() : new Recording())
+                        : null;
+                RunResult result = PlanVm.this.run(RunRequest.builder(plan)
                         .start(start)
                         .control(control)
-                        .session(session)
+                        .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
                         .options(options)
                         .approvals(approvals)
                         .journal(journal)
                         .build());
+                if (own != null) {
+                    recorded.accept(own.cassette().interactions());
+                }
+                return result;
             }
 
             @Override
@@ -591,14 +605,20 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public boolean answersWhole(String tool) {
                 return mode instanceof RunMode.Replay replay
-                        && replay.cassette().interactions().stream()
+                        && replay.cassette().flat().stream()
                                 .anyMatch(i -> i instanceof Interaction.ToolInteraction recorded
                                         && recorded.tool().equals(tool)
                                         && !recorded.childRun());
             }
 
             @Override
-            public void recorded(String tool, JsonNode params, JsonNode output, long durationMs, String error) {
+            public void recorded(
+                    String tool,
+                    JsonNode params,
+                    JsonNode output,
+                    long durationMs,
+                    String error,
+                    List<Interaction> children) {
                 if (mode instanceof RunMode.Record record
                         && (error == null || record.recording().keepsFailures())) {
                     record.recording()
@@ -611,7 +631,8 @@ public final class PlanVm implements AutoCloseable {
                                     null,
                                     error == null ? null : redactor.redact(error),
                                     null,
-                                    true));
+                                    true,
+                                    children));
                 }
             }
         };

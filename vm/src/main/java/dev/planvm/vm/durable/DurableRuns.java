@@ -429,9 +429,35 @@ public final class DurableRuns {
         return vm.check(request.toBuilder()
                 .plan(plan(run))
                 .start(new Checkpoint(stored.position(), stored.steps(), variables))
-                .mode(skipServed(request.mode(), run.steps()))
+                .mode(skipServed(request.mode(), servedInTree(request.mode(), run)))
                 .options(clocked(run, request))
                 .build());
+    }
+
+    /**
+     * The committed steps whose calls a replay of {@code run} already served: its own, and in a replay those of
+     * its child runs at any depth (a plan tool's child is replayed from the same cassette), so that an interrupted
+     * or waiting child continued by this session is not served again what it was served before.
+     */
+    private List<StoredStep> servedInTree(RunMode mode, StoredRun run) {
+        if (!(mode instanceof RunMode.Replay)) {
+            return run.steps();
+        }
+        List<StoredStep> steps = new ArrayList<>(run.steps());
+        descendantSteps(run.id(), steps, 0);
+        return steps;
+    }
+
+    private void descendantSteps(String runId, List<StoredStep> into, int depth) {
+        if (depth > 64) {
+            return;
+        }
+        for (RunStore.ChildRun child : store.children(runId)) {
+            store.find(child.summary().id()).ifPresent(found -> {
+                into.addAll(found.steps());
+                descendantSteps(found.id(), into, depth + 1);
+            });
+        }
     }
 
     @SuppressWarnings("try") // the heartbeat is held while the run executes, never read

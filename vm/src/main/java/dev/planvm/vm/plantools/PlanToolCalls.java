@@ -7,6 +7,7 @@ import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.ChildRunWaiting;
 import dev.planvm.vm.run.RunControl;
@@ -14,12 +15,14 @@ import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,19 +103,22 @@ public final class PlanToolCalls implements CallInterceptor {
             return chain.proceed(call);
         }
         long start = System.nanoTime();
+        List<Interaction> children = new ArrayList<>(); // the child's, when recording
         JsonNode output;
         try {
-            output = tool.call(toolCall, this);
+            output = tool.call(toolCall, this, children::addAll);
         } catch (ToolException failure) {
             parent.recorded(
                     toolCall.tool(),
                     toolCall.params(),
                     null,
                     (System.nanoTime() - start) / 1_000_000,
-                    failure.getMessage() == null ? "failed" : failure.getMessage());
+                    failure.getMessage() == null ? "failed" : failure.getMessage(),
+                    children);
             throw failure;
         }
-        parent.recorded(toolCall.tool(), toolCall.params(), output, (System.nanoTime() - start) / 1_000_000, null);
+        parent.recorded(
+                toolCall.tool(), toolCall.params(), output, (System.nanoTime() - start) / 1_000_000, null, children);
         return output;
     }
 
@@ -122,11 +128,13 @@ public final class PlanToolCalls implements CallInterceptor {
     }
 
     /**
-     * Runs {@code tool}'s plan as a child of this run's step that makes {@code call}, with these inputs.
+     * Runs {@code tool}'s plan as a child of this run's step that makes {@code call}, with these inputs; a
+     * recording child's interactions go to {@code recorded}.
      *
      * @throws ChildRunWaiting when the child stopped waiting for approval or input: this run waits too
      */
-    ChildRuns.Outcome runChild(PlanTool tool, Map<String, JsonNode> inputs, Call.ToolCall call) {
+    ChildRuns.Outcome runChild(
+            PlanTool tool, Map<String, JsonNode> inputs, Call.ToolCall call, Consumer<List<Interaction>> recorded) {
         int seqNo = call.context().seqNo();
         RunOptions options = own.withKeepGoing(false).withClock(own.clock() != null ? own.clock() : clock);
         List<String> problems = parent.problems(tool.plan(), options);
@@ -144,7 +152,8 @@ public final class PlanToolCalls implements CallInterceptor {
                 options,
                 child == null || child.approvals() == null ? approvals : child.approvals(),
                 child == null ? null : child.journal(),
-                control);
+                control,
+                recorded);
         tell(l -> l.childFinished(seqNo, tool.name(), childId, result.status()));
         if (result.waiting() && result.pending() != null) {
             throw new ChildRunWaiting(
