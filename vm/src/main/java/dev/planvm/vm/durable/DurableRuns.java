@@ -297,10 +297,10 @@ public final class DurableRuns {
      * itself, or the waiting parent — at any height — of a waiting child), which a decision continues: its step
      * runs again and continues the waiting child, which finds the decision.
      */
-    record Tree(StoredRun waiting, StoredRun root) {}
+    public record Tree(StoredRun waiting, StoredRun root) {}
 
-    /** The waiting tree of {@code run} ({@link Tree}). */
-    Tree tree(StoredRun run) {
+    /** The waiting tree of {@code run} ({@link Tree}): for a run that does not wait for a child, the run twice. */
+    public Tree tree(StoredRun run) {
         StoredRun waiting = run;
         for (int depth = 0; depth < 64 && waitsForAChild(waiting); depth++) {
             Optional<StoredRun> child = store.children(waiting.id()).stream()
