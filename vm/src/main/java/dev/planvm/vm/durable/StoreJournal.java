@@ -95,7 +95,8 @@ final class StoreJournal implements RunJournal {
      */
     @Override
     public Child child(Plan childPlan, Map<String, JsonNode> inputs, int seqNo, String mode, RunOptions options) {
-        Optional<String> interrupted = store.interruptedChild(runId, seqNo);
+        // a run's first session has no interrupted or waiting child: either would have ended that session
+        Optional<String> interrupted = session == 1 ? Optional.empty() : store.interruptedChild(runId, seqNo);
         if (interrupted.isPresent()) {
             StoredRun stored = store.find(interrupted.get()).orElseThrow();
             int sessionNo = store.claim(stored.id(), true); // its caller's process died: this one owns the tree now
