@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -172,13 +173,15 @@ public final class PlanService implements AutoCloseable {
                     "an approval names the call it approves: {\"call_id\": ..., \"approved\": true | false}, "
                             + "with the pending.call_id of GET /v1/runs/" + id);
         }
-        StoredRun run = find(id);
-        waitsFor(run, request.callId());
+        DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's call, the parent runs
+        waitsFor(tree.waiting(), request.callId());
+        StoredRun run = tree.root();
         return submit(
                 run.sessions() + 1,
                 new RunSessions.Work(
                         own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
-                            waitsFor(find(runId), request.callId()); // still that call, now that the session runs
+                            // still that call, now that the session runs
+                            waitsFor(tree(find(runId)).waiting(), request.callId());
                             return runs.approve(
                                     runId,
                                     request.approved(),
@@ -211,16 +214,18 @@ public final class PlanService implements AutoCloseable {
         if (value == null) {
             throw Fields.bad("/value", "the answer is missing: {\"call_id\": ..., \"value\": ...}");
         }
-        StoredRun run = find(id);
-        StoredInput pending = waitsForInput(run, callId);
+        DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's input, the parent runs
+        StoredInput pending = waitsForInput(tree.waiting(), callId);
+        StoredRun run = tree.root();
         pending.request().refusal(value).ifPresent(reason -> {
-            throw new ServiceException(ServiceException.Kind.REJECTED, "run " + run.id() + " keeps waiting: " + reason);
+            throw new ServiceException(ServiceException.Kind.REJECTED, "run " + id + " keeps waiting: " + reason);
         });
         return submit(
                 run.sessions() + 1,
                 new RunSessions.Work(
                         own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
-                            waitsForInput(find(runId), callId); // still that input, now that the session runs
+                            // still that input, now that the session runs
+                            waitsForInput(tree(find(runId)).waiting(), callId);
                             return runs.answer(runId, callId, value, own.apply(session(RunMode.live())), Map.of());
                         }),
                 false);
@@ -245,15 +250,31 @@ public final class PlanService implements AutoCloseable {
         return pending;
     }
 
-    /** What a stored run waits for ({@code pending}): the call to approve, else the input to answer, else null. */
-    private JsonNode pending(StoredRun run) {
-        if (run.status() != RunStatus.WAITING) {
+    /**
+     * What a stored run waits for ({@code pending}): the call to approve, else the input to answer, else null; for
+     * a run that waits because a child run (a plan tool's) waits, the child's, naming it ({@code child_run}).
+     */
+    private JsonNode pending(StoredRun stored) {
+        if (stored.status() != RunStatus.WAITING) {
             return null;
         }
-        return run.pendingApproval()
-                .<JsonNode>map(a -> RunDocuments.approval(run.id(), a))
-                .or(() -> guard(() -> store.pendingInput(run.id())).map(RunDocuments::input))
-                .orElse(null);
+        StoredRun run = tree(stored).waiting();
+        Optional<ObjectNode> pending = run.pendingApproval()
+                .map(a -> RunDocuments.approval(run.id(), a))
+                .or(() -> guard(() -> store.pendingInput(run.id())).map(RunDocuments::input));
+        if (run != stored) {
+            pending.ifPresent(p -> p.put("child_run", run.id()));
+        }
+        return pending.orElse(null);
+    }
+
+    /** Where a stored run's wait is ({@link DurableRuns#tree}). */
+    private DurableRuns.Tree tree(StoredRun run) {
+        try {
+            return runs.tree(run);
+        } catch (RuntimeException e) {
+            throw failure(e);
+        }
     }
 
     /** Refuses, as a conflict, a run that does not wait for the approval of call {@code callId}. */
@@ -337,8 +358,9 @@ public final class PlanService implements AutoCloseable {
                 guard(() -> store.find(submitted.id()))
                         .filter(run -> run.id().equals(submitted.id()))
                         .map(this::pending)
-                        .filter(p -> p.path("seq_no").asInt()
-                                == outcome.at("/pending/seq_no").asInt())
+                        .filter(p -> p.has("child_run")
+                                || p.path("seq_no").asInt()
+                                        == outcome.at("/pending/seq_no").asInt())
                         .ifPresent(p -> outcome.set("pending", p));
             }
             return outcome;
@@ -464,7 +486,14 @@ public final class PlanService implements AutoCloseable {
             if (run instanceof ObjectNode item
                     && "waiting".equals(item.path("state").asText())) {
                 String id = item.path("id").asText();
-                item.put("waiting_for", guard(() -> store.pendingInput(id)).isPresent() ? "input" : "approval");
+                item.put(
+                        "waiting_for",
+                        guard(() -> store.find(id))
+                                        .map(found -> tree(found).waiting())
+                                        .flatMap(waiting -> guard(() -> store.pendingInput(waiting.id())))
+                                        .isPresent()
+                                ? "input"
+                                : "approval");
             }
         }
         return page;

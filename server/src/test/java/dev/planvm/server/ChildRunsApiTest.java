@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.server.http.ServerSettings;
 import dev.planvm.server.testing.ServerFixture;
+import dev.planvm.server.testing.ServerFixture.Answer;
 import dev.planvm.server.testing.SseClient;
 import dev.planvm.server.testing.SseClient.Event;
 import java.nio.file.Path;
@@ -66,6 +67,90 @@ class ChildRunsApiTest {
                             + e.data().path("status").asText(""))
                     .containsExactly(
                             "child_started wrap " + childId + " ", "child_finished wrap " + childId + " succeeded");
+        }
+    }
+
+    private static final String ASK = """
+            {"name": "ask", "inputs": {"type": "object"},
+             "plan": [
+               {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input",
+                  "tool_params": {"prompt": "Which colour?", "choices": ["red", "blue"]}, "output_vars": ["c"]}},
+               {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "echo", "tool_params": {"v": "${c}"}, "output_vars": ["e"]}},
+               {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "[${e.v}]"}}]}""";
+
+    private static final String ASKING_PARENT = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "ask", "tool_params": {}, "output_vars": ["w"]}},
+             {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${w}"}}]""";
+
+    @Test
+    void input_asked_in_a_child_is_the_parents_pending_input_and_answering_the_parent_continues_both()
+            throws Exception {
+        try (ServerFixture fixture = new ServerFixture(
+                dir.resolve("runs.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.DEFAULT,
+                builder ->
+                        builder.planTool(new PlanLoader().load(ASK, "ask.json").planOrThrow()))) {
+            JsonNode waiting = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(ASKING_PARENT, ""))
+                    .json();
+            assertThat(waiting.path("state").asText()).as(waiting.toString()).isEqualTo("waiting");
+            String parentId = waiting.path("id").asText();
+            String childId = fixture.get("/v1/runs/" + parentId)
+                    .json()
+                    .at("/children/0/id")
+                    .asText();
+            assertThat(waiting.path("error").asText()).contains("child run " + childId);
+            JsonNode pending = fixture.get("/v1/runs/" + parentId).json().path("pending");
+            assertThat(pending.path("kind").asText()).isEqualTo("input");
+            assertThat(pending.path("child_run").asText()).isEqualTo(childId);
+            assertThat(waiting.at("/pending/call_id").asText())
+                    .isEqualTo(pending.path("call_id").asText());
+            assertThat(fixture.get("/v1/runs").json().path("runs"))
+                    .filteredOn(run -> run.path("id").asText().equals(parentId))
+                    .singleElement()
+                    .satisfies(
+                            run -> assertThat(run.path("waiting_for").asText()).isEqualTo("input"));
+
+            String callId = pending.path("call_id").asText();
+            Answer wrong = fixture.post(
+                    "/v1/runs/" + parentId + "/input?wait=true",
+                    "{\"call_id\": \"" + callId + "\", \"value\": \"green\"}");
+            assertThat(wrong.status()).isEqualTo(422);
+            Answer right = fixture.post(
+                    "/v1/runs/" + parentId + "/input?wait=true",
+                    "{\"call_id\": \"" + callId + "\", \"value\": \"blue\"}");
+            assertThat(right.status()).as(right.response().body()).isEqualTo(200);
+            assertThat(right.json().path("state").asText()).isEqualTo("succeeded");
+            assertThat(right.json().path("result").asText()).isEqualTo("[blue]");
+            assertThat(fixture.get("/v1/runs/" + childId).json().path("state").asText())
+                    .isEqualTo("succeeded");
+        }
+    }
+
+    @Test
+    void an_approval_asked_in_a_child_is_given_through_the_parent() throws Exception {
+        try (ServerFixture fixture = new ServerFixture(
+                dir.resolve("runs.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.DEFAULT,
+                builder -> builder.planTool(
+                        new PlanLoader().load(WRAP, "wrap.json").planOrThrow()))) {
+            JsonNode waiting = fixture.post(
+                            "/v1/runs?wait=true", ServerFixture.runBody(PARENT, "\"approve_tools\": [\"echo\"]"))
+                    .json();
+            assertThat(waiting.path("state").asText()).as(waiting.toString()).isEqualTo("waiting");
+            String parentId = waiting.path("id").asText();
+            JsonNode pending = fixture.get("/v1/runs/" + parentId).json().path("pending");
+            assertThat(pending.path("kind").asText()).isEqualTo("approval");
+            assertThat(pending.path("tool").asText()).isEqualTo("echo");
+            assertThat(pending.path("child_run").asText()).isNotEmpty();
+
+            Answer approved = fixture.post(
+                    "/v1/runs/" + parentId + "/approve?wait=true",
+                    "{\"call_id\": \"" + pending.path("call_id").asText() + "\", \"approved\": true}");
+            assertThat(approved.status()).as(approved.response().body()).isEqualTo(200);
+            assertThat(approved.json().path("state").asText()).isEqualTo("succeeded");
+            assertThat(approved.json().path("result").asText()).isEqualTo("[x]");
         }
     }
 }

@@ -19,6 +19,7 @@ import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Interaction;
+import dev.planvm.tools.cassette.Recording;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.Dataflows;
@@ -356,8 +357,12 @@ public final class PlanVm implements AutoCloseable {
      * made beside them (an agent's planning, its runs and re-plans). See {@link RunSession}.
      */
     public RunSession session(RunMode mode) {
+        return session(mode, new TokenBudget(maxTokens));
+    }
+
+    /** A session in {@code mode} that spends from {@code budget} (a recording child run's: its parent's). */
+    private RunSession session(RunMode mode, TokenBudget budget) {
         Objects.requireNonNull(mode, "mode");
-        TokenBudget budget = new TokenBudget(maxTokens);
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
         EarlyAnswers answers = new EarlyAnswers();
@@ -495,7 +500,14 @@ public final class PlanVm implements AutoCloseable {
         Listeners told = all.isEmpty() ? Listeners.NONE : new Listeners(all); // the one fan-out of this run
         if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
             guards.add(new PlanToolCalls(
-                    planTools, parentRun(session), options, checked.approvals(), journal, told, clock));
+                    planTools,
+                    parentRun(session),
+                    options,
+                    checked.approvals(),
+                    journal,
+                    told,
+                    clock,
+                    checked.control()));
         }
         CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told));
         Speculator speculator = sequential
@@ -505,7 +517,8 @@ public final class PlanVm implements AutoCloseable {
                         dataflows.of(
                                 plan,
                                 mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
-                                callsForReal ? approvals : ApprovalRules.NONE),
+                                callsForReal ? approvals : ApprovalRules.NONE,
+                                journal == null ? Set.of() : planTools.keySet()),
                         handlers,
                         runLimits,
                         chain,
@@ -541,14 +554,29 @@ public final class PlanVm implements AutoCloseable {
         return new ParentRun() {
             @Override
             public RunResult run(
-                    Plan plan, Checkpoint start, RunOptions options, Approvals approvals, RunJournal journal) {
-                return PlanVm.this.run(RunRequest.builder(plan)
+                    Plan plan,
+                    Checkpoint start,
+                    RunOptions options,
+                    Approvals approvals,
+                    RunJournal journal,
+                    dev.planvm.vm.run.RunControl control,
+                    java.util.function.Consumer<List<Interaction>> recorded) {
+                // recording, the child records into a recording of its own, nested under the call in the cassette
+                Recording own = mode instanceof RunMode.Record record
+                        ? (record.recording().keepsFailures() ? Recording.keepingFailures() : new Recording())
+                        : null;
+                RunResult result = PlanVm.this.run(RunRequest.builder(plan)
                         .start(start)
-                        .session(session)
+                        .control(control)
+                        .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
                         .options(options)
                         .approvals(approvals)
                         .journal(journal)
                         .build());
+                if (own != null) {
+                    recorded.accept(own.cassette().interactions());
+                }
+                return result;
             }
 
             @Override
@@ -569,14 +597,20 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public boolean answersWhole(String tool) {
                 return mode instanceof RunMode.Replay replay
-                        && replay.cassette().interactions().stream()
+                        && replay.cassette().flat().stream()
                                 .anyMatch(i -> i instanceof Interaction.ToolInteraction recorded
                                         && recorded.tool().equals(tool)
                                         && !recorded.childRun());
             }
 
             @Override
-            public void recorded(String tool, JsonNode params, JsonNode output, long durationMs, String error) {
+            public void recorded(
+                    String tool,
+                    JsonNode params,
+                    JsonNode output,
+                    long durationMs,
+                    String error,
+                    List<Interaction> children) {
                 if (mode instanceof RunMode.Record record
                         && (error == null || record.recording().keepsFailures())) {
                     record.recording()
@@ -589,7 +623,8 @@ public final class PlanVm implements AutoCloseable {
                                     null,
                                     error == null ? null : redactor.redact(error),
                                     null,
-                                    true));
+                                    true,
+                                    children));
                 }
             }
         };

@@ -58,6 +58,11 @@ public final class RunSession {
         return mode;
     }
 
+    /** The session's token budget, which a child run's session (a plan tool's, recording) shares. */
+    TokenBudget budget() {
+        return budget;
+    }
+
     /** The tokens the calls of this session spent so far (early calls included, used or not). */
     public TokenCount tokensSpent() {
         return budget.spent();

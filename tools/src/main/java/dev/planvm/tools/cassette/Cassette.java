@@ -40,6 +40,11 @@ import java.util.TreeSet;
  * fails it again with that message and kind ({@code "error_kind"}: {@code "timeout"} or {@code "denied"};
  * absent is {@code "tool_error"}), see {@link Recording#keepingFailures()}.
  *
+ * <p>A plan tool's call whose child run was recorded is marked {@code "child_run": true} and holds the
+ * child's interactions under it, {@code "child_interactions": [...]} (nested again for a child's child); a
+ * cassette of an earlier version kept them flat, before the call, and reads as before. A replay serves both
+ * from {@link #flat()}.
+ *
  * {@code clock} (optional) is the recorded run's clock: a replay takes it, so the plan's date/time
  * helpers compute the dates they computed when it was recorded (and the params match).
  *
@@ -81,10 +86,41 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
         interactions = List.copyOf(interactions);
     }
 
+    /**
+     * Every interaction, those nested under a plan tool's call ({@link Interaction.ToolInteraction#children})
+     * included, each child run's before the call that started it, with none nested: the order a flat cassette
+     * of an earlier version keeps them in, which a replay serves from.
+     */
+    public List<Interaction> flat() {
+        if (interactions.stream()
+                .noneMatch(i -> i instanceof Interaction.ToolInteraction tool
+                        && !tool.children().isEmpty())) {
+            return interactions;
+        }
+        List<Interaction> flat = new ArrayList<>();
+        flatten(interactions, flat, 0);
+        return List.copyOf(flat);
+    }
+
+    private static void flatten(List<Interaction> interactions, List<Interaction> into, int depth) {
+        if (depth > 64) {
+            throw new CassetteException("child interactions are nested more than 64 deep");
+        }
+        for (Interaction interaction : interactions) {
+            if (interaction instanceof Interaction.ToolInteraction tool
+                    && !tool.children().isEmpty()) {
+                flatten(tool.children(), into, depth + 1);
+                into.add(tool.withoutChildren());
+            } else {
+                into.add(interaction);
+            }
+        }
+    }
+
     /** The tool names the cassette answers for. */
     public Set<String> tools() {
         Set<String> names = new TreeSet<>();
-        for (Interaction interaction : interactions) {
+        for (Interaction interaction : flat()) {
             if (interaction instanceof Interaction.ToolInteraction tool) {
                 names.add(tool.tool());
             }
@@ -93,15 +129,15 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
     }
 
     public boolean hasConditions() {
-        return interactions.stream().anyMatch(i -> i instanceof Interaction.ConditionInteraction);
+        return flat().stream().anyMatch(i -> i instanceof Interaction.ConditionInteraction);
     }
 
     /**
      * This cassette without the interactions that {@code served} calls consumed (for each call, the
-     * first interaction it matches, in order): what a resumed run may still be served.
+     * first interaction it matches, in order): what a resumed run may still be served, {@link #flat()}.
      */
     public Cassette remaining(List<Call> served) {
-        List<Interaction> left = new ArrayList<>(interactions);
+        List<Interaction> left = new ArrayList<>(flat());
         for (Call call : served) {
             for (int i = 0; i < left.size(); i++) {
                 if (CassettePlayer.matches(left.get(i), call)) {
@@ -144,11 +180,18 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
             throw new CassetteException(
                     source + ": " + new JsonValues.Problem("/interactions" + problem.pointer(), problem.description()));
         });
+        return new Cassette(interactions(list, source + ": /interactions", 0), clock(document.get("clock"), source));
+    }
+
+    private static List<Interaction> interactions(JsonNode list, String where, int depth) {
+        if (depth > 64) {
+            throw new CassetteException(where + ": child interactions are nested more than 64 deep");
+        }
         List<Interaction> interactions = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
-            interactions.add(interaction(list.get(i), source + ": /interactions/" + i));
+            interactions.add(interaction(list.get(i), where + "/" + i, depth));
         }
-        return new Cassette(interactions, clock(document.get("clock"), source));
+        return interactions;
     }
 
     /** The recorded clock: absent or null is none; anything else must be {@code {"now": instant, "tz": zone}}. */
@@ -171,7 +214,7 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                 + "\"tz\": a time zone such as \"Europe/Oslo\"}");
     }
 
-    private static Interaction interaction(JsonNode item, String where) {
+    private static Interaction interaction(JsonNode item, String where, int depth) {
         String type = item.path("type").asText();
         long duration = duration(item.get("duration_ms"), where);
         if (type.equals("tool")) {
@@ -190,7 +233,8 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     StreamRecord.tokens(item, where),
                     failed ? item.get("error").asText() : null,
                     failed ? errorKind(item.get("error_kind"), where) : null,
-                    item.path("child_run").asBoolean(false));
+                    item.path("child_run").asBoolean(false) || item.has("child_interactions"),
+                    children(item.get("child_interactions"), where, depth));
         }
         if (type.equals("condition")) {
             if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
@@ -207,6 +251,17 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     StreamRecord.tokens(item, where));
         }
         throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
+    }
+
+    /** The interactions of a child run nested under a plan tool's call: absent is none; else an array of them. */
+    private static List<Interaction> children(JsonNode list, String where, int depth) {
+        if (list == null || list.isNull()) {
+            return List.of();
+        }
+        if (!list.isArray()) {
+            throw new CassetteException(where + "/child_interactions must be an array of interactions");
+        }
+        return interactions(list, where + "/child_interactions", depth + 1);
     }
 
     /** A failure's recorded kind: absent is {@code tool_error}; otherwise one of the kinds' labels. */
@@ -244,7 +299,11 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     .put("now", clock.now().toString())
                     .put("tz", clock.zone().getId());
         }
-        ArrayNode list = document.putArray("interactions");
+        write(interactions, document.putArray("interactions"));
+        return document;
+    }
+
+    private static void write(List<Interaction> interactions, ArrayNode list) {
         for (Interaction interaction : interactions) {
             ObjectNode item = list.addObject();
             if (interaction instanceof Interaction.ToolInteraction tool) {
@@ -264,6 +323,9 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                 if (tool.childRun()) {
                     item.put("child_run", true);
                 }
+                if (!tool.children().isEmpty()) {
+                    write(tool.children(), item.putArray("child_interactions"));
+                }
             } else {
                 Interaction.ConditionInteraction condition = (Interaction.ConditionInteraction) interaction;
                 item.put("type", "condition").put("prompt", condition.prompt());
@@ -275,7 +337,6 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                 item.set("tokens", interaction.tokens().toJson());
             }
         }
-        return document;
     }
 
     /** Writes the cassette atomically: readers see the old file or the whole new one. */

@@ -31,6 +31,9 @@ import java.util.Set;
 public final class CassettePlayer implements CallInterceptor {
 
     private final Cassette cassette;
+    /** The cassette's interactions, child runs' included ({@link Cassette#flat()}): what indexes refer to. */
+    private final List<Interaction> all;
+
     private final boolean timing;
     /** Unserved interaction indexes per tool name (conditions under {@link #CONDITIONS}), in recorded order. */
     private final Map<String, LinkedList<Integer>> unserved = new HashMap<>();
@@ -68,7 +71,7 @@ public final class CassettePlayer implements CallInterceptor {
         this.timing = timing;
         this.redactor = redactor;
         this.sleeper = sleeper;
-        List<Interaction> all = cassette.interactions();
+        this.all = cassette.flat();
         for (int i = 0; i < all.size(); i++) {
             unserved.computeIfAbsent(key(all.get(i)), k -> new LinkedList<>()).add(i);
         }
@@ -154,7 +157,6 @@ public final class CassettePlayer implements CallInterceptor {
 
     /** The first unserved matching interaction; replaying in recorded order finds it at the head. */
     private synchronized Interaction take(Call call) {
-        List<Interaction> all = cassette.interactions();
         LinkedList<Integer> candidates = unserved.getOrDefault(key(call), new LinkedList<>());
         for (Iterator<Integer> it = candidates.iterator(); it.hasNext(); ) {
             Interaction candidate = all.get(it.next());
@@ -183,7 +185,6 @@ public final class CassettePlayer implements CallInterceptor {
         int exactButServed = 0;
         Interaction closest = null;
         int closestDistance = Integer.MAX_VALUE;
-        List<Interaction> all = cassette.interactions();
         for (int i = 0; i < all.size(); i++) {
             Interaction candidate = all.get(i);
             if (!sameKind(candidate, call)) {

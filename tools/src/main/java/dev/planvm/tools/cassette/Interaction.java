@@ -39,9 +39,12 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
      *               or {@code null} when it answered
      * @param errorKind what kind of failure it was (a replay fails it again with that kind, so a plan's
      *               {@code last_error.kind} is the same); {@code null} when it answered
-     * @param childRun whether the call was a plan tool's whose child run was recorded too: the child's own
-     *               interactions come before it in the cassette, and a VM that has the plan tool replays the
-     *               child from them ({@code "child_run": true}); a VM without it is answered by this one
+     * @param childRun whether the call was a plan tool's whose child run was recorded too
+     *               ({@code "child_run": true}): a VM that has the plan tool replays the child from the
+     *               child's own interactions; a VM without it is answered by this one
+     * @param children the child run's own interactions, in the order they were answered, nested under this
+     *               one ({@code "child_interactions"}); empty in a cassette of an earlier version, where they
+     *               come before this one in the same list ({@link Cassette#flat()} reads both alike)
      */
     record ToolInteraction(
             String tool,
@@ -52,7 +55,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             TokenCount tokens,
             String error,
             ToolException.Kind errorKind,
-            boolean childRun)
+            boolean childRun,
+            List<Interaction> children)
             implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
@@ -61,6 +65,32 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             chunks = List.copyOf(chunks);
             tokens = Objects.requireNonNullElse(tokens, TokenCount.ZERO);
             errorKind = error == null ? null : Objects.requireNonNullElse(errorKind, ToolException.Kind.TOOL_ERROR);
+            children = List.copyOf(children);
+            if (!children.isEmpty() && !childRun) {
+                throw new IllegalArgumentException("only a plan tool's call that recorded its child run has children");
+            }
+        }
+
+        /** An interaction with no child interactions nested under it (those of a flat, earlier cassette come before it). */
+        public ToolInteraction(
+                String tool,
+                JsonNode params,
+                JsonNode output,
+                long durationMs,
+                List<Chunk> chunks,
+                TokenCount tokens,
+                String error,
+                ToolException.Kind errorKind,
+                boolean childRun) {
+            this(tool, params, output, durationMs, chunks, tokens, error, errorKind, childRun, List.of());
+        }
+
+        /** This interaction without the child interactions nested under it. */
+        public ToolInteraction withoutChildren() {
+            return children.isEmpty()
+                    ? this
+                    : new ToolInteraction(
+                            tool, params, output, durationMs, chunks, tokens, error, errorKind, childRun, List.of());
         }
 
         /**

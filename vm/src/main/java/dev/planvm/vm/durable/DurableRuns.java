@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -271,24 +272,69 @@ public final class DurableRuns {
      */
     public DurableRun resume(String runId, RunRequest request, Map<String, JsonNode> secrets, boolean force) {
         StoredRun run = find(runId);
-        if (run.status() == RunStatus.WAITING && run.pendingApproval().isPresent()) {
+        StoredRun waiting = tree(run).waiting();
+        String where = waiting == run ? "" : " in its child run " + waiting.id();
+        if (waiting.status() == RunStatus.WAITING && waiting.pendingApproval().isPresent()) {
             throw new DurableRunException("run " + run.id() + " waits for approval of "
-                    + run.pendingApproval()
+                    + waiting.pendingApproval()
                             .map(a -> "seq_no " + a.seqNo() + " (" + a.tool() + ")")
                             .orElse("a call")
-                    + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
+                    + where + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
         }
-        store.pendingInput(run.id()).ifPresent(input -> {
-            if (run.status() == RunStatus.WAITING) {
-                throw new DurableRunException("run " + run.id() + " waits for input at seq_no " + input.seqNo() + " ("
-                        + input.request().prompt() + "): answer it (planvm answer " + run.id() + " --value JSON)");
+        store.pendingInput(waiting.id()).ifPresent(input -> {
+            if (waiting.status() == RunStatus.WAITING) {
+                throw new DurableRunException("run " + run.id() + " waits for input at seq_no " + input.seqNo()
+                        + where + " (" + input.request().prompt() + "): answer it (planvm answer " + run.id()
+                        + " --value JSON)");
             }
         });
         return continueRun(run, continuation(run, request, secrets), force);
     }
 
     /**
-     * Answers the {@code human_input} call run {@code runId} waits for, then continues the run as
+     * Where a stored run's wait is: the run that waits for a call ({@code waiting}: the run itself, or the child
+     * run — at any depth — whose wait its parent waits for) and the top of the waiting tree ({@code root}: the run
+     * itself, or the waiting parent — at any height — of a waiting child), which a decision continues: its step
+     * runs again and continues the waiting child, which finds the decision.
+     */
+    public record Tree(StoredRun waiting, StoredRun root) {}
+
+    /** The waiting tree of {@code run} ({@link Tree}): for a run that does not wait for a child, the run twice. */
+    public Tree tree(StoredRun run) {
+        StoredRun waiting = run;
+        for (int depth = 0; depth < 64 && waitsForAChild(waiting); depth++) {
+            Optional<StoredRun> child = store.children(waiting.id()).stream()
+                    .filter(c -> c.summary().status() == RunStatus.WAITING)
+                    .reduce((first, last) -> last)
+                    .flatMap(c -> store.find(c.summary().id()));
+            if (child.isEmpty()) {
+                break;
+            }
+            waiting = child.get();
+        }
+        StoredRun root = run;
+        for (int height = 0; height < 64 && root.status() == RunStatus.WAITING; height++) {
+            Optional<StoredRun> caller = store.caller(root.id())
+                    .flatMap(c -> store.find(c.runId()))
+                    .filter(c -> c.status() == RunStatus.WAITING);
+            if (caller.isEmpty()) {
+                break;
+            }
+            root = caller.get();
+        }
+        return new Tree(waiting, root);
+    }
+
+    /** Whether {@code run} waits with no call of its own pending: one of its child runs waits. */
+    private boolean waitsForAChild(StoredRun run) {
+        return run.status() == RunStatus.WAITING
+                && run.pendingApproval().isEmpty()
+                && store.pendingInput(run.id()).isEmpty();
+    }
+
+    /**
+     * Answers the {@code human_input} call run {@code runId} waits for (itself, or the child run whose wait it
+     * waits for; a child's id continues its waiting parent too), then continues the run as
      * {@link #approve} does: the waiting step runs again and finds the answer, which becomes the call's
      * output. A wrong answer (not one of the choices, not fitting the schema) is refused and the run keeps
      * waiting.
@@ -301,17 +347,18 @@ public final class DurableRuns {
      */
     public DurableRun answer(
             String runId, String callId, JsonNode value, RunRequest request, Map<String, JsonNode> secrets) {
-        StoredRun run = find(runId);
+        Tree tree = tree(find(runId));
+        StoredRun run = tree.waiting();
         StoredInput input = pendingInput(run);
         if (callId != null && !callId.equals(input.callId())) {
             throw new DurableRunException("run " + run.id() + " waits for input " + input.callId() + ", not " + callId);
         }
         refuseWrongAnswer(run, input, value);
-        RunRequest checked = continuation(run, request, secrets);
+        RunRequest checked = continuation(tree.root(), request, secrets);
         if (!store.answer(run.id(), input.stepIndex(), value)) {
             throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
         }
-        return continueRun(find(run.id()), checked, false);
+        return continueRun(find(tree.root().id()), checked, false);
     }
 
     /**
@@ -320,7 +367,7 @@ public final class DurableRuns {
      * @throws DurableRunException for an unknown run, or one that does not wait for input
      */
     public StoredInput pendingInput(String runId) {
-        return pendingInput(find(runId));
+        return pendingInput(tree(find(runId)).waiting());
     }
 
     private StoredInput pendingInput(StoredRun run) {
@@ -339,8 +386,9 @@ public final class DurableRuns {
     }
 
     /**
-     * Records a reviewer's decision about the call run {@code runId} waits for, then continues the run
-     * as {@link #resume} does (claim and lease included): the waiting step runs again and finds the
+     * Records a reviewer's decision about the call run {@code runId} waits for (itself, or the child run — a plan
+     * tool's — whose wait it waits for; a child's id continues its waiting parent too, see {@link Tree}), then
+     * continues the run as {@link #resume} does (claim and lease included): the waiting step runs again and finds the
      * decision; approved, the call is made; denied, the step fails with {@code denied by a reviewer:
      * REASON} (a re-plan sees the reason in the run's error).
      *
@@ -350,16 +398,21 @@ public final class DurableRuns {
      */
     public DurableRun approve(
             String runId, boolean approved, String reason, RunRequest request, Map<String, JsonNode> secrets) {
-        StoredRun run = find(runId);
+        Tree tree = tree(find(runId));
+        StoredRun run = tree.waiting();
         if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
             throw new DurableRunException("run " + run.id() + " does not wait for approval (it is "
-                    + run.status().label() + ")");
+                    + run.status().label()
+                    + (store.pendingInput(run.id()).isPresent() && run.status() == RunStatus.WAITING
+                            ? ", for input: planvm answer " + runId + " --value JSON"
+                            : "")
+                    + ")");
         }
-        RunRequest checked = continuation(run, request, secrets);
+        RunRequest checked = continuation(tree.root(), request, secrets);
         if (store.decide(run.id(), approved, reason) == 0) {
             throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more");
         }
-        return continueRun(find(run.id()), checked, false);
+        return continueRun(find(tree.root().id()), checked, false);
     }
 
     /**
@@ -376,9 +429,35 @@ public final class DurableRuns {
         return vm.check(request.toBuilder()
                 .plan(plan(run))
                 .start(new Checkpoint(stored.position(), stored.steps(), variables))
-                .mode(skipServed(request.mode(), run.steps()))
+                .mode(skipServed(request.mode(), servedInTree(request.mode(), run)))
                 .options(clocked(run, request))
                 .build());
+    }
+
+    /**
+     * The committed steps whose calls a replay of {@code run} already served: its own, and in a replay those of
+     * its child runs at any depth (a plan tool's child is replayed from the same cassette), so that an interrupted
+     * or waiting child continued by this session is not served again what it was served before.
+     */
+    private List<StoredStep> servedInTree(RunMode mode, StoredRun run) {
+        if (!(mode instanceof RunMode.Replay)) {
+            return run.steps();
+        }
+        List<StoredStep> steps = new ArrayList<>(run.steps());
+        descendantSteps(run.id(), steps, 0);
+        return steps;
+    }
+
+    private void descendantSteps(String runId, List<StoredStep> into, int depth) {
+        if (depth > 64) {
+            return;
+        }
+        for (RunStore.ChildRun child : store.children(runId)) {
+            store.find(child.summary().id()).ifPresent(found -> {
+                into.addAll(found.steps());
+                descendantSteps(found.id(), into, depth + 1);
+            });
+        }
     }
 
     @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
@@ -490,8 +569,8 @@ public final class DurableRuns {
 
     /** One session of stored run {@code id}, journaled as session {@code session}, approvals kept in the store. */
     private RunResult execute(RunRequest checked, String id, int stepsBefore, int session) {
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan());
         Approvals reviewer = checked.approvals() != null ? checked.approvals() : vm.reviewer();
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan()).reviewer(reviewer);
         return vm.run(checked.toBuilder()
                 .journal(journal)
                 .approvals(new StoreApprovals(store, id, journal, reviewer))

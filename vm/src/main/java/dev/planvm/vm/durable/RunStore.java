@@ -172,6 +172,19 @@ public final class RunStore implements AutoCloseable {
             String parentRun,
             Integer fromSeq,
             RunOptions options) {
+        return createRun(plan, inputs, mode, parentRun, fromSeq, options, null, null);
+    }
+
+    /** {@link #createRun(Plan, Map, String, String, Integer, RunOptions)} of a child run when {@code callerRun} is given. */
+    private String createRun(
+            Plan plan,
+            Map<String, JsonNode> inputs,
+            String mode,
+            String parentRun,
+            Integer fromSeq,
+            RunOptions options,
+            String callerRun,
+            Integer callerSeq) {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String planJson = json(plan.document());
         String inputsJson = json(MAPPER.valueToTree(inputs));
@@ -183,7 +196,8 @@ public final class RunStore implements AutoCloseable {
         db.update(
                 "INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
                         + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json, clock_json, "
-                        + "source_lines_json) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
+                        + "source_lines_json, caller_run, caller_seq) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 id,
                 plan.source(),
                 plan.digest(),
@@ -199,7 +213,9 @@ public final class RunStore implements AutoCloseable {
                 planJson.length() + inputsJson.length(),
                 optionsJson,
                 clockJson,
-                linesJson);
+                linesJson,
+                callerRun,
+                callerSeq);
         ACTIVE.add(id);
         return id;
     }
@@ -210,12 +226,7 @@ public final class RunStore implements AutoCloseable {
      */
     public synchronized String createChildRun(
             Plan plan, Map<String, JsonNode> inputs, String mode, RunOptions options, String callerRun, int callerSeq) {
-        String[] id = new String[1];
-        db.transaction(() -> {
-            id[0] = createRun(plan, inputs, mode, null, null, options);
-            db.update("UPDATE runs SET caller_run = ?, caller_seq = ? WHERE id = ?", callerRun, callerSeq, id[0]);
-        });
-        return id[0];
+        return createRun(plan, inputs, mode, null, null, options, callerRun, callerSeq);
     }
 
     /**
@@ -260,12 +271,13 @@ public final class RunStore implements AutoCloseable {
 
     /**
      * The child run of run {@code callerRun}'s call at {@code callerSeq} that was interrupted (stored
-     * {@code running}, the newest such), which a resume of the caller continues.
+     * {@code running}) or waits (the newest such), which a resume, approval or answer of the caller continues.
      */
     synchronized Optional<String> interruptedChild(String callerRun, int callerSeq) {
         return db
                 .query(
-                        "SELECT id FROM runs WHERE caller_run = ? AND caller_seq = ? AND status = 'running' "
+                        "SELECT id FROM runs WHERE caller_run = ? AND caller_seq = ? "
+                                + "AND status IN ('running', 'waiting') "
                                 + "ORDER BY started_at DESC, rowid DESC",
                         rs -> rs.getString(1),
                         callerRun,

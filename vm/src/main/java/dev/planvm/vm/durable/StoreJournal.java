@@ -2,6 +2,7 @@ package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.approval.Approvals;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunJournal;
@@ -30,6 +31,8 @@ final class StoreJournal implements RunJournal {
     private int stepIndex;
     /** A child run's own lease, held from its start to its end; {@code null} for a top-level run (its caller holds one). */
     private Heartbeat alive;
+    /** The reviewer of the session (a prompt on a terminal), which child runs ask too; {@code null}: none. */
+    private Approvals reviewer;
 
     /**
      * @param stepsBefore steps the run had already committed (0 for a new run)
@@ -42,6 +45,12 @@ final class StoreJournal implements RunJournal {
         this.runId = runId;
         this.stepIndex = stepsBefore;
         this.session = session;
+    }
+
+    /** Sets the session's reviewer, asked by this run's child runs too (before the run starts). */
+    StoreJournal reviewer(Approvals value) {
+        this.reviewer = value;
+        return this;
     }
 
     @Override
@@ -80,24 +89,32 @@ final class StoreJournal implements RunJournal {
     }
 
     /**
-     * A stored child run of this run's call at {@code seqNo}: the interrupted one a resume of this run
-     * continues (claimed by this process, after its last committed step), else a new one.
+     * A stored child run of this run's call at {@code seqNo}: the interrupted or waiting one a resume (or an
+     * approval, an answer) of this run continues (claimed by this process, after its last committed step),
+     * else a new one; its waits and decisions are kept under its own id.
      */
     @Override
     public Child child(Plan childPlan, Map<String, JsonNode> inputs, int seqNo, String mode, RunOptions options) {
-        Optional<String> interrupted = store.interruptedChild(runId, seqNo);
+        // a run's first session has no interrupted or waiting child: either would have ended that session
+        Optional<String> interrupted = session == 1 ? Optional.empty() : store.interruptedChild(runId, seqNo);
         if (interrupted.isPresent()) {
             StoredRun stored = store.find(interrupted.get()).orElseThrow();
             int sessionNo = store.claim(stored.id(), true); // its caller's process died: this one owns the tree now
-            StoreJournal journal =
-                    new StoreJournal(store, stored.id(), stored.steps().size(), sessionNo, childPlan);
+            StoreJournal journal = new StoreJournal(
+                            store, stored.id(), stored.steps().size(), sessionNo, childPlan)
+                    .reviewer(reviewer);
             journal.alive = store.heartbeat(stored.id());
-            return new Child(journal, stored.checkpoint(), true);
+            return new Child(
+                    journal, stored.checkpoint(), true, new StoreApprovals(store, stored.id(), journal, reviewer));
         }
         String id = store.createChildRun(childPlan, inputs, mode, options, runId, seqNo);
-        StoreJournal journal = new StoreJournal(store, id, 0, 1, childPlan);
+        StoreJournal journal = new StoreJournal(store, id, 0, 1, childPlan).reviewer(reviewer);
         journal.alive = store.heartbeat(id);
-        return new Child(journal, Checkpoint.start(new LinkedHashMap<>(inputs)), false);
+        return new Child(
+                journal,
+                Checkpoint.start(new LinkedHashMap<>(inputs)),
+                false,
+                new StoreApprovals(store, id, journal, reviewer));
     }
 
     @Override

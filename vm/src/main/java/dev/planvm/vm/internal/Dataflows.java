@@ -1,18 +1,23 @@
 package dev.planvm.vm.internal;
 
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.Predicate;
 
 /**
  * The dependency facts of the plans a VM runs, cached per plan: calls of tools with side effects, and
  * of tools that need approval, are barriers. A replay or a dry run asks which tools have side effects
- * without setting any up (no MCP server starts to answer from a cassette). Thread-safe.
+ * without setting any up (no MCP server starts to answer from a cassette). In a run that stores the child
+ * runs of its plan-tool calls, those calls are barriers too: a call started early and then discarded would
+ * leave a stored child run that looks real. Thread-safe.
  */
 public final class Dataflows {
 
@@ -25,6 +30,10 @@ public final class Dataflows {
     private final Map<Plan, Dataflow> offline = Collections.synchronizedMap(new WeakHashMap<>());
     /** Live runs without approval barriers (a run with no approval rules when the VM has some). */
     private final Map<Plan, Dataflow> noApproval = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Runs that store their child runs, live with the VM's own approval rules. */
+    private final Map<Plan, Dataflow> storedLive = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Runs that store their child runs, replays and dry runs. */
+    private final Map<Plan, Dataflow> storedOffline = Collections.synchronizedMap(new WeakHashMap<>());
 
     /**
      * @param policy       the VM's tool policy
@@ -52,6 +61,37 @@ public final class Dataflows {
             return noApproval.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, false)));
         }
         return Dataflow.of(plan, barriers(approvals, false));
+    }
+
+    /**
+     * The plan's dataflow for a run with these approval rules that stores the child runs of its calls of
+     * {@code childRunTools} (canonical names of plan tools; empty: it stores none): those calls are barriers
+     * too, started only at their turn.
+     */
+    public Dataflow of(Plan plan, boolean offline, ApprovalRules approvals, Set<String> childRunTools) {
+        if (childRunTools.isEmpty() || !calls(plan, childRunTools)) {
+            return of(plan, offline, approvals);
+        }
+        Predicate<String> stored = name -> childRunTools.contains(tools.knownCanonicalName(name));
+        if (offline) {
+            return storedOffline.computeIfAbsent(
+                    plan, p -> Dataflow.of(p, barriers(ApprovalRules.NONE, true).or(stored)));
+        }
+        if (approvals.globs().equals(approveTools.globs())) {
+            return storedLive.computeIfAbsent(
+                    plan, p -> Dataflow.of(p, barriers(approvals, false).or(stored)));
+        }
+        return Dataflow.of(plan, barriers(approvals, false).or(stored));
+    }
+
+    private boolean calls(Plan plan, Set<String> canonicalTools) {
+        for (Instruction instruction : plan.instructions()) {
+            if (instruction instanceof Calling calling
+                    && canonicalTools.contains(tools.knownCanonicalName(calling.tool()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Calls that are barriers: those {@link EarlyStartRule} does not let start early. */

@@ -14,6 +14,8 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.internal.handlers.OutputBinding;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.ChildRunStopped;
+import dev.planvm.vm.run.ChildRunWaiting;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.Outcome;
@@ -230,6 +232,11 @@ public final class Interpreter {
                     steps--; // not executed: it runs again once the call is approved or denied
                     return waiting(instruction, approval);
                 }
+                Ending stoppedInside = childStopped(instruction, e);
+                if (stoppedInside != null) {
+                    steps--; // not committed: a resume runs it again and continues the interrupted child
+                    return stoppedInside;
+                }
                 RunError error = new RunError(
                         instruction.seqNo(),
                         instruction.type(),
@@ -306,6 +313,19 @@ public final class Interpreter {
         return new Recovery(Outcome.next(), "keep_going");
     }
 
+    /**
+     * How the run stops when {@code instruction} failed because a child run it started stopped at this run's
+     * stop request ({@link ChildRunStopped}): as the request asked, before the step; {@code null} otherwise.
+     */
+    private Ending childStopped(Instruction instruction, Throwable e) {
+        for (int depth = 0; e != null && depth < 20; depth++, e = e.getCause()) {
+            if (e instanceof ChildRunStopped) {
+                return stopRequested(instruction);
+            }
+        }
+        return null;
+    }
+
     /** Stops the run before {@code next} when its control asks: cancelled (failed) or interrupted. */
     private Ending stopRequested(Instruction next) {
         RunControl control = setup.control();
@@ -339,6 +359,22 @@ public final class Interpreter {
     /** The run waits before {@code instruction}'s call until a reviewer decides about it (or a person answers it). */
     private Ending waiting(Instruction instruction, ApprovalRequired approval) {
         Call.ToolCall call = approval.call();
+        if (approval instanceof ChildRunWaiting child) { // the call a child run waits for, at this run's step
+            return new Ending(
+                    RunStatus.WAITING,
+                    new RunError(
+                            instruction.seqNo(),
+                            instruction.type(),
+                            setup.redactor().redact(child.getMessage()),
+                            null,
+                            null,
+                            FailureKind.WAITING_FOR_APPROVAL),
+                    new PendingCall(
+                            instruction.seqNo(),
+                            instruction.type(),
+                            child.pending().tool(),
+                            child.pending().params()));
+        }
         PendingCall pending = new PendingCall(
                 instruction.seqNo(),
                 instruction.type(),

@@ -3,11 +3,14 @@ package dev.planvm.vm.plantools;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The run whose calls start child runs, as its plan-tool calls see it: its session (one run mode, one
@@ -18,9 +21,18 @@ public interface ParentRun {
 
     /**
      * Runs {@code plan} from {@code start} in the parent's session with {@code options} and reviewer {@code approvals} (the VM's when null), journaled by
-     * {@code journal} (or not, when {@code null}). A failure while running is a failed result.
+     * {@code journal} (or not, when {@code null}) and stopped by the parent's {@code control} (none when
+     * {@code null}). A failure while running is a failed result. In a recording session the child records into
+     * a recording of its own, whose interactions go to {@code recorded} once it ended (nothing otherwise).
      */
-    RunResult run(Plan plan, Checkpoint start, RunOptions options, Approvals approvals, RunJournal journal);
+    RunResult run(
+            Plan plan,
+            Checkpoint start,
+            RunOptions options,
+            Approvals approvals,
+            RunJournal journal,
+            RunControl control,
+            Consumer<List<Interaction>> recorded);
 
     /** What stops {@code plan} from running in the parent's mode with {@code options} (empty: nothing). */
     List<String> problems(Plan plan, RunOptions options);
@@ -40,8 +52,10 @@ public interface ParentRun {
 
     /**
      * In a recording session, records the call of plan tool {@code tool} with the answer its child run
-     * gave ({@code error}: why it failed, when the recording keeps failures; else {@code null}), after
-     * the child's own interactions: a VM without the plan tool replays it whole. Nothing otherwise.
+     * gave ({@code error}: why it failed, when the recording keeps failures; else {@code null}), with the
+     * child's own interactions nested under it ({@code children}): a VM with the plan tool replays the child
+     * from them, one without it is answered whole. Nothing otherwise.
      */
-    void recorded(String tool, JsonNode params, JsonNode output, long durationMs, String error);
+    void recorded(
+            String tool, JsonNode params, JsonNode output, long durationMs, String error, List<Interaction> children);
 }

@@ -11,6 +11,10 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.JsonSchemas;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.cassette.Interaction;
+import dev.planvm.vm.run.ChildRunStopped;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import java.util.LinkedHashMap;
@@ -18,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * A plan that names itself ({@link PlanSignature}) offered as a tool: a {@code calling} step of another
@@ -98,16 +103,18 @@ public final class PlanTool implements Tool {
     }
 
     /**
-     * Runs the plan as a child of the run whose call at {@code seqNo} this is ({@link PlanToolCalls}),
-     * after checking {@code params} against {@code inputs} (the call does not reach the tool's own check).
+     * Runs the plan as a child of the run whose call this is ({@link PlanToolCalls}),
+     * after checking {@code params} against {@code inputs} (the call does not reach the tool's own check); a
+     * recording child's interactions go to {@code recorded}.
      */
-    JsonNode call(JsonNode params, int seqNo, PlanToolCalls parent) {
+    JsonNode call(Call.ToolCall call, PlanToolCalls parent, Consumer<List<Interaction>> recorded) {
+        JsonNode params = call.params();
         List<String> problems = JsonSchemas.problems(inputsSchema(), params, 5);
         if (!problems.isEmpty()) {
             throw ToolException.permanent(
                     "params do not fit the schema of tool '" + name() + "': " + String.join("; ", problems));
         }
-        return answer(parent.runChild(this, inputs(params), seqNo), parent.dryRun());
+        return answer(parent.runChild(this, inputs(params), call, recorded), parent.dryRun());
     }
 
     private Schema inputsSchema() {
@@ -128,7 +135,11 @@ public final class PlanTool implements Tool {
         RunResult result = outcome.result();
         if (result.waiting()) {
             throw ToolException.permanent("plan tool '" + name() + "' stopped waiting ("
-                    + result.error().message() + "): a plan tool's child run cannot wait for approval or input yet");
+                    + result.error().message() + "), with no call to name");
+        }
+        if (result.interrupted() || (result.error() != null && result.error().kind() == FailureKind.CANCELLED)) {
+            throw new ChildRunStopped(
+                    "plan tool '" + name() + "' stopped: " + result.error().message());
         }
         if (!result.succeeded()) {
             RunError error = result.error();

@@ -7,17 +7,22 @@ import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
+import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.ChildRunWaiting;
+import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The link of one run's call chain that makes its plan-tool calls child runs of that run. It comes
@@ -27,7 +32,9 @@ import java.util.Objects;
  * options — tool policy, approval rules, step limit, clock — and its reviewer, so it can
  * never do what its parent may not; its own guards narrow further. In a stored run the child is a stored
  * run too, named after its parent and the call's seq_no ({@link RunJournal#child}); a resume of the parent
- * continues an interrupted child instead of starting it again. The run's listeners hear of each child's
+ * continues an interrupted child instead of starting it again. A child that waits for approval or input
+ * makes the run wait too ({@link ChildRunWaiting}); the child keeps its waits under its own id. A stop request for the run (its {@link RunControl})
+ * stops the child too, and then the run, as the request asked. The run's listeners hear of each child's
  * start and end (the trace names the child's id in the call's entry).
  */
 public final class PlanToolCalls implements CallInterceptor {
@@ -39,6 +46,7 @@ public final class PlanToolCalls implements CallInterceptor {
     private final RunJournal journal;
     private final RunListener listeners;
     private final RunClock clock;
+    private final RunControl control;
 
     /**
      * @param tools     the VM's plan tools by canonical name ({@link #index})
@@ -48,6 +56,7 @@ public final class PlanToolCalls implements CallInterceptor {
      * @param journal   the run's journal, or {@code null}
      * @param listeners the run's listeners (their one guarded fan-out), told of each child run
      * @param clock     the run's clock, which the child runs with too
+     * @param control   the run's control, which stops its children too ({@code null}: none)
      */
     public PlanToolCalls(
             Map<String, PlanTool> tools,
@@ -56,7 +65,8 @@ public final class PlanToolCalls implements CallInterceptor {
             Approvals approvals,
             RunJournal journal,
             RunListener listeners,
-            RunClock clock) {
+            RunClock clock,
+            RunControl control) {
         this.tools = tools;
         this.parent = Objects.requireNonNull(parent, "parent");
         this.own = Objects.requireNonNull(own, "own");
@@ -64,6 +74,7 @@ public final class PlanToolCalls implements CallInterceptor {
         this.journal = journal;
         this.listeners = Objects.requireNonNull(listeners, "listeners");
         this.clock = clock;
+        this.control = control;
     }
 
     /** The plan tools among {@code tools}, by canonical name (none: a run needs no such link). */
@@ -88,19 +99,22 @@ public final class PlanToolCalls implements CallInterceptor {
             return chain.proceed(call);
         }
         long start = System.nanoTime();
+        List<Interaction> children = new ArrayList<>(); // the child's, when recording
         JsonNode output;
         try {
-            output = tool.call(toolCall.params(), toolCall.context().seqNo(), this);
+            output = tool.call(toolCall, this, children::addAll);
         } catch (ToolException failure) {
             parent.recorded(
                     toolCall.tool(),
                     toolCall.params(),
                     null,
                     (System.nanoTime() - start) / 1_000_000,
-                    failure.getMessage() == null ? "failed" : failure.getMessage());
+                    failure.getMessage() == null ? "failed" : failure.getMessage(),
+                    children);
             throw failure;
         }
-        parent.recorded(toolCall.tool(), toolCall.params(), output, (System.nanoTime() - start) / 1_000_000, null);
+        parent.recorded(
+                toolCall.tool(), toolCall.params(), output, (System.nanoTime() - start) / 1_000_000, null, children);
         return output;
     }
 
@@ -109,8 +123,15 @@ public final class PlanToolCalls implements CallInterceptor {
         return parent.dryRun();
     }
 
-    /** Runs {@code tool}'s plan as a child of this run's step {@code seqNo}, with these inputs. */
-    ChildRuns.Outcome runChild(PlanTool tool, Map<String, JsonNode> inputs, int seqNo) {
+    /**
+     * Runs {@code tool}'s plan as a child of this run's step that makes {@code call}, with these inputs; a
+     * recording child's interactions go to {@code recorded}.
+     *
+     * @throws ChildRunWaiting when the child stopped waiting for approval or input: this run waits too
+     */
+    ChildRuns.Outcome runChild(
+            PlanTool tool, Map<String, JsonNode> inputs, Call.ToolCall call, Consumer<List<Interaction>> recorded) {
+        int seqNo = call.context().seqNo();
         RunOptions options = own.withKeepGoing(false).withClock(own.clock() != null ? own.clock() : clock);
         List<String> problems = parent.problems(tool.plan(), options);
         if (!problems.isEmpty()) {
@@ -120,18 +141,29 @@ public final class PlanToolCalls implements CallInterceptor {
                 journal == null ? null : journal.child(tool.plan(), inputs, seqNo, parent.modeLabel(), options);
         String childId = child == null ? null : child.journal().runId();
         tell(l -> l.childStarted(seqNo, tool.name(), childId));
-        // no control: the child is part of the parent's step, which finishes before the parent stops
+        // the parent's control: a stop request reaches the child at its next commit point
         RunResult result = parent.run(
                 tool.plan(),
                 child == null ? Checkpoint.start(new LinkedHashMap<>(inputs)) : child.start(),
                 options,
-                approvals,
-                child == null ? null : child.journal());
+                child == null || child.approvals() == null ? approvals : child.approvals(),
+                child == null ? null : child.journal(),
+                control,
+                recorded);
         tell(l -> l.childFinished(seqNo, tool.name(), childId, result.status()));
+        if (result.waiting() && result.pending() != null) {
+            throw new ChildRunWaiting(
+                    call,
+                    childId,
+                    result.pending(),
+                    (childId == null ? "the child run" : "child run " + childId) + " of plan tool '" + tool.name()
+                            + "' waits at its seq_no " + result.pending().seqNo() + ": "
+                            + result.error().message());
+        }
         return new ChildRuns.Outcome(result, List.of());
     }
 
-    private void tell(java.util.function.Consumer<RunListener> event) {
+    private void tell(Consumer<RunListener> event) {
         event.accept(listeners);
     }
 }

@@ -2,6 +2,7 @@ package dev.planvm.vm.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
+import dev.planvm.tools.approval.Approvals;
 import java.util.Map;
 
 /**
@@ -32,7 +33,8 @@ public interface RunJournal {
     /**
      * Where a child run that this run's step {@code seqNo} starts (a plan tool's) is journaled: a new
      * stored run that names this run and {@code seqNo} as its parent, or — when this step runs again
-     * after this run was interrupted — the interrupted child, continued after its last committed step.
+     * after this run was interrupted, or waited because the child waited — the interrupted or waiting
+     * child, continued after its last committed step.
      * {@code null} (the default) when this journal keeps no children: the child runs unjournaled.
      *
      * @param options the child's own options (its parent's, narrowed), stored with it
@@ -46,7 +48,14 @@ public interface RunJournal {
      *
      * @param journal its journal ({@link #runId()} is the child's id)
      * @param start   the plan's start with the inputs, or where an interrupted child stopped
-     * @param resumed whether it continues an interrupted child
+     * @param resumed whether it continues an interrupted child (or a waiting one)
+     * @param approvals the child's own reviewer, which keeps its waits and decisions under the child's id;
+     *                {@code null}: the parent's
      */
-    record Child(RunJournal journal, Checkpoint start, boolean resumed) {}
+    record Child(RunJournal journal, Checkpoint start, boolean resumed, Approvals approvals) {
+        /** A child that asks its parent's reviewer. */
+        public Child(RunJournal journal, Checkpoint start, boolean resumed) {
+            this(journal, start, resumed, null);
+        }
+    }
 }

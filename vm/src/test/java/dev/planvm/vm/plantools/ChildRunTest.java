@@ -227,9 +227,20 @@ class ChildRunTest {
         assertThat(cassette.interactions())
                 .extracting(i ->
                         ((Interaction.ToolInteraction) i).tool() + " " + ((Interaction.ToolInteraction) i).childRun())
+                .containsExactly("shout true");
+        assertThat(((Interaction.ToolInteraction) cassette.interactions().get(0)).children())
+                .extracting(i -> ((Interaction.ToolInteraction) i).tool())
+                .containsExactly("upper");
+        assertThat(cassette.flat())
+                .extracting(i ->
+                        ((Interaction.ToolInteraction) i).tool() + " " + ((Interaction.ToolInteraction) i).childRun())
                 .containsExactly("upper false", "shout true");
-        assertThat(cassette.toJson().at("/interactions/1/child_run").asBoolean())
+        assertThat(cassette.toJson().at("/interactions/0/child_run").asBoolean())
                 .isTrue();
+        assertThat(cassette.toJson()
+                        .at("/interactions/0/child_interactions/0/tool")
+                        .asText())
+                .isEqualTo("upper");
         upperCalls.set(0);
         List<String> children = new CopyOnWriteArrayList<>();
         try (PlanVm vm = vm().build()) {

@@ -1,0 +1,92 @@
+package dev.planvm.vm.plantools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.tools.Tool;
+import dev.planvm.tools.ToolException;
+import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.run.RunResult;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A plan-tool call started early and then discarded leaves no stored child run (issue 23): a run that
+ * stores its child runs starts plan-tool calls only at their turn; a run that stores nothing may start a
+ * read-only child plan early, as any read-only call.
+ */
+class ChildRunEarlyStartTest {
+
+    private static final String SHOUT = """
+            {"name": "shout", "inputs": {"type": "object", "properties": {"text": {"type": "string"}}},
+             "plan": [
+               {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "${text}"}, "output_vars": ["up"]}},
+               {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${up}"}}]}""";
+
+    /** seq_no 0 fails; seq_no 1, independent of it, is a read-only plan-tool call: discarded when started early. */
+    private static final String PARENT = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "fail", "tool_params": {}, "output_vars": ["a"]}},
+             {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "shout", "tool_params": {"text": "hi"}, "output_vars": ["b"]}},
+             {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${b}"}}]""";
+
+    private final AtomicInteger upperCalls = new AtomicInteger();
+    private final CountDownLatch childCalled = new CountDownLatch(1);
+
+    private static Plan plan(String json) {
+        return new PlanLoader().load(json, "t.json").planOrThrow();
+    }
+
+    /** @param waitSeconds how long {@code fail} gives a child started early to make its call before it fails */
+    private PlanVm vm(int waitSeconds) {
+        return PlanVm.builder()
+                .tool(Tool.of("upper", "upper-cases text", (params, call) -> {
+                    upperCalls.incrementAndGet();
+                    childCalled.countDown();
+                    return TextNode.valueOf(params.path("text").asText().toUpperCase());
+                }))
+                .tool(Tool.of("fail", "fails", (params, call) -> {
+                    try {
+                        childCalled.await(waitSeconds, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw ToolException.permanent("no luck");
+                }))
+                .planTool(plan(SHOUT))
+                .build();
+    }
+
+    @Test
+    void a_run_that_stores_nothing_may_start_a_read_only_child_plan_early() {
+        try (PlanVm vm = vm(60)) {
+            RunResult result = vm.run(plan(PARENT), Map.of());
+            assertThat(result.succeeded()).isFalse();
+            assertThat(result.error().seqNo()).isZero();
+        }
+        assertThat(upperCalls).as("the child started early, beside seq_no 0").hasValue(1);
+    }
+
+    @Test
+    void a_stored_run_starts_no_plan_tool_call_early_so_a_discarded_call_leaves_no_child_run(@TempDir Path dir) {
+        try (PlanVm vm = vm(1);
+                RunStore store = RunStore.open(dir.resolve("runs.db"))) {
+            DurableRun parent = new DurableRuns(vm, store).start(plan(PARENT), Map.of(), RunMode.live());
+            assertThat(parent.result().succeeded()).isFalse();
+            assertThat(parent.result().error().seqNo()).isZero();
+            assertThat(store.children(parent.id())).isEmpty();
+            assertThat(store.list(10)).hasSize(1);
+        }
+        assertThat(upperCalls).hasValue(0);
+    }
+}
