@@ -38,6 +38,15 @@ final class ScriptCompiler {
     private final Invocations invocations;
     /** What final_answer gets when no $ret runs: the last answer or echo so far (a template), or null. */
     JsonNode result;
+    /**
+     * The JSON Schema {@link #result} is known to fit ({@code output} of the script a chain called, the
+     * object an AI answer was asked for), while {@link #result} is still {@link #resultTyped}; else null.
+     */
+    JsonNode resultSchema;
+    /** The result {@link #resultSchema} describes (by identity: a later result has no known schema). */
+    JsonNode resultTyped;
+    /** The plan-tool document of each script this one may call, by name (imports of imports too). */
+    java.util.Map<String, JsonNode> importedPlans = java.util.Map.of();
     /** Whether a jump to the end was written. */
     boolean endUsed;
     /** Whether the script's last step is a $ret (then nothing follows it). */
@@ -358,6 +367,21 @@ final class ScriptCompiler {
         }
         plan.calling("llm_generate", request, variable, pos, "line " + pos.line() + ": " + objective);
         result = TextNode.valueOf("${" + variable + "}");
+        JsonNode format = request.get("response_format");
+        if (format != null && "object".equals(format.path("type").asText())) {
+            typed(format);
+        }
+    }
+
+    /** The current {@link #result} fits {@code schema}. */
+    void typed(JsonNode schema) {
+        resultSchema = schema;
+        resultTyped = result;
+    }
+
+    /** The schema the current {@link #result} is known to fit, or null. */
+    JsonNode resultSchema() {
+        return result != null && result == resultTyped ? resultSchema : null;
     }
 
     /** A jump to the end of the script. */

@@ -64,6 +64,14 @@ class PpeImportsTest {
     }
 
     @Test
+    void a_chain_spreads_an_object_result_as_the_next_scripts_inputs_with_its_own_arguments_over_them() {
+        RunResult result =
+                run(IMPORTS.resolve("chain-object.ai.yaml"), Map.of("name", TextNode.valueOf("Ada Lovelace")));
+        assertThat(result.error()).isNull();
+        assertThat(result.finalAnswer()).isEqualTo(TextNode.valueOf("Hi, Ada Lovelace!"));
+    }
+
+    @Test
     void an_invocation_calls_the_script_before_the_turn_that_shows_its_result() {
         Tool echoPrompt = Tool.of(
                 "llm_generate",
