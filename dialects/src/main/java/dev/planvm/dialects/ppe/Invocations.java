@@ -50,6 +50,16 @@ final class Invocations {
      * ({@code ${VAR}}), or null after a problem.
      */
     String replacement(String inner, Pos pos) {
+        String variable = called(inner, null, pos);
+        return variable == null ? null : "${" + variable + "}";
+    }
+
+    /**
+     * {@code [[@...]]} in a turn, in a Jinja branch that {@code guard} selects (null: always): calls
+     * the script now when the guard holds and returns the variable of its result, or null after a
+     * problem.
+     */
+    String called(String inner, String guard, Pos pos) {
         String text = inner.strip().substring(1).strip();
         if (text.startsWith("$")) {
             problems.error(
@@ -63,9 +73,21 @@ final class Invocations {
             return null;
         }
         String variable = variable(call.tool());
+        PlanBuilder.Label skip = null;
+        if (guard != null) {
+            skip = script.plan.label();
+            script.plan.jumpIf(
+                    "${!(" + guard + ")}",
+                    skip,
+                    pos,
+                    "line " + pos.line() + ": [[@" + call.tool() + "]] runs only when its Jinja branch is taken");
+        }
         script.plan.calling(
                 call.tool(), call.params(), variable, pos, "line " + pos.line() + ": [[@" + call.tool() + "]]");
-        return "${" + variable + "}";
+        if (skip != null) {
+            script.plan.place(skip);
+        }
+        return variable;
     }
 
     /** A chain step, {@code -> a(x=1) -> b -> $print}. */
