@@ -71,6 +71,20 @@ class PpeFrontEndsCliTest {
     }
 
     @Test
+    void approve_of_a_stored_ppe_parent_run_waiting_to_call_its_import_offers_it_as_a_plan_tool() throws Exception {
+        write("lib/shout.ai.yaml", SHOUT);
+        Path parent = write("parent.ai.yaml", "---\nimport: [lib/shout.ai.yaml]\n---\n- $echo: hi\n- -> shout\n");
+        CliRun waiting = planvm("run", parent.toString(), "--approve-tools", "shout");
+        assertThat(waiting.exitCode()).as(waiting.err()).isEqualTo(3);
+        String id = waiting.err()
+                .replaceAll("(?s).*run (\\w+) waits for approval.*", "$1")
+                .trim();
+        CliRun approved = planvm("approve", id);
+        assertThat(approved.exitCode()).as(approved.err()).isZero();
+        assertThat(approved.out()).isEqualTo("HI!\n");
+    }
+
+    @Test
     void resume_of_a_run_whose_script_is_gone_says_the_plan_tool_is_missing() throws Exception {
         String id = failedParentRun();
         Files.delete(dir.resolve("parent.ai.yaml"));
