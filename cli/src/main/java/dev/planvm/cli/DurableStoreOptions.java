@@ -2,6 +2,9 @@ package dev.planvm.cli;
 
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.durable.StoredRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -37,6 +40,23 @@ final class DurableStoreOptions {
                 store.path(environment),
                 redactor,
                 RunStore.Settings.DEFAULT.withDurability(durability).withMaxRunBytes(maxStoreBytes));
+    }
+
+    /**
+     * The plan source (the file it was started from) of stored run {@code runId}, read without
+     * changing the store; {@code null} when there is no store or no such run (the command that opens
+     * the store says so).
+     */
+    String planSource(Map<String, String> environment, String runId) {
+        Path file = store.path(environment);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        try (RunStore runs = RunStore.openExisting(file)) {
+            return runs.find(runId).map(StoredRun::planSource).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // an ambiguous id, a store of another version: the command reports it
+        }
     }
 
     /** Reads {@code full} or {@code process}. */

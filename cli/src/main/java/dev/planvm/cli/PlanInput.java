@@ -8,18 +8,24 @@ import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.json.TerminalText;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.batch.PlanFileRunner;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * Loads the plans commands are given, in every dialect, through the one loading path
@@ -70,20 +76,33 @@ final class PlanInput {
     /**
      * The plan tools that the PPE scripts among {@code files} import ({@code import:} in their front
      * matter), each once by name and file, for the VM that runs them; a script that does not compile
-     * adds none (loading it reports why).
+     * (or is not there any more) adds none (loading it reports why). The one place a script's imports
+     * become a run's plan tools: {@code run}, {@code batch}, {@code test}, {@code resume},
+     * {@code rerun}, {@code approve}, {@code answer} and the plan-tool directories of {@code serve} and
+     * {@code mcp} all come here ({@link VmOptions}).
      *
      * @param dialect {@code --dialect}, or {@code null} for each file's extension
      */
     static List<Plan> importedPlanTools(Collection<String> files, Dialect dialect) {
+        return importedPlanTools(files, dialect, List.of());
+    }
+
+    /**
+     * {@link #importedPlanTools(Collection, Dialect)} but for the imports that are already plan tools of
+     * {@code planToolDirs} (a script of such a directory, imported under its own name).
+     */
+    static List<Plan> importedPlanTools(Collection<String> files, Dialect dialect, Collection<Path> planToolDirs) {
         Map<String, Plan> tools = new LinkedHashMap<>();
         PlanSources sources = PlanSources.of(new PlanLoader());
         for (String file : files) {
-            if (file.equals("-") || PlanSources.dialectOf(file, dialect) != Dialect.PPE) {
+            if (file.equals("-")
+                    || PlanSources.dialectOf(file, dialect) != Dialect.PPE
+                    || !Files.isRegularFile(Path.of(file))) {
                 continue;
             }
             for (ImportedPlan imported : sources.compile(Path.of(file), dialect).imports()) {
                 String key = imported.name() + "\u0000" + imported.file();
-                if (!tools.containsKey(key)) {
+                if (!tools.containsKey(key) && !offeredBy(planToolDirs, imported)) {
                     Plan plan = imported.load(new PlanLoader()).plan();
                     if (plan != null) {
                         tools.put(key, plan);
@@ -92,6 +111,52 @@ final class PlanInput {
             }
         }
         return List.copyOf(tools.values());
+    }
+
+    /**
+     * The plan tools that the PPE scripts of plan-tool directories ({@code --plan-tools}, the
+     * configuration's {@code planTools}) import, but for those the directories offer already.
+     */
+    static List<Plan> planToolDirImports(Collection<Path> planToolDirs) {
+        List<String> scripts = new ArrayList<>();
+        for (Path dir : planToolDirs) {
+            if (!Files.isDirectory(dir)) {
+                continue; // the VM's build says so
+            }
+            try (Stream<Path> listed = Files.list(dir)) {
+                listed.filter(f -> Files.isRegularFile(f)
+                                && isPlanToolFile(f)
+                                && Dialect.ofFile(f.getFileName().toString()) == Dialect.PPE)
+                        .sorted()
+                        .forEach(f -> scripts.add(f.toString()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);
+            }
+        }
+        return importedPlanTools(scripts, null, planToolDirs);
+    }
+
+    /** Whether a plan-tool directory offers {@code imported} itself: its file, named as the import names it. */
+    private static boolean offeredBy(Collection<Path> planToolDirs, ImportedPlan imported) {
+        Path folder = imported.file().getParent();
+        for (Path dir : planToolDirs) {
+            try {
+                if (folder != null
+                        && Files.isDirectory(dir)
+                        && dir.toRealPath().equals(folder)
+                        && isPlanToolFile(imported.file())) {
+                    Plan own = loadPlanTool(imported.file()).plan();
+                    return own != null
+                            && own.signature()
+                                    .map(PlanSignature::name)
+                                    .filter(imported.name()::equals)
+                                    .isPresent();
+                }
+            } catch (IOException e) {
+                // not offered: the directory cannot be read
+            }
+        }
+        return false;
     }
 
     /** Runs plan files of every dialect on {@code vm} ({@code batch}, {@code test}), each run's clock changed by {@code clock}. */

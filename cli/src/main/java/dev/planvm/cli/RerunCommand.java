@@ -100,7 +100,9 @@ final class RerunCommand implements Callable<Integer> {
         Map<String, JsonNode> edits = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
-        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        PlanVm vm = vmOptions
+                .storedRun(store, parent.environment(), runId)
+                .build(parent.environment(), secrets, commandLine);
         Plan edited = null;
         if (editedPlan != null) {
             LoadResult loaded =

@@ -88,7 +88,9 @@ final class ResumeCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), replayTiming);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
-        PlanVm vm = vmOptions.build(parent.environment(), secrets, commandLine);
+        PlanVm vm = vmOptions
+                .storedRun(store, parent.environment(), runId)
+                .build(parent.environment(), secrets, commandLine);
         RunOutput output = new RunOutput(
                 "run " + runId,
                 commandLine,

@@ -45,7 +45,7 @@ final class StoredRunContinuation {
                     commandLine, "--var does not go with " + command + " (a run keeps its inputs)");
         }
         Map<String, String> secrets = vmOptions.secrets(environment, commandLine);
-        PlanVm vm = vmOptions.build(environment, secrets, commandLine);
+        PlanVm vm = vmOptions.storedRun(store, environment, runId).build(environment, secrets, commandLine);
         RunOutput output = new RunOutput(
                 "run " + runId,
                 commandLine,

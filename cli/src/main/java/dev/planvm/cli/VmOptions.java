@@ -3,10 +3,13 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -50,6 +53,17 @@ final class VmOptions {
     VmOptions planFiles(List<String> files, Dialect dialect) {
         imported = PlanInput.importedPlanTools(files, dialect);
         return this;
+    }
+
+    /**
+     * Stored run {@code runId}'s plan file ({@code resume}, {@code rerun}, {@code approve},
+     * {@code answer}), so that a PPE script's imports are plan tools again as they were for
+     * {@code run}: the script is compiled again from where the run was started from (its path as
+     * stored); a run the store does not hold, or whose script is gone, adds none.
+     */
+    VmOptions storedRun(DurableStoreOptions store, Map<String, String> environment, String runId) {
+        String source = store.planSource(environment, runId);
+        return source == null ? this : planFiles(List.of(source), null);
     }
 
     /** The {@code --var} inputs (usage errors for malformed ones). */
@@ -102,7 +116,28 @@ final class VmOptions {
         return builder.secrets(secrets)
                 .tools(loaded, policy.toolPolicy(commandLine))
                 .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool)
-                .planTools(imported);
+                .planTools(withDirImports(imported, loaded.planToolDirs()));
+    }
+
+    /** {@code imported} and what the PPE scripts of the plan-tool directories import, each plan tool once. */
+    private static List<Plan> withDirImports(List<Plan> imported, List<Path> planToolDirs) {
+        if (planToolDirs.isEmpty()) {
+            return imported;
+        }
+        Map<String, Plan> all = new LinkedHashMap<>();
+        for (Plan plan : imported) {
+            all.put(
+                    plan.source() + "\u0000"
+                            + plan.signature().map(PlanSignature::name).orElse(""),
+                    plan);
+        }
+        for (Plan plan : PlanInput.planToolDirImports(planToolDirs)) {
+            all.putIfAbsent(
+                    plan.source() + "\u0000"
+                            + plan.signature().map(PlanSignature::name).orElse(""),
+                    plan);
+        }
+        return List.copyOf(all.values());
     }
 
     /** The tools the last {@link #builder} loaded (what is unavailable and why), or {@code null} before. */

@@ -25,12 +25,19 @@ class McpPlanToolsCommandTest {
     Path dir;
 
     @Test
-    void an_mcp_client_calls_a_plan_tool_of_planvm_mcp_by_its_name() throws Exception {
+    void an_mcp_client_calls_a_plan_tool_of_planvm_mcp_by_its_name_and_one_that_imports_a_script() throws Exception {
         Path tools = Files.createDirectories(dir.resolve("tools"));
         Files.writeString(
                 tools.resolve("greet.ai.yaml"),
                 "---\ndescription: Greets someone\ninput:\n  - who: {required: true, type: string}\n---\n"
                         + "- $ret: \"Hello, {{who}}\"\n");
+        Files.createDirectories(tools.resolve("lib"));
+        Files.writeString(
+                tools.resolve("lib/shout.ai.yaml"), "---\ninput: [content]\n---\n- $ret: \"?=upper(content) + '!'\"\n");
+        Files.writeString(
+                tools.resolve("exclaim.ai.yaml"),
+                "---\ninput:\n  - who: {required: true, type: string}\nimport: [lib/shout.ai.yaml]\n---\n"
+                        + "- $echo: \"hello {{who}}\"\n- -> shout\n");
         ServerParameters server = ServerParameters.builder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString())
                 .args(
@@ -68,6 +75,13 @@ class McpPlanToolsCommandTest {
                     .build());
             assertThat(hello.isError()).as(String.valueOf(hello.content())).isFalse();
             assertThat(((McpSchema.TextContent) hello.content().get(0)).text()).isEqualTo("Hello, Ann");
+            McpSchema.CallToolResult loud = client.callTool(McpSchema.CallToolRequest.builder("exclaim")
+                    .arguments(Map.of("who", "Ann"))
+                    .build());
+            assertThat(loud.isError())
+                    .as("a script's import is a plan tool: " + loud.content())
+                    .isFalse();
+            assertThat(((McpSchema.TextContent) loud.content().get(0)).text()).isEqualTo("HELLO ANN!");
         } finally {
             client.closeGracefully();
         }

@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
 /**
  * Calls of imported scripts, which are plan tools: an invocation replacement {@code [[@script(args)]]}
  * in a turn (the call runs before the turn, whose text shows its result) and a chain
- * {@code -> script(args) -> $print} (each link is given the result before it as {@code content}, with
- * its own arguments; the result of the last is {@code LatestResult} and the script's result).
+ * {@code -> script(args) -> $print} (each link is given the result before it as {@code content}, or
+ * an object result's keys as its inputs, with its own arguments; the result of the last is
+ * {@code LatestResult} and the script's result).
  * Arguments are {@code name=value} (a quoted string, a number, {@code true}/{@code false}/{@code null}
  * or an expression) or one value without a name, passed as {@code content}.
  */
@@ -49,6 +50,16 @@ final class Invocations {
      * ({@code ${VAR}}), or null after a problem.
      */
     String replacement(String inner, Pos pos) {
+        String variable = called(inner, null, pos);
+        return variable == null ? null : "${" + variable + "}";
+    }
+
+    /**
+     * {@code [[@...]]} in a turn, in a Jinja branch that {@code guard} selects (null: always): calls
+     * the script now when the guard holds and returns the variable of its result, or null after a
+     * problem.
+     */
+    String called(String inner, String guard, Pos pos) {
         String text = inner.strip().substring(1).strip();
         if (text.startsWith("$")) {
             problems.error(
@@ -62,9 +73,21 @@ final class Invocations {
             return null;
         }
         String variable = variable(call.tool());
+        PlanBuilder.Label skip = null;
+        if (guard != null) {
+            skip = script.plan.label();
+            script.plan.jumpIf(
+                    "${!(" + guard + ")}",
+                    skip,
+                    pos,
+                    "line " + pos.line() + ": [[@" + call.tool() + "]] runs only when its Jinja branch is taken");
+        }
         script.plan.calling(
                 call.tool(), call.params(), variable, pos, "line " + pos.line() + ": [[@" + call.tool() + "]]");
-        return "${" + variable + "}";
+        if (skip != null) {
+            script.plan.place(skip);
+        }
+        return variable;
     }
 
     /** A chain step, {@code -> a(x=1) -> b -> $print}. */
@@ -117,17 +140,53 @@ final class Invocations {
                 problems.error(pos, "a chain ('->') passes on the result before it, and there is none yet");
                 return;
             }
-            Call call = call(link, previous, pos, "-> " + link);
+            Call call = call(link, spread(link, previous), pos, "-> " + link);
             if (call == null) {
                 return;
             }
             script.plan.calling(call.tool(), call.params(), LATEST, pos, "line " + pos.line() + ": -> " + call.tool());
             script.result = TextNode.valueOf("${" + LATEST + "}");
+            JsonNode output = script.importedPlans
+                    .getOrDefault(call.tool(), JSON.nullNode())
+                    .path("output");
+            if ("object".equals(output.path("type").asText())) {
+                script.typed(output);
+            }
         }
     }
 
-    /** {@code name(args)} of an imported script; {@code content} (may be null) is passed as {@code content}. */
-    private Call call(String text, JsonNode content, Pos pos, String written) {
+    /**
+     * What a chain passes on to the script {@code link} calls, before its own arguments: the result
+     * before it as {@code content}, or, when that result is known to be an object (the script before
+     * declares {@code output: {type: object}}, or the AI was asked for an object), its keys spread as
+     * the called script's inputs, as PPE passes an object result: each input the called script
+     * declares that the object has ({@code ${LatestResult.key}}; all its declared inputs when the
+     * schema lists no properties).
+     */
+    private ObjectNode spread(String link, JsonNode previous) {
+        ObjectNode params = JSON.objectNode();
+        JsonNode schema = script.resultSchema();
+        Matcher m = CALL.matcher(link.strip());
+        JsonNode next = m.matches() ? script.importedPlans.get(m.group(1)) : null;
+        if (schema == null
+                || next == null
+                || !previous.isTextual()
+                || !previous.textValue().matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*}")) {
+            params.set("content", previous);
+            return params;
+        }
+        String variable = previous.textValue().substring(2, previous.textValue().length() - 1);
+        JsonNode properties = schema.path("properties");
+        next.path("inputs").path("properties").fieldNames().forEachRemaining(name -> {
+            if (!properties.isObject() || properties.has(name)) {
+                params.put(name, "${" + variable + "." + name + "}");
+            }
+        });
+        return params;
+    }
+
+    /** {@code name(args)} of an imported script, given {@code passed} (may be null) before its own arguments. */
+    private Call call(String text, ObjectNode passed, Pos pos, String written) {
         Matcher m = CALL.matcher(text.strip());
         if (!m.matches()) {
             problems.error(pos, "'" + written + "' is not a call of an imported script: write script(name=value, ...)");
@@ -144,10 +203,7 @@ final class Invocations {
                                     : "; imported: " + String.join(", ", script.importedScripts())));
             return null;
         }
-        ObjectNode params = JSON.objectNode();
-        if (content != null) {
-            params.set("content", content);
-        }
+        ObjectNode params = passed == null ? JSON.objectNode() : passed;
         String args = m.group(2);
         if (args == null || args.isBlank()) {
             return new Call(tool, params);

@@ -79,6 +79,9 @@ public final class PpeCompiler {
         List<ImportedScript> imported = context.resolve(front.imports, file, options, problems);
         PlanBuilder plan = new PlanBuilder(options.maxInstructions());
         ScriptCompiler script = new ScriptCompiler(problems, templates, values, plan, front);
+        Map<String, JsonNode> importedPlans = new HashMap<>();
+        imported.forEach(i -> importedPlans.put(i.name(), i.plan()));
+        script.importedPlans = importedPlans;
         script.compile(dialogues, endOf(source));
         defaults(front, templates, values, options, plan);
         if (plan.isEmpty() && !problems.hasErrors()) {

@@ -36,8 +36,20 @@ final class ScriptCompiler {
     final PlanBuilder.Label end;
     private final Directives directives;
     private final Invocations invocations;
+    private final TurnBlocks blocks = new TurnBlocks();
+    /** How many {@code {% for %}} loops turns have had (names {@code FOR_1}, ...). */
+    private int loops;
     /** What final_answer gets when no $ret runs: the last answer or echo so far (a template), or null. */
     JsonNode result;
+    /**
+     * The JSON Schema {@link #result} is known to fit ({@code output} of the script a chain called, the
+     * object an AI answer was asked for), while {@link #result} is still {@link #resultTyped}; else null.
+     */
+    JsonNode resultSchema;
+    /** The result {@link #resultSchema} describes (by identity: a later result has no known schema). */
+    JsonNode resultTyped;
+    /** The plan-tool document of each script this one may call, by name (imports of imports too). */
+    java.util.Map<String, JsonNode> importedPlans = java.util.Map.of();
     /** Whether a jump to the end was written. */
     boolean endUsed;
     /** Whether the script's last step is a $ret (then nothing follows it). */
@@ -229,6 +241,15 @@ final class ScriptCompiler {
      * script first and shows its result. Null after a problem.
      */
     private String turnText(String raw, Pos pos) {
+        templates.blocks = blocks;
+        try {
+            return turnTemplate(raw, pos);
+        } finally {
+            templates.blocks = null;
+        }
+    }
+
+    private String turnTemplate(String raw, Pos pos) {
         if (raw.startsWith("~") || raw.startsWith("#:") || raw.startsWith("#+") || !raw.contains("[[@")) {
             return templates.text(raw, pos);
         }
@@ -236,10 +257,10 @@ final class ScriptCompiler {
         StringBuilder content = new StringBuilder();
         int i = 0;
         while (i < body.length()) {
-            int open = body.indexOf("[[@", i);
+            int open = nextInvocation(body, i);
             int close = open < 0 ? -1 : body.indexOf("]]", open + 3);
             String before = body.substring(i, open < 0 || close < 0 ? body.length() : open);
-            int bracket = before.indexOf("[[");
+            int bracket = Templates.nextBracket(before, 0);
             String translated = bracket >= 0 && before.indexOf("]]", bracket) > 0
                     ? templates.text(before.substring(bracket), pos) // refused: [[VAR]] outside an assistant turn
                     : templates.interpolate(before, pos);
@@ -258,6 +279,15 @@ final class ScriptCompiler {
             i = close + 2;
         }
         return content.toString();
+    }
+
+    /** The next {@code [[@} outside Jinja blocks (those inside run with their branch). */
+    private static int nextInvocation(String body, int from) {
+        int at = Templates.nextBracket(body, from);
+        while (at >= 0 && !body.startsWith("[[@", at)) {
+            at = Templates.nextBracket(body, at + 2);
+        }
+        return at;
     }
 
     private void turn(String role, Pos pos, PNode value, Dialogue dialogue) {
@@ -283,6 +313,15 @@ final class ScriptCompiler {
 
     /** An assistant turn: its text, with an AI call for each {@code [[VAR]]}, given the answers before it. */
     private void assistant(PNode.Scalar s, Dialogue dialogue) {
+        templates.blocks = blocks;
+        try {
+            assistantTurn(s, dialogue);
+        } finally {
+            templates.blocks = null;
+        }
+    }
+
+    private void assistantTurn(PNode.Scalar s, Dialogue dialogue) {
         String raw = s.value();
         if (raw.startsWith("~")) {
             dialogue.add("assistant", Templates.literal(raw.substring(1)));
@@ -292,7 +331,7 @@ final class ScriptCompiler {
         StringBuilder content = new StringBuilder();
         int i = 0;
         while (i < body.length()) {
-            int open = body.indexOf("[[", i);
+            int open = Templates.nextBracket(body, i);
             int close = open < 0 ? -1 : body.indexOf("]]", open + 2);
             String before =
                     templates.interpolate(body.substring(i, open < 0 || close < 0 ? body.length() : open), s.pos());
@@ -358,6 +397,93 @@ final class ScriptCompiler {
         }
         plan.calling("llm_generate", request, variable, pos, "line " + pos.line() + ": " + objective);
         result = TextNode.valueOf("${" + variable + "}");
+        JsonNode format = request.get("response_format");
+        if (format != null && "object".equals(format.path("type").asText())) {
+            typed(format);
+        }
+    }
+
+    /** The current {@link #result} fits {@code schema}. */
+    void typed(JsonNode schema) {
+        resultSchema = schema;
+        resultTyped = result;
+    }
+
+    /** The schema the current {@link #result} is known to fit, or null. */
+    JsonNode resultSchema() {
+        return result != null && result == resultTyped ? resultSchema : null;
+    }
+
+    /** The statements of a turn's template that are instructions before the turn. */
+    private final class TurnBlocks implements Templates.Blocks {
+
+        /** Where each loop (by its text variable) starts again and ends. */
+        private final java.util.Map<String, PlanBuilder.Label[]> labels = new java.util.HashMap<>();
+
+        @Override
+        public String invocation(String inner, String guard, Pos pos) {
+            return invocations.called(inner, guard, pos);
+        }
+
+        @Override
+        public Templates.Loop loopStart(String name, String list, String guard, Pos pos) {
+            loops++;
+            String text = "FOR_" + loops;
+            String index = text + "_INDEX";
+            String items = text + "_LIST";
+            String where = "line " + pos.line() + ": {% for " + name + " %}";
+            PlanBuilder.Label top = plan.label();
+            PlanBuilder.Label exit = plan.label();
+            if (guard != null) {
+                plan.jumpIf("${!(" + guard + ")}", exit, pos, where + " runs only when its Jinja branch is taken");
+            }
+            ObjectNode start = JSON.objectNode();
+            start.put(items, "${" + list + "}");
+            start.put(text, "");
+            start.put(index, 0);
+            plan.assign(start, pos, where + ": the list, no text yet");
+            plan.place(top);
+            plan.jumpIf("${" + index + " >= len(" + items + ")}", exit, pos, where + ": after the last element");
+            ObjectNode element = JSON.objectNode();
+            element.put(name, "${" + items + "[" + index + "]}");
+            plan.assign(element, pos, where + ": the next element");
+            ObjectNode loop = JSON.objectNode();
+            loop.put("index", "${" + index + " + 1}");
+            loop.put("index0", "${" + index + "}");
+            loop.put("first", "${" + index + " == 0}");
+            loop.put("last", "${" + index + " == len(" + items + ") - 1}");
+            loop.put("length", "${len(" + items + ")}");
+            labels.put(text, new PlanBuilder.Label[] {top, exit});
+            return new Templates.Loop(text, text + "_LOOP", element, loop);
+        }
+
+        @Override
+        public void loopEnd(Templates.Loop loop, String body, Pos pos) {
+            String index = loop.text() + "_INDEX";
+            ObjectNode add = JSON.objectNode();
+            add.put(loop.text(), "${" + loop.text() + " + " + body + "}");
+            add.put(index, "${" + index + " + 1}");
+            plan.assign(add, pos, "line " + pos.line() + ": {% for %}: the text of this element");
+            PlanBuilder.Label[] at = labels.remove(loop.text());
+            plan.jump(at[0], pos, "line " + pos.line() + ": {% endfor %}: the next element");
+            plan.place(at[1]);
+        }
+
+        @Override
+        public void set(String name, String expression, String guard, Pos pos) {
+            PlanBuilder.Label skip = null;
+            String where = "line " + pos.line() + ": {% set " + name + " %}";
+            if (guard != null) {
+                skip = plan.label();
+                plan.jumpIf("${!(" + guard + ")}", skip, pos, where + " runs only when its Jinja branch is taken");
+            }
+            ObjectNode values = JSON.objectNode();
+            values.put(name, "${" + expression + "}");
+            plan.assign(values, pos, where);
+            if (skip != null) {
+                plan.place(skip);
+            }
+        }
     }
 
     /** A jump to the end of the script. */

@@ -79,6 +79,54 @@ final class Templates {
         return "AI replacement '[[VAR]]'";
     }
 
+    /**
+     * What a turn's template does beyond one expression, written as instructions before the turn
+     * ({@link ScriptCompiler}): a script invocation and the statements {@code {% for %}} and
+     * {@code {% set %}}. Null outside turns, where they are refused.
+     */
+    interface Blocks {
+
+        /**
+         * Calls the script of {@code [[@inner]]} when {@code guard} holds (null: always); the variable
+         * holding its result, or null after a problem (reported).
+         */
+        String invocation(String inner, String guard, Pos pos);
+
+        /**
+         * Starts {@code {% for name in list %}} (skipped unless {@code guard} holds): the loop's
+         * variables; the body's instructions follow.
+         */
+        Loop loopStart(String name, String list, String guard, Pos pos);
+
+        /** Ends a loop: the body's text (an expression) is added to the loop's text, then the next element. */
+        void loopEnd(Loop loop, String body, Pos pos);
+
+        /** {@code {% set name = expression %}} when {@code guard} holds (null: always). */
+        void set(String name, String expression, String guard, Pos pos);
+    }
+
+    /**
+     * A {@code {% for %}} loop's variables: {@code text} holds what it rendered, {@code loop} the
+     * Jinja {@code loop} object (index, index0, first, last, length), set only when the body reads it.
+     */
+    record Loop(
+            String text,
+            String loop,
+            com.fasterxml.jackson.databind.node.ObjectNode element,
+            com.fasterxml.jackson.databind.JsonNode loopValue) {}
+
+    private static final java.util.regex.Pattern FOR = java.util.regex.Pattern.compile(
+            "for\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\s+(.+)", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern SET = java.util.regex.Pattern.compile(
+            "set\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*=(?!=)(.+)", java.util.regex.Pattern.DOTALL);
+
+    /** Set while a turn's text is translated; null elsewhere. */
+    Blocks blocks;
+    /** The {@code loop} variable of each {@code {% for %}} being read, innermost last. */
+    private final List<String> loops = new ArrayList<>();
+    /** Whether the innermost loop's body read {@code loop}. */
+    private final List<Boolean> loopRead = new ArrayList<>();
+
     /** Text with {@code {{...}}} translated; no prefix handling. Null on a problem. */
     String interpolate(String body, Pos pos) {
         StringBuilder out = new StringBuilder();
@@ -94,15 +142,17 @@ final class Templates {
                 continue;
             }
             if (body.startsWith("{%", i)) {
-                Block block = ifBlock(body, i, pos);
+                Block block = statement(body, i, pos, null);
                 if (block == null) {
                     return null;
                 }
-                if (out.length() > 0 && out.charAt(out.length() - 1) == '$') {
-                    out.setLength(out.length() - 1);
-                    out.append("${'$'}");
+                if (block.expression() != null) {
+                    if (out.length() > 0 && out.charAt(out.length() - 1) == '$') {
+                        out.setLength(out.length() - 1);
+                        out.append("${'$'}");
+                    }
+                    out.append("${").append(block.expression()).append('}');
                 }
-                out.append("${").append(block.expression()).append('}');
                 i = block.end();
                 continue;
             }
@@ -143,11 +193,43 @@ final class Templates {
         return out.toString();
     }
 
-    /** A Jinja block as one expression, and the index just after it. */
+    /**
+     * Where the next {@code [[} outside every Jinja block ({@code {% if %}}, {@code {% for %}}) is in
+     * {@code body}, from {@code from}; -1 when there is none.
+     */
+    static int nextBracket(String body, int from) {
+        int depth = 0;
+        int i = from;
+        while (i < body.length()) {
+            if (body.startsWith("{%", i)) {
+                int end = body.indexOf("%}", i + 2);
+                if (end < 0) {
+                    return depth == 0 ? body.indexOf("[[", i) : -1;
+                }
+                String words = body.substring(i + 2, end).strip();
+                if (words.startsWith("if ") || words.startsWith("for ")) {
+                    depth++;
+                } else if ((words.equals("endif") || words.equals("endfor")) && depth > 0) {
+                    depth--;
+                }
+                i = end + 2;
+            } else if (depth == 0 && body.startsWith("[[", i)) {
+                return i;
+            } else {
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    /** A Jinja block as one expression (null: it renders nothing), and the index just after it. */
     private record Block(String expression, int end) {}
 
     /** A {@code {% ... %}} tag: its words, and the index just after it. */
     private record Tag(String words, int end) {}
+
+    /** A block's body read up to the tag that ends it: the body as one expression ({@code ''} when empty). */
+    private record Body(String expression, Tag end) {}
 
     private Tag tag(String body, int start, Pos pos) {
         int end = body.indexOf("%}", start + 2);
@@ -164,34 +246,163 @@ final class Templates {
         return new Tag(words.strip(), end + 2);
     }
 
-    /**
-     * {@code {% if c %}A{% elif d %}B{% else %}C{% endif %}} starting at {@code start}, as one
-     * expression: {@code (c) && (A) || !(c) && (d) && (B) || !(c) && !(d) && (C) || ''}, where each
-     * branch is its text and {@code {{...}}} concatenated ({@code &&} and {@code ||} answer the deciding
-     * value, so an empty branch gives empty text). Null after a problem (reported).
-     */
-    private Block ifBlock(String body, int start, Pos pos) {
+    /** The statement {@code {% if %}}, {@code {% for %}} or {@code {% set %}} at {@code start}; null after a problem. */
+    private Block statement(String body, int start, Pos pos, String guard) {
         Tag open = tag(body, start, pos);
         if (open == null) {
             return null;
         }
-        if (!open.words().startsWith("if ")) {
-            String word = open.words().split("\\s+", 2)[0];
-            problems.error(
-                    pos,
-                    "the Jinja statement '{% " + word + " %}' is not supported in templates (only {% if %}, {% elif"
-                            + " %}, {% else %} and {% endif %}): use $for and $set steps");
+        String words = open.words();
+        if (words.startsWith("if ")) {
+            return ifBlock(body, start, pos, guard);
+        }
+        if (words.startsWith("for ") || words.startsWith("set ")) {
+            if (blocks == null) {
+                problems.error(
+                        pos,
+                        "the Jinja statement '{% " + words.split("\\s+", 2)[0] + " %}' is supported in turns only:"
+                                + " use $for and $set steps");
+                return null;
+            }
+            return words.startsWith("for ") ? forBlock(body, open, pos, guard) : set(open, pos, guard);
+        }
+        String word = words.split("\\s+", 2)[0];
+        problems.error(
+                pos,
+                "the Jinja statement '{% " + word + " %}' is not supported in templates (only {% if %}, {% elif"
+                        + " %}, {% else %}, {% endif %}, {% for %}, {% endfor %} and {% set %}): use $for and"
+                        + " $set steps");
+        return null;
+    }
+
+    /**
+     * {@code {% if c %}A{% elif d %}B{% else %}C{% endif %}} starting at {@code start}, as one
+     * expression: {@code (c) && (A) || !(c) && (d) && (B) || !(c) && !(d) && (C) || ''}, where each
+     * branch is its text and {@code {{...}}} concatenated ({@code &&} and {@code ||} answer the deciding
+     * value, so an empty branch gives empty text). What a branch runs (a script invocation, a loop, a
+     * set) runs only when the branch is taken: when {@code guard} and its conditions hold. Null after a
+     * problem (reported).
+     */
+    private Block ifBlock(String body, int start, Pos pos, String guard) {
+        Tag open = tag(body, start, pos);
+        if (open == null) {
             return null;
         }
         List<String> conditions = new ArrayList<>();
         List<String> branches = new ArrayList<>();
+        List<String> before = new ArrayList<>();
         String condition = expression(open.words().substring(3), pos);
         if (condition == null) {
             return null;
         }
+        int i = open.end();
+        while (true) {
+            List<String> holds = new ArrayList<>();
+            if (guard != null) {
+                holds.add(guard);
+            }
+            holds.addAll(before);
+            if (condition != null) {
+                holds.add("(" + condition + ")");
+            }
+            Body branch = body(
+                    body,
+                    i,
+                    pos,
+                    String.join(" && ", holds),
+                    Set.of("elif", "else", "endif"),
+                    "'{% if %}' is not closed by '{% endif %}'");
+            if (branch == null) {
+                return null;
+            }
+            String words = branch.end().words();
+            conditions.add(condition);
+            branches.add(branch.expression());
+            if (words.equals("endif")) {
+                return block(conditions, branches, branch.end().end(), pos);
+            }
+            if (condition == null) {
+                problems.error(pos, "'{% " + words + " %}' comes after '{% else %}' in one '{% if %}'");
+                return null;
+            }
+            before.add("!(" + condition + ")");
+            if (words.equals("else")) {
+                condition = null;
+            } else {
+                condition = expression(words.substring(5), pos);
+                if (condition == null) {
+                    return null;
+                }
+            }
+            i = branch.end().end();
+        }
+    }
+
+    /**
+     * {@code {% for x in list %}...{% endfor %}}: a loop of instructions before the turn, which adds
+     * the body's text for each element of the list; the block shows what it added.
+     */
+    private Block forBlock(String body, Tag open, Pos pos, String guard) {
+        java.util.regex.Matcher m = FOR.matcher(open.words());
+        if (!m.matches()) {
+            problems.error(
+                    pos,
+                    "'{% " + open.words() + " %}' is not supported: write {% for name in list %} (one name, a list)");
+            return null;
+        }
+        String list = expression(m.group(2), pos);
+        if (list == null) {
+            return null;
+        }
+        Loop loop = blocks.loopStart(m.group(1), list, guard, pos);
+        loops.add(loop.loop());
+        loopRead.add(false);
+        Body each;
+        try {
+            each = body(
+                    body, open.end(), pos, "", Set.of("endfor", "else"), "'{% for %}' is not closed by '{% endfor %}'");
+        } finally {
+            loops.remove(loops.size() - 1);
+            if (loopRead.remove(loopRead.size() - 1)) {
+                loop.element().set(loop.loop(), loop.loopValue());
+            }
+        }
+        if (each == null) {
+            return null;
+        }
+        if (each.end().words().equals("else")) {
+            problems.error(pos, "'{% else %}' in a '{% for %}' is not supported: test the list with {% if %}");
+            return null;
+        }
+        blocks.loopEnd(loop, each.expression(), pos);
+        return new Block(loop.text(), each.end().end());
+    }
+
+    /** {@code {% set name = expression %}}: an assign before the turn; it renders nothing. */
+    private Block set(Tag open, Pos pos, String guard) {
+        java.util.regex.Matcher m = SET.matcher(open.words());
+        if (!m.matches()) {
+            problems.error(pos, "'{% " + open.words() + " %}' is not supported: write {% set name = expression %}");
+            return null;
+        }
+        String value = expression(m.group(2), pos);
+        if (value == null) {
+            return null;
+        }
+        blocks.set(m.group(1), value, guard, pos);
+        return new Block(null, open.end());
+    }
+
+    /**
+     * A block's body from {@code start} to the first tag named in {@code ends} at its level: text,
+     * {@code {{...}}}, comments, nested statements and (in a turn) script invocations, run when
+     * {@code guard} holds (empty: always). Null after a problem.
+     */
+    private Body body(String body, int start, Pos pos, String guard, Set<String> ends, String unclosed) {
+        String when = guard.isEmpty() ? null : guard;
         List<String> parts = new ArrayList<>();
         StringBuilder text = new StringBuilder();
-        int i = open.end();
+        int i = start;
         while (i < body.length()) {
             if (body.startsWith("{{", i)) {
                 boolean triple = body.startsWith("{{{", i);
@@ -220,45 +431,43 @@ final class Templates {
                 if (tag == null) {
                     return null;
                 }
-                String words = tag.words();
-                if (words.startsWith("if ")) {
-                    Block inner = ifBlock(body, i, pos);
-                    if (inner == null) {
-                        return null;
-                    }
+                String word = tag.words().split("\\s+", 2)[0];
+                if (ends.contains(word) && (!word.equals("elif") || tag.words().startsWith("elif "))) {
+                    flush(text, parts);
+                    return new Body(parts.isEmpty() ? "''" : String.join(" + ", parts), tag);
+                }
+                if (!tag.words().startsWith("if ")
+                        && !tag.words().startsWith("for ")
+                        && !tag.words().startsWith("set ")
+                        && List.of("elif", "else", "endif", "endfor").contains(word)) {
+                    problems.error(pos, "'{% " + tag.words() + " %}' does not close the block it is in");
+                    return null;
+                }
+                Block inner = statement(body, i, pos, when);
+                if (inner == null) {
+                    return null;
+                }
+                if (inner.expression() != null) {
                     flush(text, parts);
                     parts.add("(" + inner.expression() + ")");
-                    i = inner.end();
-                    continue;
                 }
-                if (!(words.startsWith("elif ") || words.equals("else") || words.equals("endif"))) {
-                    String word = words.split("\\s+", 2)[0];
+                i = inner.end();
+            } else if (body.startsWith("[[", i) && body.indexOf("]]", i + 2) > 0 && blocks != null) {
+                int close = body.indexOf("]]", i + 2);
+                if (!body.startsWith("[[@", i)) {
                     problems.error(
                             pos,
-                            "the Jinja statement '{% " + word + " %}' is not supported in templates (only {% if %},"
-                                    + " {% elif %}, {% else %} and {% endif %}): use $for and $set steps");
+                            describeBracket(body.substring(i))
+                                    + " is not supported inside a Jinja block: write it outside the block");
+                    return null;
+                }
+                String variable = blocks.invocation(body.substring(i + 2, close), when, pos);
+                if (variable == null) {
                     return null;
                 }
                 flush(text, parts);
-                conditions.add(condition);
-                branches.add(parts.isEmpty() ? "''" : String.join(" + ", parts));
-                parts = new ArrayList<>();
-                if (words.equals("endif")) {
-                    return block(conditions, branches, tag.end(), pos);
-                }
-                if (condition == null) {
-                    problems.error(pos, "'{% " + words + " %}' comes after '{% else %}' in one '{% if %}'");
-                    return null;
-                }
-                if (words.equals("else")) {
-                    condition = null;
-                } else {
-                    condition = expression(words.substring(5), pos);
-                    if (condition == null) {
-                        return null;
-                    }
-                }
-                i = tag.end();
+                parts.add("(" + variable + ")");
+                i = close + 2;
             } else if (body.startsWith("${", i) && !body.startsWith("${{", i)) {
                 text.append("${");
                 i += 2;
@@ -267,7 +476,7 @@ final class Templates {
                 i++;
             }
         }
-        problems.error(pos, "'{% if %}' is not closed by '{% endif %}'");
+        problems.error(pos, unclosed);
         return null;
     }
 
@@ -384,6 +593,10 @@ final class Templates {
     }
 
     private String jinjaWord(String word, Pos pos) {
+        if (word.equals("loop") && !loops.isEmpty()) {
+            loopRead.set(loopRead.size() - 1, true);
+            return loops.get(loops.size() - 1);
+        }
         return switch (word) {
             case "and" -> "&&";
             case "or" -> "||";

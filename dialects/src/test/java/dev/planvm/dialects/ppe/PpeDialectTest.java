@@ -3,7 +3,9 @@ package dev.planvm.dialects.ppe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.dialects.Compiled;
 import dev.planvm.dialects.Dialect;
@@ -101,6 +103,42 @@ class PpeDialectTest {
                 .isEqualTo(TextNode.valueOf("mid: 'Bo'."));
         assertThat(run("jinja-if", Map.of("n", IntNode.valueOf(1), "name", TextNode.valueOf(""))))
                 .isEqualTo(TextNode.valueOf("small: ."));
+    }
+
+    @Test
+    void jinja_for_and_set_in_turns_render_the_prompt_the_recorded_answer_was_given() throws IOException {
+        PlanVm vm = PlanVm.builder().build();
+        Compiled compiled = DialectCompiler.of(Dialect.PPE)
+                .compile(Files.readString(GOLDEN.resolve("jinja-for-set.ai.yaml")), "jinja-for-set.ai.yaml");
+        RunResult result = vm.run(
+                compiled.load(vm.loader(), "jinja-for-set.ai.yaml").planOrThrow(),
+                Map.of(),
+                dev.planvm.vm.RunMode.replay(
+                        dev.planvm.tools.cassette.Cassette.read(GOLDEN.resolve("jinja-for-set.cassette.json")), false));
+        assertThat(result.error()).isNull();
+        assertThat(result.finalAnswer()).isEqualTo(TextNode.valueOf("1. pears 2. plums 3. apples"));
+        assertThat(result.variables().get("FOR_1")).isEqualTo(TextNode.valueOf(" 1. apples; 2. pears; 3. plums"));
+    }
+
+    @Test
+    void a_jinja_for_over_an_empty_list_renders_nothing_and_set_in_a_branch_not_taken_assigns_nothing() {
+        PlanVm vm = PlanVm.builder().build();
+        Compiled compiled = DialectCompiler.of(
+                        Dialect.PPE, DialectOptions.DEFAULT.withInputs(java.util.Set.of("xs", "flag")))
+                .compile(
+                        "- user: \"[{% for x in xs %}{{x}},{% endfor %}]{% if flag %}{% set y = 1 %}{% endif %}\"\n",
+                        "e.ai.yaml");
+        dev.planvm.tools.Tool echo =
+                dev.planvm.tools.Tool.of("llm_generate", "answers its prompt", (params, call) -> params.path("prompt"));
+        RunResult result = PlanVm.builder()
+                .tool(echo)
+                .build()
+                .run(
+                        compiled.load(vm.loader(), "e.ai.yaml").planOrThrow(),
+                        Map.of("xs", JsonNodeFactory.instance.arrayNode(), "flag", BooleanNode.FALSE));
+        assertThat(result.error()).isNull();
+        assertThat(result.finalAnswer()).isEqualTo(TextNode.valueOf("[]"));
+        assertThat(result.variables()).doesNotContainKey("y");
     }
 
     @Test

@@ -64,6 +64,51 @@ class PpeImportsTest {
     }
 
     @Test
+    void a_chain_spreads_an_object_result_as_the_next_scripts_inputs_with_its_own_arguments_over_them() {
+        RunResult result =
+                run(IMPORTS.resolve("chain-object.ai.yaml"), Map.of("name", TextNode.valueOf("Ada Lovelace")));
+        assertThat(result.error()).isNull();
+        assertThat(result.finalAnswer()).isEqualTo(TextNode.valueOf("Hi, Ada Lovelace!"));
+    }
+
+    @Test
+    void an_invocation_in_a_jinja_if_runs_only_when_its_branch_is_taken_and_in_a_for_once_per_element() {
+        Tool echoPrompt = Tool.of(
+                "llm_generate",
+                "answers the prompt it was sent and the assistant's turn",
+                (params, call) -> TextNode.valueOf(params.path("prompt").asText() + " | "
+                        + params.path("context").get(1).path("content").asText()));
+        JsonNode names = new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(List.of("bo", "cy"));
+        RunResult loud = run(
+                IMPORTS.resolve("invocation-in-blocks.ai.yaml"),
+                Map.of(
+                        "name",
+                        TextNode.valueOf("ann"),
+                        "loud",
+                        com.fasterxml.jackson.databind.node.BooleanNode.TRUE,
+                        "names",
+                        names),
+                echoPrompt);
+        assertThat(loud.error()).isNull();
+        assertThat(loud.variables().get("shout_RESULT")).isEqualTo(TextNode.valueOf("ANN!"));
+        assertThat(loud.variables().get("FOR_1")).isEqualTo(TextNode.valueOf(" BO. CY."));
+
+        RunResult quiet = run(
+                IMPORTS.resolve("invocation-in-blocks.ai.yaml"),
+                Map.of(
+                        "name",
+                        TextNode.valueOf("ann"),
+                        "loud",
+                        com.fasterxml.jackson.databind.node.BooleanNode.FALSE,
+                        "names",
+                        names),
+                echoPrompt);
+        assertThat(quiet.error()).isNull();
+        assertThat(quiet.variables()).doesNotContainKey("shout_RESULT");
+        assertThat(quiet.variables().get("FOR_1")).isEqualTo(TextNode.valueOf(" BO. CY."));
+    }
+
+    @Test
     void an_invocation_calls_the_script_before_the_turn_that_shows_its_result() {
         Tool echoPrompt = Tool.of(
                 "llm_generate",
