@@ -45,6 +45,7 @@ class SeedExamplesRunTest {
                 "seed000/new-york-la-array-no-dates",
                 "seed000/new-york-la-shorthand-no-dates",
                 "seed000/new-york-la-explicit-no-dates",
+                "seed000/each-airport-no-dates",
                 "seed001/domain-a-hello",
                 "seed001/fan-in",
                 "seed001/flight-info",

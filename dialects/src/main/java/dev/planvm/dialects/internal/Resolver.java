@@ -109,7 +109,8 @@ public final class Resolver {
             return nothing(a.pos());
         }
         if (ast instanceof Ast.EachCall e) {
-            return e;
+            Ast list = value(e.list(), "map over");
+            return new Ast.EachCall(list, e.as(), (Ast.ToolCall) walk(e.call()), e.pos());
         }
         throw new IllegalStateException("unknown node " + ast);
     }
@@ -357,6 +358,10 @@ public final class Resolver {
     }
 
     private String unknown(String kind, String name) {
+        if (kind.equals("function") && name.equals("each") && !guardPrototypeNames) {
+            return "each(list) can only be the whole value of a domain's slot (city: ${each(cities)}):"
+                    + " it calls the domain once for each element";
+        }
         if (Bindings.NEVER.contains(name)) {
             return "'" + name + "' is not available in plans: they cannot run code or reach the host";
         }
