@@ -45,9 +45,11 @@ class SeedExamplesRunTest {
                 "seed000/new-york-la-array-no-dates",
                 "seed000/new-york-la-shorthand-no-dates",
                 "seed000/new-york-la-explicit-no-dates",
+                "seed000/each-airport-no-dates",
                 "seed001/domain-a-hello",
                 "seed001/fan-in",
-                "seed001/flight-info"
+                "seed001/flight-info",
+                "seed001/map-flights"
             })
     void each_seed_example_runs_against_its_cassette_to_its_expected_answer(String example) throws IOException {
         RunResult result = run(example);

@@ -103,6 +103,81 @@ class ForEachTest {
                 .forEach(call -> assertThat(call.path("seq_no").asInt()).isZero());
     }
 
+    /** A tool without side effects (so a call of it may start ahead of its turn). */
+    private static Tool readOnly(String name, java.util.function.UnaryOperator<JsonNode> answer) {
+        return new Tool() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean hasSideEffects() {
+                return false;
+            }
+
+            @Override
+            public JsonNode invoke(JsonNode params, dev.planvm.tools.CallContext context) {
+                return answer.apply(params);
+            }
+        };
+    }
+
+    @Test
+    void a_maps_elements_share_the_in_flight_cap_with_a_call_started_ahead_of_its_turn() throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch twoElementsIn = new CountDownLatch(2);
+        AtomicInteger overlapped = new AtomicInteger();
+        Tool element = readOnly("element", p -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            twoElementsIn.countDown();
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                running.decrementAndGet();
+            }
+            return p;
+        });
+        Tool independent = readOnly("independent", p -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                if (twoElementsIn.await(30, TimeUnit.SECONDS)) {
+                    overlapped.incrementAndGet();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                running.decrementAndGet();
+            }
+            return p;
+        });
+        PlanVm vm = PlanVm.builder()
+                .tools(List.of(element, independent))
+                .maxInFlightPerRun(3)
+                .build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "element", "for_each": [1, 2, 3, 4, 5, 6],
+                   "tool_params": {"x": "${item}"}, "output_vars": "mapped"}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "independent", "tool_params": {"y": 7},
+                   "output_vars": "other"}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": {"mapped": "${mapped}", "other": "${other}"}}}]"""), Map.of());
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(overlapped.get())
+                .as("the independent call ran while elements of the map ran")
+                .isEqualTo(1);
+        assertThat(result.earlyCalls().started())
+                .as("the independent call started ahead of its turn")
+                .isEqualTo(1);
+        assertThat(most.get())
+                .as("calls in flight at once, the map's and the early one together")
+                .isEqualTo(3);
+        assertThat(result.finalAnswer()).isEqualTo(json("""
+                {"mapped": [{"x": 1}, {"x": 2}, {"x": 3}, {"x": 4}, {"x": 5}, {"x": 6}], "other": {"y": 7}}"""));
+    }
+
     @Test
     void an_empty_list_makes_no_call_and_binds_an_empty_array() {
         PlanVm vm = vm(false);

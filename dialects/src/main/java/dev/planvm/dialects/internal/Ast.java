@@ -61,6 +61,18 @@ public sealed interface Ast {
         }
     }
 
+    /**
+     * A one-parameter arrow function as written ({@code x => tool({...})}, JavaScript subset); only the
+     * argument of {@code list.map(...)} may be one, and the resolver turns that into an {@link EachCall}.
+     */
+    record Arrow(String param, Ast body, Pos pos) implements Ast {}
+
+    /**
+     * {@code call} made once for each element of {@code list}, the element bound to {@code as} inside the
+     * call's params (a plan {@code calling} with {@code for_each}); its value is the array of the outputs.
+     */
+    record EachCall(Ast list, String as, ToolCall call, Pos pos) implements Ast {}
+
     /** A plan variable: an alias's value, or an input given to the run. */
     record Var(String variable, Pos pos) implements Ast {}
 

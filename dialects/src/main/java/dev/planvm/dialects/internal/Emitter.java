@@ -36,6 +36,8 @@ final class Emitter {
         String base = variable.equals(Backend.FINAL_ANSWER) ? "result" : variable;
         if (body instanceof Ast.ToolCall call) {
             calling(call, hoistObject(call.params(), base, label), variable, label);
+        } else if (body instanceof Ast.EachCall each) {
+            callingEach(each, hoist(each.list(), base, label), variable, label);
         } else {
             Ast flat = hoist(body, base, label);
             if (!overflow) {
@@ -62,6 +64,12 @@ final class Emitter {
             String temp = names.fresh(base + "_" + call.tool());
             calling(call, params, temp, label);
             return new Ast.Var(temp, call.pos());
+        }
+        if (ast instanceof Ast.EachCall each) {
+            Ast list = hoist(each.list(), base, label);
+            String temp = names.fresh(base + "_" + each.call().tool());
+            callingEach(each, list, temp, label);
+            return new Ast.Var(temp, each.pos());
         }
         if (ast instanceof Ast.Template t) {
             return new Ast.Template(hoistAll(t.parts(), base, label), t.pos());
@@ -113,6 +121,29 @@ final class Emitter {
         parameters.set("tool_params", Lowering.template(params));
         parameters.put("output_vars", output);
         emit("calling", parameters, call.pos(), "line " + call.pos().line() + ": " + label + " calls " + call.tool());
+    }
+
+    /** A {@code calling} with {@code for_each}: the call made once per element of {@code list}. */
+    private void callingEach(Ast.EachCall each, Ast list, String output, String label) {
+        Ast.ToolCall call = each.call();
+        ObjectNode parameters = JSON.objectNode();
+        parameters.put("tool_name", call.tool());
+        parameters.set("for_each", list instanceof Ast.ArrayLit ? Lowering.template(list) : reference(list));
+        if (!each.as().equals(dev.planvm.instructions.ForEach.DEFAULT_AS)) {
+            parameters.put("as", each.as());
+        }
+        parameters.set("tool_params", Lowering.template(call.params()));
+        parameters.put("output_vars", output);
+        emit(
+                "calling",
+                parameters,
+                each.pos(),
+                "line " + each.pos().line() + ": " + label + " calls " + call.tool() + " for each element");
+    }
+
+    /** {@code ast} as exactly one {@code ${reference}} (for_each takes no text around it). */
+    private static JsonNode reference(Ast ast) {
+        return TextNode.valueOf("${" + Lowering.expr(ast) + "}");
     }
 
     private void emit(String type, JsonNode parameters, Pos pos, String objective) {

@@ -166,6 +166,9 @@ public final class ExprParser {
             }
             case IDENT -> {
                 advance();
+                if (js && current.is(Kind.OPERATOR) && current.text().equals("=>")) {
+                    return arrow(t);
+                }
                 return switch (t.text()) {
                     case "true" -> new Ast.Literal(BooleanNode.TRUE, pos(t));
                     case "false" -> new Ast.Literal(BooleanNode.FALSE, pos(t));
@@ -191,6 +194,12 @@ public final class ExprParser {
                 Ast inner = expression();
                 expect(Kind.RPAREN, "')'");
                 depth--;
+                if (js
+                        && inner instanceof Ast.Name param
+                        && current.is(Kind.OPERATOR)
+                        && current.text().equals("=>")) {
+                    return arrow(new Token(Kind.IDENT, param.name(), null, t.offset() + 1, false));
+                }
                 return inner;
             }
             case EOF -> throw new SyntaxError("expected an expression but the text ended", t.offset());
@@ -213,6 +222,15 @@ public final class ExprParser {
         }
         expect(close, "',' or " + closeText);
         return items;
+    }
+
+    /** {@code param => body}, the arrow being the current token (JavaScript subset only). */
+    private Ast arrow(Token param) {
+        Token arrow = advance();
+        enter(arrow);
+        Ast body = expression();
+        depth--;
+        return new Ast.Arrow(param.text(), body, pos(param));
     }
 
     private Ast object() {

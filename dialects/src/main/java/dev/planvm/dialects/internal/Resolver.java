@@ -38,6 +38,15 @@ public final class Resolver {
     private final Problems problems;
     private final boolean guardPrototypeNames;
     private Set<String> deps;
+    /** Inside the function given to {@code map}: the name of its parameter, the element; else null. */
+    private String element;
+
+    /** The one method values have in the JavaScript subset: a map, one tool call per element. */
+    private static final String MAP = "map";
+    /** The element's name in the params of {@code list.map(tool)}. */
+    private static final String ELEMENT = dev.planvm.instructions.ForEach.DEFAULT_AS;
+
+    private static final String INDEX = dev.planvm.instructions.ForEach.INDEX;
 
     /**
      * @param guardPrototypeNames refuse {@link #PROTOTYPE_NAMES} as property names (the JavaScript subset)
@@ -95,6 +104,14 @@ public final class Resolver {
         if (ast instanceof Ast.Unwrap u) {
             return new Ast.Unwrap(walk(u.inner()), u.pos());
         }
+        if (ast instanceof Ast.Arrow a) {
+            problems.error(a.pos(), "a function (=>) can only be given to map: items.map(x => tool({...}))");
+            return nothing(a.pos());
+        }
+        if (ast instanceof Ast.EachCall e) {
+            Ast list = value(e.list(), "map over");
+            return new Ast.EachCall(list, e.as(), (Ast.ToolCall) walk(e.call()), e.pos());
+        }
         throw new IllegalStateException("unknown node " + ast);
     }
 
@@ -131,6 +148,9 @@ public final class Resolver {
     }
 
     private Ast name(Ast.Name n) {
+        if (n.name().equals(element)) {
+            return new Ast.Var(element, n.pos());
+        }
         Optional<Binding> b = bindings.lookup(n.name());
         if (b.isEmpty()) {
             problems.error(n.pos(), unknown("name", n.name()));
@@ -152,6 +172,9 @@ public final class Resolver {
     }
 
     private Ast call(Ast.Call c) {
+        if (c.callee() instanceof Ast.Member m && m.name().equals(MAP) && guardPrototypeNames) { // the JS subset
+            return each(m, c);
+        }
         if (c.callee() instanceof Ast.Member m) {
             if (!Bindings.DATE_METHODS.contains(m.name())) {
                 problems.error(
@@ -215,6 +238,105 @@ public final class Resolver {
         return nothing(c.pos());
     }
 
+    /**
+     * {@code list.map(tool)} or {@code list.map(x => tool({...x...}))}: the tool called once per element
+     * (a {@link Ast.EachCall}); {@code map(tool)} passes the element as the call's one argument
+     * ({@code {"args": [element]}}), an arrow names the element in the params of the one tool call it makes.
+     */
+    private Ast each(Ast.Member m, Ast.Call c) {
+        String usage = "map takes a tool or a function that calls one tool, e.g. " + "items.map(fetch) or"
+                + " items.map(x => fetch({url: x.url}))";
+        if (c.args().size() != 1) {
+            problems.error(m.pos(), usage + "; found " + c.args().size() + " arguments");
+            return nothing(c.pos());
+        }
+        Ast list = value(m.target(), "map over");
+        Ast f = c.args().get(0);
+        if (f instanceof Ast.Name n) {
+            Optional<String> tool = toolNamed(n.name());
+            if (tool.isEmpty()) {
+                problems.error(n.pos(), usage + "; '" + n.name() + "' is not a tool");
+                return nothing(c.pos());
+            }
+            Ast.ObjectLit params = new Ast.ObjectLit(
+                    List.of(new Ast.Property(
+                            "args", new Ast.ArrayLit(List.of(new Ast.Var(ELEMENT, n.pos())), n.pos()), n.pos())),
+                    n.pos());
+            return new Ast.EachCall(list, ELEMENT, new Ast.ToolCall(tool.get(), params, n.pos()), c.pos());
+        }
+        if (!(f instanceof Ast.Arrow arrow)) {
+            problems.error(f.pos(), usage);
+            return nothing(c.pos());
+        }
+        if (arrow.param().equals(INDEX) || element != null) {
+            problems.error(
+                    arrow.pos(),
+                    element != null
+                            ? "a map inside the function of another map is not supported: map into an alias first"
+                            : "the element cannot be named 'index' (planvm binds the element's position to it)");
+            return nothing(c.pos());
+        }
+        element = arrow.param();
+        int reported = problems.list().size();
+        Ast body;
+        try {
+            body = arrow.body() instanceof Ast.Call call ? call(call) : null;
+        } finally {
+            element = null;
+        }
+        if (!(body instanceof Ast.ToolCall toolCall)) {
+            if (problems.list().size() == reported) { // else the body's own problem says what is wrong
+                problems.error(arrow.body().pos(), usage + " (the function's body must be that one tool call)");
+            }
+            return nothing(c.pos());
+        }
+        if (callsInside(toolCall.params())) {
+            problems.error(
+                    arrow.body().pos(),
+                    "the function given to map makes one tool call per element; compute the other calls in its"
+                            + " arguments into an alias first");
+            return nothing(c.pos());
+        }
+        return new Ast.EachCall(list, arrow.param(), toolCall, c.pos());
+    }
+
+    /** The tool a name calls, if it names one. */
+    private Optional<String> toolNamed(String name) {
+        Optional<Binding> b = bindings.lookup(name);
+        if (b.isPresent()) {
+            return b.get() instanceof Bindings.Tool t ? Optional.of(t.tool()) : Optional.empty();
+        }
+        return bindings.infersTools() && !Bindings.NEVER.contains(name) ? Optional.of(name) : Optional.empty();
+    }
+
+    private static boolean callsInside(Ast ast) {
+        if (ast instanceof Ast.ToolCall || ast instanceof Ast.EachCall) {
+            return true;
+        }
+        if (ast instanceof Ast.ObjectLit o) {
+            return o.properties().stream().anyMatch(p -> callsInside(p.value()));
+        }
+        if (ast instanceof Ast.ArrayLit a) {
+            return a.elements().stream().anyMatch(Resolver::callsInside);
+        }
+        if (ast instanceof Ast.Template t) {
+            return t.parts().stream().anyMatch(Resolver::callsInside);
+        }
+        if (ast instanceof Ast.Member m) {
+            return callsInside(m.target());
+        }
+        if (ast instanceof Ast.Index i) {
+            return callsInside(i.target()) || callsInside(i.index());
+        }
+        if (ast instanceof Ast.BuiltinCall b) {
+            return b.args().stream().anyMatch(Resolver::callsInside);
+        }
+        if (ast instanceof Ast.MethodCall m) {
+            return callsInside(m.target()) || m.args().stream().anyMatch(Resolver::callsInside);
+        }
+        return ast instanceof Ast.Unwrap u && callsInside(u.inner());
+    }
+
     private Ast toolCall(String tool, Ast.Call c) {
         if (c.args().size() == 1 && c.args().get(0) instanceof Ast.ObjectLit params) {
             return new Ast.ToolCall(tool, object(params), c.pos());
@@ -236,6 +358,10 @@ public final class Resolver {
     }
 
     private String unknown(String kind, String name) {
+        if (kind.equals("function") && name.equals("each") && !guardPrototypeNames) {
+            return "each(list) can only be the whole value of a domain's slot (city: ${each(cities)}):"
+                    + " it calls the domain once for each element";
+        }
         if (Bindings.NEVER.contains(name)) {
             return "'" + name + "' is not available in plans: they cannot run code or reach the host";
         }

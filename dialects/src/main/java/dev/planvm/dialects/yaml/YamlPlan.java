@@ -13,9 +13,12 @@ import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.Program;
 import dev.planvm.dialects.internal.SyntaxError;
 import dev.planvm.dialects.internal.Token;
+import dev.planvm.instructions.ForEach;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +36,11 @@ final class YamlPlan {
     private final FrontEndOptions options;
     private final Map<Integer, ValueRepair.Repair> repairs;
     private final Problems problems;
+    /** Every alias name of the plan: the element of an {@code each(...)} slot is named apart from them. */
+    private final Set<String> aliasNames = new HashSet<>();
+
+    /** A slot whose one value is {@code ${each(list)}} makes the call once for each element of the list. */
+    static final String EACH = "each";
 
     YamlPlan(FrontEndOptions options, Map<Integer, ValueRepair.Repair> repairs, Problems problems) {
         this.options = options;
@@ -55,6 +63,7 @@ final class YamlPlan {
                             + options.maxAliases());
             return null;
         }
+        plan.entries().forEach(e -> aliasNames.add(e.key().value()));
         List<Program.AliasDef> aliases = new ArrayList<>();
         Program.AliasDef result = null;
         for (YNode.Entry entry : plan.entries()) {
@@ -114,9 +123,11 @@ final class YamlPlan {
         }
         List<Ast.Property> calls = new ArrayList<>();
         for (YNode.Entry domain : domains.entries()) {
-            Ast.ToolCall call = domain(name, domain);
+            Ast call = domain(name, domain);
             if (call != null) {
-                Ast result = options.unwrapSingleElement() ? new Ast.Unwrap(call, call.pos()) : call;
+                Ast result = options.unwrapSingleElement() && call instanceof Ast.ToolCall
+                        ? new Ast.Unwrap(call, call.pos())
+                        : call;
                 calls.add(new Ast.Property(
                         domain.key().value(), result, domain.key().pos()));
             }
@@ -130,7 +141,8 @@ final class YamlPlan {
         return new Ast.ObjectLit(calls, domains.pos());
     }
 
-    private Ast.ToolCall domain(String alias, YNode.Entry domain) {
+    /** A domain's call: a tool call, or (with an {@code each(...)} slot) one call per element. */
+    private Ast domain(String alias, YNode.Entry domain) {
         String tool = domain.key().value();
         Pos at = domain.key().pos();
         if (!TOOL_NAME.matcher(tool).matches()) {
@@ -160,7 +172,63 @@ final class YamlPlan {
                         new Ast.Property(slot.key().value(), values, slot.key().pos()));
             }
         }
-        return ok ? new Ast.ToolCall(tool, new Ast.ObjectLit(slots, mapping.pos()), at) : null;
+        return ok ? each(tool, slots, mapping.pos(), at) : null;
+    }
+
+    /**
+     * The domain's call; when one slot's only value is {@code ${each(list)}}, the call made once for each
+     * element of the list, that slot holding the element (as a one-element list, as any slot does).
+     */
+    private Ast each(String tool, List<Ast.Property> slots, Pos params, Pos at) {
+        Ast.Property eachSlot = null;
+        for (Ast.Property slot : slots) {
+            if (!(slot.value() instanceof Ast.ArrayLit values)) {
+                continue;
+            }
+            for (Ast value : values.elements()) {
+                if (!(value instanceof Ast.Call c
+                        && c.callee() instanceof Ast.Name n
+                        && n.name().equals(EACH))) {
+                    continue;
+                }
+                if (values.elements().size() != 1 || c.args().size() != 1) {
+                    problems.error(
+                            value.pos(),
+                            "each(list) must be the only value of its slot and take one list: " + slot.key()
+                                    + ": ${each(cities)}");
+                    return null;
+                }
+                if (eachSlot != null) {
+                    problems.error(
+                            value.pos(),
+                            "domain '" + tool + "' has two each(...) slots ('" + eachSlot.key() + "' and '" + slot.key()
+                                    + "'): one call per element maps over one list");
+                    return null;
+                }
+                eachSlot = slot;
+            }
+        }
+        if (eachSlot == null) {
+            return new Ast.ToolCall(tool, new Ast.ObjectLit(slots, params), at);
+        }
+        String element = ForEach.DEFAULT_AS;
+        for (int i = 1; aliasNames.contains(element); i++) {
+            element = ForEach.DEFAULT_AS + "_" + i;
+        }
+        Ast list = ((Ast.Call) ((Ast.ArrayLit) eachSlot.value()).elements().get(0))
+                .args()
+                .get(0);
+        List<Ast.Property> perElement = new ArrayList<>();
+        for (Ast.Property slot : slots) {
+            perElement.add(
+                    slot == eachSlot
+                            ? new Ast.Property(
+                                    slot.key(),
+                                    new Ast.ArrayLit(List.of(new Ast.Var(element, slot.pos())), slot.pos()),
+                                    slot.pos())
+                            : slot);
+        }
+        return new Ast.EachCall(list, element, new Ast.ToolCall(tool, new Ast.ObjectLit(perElement, params), at), at);
     }
 
     /** A slot's values as a list (seed 000: a single text is a one-element list). */

@@ -37,6 +37,7 @@ final class Pruning {
                     db.update("DELETE FROM steps WHERE run_id = ?", run[0]);
                     approvals.delete(run[0]);
                     db.update("DELETE FROM waits WHERE run_id = ?", run[0]);
+                    db.update("DELETE FROM element_calls WHERE run_id = ?", run[0]);
                     db.update("DELETE FROM blob_refs WHERE run_id = ?", run[0]);
                     db.update("DELETE FROM runs WHERE id = ?", run[0]);
                 });

@@ -9,6 +9,7 @@ import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -515,6 +516,65 @@ public final class RunStore implements AutoCloseable {
     /** The wake time kept for this {@code sleep} call of run {@code runId}'s step {@code stepIndex}, else {@code planned}, kept now. */
     synchronized Instant wakeAt(String runId, int stepIndex, int seqNo, JsonNode params, Instant planned) {
         return waits.wakeAt(runId, stepIndex, seqNo, json(params), planned);
+    }
+
+    /**
+     * Commits the answer of one element of run {@code runId}'s {@code for_each} step {@code stepIndex}
+     * (in its own transaction, counted in the run's stored bytes); a second commit of the same element
+     * changes nothing.
+     */
+    synchronized void commitElement(
+            String runId, int stepIndex, int seqNo, int position, Call call, JsonNode answer, int session) {
+        db.transaction(() -> {
+            String callJson = json(CallsJson.write(List.of(call)).get(0));
+            String answerJson = json(answer);
+            long bytes = callJson.length() + answerJson.length();
+            if (db.update(
+                            "UPDATE runs SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?",
+                            bytes,
+                            runId,
+                            bytes,
+                            settings.maxRunBytes())
+                    == 0) {
+                throw new StoreException(file() + ": run " + runId + " would store more than "
+                        + mebibytes(settings.maxRunBytes()) + " with element " + position + " of seq_no " + seqNo
+                        + ", the limit for one run (--max-store-bytes)");
+            }
+            db.update(
+                    "INSERT OR IGNORE INTO element_calls (run_id, step_index, seq_no, position, call_json, answer_json, "
+                            + "session, committed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    runId,
+                    stepIndex,
+                    seqNo,
+                    position,
+                    callJson,
+                    answerJson,
+                    session,
+                    now());
+        });
+    }
+
+    /**
+     * The answers committed for elements of run {@code runId}'s {@code for_each} step {@code stepIndex}
+     * (at {@code seqNo}), by position, whose committed call is the same as {@code calls} holds there.
+     */
+    synchronized Map<Integer, JsonNode> committedElements(String runId, int stepIndex, int seqNo, List<Call> calls) {
+        Map<Integer, JsonNode> answers = new LinkedHashMap<>();
+        for (String[] row : db.query(
+                "SELECT position, call_json, answer_json FROM element_calls WHERE run_id = ? AND step_index = ? "
+                        + "AND seq_no = ? ORDER BY position",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)},
+                runId,
+                stepIndex,
+                seqNo)) {
+            int position = Integer.parseInt(row[0]);
+            if (position < calls.size()
+                    && row[1].equals(
+                            json(CallsJson.write(List.of(calls.get(position))).get(0)))) {
+                answers.put(position, parse(row[2]));
+            }
+        }
+        return answers;
     }
 
     /** Every {@code human_input} call of run {@code id} (the full id), in the order they were asked. */

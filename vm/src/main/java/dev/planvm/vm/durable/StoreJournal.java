@@ -3,6 +3,7 @@ package dev.planvm.vm.durable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunJournal;
@@ -13,6 +14,7 @@ import dev.planvm.vm.trace.TraceRecorder;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -69,6 +71,16 @@ final class StoreJournal implements RunJournal {
                         session,
                         Instant.now().truncatedTo(ChronoUnit.MILLIS).toString()));
         stepIndex++;
+    }
+
+    @Override
+    public Map<Integer, JsonNode> settledElements(int seqNo, List<Call> calls) {
+        return store.committedElements(runId, nextStepIndex(), seqNo, calls);
+    }
+
+    @Override
+    public void settleElement(int seqNo, int position, Call call, JsonNode answer) {
+        store.commitElement(runId, nextStepIndex(), seqNo, position, call, answer, session);
     }
 
     /** The index the step now running will have when it commits (committed steps + 1). */

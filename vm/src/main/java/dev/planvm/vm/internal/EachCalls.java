@@ -13,11 +13,16 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import java.util.function.ObjIntConsumer;
 
 /**
  * The calls of one {@code for_each} step, made through the run's {@link CallScheduler} (threads of
- * this process, or Temporal activities inside a workflow) with at most {@code cap} in flight, and
- * collected in their order once all have settled. Each call goes through the run's call chain on
+ * this process, or Temporal activities inside a workflow), and collected in their order once all have
+ * settled. The elements share the run's in-flight cap with the calls the run started ahead of their
+ * turn: an element starts only while fewer than {@code cap} calls run in all, its own and the others.
+ * Each element that answers is told to {@code answered} at once, on the run's thread (a durable run
+ * commits it there, so a resume makes only the calls that did not answer). Each call goes through the run's call chain on
  * its own, so per-tool concurrency limits, the trace, spans and a cassette see one call per element.
  *
  * <p>Used on the run's thread only. The tags it starts calls with are above every position of a
@@ -33,11 +38,20 @@ final class EachCalls {
     private EachCalls() {}
 
     /**
-     * Makes {@code calls}, at most {@code cap} at a time; one call (or a cap of one) runs on the run's
-     * own thread, as a sequential step's call does.
+     * Makes {@code calls}, at most {@code cap} at a time counting the {@code others} the run has in
+     * flight; one call (or a cap of one) runs on the run's own thread, as a sequential step's call does.
+     *
+     * @param others   how many other calls of the run run now (asked again before each start)
+     * @param answered told each call that answered, with its position in {@code calls}, as it settles
      */
     static List<Settled> run(
-            CallScheduler scheduler, CallChain chain, int cap, List<Call> calls, Consumer<FailedAttempt> attempts) {
+            CallScheduler scheduler,
+            CallChain chain,
+            int cap,
+            IntSupplier others,
+            List<Call> calls,
+            Consumer<FailedAttempt> attempts,
+            ObjIntConsumer<JsonNode> answered) {
         int n = calls.size();
         Settled[] settled = new Settled[n];
         if (cap <= 1 || n <= 1) {
@@ -47,6 +61,7 @@ final class EachCalls {
                 } catch (RuntimeException e) {
                     settled[i] = Settled.failed(e);
                 }
+                tell(answered, settled[i], i);
             }
             return Arrays.asList(settled);
         }
@@ -56,7 +71,7 @@ final class EachCalls {
         int done = 0;
         try {
             while (done < n) {
-                while (next < n && running < cap) {
+                while (next < n && running + others.getAsInt() < cap) {
                     Call call = calls.get(next);
                     started[next] = scheduler.start(FIRST_TAG + next, () -> chain.execute(call, attempts));
                     next++;
@@ -66,6 +81,7 @@ final class EachCalls {
                 for (int i = 0; i < next; i++) {
                     if (settled[i] == null && started[i].isDone()) {
                         settled[i] = settle(calls.get(i), started[i]);
+                        tell(answered, settled[i], i);
                         done++;
                         running--;
                         progressed = true;
@@ -88,6 +104,12 @@ final class EachCalls {
             }
         }
         return new ArrayList<>(Arrays.asList(settled));
+    }
+
+    private static void tell(ObjIntConsumer<JsonNode> answered, Settled settled, int position) {
+        if (settled.ok()) {
+            answered.accept(settled.answer(), position);
+        }
     }
 
     private static Settled settle(Call call, CallScheduler.Pending pending) {

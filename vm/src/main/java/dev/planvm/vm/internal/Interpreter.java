@@ -7,6 +7,7 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.OnError;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.EvaluationException;
+import dev.planvm.json.JsonValues;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.approval.InputRequired;
@@ -22,6 +23,7 @@ import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.PendingCall;
 import dev.planvm.vm.run.RunControl;
 import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -469,10 +471,59 @@ public final class Interpreter {
                 : setup.speculator().atTurn(seqNo, call, failedAttempts);
     }
 
-    /** The calls of a for_each step: up to the run's in-flight cap at a time, one by one in a sequential run. */
+    /**
+     * The calls of a for_each step: up to the run's in-flight cap at a time, counting the calls the run
+     * started ahead of their turn, one by one in a sequential run. In a journaled run each element that
+     * answers is committed as it settles, and the elements a resumed step finds committed (the same call
+     * at the same position) are not called again: their committed answers stand, in their place.
+     */
     private List<StepContext.Settled> answerEach(int seqNo, List<Call> calls, Consumer<FailedAttempt> failedAttempts) {
-        int cap = setup.speculator() == null ? 1 : setup.speculator().maxInFlight();
-        return EachCalls.run(setup.scheduler(), setup.chain(), cap, calls, failedAttempts);
+        Speculator speculator = setup.speculator();
+        int cap = speculator == null ? 1 : speculator.maxInFlight();
+        RunJournal journal = setup.journal();
+        Map<Integer, JsonNode> committed = journal == null ? Map.of() : journal.settledElements(seqNo, calls);
+        List<Call> remaining = new ArrayList<>(calls.size());
+        List<Integer> positions = new ArrayList<>(calls.size());
+        for (int i = 0; i < calls.size(); i++) {
+            if (!committed.containsKey(i)) {
+                remaining.add(calls.get(i));
+                positions.add(i);
+            }
+        }
+        List<StepContext.Settled> settled = EachCalls.run(
+                setup.scheduler(),
+                setup.chain(),
+                cap,
+                speculator == null ? () -> 0 : speculator::inFlight,
+                remaining,
+                failedAttempts,
+                (answer, k) -> commitElement(journal, seqNo, positions.get(k), calls.get(positions.get(k)), answer));
+        List<StepContext.Settled> all = new ArrayList<>(calls.size());
+        for (int i = 0, k = 0; i < calls.size(); i++) {
+            JsonNode kept = committed.get(i);
+            all.add(kept != null ? StepContext.Settled.answered(kept) : settled.get(k++));
+        }
+        return all;
+    }
+
+    /**
+     * Commits one answered element of a for_each step; a journal that cannot is only warned about (the
+     * element is called again should the step be resumed, and the step's own commit says whether the
+     * store works).
+     */
+    private void commitElement(RunJournal journal, int seqNo, int position, Call call, JsonNode answer) {
+        if (journal == null || JsonValues.problem(answer).isPresent()) {
+            return;
+        }
+        try {
+            journal.settleElement(seqNo, position, call, answer);
+        } catch (RuntimeException e) {
+            log.warn(
+                    "seq_no {}: for_each element {} answered but could not be recorded: {}",
+                    seqNo,
+                    position,
+                    setup.redactor().redact(String.valueOf(e.getMessage())));
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -144,6 +144,11 @@ public final class Speculator {
         return calls.maxInFlight();
     }
 
+    /** How many calls started ahead of their turn run now (a for_each step's elements count them against the cap). */
+    int inFlight() {
+        return calls.inFlight();
+    }
+
     RunResult.EarlyCalls stats() {
         return new RunResult.EarlyCalls(started, used, mismatched);
     }

@@ -3,6 +3,8 @@ package dev.planvm.vm.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.call.Call;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +23,23 @@ public interface RunJournal {
      *                     size when the run ends after this step)
      */
     void commit(StepRecord step, int nextPosition);
+
+    /**
+     * The answers committed for elements of the {@code for_each} step {@code seqNo} now running (the
+     * step the next {@link #commit} records), by position in {@code calls}: an element counts only when
+     * the committed call is the same (tool and params) at the same position. Empty by default, and for a
+     * step that was never interrupted.
+     */
+    default Map<Integer, JsonNode> settledElements(int seqNo, List<Call> calls) {
+        return Map.of();
+    }
+
+    /**
+     * Commits the answer of one element ({@code position} in the step's calls) of the {@code for_each}
+     * step {@code seqNo} now running, as it settles, before the step itself commits; a resume of the run
+     * then finds it with {@link #settledElements}. Called on the run's thread. Does nothing by default.
+     */
+    default void settleElement(int seqNo, int position, Call call, JsonNode answer) {}
 
     /** Records how the run ended; a failure here turns a succeeded result into a failed one. */
     default void finish(RunResult result) {}

@@ -85,6 +85,20 @@ CREATE TABLE IF NOT EXISTS waits (
     PRIMARY KEY (run_id, step_index, tool, params_json)
 );
 
+-- Answers of the elements of a for_each step, each committed as it settles, before the step itself
+-- commits: a resume of the step calls only the elements not found here (same position, same call).
+CREATE TABLE IF NOT EXISTS element_calls (
+    run_id        TEXT NOT NULL REFERENCES runs (id),
+    step_index    INTEGER NOT NULL,       -- the step that makes the calls (its committed predecessors + 1)
+    seq_no        INTEGER NOT NULL,
+    position      INTEGER NOT NULL,       -- the element's call among the step's calls (0, 1, ...)
+    call_json     TEXT NOT NULL,          -- {type: tool, tool, params} as calls_json writes one (secrets redacted)
+    answer_json   TEXT NOT NULL,          -- the element's answer (secrets redacted)
+    session       INTEGER NOT NULL,       -- which session committed it
+    committed_at  TEXT NOT NULL,
+    PRIMARY KEY (run_id, step_index, position)
+);
+
 CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
 CREATE INDEX IF NOT EXISTS blob_refs_run ON blob_refs (run_id);
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status, started_at);
