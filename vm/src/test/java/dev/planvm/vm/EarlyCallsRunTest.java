@@ -208,6 +208,52 @@ class EarlyCallsRunTest {
     }
 
     @Test
+    void a_call_waiting_for_a_committed_answer_starts_once_that_step_commits() {
+        RunResult result = run(
+                vm().build(),
+                call(0, "search", "a", "a"),
+                assign(1, "t", "${a}!"),
+                call(2, "search", "${t}", "c"),
+                assign(3, "final_answer", "${c}"));
+
+        assertThat(result.finalAnswer().asText()).isEqualTo("s(s(a)!)");
+        assertThat(result.earlyCalls())
+                .as("seq_no 2 starts while seq_no 1 runs, from seq_no 0's committed answer")
+                .isEqualTo(new RunResult.EarlyCalls(1, 1, 0));
+    }
+
+    @Test
+    void answers_that_come_while_a_call_waits_at_its_turn_start_the_calls_reading_them() {
+        java.util.concurrent.CountDownLatch readerCalled = new java.util.concurrent.CountDownLatch(1);
+        PlanVm vm = vm().tool(tool("slow", false, q -> {
+                    try {
+                        return TextNode.valueOf(
+                                readerCalled.await(10, java.util.concurrent.TimeUnit.SECONDS) ? "opened" : "timed out");
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return TextNode.valueOf("interrupted");
+                    }
+                }))
+                .tool(tool("reader", false, q -> {
+                    readerCalled.countDown();
+                    return TextNode.valueOf("r(" + q + ")");
+                }))
+                .build();
+
+        RunResult result = run(
+                vm,
+                call(0, "slow", "x", "a"),
+                call(1, "search", "b", "b"),
+                call(2, "reader", "${b}", "c"),
+                assign(3, "final_answer", "${a} ${c}"));
+
+        assertThat(result.finalAnswer().asText())
+                .as("seq_no 2 was called while seq_no 0 still waited at its turn")
+                .isEqualTo("opened r(s(b))");
+        assertThat(result.earlyCalls()).isEqualTo(new RunResult.EarlyCalls(2, 2, 0));
+    }
+
+    @Test
     void a_sequential_run_starts_nothing_early() {
         RunResult result = run(
                 vm().sequential(true).build(),
