@@ -121,6 +121,34 @@ class InterpreterRunTest {
     }
 
     @Test
+    void each_step_is_placed_within_the_run_in_order() {
+        List<StepRecord> records = new CopyOnWriteArrayList<>();
+        PlanVm vm = PlanVm.builder().build();
+
+        RunResult result = vm.run(RunRequest.builder(load(vm, THREE_STEPS))
+                .listener(new RunListener() {
+                    @Override
+                    public void stepFinished(StepRecord step) {
+                        records.add(step);
+                    }
+                })
+                .build());
+
+        assertThat(records).extracting(StepRecord::seqNo).containsExactly(0, 1, 2);
+        long previousEnd = 0;
+        for (StepRecord record : records) {
+            assertThat(record.offsetNanos())
+                    .as("offset of seq_no %d", record.seqNo())
+                    .isGreaterThanOrEqualTo(previousEnd);
+            assertThat(record.durationNanos()).isNotNegative();
+            previousEnd = record.offsetNanos() + record.durationNanos();
+        }
+        assertThat(result.duration().toNanos())
+                .as("the run lasts past its last step")
+                .isGreaterThanOrEqualTo(previousEnd);
+    }
+
+    @Test
     void a_failed_step_is_told_to_listeners_and_ends_the_run() {
         List<String> heard = new CopyOnWriteArrayList<>();
         PlanVm vm = PlanVm.builder()
@@ -194,6 +222,13 @@ class InterpreterRunTest {
         assertThat(shortParams.error().message())
                 .isEqualTo("waiting for approval to call tool 'send_mail' with {\"body\":\"hi\"}");
         assertThat(shortParams.steps()).isZero();
+
+        String exactly300 = "y".repeat(300 - "{\"body\":\"\"}".length());
+        RunResult atTheLimit = vm.run(load(vm, """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "send_mail", "tool_params": {"body": "%s"}}}]""".formatted(exactly300)), Map.of());
+        assertThat(atTheLimit.error().message())
+                .as("params of exactly 300 characters are shown whole")
+                .isEqualTo("waiting for approval to call tool 'send_mail' with {\"body\":\"" + exactly300 + "\"}");
     }
 
     @Test
