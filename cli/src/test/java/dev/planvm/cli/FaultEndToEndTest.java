@@ -154,7 +154,8 @@ class FaultEndToEndTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("in time\n");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3500));
-        assertThat(attempts(0).get(0).path("error").asText()).isEqualTo("the LLM call timed out after 0.5 s");
+        // the LLM client's own timeout and the chain's fire at the same limit: which one speaks depends on load
+        assertThat(attempts(0).get(0).path("error").asText()).matches("the (LLM )?call timed out after 0\\.5 s");
     }
 
     @Test
@@ -180,7 +181,7 @@ class FaultEndToEndTest {
         server.replyAfter(Duration.ofSeconds(4), "too late").reply("in time");
         CliRun run = run("--call-timeout", "60", "--tool-timeout", "llm_generate=0.3");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(attempts(0).get(0).path("error").asText()).isEqualTo("the LLM call timed out after 0.3 s");
+        assertThat(attempts(0).get(0).path("error").asText()).matches("the (LLM )?call timed out after 0\\.3 s");
     }
 
     @Test
