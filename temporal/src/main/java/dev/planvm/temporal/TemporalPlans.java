@@ -160,18 +160,35 @@ public final class TemporalPlans {
             throw new TemporalException(
                     FailureKind.CONFLICT, "workflow '" + workflowId + "' took no answer: " + why(refused), refused);
         } catch (WorkflowNotFoundException missing) {
-            throw notFound(workflowId, missing);
+            throw endedOrMissing(stub, workflowId, missing);
         } catch (WorkflowException ended) {
             throw new TemporalException(
                     FailureKind.CONFLICT, "workflow '" + workflowId + "' waits for no answer: " + why(ended), ended);
         } catch (StatusRuntimeException unreachable) {
             if (unreachable.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND) {
-                throw notFound(workflowId, unreachable);
+                throw endedOrMissing(stub, workflowId, unreachable);
             }
             throw new TemporalException(
                     FailureKind.UNAVAILABLE,
                     "cannot answer workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
                     unreachable);
+        }
+    }
+
+    /** An update found no running workflow: it has ended (a conflict), or there is none. */
+    private static TemporalException endedOrMissing(WorkflowStub stub, String workflowId, Exception cause) {
+        try {
+            WorkflowExecutionStatus status = stub.describe().getStatus();
+            return new TemporalException(
+                    FailureKind.CONFLICT,
+                    "workflow '" + workflowId + "' has ended ("
+                            + status.name()
+                                    .substring("WORKFLOW_EXECUTION_STATUS_".length())
+                                    .toLowerCase(Locale.ROOT)
+                            + ") and waits for no answer",
+                    cause);
+        } catch (RuntimeException gone) {
+            return notFound(workflowId, cause);
         }
     }
 
