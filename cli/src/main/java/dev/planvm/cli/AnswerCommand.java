@@ -26,7 +26,9 @@ import picocli.CommandLine.Command;
         description = {
             "Answer the human_input call a waiting run waits for, and continue the run.",
             "The answer must fit the input's schema (or be one of its choices); a wrong one is refused and the run"
-                    + " keeps waiting. With neither --value nor --text, on a terminal, the prompt is asked there."
+                    + " keeps waiting. With neither --value nor --text, on a terminal, the prompt is asked there.",
+            "With --temporal, RUN is a workflow id: the answer goes to the waiting workflow, which goes on on its"
+                    + " workers (planvm show RUN --temporal ... shows it)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -77,6 +79,9 @@ final class AnswerCommand implements Callable<Integer> {
     private DurableStoreOptions store;
 
     @CommandLine.Mixin
+    private TemporalOptions temporal;
+
+    @CommandLine.Mixin
     private VmOptions vmOptions;
 
     @CommandLine.Mixin
@@ -91,6 +96,16 @@ final class AnswerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
+        temporal.checkUsage(commandLine);
+        if (temporal.enabled()) {
+            TemporalSupport.require("answer --temporal", commandLine);
+            TemporalRequests.check(vmOptions, commandLine);
+            if (answer == null) {
+                throw new CommandLine.ParameterException(
+                        commandLine, "with --temporal, give the answer with --value JSON or --text STRING");
+            }
+            return TemporalRun.answer(runId, seqNo(commandLine), value(commandLine, null), temporal, commandLine);
+        }
         return StoredRunContinuation.run(
                 "answer",
                 runId,
@@ -102,6 +117,18 @@ final class AnswerCommand implements Callable<Integer> {
                 commandLine,
                 (durable, session, secrets) ->
                         durable.answer(runId, callId, value(commandLine, durable), session, secrets));
+    }
+
+    /** The seq_no {@code --call-id step-N} names, or {@code null} for the one waiting. */
+    private Integer seqNo(CommandLine commandLine) {
+        if (callId == null) {
+            return null;
+        }
+        if (!callId.matches("step-\\d{1,9}")) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--call-id " + callId + ": expected step-N (N the seq_no of the human_input call)");
+        }
+        return Integer.valueOf(callId.substring("step-".length()));
     }
 
     /** The answer the options give, else one asked on the terminal. */

@@ -120,6 +120,29 @@ final class TemporalRun {
         }
     }
 
+    /**
+     * Answers the {@code human_input} call workflow {@code workflowId} waits for; the workflow goes on on its
+     * workers. A wrong answer is refused with the reason (exit 2) and the workflow keeps waiting.
+     */
+    static int answer(
+            String workflowId,
+            Integer seqNo,
+            com.fasterxml.jackson.databind.JsonNode value,
+            TemporalOptions temporal,
+            CommandLine commandLine) {
+        try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
+            int answered = new TemporalPlans(connection.client(), temporal.taskQueue).answer(workflowId, seqNo, value);
+            commandLine
+                    .getErr()
+                    .println("planvm: workflow " + workflowId + " took the answer to human_input at seq_no " + answered
+                            + " and goes on (planvm show " + workflowId + " --temporal ... shows it)");
+            return ExitCodes.OK;
+        } catch (TemporalException e) {
+            commandLine.getErr().println("planvm: " + e.getMessage());
+            return ExitCodes.of(e.kind());
+        }
+    }
+
     /** Prints a workflow's response as {@code run} prints a local result. */
     private static int print(
             String file,

@@ -185,6 +185,52 @@ class TemporalCommandsTest {
     }
 
     @Test
+    void answer_on_temporal_refuses_a_wrong_answer_and_continues_the_waiting_workflow() throws Exception {
+        Path plan = plan("ask.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input",
+                  "tool_params": {"prompt": "Ship it?", "choices": ["yes", "no"]}, "output_vars": "go"}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "answer: ${go}"}}]""");
+        CliRun started = CliRun.of("run", plan.toString(), "--temporal", target, "--no-wait", "--workflow-id", "ask-1");
+        assertThat(started.exitCode()).as(started.err()).isZero();
+        ObjectNode shown = showWhile("ask-1", "running");
+        assertThat(shown.get("status").asText()).isEqualTo("waiting");
+        assertThat(shown.at("/waiting_for/0/params/prompt").asText()).isEqualTo("Ship it?");
+
+        CliRun wrong = CliRun.of("answer", "ask-1", "--text", "maybe", "--temporal", target);
+        assertThat(wrong.exitCode()).isEqualTo(2);
+        assertThat(wrong.err())
+                .startsWith("planvm: workflow 'ask-1' keeps waiting: human_input at seq_no 0 refuses the answer: ")
+                .hasLineCount(1);
+
+        CliRun right = CliRun.of("answer", "ask-1", "--value", "\"yes\"", "--call-id", "step-0", "--temporal", target);
+        assertThat(right.exitCode()).as(right.err()).isZero();
+        assertThat(right.err()).contains("took the answer to human_input at seq_no 0");
+        shown = showWhile("ask-1", "waiting");
+        assertThat(shown.get("status").asText()).isEqualTo("succeeded");
+        assertThat(shown.get("result").asText()).isEqualTo("answer: yes");
+
+        CliRun again = CliRun.of("answer", "ask-1", "--text", "no", "--temporal", target);
+        assertThat(again.exitCode()).isEqualTo(2);
+        assertThat(again.err()).isEqualTo("planvm: workflow 'ask-1' has ended (completed) and waits for no answer\n");
+    }
+
+    /** The workflow as show prints it, once its status is no longer {@code status} (or running). */
+    private static ObjectNode showWhile(String id, String status) throws Exception {
+        ObjectNode shown = null;
+        for (int i = 0; i < 200; i++) {
+            CliRun show = CliRun.of("show", id, "--temporal", target);
+            assertThat(show.exitCode()).as(show.err()).isZero();
+            shown = (ObjectNode) new ObjectMapper().readTree(show.out());
+            String now = shown.get("status").asText();
+            if (!now.equals(status) && !now.equals("running")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        return shown;
+    }
+
+    @Test
     void now_and_tz_fix_the_clock_of_a_run_on_temporal_as_they_do_locally() throws Exception {
         Path clocked = Files.createDirectories(dir.resolve("clocked"));
         Path plan = Files.writeString(

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
+import dev.planvm.temporal.contract.InputAnswer;
 import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanWorkflow;
+import dev.planvm.temporal.contract.WaitingInput;
 import dev.planvm.vm.run.FailureKind;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -21,9 +23,12 @@ import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.TemporalFailure;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -129,6 +134,79 @@ public final class TemporalPlans {
         }
     }
 
+    /**
+     * Answers the {@code human_input} call a running plan workflow waits for (its {@code answer} update); the run
+     * goes on. A wrong answer is refused with the reason and the workflow keeps waiting.
+     *
+     * @param seqNo the {@code seq_no} of the call to answer, or {@code null} for the only one waiting
+     * @return the {@code seq_no} of the call answered
+     * @throws TemporalException {@link FailureKind#REJECTED_BEFORE_RUNNING} for an answer that does not fit the
+     *                           input, {@link FailureKind#CONFLICT} when no such call waits, {@link
+     *                           FailureKind#NO_SUCH_RUN} or {@link FailureKind#UNAVAILABLE}
+     */
+    public int answer(String workflowId, Integer seqNo, JsonNode value) {
+        WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
+        try {
+            return stub.update("answer", Integer.class, new InputAnswer(seqNo, value));
+        } catch (WorkflowUpdateException refused) {
+            Throwable cause = refused.getCause();
+            if (cause instanceof ApplicationFailure failure) {
+                boolean wrong = IllegalArgumentException.class.getName().equals(failure.getType());
+                throw new TemporalException(
+                        wrong ? FailureKind.REJECTED_BEFORE_RUNNING : FailureKind.CONFLICT,
+                        "workflow '" + workflowId + "' keeps waiting: " + failure.getOriginalMessage(),
+                        refused);
+            }
+            throw new TemporalException(
+                    FailureKind.CONFLICT, "workflow '" + workflowId + "' took no answer: " + why(refused), refused);
+        } catch (WorkflowNotFoundException missing) {
+            throw endedOrMissing(stub, workflowId, missing);
+        } catch (WorkflowException ended) {
+            throw new TemporalException(
+                    FailureKind.CONFLICT, "workflow '" + workflowId + "' waits for no answer: " + why(ended), ended);
+        } catch (StatusRuntimeException unreachable) {
+            if (unreachable.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND) {
+                throw endedOrMissing(stub, workflowId, unreachable);
+            }
+            throw new TemporalException(
+                    FailureKind.UNAVAILABLE,
+                    "cannot answer workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
+                    unreachable);
+        }
+    }
+
+    /** An update found no running workflow: it has ended (a conflict), or there is none. */
+    private static TemporalException endedOrMissing(WorkflowStub stub, String workflowId, Exception cause) {
+        try {
+            WorkflowExecutionStatus status = stub.describe().getStatus();
+            return new TemporalException(
+                    FailureKind.CONFLICT,
+                    "workflow '" + workflowId + "' has ended ("
+                            + status.name()
+                                    .substring("WORKFLOW_EXECUTION_STATUS_".length())
+                                    .toLowerCase(Locale.ROOT)
+                            + ") and waits for no answer",
+                    cause);
+        } catch (RuntimeException gone) {
+            return notFound(workflowId, cause);
+        }
+    }
+
+    /** The {@code human_input} calls a running plan workflow waits for (a worker answers the query). */
+    public List<WaitingInput> waitingInputs(String workflowId) {
+        WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
+        try {
+            return List.of(stub.query("inputs", WaitingInput[].class));
+        } catch (WorkflowNotFoundException missing) {
+            throw notFound(workflowId, missing);
+        } catch (StatusRuntimeException unreachable) {
+            throw new TemporalException(
+                    FailureKind.UNAVAILABLE,
+                    "cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
+                    unreachable);
+        }
+    }
+
     /** {@link #start} with a fresh id, then {@link #result}. */
     public PlanResponse run(PlanRequest request) {
         return result(start(request, null));
@@ -166,6 +244,17 @@ public final class TemporalPlans {
             document.put("mode", progress.mode());
             document.put("started", String.valueOf(description.getStartTime()));
             document.put("step_count", progress.stepCount());
+            WaitingInput[] inputs = stub.query("inputs", WaitingInput[].class);
+            if (inputs.length > 0) {
+                document.put("status", "waiting");
+                ArrayNode waiting = document.putArray("waiting_for");
+                for (WaitingInput input : inputs) {
+                    waiting.addObject()
+                            .put("seq_no", input.seqNo())
+                            .put("tool", "human_input")
+                            .set("params", input.params());
+                }
+            }
             ArrayNode steps = document.putArray("steps");
             progress.steps().forEach(steps::add);
             return document;

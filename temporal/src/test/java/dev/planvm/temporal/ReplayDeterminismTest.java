@@ -3,11 +3,13 @@ package dev.planvm.temporal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.planvm.temporal.contract.InputAnswer;
 import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanWorkflow;
 import dev.planvm.temporal.contract.ToolCatalog;
+import dev.planvm.temporal.contract.WaitingInput;
 import dev.planvm.temporal.internal.Deployment;
 import dev.planvm.temporal.internal.PlanWorkflowImpl;
 import dev.planvm.temporal.internal.WorkerParts;
@@ -82,6 +84,21 @@ class ReplayDeterminismTest {
         @Override
         public PlanProgress progress() {
             return original.progress();
+        }
+
+        @Override
+        public List<WaitingInput> inputs() {
+            return original.inputs();
+        }
+
+        @Override
+        public int answer(InputAnswer answer) {
+            return original.answer(answer);
+        }
+
+        @Override
+        public void validateAnswer(InputAnswer answer) {
+            original.validateAnswer(answer);
         }
     }
 }

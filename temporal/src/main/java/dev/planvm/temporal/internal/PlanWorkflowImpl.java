@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.temporal.contract.InputAnswer;
 import dev.planvm.temporal.contract.PlanActivities;
 import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
@@ -12,6 +13,7 @@ import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanWorkflow;
 import dev.planvm.temporal.contract.RunFailure;
 import dev.planvm.temporal.contract.ToolCatalog;
+import dev.planvm.temporal.contract.WaitingInput;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.CassetteException;
 import dev.planvm.vm.PlanRejectedException;
@@ -53,6 +55,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     private final Deployment configured;
     private final List<JsonNode> committed = new ArrayList<>();
+    private final WorkflowInputs person = new WorkflowInputs();
     private String status = "running";
     private String source;
     private String digest;
@@ -81,7 +84,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
             return PlanResponse.refused(
                     "rejected", List.of("no worker said which tools it holds: " + Responses.reason(noWorker)));
         }
-        PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings());
+        PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings(), person);
         LoadResult loaded = vm.loader().load(request.plan(), request.source());
         if (!loaded.valid()) {
             List<String> errors = new ArrayList<>();
@@ -180,6 +183,21 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         int from = Math.max(0, committed.size() - PROGRESS_STEPS);
         return new PlanProgress(
                 status, source, digest, mode, committed.size(), committed.subList(from, committed.size()));
+    }
+
+    @Override
+    public List<WaitingInput> inputs() {
+        return person.waiting();
+    }
+
+    @Override
+    public void validateAnswer(InputAnswer answer) {
+        person.check(answer);
+    }
+
+    @Override
+    public int answer(InputAnswer answer) {
+        return person.give(answer);
     }
 
     /** Keeps the trace entry of every committed step for the query. */

@@ -25,7 +25,9 @@ import java.util.Map;
  * workflow's {@link TemporalScheduler}, and the run's settings. Retries are the activities'
  * (the in-workflow retry link makes one attempt); the tool policy is checked in the workflow,
  * before any activity is scheduled. The built-in {@code sleep} runs in the workflow, as a workflow timer
- * ({@code Workflow.sleep}) on the workflow's clock; {@code human_input} has nobody to ask there and fails its step.
+ * ({@code Workflow.sleep}) on the workflow's clock; {@code human_input} waits, durably, for the workflow's
+ * {@code answer} update ({@link WorkflowInputs}: its validator refuses an answer that does not fit the input, and
+ * the workflow keeps waiting), and the accepted answer is the call's output.
  */
 final class WorkflowVm {
 
@@ -33,8 +35,10 @@ final class WorkflowVm {
 
     /**
      * @param catalogs the tools of each task queue (the deployment's own first)
+     * @param person   who answers the run's {@code human_input} calls
      */
-    static PlanVm build(Deployment deployment, Map<String, ToolCatalog> catalogs, RunSettings settings) {
+    static PlanVm build(
+            Deployment deployment, Map<String, ToolCatalog> catalogs, RunSettings settings, WorkflowInputs person) {
         Map<String, ToolInfo> tools = toolsByName(deployment, catalogs);
         PlanVmBuilder builder = PlanVm.builder()
                 .callInterceptor(new RemoteCalls(deployment, call -> settingsOf(call, settings, tools)))
@@ -47,7 +51,8 @@ final class WorkflowVm {
                 .maxInFlightPerRun(settings.maxInFlight())
                 .maxSteps(settings.maxSteps())
                 .strict(settings.strict())
-                .runLimits(settings.limits());
+                .runLimits(settings.limits())
+                .approvals(person);
         tools.values().forEach(info -> builder.tool(new Described(info)));
         ToolCatalog conditions = catalogs.get(deployment.conditionQueue());
         if (conditions != null && conditions.conditions()) {
