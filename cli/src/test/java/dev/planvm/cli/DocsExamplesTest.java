@@ -390,7 +390,13 @@ class DocsExamplesTest {
         }
 
         private String planvm(List<String> words) {
-            String[] args = words.stream().map(this::mapped).toArray(String[]::new);
+            List<String> mappedWords =
+                    new ArrayList<>(words.stream().map(this::mapped).toList());
+            if (!words.isEmpty() && words.get(0).equals("kb") && !words.contains("--root")) {
+                // the page's directory stands for the current directory of .planvm/kb
+                mappedWords.addAll(List.of("--root", dir.resolve(".planvm/kb").toString()));
+            }
+            String[] args = mappedWords.toArray(String[]::new);
             Map<String, String> environment = new HashMap<>();
             environment.put("PLANVM_STORE", dir.resolve(".planvm/runs.db").toString());
             if (llm != null) {
