@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -23,19 +24,31 @@ import java.util.stream.Stream;
  *   <li>{@code <!-- runnable file=NAME -->}: the block is written to the file NAME in the page's
  *       directory, for the commands after it;
  *   <li>{@code <!-- runnable file=NAME} followed by lines and {@code -->}: a file the page does not
- *       show.
+ *       show;
+ *   <li>{@code <!-- runnable llm=NAME -->}: the commands of the block talk to an OpenAI-compatible
+ *       server on 127.0.0.1 (one per page, started when first asked for) that answers with the replies of
+ *       the page's file NAME, in order: its parts between lines {@code ---}.
  * </ul>
  *
  * <p>What a shell example prints must be the lines the page shows after each {@code $ } command (when it
  * shows any); a Java
  * example runs with a {@code PrintStream out}, and what it prints must be the trailing comments of its
  * {@code out.println(...); // LINE} lines (comment lines right after one are its further lines).
+ * A block of code that is not run carries {@code <!-- not run: REASON -->} instead ({@link #audit}).
  * Lines of a shell example other than {@code ./planvm ...} and {@code echo $?} (mvn, pipes) are not run.
  */
 final class DocExamples {
 
     /** One marked block: what to do with it, where it is, its lines. */
-    record Example(String page, int line, Kind kind, String file, OptionalInt exit, String info, List<String> lines) {
+    record Example(
+            String page,
+            int line,
+            Kind kind,
+            String file,
+            OptionalInt exit,
+            String llm,
+            String info,
+            List<String> lines) {
         String name() {
             return page + ":" + line + (kind == Kind.FILE ? " (" + file + ")" : "");
         }
@@ -50,9 +63,75 @@ final class DocExamples {
     private static final Pattern MARKER = Pattern.compile("<!--\\s*runnable\\b(.*?)(-->)?\\s*$");
     private static final Pattern FILE = Pattern.compile("\\bfile=(\\S+)");
     private static final Pattern EXIT = Pattern.compile("\\bexit=(\\d+)");
+    private static final Pattern LLM = Pattern.compile("\\bllm=(\\S+)");
     private static final Pattern FENCE = Pattern.compile("^(\\s*)(```+)\\s*([\\w-]*).*$");
 
+    private static final Pattern NOT_RUN = Pattern.compile("<!--\\s*not run:\\s*(\\S.*?)\\s*-->");
+    private static final Set<String> CODE = Set.of("bash", "sh", "shell", "console", "java", "json");
+
+    /** A fenced block of code that is neither runnable nor says why not. */
+    record Unmarked(String page, int line, String info, String first) {
+        @Override
+        public String toString() {
+            return page + ":" + line + " ```" + info + " " + first;
+        }
+    }
+
+    /** A block marked {@code <!-- not run: REASON -->}. */
+    record NotRun(String page, int line, String reason) {}
+
+    /** What the blocks of code of the pages under {@code docs} say about being run. */
+    record Audit(List<Unmarked> unmarked, List<NotRun> notRun) {}
+
     private DocExamples() {}
+
+    /**
+     * The blocks of code of every page: a block is code when its language is a shell's, {@code java} or
+     * {@code json}, or when it has none and shows a {@code $ ./planvm} prompt. Each must be runnable or
+     * carry {@code <!-- not run: REASON -->} right before it.
+     */
+    static Audit audit(Path docs) {
+        try (Stream<Path> pages = Files.walk(docs)) {
+            List<Unmarked> unmarked = new ArrayList<>();
+            List<NotRun> notRun = new ArrayList<>();
+            for (Path page :
+                    pages.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+                String name = docs.relativize(page).toString().replace('\\', '/');
+                audit(name, Files.readAllLines(page), unmarked, notRun);
+            }
+            return new Audit(unmarked, notRun);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void audit(String page, List<String> lines, List<Unmarked> unmarked, List<NotRun> notRun) {
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher fence = FENCE.matcher(lines.get(i));
+            if (!fence.matches()) {
+                continue;
+            }
+            int start = i;
+            String first = start + 1 < lines.size() ? lines.get(start + 1).strip() : "";
+            for (i++; i < lines.size() && !lines.get(i).strip().equals(fence.group(2)); i++) {}
+            String info = fence.group(3);
+            boolean code = CODE.contains(info) || (info.isEmpty() && first.startsWith("$ ./planvm"));
+            if (!code) {
+                continue;
+            }
+            int before = start - 1;
+            while (before >= 0 && lines.get(before).isBlank()) {
+                before--;
+            }
+            String marker = before >= 0 ? lines.get(before).strip() : "";
+            Matcher reason = NOT_RUN.matcher(marker);
+            if (reason.matches()) {
+                notRun.add(new NotRun(page, start + 1, reason.group(1)));
+            } else if (!(marker.startsWith("<!--") && MARKER.matcher(marker).find() && marker.endsWith("-->"))) {
+                unmarked.add(new Unmarked(page, start + 1, info, first));
+            }
+        }
+    }
 
     /** The marked examples of every page under {@code docs}, page by page, in page order. */
     static List<Example> in(Path docs) {
@@ -79,6 +158,8 @@ final class DocExamples {
             String options = marker.group(1);
             Matcher file = FILE.matcher(options);
             Matcher exit = EXIT.matcher(options);
+            Matcher llm = LLM.matcher(options);
+            String replies = llm.find() ? llm.group(1) : null;
             String fileName = file.find() ? file.group(1) : null;
             OptionalInt exitCode = exit.find() ? OptionalInt.of(Integer.parseInt(exit.group(1))) : OptionalInt.empty();
             int markerLine = i + 1;
@@ -91,7 +172,7 @@ final class DocExamples {
                     throw new IllegalArgumentException(
                             page + ":" + markerLine + ": a runnable comment with lines needs file=NAME");
                 }
-                examples.add(new Example(page, markerLine, Kind.FILE, fileName, exitCode, "", content));
+                examples.add(new Example(page, markerLine, Kind.FILE, fileName, exitCode, null, "", content));
                 continue;
             }
             int start = i + 1;
@@ -115,7 +196,7 @@ final class DocExamples {
                 throw new IllegalArgumentException(page + ":" + (start + 1) + ": the fenced block never ends");
             }
             Kind kind = fileName != null ? Kind.FILE : info.equals("java") ? Kind.JAVA : Kind.SHELL;
-            examples.add(new Example(page, start + 1, kind, fileName, exitCode, info, content));
+            examples.add(new Example(page, start + 1, kind, fileName, exitCode, replies, info, content));
             i = end;
         }
         return examples;

@@ -5,27 +5,35 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.planvm.cli.DocExamples.Example;
 import dev.planvm.cli.DocExamples.Kind;
+import dev.planvm.llm.testing.FakeOpenAiServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
+import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -59,12 +67,22 @@ class DocsExamplesTest {
     @TempDir
     Path work;
 
+    /** The loopback servers the pages asked for, stopped when every example has run. */
+    private final List<AutoCloseable> peers = new ArrayList<>();
+
+    @AfterEach
+    void stopPeers() throws Exception {
+        for (AutoCloseable peer : peers) {
+            peer.close();
+        }
+    }
+
     @TestFactory
     Stream<DynamicNode> every_runnable_example_runs_as_the_page_shows() {
         Map<String, List<Example>> byPage = DocExamples.in(DOCS).stream()
                 .collect(Collectors.groupingBy(Example::page, LinkedHashMap::new, Collectors.toList()));
         return byPage.entrySet().stream().map(page -> {
-            Page state = new Page(work.resolve(page.getKey().replace('/', '_')));
+            Page state = new Page(work.resolve(page.getKey().replace('/', '_')), peers);
             return DynamicContainer.dynamicContainer(
                     page.getKey(),
                     page.getValue().stream()
@@ -86,6 +104,47 @@ class DocsExamplesTest {
                         "guides/tools.md",
                         "guides/durable-runs.md",
                         "guides/java.md");
+    }
+
+    @Test
+    void every_block_of_code_in_the_docs_is_run_or_says_why_not() {
+        DocExamples.Audit audit = DocExamples.audit(DOCS);
+
+        assertThat(audit.unmarked())
+                .as("blocks of code with neither <!-- runnable ... --> nor <!-- not run: REASON --> before them")
+                .isEmpty();
+    }
+
+    @Test
+    void an_unmarked_block_of_code_is_found_and_a_reason_counts_as_a_mark() {
+        List<DocExamples.Unmarked> unmarked = new ArrayList<>();
+        List<DocExamples.NotRun> notRun = new ArrayList<>();
+        DocExamples.audit(
+                "p.md",
+                List.of(
+                        "```bash",
+                        "./planvm run a.json",
+                        "```",
+                        "<!-- not run: needs a browser -->",
+                        "",
+                        "```java",
+                        "x();",
+                        "```",
+                        "<!-- runnable -->",
+                        "```",
+                        "$ ./planvm validate a.json",
+                        "```",
+                        "```",
+                        "$ ./planvm tools",
+                        "```",
+                        "```yaml",
+                        "a: 1",
+                        "```"),
+                unmarked,
+                notRun);
+
+        assertThat(unmarked).extracting(DocExamples.Unmarked::line).containsExactly(1, 13);
+        assertThat(notRun).extracting(DocExamples.NotRun::reason).containsExactly("needs a browser");
     }
 
     @Test
@@ -121,12 +180,30 @@ class DocsExamplesTest {
     /** One page's directory and what its commands left there. */
     private static final class Page {
         private final Path dir;
+        private final List<AutoCloseable> peers;
+        private FakeOpenAiServer llm;
+        /** Where the page's {@code planvm serve} listens (host:port), once started. */
+        private String server;
+
         private int lastExit;
         /** The run ids a page shows, each for the id its run really got. */
         private final Map<String, String> runIds = new HashMap<>();
 
-        Page(Path dir) {
+        Page(Path dir, List<AutoCloseable> peers) {
             this.dir = dir;
+            this.peers = peers;
+        }
+
+        /** The page's loopback LLM, started on first use, with the replies of the page's file {@code name} next. */
+        private void scriptLlm(String name) throws Exception {
+            if (llm == null) {
+                llm = FakeOpenAiServer.start();
+                peers.add(llm);
+            }
+            String text = Files.readString(dir.resolve(name));
+            for (String reply : text.split("(?m)^---$")) {
+                llm.reply(reply.strip());
+            }
         }
 
         void run(Example example) throws Exception {
@@ -139,12 +216,17 @@ class DocsExamplesTest {
                     Files.createDirectories(file.getParent());
                     Files.writeString(file, String.join("\n", example.lines()) + "\n");
                 }
-                case SHELL -> shell(example);
+                case SHELL -> {
+                    if (example.llm() != null) {
+                        scriptLlm(example.llm());
+                    }
+                    shell(example);
+                }
                 case JAVA -> java(example);
             }
         }
 
-        private void shell(Example example) {
+        private void shell(Example example) throws Exception {
             boolean transcript = example.lines().stream().anyMatch(line -> line.startsWith("$ "));
             List<String> commands = new ArrayList<>();
             List<List<String>> shown = new ArrayList<>();
@@ -174,6 +256,14 @@ class DocsExamplesTest {
                 String actual;
                 if (words.equals(List.of("echo", "$?"))) {
                     actual = lastExit + "\n";
+                } else if (words.size() > 2
+                        && words.get(0).equals("./planvm")
+                        && words.get(1).equals("serve")
+                        && words.get(words.size() - 1).equals("&")) {
+                    serve(words.subList(2, words.size() - 1));
+                    continue;
+                } else if (!words.isEmpty() && words.get(0).equals("curl")) {
+                    actual = curl(words.subList(1, words.size()));
                 } else if (!words.isEmpty() && words.get(0).equals("./planvm")) {
                     actual = planvm(words.subList(1, words.size()));
                     boolean exitShown =
@@ -197,6 +287,100 @@ class DocsExamplesTest {
             }
         }
 
+        /**
+         * {@code ./planvm serve ... &}: a real {@code planvm serve} in a JVM of its own, on a free port that
+         * stands for the page's {@code :8080} in the commands after it; stopped (SIGTERM) after the last example.
+         */
+        private void serve(List<String> options) throws Exception {
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    "serve"));
+            for (int i = 0; i < options.size(); i++) {
+                boolean port = options.get(i).equals("--port");
+                command.add(port ? "--port" : mapped(options.get(i)));
+                if (port) {
+                    command.add("0");
+                    i++;
+                }
+            }
+            if (!options.contains("--port")) {
+                command.addAll(List.of("--port", "0"));
+            }
+            Path err = dir.resolve("serve.err");
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectError(err.toFile())
+                    .redirectOutput(dir.resolve("serve.out").toFile());
+            builder.environment()
+                    .put("PLANVM_STORE", dir.resolve(".planvm/runs.db").toString());
+            builder.environment().put("PLANVM_CONFIG", writeConfigIfMissing().toString());
+            Process process = builder.start();
+            peers.add(() -> {
+                process.destroy();
+                process.waitFor(30, TimeUnit.SECONDS);
+            });
+            Pattern listening = Pattern.compile("listening on http://(127\\.0\\.0\\.1:\\d+)");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (server == null) {
+                Matcher m = listening.matcher(Files.exists(err) ? Files.readString(err) : "");
+                if (m.find()) {
+                    server = m.group(1);
+                } else if (!process.isAlive() || System.nanoTime() > deadline) {
+                    fail("planvm serve did not start: " + Files.readString(err));
+                } else {
+                    Thread.sleep(20);
+                }
+            }
+        }
+
+        private Path writeConfigIfMissing() throws Exception {
+            Path config = dir.resolve("planvm.json");
+            return Files.exists(config) ? config : Files.writeString(config, "{}");
+        }
+
+        /**
+         * {@code curl [-s] [-N] [-X METHOD] [-H 'K: V']... [-d BODY] URL}: the request, sent with the JDK's
+         * HttpClient to the page's server; what it prints is the body.
+         */
+        private String curl(List<String> words) throws Exception {
+            if (server == null) {
+                fail("curl before ./planvm serve ... & on the page");
+            }
+            String method = null;
+            String body = null;
+            String url = null;
+            List<String> headers = new ArrayList<>();
+            for (int i = 0; i < words.size(); i++) {
+                switch (words.get(i)) {
+                    case "-s", "-N", "-sN" -> {}
+                    case "-X" -> method = words.get(++i);
+                    case "-H" -> headers.add(words.get(++i));
+                    case "-d" -> body = words.get(++i);
+                    default -> url = words.get(i);
+                }
+            }
+            String target = url.replaceFirst("^(http://)?(localhost|127\\.0\\.0\\.1):8080", "http://" + server);
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(URI.create(target)).timeout(Duration.ofSeconds(30));
+            for (String header : headers) {
+                int colon = header.indexOf(':');
+                request.header(
+                        header.substring(0, colon).strip(),
+                        header.substring(colon + 1).strip());
+            }
+            request.method(
+                    method != null ? method : body != null ? "POST" : "GET",
+                    body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+            HttpResponse<String> response =
+                    HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+            lastExit = 0;
+            return response.body();
+        }
+
         private void learnRunId(List<String> shown, String actual) {
             Matcher shownId = RUN_ID.matcher(String.join("\n", shown));
             Matcher actualId = RUN_ID.matcher(actual);
@@ -206,9 +390,19 @@ class DocsExamplesTest {
         }
 
         private String planvm(List<String> words) {
-            String[] args = words.stream().map(this::mapped).toArray(String[]::new);
+            List<String> mappedWords =
+                    new ArrayList<>(words.stream().map(this::mapped).toList());
+            if (!words.isEmpty() && words.get(0).equals("kb") && !words.contains("--root")) {
+                // the page's directory stands for the current directory of .planvm/kb
+                mappedWords.addAll(List.of("--root", dir.resolve(".planvm/kb").toString()));
+            }
+            String[] args = mappedWords.toArray(String[]::new);
             Map<String, String> environment = new HashMap<>();
             environment.put("PLANVM_STORE", dir.resolve(".planvm/runs.db").toString());
+            if (llm != null) {
+                environment.put("OPENAI_BASE_URL", llm.baseUrl());
+                environment.put("PLANVM_LLM_TIMEOUT_SECONDS", "5");
+            }
             if (Files.exists(dir.resolve("planvm.json"))) {
                 environment.put("PLANVM_CONFIG", dir.resolve("planvm.json").toString());
             }
