@@ -1,5 +1,6 @@
 package dev.planvm.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,16 +10,21 @@ import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
+import dev.planvm.tools.approval.PersonTools;
 import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.vm.plantools.PlanTools;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,10 +107,21 @@ final class ValidateCommand implements Callable<Integer> {
         ToolPolicy policy = tools.policy(spec.commandLine());
         Set<String> toolNames;
         ToolRegistry known;
+        Map<String, JsonNode> schemas = new HashMap<>();
         try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
             toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
             known = ToolRegistry.of(loaded.tools());
+            PersonTools.all().forEach(tool -> schemas.put(tool.name(), tool.paramsSchema()));
+            loaded.tools().forEach(tool -> schemas.put(tool.name(), tool.paramsSchema()));
+            for (Plan plan :
+                    PlanTools.load(loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool)) {
+                PlanSignature signature = plan.signature().orElseThrow();
+                if (signature.inputs() != null) {
+                    schemas.put(signature.name(), signature.inputs());
+                }
+            }
         }
+        LiteralParams params = new LiteralParams(schemas);
         PlanLoader loader = new PlanLoader(toolNames, Set.of());
         PlanSources sources = inputs.isEmpty()
                 ? PlanInput.sources(loader, inputs)
@@ -115,7 +132,7 @@ final class ValidateCommand implements Callable<Integer> {
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
-            LoadResult result = denied(PlanInput.load(sources, file, dialect), policy, known);
+            LoadResult result = params.check(denied(PlanInput.load(sources, file, dialect), policy, known));
             allValid &= result.valid();
             if (format == Format.json) {
                 reports.add(report(mapper, file, result));

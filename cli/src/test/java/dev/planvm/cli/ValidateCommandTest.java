@@ -64,6 +64,36 @@ class ValidateCommandTest {
     }
 
     @Test
+    void literal_params_are_checked_against_the_schema_of_the_plan_tool_or_built_in_they_go_to() throws Exception {
+        Files.createDirectories(dir.resolve("tools"));
+        write("tools/headline.json", """
+                {"name": "headline", "inputs": {"type": "object", "properties": {"topic": {"type": "string"}},
+                 "required": ["topic"]}, "plan": [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "${topic}"}}]}""");
+        Path plan = write("calls.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "headline", "tool_params": {"subject": "x"}, "output_vars": ["a"]}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "headline", "tool_params": {"other": "${a}"}, "output_vars": ["b"]}},
+                 {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "sleep", "tool_params": {"secs": 1}, "output_vars": ["c"]}},
+                 {"seq_no": 3, "type": "calling", "parameters": {"tool_name": "headline", "tool_params": {"topic": "${a}"}, "output_vars": ["d"]}},
+                 {"seq_no": 4, "type": "assign", "parameters": {"final_answer": "${b} ${c} ${d}"}}]""");
+
+        CliRun run = CliRun.of(
+                "validate",
+                plan.toString(),
+                "--plan-tools",
+                dir.resolve("tools").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out().lines())
+                .containsExactly(
+                        plan + ": seq_no 0 at /0/parameters: params do not fit the schema of tool 'headline':"
+                                + " required property 'topic' not found",
+                        plan + ": seq_no 1 at /1/parameters: params do not fit the schema of tool 'headline':"
+                                + " required property 'topic' not found",
+                        plan + ": seq_no 2 at /2/parameters: params do not fit the schema of tool 'sleep': property"
+                                + " 'secs' is not defined in the schema and the schema does not allow additional properties");
+    }
+
+    @Test
     void several_files_exit_2_when_any_is_invalid() throws Exception {
         Path good =
                 write("good.json", "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"final_answer\": 1}}]");
