@@ -13,23 +13,20 @@ import org.junit.jupiter.api.Test;
 /**
  * Finding JSON in text takes one linear pass whatever the text: hostile LLM answers and tool
  * outputs (a million unmatched brackets, nested half-objects, quotes that flip what is a string)
- * are scanned in well under a second. The limit is generous for a loaded 2-core machine; the
- * quadratic scan this replaces took minutes on these inputs.
+ * are scanned in one pass. The quadratic scan this replaces took minutes on these inputs; the limit
+ * tells the two apart on a loaded machine.
  */
 class JsonTextLinearTest {
 
     private static final int MILLION = 1_000_000;
-    private static final Duration BUDGET = Duration.ofSeconds(3);
+    /**
+     * Far above a linear scan on any machine (well under a second idle, a few seconds on a loaded 2-core CI
+     * box) and far below the quadratic one (minutes): the test tells the two apart without timing a scan.
+     */
+    private static final Duration BUDGET = Duration.ofSeconds(30);
 
     private static <T> T fast(Supplier<T> work) {
-        return assertTimeoutPreemptively(BUDGET, () -> {
-            work.get(); // a first pass warms the JIT up, so the measured one is the steady state
-            long start = System.nanoTime();
-            T result = work.get();
-            long millis = (System.nanoTime() - start) / 1_000_000;
-            assertThat(millis).as("milliseconds for one scan").isLessThan(1_000);
-            return result;
-        });
+        return assertTimeoutPreemptively(BUDGET, work::get);
     }
 
     @Test
