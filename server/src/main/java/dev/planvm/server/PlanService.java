@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
+import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.ReportModel;
 import dev.planvm.server.report.Reports;
 import dev.planvm.tools.Tool;
@@ -27,6 +28,7 @@ import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -374,7 +376,8 @@ public final class PlanService implements AutoCloseable {
     /**
      * What the run browser draws of a run ({@code GET /v1/runs/{id}/report}): its {@link ReportModel}, and under
      * {@code run} its {@code id}, {@code state}, {@code mode}, {@code parent_run}, {@code pending} (with the
-     * {@code call_id} an approval names) and {@code links}.
+     * {@code call_id} an approval names), {@code links}, and its plan-tool lineage: {@code parent_run_id},
+     * {@code parent_seq_no} and {@code children} as in {@code GET /v1/runs/{id}}.
      */
     public ObjectNode report(String id) {
         StoredRun run = find(id);
@@ -387,8 +390,37 @@ public final class PlanService implements AutoCloseable {
                 .put("parent_run", run.parentRun());
         about.set("pending", pending(run));
         about.set("links", RunDocuments.links(run.id()));
+        var caller = guard(() -> store.caller(run.id()));
+        about.put("parent_run_id", caller.map(RunStore.Caller::runId).orElse(null));
+        about.put("parent_seq_no", caller.map(RunStore.Caller::seqNo).orElse(null));
+        ArrayNode children = about.putArray("children");
+        for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
+            children.addObject()
+                    .put("id", child.summary().id())
+                    .put("seq_no", child.seqNo())
+                    .put("state", child.summary().state())
+                    .put("plan", child.summary().planSource());
+        }
         return model;
     }
+
+    /**
+     * The reports of the child runs {@code run}'s plan-tool calls started, by run id (at most {@value
+     * #MAX_CHILD_REPORTS}, for the standalone HTML report to embed).
+     */
+    public Map<String, ReportInput> childReports(StoredRun run) {
+        Map<String, ReportInput> reports = new LinkedHashMap<>();
+        for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
+            if (reports.size() == MAX_CHILD_REPORTS) {
+                break;
+            }
+            StoredRun stored = find(child.summary().id());
+            reports.put(stored.id(), Reports.of(stored, List.of(stored)));
+        }
+        return reports;
+    }
+
+    private static final int MAX_CHILD_REPORTS = 50;
 
     /** The trace document of a stored run ({@code GET /v1/runs/{id}/trace}): its committed steps, as {@code planvm report} reads it. */
     public ObjectNode trace(String id) {
@@ -455,7 +487,22 @@ public final class PlanService implements AutoCloseable {
         } else {
             answer.putNull("next_offset");
         }
-        return withWaitingFor(answer);
+        return withWaitingFor(withCaller(answer));
+    }
+
+    /** Each run of a page that a plan-tool call started names its parent: {@code "parent_run_id"} (else null). */
+    private ObjectNode withCaller(ObjectNode page) {
+        for (JsonNode run : page.path("runs")) {
+            if (run instanceof ObjectNode item) {
+                String id = item.path("id").asText();
+                item.put(
+                        "parent_run_id",
+                        guard(() -> store.caller(id))
+                                .map(RunStore.Caller::runId)
+                                .orElse(null));
+            }
+        }
+        return page;
     }
 
     /** Each waiting run of a page says what it waits for: {@code "waiting_for": "approval" | "input"}. */

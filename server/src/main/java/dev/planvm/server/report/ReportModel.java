@@ -22,7 +22,8 @@ import dev.planvm.server.internal.Html;
  * <pre>{@code
  * {"title", "summary": {"status", "plan", "mode", "started", "finished", "steps", "error", "pending", "result"},
  *  "lineage": [...], "diff": [...], "graph": {...}, "timeline": {...},
- *  "steps": [{"n", "seq", "type", "duration_ms", "failed", "inputs", "writes", "jump", "error"}], "more_steps"}
+ *  "steps": [{"n", "seq", "type", "duration_ms", "failed", "inputs", "writes", "jump", "error", "children"}],
+ *  "more_steps"}
  * }</pre>
  */
 public final class ReportModel {
@@ -65,6 +66,11 @@ public final class ReportModel {
             }
             if (step.hasNonNull("error")) {
                 entry.put("error", Html.cut(step.path("error").asText(), MAX_VALUE_CHARS));
+            }
+            for (JsonNode call : step.path("calls")) {
+                if (call.hasNonNull("child_run_id")) {
+                    entry.withArray("children").add(call.path("child_run_id").asText());
+                }
             }
         }
         model.put("more_steps", steps.size() - shown);
