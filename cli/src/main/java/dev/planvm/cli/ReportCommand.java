@@ -16,6 +16,9 @@ import dev.planvm.vm.durable.StoredRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,9 +75,10 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
         Path file = Path.of(run);
-        ReportInput input = Files.isRegularFile(file) ? fromTrace(commandLine, file) : fromStore();
+        Map<String, ReportInput> children = new LinkedHashMap<>();
+        ReportInput input = Files.isRegularFile(file) ? fromTrace(commandLine, file) : fromStore(children);
         try {
-            AtomicFiles.write(output, HtmlReport.render(input));
+            AtomicFiles.write(output, HtmlReport.render(input, children));
         } catch (IOException e) {
             commandLine.getErr().println("planvm report: cannot write " + output + ": " + e.getMessage());
             return ExitCodes.RUNTIME_FAILURE;
@@ -83,12 +87,22 @@ final class ReportCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private ReportInput fromStore() {
+    /** A stored run's report; {@code children} gets the reports of the child runs its plan-tool calls started. */
+    private ReportInput fromStore(Map<String, ReportInput> children) {
         try (RunStore runs = store.openExisting(parent.environment())) {
             StoredRun stored = DurableRuns.find(runs, run);
+            for (RunStore.ChildRun child : runs.children(stored.id())) {
+                if (children.size() == MAX_CHILD_REPORTS) {
+                    break;
+                }
+                runs.find(child.summary().id())
+                        .ifPresent(found -> children.put(found.id(), Reports.of(found, List.of(found))));
+            }
             return Reports.of(stored, Reports.lineage(stored, id -> runs.find(id)));
         }
     }
+
+    private static final int MAX_CHILD_REPORTS = 50;
 
     private ReportInput fromTrace(CommandLine commandLine, Path file) throws IOException {
         if (Files.size(file) > MAX_TRACE_BYTES) {
