@@ -35,7 +35,7 @@ async function newPage(viewport) {
   page.on('pageerror', (error) => results.console_errors.push(page.url() + ': ' + error.message));
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
+    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !(config.children_base && url.startsWith(config.children_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
       results.requests_elsewhere.push(url);
     }
   });

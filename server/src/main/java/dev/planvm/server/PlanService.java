@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
+import dev.planvm.server.report.ChildReport;
 import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.ReportModel;
 import dev.planvm.server.report.Reports;
@@ -27,8 +28,8 @@ import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -381,7 +382,11 @@ public final class PlanService implements AutoCloseable {
      */
     public ObjectNode report(String id) {
         StoredRun run = find(id);
-        ObjectNode model = ReportModel.of(Reports.of(run, lineage(run)));
+        List<ChildReport> children = new ArrayList<>();
+        for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
+            children.add(new ChildReport(child.summary().id(), child.seqNo(), null));
+        }
+        ObjectNode model = ReportModel.withChildren(ReportModel.of(Reports.of(run, lineage(run))), children);
         ((ObjectNode) model.path("summary")).put("status", state(run));
         ObjectNode about = model.putObject("run")
                 .put("id", run.id())
@@ -393,9 +398,9 @@ public final class PlanService implements AutoCloseable {
         var caller = guard(() -> store.caller(run.id()));
         about.put("parent_run_id", caller.map(RunStore.Caller::runId).orElse(null));
         about.put("parent_seq_no", caller.map(RunStore.Caller::seqNo).orElse(null));
-        ArrayNode children = about.putArray("children");
+        ArrayNode listed = about.putArray("children");
         for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
-            children.addObject()
+            listed.addObject()
                     .put("id", child.summary().id())
                     .put("seq_no", child.seqNo())
                     .put("state", child.summary().state())
@@ -405,17 +410,18 @@ public final class PlanService implements AutoCloseable {
     }
 
     /**
-     * The reports of the child runs {@code run}'s plan-tool calls started, by run id (at most {@value
-     * #MAX_CHILD_REPORTS}, for the standalone HTML report to embed).
+     * The child runs {@code run}'s plan-tool calls started, in the order they started, with their reports (the
+     * first {@value #MAX_CHILD_REPORTS}), for the standalone HTML report to embed.
      */
-    public Map<String, ReportInput> childReports(StoredRun run) {
-        Map<String, ReportInput> reports = new LinkedHashMap<>();
+    public List<ChildReport> childReports(StoredRun run) {
+        List<ChildReport> reports = new ArrayList<>();
         for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
-            if (reports.size() == MAX_CHILD_REPORTS) {
-                break;
+            ReportInput report = null;
+            if (reports.size() < MAX_CHILD_REPORTS) {
+                StoredRun stored = guard(() -> store.find(child.summary().id())).orElse(null);
+                report = stored == null ? null : Reports.of(stored, List.of(stored));
             }
-            StoredRun stored = find(child.summary().id());
-            reports.put(stored.id(), Reports.of(stored, List.of(stored)));
+            reports.add(new ChildReport(child.summary().id(), child.seqNo(), report));
         }
         return reports;
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.server.internal.Html;
 import dev.planvm.server.internal.Json;
 import dev.planvm.server.internal.UiAssets;
-import java.util.Map;
+import java.util.List;
 
 /**
  * A run as one self-contained HTML page: its {@link ReportModel} inline as JSON and the report's renderer
@@ -26,21 +26,23 @@ public final class HtmlReport {
 
     /** The page. */
     public static String render(ReportInput input) {
-        return render(input, Map.of());
+        return render(input, List.of());
     }
 
     /**
-     * {@link #render(ReportInput)} with the reports of the child runs its plan-tool calls started, by run id,
-     * embedded ({@code child_reports} of the model): a step's nested child block opens onto the child's summary
-     * and steps. A child not given is shown by its id only.
+     * {@link #render(ReportInput)} with the child runs its plan-tool calls started: each is named under its step,
+     * and the reports at hand are embedded ({@code child_reports} of the model), so a step's nested child block
+     * opens onto the child's summary and steps. A child without its report is shown by its id only.
      */
-    public static String render(ReportInput input, Map<String, ReportInput> children) {
+    public static String render(ReportInput input, List<ChildReport> children) {
         String script = UiAssets.text("report.js");
         String css = UiAssets.text("report.css");
-        ObjectNode model = ReportModel.of(input);
-        if (!children.isEmpty()) {
-            ObjectNode embedded = model.putObject("child_reports");
-            children.forEach((id, child) -> embedded.set(id, ReportModel.of(child)));
+        ObjectNode model = ReportModel.withChildren(ReportModel.of(input), children);
+        ObjectNode embedded = model.putObject("child_reports");
+        for (ChildReport child : children) {
+            if (child.report() != null) {
+                embedded.set(child.id(), ReportModel.of(child.report()));
+            }
         }
         String data = scriptSafe(Json.write(model));
         return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
