@@ -3,7 +3,7 @@
 // screenshots to config.artifacts; RunBrowserTest asserts on the results. It exits 1 when a step could not be done.
 //
 // config: {base, chromium, artifacts, results, finished_id, waiting_id, input_id, live_body, report_file,
-//          token_base, token, token_run_id}
+//          token_base, token, token_run_id, children_base, children_parent_id}
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +35,7 @@ async function newPage(viewport) {
   page.on('pageerror', (error) => results.console_errors.push(page.url() + ': ' + error.message));
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
+    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !(config.children_base && url.startsWith(config.children_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
       results.requests_elsewhere.push(url);
     }
   });
@@ -252,6 +252,51 @@ await step('token', async () => {
   await page.waitForFunction(() => document.getElementById('main').dataset.live === 'ended', { timeout: 20_000 });
   results.token_run = await page.$eval('#main', (main) => ({ state: main.dataset.state, events: Number(main.dataset.events || 0) }));
   await page.close();
+});
+
+// 7. child runs of plan tools: nested, expandable blocks on the parent's page and in its standalone report
+await step('children', async () => {
+  const base = config.children_base;
+  const parent = config.children_parent_id;
+  const page = await newPage(WIDE);
+  await page.goto(base + '/#/runs/' + parent);
+  await page.waitForFunction(() => document.getElementById('main').dataset.live === 'ended', { timeout: 20_000 });
+  await page.waitForSelector('#report[data-ready="1"]');
+  results.children_blocks = await page.$$eval('#report details.child-run', (all) => all.map((d) => ({
+    id: d.dataset.child, seq: d.dataset.parentSeq, in_step: !!d.closest('details.step'), open: d.open })));
+  await page.$eval('#report details.step', (d) => { d.open = true; });
+  await page.focus('#report details.child-run > summary');
+  await page.keyboard.press('Enter'); // keyboard: a <summary> opens its <details>
+  await page.waitForSelector('#report details.child-run[data-loaded]', { timeout: 20_000 });
+  results.children_expanded = await page.$eval('#report details.child-run[data-loaded]', (d) => ({
+    id: d.dataset.child,
+    steps: d.querySelectorAll('details.step').length,
+    link: (d.querySelector('a.child-link') || {}).hash || null,
+  }));
+  await page.screenshot({ path: join(config.artifacts, 'run-page-children.png'), fullPage: true });
+  results.screenshots.push(join(config.artifacts, 'run-page-children.png'));
+  await page.click('#report details.child-run[data-loaded] a.child-link');
+  await page.waitForSelector('#main .parent-run a.parent-link', { timeout: 20_000 });
+  results.child_page_parent = await page.$eval('#main .parent-run a.parent-link', (a) => a.textContent);
+  await page.goto(base + '/#/');
+  await page.waitForSelector('body[data-ready="list"]', { timeout: 20_000 });
+  results.children_list = await page.$$eval('table.runs tbody tr', (rows) => rows.map((r) => ({ id: r.dataset.run, parent: r.dataset.parent || null })));
+  await page.click('#hide-children');
+  await page.waitForFunction(() => location.hash.includes('children=hide') && document.body.dataset.ready === 'list');
+  results.children_hidden_list = await page.$$eval('table.runs tbody tr', (rows) => rows.map((r) => r.dataset.run));
+  await page.close();
+
+  const report = await newPage(WIDE);
+  await report.goto(base + '/runs/' + parent, { waitUntil: 'load' });
+  await report.waitForSelector('body[data-ready="1"]', { timeout: 20_000 });
+  await report.$eval('details.step', (d) => { d.open = true; });
+  await report.click('details.child-run > summary');
+  await report.waitForSelector('details.child-run[data-loaded]', { timeout: 20_000 });
+  results.report_children = await report.$$eval('details.child-run', (all) => all.map((d) => ({
+    id: d.dataset.child, steps: d.querySelectorAll('details.step').length, open: d.open })));
+  await report.screenshot({ path: join(config.artifacts, 'report-children.png'), fullPage: true });
+  results.screenshots.push(join(config.artifacts, 'report-children.png'));
+  await report.close();
 });
 
 await browser.close();

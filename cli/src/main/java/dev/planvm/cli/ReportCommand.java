@@ -7,6 +7,7 @@ import dev.planvm.json.AtomicFiles;
 import dev.planvm.json.JsonErrors;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
+import dev.planvm.server.report.ChildReport;
 import dev.planvm.server.report.HtmlReport;
 import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.Reports;
@@ -16,6 +17,8 @@ import dev.planvm.vm.durable.StoredRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,9 +75,10 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CommandLine commandLine = spec.commandLine();
         Path file = Path.of(run);
-        ReportInput input = Files.isRegularFile(file) ? fromTrace(commandLine, file) : fromStore();
+        List<ChildReport> children = new ArrayList<>();
+        ReportInput input = Files.isRegularFile(file) ? fromTrace(commandLine, file) : fromStore(children);
         try {
-            AtomicFiles.write(output, HtmlReport.render(input));
+            AtomicFiles.write(output, HtmlReport.render(input, children));
         } catch (IOException e) {
             commandLine.getErr().println("planvm report: cannot write " + output + ": " + e.getMessage());
             return ExitCodes.RUNTIME_FAILURE;
@@ -83,12 +87,23 @@ final class ReportCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private ReportInput fromStore() {
+    /** A stored run's report; {@code children} gets the reports of the child runs its plan-tool calls started. */
+    private ReportInput fromStore(List<ChildReport> children) {
         try (RunStore runs = store.openExisting(parent.environment())) {
             StoredRun stored = DurableRuns.find(runs, run);
+            for (RunStore.ChildRun child : runs.children(stored.id())) {
+                ReportInput report = children.size() < MAX_CHILD_REPORTS
+                        ? runs.find(child.summary().id())
+                                .map(found -> Reports.of(found, List.of(found)))
+                                .orElse(null)
+                        : null;
+                children.add(new ChildReport(child.summary().id(), child.seqNo(), report));
+            }
             return Reports.of(stored, Reports.lineage(stored, id -> runs.find(id)));
         }
     }
+
+    private static final int MAX_CHILD_REPORTS = 50;
 
     private ReportInput fromTrace(CommandLine commandLine, Path file) throws IOException {
         if (Files.size(file) > MAX_TRACE_BYTES) {

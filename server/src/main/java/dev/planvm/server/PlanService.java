@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
+import dev.planvm.server.report.ChildReport;
+import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.ReportModel;
 import dev.planvm.server.report.Reports;
 import dev.planvm.tools.Tool;
@@ -26,6 +28,7 @@ import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -396,11 +399,16 @@ public final class PlanService implements AutoCloseable {
     /**
      * What the run browser draws of a run ({@code GET /v1/runs/{id}/report}): its {@link ReportModel}, and under
      * {@code run} its {@code id}, {@code state}, {@code mode}, {@code parent_run}, {@code pending} (with the
-     * {@code call_id} an approval names) and {@code links}.
+     * {@code call_id} an approval names), {@code links}, and its plan-tool lineage: {@code parent_run_id},
+     * {@code parent_seq_no} and {@code children} as in {@code GET /v1/runs/{id}}.
      */
     public ObjectNode report(String id) {
         StoredRun run = find(id);
-        ObjectNode model = ReportModel.of(Reports.of(run, lineage(run)));
+        List<ChildReport> children = new ArrayList<>();
+        for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
+            children.add(new ChildReport(child.summary().id(), child.seqNo(), null));
+        }
+        ObjectNode model = ReportModel.withChildren(ReportModel.of(Reports.of(run, lineage(run))), children);
         ((ObjectNode) model.path("summary")).put("status", state(run));
         ObjectNode about = model.putObject("run")
                 .put("id", run.id())
@@ -409,8 +417,38 @@ public final class PlanService implements AutoCloseable {
                 .put("parent_run", run.parentRun());
         about.set("pending", pending(run));
         about.set("links", RunDocuments.links(run.id()));
+        var caller = guard(() -> store.caller(run.id()));
+        about.put("parent_run_id", caller.map(RunStore.Caller::runId).orElse(null));
+        about.put("parent_seq_no", caller.map(RunStore.Caller::seqNo).orElse(null));
+        ArrayNode listed = about.putArray("children");
+        for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
+            listed.addObject()
+                    .put("id", child.summary().id())
+                    .put("seq_no", child.seqNo())
+                    .put("state", child.summary().state())
+                    .put("plan", child.summary().planSource());
+        }
         return model;
     }
+
+    /**
+     * The child runs {@code run}'s plan-tool calls started, in the order they started, with their reports (the
+     * first {@value #MAX_CHILD_REPORTS}), for the standalone HTML report to embed.
+     */
+    public List<ChildReport> childReports(StoredRun run) {
+        List<ChildReport> reports = new ArrayList<>();
+        for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
+            ReportInput report = null;
+            if (reports.size() < MAX_CHILD_REPORTS) {
+                StoredRun stored = guard(() -> store.find(child.summary().id())).orElse(null);
+                report = stored == null ? null : Reports.of(stored, List.of(stored));
+            }
+            reports.add(new ChildReport(child.summary().id(), child.seqNo(), report));
+        }
+        return reports;
+    }
+
+    private static final int MAX_CHILD_REPORTS = 50;
 
     /** The trace document of a stored run ({@code GET /v1/runs/{id}/trace}): its committed steps, as {@code planvm report} reads it. */
     public ObjectNode trace(String id) {
@@ -477,7 +515,22 @@ public final class PlanService implements AutoCloseable {
         } else {
             answer.putNull("next_offset");
         }
-        return withWaitingFor(answer);
+        return withWaitingFor(withCaller(answer));
+    }
+
+    /** Each run of a page that a plan-tool call started names its parent: {@code "parent_run_id"} (else null). */
+    private ObjectNode withCaller(ObjectNode page) {
+        for (JsonNode run : page.path("runs")) {
+            if (run instanceof ObjectNode item) {
+                String id = item.path("id").asText();
+                item.put(
+                        "parent_run_id",
+                        guard(() -> store.caller(id))
+                                .map(RunStore.Caller::runId)
+                                .orElse(null));
+            }
+        }
+        return page;
     }
 
     /** Each waiting run of a page says what it waits for: {@code "waiting_for": "approval" | "input"}. */

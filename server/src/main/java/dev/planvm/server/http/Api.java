@@ -139,7 +139,9 @@ final class Api {
             only(request, "GET");
             StoredRun run = service.storedRun(report.group(1));
             return new Response.Text(
-                    200, "text/html; charset=utf-8", HtmlReport.render(Reports.of(run, service.lineage(run))));
+                    200,
+                    "text/html; charset=utf-8",
+                    HtmlReport.render(Reports.of(run, service.lineage(run)), service.childReports(run)));
         }
         Matcher run = RUN.matcher(path);
         if (!run.matches()) {

@@ -1,8 +1,10 @@
 package dev.planvm.server.report;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.server.internal.Html;
 import dev.planvm.server.internal.Json;
 import dev.planvm.server.internal.UiAssets;
+import java.util.List;
 
 /**
  * A run as one self-contained HTML page: its {@link ReportModel} inline as JSON and the report's renderer
@@ -11,7 +13,8 @@ import dev.planvm.server.internal.UiAssets;
  * nothing else. Sections: the run's summary (a text result as text, Markdown rendered safely), its lineage, the
  * differences from an expectation (a failed regression), the plan as a flow graph, a timeline of steps and calls,
  * and every step with its inputs, writes and error (expandable). Every value comes from the trace, whose secrets
- * the VM redacted. One entry method: {@link #render}.
+ * the VM redacted. A plan-tool step shows its child run nested ({@code details.child-run}), with the child's
+ * steps when its report is embedded. One entry method: {@link #render}.
  *
  * <p>Once its script ran: {@code svg#flow-graph g.node[data-seq]}, {@code svg#timeline rect.bar},
  * {@code details.step[data-seq]}; clicking a node or a bar opens its step; the body has {@code data-ready="1"},
@@ -23,9 +26,25 @@ public final class HtmlReport {
 
     /** The page. */
     public static String render(ReportInput input) {
+        return render(input, List.of());
+    }
+
+    /**
+     * {@link #render(ReportInput)} with the child runs its plan-tool calls started: each is named under its step,
+     * and the reports at hand are embedded ({@code child_reports} of the model), so a step's nested child block
+     * opens onto the child's summary and steps. A child without its report is shown by its id only.
+     */
+    public static String render(ReportInput input, List<ChildReport> children) {
         String script = UiAssets.text("report.js");
         String css = UiAssets.text("report.css");
-        String data = scriptSafe(Json.write(ReportModel.of(input)));
+        ObjectNode model = ReportModel.withChildren(ReportModel.of(input), children);
+        ObjectNode embedded = model.putObject("child_reports");
+        for (ChildReport child : children) {
+            if (child.report() != null) {
+                embedded.set(child.id(), ReportModel.of(child.report()));
+            }
+        }
+        String data = scriptSafe(Json.write(model));
         return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
                 + UiAssets.cspHash(css) + "; script-src " + UiAssets.cspHash(script)

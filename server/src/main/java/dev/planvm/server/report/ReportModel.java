@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.server.internal.Html;
+import java.util.List;
 
 /**
  * What the report's renderer ({@code report.js}) draws, built once on the server from a {@link ReportInput}:
@@ -22,7 +23,8 @@ import dev.planvm.server.internal.Html;
  * <pre>{@code
  * {"title", "summary": {"status", "plan", "mode", "started", "finished", "steps", "error", "pending", "result"},
  *  "lineage": [...], "diff": [...], "graph": {...}, "timeline": {...},
- *  "steps": [{"n", "seq", "type", "duration_ms", "failed", "inputs", "writes", "jump", "error"}], "more_steps"}
+ *  "steps": [{"n", "seq", "type", "duration_ms", "failed", "inputs", "writes", "jump", "error", "children"}],
+ *  "more_steps"}
  * }</pre>
  */
 public final class ReportModel {
@@ -66,8 +68,37 @@ public final class ReportModel {
             if (step.hasNonNull("error")) {
                 entry.put("error", Html.cut(step.path("error").asText(), MAX_VALUE_CHARS));
             }
+            for (JsonNode call : step.path("calls")) {
+                if (call.hasNonNull("child_run_id")) {
+                    entry.withArray("children").add(call.path("child_run_id").asText());
+                }
+            }
         }
         model.put("more_steps", steps.size() - shown);
+        return model;
+    }
+
+    /**
+     * Names {@code children} under the steps that started them ({@code "children"} of a step), where the trace
+     * did not already: the k-th child of seq_no S goes to the k-th step of seq_no S (a stored run's trace keeps no
+     * {@code calls}, so its steps do not name their child runs).
+     */
+    public static ObjectNode withChildren(ObjectNode model, List<ChildReport> children) {
+        java.util.Set<String> named = new java.util.HashSet<>();
+        model.path("steps").forEach(step -> step.path("children").forEach(c -> named.add(c.asText())));
+        java.util.Map<Integer, Integer> taken = new java.util.HashMap<>();
+        for (ChildReport child : children) {
+            if (named.contains(child.id())) {
+                continue;
+            }
+            int k = taken.merge(child.seqNo(), 1, Integer::sum);
+            for (JsonNode step : model.path("steps")) {
+                if (step.path("seq").asInt() == child.seqNo() && --k == 0) {
+                    ((ObjectNode) step).withArray("children").add(child.id());
+                    break;
+                }
+            }
+        }
         return model;
     }
 

@@ -98,6 +98,7 @@ async function listPage(query) {
   document.body.dataset.page = 'list';
   const state = STATES.includes(query.get('state')) ? query.get('state') : '';
   const search = query.get('q') || '';
+  const hideChildren = query.get('children') === 'hide';
   const offset = Math.max(0, parseInt(query.get('offset') || '0', 10) || 0);
   main.replaceChildren(el('h1', null, 'Runs'));
 
@@ -110,16 +111,21 @@ async function listPage(query) {
   const searchLabel = el('label', { for: 'search' }, 'Plan or run id');
   const input = el('input', { id: 'search', name: 'q', type: 'search', value: search, placeholder: 'e.g. tidb or 4f2a' });
   searchLabel.appendChild(input);
-  filters.append(stateLabel, searchLabel, el('button', { type: 'submit' }, 'Filter'));
+  const hideLabel = el('label', { for: 'hide-children' });
+  const hide = el('input', { id: 'hide-children', name: 'children', type: 'checkbox', checked: hideChildren });
+  hideLabel.append(hide, document.createTextNode(' Hide child runs'));
+  filters.append(stateLabel, searchLabel, hideLabel, el('button', { type: 'submit' }, 'Filter'));
   const go = (event) => {
     if (event) event.preventDefault();
     const next = new URLSearchParams();
     if (select.value) next.set('state', select.value);
     if (input.value.trim()) next.set('q', input.value.trim());
+    if (hide.checked) next.set('children', 'hide');
     location.hash = '#/?' + next.toString();
   };
   filters.addEventListener('submit', go);
   select.addEventListener('change', go);
+  hide.addEventListener('change', go);
   main.appendChild(filters);
 
   const url = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
@@ -136,12 +142,14 @@ async function listPage(query) {
   const table = el('table', { class: 'runs' });
   table.appendChild(el('caption', { class: 'skip' }, 'Runs, most recent first'));
   const head = el('tr');
-  [['Run', ''], ['State', ''], ['Plan', ''], ['Started', 'hide-narrow'], ['Duration', ''], ['Steps', 'hide-narrow'], ['Waiting for', '']]
+  [['Run', ''], ['State', ''], ['Plan', ''], ['Started', 'hide-narrow'], ['Duration', ''], ['Steps', 'hide-narrow'], ['Waiting for', ''], ['Parent run', '']]
     .forEach(([name, cls]) => head.appendChild(el('th', { scope: 'col', class: cls || null }, name)));
   table.appendChild(el('thead')).appendChild(head);
   const body = table.appendChild(el('tbody'));
-  page.runs.forEach((run) => {
-    const row = el('tr', { 'data-run': run.id, 'data-state': run.state });
+  const runs = hideChildren ? page.runs.filter((run) => !run.parent_run_id) : page.runs;
+  runs.forEach((run) => {
+    const row = el('tr', { 'data-run': run.id, 'data-state': run.state, 'data-parent': run.parent_run_id || null,
+      class: run.parent_run_id ? 'child' : null });
     const link = el('a', { href: '#/runs/' + encodeURIComponent(run.id) });
     link.appendChild(el('code', null, run.id));
     row.appendChild(el('td')).appendChild(link);
@@ -151,11 +159,17 @@ async function listPage(query) {
     row.appendChild(el('td', { class: 'num' }, run.state === 'interrupted' ? '' : duration(run.started, run.finished)));
     row.appendChild(el('td', { class: 'num hide-narrow' }, run.steps));
     row.appendChild(el('td', null, run.state === 'waiting' ? (run.waiting_for || 'approval') : ''));
+    const parentCell = row.appendChild(el('td', { class: 'parent' }));
+    if (run.parent_run_id) {
+      const up = el('a', { href: '#/runs/' + encodeURIComponent(run.parent_run_id), 'aria-label': 'parent run ' + run.parent_run_id });
+      up.appendChild(el('code', null, run.parent_run_id));
+      parentCell.appendChild(up);
+    }
     body.appendChild(row);
   });
   box.appendChild(table);
   main.appendChild(box);
-  if (!page.runs.length) main.appendChild(el('p', { class: 'empty' }, 'No runs' + (state || search ? ' match.' : ' yet.')));
+  if (!runs.length) main.appendChild(el('p', { class: 'empty' }, 'No runs' + (state || search ? ' match.' : ' yet.')));
 
   const pager = el('nav', { class: 'pager', 'aria-label': 'pages of runs' });
   const move = (to) => {
@@ -237,10 +251,11 @@ async function runPage(id) {
   const stateBadge = el('span');
   const live = el('span', { class: 'live', 'aria-live': 'polite' });
   head.append(title, stateBadge, live);
+  const parent = el('div');
   const approval = el('div');
   const actions = el('div', { class: 'actions' });
   const report = el('div', { id: 'report' });
-  main.replaceChildren(back, head, approval, actions, report);
+  main.replaceChildren(back, head, parent, approval, actions, report);
 
   let model = null;
   let refreshing = null;
@@ -273,11 +288,27 @@ async function runPage(id) {
     const run = model.run;
     main.dataset.state = run.state;
     stateBadge.replaceChildren(badge(run.state));
-    window.PlanvmReport.render(report, model, { heading: false });
+    drawParent(run);
+    window.PlanvmReport.render(report, model, {
+      heading: false,
+      child: (child) => api('v1/runs/' + encodeURIComponent(child) + '/report'),
+      childLink: (child) => '#/runs/' + encodeURIComponent(child),
+    });
+    main.dataset.children = String(report.querySelectorAll('details.child-run').length);
     main.dataset.ran = String(report.querySelectorAll('#flow-graph g.node.ran, #flow-graph g.node.failed').length);
     main.dataset.steps = String(model.summary.steps);
     drawApproval(run);
     drawActions(run);
+  }
+
+  /** A child run of a plan-tool call links to its parent run and the step that started it. */
+  function drawParent(run) {
+    if (!run.parent_run_id) { parent.replaceChildren(); return; }
+    const p = el('p', { class: 'parent-run' }, 'Child run of a plan-tool call: seq_no ' + run.parent_seq_no + ' of run ');
+    const link = el('a', { href: '#/runs/' + encodeURIComponent(run.parent_run_id), class: 'parent-link' });
+    link.appendChild(el('code', null, run.parent_run_id));
+    p.appendChild(link);
+    parent.replaceChildren(p);
   }
 
   function drawApproval(run) {

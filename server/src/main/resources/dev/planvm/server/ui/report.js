@@ -428,12 +428,14 @@
 
   // ---------------------------------------------------------------- steps
 
-  function steps(model, open) {
-    var section = el('section', { id: 'steps' });
-    section.appendChild(el('h2', null, 'Steps'));
+  function steps(model, open, options, prefix) {
+    options = options || {};
+    prefix = prefix || '';
+    var section = el('section', prefix ? { class: 'child-steps' } : { id: 'steps' });
+    section.appendChild(el(prefix ? 'h4' : 'h2', null, 'Steps'));
     (model.steps || []).forEach(function (s) {
-      var id = 'step-' + s.n;
-      var details = el('details', { class: 'step' + (s.failed ? ' failed' : ''), id: id, 'data-seq': s.seq });
+      var id = prefix + 'step-' + s.n;
+      var details = el('details', { class: 'step' + (s.failed ? ' failed' : ''), id: id, 'data-seq': prefix ? null : s.seq });
       if (open[id]) details.open = true;
       details.appendChild(el('summary', null, 'step ' + s.n + ' · seq_no ' + s.seq + ' · ' + s.type + ' · ' +
         fmt(s.duration_ms) + ' ms' + (s.failed ? ' · failed' : '')));
@@ -447,10 +449,56 @@
         details.appendChild(el('h4', null, 'error'));
         details.appendChild(el('pre', { class: 'error' }, s.error));
       }
+      (s.children || []).forEach(function (child) {
+        details.appendChild(childBlock(child, s.seq, model, open, options));
+      });
       section.appendChild(details);
     });
     if (model.more_steps > 0) section.appendChild(el('p', { class: 'note' }, model.more_steps + ' more steps are not listed.'));
     return section;
+  }
+
+  /**
+   * A plan-tool call's child run as a nested, expandable block: a <details> whose summary names the run. Opened,
+   * it shows the child's summary and steps: from {@code options.child(id)} (a promise of the child's model, in the
+   * run browser), else from {@code model.child_reports[id]} (embedded by {@code planvm report}), else it says where
+   * the child's steps are. Its open state survives a redraw.
+   */
+  function childBlock(id, seq, model, open, options) {
+    var key = 'child-' + String(id).replace(/[^A-Za-z0-9]/g, '');
+    var details = el('details', { class: 'child-run', id: key, 'data-child': id, 'data-parent-seq': seq });
+    var head = el('summary', null, 'child run ' + id + ' (seq_no ' + seq + ')');
+    details.appendChild(head);
+    var body = el('div', { class: 'child-body' });
+    details.appendChild(body);
+    if (options.childLink) {
+      var p = el('p');
+      p.appendChild(el('a', { href: options.childLink(id), class: 'child-link' }, 'open run ' + id + ' on its own page'));
+      details.insertBefore(p, body);
+    }
+    function fill(child) {
+      body.replaceChildren();
+      if (!child) {
+        body.appendChild(el('p', { class: 'note' }, 'child run ' + id + ': its steps are in its own trace, not in this one.'));
+        return;
+      }
+      body.appendChild(summary(child));
+      body.appendChild(steps(child, open, {}, key + '-'));
+      details.setAttribute('data-loaded', String((child.steps || []).length));
+    }
+    function load() {
+      if (options.child) {
+        body.replaceChildren(el('p', { class: 'note' }, 'loading child run ' + id + '…'));
+        Promise.resolve(options.child(id)).then(fill, function (e) {
+          body.replaceChildren(el('p', { class: 'error' }, 'cannot read child run ' + id + ': ' + e.message));
+        });
+      } else {
+        fill((model.child_reports || {})[id]);
+      }
+    }
+    details.addEventListener('toggle', function () { if (details.open) load(); });
+    if (open[key]) { details.open = true; load(); }
+    return details;
   }
 
   function legend(keys) {
@@ -471,7 +519,7 @@
   function render(root, model, options) {
     options = options || {};
     var open = {};
-    root.querySelectorAll('details.step[open]').forEach(function (d) { open[d.id] = true; });
+    root.querySelectorAll('details.step[open], details.child-run[open]').forEach(function (d) { open[d.id] = true; });
     root.replaceChildren();
     var header = el('header');
     if (options.heading !== false) header.appendChild(el('h1', null, model.title || 'planvm run'));
@@ -507,7 +555,16 @@
     time.appendChild(legend([['step', 'step'], ['call', 'call'], ['attempt', 'failed attempt'], ['wait', 'wait before a retry']]));
     time.appendChild(timeline(model));
     root.appendChild(time);
-    root.appendChild(steps(model, open));
+    root.appendChild(steps(model, open, options));
+    var listed = {};
+    (model.steps || []).forEach(function (s) { (s.children || []).forEach(function (c) { listed[c] = true; }); });
+    var others = ((model.run || {}).children || []).filter(function (c) { return !listed[c.id]; });
+    if (others.length) {
+      var more = el('section', { id: 'children' });
+      more.appendChild(el('h2', null, 'Child runs of steps not committed yet'));
+      others.forEach(function (c) { more.appendChild(childBlock(c.id, c.seq_no, model, open, options)); });
+      root.appendChild(more);
+    }
     wire(root);
     root.setAttribute('data-nodes', root.querySelectorAll('#flow-graph g.node').length);
     root.setAttribute('data-bars', root.querySelectorAll('#timeline rect.bar').length);
@@ -525,7 +582,7 @@
       step.scrollIntoView({ block: 'center' });
     }
     function bySeq(seq) {
-      return root.querySelector('details.step[data-seq="' + String(seq).replace(/[^0-9-]/g, '') + '"]');
+      return root.querySelector('#steps > details.step[data-seq="' + String(seq).replace(/[^0-9-]/g, '') + '"]');
     }
     root.querySelectorAll('#flow-graph g.node').forEach(function (node) {
       function go() { openStep(bySeq(node.getAttribute('data-seq'))); }

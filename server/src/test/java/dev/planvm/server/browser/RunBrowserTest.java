@@ -57,6 +57,8 @@ class RunBrowserTest {
 
     private static ServerFixture server;
     private static ServerFixture guarded;
+    private static ServerFixture withPlanTools;
+    private static String childrenParent;
     private static String guardedRun;
     private static JsonNode results;
     private static String finished;
@@ -112,6 +114,21 @@ class RunBrowserTest {
                 .path("id")
                 .asText();
 
+        withPlanTools = new ServerFixture(
+                dir.resolve("plan-tools.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.DEFAULT,
+                builder -> builder.planTools(Path.of("../plans/plan-tools")));
+        ObjectNode parentRun = ServerFixture.JSON.createObjectNode().put("name", "plan-tools-parent.json");
+        parentRun.set(
+                "plan",
+                ServerFixture.JSON.readTree(
+                        Path.of("../plans/plan-tools-parent.json").toFile()));
+        JsonNode parentDone =
+                withPlanTools.post("/v1/runs?wait=true", parentRun.toString()).json();
+        assertThat(parentDone.path("state").asText()).as(parentDone.toString()).isEqualTo("succeeded");
+        childrenParent = parentDone.path("id").asText();
+
         ObjectNode live = ServerFixture.JSON.createObjectNode();
         live.set("plan", ServerFixture.JSON.readTree(PLAN.toFile()));
         live.put("name", "stackvm-tidb-best-practices.json").put("mode", "replay");
@@ -136,7 +153,9 @@ class RunBrowserTest {
                 .put("report_file", report.toString())
                 .put("token_base", guarded.server.url())
                 .put("token", TOKEN)
-                .put("token_run_id", guardedRun);
+                .put("token_run_id", guardedRun)
+                .put("children_base", withPlanTools.server.url())
+                .put("children_parent_id", childrenParent);
         Path configFile = dir.resolve("config.json");
         Files.writeString(configFile, config.toString());
         Path log = dir.resolve("node.log");
@@ -165,6 +184,9 @@ class RunBrowserTest {
         if (guarded != null) {
             guarded.close();
         }
+        if (withPlanTools != null) {
+            withPlanTools.close();
+        }
     }
 
     /** The tidb plan replayed in process (with its calls in the trace), as {@code planvm report} draws it. */
@@ -175,6 +197,46 @@ class RunBrowserTest {
                 .planOrThrow();
         RunResult run = server.vm.run(plan, Map.of(), RunMode.replay(Cassette.read(CASSETTE), false));
         return HtmlReport.render(Reports.of(run.trace(), plan.document(), "planvm run of " + PLAN.getFileName()));
+    }
+
+    @Test
+    void the_run_page_nests_each_plan_tool_child_run_and_expanding_one_shows_its_steps() {
+        JsonNode blocks = results.path("children_blocks");
+        assertThat(blocks).as(results.toString()).hasSize(3);
+        blocks.forEach(
+                b -> assertThat(b.path("in_step").asBoolean()).as(b.toString()).isTrue());
+        JsonNode expanded = results.path("children_expanded");
+        assertThat(expanded.path("steps").asInt()).as(expanded.toString()).isEqualTo(2);
+        assertThat(expanded.path("link").asText())
+                .isEqualTo("#/runs/" + expanded.path("id").asText());
+        assertThat(results.path("child_page_parent").asText()).isEqualTo(childrenParent);
+        assertThat(ARTIFACTS.resolve("run-page-children.png")).exists();
+    }
+
+    @Test
+    void the_run_list_names_each_childs_parent_and_can_hide_children() {
+        JsonNode rows = results.path("children_list");
+        assertThat(rows).as(results.toString()).hasSize(4);
+        int children = 0;
+        for (JsonNode row : rows) {
+            if (!row.path("parent").isNull()) {
+                assertThat(row.path("parent").asText()).isEqualTo(childrenParent);
+                children++;
+            }
+        }
+        assertThat(children).isEqualTo(3);
+        assertThat(results.path("children_hidden_list"))
+                .extracting(JsonNode::asText)
+                .containsExactly(childrenParent);
+    }
+
+    @Test
+    void the_standalone_report_embeds_the_child_runs_and_expands_one_to_its_steps() {
+        JsonNode children = results.path("report_children");
+        assertThat(children).as(results.toString()).hasSize(3);
+        assertThat(children.get(0).path("open").asBoolean()).isTrue();
+        assertThat(children.get(0).path("steps").asInt()).isEqualTo(2);
+        assertThat(ARTIFACTS.resolve("report-children.png")).exists();
     }
 
     @Test
