@@ -119,13 +119,17 @@ final class RunCommand implements Callable<Integer> {
                     commandLine, "--only runs one step here: leave out --temporal and --keep-going");
         }
         if (temporal.enabled()) {
-            if (keepGoing) {
-                throw new CommandLine.ParameterException(
-                        commandLine, "--keep-going does not run on Temporal yet: leave out --temporal or --keep-going");
-            }
             TemporalSupport.require("run --temporal", commandLine);
             return TemporalRun.run(
-                    file, trace, modeOptions, vmOptions, temporal, temporalRun, verbosity.verbose(), commandLine);
+                    file,
+                    trace,
+                    modeOptions,
+                    vmOptions,
+                    temporal,
+                    temporalRun,
+                    keepGoing,
+                    verbosity.verbose(),
+                    commandLine);
         }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);

@@ -11,6 +11,7 @@ import dev.planvm.temporal.TemporalException;
 import dev.planvm.temporal.TemporalPlans;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.StepFailure;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
@@ -18,6 +19,7 @@ import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.StepError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +41,7 @@ final class TemporalRun {
 
     private TemporalRun() {}
 
-    /** {@code run FILE --temporal ...}; returns the exit code. */
+    /** {@code run FILE --temporal ...} ({@code keepGoing}: {@code --keep-going}); returns the exit code. */
     static int run(
             String file,
             Path trace,
@@ -47,6 +49,7 @@ final class TemporalRun {
             VmOptions vmOptions,
             TemporalOptions temporal,
             TemporalRunOptions runOptions,
+            boolean keepGoing,
             boolean verbose,
             CommandLine commandLine)
             throws IOException {
@@ -66,7 +69,7 @@ final class TemporalRun {
                 text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
                 vmOptions.inputs(commandLine),
                 TemporalRequests.secretNames(vmOptions, commandLine),
-                TemporalRequests.settings(vmOptions, commandLine));
+                TemporalRequests.settings(vmOptions, commandLine).withKeepGoing(keepGoing));
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
             request = request.withMode("replay", replay.cassette().toJson(), false);
@@ -220,6 +223,17 @@ final class TemporalRun {
                 took,
                 response.trace(),
                 response.warnings(),
-                earlyCalls);
+                earlyCalls,
+                null,
+                response.failedSteps().stream().map(TemporalRun::stepError).toList());
+    }
+
+    /** A step that failed and let the workflow's run go on, as a local result lists it. */
+    private static StepError stepError(StepFailure failed) {
+        StepError.Kind kind = java.util.Arrays.stream(StepError.Kind.values())
+                .filter(k -> k.label().equals(failed.kind()))
+                .findFirst()
+                .orElse(StepError.Kind.STEP_FAILED); // a kind this client does not know
+        return new StepError(failed.seqNo(), failed.type(), failed.tool(), kind, failed.message());
     }
 }

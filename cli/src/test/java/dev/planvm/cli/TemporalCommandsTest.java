@@ -56,6 +56,11 @@ class TemporalCommandsTest {
         cities.createContext("/cities/", exchange -> {
             authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
             String city = exchange.getRequestURI().getPath().substring("/cities/".length());
+            if (city.equals("Atlantis")) { // a call that fails for good
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
             byte[] body = ("{\"data\": {\"city\": \"" + city + "\", \"population\": 709000}}")
                     .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -154,6 +159,33 @@ class TemporalCommandsTest {
         CliRun rejected = CliRun.of("run", unknown.toString(), "--temporal", target);
         assertThat(rejected.exitCode()).isEqualTo(2);
         assertThat(rejected.err()).startsWith(unknown + ": seq_no 0: tool 'vector_search' is not installed");
+    }
+
+    @Test
+    void keep_going_on_temporal_reports_the_failed_steps_and_exits_as_locally() throws Exception {
+        Path plan = plan("keep.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"city": "Atlantis"},
+                  "output_vars": ["lost"]}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "lookup", "tool_params": {"city": "Oslo"},
+                  "output_vars": ["population"]}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${population}"}}]""");
+        CliRun remote = CliRun.of("run", plan.toString(), "--temporal", target, "--keep-going");
+        CliRun local = CliRun.withEnvironment(
+                Map.of("CITY_TOKEN", TOKEN),
+                "run",
+                plan.toString(),
+                "--config",
+                config.toString(),
+                "--no-store",
+                "--keep-going");
+
+        assertThat(local.exitCode()).as(local.err()).isEqualTo(1);
+        assertThat(remote.exitCode()).as(remote.err()).isEqualTo(1);
+        assertThat(remote.out()).isEqualTo(local.out()).isEqualTo("709000\n");
+        assertThat(remote.err())
+                .isEqualTo(local.err())
+                .startsWith(plan + ": seq_no 0 (calling) failed, tool_error, and the run went on: tool 'lookup' failed")
+                .endsWith(plan + ": 1 step failed (--keep-going)\n");
     }
 
     @Test

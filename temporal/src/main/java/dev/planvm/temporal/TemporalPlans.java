@@ -284,6 +284,17 @@ public final class TemporalPlans {
         if (!response.problems().isEmpty()) {
             document.set("problems", JSON.valueToTree(response.problems()));
         }
+        if (!response.failedSteps().isEmpty()) { // a run that kept going: as a local trace lists them
+            ArrayNode failed = document.putArray("failed_steps");
+            response.failedSteps().forEach(step -> {
+                ObjectNode entry =
+                        failed.addObject().put("seq_no", step.seqNo()).put("type", step.type());
+                if (step.tool() != null) {
+                    entry.put("tool", step.tool());
+                }
+                entry.put("kind", step.kind()).put("message", step.message());
+            });
+        }
         document.put("step_count", response.steps());
         document.set("steps", trace != null && trace.has("steps") ? trace.get("steps") : JSON.createArrayNode());
         return document;

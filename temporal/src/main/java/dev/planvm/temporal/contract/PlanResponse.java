@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param problems    why the plan was rejected or invalid, one sentence each
  * @param trace       the trace document (as a local run's), or {@code null}
  * @param cassette    the recorded cassette of a {@code record} run, else {@code null}
+ * @param failedSteps the steps that failed and let the run go on, in a run that keeps going
+ *                    ({@link RunSettings#keepGoing()}), in execution order; empty otherwise
  */
 public record PlanResponse(
         String status,
@@ -27,18 +29,20 @@ public record PlanResponse(
         List<String> warnings,
         List<String> problems,
         JsonNode trace,
-        JsonNode cassette) {
+        JsonNode cassette,
+        List<StepFailure> failedSteps) {
 
     public PlanResponse {
         Objects.requireNonNull(status, "status");
         finalAnswer = finalAnswer == null ? NullNode.getInstance() : finalAnswer;
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         problems = problems == null ? List.of() : List.copyOf(problems);
+        failedSteps = failedSteps == null ? List.of() : List.copyOf(failedSteps);
     }
 
     /** A plan that did not run: {@code rejected} or {@code invalid}, with why. */
     public static PlanResponse refused(String status, List<String> problems) {
-        return new PlanResponse(status, NullNode.getInstance(), null, 0, List.of(), problems, null, null);
+        return new PlanResponse(status, NullNode.getInstance(), null, 0, List.of(), problems, null, null, List.of());
     }
 
     public boolean succeeded() {

@@ -19,6 +19,9 @@ import java.util.Map;
  * @param toolTimeoutsMs per-tool attempt timeouts; 0 means no limit for that tool
  * @param allowTools     {@code --allow-tools} globs
  * @param denyTools      {@code --deny-tools} globs
+ * @param keepGoing      whether a failed step lets the run go on with the next step ({@code --keep-going}): the
+ *                       response lists every such step; {@code false} when a request from before this field
+ *                       leaves it out
  */
 public record RunSettings(
         int maxSteps,
@@ -34,7 +37,8 @@ public record RunSettings(
         Map<String, Long> toolTimeoutsMs,
         long maxRetryAfterMs,
         List<String> allowTools,
-        List<String> denyTools) {
+        List<String> denyTools,
+        boolean keepGoing) {
 
     public RunSettings {
         if (maxSteps < 1 || maxInFlight < 1) {
@@ -68,7 +72,8 @@ public record RunSettings(
                 Map.of(),
                 RetrySettings.DEFAULT_MAX_RETRY_AFTER.toMillis(),
                 List.of(),
-                List.of());
+                List.of(),
+                false);
     }
 
     public RunLimits limits() {
@@ -90,7 +95,8 @@ public record RunSettings(
                 toolTimeoutsMs,
                 maxRetryAfterMs,
                 allowTools,
-                denyTools);
+                denyTools,
+                keepGoing);
     }
 
     public RunSettings withStrict(boolean on) {
@@ -108,7 +114,8 @@ public record RunSettings(
                 toolTimeoutsMs,
                 maxRetryAfterMs,
                 allowTools,
-                denyTools);
+                denyTools,
+                keepGoing);
     }
 
     /** Sequential (every call waits for its turn) or, by default, independent calls as concurrent activities. */
@@ -127,7 +134,8 @@ public record RunSettings(
                 toolTimeoutsMs,
                 maxRetryAfterMs,
                 allowTools,
-                denyTools);
+                denyTools,
+                keepGoing);
     }
 
     public RunSettings withLimits(RunLimits limits) {
@@ -145,7 +153,8 @@ public record RunSettings(
                 toolTimeoutsMs,
                 maxRetryAfterMs,
                 allowTools,
-                denyTools);
+                denyTools,
+                keepGoing);
     }
 
     /** The retry policy of every call, per-tool ones, and the longest {@code Retry-After} waited for. */
@@ -166,7 +175,8 @@ public record RunSettings(
                 toolTimeoutsMs,
                 maxRetryAfter.toMillis(),
                 allowTools,
-                denyTools);
+                denyTools,
+                keepGoing);
     }
 
     /** The attempt timeout of every call ({@code null}: none) and per-tool ones ({@link Duration#ZERO}: none for that tool). */
@@ -187,7 +197,8 @@ public record RunSettings(
                 millis,
                 maxRetryAfterMs,
                 allowTools,
-                denyTools);
+                denyTools,
+                keepGoing);
     }
 
     /** Which tools the plan may call ({@code --allow-tools}, {@code --deny-tools}). */
@@ -206,6 +217,27 @@ public record RunSettings(
                 toolTimeoutsMs,
                 maxRetryAfterMs,
                 allow,
-                deny);
+                deny,
+                keepGoing);
+    }
+
+    /** Whether a failed step lets the run go on with the next one ({@code --keep-going}), as a local run's. */
+    public RunSettings withKeepGoing(boolean on) {
+        return new RunSettings(
+                maxSteps,
+                strict,
+                sequential,
+                maxInFlight,
+                maxStringLength,
+                maxValueSize,
+                maxValueDepth,
+                retry,
+                toolRetries,
+                timeoutMs,
+                toolTimeoutsMs,
+                maxRetryAfterMs,
+                allowTools,
+                denyTools,
+                on);
     }
 }

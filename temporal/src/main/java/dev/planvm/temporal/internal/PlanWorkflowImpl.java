@@ -12,6 +12,7 @@ import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanWorkflow;
 import dev.planvm.temporal.contract.RunFailure;
+import dev.planvm.temporal.contract.StepFailure;
 import dev.planvm.temporal.contract.ToolCatalog;
 import dev.planvm.temporal.contract.WaitingInput;
 import dev.planvm.tools.cassette.Cassette;
@@ -111,12 +112,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
                     .inputs(inputs)
                     .mode(runMode)
                     .listener(new Progress())
-                    .options(
-                            request.now() == null
-                                    ? RunOptions.DEFAULT
-                                    : RunOptions.DEFAULT.withClock(new RunClock(
-                                            Instant.parse(request.now()),
-                                            ZoneId.of(request.zone() == null ? "UTC" : request.zone()))))
+                    .options(options(request))
                     .build());
         } catch (PlanRejectedException rejected) {
             return PlanResponse.refused("rejected", rejected.problems());
@@ -138,7 +134,24 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
                 result.warnings(),
                 List.of(),
                 result.trace(),
-                cassette);
+                cassette,
+                result.failedSteps().stream()
+                        .map(failed -> new StepFailure(
+                                failed.seqNo(),
+                                failed.type(),
+                                failed.tool(),
+                                failed.kind().label(),
+                                failed.message()))
+                        .toList());
+    }
+
+    /** The run's clock and whether it keeps going, as the request says. */
+    private static RunOptions options(PlanRequest request) {
+        RunOptions options = RunOptions.DEFAULT.withKeepGoing(request.settings().keepGoing());
+        return request.now() == null
+                ? options
+                : options.withClock(new RunClock(
+                        Instant.parse(request.now()), ZoneId.of(request.zone() == null ? "UTC" : request.zone())));
     }
 
     private static RunMode mode(PlanRequest request) {

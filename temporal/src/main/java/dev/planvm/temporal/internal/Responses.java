@@ -41,7 +41,8 @@ final class Responses {
                     warnings,
                     bounded.problems(),
                     marker("trace", size(bounded.trace())),
-                    bounded.cassette());
+                    bounded.cassette(),
+                    bounded.failedSteps());
         }
         if (size(bounded) > maxBytes && bounded.cassette() != null) {
             warnings.add(leftOut("recorded cassette", size(bounded.cassette()), maxBytes));
@@ -53,7 +54,8 @@ final class Responses {
                     warnings,
                     bounded.problems(),
                     bounded.trace(),
-                    marker("cassette", size(bounded.cassette())));
+                    marker("cassette", size(bounded.cassette())),
+                    bounded.failedSteps());
         }
         if (size(bounded) > maxBytes) {
             warnings.add(leftOut("final_answer", size(bounded.finalAnswer()), maxBytes));
@@ -65,7 +67,8 @@ final class Responses {
                     warnings,
                     bounded.problems(),
                     bounded.trace(),
-                    bounded.cassette());
+                    bounded.cassette(),
+                    bounded.failedSteps());
         }
         return bounded;
     }
