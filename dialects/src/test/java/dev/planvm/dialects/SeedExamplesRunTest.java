@@ -49,7 +49,8 @@ class SeedExamplesRunTest {
                 "seed001/domain-a-hello",
                 "seed001/fan-in",
                 "seed001/flight-info",
-                "seed001/map-flights"
+                "seed001/map-flights",
+                "seed001/map-flights-numbered"
             })
     void each_seed_example_runs_against_its_cassette_to_its_expected_answer(String example) throws IOException {
         RunResult result = run(example);

@@ -62,10 +62,16 @@ public sealed interface Ast {
     }
 
     /**
-     * A one-parameter arrow function as written ({@code x => tool({...})}, JavaScript subset); only the
-     * argument of {@code list.map(...)} may be one, and the resolver turns that into an {@link EachCall}.
+     * An arrow function as written ({@code x => tool({...})} or {@code (x, i) => tool({...})}, JavaScript
+     * subset); only the argument of {@code list.map(...)} may be one, and the resolver turns that into an
+     * {@link EachCall}. Its parameters are kept as parsed (a destructuring pattern is an object or array
+     * literal), so the resolver can say, with its place, which shapes it refuses.
      */
-    record Arrow(String param, Ast body, Pos pos) implements Ast {}
+    record Arrow(List<Ast> params, Ast body, Pos pos) implements Ast {
+        public Arrow {
+            params = List.copyOf(params);
+        }
+    }
 
     /**
      * {@code call} made once for each element of {@code list}, the element bound to {@code as} inside the

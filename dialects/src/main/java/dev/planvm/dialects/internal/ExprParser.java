@@ -166,8 +166,8 @@ public final class ExprParser {
             }
             case IDENT -> {
                 advance();
-                if (js && current.is(Kind.OPERATOR) && current.text().equals("=>")) {
-                    return arrow(t);
+                if (js && arrowNext()) {
+                    return arrow(List.of(new Ast.Name(t.text(), pos(t))), pos(t));
                 }
                 return switch (t.text()) {
                     case "true" -> new Ast.Literal(BooleanNode.TRUE, pos(t));
@@ -192,13 +192,22 @@ public final class ExprParser {
                 advance();
                 enter(t);
                 Ast inner = expression();
+                if (js && current.is(Kind.COMMA)) { // (x, i) => ...: only a function's parameters
+                    Token comma = advance();
+                    List<Ast> params = new ArrayList<>(List.of(inner));
+                    params.addAll(list(Kind.RPAREN, "')'"));
+                    depth--;
+                    if (!arrowNext()) {
+                        throw new SyntaxError(
+                                "a list in parentheses is only the parameters of a function: (x, i) => tool({...})",
+                                comma.offset());
+                    }
+                    return arrow(params, params.get(0).pos());
+                }
                 expect(Kind.RPAREN, "')'");
                 depth--;
-                if (js
-                        && inner instanceof Ast.Name param
-                        && current.is(Kind.OPERATOR)
-                        && current.text().equals("=>")) {
-                    return arrow(new Token(Kind.IDENT, param.name(), null, t.offset() + 1, false));
+                if (js && arrowNext()) {
+                    return arrow(List.of(inner), inner.pos());
                 }
                 return inner;
             }
@@ -224,13 +233,18 @@ public final class ExprParser {
         return items;
     }
 
-    /** {@code param => body}, the arrow being the current token (JavaScript subset only). */
-    private Ast arrow(Token param) {
+    /** Whether the current token is {@code =>}. */
+    private boolean arrowNext() {
+        return current.is(Kind.OPERATOR) && current.text().equals("=>");
+    }
+
+    /** {@code params => body}, the arrow being the current token (JavaScript subset only). */
+    private Ast arrow(List<Ast> params, Pos pos) {
         Token arrow = advance();
         enter(arrow);
         Ast body = expression();
         depth--;
-        return new Ast.Arrow(param.text(), body, pos(param));
+        return new Ast.Arrow(params, body, pos);
     }
 
     private Ast object() {

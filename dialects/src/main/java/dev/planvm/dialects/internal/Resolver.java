@@ -40,6 +40,8 @@ public final class Resolver {
     private Set<String> deps;
     /** Inside the function given to {@code map}: the name of its parameter, the element; else null. */
     private String element;
+    /** Inside the function given to {@code map}: the name of its second parameter, the element's index; else null. */
+    private String position;
 
     /** The one method values have in the JavaScript subset: a map, one tool call per element. */
     private static final String MAP = "map";
@@ -150,6 +152,9 @@ public final class Resolver {
     private Ast name(Ast.Name n) {
         if (n.name().equals(element)) {
             return new Ast.Var(element, n.pos());
+        }
+        if (n.name().equals(position)) {
+            return new Ast.Var(INDEX, n.pos()); // for_each binds the element's index to 'index'
         }
         Optional<Binding> b = bindings.lookup(n.name());
         if (b.isEmpty()) {
@@ -268,21 +273,24 @@ public final class Resolver {
             problems.error(f.pos(), usage);
             return nothing(c.pos());
         }
-        if (arrow.param().equals(INDEX) || element != null) {
+        if (element != null) {
             problems.error(
-                    arrow.pos(),
-                    element != null
-                            ? "a map inside the function of another map is not supported: map into an alias first"
-                            : "the element cannot be named 'index' (planvm binds the element's position to it)");
+                    arrow.pos(), "a map inside the function of another map is not supported: map into an alias first");
             return nothing(c.pos());
         }
-        element = arrow.param();
+        List<String> params = parameters(arrow);
+        if (params == null) {
+            return nothing(c.pos());
+        }
+        element = params.get(0);
+        position = params.size() > 1 ? params.get(1) : null;
         int reported = problems.list().size();
         Ast body;
         try {
             body = arrow.body() instanceof Ast.Call call ? call(call) : null;
         } finally {
             element = null;
+            position = null;
         }
         if (!(body instanceof Ast.ToolCall toolCall)) {
             if (problems.list().size() == reported) { // else the body's own problem says what is wrong
@@ -297,7 +305,52 @@ public final class Resolver {
                             + " arguments into an alias first");
             return nothing(c.pos());
         }
-        return new Ast.EachCall(list, arrow.param(), toolCall, c.pos());
+        return new Ast.EachCall(list, element(arrow), toolCall, c.pos());
+    }
+
+    /** The element's name: the first parameter of a function {@link #parameters} accepted. */
+    private static String element(Ast.Arrow arrow) {
+        return ((Ast.Name) arrow.params().get(0)).name();
+    }
+
+    /**
+     * The names of the parameters of the function given to {@code map}: the element and, optionally, its
+     * index ({@code (x, i) => ...}); {@code null} after reporting, at its place, a shape map does not take
+     * (more parameters, destructuring, a name planvm keeps, one name twice).
+     */
+    private List<String> parameters(Ast.Arrow arrow) {
+        String shape = "map takes a function of the element and, optionally, its index: items.map((x, i) =>"
+                + " fetch({url: x.url, at: i}))";
+        if (arrow.params().size() > 2) {
+            problems.error(
+                    arrow.params().get(2).pos(),
+                    shape + "; found " + arrow.params().size() + " parameters");
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (Ast param : arrow.params()) {
+            if (!(param instanceof Ast.Name n)) {
+                problems.error(
+                        param.pos(),
+                        shape + "; a parameter must be a plain name (destructuring is not supported: name the"
+                                + " element and read its fields, x.url)");
+                return null;
+            }
+            names.add(n.name());
+        }
+        if (names.get(0).equals(INDEX)) {
+            problems.error(
+                    arrow.params().get(0).pos(),
+                    "the element cannot be named 'index' (planvm binds the element's position to it)");
+            return null;
+        }
+        if (names.size() == 2 && names.get(1).equals(names.get(0))) {
+            problems.error(
+                    arrow.params().get(1).pos(),
+                    "the element and its index need two names: '" + names.get(1) + "' is given twice");
+            return null;
+        }
+        return names;
     }
 
     /** The tool a name calls, if it names one. */

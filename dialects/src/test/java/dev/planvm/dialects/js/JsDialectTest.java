@@ -120,6 +120,29 @@ class JsDialectTest {
     }
 
     @Test
+    void the_second_parameter_of_a_map_function_is_each_elements_index() {
+        Recorder tools = new Recorder().tool("fetch", p -> p);
+        JsonNode answer = tools.run("""
+                        pages = ['a', 'b', 'c'].map((url, i) => fetch({url, at: i, label: `${i}:${url}`}));
+                        return pages;
+                        """, "plan.js").finalAnswer();
+        assertThat(answer)
+                .isEqualTo(json("[{\"url\": \"a\", \"at\": 0, \"label\": \"0:a\"},"
+                        + " {\"url\": \"b\", \"at\": 1, \"label\": \"1:b\"},"
+                        + " {\"url\": \"c\", \"at\": 2, \"label\": \"2:c\"}]"));
+        assertThat(tools.calls("fetch")).hasSize(3);
+    }
+
+    @Test
+    void a_list_in_parentheses_that_is_not_a_functions_parameters_is_a_syntax_error_naming_its_line() {
+        Compiled compiled = JS.compile("a = 1;\nb = (a, 2);\nreturn b;\n", "plan.js");
+        assertThat(compiled.errors())
+                .extracting(d -> d.format("plan.js"))
+                .containsExactly("plan.js: line 2, column 7: a list in parentheses is only the parameters of a"
+                        + " function: (x, i) => tool({...})");
+    }
+
+    @Test
     void a_syntax_error_is_a_diagnostic_with_line_and_column_and_no_seq_no() {
         Compiled compiled = JS.compile("a = 1;\nb = f(1 +);\nreturn b;\n", "plan.js");
         assertThat(compiled.valid()).isFalse();
