@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description =
                 "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, "
-                        + "the trace entry of every committed step, and the lineage of plan tools' child runs: "
+                        + "the trace entry of every committed step (a for_each step with a row per element: committed, failed, answered or pending), and the lineage of plan tools' child runs: "
                         + "parent_run_id and parent_seq_no of a child, the children of a parent.")
 final class ShowCommand implements Callable<Integer> {
 
@@ -35,6 +35,13 @@ final class ShowCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     private StoreOptions store;
+
+    @CommandLine.Option(
+            names = "--max-elements",
+            paramLabel = "N",
+            description = "Show at most N element rows of each for_each step (default: ${DEFAULT-VALUE});"
+                    + " elements_more counts the rest.")
+    private int maxElements = ShowElements.DEFAULT_MAX;
 
     @CommandLine.Mixin
     private TemporalOptions temporal;
@@ -51,6 +58,10 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() throws java.io.IOException {
         temporal.checkUsage(spec.commandLine());
+        if (maxElements < 0) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--max-elements must be 0 or more, not " + maxElements);
+        }
         if (temporal.enabled()) {
             TemporalSupport.require("show --temporal", spec.commandLine());
             return TemporalRun.show(runId, temporal, spec.commandLine());
@@ -122,6 +133,7 @@ final class ShowCommand implements Callable<Integer> {
                 entry.put("step", step.index()).put("session", step.session()).put("committed", step.committedAt());
                 steps.add(entry);
             }
+            ShowElements.add(document, steps, runs.elements(run.id()), maxElements);
             spec.commandLine()
                     .getOut()
                     .println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));

@@ -249,6 +249,23 @@ class ForEachTest {
     }
 
     @Test
+    void the_trace_lists_the_error_of_every_failed_element_that_on_error_handled() {
+        PlanVm vm = flakyVm();
+        RunResult result = vm.run(
+                load(vm, SOME_FAIL.formatted(", \"on_error\": {\"value\": 0}")), Map.of("xs", json("[1, -2, 3, -4]")));
+        JsonNode inputs = result.trace().at("/steps/0/inputs");
+        assertThat(inputs.get("handled_elements")).isEqualTo(json("[1, 3]"));
+        JsonNode errors = inputs.get("element_errors");
+        assertThat(errors).hasSize(2);
+        assertThat(errors.get(0).get("index").asInt()).isEqualTo(1);
+        assertThat(errors.get(0).get("kind").asText()).isEqualTo("tool_error");
+        assertThat(errors.get(0).get("message").asText())
+                .isEqualTo("for_each element 1 (of 4): tool 'flaky' failed: negative -2");
+        assertThat(errors.get(1).get("message").asText())
+                .isEqualTo(result.variables().get("last_error").get("message").asText());
+    }
+
+    @Test
     void on_error_jump_jumps_once_every_element_has_settled() {
         PlanVm vm = flakyVm();
         RunResult result = vm.run(

@@ -577,6 +577,24 @@ public final class RunStore implements AutoCloseable {
         return answers;
     }
 
+    /**
+     * The committed elements of every {@code for_each} step of run {@code id} (the full id), by step and position;
+     * the elements that failed or have not answered have none.
+     */
+    public synchronized List<StoredElement> elements(String id) {
+        return db.query(
+                "SELECT step_index, seq_no, position, call_json, session, committed_at FROM element_calls"
+                        + " WHERE run_id = ? ORDER BY step_index, position",
+                rs -> new StoredElement(
+                        rs.getInt(1),
+                        rs.getInt(2),
+                        rs.getInt(3),
+                        parse(rs.getString(4)).path("tool").asText(),
+                        rs.getInt(5),
+                        rs.getString(6)),
+                id);
+    }
+
     /** Every {@code human_input} call of run {@code id} (the full id), in the order they were asked. */
     public synchronized List<StoredInput> inputs(String id) {
         return waits.inputs(id);

@@ -89,6 +89,7 @@ final class ForEachCalls {
         }
         ArrayNode outputs = JsonNodeFactory.instance.arrayNode(settled.length);
         ArrayNode handled = JsonNodeFactory.instance.arrayNode();
+        ArrayNode errors = JsonNodeFactory.instance.arrayNode();
         int firstFailed = -1;
         int failures = 0;
         ObjectNode lastError = null;
@@ -113,6 +114,10 @@ final class ForEachCalls {
                                 elementMessage(calling, i, settled.length, one.failure()))
                         .lastError();
                 lastError.put("index", i);
+                errors.addObject()
+                        .put("index", i)
+                        .put("kind", lastError.path("kind").asText())
+                        .put("message", lastError.path("message").asText());
             } else {
                 outputs.addNull();
             }
@@ -127,6 +132,7 @@ final class ForEachCalls {
         }
         if (!handled.isEmpty()) {
             step.recordInput("handled_elements", handled);
+            step.recordInput("element_errors", errors);
             step.set(OnError.LAST_ERROR, lastError);
         }
         OutputBinding.values(calling.tool(), calling.outputVars(), outputs).forEach(step::set);
