@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.RunSettings;
 import dev.planvm.tools.Tool;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,31 @@ class BoundsTest {
                         w -> w.startsWith("the trace (")
                                 && w.endsWith(
                                         "bytes as JSON) was left out of the workflow's result, which may hold at most 4,096 bytes (--max-payload-bytes)"));
+    }
+
+    @Test
+    void a_run_that_kept_going_past_more_failed_steps_than_its_result_holds_keeps_the_first_and_says_so() {
+        StringBuilder plan = new StringBuilder("[");
+        for (int i = 0; i < 40; i++) {
+            plan.append(i == 0 ? "" : ",")
+                    .append("{\"seq_no\": ")
+                    .append(i)
+                    .append(", \"type\": \"assign\", \"parameters\": {\"v\": \"${no_such_variable_anywhere_")
+                    .append(i)
+                    .append("}\"}}");
+        }
+        plan.append(",{\"seq_no\": 40, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"done\"}}]");
+        PlanResponse response = TestTemporal.plans(queue)
+                .run(PlanRequest.live("many-failures.json", plan.toString(), Map.of())
+                        .withSettings(RunSettings.defaults().withKeepGoing(true)));
+
+        assertThat(response.status()).isEqualTo("succeeded");
+        assertThat(response.finalAnswer().asText()).isEqualTo("done");
+        assertThat(response.failedSteps()).isNotEmpty().hasSizeLessThan(40);
+        assertThat(response.failedSteps().get(0).seqNo()).isZero();
+        assertThat(response.warnings())
+                .anyMatch(w -> w.startsWith((40 - response.failedSteps().size()) + " of the 40 failed steps were left"
+                        + " out of the workflow's result"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.StepFailure;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.TemporalFailure;
 import java.util.ArrayList;
@@ -21,8 +22,8 @@ final class Responses {
 
     /**
      * {@code response} as it is when it fits in {@code maxBytes}; else without its trace, then
-     * without its recorded cassette, then without its answer, each replaced by a marker and a
-     * warning that says what was left out.
+     * without its recorded cassette, then with fewer failed steps (a run that kept going), then without
+     * its answer, each replaced by a marker and a warning that says what was left out.
      */
     static PlanResponse bounded(PlanResponse response, long maxBytes) {
         PlanResponse bounded = response;
@@ -58,6 +59,10 @@ final class Responses {
                     bounded.failedSteps());
         }
         if (size(bounded) > maxBytes) {
+            bounded = withFewerFailedSteps(bounded, warnings, maxBytes);
+            warnings = new ArrayList<>(bounded.warnings());
+        }
+        if (size(bounded) > maxBytes) {
             warnings.add(leftOut("final_answer", size(bounded.finalAnswer()), maxBytes));
             bounded = new PlanResponse(
                     bounded.status(),
@@ -71,6 +76,57 @@ final class Responses {
                     bounded.failedSteps());
         }
         return bounded;
+    }
+
+    /** The most characters of a failed step's message kept when the failed steps would not fit otherwise. */
+    static final int SHORT_MESSAGE = 200;
+
+    /**
+     * {@code response} (of a run that kept going) with its failed steps' messages cut to {@link #SHORT_MESSAGE}
+     * characters, then with only the first failed steps that fit, each step saying so in a warning.
+     */
+    private static PlanResponse withFewerFailedSteps(PlanResponse response, List<String> warnings, long maxBytes) {
+        List<StepFailure> all = response.failedSteps();
+        if (all.isEmpty()) {
+            return response;
+        }
+        List<StepFailure> shortened = all.stream()
+                .map(step -> step.message().length() <= SHORT_MESSAGE
+                        ? step
+                        : new StepFailure(
+                                step.seqNo(),
+                                step.type(),
+                                step.tool(),
+                                step.kind(),
+                                step.message().substring(0, SHORT_MESSAGE) + "…"))
+                .toList();
+        if (!shortened.equals(all)) {
+            warnings.add("the messages of the failed steps were cut to " + SHORT_MESSAGE
+                    + " characters to fit the workflow's result (--max-payload-bytes)");
+        }
+        PlanResponse bounded = withFailedSteps(response, warnings, shortened);
+        int kept = shortened.size();
+        while (size(bounded) > maxBytes && kept > 1) {
+            kept = kept / 2;
+            List<String> more = new ArrayList<>(warnings);
+            more.add((all.size() - kept) + " of the " + all.size()
+                    + " failed steps were left out of the workflow's result (--max-payload-bytes)");
+            bounded = withFailedSteps(response, more, shortened.subList(0, kept));
+        }
+        return bounded;
+    }
+
+    private static PlanResponse withFailedSteps(PlanResponse r, List<String> warnings, List<StepFailure> failed) {
+        return new PlanResponse(
+                r.status(),
+                r.finalAnswer(),
+                r.error(),
+                r.steps(),
+                warnings,
+                r.problems(),
+                r.trace(),
+                r.cassette(),
+                failed);
     }
 
     private static String leftOut(String what, long size, long max) {
