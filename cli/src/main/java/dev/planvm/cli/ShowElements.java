@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 /**
  * The element rows {@code planvm show} gives a {@code for_each} step: one per element, in list order, with its
  * state — {@code committed} (its answer was committed on its own, so a resume does not call it again), {@code
- * failed} (its {@code on_error} value stands in; the error says why), {@code answered} (answered within the step's
+ * failed} (the error says why; its {@code on_error} value stood in or its jump was taken), {@code answered} (answered within the step's
  * own commit) or {@code pending} (a map the run stopped in the middle of: not answered yet, a resume calls it) —
  * the tool, and when and in which session a committed element was committed. At most {@code max} rows per step;
  * {@code elements_more} counts the rest.

@@ -266,6 +266,18 @@ class ForEachTest {
     }
 
     @Test
+    void the_trace_lists_the_failed_elements_of_a_map_that_jumps_on_error_too() {
+        PlanVm vm = flakyVm();
+        RunResult result = vm.run(
+                load(vm, SOME_FAIL.formatted(", \"on_error\": {\"jump\": 3}")), Map.of("xs", json("[-1, 2, -3]")));
+        JsonNode inputs = result.trace().at("/steps/0/inputs");
+        assertThat(inputs.has("handled_elements")).isFalse();
+        assertThat(inputs.get("element_errors"))
+                .extracting(error -> error.get("index").asInt())
+                .containsExactly(0, 2);
+    }
+
+    @Test
     void on_error_jump_jumps_once_every_element_has_settled() {
         PlanVm vm = flakyVm();
         RunResult result = vm.run(

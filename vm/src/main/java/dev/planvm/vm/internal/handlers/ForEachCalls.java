@@ -103,26 +103,26 @@ final class ForEachCalls {
             if (firstFailed < 0) {
                 firstFailed = i;
             }
+            StepError error = new StepError(
+                    calling.seqNo(),
+                    calling.type(),
+                    calling.tool(),
+                    StepError.Kind.of(one.failure()),
+                    elementMessage(calling, i, settled.length, one.failure()));
+            errors.addObject().put("index", i).put("kind", error.kind().label()).put("message", error.message());
             if (calling.onError() instanceof OnError.Value value) {
                 outputs.add(value.value());
                 handled.add(i);
-                lastError = new StepError(
-                                calling.seqNo(),
-                                calling.type(),
-                                calling.tool(),
-                                StepError.Kind.of(one.failure()),
-                                elementMessage(calling, i, settled.length, one.failure()))
-                        .lastError();
+                lastError = error.lastError();
                 lastError.put("index", i);
-                errors.addObject()
-                        .put("index", i)
-                        .put("kind", lastError.path("kind").asText())
-                        .put("message", lastError.path("message").asText());
             } else {
                 outputs.addNull();
             }
         }
         step.recordInput("output", outputs);
+        if (!errors.isEmpty()) {
+            step.recordInput("element_errors", errors);
+        }
         if (firstFailed >= 0 && !(calling.onError() instanceof OnError.Value)) {
             RuntimeException cause = settled[firstFailed].failure();
             throw new StepFailure(
@@ -132,7 +132,6 @@ final class ForEachCalls {
         }
         if (!handled.isEmpty()) {
             step.recordInput("handled_elements", handled);
-            step.recordInput("element_errors", errors);
             step.set(OnError.LAST_ERROR, lastError);
         }
         OutputBinding.values(calling.tool(), calling.outputVars(), outputs).forEach(step::set);
