@@ -74,11 +74,20 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
     }
 
     @Override
+    @SuppressWarnings("try") // the scope keeps the run's context clean
     public PlanResponse run(PlanRequest request) {
         source = request.source();
         mode = request.mode();
         Deployment deployment = Workflow.sideEffect(Deployment.class, () -> configured);
-        PlanResponse response = run(request, deployment);
+        PlanResponse response;
+        if (telemetry == null) {
+            response = run(request, deployment);
+        } else { // the run's span is a root: nothing a pooled workflow thread held before is its parent
+            try (io.opentelemetry.context.Scope root =
+                    io.opentelemetry.context.Context.root().makeCurrent()) {
+                response = run(request, deployment);
+            }
+        }
         status = response.status();
         return Responses.bounded(response, deployment.maxPayloadBytes());
     }
