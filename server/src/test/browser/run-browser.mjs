@@ -272,7 +272,12 @@ await step('children', async () => {
     id: d.dataset.child,
     steps: d.querySelectorAll('details.step').length,
     link: (d.querySelector('a.child-link') || {}).hash || null,
+    graph_nodes: d.querySelectorAll('.child-graph svg.flow-graph g.node').length,
+    timeline_bars: d.querySelectorAll('.child-timeline svg.timeline rect.bar').length,
   }));
+  // the page's own graph is still the parent's alone
+  results.children_parent_nodes = await page.$eval('#report', (r) => ({
+    attr: Number(r.dataset.nodes), drawn: r.querySelectorAll('#flow-graph g.node').length }));
   await page.screenshot({ path: join(config.artifacts, 'run-page-children.png'), fullPage: true });
   results.screenshots.push(join(config.artifacts, 'run-page-children.png'));
   await page.click('#report details.child-run[data-loaded] a.child-link');
@@ -293,9 +298,21 @@ await step('children', async () => {
   await report.click('details.child-run > summary');
   await report.waitForSelector('details.child-run[data-loaded]', { timeout: 20_000 });
   results.report_children = await report.$$eval('details.child-run', (all) => all.map((d) => ({
-    id: d.dataset.child, steps: d.querySelectorAll('details.step').length, open: d.open })));
+    id: d.dataset.child, steps: d.querySelectorAll('details.step').length, open: d.open,
+    graph_nodes: d.querySelectorAll('.child-graph svg.flow-graph g.node').length,
+    timeline_bars: d.querySelectorAll('.child-timeline svg.timeline rect.bar').length })));
   await report.screenshot({ path: join(config.artifacts, 'report-children.png'), fullPage: true });
   results.screenshots.push(join(config.artifacts, 'report-children.png'));
+  // a node of the child's graph opens the child's own step
+  await report.$eval('details.child-run[data-loaded] details.step', (d) => { d.open = false; });
+  await report.click('details.child-run[data-loaded] .child-graph svg.flow-graph g.node');
+  results.report_child_node_opens = await report.$eval('details.child-run[data-loaded]', (d) => {
+    const opened = d.querySelector('.child-steps details.step.hl');
+    return opened ? { id: opened.id, open: opened.open } : null;
+  });
+  const block = await report.$('details.child-run[data-loaded] .child-body');
+  await block.screenshot({ path: join(config.artifacts, 'report-child-graph.png') });
+  results.screenshots.push(join(config.artifacts, 'report-child-graph.png'));
   await report.close();
 });
 

@@ -54,6 +54,7 @@ final class BenchTracing {
                                                 + receiver.getAddress().getPort() + "/v1/traces")
                                         .build())
                                 .setMaxQueueSize(1 << 16) // none dropped: every span is exported and paid for
+                                .setMaxExportBatchSize(2048) // planvm's default (cli TelemetrySdk), not the SDK's 512
                                 .build())
                         .build())
                 .build();

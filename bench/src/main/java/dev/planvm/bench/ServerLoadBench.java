@@ -86,7 +86,9 @@ public final class ServerLoadBench {
             System.gc();
             long heapBefore = usedHeap();
             resetPeaks();
+            long cpuBefore = processCpuNanos();
             Result result = load.run(Duration.ofSeconds(seconds));
+            long cpu = processCpuNanos() - cpuBefore;
             System.gc();
             long heapAfter = usedHeap();
             System.out.printf(
@@ -99,6 +101,14 @@ public final class ServerLoadBench {
                     result.percentile(99),
                     result.percentile(100),
                     result.errors().isEmpty() ? "none" : result.errors());
+            // CPU of this JVM (server, clients and, traced, the OTLP receiver) per run: steadier than runs/s
+            // on a machine that other work shares
+            System.out.printf(
+                    Locale.ROOT,
+                    "CPU: %.0f µs per run (%.2f of %d cores busy)%n",
+                    cpu / 1000.0 / Math.max(1, result.runs()),
+                    cpu / 1e9 / result.seconds(),
+                    Runtime.getRuntime().availableProcessors());
             System.out.printf(
                     Locale.ROOT,
                     "heap: %.0f MiB used after GC before the measurement, %.0f MiB after it; peak %.0f MiB "
@@ -118,6 +128,12 @@ public final class ServerLoadBench {
         if (spans != null) {
             System.out.printf(Locale.ROOT, "OTLP export requests: %,d%n", spans.close());
         }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** The clients. */

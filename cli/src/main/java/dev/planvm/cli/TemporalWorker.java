@@ -69,6 +69,10 @@ final class TemporalWorker {
             if (options.activitiesPerSecond != null) {
                 builder.activitiesPerSecond(options.activitiesPerSecond);
             }
+            Telemetry telemetry = Telemetry.of(commandLine);
+            if (telemetry.enabled()) { // OTEL_* set: the worker's runs and activities send spans
+                builder.openTelemetry(telemetry.openTelemetry());
+            }
             workers = builder.build();
         } catch (IllegalArgumentException | IllegalStateException e) {
             loaded.close();

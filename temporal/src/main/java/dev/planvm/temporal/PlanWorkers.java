@@ -66,7 +66,8 @@ public final class PlanWorkers implements AutoCloseable {
                 b.secrets,
                 redactor,
                 b.heartbeatTimeout,
-                b.maxPayloadBytes);
+                b.maxPayloadBytes,
+                b.openTelemetry);
     }
 
     public static Builder builder(WorkflowClient client) {
@@ -113,7 +114,8 @@ public final class PlanWorkers implements AutoCloseable {
                             settings.heartbeatTimeout.toMillis(),
                             settings.maxPayloadBytes,
                             settings.activities ? parts.catalog() : null,
-                            settings.maxHistoryBytes));
+                            settings.maxHistoryBytes),
+                    settings.openTelemetry);
         }
         if (settings.activities) {
             parts.registerActivities(worker);
@@ -183,9 +185,20 @@ public final class PlanWorkers implements AutoCloseable {
         private Duration stickyQueueTimeout;
         private long maxHistoryBytes = Deployment.DEFAULT_MAX_ANSWER_BYTES;
         private final List<AutoCloseable> resources = new ArrayList<>();
+        private io.opentelemetry.api.OpenTelemetry openTelemetry;
 
         private Builder(WorkflowClient client) {
             this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /**
+         * Where spans go: the workflow's (the run, its steps and calls, made only when the workflow is not
+         * replaying) and the activities' (each attempt a child of its call's span, whose W3C
+         * {@code traceparent} travels in the activity's input), so a run is one connected trace.
+         */
+        public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry telemetry) {
+            this.openTelemetry = Objects.requireNonNull(telemetry, "telemetry");
+            return this;
         }
 
         public Builder taskQueue(String queue) {

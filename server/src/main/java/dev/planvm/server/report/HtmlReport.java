@@ -14,7 +14,8 @@ import java.util.List;
  * differences from an expectation (a failed regression), the plan as a flow graph, a timeline of steps and calls,
  * and every step with its inputs, writes and error (expandable). Every value comes from the trace, whose secrets
  * the VM redacted. A plan-tool step shows its child run nested ({@code details.child-run}), with the child's
- * steps when its report is embedded. One entry method: {@link #render}.
+ * own flow graph ({@code svg.flow-graph}), timeline ({@code svg.timeline}) and steps when its report is embedded.
+ * One entry method: {@link #render}.
  *
  * <p>Once its script ran: {@code svg#flow-graph g.node[data-seq]}, {@code svg#timeline rect.bar},
  * {@code details.step[data-seq]}; clicking a node or a bar opens its step; the body has {@code data-ready="1"},
@@ -32,7 +33,8 @@ public final class HtmlReport {
     /**
      * {@link #render(ReportInput)} with the child runs its plan-tool calls started: each is named under its step,
      * and the reports at hand are embedded ({@code child_reports} of the model), so a step's nested child block
-     * opens onto the child's summary and steps. A child without its report is shown by its id only.
+     * opens onto the child's summary, flow graph, timeline and steps. A child without its report is shown by its id
+     * only.
      */
     public static String render(ReportInput input, List<ChildReport> children) {
         String script = UiAssets.text("report.js");

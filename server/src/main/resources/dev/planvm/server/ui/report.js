@@ -235,8 +235,12 @@
 
   var G = { top: 24, row: 56, height: 34, width: 300, lane: 12, labels: 124, margin: 10, maxLanes: 10, slot: 12 };
 
-  /** The flow graph: nodes top to bottom, sequential edges down the middle, jumps on the right, data on the left. */
-  function graph(model) {
+  /**
+   * The flow graph: nodes top to bottom, sequential edges down the middle, jumps on the right, data on the left.
+   * {@code prefix} (a child run's block) keeps its element ids apart from the page's own graph.
+   */
+  function graph(model, prefix) {
+    prefix = prefix || '';
     var g = model.graph || { nodes: [], edges: [] };
     var nodes = g.nodes || [];
     var index = {};
@@ -275,9 +279,11 @@
     function mid(i) { return rowTop[i] + G.height / 2; }
 
     var jumpBends = [];
-    var svg = sv('svg', { id: 'flow-graph', xmlns: SVG, role: 'img', 'aria-label': 'flow graph of the plan' });
+    var svg = sv('svg', { id: prefix + 'flow-graph', class: 'flow-graph', xmlns: SVG, role: 'img',
+      'aria-label': 'flow graph of the plan' + (prefix ? ' of the child run' : '') });
+    var arrow = 'url(#' + prefix + 'arrow)';
     var defs = sv('defs');
-    var marker = sv('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7,
+    var marker = sv('marker', { id: prefix + 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7,
       orient: 'auto-start-reverse' });
     marker.appendChild(sv('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }));
     defs.appendChild(marker);
@@ -303,7 +309,7 @@
         anchor = 'end';
       }
       group.appendChild(sv('title', null, e.kind + ' from seq_no ' + e.from + ' to ' + e.to + ': taken ' + e.count + '×'));
-      group.appendChild(sv('path', { d: path, 'marker-end': 'url(#arrow)' }));
+      group.appendChild(sv('path', { d: path, 'marker-end': arrow }));
       if (e.count > 0) group.appendChild(sv('text', { class: 'count', x: lx, y: ly, 'text-anchor': anchor }, '×' + e.count));
       svg.appendChild(group);
     });
@@ -321,7 +327,7 @@
       var group = sv('g', { class: 'edge data', 'data-from': e.from, 'data-to': e.to });
       group.appendChild(sv('title', null, e.variable + ': written by seq_no ' + e.from + ', read by seq_no ' + e.to));
       group.appendChild(sv('path', { d: 'M' + left + ',' + y1 + ' H' + laneX + ' V' + y2 + ' H' + (left - 2),
-        'marker-end': 'url(#arrow)' }));
+        'marker-end': arrow }));
       var room = Math.floor((left - laneX - 10) / 6.2);
       group.appendChild(sv('text', { class: 'var', x: laneX + 4, y: y2 - 3 }, cut(e.variable, room)));
       svg.appendChild(group);
@@ -357,18 +363,22 @@
     return 10 * magnitude;
   }
 
-  /** The timeline: a row per step, then the calls in lanes; failed attempts red, waits before retries hatched. */
-  function timeline(model) {
+  /**
+   * The timeline: a row per step, then the calls in lanes; failed attempts red, waits before retries hatched.
+   * {@code prefix} (a child run's block) keeps its element ids apart from the page's own timeline.
+   */
+  function timeline(model, prefix) {
+    prefix = prefix || '';
     var t = model.timeline || { steps: [], calls: [], end_ms: 1 };
     var steps = t.steps || [], calls = t.calls || [];
     var lanes = calls.reduce(function (m, c) { return Math.max(m, c.lane + 1); }, 0);
     var height = 30 + (steps.length + lanes + (lanes > 0 ? 1 : 0)) * T.row + 10;
     var end = Math.max(1, t.end_ms || 1);
     var scale = (T.width - T.labels - T.right) / end;
-    var svg = sv('svg', { id: 'timeline', xmlns: SVG, width: T.width, height: height, viewBox: '0 0 ' + T.width + ' ' + height,
+    var svg = sv('svg', { id: prefix + 'timeline', class: 'timeline', xmlns: SVG, width: T.width, height: height, viewBox: '0 0 ' + T.width + ' ' + height,
       role: 'img', 'aria-label': 'timeline of the steps and calls' });
     var defs = sv('defs');
-    var hatch = sv('pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+    var hatch = sv('pattern', { id: prefix + 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
     hatch.appendChild(sv('line', { x1: 0, y1: 0, x2: 0, y2: 6, class: 'hatch' }));
     defs.appendChild(hatch);
     svg.appendChild(defs);
@@ -383,7 +393,7 @@
 
     function bar(kind, start, duration, y, target, title) {
       var rect = sv('rect', { class: kind, 'data-target': target, x: fmt(T.labels + start * scale), y: y + 2,
-        width: fmt(Math.max(1.5, duration * scale)), height: T.row - 5, fill: kind.indexOf('wait') >= 0 ? 'url(#hatch)' : null });
+        width: fmt(Math.max(1.5, duration * scale)), height: T.row - 5, fill: kind.indexOf('wait') >= 0 ? 'url(#' + prefix + 'hatch)' : null });
       rect.appendChild(sv('title', null, title));
       svg.appendChild(rect);
     }
@@ -435,7 +445,7 @@
     section.appendChild(el(prefix ? 'h4' : 'h2', null, 'Steps'));
     (model.steps || []).forEach(function (s) {
       var id = prefix + 'step-' + s.n;
-      var details = el('details', { class: 'step' + (s.failed ? ' failed' : ''), id: id, 'data-seq': prefix ? null : s.seq });
+      var details = el('details', { class: 'step' + (s.failed ? ' failed' : ''), id: id, 'data-seq': s.seq });
       if (open[id]) details.open = true;
       details.appendChild(el('summary', null, 'step ' + s.n + ' · seq_no ' + s.seq + ' · ' + s.type + ' · ' +
         fmt(s.duration_ms) + ' ms' + (s.failed ? ' · failed' : '')));
@@ -460,7 +470,8 @@
 
   /**
    * A plan-tool call's child run as a nested, expandable block: a <details> whose summary names the run. Opened,
-   * it shows the child's summary and steps: from {@code options.child(id)} (a promise of the child's model, in the
+   * it shows the child's summary, its own flow graph and timeline (drawn as the page's, scoped to the block: a node or
+   * bar opens the child's step) and its steps: from {@code options.child(id)} (a promise of the child's model, in the
    * run browser), else from {@code model.child_reports[id]} (embedded by {@code planvm report}), else it says where
    * the child's steps are. Its open state survives a redraw.
    */
@@ -483,8 +494,20 @@
         return;
       }
       body.appendChild(summary(child));
-      body.appendChild(steps(child, open, {}, key + '-'));
+      var flow = el('section', { class: 'child-graph' });
+      flow.appendChild(el('h4', null, 'Flow'));
+      flow.appendChild(graph(child, key + '-'));
+      body.appendChild(flow);
+      var time = el('section', { class: 'child-timeline' });
+      time.appendChild(el('h4', null, 'Timeline'));
+      time.appendChild(timeline(child, key + '-'));
+      body.appendChild(time);
+      var list = steps(child, open, {}, key + '-');
+      body.appendChild(list);
+      wireScope(flow.querySelector('svg.flow-graph'), time.querySelector('svg.timeline'), list, key + '-');
       details.setAttribute('data-loaded', String((child.steps || []).length));
+      details.setAttribute('data-nodes', flow.querySelectorAll('g.node').length);
+      details.setAttribute('data-bars', time.querySelectorAll('rect.bar').length);
     }
     function load() {
       if (options.child) {
@@ -574,27 +597,38 @@
 
   /** Clicking (or Enter on) a node, or clicking a bar, opens its step. */
   function wire(root) {
+    wireScope(root.querySelector('#flow-graph'), root.querySelector('#timeline'), root.querySelector('#steps'), '');
+  }
+
+  /** Wires one graph and timeline to their steps (the page's, or a child run's with its id prefix). */
+  function wireScope(graphSvg, timelineSvg, stepList, prefix) {
+    if (!stepList) return;
     function openStep(step) {
       if (!step) return;
-      root.querySelectorAll('details.step.hl').forEach(function (d) { d.classList.remove('hl'); });
+      stepList.querySelectorAll('details.step.hl').forEach(function (d) { d.classList.remove('hl'); });
       step.open = true;
       step.classList.add('hl');
       step.scrollIntoView({ block: 'center' });
     }
     function bySeq(seq) {
-      return root.querySelector('#steps > details.step[data-seq="' + String(seq).replace(/[^0-9-]/g, '') + '"]');
+      return stepList.querySelector(':scope > details.step[data-seq="' + String(seq).replace(/[^0-9-]/g, '') + '"]');
     }
-    root.querySelectorAll('#flow-graph g.node').forEach(function (node) {
-      function go() { openStep(bySeq(node.getAttribute('data-seq'))); }
-      node.addEventListener('click', go);
-      node.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
-    });
-    root.querySelectorAll('#timeline rect.bar').forEach(function (bar) {
-      bar.addEventListener('click', function () {
-        var t = bar.getAttribute('data-target') || '';
-        openStep(t.indexOf('seq-') === 0 ? bySeq(t.substring(4)) : root.querySelector('#' + t.replace(/[^a-z0-9-]/g, '')));
+    if (graphSvg) {
+      graphSvg.querySelectorAll('g.node').forEach(function (node) {
+        function go() { openStep(bySeq(node.getAttribute('data-seq'))); }
+        node.addEventListener('click', go);
+        node.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
       });
-    });
+    }
+    if (timelineSvg) {
+      timelineSvg.querySelectorAll('rect.bar').forEach(function (bar) {
+        bar.addEventListener('click', function () {
+          var t = bar.getAttribute('data-target') || '';
+          openStep(t.indexOf('seq-') === 0 ? bySeq(t.substring(4))
+            : stepList.querySelector(':scope > details.step[id="' + prefix + t.replace(/[^a-z0-9-]/g, '') + '"]'));
+        });
+      });
+    }
   }
 
   global.PlanvmReport = { render: render, markdown: markdown, result: result };

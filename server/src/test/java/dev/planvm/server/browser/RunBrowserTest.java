@@ -214,6 +214,20 @@ class RunBrowserTest {
     }
 
     @Test
+    void expanding_a_child_run_on_the_run_page_shows_its_own_flow_graph_and_timeline() {
+        JsonNode expanded = results.path("children_expanded");
+        // the child plan: two steps (a call, final_answer), so two nodes; its step and call bars
+        assertThat(expanded.path("graph_nodes").asInt()).as(expanded.toString()).isEqualTo(2);
+        assertThat(expanded.path("timeline_bars").asInt())
+                .as(expanded.toString())
+                .isGreaterThanOrEqualTo(2);
+        JsonNode parent = results.path("children_parent_nodes");
+        assertThat(parent.path("drawn").asInt())
+                .as("the page's graph keeps only the parent's nodes")
+                .isEqualTo(parent.path("attr").asInt());
+    }
+
+    @Test
     void the_run_list_names_each_childs_parent_and_can_hide_children() {
         JsonNode rows = results.path("children_list");
         assertThat(rows).as(results.toString()).hasSize(4);
@@ -237,6 +251,17 @@ class RunBrowserTest {
         assertThat(children.get(0).path("open").asBoolean()).isTrue();
         assertThat(children.get(0).path("steps").asInt()).isEqualTo(2);
         assertThat(ARTIFACTS.resolve("report-children.png")).exists();
+    }
+
+    @Test
+    void expanding_a_child_run_in_the_standalone_report_shows_its_graph_and_timeline_wired_to_its_steps() {
+        JsonNode child = results.path("report_children").get(0);
+        assertThat(child.path("graph_nodes").asInt()).as(child.toString()).isEqualTo(2);
+        assertThat(child.path("timeline_bars").asInt()).as(child.toString()).isGreaterThanOrEqualTo(2);
+        JsonNode opened = results.path("report_child_node_opens");
+        assertThat(opened.path("open").asBoolean()).as(results.toString()).isTrue();
+        assertThat(opened.path("id").asText()).startsWith("child-").endsWith("-step-1");
+        assertThat(ARTIFACTS.resolve("report-child-graph.png")).exists();
     }
 
     @Test

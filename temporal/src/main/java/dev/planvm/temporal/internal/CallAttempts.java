@@ -123,7 +123,8 @@ final class CallAttempts {
         if (timeout == null) {
             return chain.execute(call);
         }
-        FutureTask<JsonNode> task = new FutureTask<>(() -> chain.execute(call));
+        FutureTask<JsonNode> task = new FutureTask<>(
+                io.opentelemetry.context.Context.current().wrap(() -> chain.execute(call))); // the span goes along
         timed.execute(task);
         try {
             return task.get(timeout.toNanos(), TimeUnit.NANOSECONDS);

@@ -55,6 +55,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
     private static final Duration DESCRIBE_TIMEOUT = Duration.ofMinutes(5);
 
     private final Deployment configured;
+    private final io.opentelemetry.api.OpenTelemetry telemetry;
     private final List<JsonNode> committed = new ArrayList<>();
     private final WorkflowInputs person = new WorkflowInputs();
     private String status = "running";
@@ -64,15 +65,30 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     /** @param configured how the worker running this workflow is deployed */
     public PlanWorkflowImpl(Deployment configured) {
+        this(configured, null);
+    }
+
+    /** @param telemetry where the run's spans go (made only when not replaying), or {@code null} */
+    PlanWorkflowImpl(Deployment configured, io.opentelemetry.api.OpenTelemetry telemetry) {
         this.configured = configured;
+        this.telemetry = telemetry;
     }
 
     @Override
+    @SuppressWarnings("try") // the scope keeps the run's context clean
     public PlanResponse run(PlanRequest request) {
         source = request.source();
         mode = request.mode();
         Deployment deployment = Workflow.sideEffect(Deployment.class, () -> configured);
-        PlanResponse response = run(request, deployment);
+        PlanResponse response;
+        if (telemetry == null) {
+            response = run(request, deployment);
+        } else { // the run's span is a root: nothing a pooled workflow thread held before is its parent
+            try (io.opentelemetry.context.Scope root =
+                    io.opentelemetry.context.Context.root().makeCurrent()) {
+                response = run(request, deployment);
+            }
+        }
         status = response.status();
         return Responses.bounded(response, deployment.maxPayloadBytes());
     }
@@ -85,7 +101,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
             return PlanResponse.refused(
                     "rejected", List.of("no worker said which tools it holds: " + Responses.reason(noWorker)));
         }
-        PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings(), person);
+        PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings(), person, telemetry);
         LoadResult loaded = vm.loader().load(request.plan(), request.source());
         if (!loaded.valid()) {
             List<String> errors = new ArrayList<>();

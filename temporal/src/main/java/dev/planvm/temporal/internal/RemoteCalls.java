@@ -27,7 +27,8 @@ import java.util.function.Function;
  * condition with one activity, whose options carry the call's retry policy (maximum attempts,
  * backoff) and timeouts. The failed attempts the activity reports go to the chain as a local
  * retry link reports them, so the trace lists them the same way. The answers of one run may add
- * up to {@link Deployment#maxAnswerBytes()}, so its history stays within Temporal's limit.
+ * up to {@link Deployment#maxAnswerBytes()}, so its history stays within Temporal's limit. Each
+ * activity's input carries the W3C {@code traceparent} of the call's span when the run traces.
  */
 final class RemoteCalls implements CallInterceptor {
 
@@ -60,7 +61,8 @@ final class RemoteCalls implements CallInterceptor {
                                 tool.params(),
                                 call.context().seqNo(),
                                 call.context().expectedKeys(),
-                                callSettings));
+                                callSettings,
+                                TemporalSpans.traceparent()));
             } else {
                 Call.ConditionCall condition = (Call.ConditionCall) call;
                 answer = stub(deployment.conditionQueue(), callSettings, "condition", call)
@@ -68,7 +70,8 @@ final class RemoteCalls implements CallInterceptor {
                                 condition.prompt(),
                                 condition.conditionContext(),
                                 call.context().seqNo(),
-                                callSettings));
+                                callSettings,
+                                TemporalSpans.traceparent()));
             }
         } catch (ActivityFailure failure) {
             throw failed(chain, failure, callSettings);

@@ -12,6 +12,7 @@ import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
+import io.opentelemetry.api.OpenTelemetry;
 import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +50,31 @@ public final class WorkerParts implements AutoCloseable {
             Redactor redactor,
             Duration heartbeatTimeout,
             long maxPayloadBytes) {
+        this(
+                tools,
+                conditions,
+                unavailable,
+                policy,
+                toolLimits,
+                secrets,
+                redactor,
+                heartbeatTimeout,
+                maxPayloadBytes,
+                null);
+    }
+
+    /** @param telemetry where the activities' spans go, or {@code null}: none */
+    public WorkerParts(
+            List<Tool> tools,
+            ConditionEvaluator conditions,
+            Map<String, String> unavailable,
+            ToolPolicy policy,
+            Map<String, Integer> toolLimits,
+            Map<String, String> secrets,
+            Redactor redactor,
+            Duration heartbeatTimeout,
+            long maxPayloadBytes,
+            OpenTelemetry telemetry) {
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("planvm-heartbeat"));
         this.timed = Executors.newCachedThreadPool(daemon("planvm-timed-activity"));
         CallChain chain = CallChains.standard(
@@ -63,7 +89,8 @@ public final class WorkerParts implements AutoCloseable {
         this.activities = new PlanActivitiesImpl(
                 new CallAttempts(chain, redactor, new Heartbeats(timer, heartbeatTimeout), timed, maxPayloadBytes),
                 new SecretReferences(secrets),
-                catalog);
+                catalog,
+                telemetry == null ? null : telemetry.getTracer(TemporalSpans.INSTRUMENTATION));
     }
 
     /** The tools these activities hold, as a workflow on the same worker learns them. */
@@ -77,7 +104,17 @@ public final class WorkerParts implements AutoCloseable {
 
     /** Registers the plan workflow, deployed as {@code deployment} says. */
     public static void registerWorkflow(Worker worker, Deployment deployment) {
-        worker.registerWorkflowImplementationFactory(PlanWorkflow.class, () -> new PlanWorkflowImpl(deployment));
+        registerWorkflow(worker, deployment, null);
+    }
+
+    /**
+     * Registers the plan workflow, whose runs send their spans to {@code telemetry} (never while a
+     * workflow replays), or none when {@code null}.
+     */
+    public static void registerWorkflow(Worker worker, Deployment deployment, OpenTelemetry telemetry) {
+        OpenTelemetry workflows = telemetry == null ? null : TemporalSpans.forWorkflow(telemetry);
+        worker.registerWorkflowImplementationFactory(
+                PlanWorkflow.class, () -> new PlanWorkflowImpl(deployment, workflows));
     }
 
     @Override

@@ -35,10 +35,15 @@ final class WorkflowVm {
 
     /**
      * @param catalogs the tools of each task queue (the deployment's own first)
-     * @param person   who answers the run's {@code human_input} calls
+     * @param person    who answers the run's {@code human_input} calls
+     * @param telemetry where the run's spans go ({@link TemporalSpans#forWorkflow}), or {@code null}: none
      */
     static PlanVm build(
-            Deployment deployment, Map<String, ToolCatalog> catalogs, RunSettings settings, WorkflowInputs person) {
+            Deployment deployment,
+            Map<String, ToolCatalog> catalogs,
+            RunSettings settings,
+            WorkflowInputs person,
+            io.opentelemetry.api.OpenTelemetry telemetry) {
         Map<String, ToolInfo> tools = toolsByName(deployment, catalogs);
         PlanVmBuilder builder = PlanVm.builder()
                 .callInterceptor(new RemoteCalls(deployment, call -> settingsOf(call, settings, tools)))
@@ -53,6 +58,9 @@ final class WorkflowVm {
                 .strict(settings.strict())
                 .runLimits(settings.limits())
                 .approvals(person);
+        if (telemetry != null) {
+            builder.openTelemetry(telemetry);
+        }
         tools.values().forEach(info -> builder.tool(new Described(info)));
         ToolCatalog conditions = catalogs.get(deployment.conditionQueue());
         if (conditions != null && conditions.conditions()) {

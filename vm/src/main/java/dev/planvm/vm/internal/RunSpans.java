@@ -16,6 +16,7 @@ import dev.planvm.vm.run.StepRecord;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -74,6 +75,9 @@ public final class RunSpans implements RunListener {
     /** Longest model name kept as an attribute (a plan may put anything in params.model). */
     private static final int MAX_MODEL = 100;
 
+    /** Step span names by instruction type, made once per type rather than once per step. */
+    private static final Map<String, String> STEP_NAMES = new ConcurrentHashMap<>();
+
     private final Tracer tracer;
     private final String llmTool;
     private final Plan plan;
@@ -88,6 +92,8 @@ public final class RunSpans implements RunListener {
     private final Map<Integer, StepSpan> steps = new ConcurrentHashMap<>();
     /** Calls in the chain now (the same call object from start to end), on whichever thread runs them. */
     private final Map<Call, CallSpan> calls = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** {@code execute_tool <tool>} by tool, made once per tool of the run rather than once per call. */
+    private final Map<String, String> toolSpanNames = new ConcurrentHashMap<>();
 
     private static final class StepSpan {
         final Span span;
@@ -224,17 +230,19 @@ public final class RunSpans implements RunListener {
             parent = step.context;
             early = !step.turn;
         }
-        var builder = tracer.spanBuilder(spanName(call)).setParent(parent).setAttribute(CALL_SEQ_NO, (long) seqNo);
+        SpanBuilder builder;
         if (call instanceof Call.ToolCall tool && !tool.tool().equals(llmTool)) {
-            builder.setSpanKind(SpanKind.INTERNAL)
+            builder = tracer.spanBuilder(toolSpanNames.computeIfAbsent(tool.tool(), name -> "execute_tool " + name))
+                    .setSpanKind(SpanKind.INTERNAL)
                     .setAttribute(CALL_KIND, "tool")
                     .setAttribute(OPERATION, "execute_tool")
                     .setAttribute(TOOL, tool.tool());
         } else {
-            builder.setSpanKind(SpanKind.CLIENT)
+            String model = model(call); // once: it is redacted
+            builder = tracer.spanBuilder(model == null ? "chat" : "chat " + model)
+                    .setSpanKind(SpanKind.CLIENT)
                     .setAttribute(CALL_KIND, call instanceof Call.ToolCall ? "llm" : "condition")
                     .setAttribute(OPERATION, "chat");
-            String model = model(call);
             if (model != null) {
                 builder.setAttribute(MODEL, model);
             }
@@ -242,6 +250,7 @@ public final class RunSpans implements RunListener {
                 builder.setAttribute(TOOL, tool.tool());
             }
         }
+        builder.setParent(parent).setAttribute(CALL_SEQ_NO, (long) seqNo);
         if (early) {
             builder.setAttribute(EARLY_CALL, true);
         }
@@ -315,7 +324,8 @@ public final class RunSpans implements RunListener {
 
     private StepSpan startStep(int seqNo, boolean early) {
         String type = typeOf(seqNo);
-        var builder = tracer.spanBuilder(type == null ? "planvm.step" : "planvm.step " + type)
+        var builder = tracer.spanBuilder(
+                        type == null ? "planvm.step" : STEP_NAMES.computeIfAbsent(type, t -> "planvm.step " + t))
                 .setParent(runContext)
                 .setAttribute(SEQ_NO, (long) seqNo);
         if (type != null) {
@@ -333,14 +343,6 @@ public final class RunSpans implements RunListener {
         } catch (java.util.NoSuchElementException notInPlan) {
             return null; // a call a custom handler made for another seq_no
         }
-    }
-
-    private String spanName(Call call) {
-        if (call instanceof Call.ToolCall tool && !tool.tool().equals(llmTool)) {
-            return "execute_tool " + tool.tool();
-        }
-        String model = model(call);
-        return model == null ? "chat" : "chat " + model;
     }
 
     /** The model a call asks for, when its params name one ({@code llm_generate}'s {@code model}). */
