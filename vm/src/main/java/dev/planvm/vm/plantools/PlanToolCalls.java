@@ -103,6 +103,14 @@ public final class PlanToolCalls implements CallInterceptor {
         JsonNode output;
         try {
             output = tool.call(toolCall, this, children::addAll);
+        } catch (ChildRunWaiting waiting) {
+            parent.recordedWaiting(
+                    toolCall.tool(),
+                    toolCall.params(),
+                    (System.nanoTime() - start) / 1_000_000,
+                    waiting.getMessage(),
+                    children);
+            throw waiting;
         } catch (ToolException failure) {
             parent.recorded(
                     toolCall.tool(),
