@@ -50,15 +50,10 @@ final class StoredRunContinuation {
                     commandLine, "--var does not go with " + command + " (a run keeps its inputs)");
         }
         Map<String, String> secrets = vmOptions.secrets(environment, commandLine);
-        PlanVm vm = vmOptions.storedRun(store, environment, runId).build(environment, secrets, commandLine);
-        RunOutput output = new RunOutput(
-                "run " + runId,
-                commandLine,
-                verbosity.verbose(),
-                vm.redactor(),
-                trace,
-                record,
-                vmOptions.revealSecrets());
+        StoredRunSession session = StoredRunSession.of(
+                runId, vmOptions, store, environment, secrets, verbosity, trace, record, commandLine);
+        PlanVm vm = session.vm();
+        RunOutput output = session.output();
         // recording, the session continues the cassette the run's earlier sessions wrote
         RunMode mode =
                 record == null ? RunMode.live() : new RunMode.Record(Recording.continuing(Cassette.read(record)));
