@@ -70,6 +70,14 @@ final class AnswerCommand implements Callable<Integer> {
     private String callId;
 
     @CommandLine.Option(
+            names = "--record",
+            paramLabel = "CASSETTE",
+            description = "Continue recording into CASSETTE, the cassette run --record wrote when the run stopped"
+                    + " waiting: it then holds the earlier sessions' calls and this one's, a waiting plan tool's"
+                    + " child run completed.")
+    private java.nio.file.Path record;
+
+    @CommandLine.Option(
             names = "--trace",
             paramLabel = "OUT",
             description = "Write the trace of this session's steps to OUT.")
@@ -99,6 +107,9 @@ final class AnswerCommand implements Callable<Integer> {
         temporal.checkUsage(commandLine);
         if (temporal.enabled()) {
             TemporalSupport.require("answer --temporal", commandLine);
+            if (record != null) {
+                throw new CommandLine.ParameterException(commandLine, "--record does not go with --temporal");
+            }
             TemporalRequests.check(vmOptions, commandLine);
             if (answer == null) {
                 throw new CommandLine.ParameterException(
@@ -110,6 +121,7 @@ final class AnswerCommand implements Callable<Integer> {
                 "answer",
                 runId,
                 trace,
+                record,
                 store,
                 vmOptions,
                 verbosity,

@@ -36,6 +36,14 @@ final class ApproveCommand implements Callable<Integer> {
     private String reason = "";
 
     @CommandLine.Option(
+            names = "--record",
+            paramLabel = "CASSETTE",
+            description = "Continue recording into CASSETTE, the cassette run --record wrote when the run stopped"
+                    + " waiting: it then holds the earlier sessions' calls and this one's, a waiting plan tool's"
+                    + " child run completed.")
+    private java.nio.file.Path record;
+
+    @CommandLine.Option(
             names = "--trace",
             paramLabel = "OUT",
             description = "Write the trace of this session's steps to OUT.")
@@ -62,6 +70,7 @@ final class ApproveCommand implements Callable<Integer> {
                 "approve",
                 runId,
                 trace,
+                record,
                 store,
                 vmOptions,
                 verbosity,

@@ -100,9 +100,9 @@ final class RerunCommand implements Callable<Integer> {
         Map<String, JsonNode> edits = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
-        PlanVm vm = vmOptions
-                .storedRun(store, parent.environment(), runId)
-                .build(parent.environment(), secrets, commandLine);
+        StoredRunSession session = StoredRunSession.of(
+                runId, vmOptions, store, parent.environment(), secrets, verbosity, trace, null, commandLine);
+        PlanVm vm = session.vm();
         Plan edited = null;
         if (editedPlan != null) {
             LoadResult loaded =
@@ -114,14 +114,7 @@ final class RerunCommand implements Callable<Integer> {
         } else if (dialect != null) {
             throw new CommandLine.ParameterException(commandLine, "--dialect applies to --plan: give --plan EDITED");
         }
-        RunOutput output = new RunOutput(
-                "run " + runId,
-                commandLine,
-                verbosity.verbose(),
-                vm.redactor(),
-                trace,
-                null,
-                vmOptions.revealSecrets());
+        RunOutput output = session.output();
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
             RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);

@@ -88,17 +88,10 @@ final class ResumeCommand implements Callable<Integer> {
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), replayTiming);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
-        PlanVm vm = vmOptions
-                .storedRun(store, parent.environment(), runId)
-                .build(parent.environment(), secrets, commandLine);
-        RunOutput output = new RunOutput(
-                "run " + runId,
-                commandLine,
-                verbosity.verbose(),
-                vm.redactor(),
-                trace,
-                null,
-                vmOptions.revealSecrets());
+        StoredRunSession session = StoredRunSession.of(
+                runId, vmOptions, store, parent.environment(), secrets, verbosity, trace, null, commandLine);
+        PlanVm vm = session.vm();
+        RunOutput output = session.output();
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
             RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);

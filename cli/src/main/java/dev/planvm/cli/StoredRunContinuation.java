@@ -1,6 +1,8 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.Recording;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
@@ -16,7 +18,9 @@ import picocli.CommandLine;
 /**
  * What {@code approve} and {@code answer} share: a stored run continued live in this process, on the VM
  * the flags build, its session's outcome printed as {@code run} prints it. A run keeps its inputs, so
- * {@code --var} is refused.
+ * {@code --var} is refused. With {@code --record CASSETTE} the session records too, continuing the
+ * cassette that {@code run --record} wrote when the run stopped waiting ({@link Recording#continuing}), and
+ * writes the whole of it when the session ends.
  */
 final class StoredRunContinuation {
 
@@ -33,6 +37,7 @@ final class StoredRunContinuation {
             String command,
             String runId,
             Path trace,
+            Path record,
             DurableStoreOptions store,
             VmOptions vmOptions,
             Verbosity verbosity,
@@ -45,21 +50,19 @@ final class StoredRunContinuation {
                     commandLine, "--var does not go with " + command + " (a run keeps its inputs)");
         }
         Map<String, String> secrets = vmOptions.secrets(environment, commandLine);
-        PlanVm vm = vmOptions.storedRun(store, environment, runId).build(environment, secrets, commandLine);
-        RunOutput output = new RunOutput(
-                "run " + runId,
-                commandLine,
-                verbosity.verbose(),
-                vm.redactor(),
-                trace,
-                null,
-                vmOptions.revealSecrets());
+        StoredRunSession session = StoredRunSession.of(
+                runId, vmOptions, store, environment, secrets, verbosity, trace, record, commandLine);
+        PlanVm vm = session.vm();
+        RunOutput output = session.output();
+        // recording, the session continues the cassette the run's earlier sessions wrote
+        RunMode mode =
+                record == null ? RunMode.live() : new RunMode.Record(Recording.continuing(Cassette.read(record)));
         try (RunStore runs = store.open(environment, vm.redactor())) {
             DurableRun run = decision.apply(
                     new DurableRuns(vm, runs),
-                    RunRequest.builder().mode(RunMode.live()).build(),
+                    RunRequest.builder().mode(mode).build(),
                     RunSettings.withSecrets(Map.of(), secrets));
-            return output.finished(run.result(), RunMode.live(), run.id());
+            return output.finished(run.result(), mode, run.id());
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

@@ -150,4 +150,40 @@ class ChildRunWaitCliTest {
         JsonNode shown = new ObjectMapper().readTree(planvm("show", parent).out());
         assertThat(shown.path("status").asText()).isEqualTo("succeeded");
     }
+
+    @Test
+    void a_recording_whose_child_waits_is_completed_by_answer_and_then_replays_with_no_person() throws Exception {
+        Path cassette = dir.resolve("parent.cassette.json");
+        CliRun waiting = planvm("run", dir.resolve("parent.json").toString(), "--record", cassette.toString());
+        assertThat(waiting.exitCode()).as(waiting.err()).isEqualTo(3);
+        String parent = waitingRun(waiting);
+        JsonNode partial = new ObjectMapper().readTree(cassette.toFile()).at("/interactions/0");
+        assertThat(partial.path("tool").asText()).isEqualTo("pick");
+        assertThat(partial.path("waiting").asBoolean()).as(partial.toString()).isTrue();
+        assertThat(partial.at("/child_interactions/0/tool").asText())
+                .as("the child's call before its wait is in the cassette")
+                .isEqualTo("count");
+
+        CliRun answered = planvm("answer", parent, "--value", "\"blue\"", "--record", cassette.toString());
+        assertThat(answered.exitCode()).as(answered.err()).isZero();
+        assertThat(answered.out()).isEqualTo("blue01\n");
+
+        JsonNode interactions = new ObjectMapper().readTree(cassette.toFile()).path("interactions");
+        assertThat(interactions).hasSize(1);
+        JsonNode pick = interactions.get(0);
+        assertThat(pick.has("waiting")).as(pick.toString()).isFalse();
+        assertThat(pick.path("output").asText()).isEqualTo("blue01");
+        assertThat(pick.path("child_interactions"))
+                .extracting(i -> i.path("tool").asText())
+                .containsExactly("count", "human_input", "mark");
+        assertThat(pick.at("/child_interactions/1/output").asText()).isEqualTo("blue");
+
+        counter.stop(0);
+        List<Integer> before = List.copyOf(calls);
+        CliRun replayed =
+                planvm("run", dir.resolve("parent.json").toString(), "--replay", cassette.toString(), "--no-store");
+        assertThat(replayed.exitCode()).as(replayed.err()).isZero();
+        assertThat(replayed.out()).isEqualTo("blue01\n");
+        assertThat(calls).as("a replay calls nothing").isEqualTo(before);
+    }
 }

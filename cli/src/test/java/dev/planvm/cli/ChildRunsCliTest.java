@@ -9,6 +9,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -200,6 +203,42 @@ class ChildRunsCliTest {
                 .contains("plan tool 'counter' cannot run here")
                 .contains("tool 'count' is denied")
                 .doesNotContain("\tat ");
+        assertThat(calls).hasSize(2);
+    }
+
+    /**
+     * The state a {@code kill -9} leaves between a child's end and its parent's commit of the plan-tool step,
+     * made by hand in the store (no process can be killed at exactly that moment): the child succeeded, the
+     * parent's step is not committed and its owner is gone. {@code resume --replay} takes the child's answer.
+     */
+    @Test
+    void a_replayed_child_that_ended_before_its_parent_committed_is_not_replayed_again_on_resume() throws Exception {
+        Path plan = Files.writeString(dir.resolve("parent.json"), PARENT.replace("\"n\": 5", "\"n\": 2"));
+        third.countDown(); // nothing blocks in this test
+        Path cassette = dir.resolve("parent.cassette.json");
+        CliRun recorded = planvm("run", plan.toString(), "--record", cassette.toString(), "--no-store");
+        assertThat(recorded.out()).as(recorded.err()).isEqualTo("0,1,\n");
+        counter.stop(0); // offline from here
+        CliRun replayed = planvm("run", plan.toString(), "--replay", cassette.toString());
+        assertThat(replayed.out()).as(replayed.err()).isEqualTo("0,1,\n");
+        Matcher child = Pattern.compile("(\\w+) +succeeded .*counter.json \\(child of (\\w+) at seq_no 1\\)")
+                .matcher(planvm("runs").out());
+        assertThat(child.find()).isTrue();
+        String parentId = child.group(2);
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("runs.db"));
+                Statement sql = db.createStatement()) {
+            sql.executeUpdate("DELETE FROM steps WHERE run_id = '" + parentId + "' AND step_index >= 2");
+            sql.executeUpdate("UPDATE runs SET status = 'running', final_answer = NULL, finished_at = NULL,"
+                    + " owner = '1@elsewhere@0', lease_until = 1 WHERE id = '" + parentId + "'");
+        }
+
+        CliRun resumed = planvm("resume", parentId, "--replay", cassette.toString());
+
+        assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).isEqualTo("0,1,\n");
+        JsonNode parent = new ObjectMapper().readTree(planvm("show", parentId).out());
+        assertThat(parent.path("children")).as("the child is not started again").hasSize(1);
+        assertThat(parent.at("/children/0/run").asText()).isEqualTo(child.group(1));
         assertThat(calls).hasSize(2);
     }
 }

@@ -627,6 +627,26 @@ public final class PlanVm implements AutoCloseable {
                                     children));
                 }
             }
+
+            @Override
+            public void recordedWaiting(
+                    String tool, JsonNode params, long durationMs, String reason, List<Interaction> children) {
+                if (mode instanceof RunMode.Record record) {
+                    record.recording()
+                            .add(new Interaction.ToolInteraction(
+                                    tool,
+                                    redactor.redact(params),
+                                    NullNode.getInstance(),
+                                    durationMs,
+                                    List.of(),
+                                    null,
+                                    redactor.redact(reason),
+                                    null,
+                                    true,
+                                    children,
+                                    true));
+                }
+            }
         };
     }
 

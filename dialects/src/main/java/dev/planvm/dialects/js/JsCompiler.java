@@ -6,6 +6,7 @@ import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.Program;
 import dev.planvm.dialects.internal.Results;
+import dev.planvm.dialects.internal.ToolHeader;
 
 /**
  * The JavaScript-subset dialect (seed 001): parse, then the shared back end, which resolves each
@@ -20,12 +21,17 @@ public final class JsCompiler {
     /** Compiles a JavaScript-subset plan; never throws on bad input. The size limit is checked by the caller. */
     public static CompileResult compile(String source, FrontEndOptions options) {
         Problems problems = new Problems();
+        ToolHeader header = JsHeader.read(source, problems);
+        if (header != null) {
+            options = header.readable(options);
+        }
         Program program = new JsParser(source, options, problems).parse();
         if (program == null) {
             return Results.of(null, problems);
         }
         Backend.Settings settings =
                 new Backend.Settings(options.tools(), true, options.inputs(), true, options.maxInstructions());
-        return Results.of(Backend.compile(program, settings, problems), problems);
+        CompileResult compiled = Results.of(Backend.compile(program, settings, problems), problems);
+        return header == null ? compiled : header.wrap(compiled);
     }
 }

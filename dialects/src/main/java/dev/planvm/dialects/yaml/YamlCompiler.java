@@ -7,6 +7,7 @@ import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.Program;
 import dev.planvm.dialects.internal.Results;
+import dev.planvm.dialects.internal.ToolHeader;
 import java.util.Map;
 
 /**
@@ -39,12 +40,34 @@ public final class YamlCompiler {
             return new CompileResult(null, Map.of(), problems.list());
         }
         ValueRepair.Result repaired = ValueRepair.repair(source);
-        YNode root = YamlReader.read(repaired.text(), options.maxNesting(), problems);
-        if (root == null) {
+        YamlReader.Documents documents = YamlReader.read(
+                repaired.text(),
+                options.maxNesting(),
+                2,
+                "a plan is one YAML document, after an optional plan-tool header: remove the third document"
+                        + " (from this '---' on)",
+                problems);
+        if (documents == null || documents.roots().isEmpty()) {
             if (!problems.hasErrors()) {
                 problems.error(new Pos(1, 1), "the plan is empty: write aliases and a 'result' alias");
             }
             return new CompileResult(null, Map.of(), problems.list());
+        }
+        ToolHeader header = null;
+        YNode root = documents.roots().get(0);
+        if (documents.roots().size() == 2) {
+            if (!YamlHeader.isHeader(root)) {
+                problems.error(
+                        documents.starts().get(1),
+                        "a plan is one YAML document: remove the second document (from this '---' on), or make"
+                                + " the first one a plan-tool header (name: ...)");
+                return new CompileResult(null, Map.of(), problems.list());
+            }
+            header = YamlHeader.read((YNode.Mapping) root, problems);
+            root = documents.roots().get(1);
+            if (header != null) {
+                options = header.readable(options);
+            }
         }
         Program program = new YamlPlan(options, repaired.repairs(), problems).build(root);
         if (program == null) {
@@ -52,7 +75,8 @@ public final class YamlCompiler {
         }
         Backend.Settings settings =
                 new Backend.Settings(java.util.Set.of(), false, options.inputs(), false, options.maxInstructions());
-        return Results.of(Backend.compile(program, settings, problems), problems);
+        CompileResult compiled = Results.of(Backend.compile(program, settings, problems), problems);
+        return header == null ? compiled : header.wrap(compiled);
     }
 
     /** The 1-based number of the first line longer than {@link #MAX_LINE_LENGTH}, or 0. */

@@ -37,19 +37,35 @@ final class YamlReader {
     private final int maxNesting;
     private final Problems problems;
     private final Deque<Builder> stack = new ArrayDeque<>();
-    private YNode root;
+    private final List<YNode> roots = new ArrayList<>();
+    private final List<Pos> starts = new ArrayList<>();
+
+    /**
+     * The documents of a YAML text, in order: the root node of each and the place its {@code ---} (or
+     * its first line) starts.
+     */
+    record Documents(List<YNode> roots, List<Pos> starts) {
+        Documents {
+            roots = List.copyOf(roots);
+            starts = List.copyOf(starts);
+        }
+    }
 
     private YamlReader(int maxNesting, Problems problems) {
         this.maxNesting = maxNesting;
         this.problems = problems;
     }
 
-    /** The document's root node, or null when it cannot be read (problems reported). */
-    static YNode read(String text, int maxNesting, Problems problems) {
-        return new YamlReader(maxNesting, problems).read(text);
+    /**
+     * Every document of the text (at most {@code maxDocuments}; the next one is an error naming
+     * {@code tooMany}), an empty list when there is none, or null when the text cannot be read
+     * (problems reported).
+     */
+    static Documents read(String text, int maxNesting, int maxDocuments, String tooMany, Problems problems) {
+        return new YamlReader(maxNesting, problems).read(text, maxDocuments, tooMany);
     }
 
-    private YNode read(String text) {
+    private Documents read(String text, int maxDocuments, String tooMany) {
         LoaderOptions options = new LoaderOptions();
         options.setCodePointLimit(Math.max(text.length() + 1, options.getCodePointLimit()));
         options.setAllowDuplicateKeys(false);
@@ -62,16 +78,14 @@ final class YamlReader {
                 Event event = parser.getEvent();
                 switch (event.getEventId()) {
                     case StreamEnd -> {
-                        return documents == 0 ? null : root;
+                        return new Documents(roots, starts);
                     }
                     case DocumentStart -> {
-                        if (++documents > 1) {
-                            problems.error(
-                                    pos(event.getStartMark()),
-                                    "a plan is one YAML document: remove the second"
-                                            + " document (from this '---' on)");
+                        if (++documents > maxDocuments) {
+                            problems.error(pos(event.getStartMark()), tooMany);
                             return null;
                         }
+                        starts.add(pos(event.getStartMark()));
                     }
                     case Alias -> {
                         problems.error(
@@ -139,7 +153,7 @@ final class YamlReader {
 
     private void add(YNode node) {
         if (stack.isEmpty()) {
-            root = node;
+            roots.add(node);
         } else {
             stack.peek().add(node);
         }

@@ -234,7 +234,8 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     failed ? item.get("error").asText() : null,
                     failed ? errorKind(item.get("error_kind"), where) : null,
                     item.path("child_run").asBoolean(false) || item.has("child_interactions"),
-                    children(item.get("child_interactions"), where, depth));
+                    children(item.get("child_interactions"), where, depth),
+                    waiting(item, failed, where));
         }
         if (type.equals("condition")) {
             if (!item.path("prompt").isTextual() || !item.path("result").isBoolean()) {
@@ -251,6 +252,20 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                     StreamRecord.tokens(item, where));
         }
         throw new CassetteException(where + ": \"type\" must be \"tool\" or \"condition\", not \"" + type + "\"");
+    }
+
+    /** Whether a plan tool's call stopped waiting: {@code "waiting": true} needs its {@code "error"}, the reason. */
+    private static boolean waiting(JsonNode item, boolean failed, String where) {
+        JsonNode waiting = item.get("waiting");
+        if (waiting == null || waiting.isNull() || (waiting.isBoolean() && !waiting.booleanValue())) {
+            return false;
+        }
+        boolean childRun = item.path("child_run").asBoolean(false) || item.has("child_interactions");
+        if (!waiting.isBoolean() || !failed || !childRun) {
+            throw new CassetteException(where + ": \"waiting\": true marks a plan tool's call whose child run waits;"
+                    + " it needs \"child_run\": true, \"error\" (what the child waits for) and no \"output\"");
+        }
+        return true;
     }
 
     /** The interactions of a child run nested under a plan tool's call: absent is none; else an array of them. */
@@ -322,6 +337,9 @@ public record Cassette(List<Interaction> interactions, RecordedClock clock) {
                 }
                 if (tool.childRun()) {
                     item.put("child_run", true);
+                }
+                if (tool.waiting()) {
+                    item.put("waiting", true);
                 }
                 if (!tool.children().isEmpty()) {
                     write(tool.children(), item.putArray("child_interactions"));

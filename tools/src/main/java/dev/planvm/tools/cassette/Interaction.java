@@ -45,6 +45,10 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
      * @param children the child run's own interactions, in the order they were answered, nested under this
      *               one ({@code "child_interactions"}); empty in a cassette of an earlier version, where they
      *               come before this one in the same list ({@link Cassette#flat()} reads both alike)
+     * @param waiting whether the plan tool's child run stopped waiting (for an approval or an input) in the
+     *               session that recorded this call ({@code "waiting": true}): {@code error} says what it waits
+     *               for and {@code children} hold the child's interactions until then; a session that continues
+     *               the run into the same recording ({@link Recording#continuing}) completes it
      */
     record ToolInteraction(
             String tool,
@@ -56,7 +60,8 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             String error,
             ToolException.Kind errorKind,
             boolean childRun,
-            List<Interaction> children)
+            List<Interaction> children,
+            boolean waiting)
             implements Interaction {
         public ToolInteraction {
             Objects.requireNonNull(tool, "tool");
@@ -69,6 +74,24 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             if (!children.isEmpty() && !childRun) {
                 throw new IllegalArgumentException("only a plan tool's call that recorded its child run has children");
             }
+            if (waiting && (!childRun || error == null)) {
+                throw new IllegalArgumentException("only a plan tool's call whose child run waits, saying why, waits");
+            }
+        }
+
+        /** An interaction of a call that did not stop waiting. */
+        public ToolInteraction(
+                String tool,
+                JsonNode params,
+                JsonNode output,
+                long durationMs,
+                List<Chunk> chunks,
+                TokenCount tokens,
+                String error,
+                ToolException.Kind errorKind,
+                boolean childRun,
+                List<Interaction> children) {
+            this(tool, params, output, durationMs, chunks, tokens, error, errorKind, childRun, children, false);
         }
 
         /** An interaction with no child interactions nested under it (those of a flat, earlier cassette come before it). */
@@ -90,7 +113,23 @@ public sealed interface Interaction permits Interaction.ToolInteraction, Interac
             return children.isEmpty()
                     ? this
                     : new ToolInteraction(
-                            tool, params, output, durationMs, chunks, tokens, error, errorKind, childRun, List.of());
+                            tool,
+                            params,
+                            output,
+                            durationMs,
+                            chunks,
+                            tokens,
+                            error,
+                            errorKind,
+                            childRun,
+                            List.of(),
+                            waiting);
+        }
+
+        /** This interaction with {@code newChildren} nested under it instead of its own. */
+        public ToolInteraction withChildren(List<Interaction> newChildren) {
+            return new ToolInteraction(
+                    tool, params, output, durationMs, chunks, tokens, error, errorKind, childRun, newChildren, waiting);
         }
 
         /**

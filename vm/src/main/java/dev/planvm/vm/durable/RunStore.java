@@ -173,7 +173,7 @@ public final class RunStore implements AutoCloseable {
             String parentRun,
             Integer fromSeq,
             RunOptions options) {
-        return createRun(plan, inputs, mode, parentRun, fromSeq, options, null, null);
+        return createRun(plan, inputs, mode, parentRun, fromSeq, options, null, null, null);
     }
 
     /** {@link #createRun(Plan, Map, String, String, Integer, RunOptions)} of a child run when {@code callerRun} is given. */
@@ -185,7 +185,8 @@ public final class RunStore implements AutoCloseable {
             Integer fromSeq,
             RunOptions options,
             String callerRun,
-            Integer callerSeq) {
+            Integer callerSeq,
+            Integer callerStep) {
         String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String planJson = json(plan.document());
         String inputsJson = json(MAPPER.valueToTree(inputs));
@@ -197,8 +198,8 @@ public final class RunStore implements AutoCloseable {
         db.update(
                 "INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
                         + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json, clock_json, "
-                        + "source_lines_json, caller_run, caller_seq) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + "source_lines_json, caller_run, caller_seq, caller_step) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 id,
                 plan.source(),
                 plan.digest(),
@@ -216,7 +217,8 @@ public final class RunStore implements AutoCloseable {
                 clockJson,
                 linesJson,
                 callerRun,
-                callerSeq);
+                callerSeq,
+                callerStep);
         ACTIVE.add(id);
         return id;
     }
@@ -227,7 +229,46 @@ public final class RunStore implements AutoCloseable {
      */
     public synchronized String createChildRun(
             Plan plan, Map<String, JsonNode> inputs, String mode, RunOptions options, String callerRun, int callerSeq) {
-        return createRun(plan, inputs, mode, null, null, options, callerRun, callerSeq);
+        return createRun(plan, inputs, mode, null, null, options, callerRun, callerSeq, null);
+    }
+
+    /**
+     * {@link #createChildRun(Plan, Map, String, RunOptions, String, int)}, knowing that the caller had
+     * committed {@code callerStep - 1} steps when the call started it: once the caller has committed
+     * {@code callerStep} steps or more, the step that made the call is committed and the child's answer used.
+     */
+    public synchronized String createChildRun(
+            Plan plan,
+            Map<String, JsonNode> inputs,
+            String mode,
+            RunOptions options,
+            String callerRun,
+            int callerSeq,
+            int callerStep) {
+        return createRun(plan, inputs, mode, null, null, options, callerRun, callerSeq, callerStep);
+    }
+
+    /**
+     * A child run of {@code callerRun}'s call at {@code callerSeq} with these inputs that succeeded after the
+     * caller's last committed step ({@code committedSteps} of them): the caller stopped (its process died)
+     * between the child's end and its own commit, so the child's answer was never used. The oldest such
+     * one not in {@code taken}; children stored by an earlier planvm (no {@code caller_step}) never are.
+     */
+    public synchronized Optional<String> unusedChild(
+            String callerRun, int callerSeq, int committedSteps, Map<String, JsonNode> inputs, Set<String> taken) {
+        String wanted = json(MAPPER.valueToTree(inputs)); // as stored: redacted, large values as blobs
+        return db
+                .query(
+                        "SELECT id, inputs_json FROM runs WHERE caller_run = ? AND caller_seq = ? "
+                                + "AND status = 'succeeded' AND caller_step > ? ORDER BY started_at, rowid",
+                        rs -> Map.entry(rs.getString(1), rs.getString(2)),
+                        callerRun,
+                        callerSeq,
+                        committedSteps)
+                .stream()
+                .filter(row -> !taken.contains(row.getKey()) && wanted.equals(row.getValue()))
+                .map(Map.Entry::getKey)
+                .findFirst();
     }
 
     /**

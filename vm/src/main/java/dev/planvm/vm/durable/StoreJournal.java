@@ -9,14 +9,18 @@ import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
 import dev.planvm.vm.run.StepRecord;
 import dev.planvm.vm.trace.TraceRecorder;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes a run's committed steps to the {@link RunStore} as they commit, each in its own
@@ -35,6 +39,8 @@ final class StoreJournal implements RunJournal {
     private Heartbeat alive;
     /** The reviewer of the session (a prompt on a terminal), which child runs ask too; {@code null}: none. */
     private Approvals reviewer;
+    /** The child runs this session started or took as finished: none is taken for another call. */
+    private final Set<String> children = ConcurrentHashMap.newKeySet();
 
     /**
      * @param stepsBefore steps the run had already committed (0 for a new run)
@@ -102,8 +108,10 @@ final class StoreJournal implements RunJournal {
 
     /**
      * A stored child run of this run's call at {@code seqNo}: the interrupted or waiting one a resume (or an
-     * approval, an answer) of this run continues (claimed by this process, after its last committed step),
-     * else a new one; its waits and decisions are kept under its own id.
+     * approval, an answer) of this run continues (claimed by this process, after its last committed step); else
+     * one with these inputs that succeeded after this run's last committed step, whose answer the call takes as
+     * it is (the process died between the child's end and this run's commit: nothing of it runs again); else a
+     * new one. Its waits and decisions are kept under its own id.
      */
     @Override
     public Child child(Plan childPlan, Map<String, JsonNode> inputs, int seqNo, String mode, RunOptions options) {
@@ -119,7 +127,30 @@ final class StoreJournal implements RunJournal {
             return new Child(
                     journal, stored.checkpoint(), true, new StoreApprovals(store, stored.id(), journal, reviewer));
         }
-        String id = store.createChildRun(childPlan, inputs, mode, options, runId, seqNo);
+        Optional<String> unused =
+                session == 1 ? Optional.empty() : store.unusedChild(runId, seqNo, stepIndex, inputs, children);
+        if (unused.isPresent()) {
+            StoredRun stored = store.find(unused.get()).orElseThrow();
+            children.add(stored.id());
+            RunResult result = new RunResult(
+                    RunStatus.SUCCEEDED,
+                    stored.finalAnswer(),
+                    stored.checkpoint().variables(),
+                    null,
+                    0,
+                    Duration.ZERO,
+                    null,
+                    List.of(),
+                    null);
+            return new Child(
+                    new StoreJournal(store, stored.id(), stored.steps().size(), stored.sessions(), childPlan),
+                    stored.checkpoint(),
+                    true,
+                    null,
+                    result);
+        }
+        String id = store.createChildRun(childPlan, inputs, mode, options, runId, seqNo, stepIndex + 1);
+        children.add(id);
         StoreJournal journal = new StoreJournal(store, id, 0, 1, childPlan).reviewer(reviewer);
         journal.alive = store.heartbeat(id);
         return new Child(

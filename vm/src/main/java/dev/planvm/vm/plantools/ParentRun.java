@@ -58,4 +58,12 @@ public interface ParentRun {
      */
     void recorded(
             String tool, JsonNode params, JsonNode output, long durationMs, String error, List<Interaction> children);
+
+    /**
+     * In a recording session, records the call of plan tool {@code tool} whose child run stopped waiting
+     * ({@code reason}: what it waits for), with the child's interactions until then ({@code children}): a
+     * session that continues the run into the same recording completes the call. Nothing otherwise.
+     */
+    default void recordedWaiting(
+            String tool, JsonNode params, long durationMs, String reason, List<Interaction> children) {}
 }

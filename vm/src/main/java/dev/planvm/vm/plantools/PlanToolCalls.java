@@ -32,7 +32,8 @@ import java.util.function.Consumer;
  * options — tool policy, approval rules, step limit, clock — and its reviewer, so it can
  * never do what its parent may not; its own guards narrow further. In a stored run the child is a stored
  * run too, named after its parent and the call's seq_no ({@link RunJournal#child}); a resume of the parent
- * continues an interrupted child instead of starting it again. A child that waits for approval or input
+ * continues an interrupted child instead of starting it again, and takes the answer of a child that ended
+ * before the run could commit the step (its process died in between) without running any of it again. A child that waits for approval or input
  * makes the run wait too ({@link ChildRunWaiting}); the child keeps its waits under its own id. A stop request for the run (its {@link RunControl})
  * stops the child too, and then the run, as the request asked. The run's listeners hear of each child's
  * start and end (the trace names the child's id in the call's entry).
@@ -103,6 +104,14 @@ public final class PlanToolCalls implements CallInterceptor {
         JsonNode output;
         try {
             output = tool.call(toolCall, this, children::addAll);
+        } catch (ChildRunWaiting waiting) {
+            parent.recordedWaiting(
+                    toolCall.tool(),
+                    toolCall.params(),
+                    (System.nanoTime() - start) / 1_000_000,
+                    waiting.getMessage(),
+                    children);
+            throw waiting;
         } catch (ToolException failure) {
             parent.recorded(
                     toolCall.tool(),
@@ -141,6 +150,11 @@ public final class PlanToolCalls implements CallInterceptor {
                 journal == null ? null : journal.child(tool.plan(), inputs, seqNo, parent.modeLabel(), options);
         String childId = child == null ? null : child.journal().runId();
         tell(l -> l.childStarted(seqNo, tool.name(), childId));
+        if (child != null && child.finished() != null) { // it ended before this run could commit its answer
+            tell(l -> l.childFinished(
+                    seqNo, tool.name(), childId, child.finished().status()));
+            return new ChildRuns.Outcome(child.finished(), List.of());
+        }
         // the parent's control: a stop request reaches the child at its next commit point
         RunResult result = parent.run(
                 tool.plan(),

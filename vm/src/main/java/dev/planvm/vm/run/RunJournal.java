@@ -70,11 +70,19 @@ public interface RunJournal {
      * @param resumed whether it continues an interrupted child (or a waiting one)
      * @param approvals the child's own reviewer, which keeps its waits and decisions under the child's id;
      *                {@code null}: the parent's
+     * @param finished the result of a child that already succeeded for this call, whose answer its caller never
+     *                used (the caller's process died between the child's end and its own commit): the call
+     *                answers it and nothing runs; {@code null} for a child to run
      */
-    record Child(RunJournal journal, Checkpoint start, boolean resumed, Approvals approvals) {
+    record Child(RunJournal journal, Checkpoint start, boolean resumed, Approvals approvals, RunResult finished) {
         /** A child that asks its parent's reviewer. */
         public Child(RunJournal journal, Checkpoint start, boolean resumed) {
-            this(journal, start, resumed, null);
+            this(journal, start, resumed, null, null);
+        }
+
+        /** A child to run. */
+        public Child(RunJournal journal, Checkpoint start, boolean resumed, Approvals approvals) {
+            this(journal, start, resumed, approvals, null);
         }
     }
 }

@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS runs (
     clock_json    TEXT,                   -- the run's clock {now, tz}: a resume and a rerun compute the same dates
     source_lines_json TEXT,               -- a compiled dialect plan's {"seq_no": line}; NULL for a JSON plan
     caller_run    TEXT,                   -- a child run (a plan tool's): the run whose call started it
-    caller_seq    INTEGER                 -- a child run: the seq_no of that call in its caller
+    caller_seq    INTEGER,                -- a child run: the seq_no of that call in its caller
+    caller_step   INTEGER                 -- a child run: its caller's committed steps + 1 when it started
 );
 
 CREATE TABLE IF NOT EXISTS steps (
