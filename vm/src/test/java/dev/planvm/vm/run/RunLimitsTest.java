@@ -61,6 +61,20 @@ class RunLimitsTest {
     }
 
     @Test
+    void a_value_a_step_hands_out_is_sized_like_a_variable() {
+        RunLimits limits = new RunLimits(100, 5, 10);
+        ObjectNode params = NODES.objectNode();
+        params.put("q", "abc");
+        assertThat(limits.checkValue("the params of tool 'x'", TextNode.valueOf("abcde")))
+                .isEqualTo(5);
+        assertThat(limits.checkValue("the params of tool 'x'", NODES.numberNode(7)))
+                .isEqualTo(1);
+        long size = new RunLimits(100, 1_000_000, 10).checkVariable("p", params);
+        assertThat(new RunLimits(100, 1_000_000, 10).checkValue("the params of tool 'x'", params))
+                .isEqualTo(size);
+    }
+
+    @Test
     void a_scalar_counts_one() {
         RunLimits limits = new RunLimits(100, 1, 1);
         assertThat(limits.checkVariable("n", NODES.numberNode(123456789))).isEqualTo(1);
