@@ -39,6 +39,23 @@ final class WorkflowVm {
      */
     static PlanVm build(
             Deployment deployment, Map<String, ToolCatalog> catalogs, RunSettings settings, WorkflowInputs person) {
+        return build(deployment, catalogs, settings, person, java.util.List.of(), null, null);
+    }
+
+    /**
+     * {@link #build(Deployment, Map, RunSettings, WorkflowInputs)} with plan tools, whose calls run as child
+     * workflows ({@code children}), chains of them at most {@code maxPlanDepth} deep ({@code null}: the default).
+     *
+     * @throws dev.planvm.vm.plantools.PlanToolsException when the plan tools do not go together
+     */
+    static PlanVm build(
+            Deployment deployment,
+            Map<String, ToolCatalog> catalogs,
+            RunSettings settings,
+            WorkflowInputs person,
+            java.util.List<dev.planvm.instructions.Plan> planTools,
+            Integer maxPlanDepth,
+            dev.planvm.vm.plantools.ChildRunner children) {
         Map<String, ToolInfo> tools = toolsByName(deployment, catalogs);
         PlanVmBuilder builder = PlanVm.builder()
                 .callInterceptor(new RemoteCalls(deployment, call -> settingsOf(call, settings, tools)))
@@ -54,6 +71,12 @@ final class WorkflowVm {
                 .runLimits(settings.limits())
                 .approvals(person);
         tools.values().forEach(info -> builder.tool(new Described(info)));
+        if (!planTools.isEmpty()) {
+            builder.planTools(planTools).childRunner(children);
+            if (maxPlanDepth != null) {
+                builder.maxPlanDepth(maxPlanDepth);
+            }
+        }
         ToolCatalog conditions = catalogs.get(deployment.conditionQueue());
         if (conditions != null && conditions.conditions()) {
             builder.conditionEvaluator(NOT_HERE);

@@ -58,4 +58,9 @@ public interface ParentRun {
      */
     void recorded(
             String tool, JsonNode params, JsonNode output, long durationMs, String error, List<Interaction> children);
+
+    /** Where child runs run when not on the parent's VM (a Temporal child workflow), or {@code null}: on it. */
+    default ChildRunner elsewhere() {
+        return null;
+    }
 }
