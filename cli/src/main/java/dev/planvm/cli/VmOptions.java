@@ -66,6 +66,20 @@ final class VmOptions {
         return source == null ? this : planFiles(List.of(source), null);
     }
 
+    /**
+     * The plan tools a run of {@code file} on Temporal sends with its plan: the plans of the {@code --plan-tools}
+     * directories, the scripts {@code file} imports and those their PPE scripts import, each once.
+     *
+     * @throws dev.planvm.vm.plantools.PlanToolsException when a plan-tool file does not load
+     */
+    List<Plan> temporalPlanTools(String file) {
+        List<Path> dirs = config.planToolDirs();
+        List<Plan> all = new java.util.ArrayList<>(
+                dev.planvm.vm.plantools.PlanTools.load(dirs, PlanInput::isPlanToolFile, PlanInput::loadPlanTool));
+        all.addAll(withDirImports(PlanInput.importedPlanTools(List.of(file), null, dirs), dirs));
+        return all;
+    }
+
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         return settings.inputs(commandLine);
