@@ -8,7 +8,10 @@ import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanToolSource;
 import dev.planvm.tools.Tool;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.PlanVm;
+import dev.planvm.vm.RunMode;
 import dev.planvm.vm.run.RunResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -162,6 +165,64 @@ class PlanToolsOnTemporalTest {
                 second.close();
             }
         }
+    }
+
+    @Test
+    void a_recording_on_temporal_nests_each_childs_calls_and_replays_locally_and_on_temporal() {
+        String twice = """
+                {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}},
+                  "required": ["start"]}, "output": {"type": "string"},
+                 "plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
+                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""";
+        String parent = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "x"}, "output_vars": ["x"]}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "y"}, "output_vars": ["y"]}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${x} ${y}"}}]""";
+        PlanRequest request = PlanRequest.live("twice-parent.json", parent, Map.of())
+                .withPlanTools(List.of(new PlanToolSource("twice.json", twice)), null);
+        TemporalPlans plans = TestTemporal.plans(queue);
+
+        PlanResponse recorded = plans.run(request.withMode("record", null, false));
+
+        assertThat(recorded.status()).isEqualTo("succeeded");
+        assertThat(recorded.finalAnswer().asText()).isEqualTo("step(step(x)) step(step(y))");
+        Cassette cassette = Cassette.fromJson(recorded.cassette(), "recorded");
+        assertThat(cassette.interactions()).hasSize(2);
+        for (var interaction : cassette.interactions()) {
+            var call = (Interaction.ToolInteraction) interaction;
+            assertThat(call.tool()).isEqualTo("twice");
+            assertThat(call.childRun()).isTrue();
+            assertThat(call.children()).hasSize(2);
+        }
+        int made = invocations.get("x").get() + invocations.get("y").get();
+
+        PlanVm local = PlanVm.builder()
+                .tools(tools())
+                .planTool(PlanVm.builder()
+                        .build()
+                        .loader()
+                        .load(twice, "twice.json")
+                        .planOrThrow())
+                .build();
+        RunResult replayedLocally = local.run(
+                local.loader().load(parent, "twice-parent.json").planOrThrow(),
+                Map.of(),
+                RunMode.replay(cassette, false));
+        PlanResponse replayed = plans.run(request.withMode("replay", cassette.toJson(), false));
+
+        assertThat(replayedLocally.finalAnswer()).isEqualTo(recorded.finalAnswer());
+        assertThat(replayed.status()).isEqualTo("succeeded");
+        assertThat(replayed.finalAnswer()).isEqualTo(recorded.finalAnswer());
+        assertThat(invocations.get("x").get() + invocations.get("y").get())
+                .as("a replay calls no tool")
+                .isEqualTo(made);
+
+        PlanResponse dry = plans.run(request.withMode("dry-run", null, false));
+        RunResult dryLocally = local.run(
+                local.loader().load(parent, "twice-parent.json").planOrThrow(), Map.of(), RunMode.dryRun(false));
+        assertThat(dry.status()).isEqualTo("succeeded");
+        assertThat(dry.finalAnswer()).isEqualTo(dryLocally.finalAnswer());
     }
 
     private static PlanRequest request(String source, String plan) throws IOException {
