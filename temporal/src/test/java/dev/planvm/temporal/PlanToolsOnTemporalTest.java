@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanToolSource;
+import dev.planvm.temporal.contract.WaitingInput;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
 import dev.planvm.tools.cassette.Interaction;
@@ -28,6 +29,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Plan tools on Temporal: the request carries the plan-tool plans, and each plan-tool call runs as a child
@@ -223,6 +225,74 @@ class PlanToolsOnTemporalTest {
                 local.loader().load(parent, "twice-parent.json").planOrThrow(), Map.of(), RunMode.dryRun(false));
         assertThat(dry.status()).isEqualTo("succeeded");
         assertThat(dry.finalAnswer()).isEqualTo(dryLocally.finalAnswer());
+    }
+
+    @Test
+    @Timeout(120)
+    void a_human_input_in_a_child_workflow_is_answered_there_and_the_parent_goes_on() throws Exception {
+        String ask = """
+                {"name": "ask", "inputs": {"type": "object", "properties": {"question": {"type": "string"}}},
+                 "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input",
+                   "tool_params": {"prompt": "${question}", "choices": ["yes", "no"]}, "output_vars": "final_answer"}}]}""";
+        String parent = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "ask", "tool_params": {"question": "Ship it?"},
+                   "output_vars": ["go"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "answer: ${go}"}}]""";
+        TemporalPlans plans = TestTemporal.plans(queue);
+        String id = "plan-tools-ask-" + queue;
+        plans.start(
+                PlanRequest.live("ask-parent.json", parent, Map.of())
+                        .withPlanTools(List.of(new PlanToolSource("ask.json", ask)), null),
+                id);
+        String child = id + "/0";
+        List<WaitingInput> waiting = List.of();
+        while (waiting.isEmpty()) {
+            try {
+                waiting = plans.waitingInputs(child);
+            } catch (TemporalException notYet) {
+                // the child workflow has not started yet
+            }
+            Thread.sleep(20);
+        }
+        assertThat(waiting)
+                .singleElement()
+                .satisfies(input ->
+                        assertThat(input.params().path("prompt").asText()).isEqualTo("Ship it?"));
+        assertThat(plans.waitingInputs(id))
+                .as("the parent waits for its child, not for a person")
+                .isEmpty();
+
+        assertThat(plans.answer(child, 0, TextNode.valueOf("yes"))).isZero();
+        PlanResponse response = plans.result(id);
+        assertThat(response.status()).isEqualTo("succeeded");
+        assertThat(response.finalAnswer().asText()).isEqualTo("answer: yes");
+    }
+
+    @Test
+    void plan_tools_deeper_than_the_requests_max_plan_depth_refuse_the_run_as_locally() {
+        String outer = """
+                {"name": "outer", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "inner",
+                  "tool_params": {}, "output_vars": "final_answer"}}]}""";
+        String inner = """
+                {"name": "inner", "plan": [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "deep"}}]}""";
+        String parent = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "outer", "tool_params": {},
+                   "output_vars": ["final_answer"]}}]""";
+        List<PlanToolSource> tools =
+                List.of(new PlanToolSource("outer.json", outer), new PlanToolSource("inner.json", inner));
+        TemporalPlans plans = TestTemporal.plans(queue);
+
+        PlanResponse refused =
+                plans.run(PlanRequest.live("deep.json", parent, Map.of()).withPlanTools(tools, 0));
+        PlanResponse allowed =
+                plans.run(PlanRequest.live("deep.json", parent, Map.of()).withPlanTools(tools, 1));
+
+        assertThat(refused.status()).isEqualTo("rejected");
+        assertThat(refused.problems())
+                .containsExactly("plan tool 'outer' calls plan tools 1 deep (outer → inner); the limit is 0"
+                        + " (--max-plan-depth)");
+        assertThat(allowed.status()).isEqualTo("succeeded");
+        assertThat(allowed.finalAnswer().asText()).isEqualTo("deep");
     }
 
     private static PlanRequest request(String source, String plan) throws IOException {
