@@ -68,7 +68,8 @@ final class TemporalRun {
                 TemporalRequests.secretNames(vmOptions, commandLine),
                 TemporalRequests.settings(vmOptions, commandLine));
         // the plan tools travel with the plan: a worker needs no files
-        request = request.withPlanTools(TemporalRequests.planTools(vmOptions.temporalPlanTools(file)), null);
+        request = request.withPlanTools(
+                TemporalRequests.planTools(vmOptions.temporalPlanTools(file, vmOptions.temporalPlanTools())), null);
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
             request = request.withMode("replay", replay.cassette().toJson(), false);

@@ -113,6 +113,10 @@ class TemporalPlanToolsCliTest {
         JsonNode shownGrandchild = show(grandchild);
         assertThat(shownGrandchild.get("status").asText()).isEqualTo("succeeded");
         assertThat(shownGrandchild.get("result").asText()).isEqualTo("HI THERE!");
+
+        CliRun batch = CliRun.of("batch", parent.toString(), "--temporal", target);
+        assertThat(batch.exitCode()).as(batch.err()).isZero();
+        assertThat(batch.out()).contains("\"status\":\"succeeded\"").contains("HI THERE!");
     }
 
     @Test
