@@ -90,6 +90,38 @@ class PlanToolsOnTemporalTest {
     }
 
     @Test
+    void each_element_of_a_for_each_is_a_child_workflow_of_its_own_and_the_outputs_keep_their_order()
+            throws IOException {
+        String parent = """
+                [{"seq_no": 0, "type": "assign", "parameters": {"topics": ["durable runs", "early starts", "cassettes"]}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "headline", "for_each": "${topics}",
+                   "as": "topic", "tool_params": {"topic": "${topic}", "audience": "reader ${index}"},
+                   "output_vars": "headlines"}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${join(headlines, ' | ')}"}}]""";
+        PlanVm local = PlanVm.builder()
+                .tools(tools())
+                .planTools(PLANS.resolve("plan-tools"))
+                .build();
+        RunResult expected = local.run(local.loader().load(parent, "map.json").planOrThrow(), Map.of());
+
+        String id = "plan-tools-map-" + queue;
+        TemporalPlans plans = TestTemporal.plans(queue);
+        plans.start(request("map.json", parent), id);
+        PlanResponse remote = plans.result(id);
+
+        assertThat(remote.status()).isEqualTo("succeeded");
+        assertThat(remote.finalAnswer()).isEqualTo(expected.finalAnswer());
+        assertThat(remote.finalAnswer().asText())
+                .isEqualTo("reader 0: 2 words on durable runs | reader 1: 2 words on early starts"
+                        + " | reader 2: 1 words on cassettes");
+        List<String> children = new ArrayList<>();
+        remote.trace()
+                .path("calls")
+                .forEach(call -> children.add(call.path("child_run_id").asText()));
+        assertThat(children).containsExactlyInAnyOrder(id + "/1", id + "/1.1", id + "/1.2");
+    }
+
+    @Test
     void params_that_do_not_fit_the_inputs_fail_the_step_as_locally_and_start_no_child() throws IOException {
         String parent = """
                 [{"seq_no": 0, "type": "assign", "parameters": {"topic": 42}},
