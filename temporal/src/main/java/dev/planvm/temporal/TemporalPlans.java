@@ -81,7 +81,7 @@ public final class TemporalPlans {
         if (size > MAX_REQUEST_BYTES) {
             throw new TemporalException(
                     FailureKind.REJECTED_BEFORE_RUNNING,
-                    request.source() + ": the plan request (plan, plan tools, inputs, cassette) is "
+                    request.source() + ": the plan request (plan, inputs, cassette) is "
                             + String.format(Locale.ROOT, "%,d", size)
                             + " bytes as JSON; a Temporal workflow input may hold at most "
                             + String.format(Locale.ROOT, "%,d", MAX_REQUEST_BYTES));
