@@ -48,6 +48,12 @@ final class ConfigOptions {
                     + " Repeatable.")
     private List<Path> planTools = List.of();
 
+    /** The {@code --plan-tools} directories, resolved against the working directory. */
+    List<Path> planToolDirs() {
+        Path workingDir = Path.of("").toAbsolutePath();
+        return planTools.stream().map(workingDir::resolve).toList();
+    }
+
     /** Loads the tools; the caller closes them (or a VM built with them does). */
     LoadedTools load(Map<String, String> environment, Map<String, String> secrets) {
         Path workingDir = Path.of("").toAbsolutePath();

@@ -2,6 +2,7 @@ package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.json.AtomicFiles;
 import dev.planvm.temporal.TemporalConnection;
@@ -49,7 +50,9 @@ final class TemporalBatch {
             Path replayDir,
             boolean dryRun,
             boolean dryRunConditions,
-            UnaryOperator<RunClock> clock) {}
+            UnaryOperator<RunClock> clock,
+            VmOptions vm,
+            List<Plan> planTools) {}
 
     private TemporalBatch() {}
 
@@ -87,7 +90,9 @@ final class TemporalBatch {
                     replayDir,
                     dryRun,
                     dryRunConditions,
-                    TemporalRequests.clockOptions(vmOptions, commandLine));
+                    TemporalRequests.clockOptions(vmOptions, commandLine),
+                    vmOptions,
+                    vmOptions.temporalPlanTools());
             List<Future<PlanOutcome>> running = new ArrayList<>();
             for (String file : files) {
                 running.add(waiting.submit(() -> outcome(Path.of(file), shared)));
@@ -142,6 +147,10 @@ final class TemporalBatch {
                     shared.inputs(),
                     shared.secrets(),
                     shared.settings());
+            // the plan tools travel with the plan: a worker needs no files
+            request = request.withPlanTools(
+                    TemporalRequests.planTools(shared.vm().temporalPlanTools(file.toString(), shared.planTools())),
+                    null);
             if (shared.dryRun()) {
                 request = request.withMode("dry-run", null, shared.dryRunConditions());
             } else if (shared.replayDir() != null) {

@@ -6,6 +6,7 @@ import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.temporal.contract.PlanRequest;
+import dev.planvm.temporal.contract.PlanToolSource;
 import dev.planvm.temporal.contract.RunSettings;
 import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.cassette.Cassette;
@@ -123,6 +124,14 @@ final class TemporalRequests {
     /** What {@code --now} and {@code --tz} do to a run's clock, or {@code null} when neither was given. */
     static UnaryOperator<RunClock> clockOptions(VmOptions vm, CommandLine commandLine) {
         return vm.clock().given() ? vm.clock().adjust(commandLine) : null;
+    }
+
+    /** The plan tools as the workflow gets them: each plan's document (StackVM JSON, a dialect's compiled). */
+    static List<PlanToolSource> planTools(List<dev.planvm.instructions.Plan> plans) {
+        List<PlanToolSource> sources = new ArrayList<>();
+        plans.forEach(plan ->
+                sources.add(new PlanToolSource(plan.source(), plan.document().toString())));
+        return sources;
     }
 
     static PlanRequest request(

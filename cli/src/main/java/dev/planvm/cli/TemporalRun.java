@@ -70,6 +70,9 @@ final class TemporalRun {
                 vmOptions.inputs(commandLine),
                 TemporalRequests.secretNames(vmOptions, commandLine),
                 TemporalRequests.settings(vmOptions, commandLine).withKeepGoing(keepGoing));
+        // the plan tools travel with the plan: a worker needs no files
+        request = request.withPlanTools(
+                TemporalRequests.planTools(vmOptions.temporalPlanTools(file, vmOptions.temporalPlanTools())), null);
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
             request = request.withMode("replay", replay.cassette().toJson(), false);

@@ -66,6 +66,42 @@ final class VmOptions {
         return source == null ? this : planFiles(List.of(source), null);
     }
 
+    /**
+     * The plan tools every run on Temporal sends with its plan: the plans of the {@code --plan-tools}
+     * directories and the scripts their PPE scripts import.
+     *
+     * @throws dev.planvm.vm.plantools.PlanToolsException when a plan-tool file does not load
+     */
+    List<Plan> temporalPlanTools() {
+        List<Path> dirs = config.planToolDirs();
+        List<Plan> all = new java.util.ArrayList<>(
+                dev.planvm.vm.plantools.PlanTools.load(dirs, PlanInput::isPlanToolFile, PlanInput::loadPlanTool));
+        all.addAll(PlanInput.planToolDirImports(dirs));
+        return all;
+    }
+
+    /**
+     * The plan tools a run of {@code file} on Temporal sends with its plan: {@code fromDirs}
+     * ({@link #temporalPlanTools()}) and the scripts {@code file} imports, each once.
+     */
+    List<Plan> temporalPlanTools(String file, List<Plan> fromDirs) {
+        List<Path> dirs = config.planToolDirs();
+        Map<String, Plan> all = new LinkedHashMap<>();
+        for (Plan plan : fromDirs) {
+            all.put(
+                    plan.source() + "\u0000"
+                            + plan.signature().map(PlanSignature::name).orElse(""),
+                    plan);
+        }
+        for (Plan plan : PlanInput.importedPlanTools(List.of(file), null, dirs)) {
+            all.putIfAbsent(
+                    plan.source() + "\u0000"
+                            + plan.signature().map(PlanSignature::name).orElse(""),
+                    plan);
+        }
+        return List.copyOf(all.values());
+    }
+
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         return settings.inputs(commandLine);

@@ -214,7 +214,8 @@ public final class TemporalPlans {
 
     /**
      * A plan workflow as JSON, like {@code planvm show} prints a stored run: its status, plan,
-     * inputs, mode, result and error, and the trace entry of every committed step. A running
+     * inputs, mode, result and error, the trace entry of every committed step, and (once it ended) the child
+     * workflows its plan-tool calls ran ({@code children}: seq_no, tool, workflow id). A running
      * workflow is queried (a worker answers); an ended one is read from its result.
      */
     public ObjectNode show(String workflowId) {
@@ -297,6 +298,20 @@ public final class TemporalPlans {
         }
         document.put("step_count", response.steps());
         document.set("steps", trace != null && trace.has("steps") ? trace.get("steps") : JSON.createArrayNode());
+        ArrayNode children = JSON.createArrayNode();
+        if (trace != null) {
+            trace.path("calls").forEach(call -> {
+                if (call.hasNonNull("child_run_id")) {
+                    children.addObject()
+                            .put("seq_no", call.path("seq_no").asInt())
+                            .put("tool", call.path("tool").asText())
+                            .put("workflow", call.get("child_run_id").asText());
+                }
+            });
+        }
+        if (!children.isEmpty()) {
+            document.set("children", children); // the child workflows of its plan-tool calls
+        }
         return document;
     }
 

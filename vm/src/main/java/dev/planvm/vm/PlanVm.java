@@ -114,6 +114,9 @@ public final class PlanVm implements AutoCloseable {
     private final Set<String> personTools;
 
     private final Sleeper sleeper;
+    /** Where child runs of plan-tool calls run, or {@code null}: on this VM. */
+    private final dev.planvm.vm.plantools.ChildRunner childRunner;
+
     private final Supplier<? extends CallScheduler> schedulers;
     private final long maxTokens;
     private final java.time.Clock clockSource;
@@ -156,6 +159,7 @@ public final class PlanVm implements AutoCloseable {
         this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools);
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
+        this.childRunner = b.childRunner;
         this.maxTokens = b.maxTokens;
         this.clockSource = b.clock;
         this.tracer = b.openTelemetry == null ? null : b.openTelemetry.getTracer("dev.planvm.vm");
@@ -582,6 +586,11 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public List<String> problems(Plan plan, RunOptions options) {
                 return PlanVm.this.problems(plan, mode, options);
+            }
+
+            @Override
+            public dev.planvm.vm.plantools.ChildRunner elsewhere() {
+                return childRunner;
             }
 
             @Override

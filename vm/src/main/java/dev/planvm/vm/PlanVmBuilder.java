@@ -73,6 +73,7 @@ public final class PlanVmBuilder {
     Function<Path, LoadResult> planToolLoader = file -> new PlanLoader().load(file);
 
     int maxPlanDepth = PlanTools.DEFAULT_MAX_DEPTH;
+    dev.planvm.vm.plantools.ChildRunner childRunner;
     io.opentelemetry.api.OpenTelemetry openTelemetry;
 
     PlanVmBuilder() {}
@@ -107,6 +108,15 @@ public final class PlanVmBuilder {
     public PlanVmBuilder planToolFiles(Predicate<Path> isPlan, Function<Path, LoadResult> loader) {
         planToolFile = Objects.requireNonNull(isPlan, "isPlan");
         planToolLoader = Objects.requireNonNull(loader, "loader");
+        return this;
+    }
+
+    /**
+     * Where the child runs of plan-tool calls run instead of on this VM (a Temporal workflow runs each as a
+     * child workflow); the calls are checked as they are for a child run on the VM.
+     */
+    public PlanVmBuilder childRunner(dev.planvm.vm.plantools.ChildRunner runner) {
+        childRunner = Objects.requireNonNull(runner, "runner");
         return this;
     }
 

@@ -22,6 +22,8 @@ import java.util.Set;
  * @param now              the run's clock, which its date/time helpers read: an ISO-8601 instant, or
  *                         {@code null} for the workflow's own time (or a replayed cassette's clock)
  * @param zone             the clock's time zone (a zone id), given with {@code now}; {@code null} for UTC
+ * @param planTools        the plan tools the plan may call, each a child workflow when called (none by default)
+ * @param maxPlanDepth     how deep plan tools may call plan tools ({@code null}: 8, as locally)
  */
 public record PlanRequest(
         String source,
@@ -33,11 +35,14 @@ public record PlanRequest(
         boolean dryRunConditions,
         RunSettings settings,
         String now,
-        String zone) {
+        String zone,
+        List<PlanToolSource> planTools,
+        Integer maxPlanDepth) {
 
     /** The modes a request may name. */
     public static final Set<String> MODES = Set.of("live", "record", "replay", "dry-run");
 
+    @com.fasterxml.jackson.annotation.JsonCreator
     public PlanRequest {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(plan, "plan");
@@ -58,6 +63,31 @@ public record PlanRequest(
             java.time.Instant.parse(now); // throws for a malformed instant
             java.time.ZoneId.of(zone == null ? "UTC" : zone);
         }
+        planTools = planTools == null ? List.of() : List.copyOf(planTools);
+        if (maxPlanDepth != null && maxPlanDepth < 0) {
+            throw new IllegalArgumentException("the plan depth must not be negative, not " + maxPlanDepth);
+        }
+    }
+
+    /** A request without plan tools. */
+    public PlanRequest(
+            String source,
+            String plan,
+            Map<String, JsonNode> inputs,
+            List<String> secrets,
+            String mode,
+            JsonNode cassette,
+            boolean dryRunConditions,
+            RunSettings settings,
+            String now,
+            String zone) {
+        this(source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, now, zone, List.of(), null);
+    }
+
+    /** This request with the plan tools its plan may call, and how deep they may call each other ({@code null}: 8). */
+    public PlanRequest withPlanTools(List<PlanToolSource> tools, Integer maxDepth) {
+        return new PlanRequest(
+                source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, now, zone, tools, maxDepth);
     }
 
     /** A live run of {@code plan} with these inputs and the default settings. */
@@ -67,22 +97,68 @@ public record PlanRequest(
     }
 
     public PlanRequest withSecrets(List<String> names) {
-        return new PlanRequest(source, plan, inputs, names, mode, cassette, dryRunConditions, settings, now, zone);
+        return new PlanRequest(
+                source,
+                plan,
+                inputs,
+                names,
+                mode,
+                cassette,
+                dryRunConditions,
+                settings,
+                now,
+                zone,
+                planTools,
+                maxPlanDepth);
     }
 
     public PlanRequest withSettings(RunSettings runSettings) {
-        return new PlanRequest(source, plan, inputs, secrets, mode, cassette, dryRunConditions, runSettings, now, zone);
+        return new PlanRequest(
+                source,
+                plan,
+                inputs,
+                secrets,
+                mode,
+                cassette,
+                dryRunConditions,
+                runSettings,
+                now,
+                zone,
+                planTools,
+                maxPlanDepth);
     }
 
     /** This request in another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
     public PlanRequest withMode(String newMode, JsonNode replayCassette, boolean conditionsAnswer) {
         return new PlanRequest(
-                source, plan, inputs, secrets, newMode, replayCassette, conditionsAnswer, settings, now, zone);
+                source,
+                plan,
+                inputs,
+                secrets,
+                newMode,
+                replayCassette,
+                conditionsAnswer,
+                settings,
+                now,
+                zone,
+                planTools,
+                maxPlanDepth);
     }
 
     /** This request with the run's clock fixed: an ISO-8601 instant and a zone id ({@code --now}, {@code --tz}). */
     public PlanRequest withClock(String instant, String zoneId) {
         return new PlanRequest(
-                source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, instant, zoneId);
+                source,
+                plan,
+                inputs,
+                secrets,
+                mode,
+                cassette,
+                dryRunConditions,
+                settings,
+                instant,
+                zoneId,
+                planTools,
+                maxPlanDepth);
     }
 }

@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.temporal.contract.InputAnswer;
 import dev.planvm.temporal.contract.PlanActivities;
 import dev.planvm.temporal.contract.PlanProgress;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.PlanToolSource;
 import dev.planvm.temporal.contract.PlanWorkflow;
 import dev.planvm.temporal.contract.RunFailure;
 import dev.planvm.temporal.contract.StepFailure;
@@ -21,6 +25,7 @@ import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.RunRequest;
+import dev.planvm.vm.plantools.PlanToolsException;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -101,7 +106,37 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
             return PlanResponse.refused(
                     "rejected", List.of("no worker said which tools it holds: " + Responses.reason(noWorker)));
         }
-        PlanVm vm = WorkflowVm.build(deployment, catalogs, request.settings(), person, telemetry);
+        List<String> problems = new ArrayList<>();
+        List<Plan> planTools = new ArrayList<>();
+        Map<String, PlanToolSource> sources = new LinkedHashMap<>();
+        for (PlanToolSource tool : request.planTools()) {
+            LoadResult loadedTool = new PlanLoader().load(tool.plan(), tool.source());
+            if (!loadedTool.valid()) {
+                loadedTool.errors().forEach(error -> problems.add("plan tool " + error.format(tool.source())));
+            } else if (loadedTool.plan().signature().map(PlanSignature::name).isEmpty()) {
+                problems.add("plan tool " + tool.source() + ": a plan tool names itself (\"name\")");
+            } else {
+                planTools.add(loadedTool.plan());
+                sources.putIfAbsent(loadedTool.plan().signature().get().name(), tool);
+            }
+        }
+        if (!problems.isEmpty()) {
+            return PlanResponse.refused("rejected", problems);
+        }
+        PlanVm vm;
+        try {
+            vm = WorkflowVm.build(
+                    deployment,
+                    catalogs,
+                    request.settings(),
+                    person,
+                    telemetry,
+                    planTools,
+                    request.maxPlanDepth(),
+                    new ChildWorkflows(request, sources));
+        } catch (PlanToolsException refused) {
+            return PlanResponse.refused("rejected", refused.problems());
+        }
         LoadResult loaded = vm.loader().load(request.plan(), request.source());
         if (!loaded.valid()) {
             List<String> errors = new ArrayList<>();

@@ -34,16 +34,23 @@ final class WorkflowVm {
     private WorkflowVm() {}
 
     /**
+     * The VM of one workflow run; plan tools' calls run as child workflows ({@code children}), chains of them at
+     * most {@code maxPlanDepth} deep ({@code null}: the default).
+     *
      * @param catalogs the tools of each task queue (the deployment's own first)
      * @param person    who answers the run's {@code human_input} calls
      * @param telemetry where the run's spans go ({@link TemporalSpans#forWorkflow}), or {@code null}: none
+     * @throws dev.planvm.vm.plantools.PlanToolsException when the plan tools do not go together
      */
     static PlanVm build(
             Deployment deployment,
             Map<String, ToolCatalog> catalogs,
             RunSettings settings,
             WorkflowInputs person,
-            io.opentelemetry.api.OpenTelemetry telemetry) {
+            io.opentelemetry.api.OpenTelemetry telemetry,
+            java.util.List<dev.planvm.instructions.Plan> planTools,
+            Integer maxPlanDepth,
+            dev.planvm.vm.plantools.ChildRunner children) {
         Map<String, ToolInfo> tools = toolsByName(deployment, catalogs);
         PlanVmBuilder builder = PlanVm.builder()
                 .callInterceptor(new RemoteCalls(deployment, call -> settingsOf(call, settings, tools)))
@@ -62,6 +69,12 @@ final class WorkflowVm {
             builder.openTelemetry(telemetry);
         }
         tools.values().forEach(info -> builder.tool(new Described(info)));
+        if (!planTools.isEmpty()) {
+            builder.planTools(planTools).childRunner(children);
+            if (maxPlanDepth != null) {
+                builder.maxPlanDepth(maxPlanDepth);
+            }
+        }
         ToolCatalog conditions = catalogs.get(deployment.conditionQueue());
         if (conditions != null && conditions.conditions()) {
             builder.conditionEvaluator(NOT_HERE);

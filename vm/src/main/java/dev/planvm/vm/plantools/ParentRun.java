@@ -66,4 +66,9 @@ public interface ParentRun {
      */
     default void recordedWaiting(
             String tool, JsonNode params, long durationMs, String reason, List<Interaction> children) {}
+
+    /** Where child runs run when not on the parent's VM (a Temporal child workflow), or {@code null}: on it. */
+    default ChildRunner elsewhere() {
+        return null;
+    }
 }

@@ -146,6 +146,17 @@ public final class PlanToolCalls implements CallInterceptor {
         if (!problems.isEmpty()) {
             return new ChildRuns.Outcome(null, problems);
         }
+        ChildRunner elsewhere = parent.elsewhere();
+        if (elsewhere != null) {
+            String remoteId = elsewhere.childId(tool, call);
+            tell(l -> l.childStarted(seqNo, tool.name(), remoteId));
+            ChildRuns.Outcome outcome = elsewhere.run(remoteId, tool, inputs, call, options, recorded);
+            if (outcome.result() != null) {
+                tell(l -> l.childFinished(
+                        seqNo, tool.name(), remoteId, outcome.result().status()));
+            }
+            return outcome;
+        }
         RunJournal.Child child =
                 journal == null ? null : journal.child(tool.plan(), inputs, seqNo, parent.modeLabel(), options);
         String childId = child == null ? null : child.journal().runId();

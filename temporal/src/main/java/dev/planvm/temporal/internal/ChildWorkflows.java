@@ -1,0 +1,130 @@
+package dev.planvm.temporal.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.temporal.contract.PlanRequest;
+import dev.planvm.temporal.contract.PlanResponse;
+import dev.planvm.temporal.contract.PlanToolSource;
+import dev.planvm.temporal.contract.PlanWorkflow;
+import dev.planvm.tools.ToolException;
+import dev.planvm.tools.call.Call;
+import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.tools.cassette.Interaction;
+import dev.planvm.vm.plantools.ChildRunner;
+import dev.planvm.vm.plantools.ChildRuns;
+import dev.planvm.vm.plantools.PlanTool;
+import dev.planvm.vm.run.RunError;
+import dev.planvm.vm.run.RunOptions;
+import dev.planvm.vm.run.RunResult;
+import dev.planvm.vm.run.RunStatus;
+import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs each plan-tool call of a plan workflow as a Temporal child workflow of the same type on the same
+ * task queue: its request is the plan tool's plan with the call's params as its inputs, the parent's mode,
+ * settings, clock and plan tools (so grandchildren run too). The child's id is the parent's id, a slash and
+ * the call's {@code seq_no} ({@code PARENT/2}); a further call at the same {@code seq_no} — an element of a
+ * {@code for_each}, a step run again after a jump — adds its count ({@code PARENT/2.1}, {@code PARENT/2.2}),
+ * in the order the calls start, which the workflow makes deterministic. The call was checked before it
+ * gets here (params against {@code inputs}); the child's {@code final_answer} is checked against
+ * {@code output} after ({@link PlanTool}).
+ */
+final class ChildWorkflows implements ChildRunner {
+
+    private final PlanRequest parent;
+    private final Map<String, PlanToolSource> sources;
+    /** How many child workflows each {@code seq_no} started so far. */
+    private final Map<Integer, Integer> started = new HashMap<>();
+
+    /**
+     * @param parent  the request of the workflow whose calls these are
+     * @param sources the plan tools' plans by plan-tool name
+     */
+    ChildWorkflows(PlanRequest parent, Map<String, PlanToolSource> sources) {
+        this.parent = parent;
+        this.sources = Map.copyOf(sources);
+    }
+
+    @Override
+    public String childId(PlanTool tool, Call.ToolCall call) {
+        int seqNo = call.context().seqNo();
+        int count = started.merge(seqNo, 1, Integer::sum) - 1;
+        return Workflow.getInfo().getWorkflowId() + "/" + seqNo + (count == 0 ? "" : "." + count);
+    }
+
+    @Override
+    public ChildRuns.Outcome run(
+            String childId,
+            PlanTool tool,
+            Map<String, JsonNode> inputs,
+            Call.ToolCall call,
+            RunOptions options,
+            Consumer<List<Interaction>> recorded) {
+        PlanToolSource source = sources.get(tool.name());
+        RunClock clock = options.clock();
+        PlanRequest request = new PlanRequest(
+                source.source(),
+                source.plan(),
+                inputs,
+                List.of(), // a secret reaches the child as its reference, which the workers resolve
+                parent.mode(),
+                parent.cassette(),
+                parent.dryRunConditions(),
+                parent.settings(),
+                clock == null ? parent.now() : clock.now().toString(),
+                clock == null ? parent.zone() : clock.zone().getId(),
+                parent.planTools(),
+                parent.maxPlanDepth());
+        PlanWorkflow child = Workflow.newChildWorkflowStub(
+                PlanWorkflow.class,
+                ChildWorkflowOptions.newBuilder()
+                        .setWorkflowId(childId)
+                        .setTaskQueue(Workflow.getInfo().getTaskQueue())
+                        .setStaticSummary("plan tool '" + tool.name() + "' at seq_no "
+                                + call.context().seqNo() + " of "
+                                + Workflow.getInfo().getWorkflowId())
+                        .build());
+        PlanResponse response;
+        try {
+            response = child.run(request);
+        } catch (ChildWorkflowFailure failure) {
+            Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+            throw ToolException.permanent("child workflow " + childId + " of plan tool '" + tool.name()
+                    + "' ended without an answer: " + cause.getMessage());
+        }
+        if (response.status().equals("rejected") || response.status().equals("invalid")) {
+            return new ChildRuns.Outcome(null, response.problems());
+        }
+        if (response.cassette() != null && response.cassette().isObject()) {
+            recorded.accept(Cassette.fromJson(response.cassette(), childId + " (cassette)")
+                    .interactions());
+        }
+        RunStatus status = RunStatus.ofLabel(response.status());
+        RunError error = response.error() == null
+                ? null
+                : new RunError(
+                        response.error().seqNo(),
+                        response.error().type(),
+                        response.error().message(),
+                        null);
+        return new ChildRuns.Outcome(
+                new RunResult(
+                        status,
+                        response.finalAnswer(),
+                        Map.of(),
+                        error,
+                        response.steps(),
+                        Duration.ZERO,
+                        response.trace(),
+                        response.warnings(),
+                        null),
+                List.of());
+    }
+}
