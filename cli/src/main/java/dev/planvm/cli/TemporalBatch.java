@@ -52,7 +52,8 @@ final class TemporalBatch {
             boolean dryRunConditions,
             UnaryOperator<RunClock> clock,
             VmOptions vm,
-            List<Plan> planTools) {}
+            List<Plan> planTools,
+            Integer maxPlanDepth) {}
 
     private TemporalBatch() {}
 
@@ -92,7 +93,8 @@ final class TemporalBatch {
                     dryRunConditions,
                     TemporalRequests.clockOptions(vmOptions, commandLine),
                     vmOptions,
-                    vmOptions.temporalPlanTools());
+                    vmOptions.temporalPlanTools(),
+                    vmOptions.maxPlanDepth(commandLine));
             List<Future<PlanOutcome>> running = new ArrayList<>();
             for (String file : files) {
                 running.add(waiting.submit(() -> outcome(Path.of(file), shared)));
@@ -150,7 +152,7 @@ final class TemporalBatch {
             // the plan tools travel with the plan: a worker needs no files
             request = request.withPlanTools(
                     TemporalRequests.planTools(shared.vm().temporalPlanTools(file.toString(), shared.planTools())),
-                    null);
+                    shared.maxPlanDepth());
             if (shared.dryRun()) {
                 request = request.withMode("dry-run", null, shared.dryRunConditions());
             } else if (shared.replayDir() != null) {

@@ -72,7 +72,8 @@ final class TemporalRun {
                 TemporalRequests.settings(vmOptions, commandLine).withKeepGoing(keepGoing));
         // the plan tools travel with the plan: a worker needs no files
         request = request.withPlanTools(
-                TemporalRequests.planTools(vmOptions.temporalPlanTools(file, vmOptions.temporalPlanTools())), null);
+                TemporalRequests.planTools(vmOptions.temporalPlanTools(file, vmOptions.temporalPlanTools())),
+                vmOptions.maxPlanDepth(commandLine));
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
             request = request.withMode("replay", replay.cassette().toJson(), false);

@@ -41,6 +41,13 @@ final class VmOptions {
                             + "is printed with every secret replaced by «secret:NAME»).")
     private boolean revealSecrets;
 
+    @CommandLine.Option(
+            names = "--max-plan-depth",
+            paramLabel = "N",
+            description = "How deep plan tools may call other plan tools (one that calls a plan tool which calls"
+                    + " none is 1 deep): a deeper chain is refused before the run starts (default: 8).")
+    private Integer maxPlanDepth;
+
     private LoadedTools loaded;
     private List<Plan> imported = List.of();
 
@@ -102,6 +109,15 @@ final class VmOptions {
         return List.copyOf(all.values());
     }
 
+    /** The {@code --max-plan-depth} given, or {@code null}: the default (usage error when out of range). */
+    Integer maxPlanDepth(CommandLine commandLine) {
+        if (maxPlanDepth != null && (maxPlanDepth < 0 || maxPlanDepth > 1000)) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--max-plan-depth must be between 0 and 1000, not " + maxPlanDepth);
+        }
+        return maxPlanDepth;
+    }
+
     /** The {@code --var} inputs (usage errors for malformed ones). */
     Map<String, JsonNode> inputs(CommandLine commandLine) {
         return settings.inputs(commandLine);
@@ -148,6 +164,10 @@ final class VmOptions {
         Telemetry telemetry = Telemetry.of(commandLine);
         if (telemetry.enabled()) { // checked here: a plain run loads no OpenTelemetry class
             builder.openTelemetry(telemetry.openTelemetry());
+        }
+        Integer depth = maxPlanDepth(commandLine);
+        if (depth != null) {
+            builder.maxPlanDepth(depth);
         }
         return builder.secrets(secrets)
                 .tools(loaded, policy.toolPolicy(commandLine))

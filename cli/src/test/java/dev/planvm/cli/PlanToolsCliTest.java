@@ -60,4 +60,29 @@ class PlanToolsCliTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("plan tool 'a' calls itself").doesNotContain("\tat ");
     }
+
+    @Test
+    void max_plan_depth_bounds_how_deep_plan_tools_call_plan_tools() throws Exception {
+        write("chain/greet.json", GREET);
+        write("chain/welcome.json", """
+                {"name": "welcome", "inputs": {"type": "object", "properties": {"who": {"type": "string"}}},
+                 "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "greet", "tool_params": {"who": "${who}"}, "output_vars": ["g"]}},
+                          {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${g}, welcome"}}]}""");
+        Path parent = write("parent.json", PARENT.replace("\"greet\"", "\"welcome\""));
+        String tools = dir.resolve("chain").toString();
+
+        CliRun deepEnough = CliRun.of("run", parent.toString(), "--plan-tools", tools, "--max-plan-depth", "1");
+        assertThat(deepEnough.exitCode()).as(deepEnough.err()).isZero();
+        assertThat(deepEnough.out()).isEqualTo("Hello, Ann, welcome!\n");
+
+        CliRun tooDeep = CliRun.of("run", parent.toString(), "--plan-tools", tools, "--max-plan-depth", "0");
+        assertThat(tooDeep.exitCode()).isEqualTo(2);
+        assertThat(tooDeep.err())
+                .contains("plan tool 'welcome' calls plan tools 1 deep (welcome → greet); the limit is 0")
+                .doesNotContain("\tat ");
+
+        CliRun negative = CliRun.of("run", parent.toString(), "--plan-tools", tools, "--max-plan-depth", "-1");
+        assertThat(negative.exitCode()).isEqualTo(2);
+        assertThat(negative.err()).contains("--max-plan-depth must be between 0 and 1000, not -1");
+    }
 }
