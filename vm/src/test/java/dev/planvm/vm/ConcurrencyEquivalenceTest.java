@@ -32,13 +32,37 @@ import org.junit.jupiter.api.Test;
  * random latencies, a failing tool, a side-effecting tool, and unconditional, local and LLM jumps
  * (loops included; the step limit ends runaway ones identically). Calls may have an {@code on_error}
  * (a value, fitting their output_vars or not, or a jump), expressions may read {@code last_error},
- * and every third plan runs keeping going past failed steps.
+ * and every third plan runs keeping going past failed steps. Some calls are plan-tool calls (issue 23): each is a
+ * child run whose own calls may fail or have side effects, so a plan tool starts early exactly when its child's
+ * tools would let it.
  */
 class ConcurrencyEquivalenceTest {
 
     private static final int CASES = 3000;
     private static final List<String> VARIABLES = List.of("a", "b", "c", "d", "e");
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /**
+     * Plan tools: {@code wrap} echoes its input and passes it through the failing tool (so a child fails a
+     * quarter of the time); {@code wrap_effect}'s child calls the side-effecting tool, which makes it one too.
+     */
+    private static final List<Plan> PLAN_TOOLS = List.of(planTool("""
+                    {"name": "wrap", "inputs": {"type": "object", "properties": {"x": {}, "n": {}}}, "plan": [
+                      {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "echo",
+                        "tool_params": {"x": "${x}", "n": "${n}"}, "output_vars": ["r"]}},
+                      {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "flaky",
+                        "tool_params": {"x": "${r}"}, "output_vars": ["f"]}},
+                      {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "wrapped ${r} ${f}"}}]}"""), planTool("""
+                    {"name": "wrap_effect", "inputs": {"type": "object", "properties": {"x": {}, "n": {}}}, "plan": [
+                      {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "effect",
+                        "tool_params": {"x": "${x}"}, "output_vars": ["e"]}},
+                      {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "effect ${e}"}}]}"""));
+
+    private static Plan planTool(String json) {
+        LoadResult loaded = new dev.planvm.instructions.PlanLoader().load(json, "plan tool");
+        assertThat(loaded.errors()).as(json).isEmpty();
+        return loaded.plan();
+    }
 
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger maxRunning = new AtomicInteger();
@@ -51,6 +75,7 @@ class ConcurrencyEquivalenceTest {
         int used = 0;
         int handled = 0;
         int maps = 0;
+        int planToolPlans = 0;
         for (int seed = 0; seed < CASES; seed++) {
             Random random = new Random(seed);
             String json = randomPlan(random).toString();
@@ -66,6 +91,7 @@ class ConcurrencyEquivalenceTest {
             assertThat(concurrent.failedSteps()).as(where).isEqualTo(sequential.failedSteps());
             handled += sequential.trace().findValues("handled").size();
             maps += json.contains("for_each") ? 1 : 0;
+            planToolPlans += json.contains("\"wrap") ? 1 : 0;
             JsonNode early = concurrent.trace().path("early_calls");
             assertThat(early.path("mismatched").asInt())
                     .as("early calls that differed from their turn's call, " + where)
@@ -83,6 +109,7 @@ class ConcurrencyEquivalenceTest {
         assertThat(maxRunning.get()).as("calls overlapped in concurrent runs").isGreaterThan(1);
         assertThat(handled).as("failed steps handled by on_error or keep-going").isGreaterThan(CASES / 10);
         assertThat(maps).as("plans with a for_each step").isGreaterThan(CASES / 10);
+        assertThat(planToolPlans).as("plans calling plan tools").isGreaterThan(CASES / 10);
         assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
     }
 
@@ -90,6 +117,7 @@ class ConcurrencyEquivalenceTest {
         AtomicInteger effects = new AtomicInteger();
         PlanVm vm = PlanVm.builder()
                 .tools(tools(effects))
+                .planTools(PLAN_TOOLS)
                 .conditionEvaluator((prompt, context, call) -> {
                     pause(Math.abs((prompt + context).hashCode()) % 3);
                     return new ConditionResult((prompt + context).hashCode() % 2 == 0, "hash parity");
@@ -209,6 +237,7 @@ class ConcurrencyEquivalenceTest {
                 } else if (random.nextInt(5) > 0) {
                     parameters.putArray("output_vars").add(variable(random));
                 }
+                tool = planToolInstead(parameters, tool);
                 forEach(parameters, tool);
                 if (random.nextInt(3) == 0) {
                     onError(random, parameters, seq, size);
@@ -250,7 +279,7 @@ class ConcurrencyEquivalenceTest {
      */
     private static void forEach(ObjectNode parameters, String tool) {
         int hash = Math.abs(parameters.toString().hashCode());
-        if (tool.equals("pair") || tool.equals("effect") || hash % 5 != 0) {
+        if (tool.equals("pair") || tool.equals("effect") || tool.equals("wrap_effect") || hash % 5 != 0) {
             return;
         }
         String v = VARIABLES.get((hash / 5) % VARIABLES.size());
@@ -265,6 +294,20 @@ class ConcurrencyEquivalenceTest {
             default -> parameters.put("for_each", "${" + v + "}");
         }
         ((ObjectNode) parameters.get("tool_params")).put("x", "${item}").put("n", "${index}");
+    }
+
+    /**
+     * Makes about one echo call in four a call of plan tool {@code wrap} and one effect call in three a call of
+     * {@code wrap_effect} (chosen from the call's own text: the random sequence and the other steps stay as the
+     * seeds made them).
+     */
+    private static String planToolInstead(ObjectNode parameters, String tool) {
+        int hash = Math.abs(parameters.toString().hashCode());
+        String instead = tool.equals("echo") && hash % 4 == 1
+                ? "wrap"
+                : tool.equals("effect") && hash % 3 == 1 ? "wrap_effect" : tool;
+        parameters.put("tool_name", instead);
+        return instead;
     }
 
     /** An on_error: a jump (anywhere, or forward), a value that fits the output_vars, or a text (which two output_vars cannot take). */
