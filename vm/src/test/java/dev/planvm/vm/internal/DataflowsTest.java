@@ -1,14 +1,11 @@
 package dev.planvm.vm.internal;
 
+import static dev.planvm.vm.internal.StandInTools.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
-import dev.planvm.tools.CallContext;
-import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -21,25 +18,6 @@ import org.junit.jupiter.api.Test;
  * approval rules, offline, storing child runs or not) left in the VM's caches.
  */
 class DataflowsTest {
-
-    private static Tool tool(String name, boolean sideEffects) {
-        return new Tool() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public JsonNode invoke(JsonNode params, CallContext context) {
-                return TextNode.valueOf(name);
-            }
-
-            @Override
-            public boolean hasSideEffects() {
-                return sideEffects;
-            }
-        };
-    }
 
     private static final ApprovalRules APPROVE_PAY = ApprovalRules.of(List.of("pay"));
 

@@ -1,11 +1,8 @@
 package dev.planvm.vm.internal;
 
+import static dev.planvm.vm.internal.StandInTools.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import dev.planvm.tools.CallContext;
-import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
@@ -14,25 +11,6 @@ import org.junit.jupiter.api.Test;
 
 /** The one "may this call start early" rule, for complete plans and for plans still arriving (issue 22). */
 class EarlyStartRuleTest {
-
-    private static Tool tool(String name, boolean sideEffects) {
-        return new Tool() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public JsonNode invoke(JsonNode params, CallContext context) {
-                return TextNode.valueOf(name);
-            }
-
-            @Override
-            public boolean hasSideEffects() {
-                return sideEffects;
-            }
-        };
-    }
 
     private final ToolRegistry tools = ToolRegistry.of(
             List.of(tool("search", false), tool("send_mail", true), tool("secret", false), tool("pay", false)));
