@@ -206,11 +206,7 @@ final class TemporalRun {
                         response.error().message(),
                         null,
                         null,
-                        switch (RunStatus.ofLabel(response.status())) {
-                            case WAITING -> FailureKind.WAITING_FOR_APPROVAL;
-                            case INTERRUPTED, RUNNING -> FailureKind.INTERRUPTED;
-                            default -> FailureKind.STEP_FAILED;
-                        });
+                        kind(response));
         JsonNode early = response.trace() == null ? null : response.trace().get("early_calls");
         RunResult.EarlyCalls earlyCalls = early == null || !early.isObject()
                 ? null
@@ -230,6 +226,19 @@ final class TemporalRun {
                 earlyCalls,
                 null,
                 response.failedSteps().stream().map(TemporalRun::stepError).toList());
+    }
+
+    /** The kind the worker sent, or (from a worker older than the field) the one its status implies. */
+    private static FailureKind kind(PlanResponse response) {
+        FailureKind sent = FailureKind.ofLabel(response.error().kind());
+        if (sent != null) {
+            return sent;
+        }
+        return switch (RunStatus.ofLabel(response.status())) {
+            case WAITING -> FailureKind.WAITING_FOR_APPROVAL;
+            case INTERRUPTED, RUNNING -> FailureKind.INTERRUPTED;
+            default -> FailureKind.STEP_FAILED;
+        };
     }
 
     /** A step that failed and let the workflow's run go on, as a local result lists it. */

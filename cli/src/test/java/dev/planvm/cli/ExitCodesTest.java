@@ -29,6 +29,7 @@ class ExitCodesTest {
                 .containsEntry(FailureKind.UNAVAILABLE, 1)
                 .containsEntry(FailureKind.CANCELLED, 1)
                 .containsEntry(FailureKind.WAITING_FOR_APPROVAL, 3)
+                .containsEntry(FailureKind.WAITING_FOR_INPUT, 3)
                 .containsEntry(FailureKind.INTERRUPTED, 130)
                 .hasSize(FailureKind.values().length);
     }

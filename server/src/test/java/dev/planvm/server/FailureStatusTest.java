@@ -17,6 +17,8 @@ class FailureStatusTest {
         assertThat(ServiceException.Kind.of(FailureKind.CONFLICT).status()).isEqualTo(409);
         assertThat(ServiceException.Kind.of(FailureKind.WAITING_FOR_APPROVAL).status())
                 .isEqualTo(409);
+        assertThat(ServiceException.Kind.of(FailureKind.WAITING_FOR_INPUT).status())
+                .isEqualTo(409);
         assertThat(ServiceException.Kind.of(FailureKind.STORE_FULL).status()).isEqualTo(507);
         assertThat(ServiceException.Kind.of(FailureKind.STORE_FAILED).status()).isEqualTo(500);
         assertThat(ServiceException.Kind.of(FailureKind.UNAVAILABLE).status()).isEqualTo(503);

@@ -146,6 +146,9 @@ class LocalEquivalenceTest {
         assertThat(remote.error() == null ? null : remote.error().describe())
                 .as(plan)
                 .isEqualTo(local.error() == null ? null : local.error().describe());
+        assertThat(remote.error() == null ? null : remote.error().kind())
+                .as(plan + ": the kind of failure travels with the response")
+                .isEqualTo(local.error() == null ? null : local.error().kind().label());
         assertThat(remote.steps()).as(plan).isEqualTo(local.steps());
         JsonNode remoteSteps = Steps.of(remote.trace());
         assertThat(remoteSteps).as(plan).isEqualTo(Steps.of(local.trace()));

@@ -105,6 +105,16 @@ class FailureKindTest {
     }
 
     @Test
+    void a_kind_is_read_back_from_its_label_and_an_unknown_label_is_no_kind() {
+        for (FailureKind kind : FailureKind.values()) {
+            assertThat(FailureKind.ofLabel(kind.label())).isEqualTo(kind);
+        }
+        assertThat(FailureKind.ofLabel("waiting_for_input")).isEqualTo(FailureKind.WAITING_FOR_INPUT);
+        assertThat(FailureKind.ofLabel("a_kind_of_a_later_version")).isNull();
+        assertThat(FailureKind.ofLabel(null)).isNull();
+    }
+
+    @Test
     void a_refusal_keeps_its_kind_whatever_its_message_says() {
         assertThat(DurableRunException.noSuchRun("anything at all").kind()).isEqualTo(FailureKind.NO_SUCH_RUN);
         assertThat(FailureKind.of(DurableRunException.noSuchRun("run 7 already succeeded")))

@@ -6,6 +6,7 @@ import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanToolSource;
 import dev.planvm.temporal.contract.PlanWorkflow;
+import dev.planvm.temporal.contract.RunFailure;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.cassette.Cassette;
@@ -13,6 +14,7 @@ import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.plantools.ChildRunner;
 import dev.planvm.vm.plantools.ChildRuns;
 import dev.planvm.vm.plantools.PlanTool;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -113,7 +115,9 @@ final class ChildWorkflows implements ChildRunner {
                         response.error().seqNo(),
                         response.error().type(),
                         response.error().message(),
-                        null);
+                        null,
+                        null,
+                        kindOf(response.error()));
         return new ChildRuns.Outcome(
                 new RunResult(
                         status,
@@ -126,5 +130,11 @@ final class ChildWorkflows implements ChildRunner {
                         response.warnings(),
                         null),
                 List.of());
+    }
+
+    /** The kind the child's worker sent; a step failure from a worker older than the field. */
+    private static FailureKind kindOf(RunFailure failure) {
+        FailureKind kind = FailureKind.ofLabel(failure.kind());
+        return kind == null ? FailureKind.STEP_FAILED : kind;
     }
 }

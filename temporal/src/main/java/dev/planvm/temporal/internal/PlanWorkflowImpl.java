@@ -173,7 +173,8 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
                 : new RunFailure(
                         result.error().seqNo(),
                         result.error().type(),
-                        result.error().message());
+                        result.error().message(),
+                        result.error().kind().label());
         JsonNode cassette = runMode instanceof RunMode.Record record
                 ? record.recording().cassette().toJson()
                 : null;

@@ -370,7 +370,7 @@ public final class Interpreter {
                             setup.redactor().redact(child.getMessage()),
                             null,
                             null,
-                            FailureKind.WAITING_FOR_APPROVAL),
+                            child.kind()),
                     new PendingCall(
                             instruction.seqNo(),
                             instruction.type(),
@@ -398,7 +398,9 @@ public final class Interpreter {
                                                                 pending.params().toString(), 300)),
                         null,
                         null,
-                        FailureKind.WAITING_FOR_APPROVAL),
+                        approval instanceof InputRequired
+                                ? FailureKind.WAITING_FOR_INPUT
+                                : FailureKind.WAITING_FOR_APPROVAL),
                 pending);
     }
 

@@ -183,7 +183,8 @@ public final class PlanToolCalls implements CallInterceptor {
                     result.pending(),
                     (childId == null ? "the child run" : "child run " + childId) + " of plan tool '" + tool.name()
                             + "' waits at its seq_no " + result.pending().seqNo() + ": "
-                            + result.error().message());
+                            + result.error().message(),
+                    result.error().kind());
         }
         return new ChildRuns.Outcome(result, List.of());
     }

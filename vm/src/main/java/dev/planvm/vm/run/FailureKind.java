@@ -3,6 +3,7 @@ package dev.planvm.vm.run;
 import dev.planvm.instructions.InvalidPlanException;
 import dev.planvm.instructions.expr.EvaluationException;
 import dev.planvm.tools.approval.ApprovalRequired;
+import dev.planvm.tools.approval.InputRequired;
 import dev.planvm.tools.call.TokenBudget;
 
 /**
@@ -37,6 +38,8 @@ public enum FailureKind {
     UNAVAILABLE,
     /** The run stopped before a call that needs a reviewer's approval. */
     WAITING_FOR_APPROVAL,
+    /** The run stopped at a {@code human_input} call until a person answers it (in this run or a child run). */
+    WAITING_FOR_INPUT,
     /** The run stopped at a commit point (a signal, a server shutting down); a resume continues it. */
     INTERRUPTED,
     /** The run was cancelled on request; it failed. */
@@ -80,6 +83,9 @@ public enum FailureKind {
         if (e instanceof InvalidPlanException) {
             return INVALID_PLAN;
         }
+        if (e instanceof InputRequired) {
+            return WAITING_FOR_INPUT;
+        }
         if (e instanceof ApprovalRequired) {
             return WAITING_FOR_APPROVAL;
         }
@@ -94,5 +100,18 @@ public enum FailureKind {
     /** The lower-case name with underscores, as JSON documents show it: {@code step_failed}. */
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The kind whose {@link #label()} is {@code label}, or {@code null} for null or a label this version lacks. */
+    public static FailureKind ofLabel(String label) {
+        if (label == null) {
+            return null;
+        }
+        for (FailureKind kind : values()) {
+            if (kind.label().equals(label)) {
+                return kind;
+            }
+        }
+        return null;
     }
 }

@@ -76,7 +76,13 @@ public record StepError(int seqNo, String type, String tool, Kind kind, String m
     public static boolean recoverable(Throwable failure) {
         return switch (FailureKind.of(failure)) {
             case STEP_FAILED, INVALID_PLAN, REJECTED_BEFORE_RUNNING, NO_SUCH_RUN, CONFLICT, UNAVAILABLE -> true;
-            case LIMIT_REACHED, STORE_FAILED, STORE_FULL, WAITING_FOR_APPROVAL, INTERRUPTED, CANCELLED -> false;
+            case LIMIT_REACHED,
+                    STORE_FAILED,
+                    STORE_FULL,
+                    WAITING_FOR_APPROVAL,
+                    WAITING_FOR_INPUT,
+                    INTERRUPTED,
+                    CANCELLED -> false;
         };
     }
 

@@ -62,6 +62,9 @@ class HumanInputTest {
             assertThat(run.result().status()).isEqualTo(RunStatus.WAITING);
             assertThat(run.result().error().describe())
                     .isEqualTo("seq_no 0 (calling): waiting for input: How many copies?");
+            assertThat(run.result().error().kind())
+                    .as("waiting for a person's answer, not for a reviewer")
+                    .isEqualTo(FailureKind.WAITING_FOR_INPUT);
             assertThat(run.result().pending().tool()).isEqualTo("human_input");
         }
         try (RunStore store = RunStore.open(file)) { // a new process

@@ -14,6 +14,7 @@ import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRunException;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
@@ -87,6 +88,9 @@ class ChildRunWaitTest {
                     .contains("its seq_no 1")
                     .contains("waiting for input: Which colour?");
             assertThat(parent.result().pending().tool()).isEqualTo("human_input");
+            assertThat(parent.result().error().kind())
+                    .as("the parent waits for the child's input, not for an approval")
+                    .isEqualTo(FailureKind.WAITING_FOR_INPUT);
             assertThat(store.pendingInput(child)).isPresent();
             assertThat(runs.pendingInput(parent.id()).seqNo()).isEqualTo(1);
             assertThatThrownBy(() -> runs.resume(parent.id(), RunMode.live(), Map.of()))
