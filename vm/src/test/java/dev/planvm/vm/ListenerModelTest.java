@@ -16,8 +16,8 @@ import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.call.GuardedListeners;
 import dev.planvm.tools.call.RetryPolicy;
-import dev.planvm.vm.internal.Listeners;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -83,7 +83,7 @@ class ListenerModelTest {
             "chunk");
 
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(Listeners.class);
+    private final Logger logger = (Logger) LoggerFactory.getLogger(GuardedListeners.class);
 
     @BeforeEach
     void capture() {

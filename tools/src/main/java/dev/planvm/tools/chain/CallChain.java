@@ -8,6 +8,7 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
 import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.call.GuardedListeners;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -15,13 +16,15 @@ import java.util.function.Consumer;
 /**
  * The one path every tool call and LLM condition takes: a list of {@link CallInterceptor}s ending
  * in a terminal link that does the real work. The standard order is assembled in one place,
- * {@link CallChains#standard}. Listeners observe each call beside the chain. Immutable and
+ * {@link CallChains#standard}. Listeners observe each call beside the chain; one that throws is logged once
+ * and ignored ({@link GuardedListeners}). Immutable and
  * thread-safe when its links are.
  */
 public final class CallChain {
 
     private final List<CallInterceptor> links;
-    private final List<CallListener> listeners;
+    private final List<CallListener> given;
+    private final GuardedListeners<CallListener> listeners;
 
     /** @param links the interceptors in order; the last must answer every call without proceeding */
     public CallChain(List<CallInterceptor> links, List<CallListener> listeners) {
@@ -29,7 +32,8 @@ public final class CallChain {
             throw new IllegalArgumentException("a call chain needs at least a terminal link");
         }
         this.links = List.copyOf(links);
-        this.listeners = List.copyOf(listeners);
+        this.given = List.copyOf(listeners);
+        this.listeners = new GuardedListeners<>(given);
     }
 
     /**
@@ -40,7 +44,7 @@ public final class CallChain {
         List<CallInterceptor> all = new java.util.ArrayList<>(links.size() + 1);
         all.add(Objects.requireNonNull(link, "link"));
         all.addAll(links);
-        return new CallChain(all, listeners);
+        return new CallChain(all, given);
     }
 
     /** The same links, observed by no listener (for calls whose answers reach the listeners later, at their turn). */
@@ -61,21 +65,21 @@ public final class CallChain {
     public JsonNode execute(Call call, Consumer<FailedAttempt> failedAttempts) {
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(failedAttempts, "failedAttempts");
-        listeners.forEach(l -> quietly(() -> l.callStarted(call)));
+        listeners.tell("callStarted", l -> l.callStarted(call));
         // what the call reports (tokens, streamed pieces) reaches the listeners too
         Call sent = listeners.isEmpty() ? call : call.withEvents(new Reported(call));
         long start = System.nanoTime();
         try {
             JsonNode output = new Position(0, sent, call, failedAttempts).proceed(sent);
             long took = System.nanoTime() - start;
-            listeners.forEach(l -> quietly(() -> l.callFinished(call, output, took)));
+            listeners.tell("callFinished", l -> l.callFinished(call, output, took));
             return output;
         } catch (ToolException e) {
             long took = System.nanoTime() - start;
-            listeners.forEach(l -> quietly(() -> l.callFailed(call, e, took)));
+            listeners.tell("callFailed", l -> l.callFailed(call, e, took));
             throw e;
         } catch (RuntimeException | Error e) {
-            listeners.forEach(l -> quietly(() -> l.callAbandoned(call, e)));
+            listeners.tell("callAbandoned", l -> l.callAbandoned(call, e));
             throw e;
         }
     }
@@ -116,7 +120,7 @@ public final class CallChain {
         @Override
         public void attemptFailed(FailedAttempt attempt) {
             failedAttempts.accept(attempt);
-            listeners.forEach(l -> quietly(() -> l.attemptFailed(observed, attempt)));
+            listeners.tell("attemptFailed", l -> l.attemptFailed(observed, attempt));
         }
     }
 
@@ -133,27 +137,19 @@ public final class CallChain {
         @Override
         public void tokens(TokenCount tokens) {
             own.tokens(tokens);
-            listeners.forEach(l -> quietly(() -> l.tokens(observed, tokens)));
+            listeners.tell("tokens", l -> l.tokens(observed, tokens));
         }
 
         @Override
         public void streamStarted() {
             own.streamStarted();
-            listeners.forEach(l -> quietly(() -> l.streamStarted(observed)));
+            listeners.tell("streamStarted", l -> l.streamStarted(observed));
         }
 
         @Override
         public void chunk(String text) {
             own.chunk(text);
-            listeners.forEach(l -> quietly(() -> l.chunk(observed, text)));
-        }
-    }
-
-    private static void quietly(Runnable event) {
-        try {
-            event.run();
-        } catch (RuntimeException ignored) {
-            // observation never breaks a call
+            listeners.tell("chunk", l -> l.chunk(observed, text));
         }
     }
 }

@@ -3,6 +3,9 @@ package dev.planvm.tools.chain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -17,6 +20,7 @@ import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.CallListener;
+import dev.planvm.tools.call.GuardedListeners;
 import dev.planvm.tools.call.RetryPolicy;
 import dev.planvm.tools.call.RetrySettings;
 import java.time.Duration;
@@ -24,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class CallChainTest {
 
@@ -251,6 +256,41 @@ class CallChainTest {
         JsonNode answer = chain.execute(new Call.ConditionCall("say yes", NullNode.getInstance(), CallContext.of(2)));
         assertThat(ConditionResult.fromJson(answer)).isEqualTo(new ConditionResult(true, "because"));
         assertThat(seen).singleElement().isInstanceOf(Call.ConditionCall.class);
+    }
+
+    @Test
+    void a_listener_that_throws_is_logged_once_with_its_class_and_event_and_still_told_every_event() {
+        Logger logger = (Logger) LoggerFactory.getLogger(GuardedListeners.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        List<String> told = new ArrayList<>();
+        CallListener throwing = new CallListener() {
+            @Override
+            public void callStarted(Call call) {
+                told.add("started");
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void callFinished(Call call, JsonNode output, long durationNanos) {
+                told.add("finished");
+                throw new IllegalStateException("another bug");
+            }
+        };
+        try {
+            CallChain chain = chain(Tool.of("echo", "", (p, c) -> TextNode.valueOf("yes")), null, List.of(throwing));
+            assertThat(chain.execute(call("echo", List.of())).asText()).isEqualTo("yes");
+            assertThat(chain.execute(call("echo", List.of())).asText()).isEqualTo("yes");
+        } finally {
+            logger.detachAppender(logged);
+        }
+        assertThat(told).containsExactly("started", "finished", "started", "finished");
+        assertThat(logged.list).hasSize(1);
+        assertThat(logged.list.get(0).getFormattedMessage())
+                .contains(throwing.getClass().getName())
+                .contains("callStarted")
+                .contains("listener bug");
     }
 
     @Test

@@ -7,36 +7,32 @@ import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
+import dev.planvm.tools.call.GuardedListeners;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import dev.planvm.vm.run.StepRecord;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one place a run's listeners are told anything: the interpreter tells it the run and step events, the
  * call chain the call events (on whichever thread the call runs), plan-tool calls the child runs. It tells
- * each listener in order. A listener that throws never breaks the run or the call: its first failure is
- * logged once, with the listener's class and the event, and its later failures in this run are not logged
- * (it is still told every event). Thread-safe; one per run.
+ * each listener in order through {@link GuardedListeners}: a listener that throws never breaks the run or
+ * the call; its first failure is logged once, with the listener's class and the event, and its later
+ * failures in this run are not logged (it is still told every event). Thread-safe; one per run.
  */
 public final class Listeners implements RunListener {
-
-    private static final Logger log = LoggerFactory.getLogger(Listeners.class);
 
     /** No listener: nothing is told, nothing is recorded for listeners. */
     public static final Listeners NONE = new Listeners(List.of());
 
-    private final List<Guarded> listeners;
+    private final GuardedListeners<RunListener> listeners;
 
     /** @param listeners told in this order */
     public Listeners(List<? extends RunListener> listeners) {
-        this.listeners = listeners.stream().map(Guarded::new).toList();
+        this.listeners = new GuardedListeners<>(listeners);
     }
 
     /** Whether nobody listens. */
@@ -119,38 +115,11 @@ public final class Listeners implements RunListener {
     }
 
     private void tell(String event, Consumer<RunListener> told) {
-        for (Guarded each : listeners) {
-            try {
-                told.accept(each.listener);
-            } catch (RuntimeException e) {
-                each.failed(event, e);
-            }
-        }
+        listeners.tell(event, told);
     }
 
     @Override
     public String toString() {
-        return "Listeners" + listeners.stream().map(g -> g.listener).toList();
-    }
-
-    /** One listener and whether its failure was logged already. */
-    private static final class Guarded {
-        private final RunListener listener;
-        private final AtomicBoolean logged = new AtomicBoolean();
-
-        Guarded(RunListener listener) {
-            this.listener = listener;
-        }
-
-        void failed(String event, RuntimeException e) {
-            if (logged.compareAndSet(false, true)) {
-                log.warn(
-                        "listener {} failed in {} and is ignored (its later failures in this run are not logged): {}",
-                        listener.getClass().getName(),
-                        event,
-                        e.toString());
-                log.debug("listener failure", e);
-            }
-        }
+        return "Listeners" + listeners;
     }
 }
