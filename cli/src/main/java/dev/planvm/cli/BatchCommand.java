@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
         description = {
             "Run many plans concurrently, each in its own run, and print one JSON line per plan, in the order of the"
                     + " files: {\"file\", \"status\" (succeeded, failed, invalid or rejected), \"final_answer\", \"error\","
-                    + " \"duration_ms\", \"steps\"}.",
+                    + " \"duration_ms\", \"steps\"}, and \"failed_steps\" when a plan went on past failed steps (--keep-going).",
             "A summary (counts, wall time, plans/s, the slowest plans) goes to stderr, with a progress bar when stderr is a terminal.",
             "With --replay-dir, a plan without a cassette runs only if it calls nothing (no calling, no condition_prompt);"
                     + " one that calls a tool or an LLM is rejected without running: a replayed batch never calls anything real."
@@ -33,7 +33,7 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every plan succeeded",
-            "1:some plan failed, was invalid or was rejected",
+            "1:some plan failed, was invalid or was rejected, or with --keep-going a step failed",
             "2:bad usage, or no plan file found",
             "130:interrupted (Ctrl-C or SIGTERM): the finished plans' lines are written"
         })
@@ -99,6 +99,12 @@ final class BatchCommand implements Callable<Integer> {
             description = "What LLM conditions answer in a dry run (default: ${DEFAULT-VALUE}).")
     private boolean dryRunConditions;
 
+    @CommandLine.Option(
+            names = "--keep-going",
+            description = "In each plan, go on past a step that fails (as run --keep-going): its line lists"
+                    + " \"failed_steps\", and the batch exits 1 if any step failed.")
+    private boolean keepGoing;
+
     @CommandLine.Option(names = "--no-progress", description = "Never draw the progress bar.")
     private boolean noProgress;
 
@@ -133,6 +139,7 @@ final class BatchCommand implements Callable<Integer> {
                     mode.replayDir,
                     mode.dryRun,
                     dryRunConditions,
+                    keepGoing,
                     vmOptions,
                     temporal,
                     spec.commandLine());
@@ -144,7 +151,7 @@ final class BatchCommand implements Callable<Integer> {
                 .tracing(false)
                 .build();
         RedactingLogs.use(vm.redactor());
-        PlanFileRunner runner = PlanInput.runner(vm, clock);
+        PlanFileRunner runner = PlanInput.runner(vm, clock).withKeepGoing(keepGoing);
         Batch batch = batch(vm, RunSettings.withSecrets(inputs, secrets), runner);
         BatchResume resumed = resumeFrom == null ? BatchResume.none() : BatchResume.read(resumeFrom);
         List<String> toRun = files.stream().filter(file -> !resumed.done(file)).toList();

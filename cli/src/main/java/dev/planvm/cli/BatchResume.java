@@ -54,7 +54,13 @@ record BatchResume(Map<String, String> statusByFile) {
                     throw new IOException(out + ": line " + number
                             + " has no \"file\" and \"status\", so this is not a batch's output");
                 }
-                done.put(line.path("file").asText(), line.path("status").asText());
+                // a plan that succeeded past failed steps (--keep-going) counts as not clean, as in the batch that
+                // wrote it
+                done.put(
+                        line.path("file").asText(),
+                        line.path("failed_steps").isEmpty()
+                                ? line.path("status").asText()
+                                : "succeeded_past_failed_steps");
             }
         }
         return new BatchResume(Map.copyOf(done));
@@ -83,7 +89,7 @@ record BatchResume(Map<String, String> statusByFile) {
         return statusByFile.containsKey(file);
     }
 
-    /** How many plans the earlier output holds that did not succeed. */
+    /** How many plans the earlier output holds that did not succeed (or succeeded past failed steps). */
     long notSucceeded() {
         return statusByFile.values().stream()
                 .filter(status -> !status.equals("succeeded"))

@@ -79,7 +79,7 @@ record StreamedBatch(PrintWriter err, boolean progress, boolean verbose) {
             if (stop.requested()) {
                 return ExitCodes.INTERRUPTED;
             }
-            return report.allSucceeded() && resumed.notSucceeded() == 0 ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+            return report.allClean() && resumed.notSucceeded() == 0 ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
         } finally {
             written.countDown();
             if (!stop.requested()) {

@@ -65,6 +65,7 @@ final class TemporalBatch {
             Path replayDir,
             boolean dryRun,
             boolean dryRunConditions,
+            boolean keepGoing,
             VmOptions vmOptions,
             TemporalOptions temporal,
             CommandLine commandLine)
@@ -72,7 +73,7 @@ final class TemporalBatch {
         TemporalRequests.check(vmOptions, commandLine);
         Map<String, JsonNode> inputs = vmOptions.inputs(commandLine);
         List<String> secrets = TemporalRequests.secretNames(vmOptions, commandLine);
-        RunSettings settings = TemporalRequests.settings(vmOptions, commandLine);
+        RunSettings settings = TemporalRequests.settings(vmOptions, commandLine).withKeepGoing(keepGoing);
         PrintWriter err = commandLine.getErr();
         long start = System.nanoTime();
         List<PlanOutcome> outcomes = new ArrayList<>();
@@ -121,7 +122,7 @@ final class TemporalBatch {
             outcomes.forEach(outcome -> commandLine.getOut().println(BatchReport.jsonLine(outcome)));
         }
         err.println(report.summary());
-        return report.allSucceeded() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+        return report.allClean() ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }
 
     /** One plan file as a workflow; never throws for anything the plan, its cassette or its run does. */
@@ -176,7 +177,8 @@ final class TemporalBatch {
             String error = response.error() != null
                     ? response.error().describe()
                     : response.problems().isEmpty() ? null : String.join("; ", response.problems());
-            return outcome(file, status, response.finalAnswer(), error, start, response.steps(), loaded);
+            return outcome(file, status, response.finalAnswer(), error, start, response.steps(), loaded)
+                    .withFailedSteps(TemporalRun.stepErrors(response));
         } catch (CassetteException e) {
             return outcome(file, RunStatus.REJECTED, null, e.getMessage(), start, 0, loaded);
         } catch (TemporalException | IOException e) {

@@ -25,6 +25,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -225,7 +226,7 @@ final class TemporalRun {
                 response.warnings(),
                 earlyCalls,
                 null,
-                response.failedSteps().stream().map(TemporalRun::stepError).toList());
+                stepErrors(response));
     }
 
     /** The kind the worker sent, or (from a worker older than the field) the one its status implies. */
@@ -239,6 +240,11 @@ final class TemporalRun {
             case INTERRUPTED, RUNNING -> FailureKind.INTERRUPTED;
             default -> FailureKind.STEP_FAILED;
         };
+    }
+
+    /** The steps that failed and let the workflow's run go on, as a local result lists them. */
+    static List<StepError> stepErrors(PlanResponse response) {
+        return response.failedSteps().stream().map(TemporalRun::stepError).toList();
     }
 
     /** A step that failed and let the workflow's run go on, as a local result lists it. */

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +47,51 @@ class KeepGoingCommandTest {
         assertThat(document.at("/failed_steps/0/seq_no").asInt()).isZero();
         assertThat(document.at("/failed_steps/0/kind").asText()).isEqualTo("step_failed");
         assertThat(document.at("/steps/1/handled").asText()).isEqualTo("keep_going");
+    }
+
+    @Test
+    void a_batch_that_keeps_going_lists_each_plans_failed_steps_and_exits_1() throws Exception {
+        String failing = plan(PLAN);
+        Path clean = dir.resolve("q.json");
+        Files.writeString(clean, """
+                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "fine"}}]""");
+        CliRun batch = CliRun.of("batch", "--keep-going", failing, clean.toString());
+        assertThat(batch.exitCode()).as(batch.err()).isEqualTo(1);
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : batch.out().split("\n")) {
+            lines.add(new ObjectMapper().readTree(line));
+        }
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0).path("status").asText()).isEqualTo("succeeded");
+        assertThat(lines.get(0).path("final_answer").asText()).isEqualTo("went on");
+        assertThat(lines.get(0).path("failed_steps")).hasSize(2);
+        assertThat(lines.get(0).at("/failed_steps/1/seq_no").asInt()).isEqualTo(1);
+        assertThat(lines.get(0).at("/failed_steps/1/kind").asText()).isEqualTo("step_failed");
+        assertThat(lines.get(1).has("failed_steps"))
+                .as("a clean plan's line has no failed_steps")
+                .isFalse();
+        assertThat(batch.err()).contains("2 succeeded (1 past failed steps)");
+
+        CliRun stops = CliRun.of("batch", failing, clean.toString());
+        assertThat(stops.exitCode()).isEqualTo(1);
+        assertThat(new ObjectMapper()
+                        .readTree(stops.out().split("\n")[0])
+                        .path("status")
+                        .asText())
+                .as("without --keep-going the first failed step fails the plan")
+                .isEqualTo("failed");
+
+        CliRun cleanOnly = CliRun.of("batch", "--keep-going", clean.toString());
+        assertThat(cleanOnly.exitCode()).as(cleanOnly.err()).isZero();
+
+        Path out = dir.resolve("out.jsonl");
+        assertThat(CliRun.of("batch", "--keep-going", failing, "--out", out.toString())
+                        .exitCode())
+                .isEqualTo(1);
+        CliRun resumed = CliRun.of("batch", "--keep-going", failing, "--resume-from", out.toString());
+        assertThat(resumed.exitCode())
+                .as("a resumed batch counts an earlier line that went past failed steps: " + resumed.err())
+                .isEqualTo(1);
     }
 
     @Test

@@ -186,6 +186,23 @@ class TemporalCommandsTest {
                 .isEqualTo(local.err())
                 .startsWith(plan + ": seq_no 0 (calling) failed, tool_error, and the run went on: tool 'lookup' failed")
                 .endsWith(plan + ": 1 step failed (--keep-going)\n");
+
+        CliRun batchRemote = CliRun.of("batch", plan.toString(), "--temporal", target, "--keep-going");
+        CliRun batchLocal = CliRun.withEnvironment(
+                Map.of("CITY_TOKEN", TOKEN), "batch", plan.toString(), "--config", config.toString(), "--keep-going");
+        assertThat(batchRemote.exitCode())
+                .as(batchRemote.err())
+                .isEqualTo(batchLocal.exitCode())
+                .isEqualTo(1);
+        JsonNode remoteLine = new ObjectMapper().readTree(batchRemote.out());
+        JsonNode localLine = new ObjectMapper().readTree(batchLocal.out());
+        assertThat(remoteLine.path("status").asText()).isEqualTo("succeeded");
+        assertThat(remoteLine.path("failed_steps"))
+                .as("a batch line on Temporal lists the steps that failed as a local one")
+                .isEqualTo(localLine.path("failed_steps"))
+                .hasSize(1);
+        assertThat(remoteLine.at("/failed_steps/0/seq_no").asInt()).isZero();
+        assertThat(remoteLine.at("/failed_steps/0/kind").asText()).isEqualTo("tool_error");
     }
 
     @Test

@@ -213,17 +213,7 @@ public final class Batch {
             LOG.warn("batch listener failed on {}: {}; ignored", plan, e.toString());
             LOG.debug("batch listener failure", e);
         }
-        return outcome.trace() == null
-                ? outcome
-                : new PlanOutcome(
-                        outcome.file(),
-                        outcome.status(),
-                        outcome.finalAnswer(),
-                        outcome.error(),
-                        outcome.durationMs(),
-                        outcome.steps(),
-                        outcome.diagnostics(),
-                        null);
+        return outcome.trace() == null ? outcome : outcome.withoutTrace();
     }
 
     /** Configures a {@link Batch}: live by default; {@link #replay} and {@link #dryRun} exclude each other. */

@@ -41,6 +41,18 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
         return outcomes.stream().allMatch(PlanOutcome::succeeded);
     }
 
+    /** Whether every plan succeeded with no step failing on the way (a batch that keeps going exits 1 otherwise). */
+    public boolean allClean() {
+        return outcomes.stream().allMatch(PlanOutcome::clean);
+    }
+
+    /** How many plans succeeded past steps that failed (a batch that keeps going). */
+    public int keptGoing() {
+        return (int) outcomes.stream()
+                .filter(o -> o.succeeded() && !o.failedSteps().isEmpty())
+                .count();
+    }
+
     /** How many plans ended in each status (every status present, zero included), in declaration order. */
     public Map<RunStatus, Integer> counts() {
         Map<RunStatus, Integer> counts = new EnumMap<>(RunStatus.class);
@@ -65,12 +77,17 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
 
     /**
      * Two lines: {@code batch: 12 plans in 1.3 s (9.2 plans/s): 10 succeeded, 1 failed, 1 invalid}
-     * (statuses with no plan left out) and {@code slowest: a.json 812 ms, ...}.
+     * (statuses with no plan left out; {@code (2 past failed steps)} after the succeeded count when plans kept
+     * going) and {@code slowest: a.json 812 ms, ...}.
      */
     public String summary() {
+        int keptGoing = keptGoing();
         String counts = counts().entrySet().stream()
                 .filter(e -> e.getValue() > 0)
-                .map(e -> e.getValue() + " " + e.getKey().label())
+                .map(e -> e.getValue() + " " + e.getKey().label()
+                        + (e.getKey() == RunStatus.SUCCEEDED && keptGoing > 0
+                                ? " (" + keptGoing + " past failed steps)"
+                                : ""))
                 .collect(Collectors.joining(", "));
         String slowest = slowest(SLOWEST).stream()
                 .map(o -> o.file() + " " + o.durationMs() + " ms")
@@ -96,7 +113,8 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
     /**
      * One outcome as compact JSON: {@code file}, {@code status} ({@code succeeded}, {@code failed},
      * {@code invalid}, {@code rejected}), {@code final_answer}, {@code error} (or null),
-     * {@code duration_ms}, {@code steps}; characters that could drive a terminal are escaped
+     * {@code duration_ms}, {@code steps}, and {@code failed_steps} ({@code [{"seq_no", "type", "tool", "kind",
+     * "message"}]}) when steps failed and the run went on; characters that could drive a terminal are escaped
      * ({@link TerminalText#JSON}), so the line is safe to print and means the same.
      */
     public static String jsonLine(PlanOutcome outcome) {
@@ -107,6 +125,10 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
         line.put("error", outcome.error())
                 .put("duration_ms", outcome.durationMs())
                 .put("steps", outcome.steps());
+        if (!outcome.failedSteps().isEmpty()) {
+            outcome.failedSteps()
+                    .forEach(failed -> line.withArray("failed_steps").add(failed.toJson()));
+        }
         try {
             return TerminalText.JSON.writeValueAsString(line);
         } catch (JsonProcessingException e) {

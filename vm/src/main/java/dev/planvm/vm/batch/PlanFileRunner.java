@@ -16,6 +16,7 @@ import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.StepError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,21 +40,23 @@ public final class PlanFileRunner {
     private final PlanVm vm;
     private final PlanFileLoader loader;
     private final UnaryOperator<RunClock> clock;
+    private final boolean keepGoing;
 
     /** A runner of StackVM JSON files, read by the VM's loader. */
     public PlanFileRunner(PlanVm vm) {
-        this(vm, (file, inputs) -> vm.loader().load(file), UnaryOperator.identity());
+        this(vm, (file, inputs) -> vm.loader().load(file), UnaryOperator.identity(), false);
     }
 
     /** A runner whose files {@code loader} reads (e.g. in every dialect). */
     public PlanFileRunner(PlanVm vm, PlanFileLoader loader) {
-        this(vm, loader, UnaryOperator.identity());
+        this(vm, loader, UnaryOperator.identity(), false);
     }
 
-    private PlanFileRunner(PlanVm vm, PlanFileLoader loader, UnaryOperator<RunClock> clock) {
+    private PlanFileRunner(PlanVm vm, PlanFileLoader loader, UnaryOperator<RunClock> clock, boolean keepGoing) {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.loader = Objects.requireNonNull(loader, "loader");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.keepGoing = keepGoing;
     }
 
     /**
@@ -62,7 +65,15 @@ public final class PlanFileRunner {
      * use ({@code --now}, {@code --tz}).
      */
     public PlanFileRunner withClock(UnaryOperator<RunClock> adjust) {
-        return new PlanFileRunner(vm, loader, adjust);
+        return new PlanFileRunner(vm, loader, adjust, keepGoing);
+    }
+
+    /**
+     * This runner with each run keeping going past a failed step ({@link RunOptions#withKeepGoing}): the
+     * outcome lists the steps that failed ({@link PlanOutcome#failedSteps()}).
+     */
+    public PlanFileRunner withKeepGoing(boolean value) {
+        return new PlanFileRunner(vm, loader, clock, value);
     }
 
     /** The plan in {@code file}, read as this runner reads it (every located diagnostic when it does not load). */
@@ -139,17 +150,7 @@ public final class PlanFileRunner {
     /** {@code outcome} with the VM's secrets redacted from its {@code final_answer} (its error already is). */
     public PlanOutcome redacted(PlanOutcome outcome) {
         JsonNode answer = vm.redactor().redact(outcome.finalAnswer());
-        return answer == outcome.finalAnswer()
-                ? outcome
-                : new PlanOutcome(
-                        outcome.file(),
-                        outcome.status(),
-                        answer,
-                        outcome.error(),
-                        outcome.durationMs(),
-                        outcome.steps(),
-                        outcome.diagnostics(),
-                        outcome.trace());
+        return answer == outcome.finalAnswer() ? outcome : outcome.withFinalAnswer(answer);
     }
 
     /** How a run's mode is found once the plan has loaded: reading a cassette may fail. */
@@ -186,7 +187,9 @@ public final class PlanFileRunner {
         List<Diagnostic> diagnostics = new ArrayList<>(loaded.diagnostics());
         diagnostics.addAll(vm.warnings(loaded.plan(), effective));
         try {
-            RunOptions options = RunOptions.DEFAULT.withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, effective)));
+            RunOptions options = RunOptions.DEFAULT
+                    .withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, effective)))
+                    .withKeepGoing(keepGoing);
             RunResult result = vm.run(RunRequest.builder(loaded.plan())
                     .inputs(inputs)
                     .mode(effective)
@@ -200,7 +203,8 @@ public final class PlanFileRunner {
                     start,
                     result.steps(),
                     diagnostics,
-                    result.trace());
+                    result.trace(),
+                    result.failedSteps());
         } catch (PlanRejectedException e) {
             return outcome(
                     plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0, diagnostics, null);
@@ -216,7 +220,28 @@ public final class PlanFileRunner {
             int steps,
             List<Diagnostic> diagnostics,
             JsonNode trace) {
+        return outcome(plan, status, answer, error, start, steps, diagnostics, trace, List.of());
+    }
+
+    private static PlanOutcome outcome(
+            Path plan,
+            RunStatus status,
+            JsonNode answer,
+            String error,
+            long start,
+            int steps,
+            List<Diagnostic> diagnostics,
+            JsonNode trace,
+            List<StepError> failedSteps) {
         return new PlanOutcome(
-                plan, status, answer, error, (System.nanoTime() - start) / 1_000_000, steps, diagnostics, trace);
+                plan,
+                status,
+                answer,
+                error,
+                (System.nanoTime() - start) / 1_000_000,
+                steps,
+                diagnostics,
+                trace,
+                failedSteps);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.vm.run.RunStatus;
+import dev.planvm.vm.run.StepError;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,8 @@ import java.util.Objects;
  * @param steps       instructions executed (0 unless it ran)
  * @param diagnostics validation diagnostics (errors and warnings), then the run's warnings (calls a replayed cassette does not cover)
  * @param trace       the run's trace, or {@code null} unless it ran
+ * @param failedSteps the steps that failed and let the run go on (a run that keeps going), in execution order;
+ *                    empty otherwise
  */
 public record PlanOutcome(
         Path file,
@@ -30,7 +33,8 @@ public record PlanOutcome(
         long durationMs,
         int steps,
         List<Diagnostic> diagnostics,
-        JsonNode trace) {
+        JsonNode trace,
+        List<StepError> failedSteps) {
 
     /** The statuses a plan file can end with: succeeded, failed, invalid, rejected. */
     public static final List<RunStatus> STATUSES =
@@ -41,9 +45,43 @@ public record PlanOutcome(
         Objects.requireNonNull(status, "status");
         finalAnswer = finalAnswer == null ? NullNode.getInstance() : finalAnswer;
         diagnostics = List.copyOf(diagnostics);
+        failedSteps = failedSteps == null ? List.of() : List.copyOf(failedSteps);
+    }
+
+    /** An outcome with no step that failed and let the run go on. */
+    public PlanOutcome(
+            Path file,
+            RunStatus status,
+            JsonNode finalAnswer,
+            String error,
+            long durationMs,
+            int steps,
+            List<Diagnostic> diagnostics,
+            JsonNode trace) {
+        this(file, status, finalAnswer, error, durationMs, steps, diagnostics, trace, List.of());
     }
 
     public boolean succeeded() {
         return status == RunStatus.SUCCEEDED;
+    }
+
+    /** This outcome with {@code answer} as its final answer. */
+    public PlanOutcome withFinalAnswer(JsonNode answer) {
+        return new PlanOutcome(file, status, answer, error, durationMs, steps, diagnostics, trace, failedSteps);
+    }
+
+    /** This outcome with {@code steps} as the steps that failed and let the run go on. */
+    public PlanOutcome withFailedSteps(List<StepError> steps) {
+        return new PlanOutcome(file, status, finalAnswer, error, durationMs, this.steps, diagnostics, trace, steps);
+    }
+
+    /** This outcome without its trace (a batch keeps no trace once the plan's line is written). */
+    public PlanOutcome withoutTrace() {
+        return new PlanOutcome(file, status, finalAnswer, error, durationMs, steps, diagnostics, null, failedSteps);
+    }
+
+    /** Whether the plan succeeded and no step failed on the way (a run that keeps going may succeed past some). */
+    public boolean clean() {
+        return succeeded() && failedSteps.isEmpty();
     }
 }
