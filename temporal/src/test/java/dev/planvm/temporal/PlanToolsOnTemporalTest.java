@@ -3,10 +3,12 @@ package dev.planvm.temporal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanToolSource;
+import dev.planvm.temporal.contract.RunSettings;
 import dev.planvm.temporal.contract.WaitingInput;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.cassette.Cassette;
@@ -257,6 +259,54 @@ class PlanToolsOnTemporalTest {
                 local.loader().load(parent, "twice-parent.json").planOrThrow(), Map.of(), RunMode.dryRun(false));
         assertThat(dry.status()).isEqualTo("succeeded");
         assertThat(dry.finalAnswer()).isEqualTo(dryLocally.finalAnswer());
+    }
+
+    @Test
+    void two_children_making_the_same_call_each_replay_their_own_recorded_answers_as_locally() throws IOException {
+        String twice = """
+                {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}},
+                  "required": ["start"]}, "output": {"type": "string"},
+                 "plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
+                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""";
+        String parent = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "s"}, "output_vars": ["x"]}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "s"}, "output_vars": ["y"]}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${x} ${y}"}}]""";
+        // the same call twice, its child runs recorded with different answers (a tool that is not deterministic)
+        Cassette cassette = Cassette.fromJson(new ObjectMapper().readTree("""
+                {"format": "planvm-cassette/1", "interactions": [
+                  {"type": "tool", "tool": "twice", "params": {"start": "s"}, "output": "A2", "child_run": true,
+                   "child_interactions": [
+                     {"type": "tool", "tool": "step", "params": {"n": "s"}, "output": "A1"},
+                     {"type": "tool", "tool": "step", "params": {"n": "A1"}, "output": "A2"}]},
+                  {"type": "tool", "tool": "twice", "params": {"start": "s"}, "output": "B2", "child_run": true,
+                   "child_interactions": [
+                     {"type": "tool", "tool": "step", "params": {"n": "s"}, "output": "B1"},
+                     {"type": "tool", "tool": "step", "params": {"n": "B1"}, "output": "B2"}]}]}"""), "by hand");
+        // one call at a time: two calls with the same params take the recordings in the order they start
+        PlanVm local = PlanVm.builder()
+                .tools(tools())
+                .sequential(true)
+                .planTool(PlanVm.builder()
+                        .build()
+                        .loader()
+                        .load(twice, "twice.json")
+                        .planOrThrow())
+                .build();
+        RunResult replayedLocally = local.run(
+                local.loader().load(parent, "same-call.json").planOrThrow(), Map.of(), RunMode.replay(cassette, false));
+        PlanResponse replayed = TestTemporal.plans(queue)
+                .run(PlanRequest.live("same-call.json", parent, Map.of())
+                        .withSettings(RunSettings.defaults().withConcurrency(true, 1))
+                        .withPlanTools(List.of(new PlanToolSource("twice.json", twice)), null)
+                        .withMode("replay", cassette.toJson(), false));
+
+        assertThat(replayedLocally.finalAnswer().asText()).isEqualTo("A2 B2");
+        assertThat(replayed.status()).as(String.valueOf(replayed.error())).isEqualTo("succeeded");
+        assertThat(replayed.finalAnswer().asText())
+                .as("each child workflow replays the interactions recorded under its own call")
+                .isEqualTo("A2 B2");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.planvm.temporal.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.json.JsonEquality;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.temporal.contract.PlanToolSource;
@@ -44,6 +45,10 @@ final class ChildWorkflows implements ChildRunner {
     private final Map<String, PlanToolSource> sources;
     /** How many child workflows each {@code seq_no} started so far. */
     private final Map<Integer, Integer> started = new HashMap<>();
+    /** In a replay, how many recorded calls of each plan tool and params the children took so far. */
+    private final Map<String, Integer> replayed = new HashMap<>();
+    /** In a replay, the parent's cassette, read once. */
+    private Cassette cassette;
 
     /**
      * @param parent  the request of the workflow whose calls these are
@@ -77,7 +82,7 @@ final class ChildWorkflows implements ChildRunner {
                 inputs,
                 List.of(), // a secret reaches the child as its reference, which the workers resolve
                 parent.mode(),
-                parent.cassette(),
+                childCassette(call),
                 parent.dryRunConditions(),
                 parent.settings(),
                 clock == null ? parent.now() : clock.now().toString(),
@@ -130,6 +135,33 @@ final class ChildWorkflows implements ChildRunner {
                         response.warnings(),
                         null),
                 List.of());
+    }
+
+    /**
+     * What the child replays: the interactions recorded under the same call of the recording (the n-th call of
+     * this plan tool with these params gets the n-th recorded one's nested interactions), as a local replay
+     * serves them — so two children making the same call with different recorded answers each get their own.
+     * The parent's whole cassette when it is not a replay, or the call was recorded without its child run (a
+     * cassette of an earlier version) or not with these params (a secret in them is recorded redacted).
+     */
+    private JsonNode childCassette(Call.ToolCall call) {
+        if (!"replay".equals(parent.mode()) || parent.cassette() == null) {
+            return parent.cassette();
+        }
+        if (cassette == null) {
+            cassette = Cassette.fromJson(parent.cassette(), "the parent's cassette");
+        }
+        List<Interaction.ToolInteraction> recorded = cassette.interactions().stream()
+                .filter(i -> i instanceof Interaction.ToolInteraction)
+                .map(i -> (Interaction.ToolInteraction) i)
+                .filter(i ->
+                        i.tool().equals(call.tool()) && i.childRun() && JsonEquality.equal(i.params(), call.params()))
+                .toList();
+        int taken = replayed.merge(call.tool() + "\n" + call.params(), 1, Integer::sum) - 1;
+        if (taken >= recorded.size() || recorded.get(taken).children().isEmpty()) {
+            return parent.cassette();
+        }
+        return new Cassette(recorded.get(taken).children(), cassette.clock()).toJson();
     }
 
     /** The kind the child's worker sent; a step failure from a worker older than the field. */
