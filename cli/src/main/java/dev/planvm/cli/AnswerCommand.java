@@ -69,19 +69,8 @@ final class AnswerCommand implements Callable<Integer> {
             description = "The id of the input to answer (step-N, as planvm show lists it); default: the one waiting.")
     private String callId;
 
-    @CommandLine.Option(
-            names = "--record",
-            paramLabel = "CASSETTE",
-            description = "Continue recording into CASSETTE, the cassette run --record wrote when the run stopped"
-                    + " waiting: it then holds the earlier sessions' calls and this one's, a waiting plan tool's"
-                    + " child run completed.")
-    private java.nio.file.Path record;
-
-    @CommandLine.Option(
-            names = "--trace",
-            paramLabel = "OUT",
-            description = "Write the trace of this session's steps to OUT.")
-    private java.nio.file.Path trace;
+    @CommandLine.Mixin
+    private ContinuationOptions outputs;
 
     @CommandLine.Mixin
     private DurableStoreOptions store;
@@ -107,7 +96,7 @@ final class AnswerCommand implements Callable<Integer> {
         temporal.checkUsage(commandLine);
         if (temporal.enabled()) {
             TemporalSupport.require("answer --temporal", commandLine);
-            if (record != null) {
+            if (outputs.record != null) {
                 throw new CommandLine.ParameterException(commandLine, "--record does not go with --temporal");
             }
             TemporalRequests.check(vmOptions, commandLine);
@@ -120,8 +109,7 @@ final class AnswerCommand implements Callable<Integer> {
         return StoredRunContinuation.run(
                 "answer",
                 runId,
-                trace,
-                record,
+                outputs,
                 store,
                 vmOptions,
                 verbosity,

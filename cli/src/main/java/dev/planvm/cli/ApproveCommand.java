@@ -35,19 +35,8 @@ final class ApproveCommand implements Callable<Integer> {
             description = "Why (recorded; a denial's reason is in the run's error).")
     private String reason = "";
 
-    @CommandLine.Option(
-            names = "--record",
-            paramLabel = "CASSETTE",
-            description = "Continue recording into CASSETTE, the cassette run --record wrote when the run stopped"
-                    + " waiting: it then holds the earlier sessions' calls and this one's, a waiting plan tool's"
-                    + " child run completed.")
-    private java.nio.file.Path record;
-
-    @CommandLine.Option(
-            names = "--trace",
-            paramLabel = "OUT",
-            description = "Write the trace of this session's steps to OUT.")
-    private java.nio.file.Path trace;
+    @CommandLine.Mixin
+    private ContinuationOptions outputs;
 
     @CommandLine.Mixin
     private DurableStoreOptions store;
@@ -69,8 +58,7 @@ final class ApproveCommand implements Callable<Integer> {
         return StoredRunContinuation.run(
                 "approve",
                 runId,
-                trace,
-                record,
+                outputs,
                 store,
                 vmOptions,
                 verbosity,

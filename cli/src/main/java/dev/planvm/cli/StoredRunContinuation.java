@@ -11,7 +11,6 @@ import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -36,8 +35,7 @@ final class StoredRunContinuation {
     static int run(
             String command,
             String runId,
-            Path trace,
-            Path record,
+            ContinuationOptions outputs,
             DurableStoreOptions store,
             VmOptions vmOptions,
             Verbosity verbosity,
@@ -51,12 +49,13 @@ final class StoredRunContinuation {
         }
         Map<String, String> secrets = vmOptions.secrets(environment, commandLine);
         StoredRunSession session = StoredRunSession.of(
-                runId, vmOptions, store, environment, secrets, verbosity, trace, record, commandLine);
+                runId, vmOptions, store, environment, secrets, verbosity, outputs.trace, outputs.record, commandLine);
         PlanVm vm = session.vm();
         RunOutput output = session.output();
         // recording, the session continues the cassette the run's earlier sessions wrote
-        RunMode mode =
-                record == null ? RunMode.live() : new RunMode.Record(Recording.continuing(Cassette.read(record)));
+        RunMode mode = outputs.record == null
+                ? RunMode.live()
+                : new RunMode.Record(Recording.continuing(Cassette.read(outputs.record)));
         try (RunStore runs = store.open(environment, vm.redactor())) {
             DurableRun run = decision.apply(
                     new DurableRuns(vm, runs),
