@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
-import java.math.BigDecimal;
+import dev.planvm.dialects.internal.YamlScalars;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * YAML values of a script as JSON. Plain scalars are typed by YAML 1.2's core schema ({@code true},
@@ -20,8 +19,6 @@ import java.util.regex.Pattern;
 final class Values {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9]+");
-    private static final Pattern FLOAT = Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
 
     private final Problems problems;
     private final Templates templates;
@@ -87,33 +84,7 @@ final class Values {
 
     /** A plain scalar's YAML 1.2 core-schema value (null, boolean, number), or null when it is text. */
     static JsonNode typed(PNode.Scalar s) {
-        if (!s.plain()) {
-            return null;
-        }
-        String v = s.value();
-        switch (v) {
-            case "", "~", "null", "Null", "NULL" -> {
-                return JSON.nullNode();
-            }
-            case "true", "True", "TRUE" -> {
-                return JSON.booleanNode(true);
-            }
-            case "false", "False", "FALSE" -> {
-                return JSON.booleanNode(false);
-            }
-            default -> {}
-        }
-        if (v.length() <= 18 && INTEGER.matcher(v).matches()) {
-            return number(Long.parseLong(v.startsWith("+") ? v.substring(1) : v));
-        }
-        if (v.length() <= 40 && FLOAT.matcher(v).matches()) {
-            BigDecimal d = new BigDecimal(v.startsWith("+") ? v.substring(1) : v);
-            double x = d.doubleValue();
-            if (!Double.isInfinite(x)) {
-                return JSON.numberNode(x);
-            }
-        }
-        return null;
+        return s.plain() ? YamlScalars.typed(s.value()) : null;
     }
 
     /** False, with an error naming it, when {@code node} carries a tag. */
@@ -135,6 +106,6 @@ final class Values {
 
     /** Int values that fit an int are IntNodes (as the plan loader reads them). */
     static JsonNode number(long n) {
-        return n == (int) n ? JSON.numberNode((int) n) : JSON.numberNode(n);
+        return YamlScalars.number(n);
     }
 }

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.ToolHeader;
-import java.math.BigDecimal;
-import java.util.regex.Pattern;
+import dev.planvm.dialects.internal.YamlScalars;
 
 /**
  * The plan-tool header of a YAML plan: a first YAML document, before the plan's, holding
@@ -32,8 +31,6 @@ import java.util.regex.Pattern;
 final class YamlHeader {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9]+");
-    private static final Pattern FLOAT = Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
 
     private YamlHeader() {}
 
@@ -108,32 +105,7 @@ final class YamlHeader {
     }
 
     private static JsonNode typed(YNode.Scalar s) {
-        String v = s.value();
-        if (!s.plain()) {
-            return JSON.textNode(v);
-        }
-        switch (v) {
-            case "", "~", "null", "Null", "NULL" -> {
-                return JSON.nullNode();
-            }
-            case "true", "True", "TRUE" -> {
-                return JSON.booleanNode(true);
-            }
-            case "false", "False", "FALSE" -> {
-                return JSON.booleanNode(false);
-            }
-            default -> {}
-        }
-        if (v.length() <= 18 && INTEGER.matcher(v).matches()) {
-            long n = Long.parseLong(v.startsWith("+") ? v.substring(1) : v);
-            return n == (int) n ? JSON.numberNode((int) n) : JSON.numberNode(n);
-        }
-        if (v.length() <= 40 && FLOAT.matcher(v).matches()) {
-            double x = new BigDecimal(v.startsWith("+") ? v.substring(1) : v).doubleValue();
-            if (!Double.isInfinite(x)) {
-                return JSON.numberNode(x);
-            }
-        }
-        return JSON.textNode(v);
+        JsonNode typed = s.plain() ? YamlScalars.typed(s.value()) : null;
+        return typed != null ? typed : JSON.textNode(s.value());
     }
 }
