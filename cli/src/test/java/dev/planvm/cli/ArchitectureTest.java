@@ -25,17 +25,29 @@ import org.junit.jupiter.api.Test;
  * another module's {@code .internal} packages. A hand-written scan of the {@code import}
  * statements of every module's {@code src/main/java} (the repository is the parent of this
  * module's directory).
+ *
+ * <p>It also counts the public API: the public top-level types outside {@code .internal} packages of each
+ * module's main sources (the benches excluded), printed on every run and held at the figures of
+ * docs/architecture.md ("What is public").
  */
 class ArchitectureTest {
 
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+);", Pattern.MULTILINE);
+    private static final Pattern PUBLIC_TYPE = Pattern.compile(
+            "^public\\s+(?:(?:final|abstract|sealed|non-sealed|strictfp)\\s+)*(?:class|interface|record|enum|@interface)\\s+(\\w+)",
+            Pattern.MULTILINE);
     private static final Pattern IMPORT =
             Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.planvm\\.[\\w.]+)\\.[\\w*]+;", Pattern.MULTILINE);
+
+    /** The public top-level types outside {@code .internal}, as docs/architecture.md counts them. */
+    private static final int PUBLIC_TYPES = 255;
 
     /** Package → the planvm packages it imports. */
     private static final Map<String, Set<String>> imports = new TreeMap<>();
     /** Package → the module (top-level directory) it lives in. */
     private static final Map<String, String> moduleOf = new HashMap<>();
+    /** Module → its public top-level types outside {@code .internal} packages (qualified names). */
+    private static final Map<String, Set<String>> publicTypes = new TreeMap<>();
     /** "file imports package" lines that cross into another module's internals. */
     private static final List<String> internalImports = new ArrayList<>();
 
@@ -58,6 +70,12 @@ class ArchitectureTest {
             }
             String from = pkg.group(1);
             moduleOf.put(from, module);
+            if (!from.contains(".internal") && !module.equals("bench")) {
+                Matcher type = PUBLIC_TYPE.matcher(text);
+                while (type.find()) {
+                    publicTypes.computeIfAbsent(module, m -> new TreeSet<>()).add(from + "." + type.group(1));
+                }
+            }
             Set<String> targets = imports.computeIfAbsent(from, p -> new TreeSet<>());
             Matcher imported = IMPORT.matcher(text);
             while (imported.find()) {
@@ -103,6 +121,22 @@ class ArchitectureTest {
     @Test
     void no_module_imports_another_modules_internal_packages() {
         assertThat(internalImports).isEmpty();
+    }
+
+    /**
+     * The public API does not grow unnoticed: a new public type outside {@code .internal} fails here until it
+     * is either moved into an {@code .internal} package (or made package-private), or counted below and in
+     * docs/architecture.md. Fewer is always fine: lower the figure then.
+     */
+    @Test
+    void the_public_types_outside_internal_packages_are_the_counted_ones() {
+        Map<String, Integer> counted = new TreeMap<>();
+        publicTypes.forEach((module, types) -> counted.put(module, types.size()));
+        int total = counted.values().stream().mapToInt(Integer::intValue).sum();
+        System.out.println("public top-level types outside .internal (main sources): " + total + " " + counted);
+        assertThat(total)
+                .as("public top-level types outside .internal packages, per module: %s", counted)
+                .isLessThanOrEqualTo(PUBLIC_TYPES);
     }
 
     @Test
