@@ -1,5 +1,6 @@
-package dev.planvm.server;
+package dev.planvm.server.internal;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
@@ -21,15 +22,24 @@ import java.util.Objects;
 public record RunEvent(long id, String type, ObjectNode data) {
 
     /** The last {@code n} of a step: its commit, or the end of the run before it. */
-    static final int LAST = 999;
+    public static final int LAST = 999;
 
     public RunEvent {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(data, "data");
     }
 
+    /** The data of {@code step_committed}, live or rebuilt from the store. */
+    public static ObjectNode committed(int seqNo, String type, long step) {
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("seq_no", seqNo)
+                .put("type", type)
+                .put("step", step);
+    }
+
     /** The id of the {@code n}th event of step {@code step} in session {@code session}. */
-    static long id(long step, int session, int n) {
+    public static long id(long step, int session, int n) {
         return (step * 10_000L + Math.min(session, 9_999)) * 1_000L + n;
     }
 }

@@ -1,4 +1,4 @@
-package dev.planvm.server;
+package dev.planvm.server.internal;
 
 import dev.planvm.vm.durable.StoredRun;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ public final class EventFeed {
     private boolean storedServed;
 
     /** @param log the live log, or {@code null}; @param stored reads the run from the store */
-    EventFeed(EventLog log, Supplier<StoredRun> stored) {
+    public EventFeed(EventLog log, Supplier<StoredRun> stored) {
         this.log = log;
         this.stored = stored;
     }
