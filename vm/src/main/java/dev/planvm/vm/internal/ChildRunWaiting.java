@@ -1,7 +1,8 @@
-package dev.planvm.vm.run;
+package dev.planvm.vm.internal;
 
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
+import dev.planvm.vm.run.PendingCall;
 import java.util.Objects;
 
 /**
