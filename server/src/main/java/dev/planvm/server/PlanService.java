@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
-import dev.planvm.server.internal.EventFeed;
 import dev.planvm.server.report.ChildReport;
 import dev.planvm.server.report.ReportInput;
 import dev.planvm.server.report.Reports;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.server.internal.StoredEvents;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;

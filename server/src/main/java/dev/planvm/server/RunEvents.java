@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
-import dev.planvm.server.internal.EventLog;
-import dev.planvm.server.internal.RunEvent;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
@@ -93,9 +91,14 @@ final class RunEvents implements RunListener {
         log.append(
                 RunEvent.id(step, session, RunEvent.LAST),
                 "step_committed",
-                RunEvent.committed(record.seqNo(), record.type(), step));
+                committed(record.seqNo(), record.type(), step));
         step++;
         n = 0;
+    }
+
+    /** The data of {@code step_committed}, live or rebuilt from the store. */
+    static ObjectNode committed(int seqNo, String type, long step) {
+        return JSON.objectNode().put("seq_no", seqNo).put("type", type).put("step", step);
     }
 
     @Override

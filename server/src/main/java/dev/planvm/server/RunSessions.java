@@ -1,6 +1,5 @@
 package dev.planvm.server;
 
-import dev.planvm.server.internal.EventLog;
 import dev.planvm.tools.Redactor;
 import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.durable.DurableRun;

@@ -1,8 +1,8 @@
 package dev.planvm.server.http;
 
-import dev.planvm.server.internal.EventFeed;
+import dev.planvm.server.EventFeed;
+import dev.planvm.server.RunEvent;
 import dev.planvm.server.internal.Json;
-import dev.planvm.server.internal.RunEvent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.planvm.server.internal;
+package dev.planvm.server;
 
 import dev.planvm.vm.durable.StoredRun;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ public final class EventFeed {
     private boolean storedServed;
 
     /** @param log the live log, or {@code null}; @param stored reads the run from the store */
-    public EventFeed(EventLog log, Supplier<StoredRun> stored) {
+    EventFeed(EventLog log, Supplier<StoredRun> stored) {
         this.log = log;
         this.stored = stored;
     }

@@ -1,4 +1,4 @@
-package dev.planvm.server.internal;
+package dev.planvm.server;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,11 +15,11 @@ import java.util.Optional;
  * holds them): each session's start, each committed step, and the end of a run that is not running —
  * with the same ids they had live. Calls and failed steps are not stored, so they are not rebuilt.
  */
-public final class StoredEvents {
+final class StoredEvents {
 
     private StoredEvents() {}
 
-    public static List<RunEvent> of(StoredRun run) {
+    static List<RunEvent> of(StoredRun run) {
         List<RunEvent> events = new ArrayList<>();
         JsonNodeFactory json = JsonNodeFactory.instance;
         int session = 0;
@@ -37,7 +37,7 @@ public final class StoredEvents {
             events.add(new RunEvent(
                     RunEvent.id(step.index(), step.session(), RunEvent.LAST),
                     "step_committed",
-                    RunEvent.committed(step.seqNo(), step.type(), step.index())));
+                    RunEvents.committed(step.seqNo(), step.type(), step.index())));
         }
         if (run.status() != RunStatus.RUNNING) {
             long next = run.steps().size() + 1L;
@@ -56,7 +56,7 @@ public final class StoredEvents {
     }
 
     /** {@code seq_no 3 (calling): message}, as the CLI prints a run's error, or null. */
-    public static String error(StoredRun run) {
+    static String error(StoredRun run) {
         if (run.error() == null || run.error().isNull()) {
             return null;
         }

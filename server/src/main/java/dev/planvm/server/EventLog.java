@@ -1,4 +1,4 @@
-package dev.planvm.server.internal;
+package dev.planvm.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayDeque;
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * dropped; the committed steps among them can be rebuilt from the store). Readers wait for new events;
  * a run's session appends until it ends, a resumed session goes on in the same log. Thread-safe.
  */
-public final class EventLog {
+final class EventLog {
 
     private final int capacity;
     private final Deque<RunEvent> events = new ArrayDeque<>();
@@ -20,17 +20,17 @@ public final class EventLog {
     private long dropped;
     private boolean open;
 
-    public EventLog(int capacity) {
+    EventLog(int capacity) {
         this.capacity = capacity;
     }
 
     /** A session starts appending (a fresh run, or a resume). */
-    public synchronized void open() {
+    synchronized void open() {
         open = true;
     }
 
     /** Appends an event whose id is larger than every earlier one (else it is dropped); wakes the readers. */
-    public synchronized void append(long id, String type, ObjectNode data) {
+    synchronized void append(long id, String type, ObjectNode data) {
         if (id <= lastId) {
             return;
         }
@@ -44,34 +44,34 @@ public final class EventLog {
     }
 
     /** The session ended (after its last event); readers that caught up stop waiting. */
-    public synchronized void close() {
+    synchronized void close() {
         open = false;
         notifyAll();
     }
 
     /** Keeps only the newest {@code keep} events (a finished run's log kept for late readers). */
-    public synchronized void trim(int keep) {
+    synchronized void trim(int keep) {
         while (events.size() > keep) {
             events.removeFirst();
             dropped++;
         }
     }
 
-    public synchronized boolean isOpen() {
+    synchronized boolean isOpen() {
         return open;
     }
 
     /** The id of the oldest event still held, or {@code Long.MAX_VALUE} when none is. */
-    public synchronized long oldestId() {
+    synchronized long oldestId() {
         return events.isEmpty() ? Long.MAX_VALUE : events.peekFirst().id();
     }
 
-    public synchronized long dropped() {
+    synchronized long dropped() {
         return dropped;
     }
 
     /** The events after {@code id}, waiting up to {@code timeoutMillis} for one while the log is open. */
-    public synchronized List<RunEvent> after(long id, long timeoutMillis) throws InterruptedException {
+    synchronized List<RunEvent> after(long id, long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (open && lastId <= id) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());

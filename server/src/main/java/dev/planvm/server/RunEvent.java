@@ -1,6 +1,5 @@
-package dev.planvm.server.internal;
+package dev.planvm.server;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
@@ -22,24 +21,15 @@ import java.util.Objects;
 public record RunEvent(long id, String type, ObjectNode data) {
 
     /** The last {@code n} of a step: its commit, or the end of the run before it. */
-    public static final int LAST = 999;
+    static final int LAST = 999;
 
     public RunEvent {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(data, "data");
     }
 
-    /** The data of {@code step_committed}, live or rebuilt from the store. */
-    public static ObjectNode committed(int seqNo, String type, long step) {
-        return JsonNodeFactory.instance
-                .objectNode()
-                .put("seq_no", seqNo)
-                .put("type", type)
-                .put("step", step);
-    }
-
     /** The id of the {@code n}th event of step {@code step} in session {@code session}. */
-    public static long id(long step, int session, int n) {
+    static long id(long step, int session, int n) {
         return (step * 10_000L + Math.min(session, 9_999)) * 1_000L + n;
     }
 }
