@@ -3,12 +3,22 @@ package dev.planvm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +38,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>It also counts the public API: the public top-level types outside {@code .internal} packages of each
  * module's main sources (the benches excluded), printed on every run and held at the figures of
- * docs/architecture.md ("What is public").
+ * docs/architecture.md ("What is public"), and checks that no public or protected member of those types names a
+ * type of an {@code .internal} package (for the modules on this module's test class path): what an embedder can
+ * reach never leads into the internals.
  */
 class ArchitectureTest {
 
@@ -40,7 +52,7 @@ class ArchitectureTest {
             Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.planvm\\.[\\w.]+)\\.[\\w*]+;", Pattern.MULTILINE);
 
     /** The public top-level types outside {@code .internal}, as docs/architecture.md counts them. */
-    private static final int PUBLIC_TYPES = 255;
+    private static final int PUBLIC_TYPES = 248;
 
     /** Package → the planvm packages it imports. */
     private static final Map<String, Set<String>> imports = new TreeMap<>();
@@ -137,6 +149,121 @@ class ArchitectureTest {
         assertThat(total)
                 .as("public top-level types outside .internal packages, per module: %s", counted)
                 .isLessThanOrEqualTo(PUBLIC_TYPES);
+    }
+
+    @Test
+    void no_public_signature_outside_internal_packages_names_an_internal_type() {
+        List<String> leaks = new ArrayList<>();
+        int checked = 0;
+        for (Set<String> types : publicTypes.values()) {
+            for (String name : types) {
+                Class<?> type = loaded(name);
+                if (type != null) {
+                    checked++;
+                    leaks(type, leaks);
+                }
+            }
+        }
+        assertThat(checked).as("public types loaded from the class path").isGreaterThan(150);
+        assertThat(leaks).isEmpty();
+    }
+
+    /** The class of {@code name}, or {@code null} when its module is not on this test class path. */
+    private static Class<?> loaded(String name) {
+        try {
+            return Class.forName(name, false, ArchitectureTest.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Adds "type.member names internal type" for each public or protected member of {@code type} that does. */
+    private static void leaks(Class<?> type, List<String> leaks) {
+        if (!Modifier.isPublic(type.getModifiers())) {
+            return;
+        }
+        String owner = type.getName();
+        check(owner + " extends", type.getGenericSuperclass(), leaks);
+        for (Type implemented : type.getGenericInterfaces()) {
+            check(owner + " implements", implemented, leaks);
+        }
+        for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+            if (visible(constructor.getModifiers())) {
+                String where = owner + ".<init>";
+                for (Type parameter : constructor.getGenericParameterTypes()) {
+                    check(where, parameter, leaks);
+                }
+                for (Type thrown : constructor.getGenericExceptionTypes()) {
+                    check(where, thrown, leaks);
+                }
+            }
+        }
+        for (Method method : type.getDeclaredMethods()) {
+            if (visible(method.getModifiers()) && !method.isSynthetic() && !method.isBridge()) {
+                String where = owner + "." + method.getName();
+                check(where, method.getGenericReturnType(), leaks);
+                for (Type parameter : method.getGenericParameterTypes()) {
+                    check(where, parameter, leaks);
+                }
+                for (Type thrown : method.getGenericExceptionTypes()) {
+                    check(where, thrown, leaks);
+                }
+            }
+        }
+        for (Field field : type.getDeclaredFields()) {
+            if (visible(field.getModifiers()) && !field.isSynthetic()) {
+                check(owner + "." + field.getName(), field.getGenericType(), leaks);
+            }
+        }
+        for (Class<?> nested : type.getDeclaredClasses()) {
+            leaks(nested, leaks);
+        }
+    }
+
+    private static boolean visible(int modifiers) {
+        return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+    }
+
+    private static void check(String where, Type type, List<String> leaks) {
+        Set<Class<?>> named = new HashSet<>();
+        collect(type, named, new HashSet<>());
+        for (Class<?> c : named) {
+            if (c.getName().startsWith("dev.planvm.") && c.getPackageName().contains(".internal")) {
+                leaks.add(where + " names " + c.getName());
+            }
+        }
+    }
+
+    /** The classes {@code type} names: itself, its type arguments, bounds and array components. */
+    private static void collect(Type type, Set<Class<?>> named, Set<Type> seen) {
+        if (type == null || !seen.add(type)) {
+            return;
+        }
+        if (type instanceof Class<?> c) {
+            named.add(c.isArray() ? c.getComponentType() : c);
+            if (c.isArray()) {
+                collect(c.getComponentType(), named, seen);
+            }
+        } else if (type instanceof ParameterizedType p) {
+            collect(p.getRawType(), named, seen);
+            collect(p.getOwnerType(), named, seen);
+            for (Type argument : p.getActualTypeArguments()) {
+                collect(argument, named, seen);
+            }
+        } else if (type instanceof WildcardType w) {
+            for (Type bound : w.getUpperBounds()) {
+                collect(bound, named, seen);
+            }
+            for (Type bound : w.getLowerBounds()) {
+                collect(bound, named, seen);
+            }
+        } else if (type instanceof TypeVariable<?> v) {
+            for (Type bound : v.getBounds()) {
+                collect(bound, named, seen);
+            }
+        } else if (type instanceof GenericArrayType a) {
+            collect(a.getGenericComponentType(), named, seen);
+        }
     }
 
     @Test
