@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * does (with {@link RegressionRun}, the same code). Each reports its lines to a consumer (the build log)
  * and returns whether everything was right; the lines are the CLI's.
  */
-public final class PlanChecks {
+final class PlanChecks {
 
     private final Path dir;
     private final Consumer<String> log;

@@ -9,7 +9,6 @@ import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.PlanSchemas;
 import dev.planvm.server.report.ChildReport;
 import dev.planvm.server.report.ReportInput;
-import dev.planvm.server.report.ReportModel;
 import dev.planvm.server.report.Reports;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanRejectedException;
@@ -397,7 +396,7 @@ public final class PlanService implements AutoCloseable {
     }
 
     /**
-     * What the run browser draws of a run ({@code GET /v1/runs/{id}/report}): its {@link ReportModel}, and under
+     * What the run browser draws of a run ({@code GET /v1/runs/{id}/report}): its report model ({@link Reports#model}), and under
      * {@code run} its {@code id}, {@code state}, {@code mode}, {@code parent_run}, {@code pending} (with the
      * {@code call_id} an approval names), {@code links}, and its plan-tool lineage: {@code parent_run_id},
      * {@code parent_seq_no} and {@code children} as in {@code GET /v1/runs/{id}}.
@@ -408,7 +407,7 @@ public final class PlanService implements AutoCloseable {
         for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
             children.add(new ChildReport(child.summary().id(), child.seqNo(), null));
         }
-        ObjectNode model = ReportModel.withChildren(ReportModel.of(Reports.of(run, lineage(run))), children);
+        ObjectNode model = Reports.model(Reports.of(run, lineage(run)), children);
         ((ObjectNode) model.path("summary")).put("status", state(run));
         ObjectNode about = model.putObject("run")
                 .put("id", run.id())

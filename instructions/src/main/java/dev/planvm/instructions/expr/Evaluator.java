@@ -48,7 +48,7 @@ import java.util.Set;
  * <p>Errors are {@link EvaluationException}s whose message starts with the expression, e.g.
  * {@code ${user.address.city}: 'user.address' has no key 'city' (it has: street, zip)}.
  */
-public final class Evaluator {
+final class Evaluator {
 
     private Evaluator() {}
 

@@ -7,7 +7,7 @@ import dev.planvm.server.internal.UiAssets;
 import java.util.List;
 
 /**
- * A run as one self-contained HTML page: its {@link ReportModel} inline as JSON and the report's renderer
+ * A run as one self-contained HTML page: its report model ({@link Reports#model}) inline as JSON and the report's renderer
  * ({@code report.js}, the one the run browser of {@code planvm serve} uses too) with its stylesheet, nothing
  * fetched from elsewhere. A Content-Security-Policy allows exactly that script and that stylesheet (by hash) and
  * nothing else. Sections: the run's summary (a text result as text, Markdown rendered safely), its lineage, the

@@ -27,7 +27,7 @@ import java.util.List;
  *  "more_steps"}
  * }</pre>
  */
-public final class ReportModel {
+final class ReportModel {
 
     /** The longest value shown in full in a step's details. */
     static final int MAX_VALUE_CHARS = 20_000;

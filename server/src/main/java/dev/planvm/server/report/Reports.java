@@ -47,6 +47,14 @@ public final class Reports {
         return chain;
     }
 
+    /**
+     * The report model of {@code input} that {@code report.js} draws ({@code ReportModel}), with {@code children}
+     * named under the steps that started them.
+     */
+    public static ObjectNode model(ReportInput input, List<ChildReport> children) {
+        return ReportModel.withChildren(ReportModel.of(input), children);
+    }
+
     /** The report of a trace document ({@code --trace OUT}); {@code plan} (may be null) draws the flow graph. */
     public static ReportInput of(JsonNode trace, JsonNode plan, String title) {
         return new ReportInput(title, plan, trace, List.of(), List.of());

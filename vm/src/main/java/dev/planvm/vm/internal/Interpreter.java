@@ -15,8 +15,6 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.internal.handlers.OutputBinding;
 import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.ChildRunStopped;
-import dev.planvm.vm.run.ChildRunWaiting;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.Outcome;

@@ -13,7 +13,7 @@ import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.cassette.Interaction;
-import dev.planvm.vm.run.ChildRunStopped;
+import dev.planvm.vm.internal.ChildRunStopped;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;

@@ -1,0 +1,344 @@
+package dev.planvm.dialects.internal.ppe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.dialects.internal.Pos;
+import dev.planvm.dialects.internal.Problems;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code $if}, {@code $while}, {@code $for}, {@code $match}, {@code $break} and {@code $continue} as
+ * local {@code jmp}s: each condition is negated ({@code ${!(cond)}}) so that it is a boolean whatever
+ * the expression's value (JavaScript truthiness), and jumps past the body. A body continues a copy
+ * of the conversation: its turns are its own.
+ */
+final class ControlFlow {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final ScriptCompiler script;
+    private final Problems problems;
+    private int loops;
+
+    ControlFlow(ScriptCompiler script) {
+        this.script = script;
+        this.problems = script.problems;
+    }
+
+    /** The condition of {@code $if}/{@code $while} as a planvm expression, or null (reported). */
+    private String condition(String directive, Pos pos, PNode value) {
+        if (value instanceof PNode.Scalar s) {
+            JsonNode typed = Values.typed(s);
+            if (typed != null && typed.isBoolean()) {
+                return typed.asText();
+            }
+            if (typed != null || s.value().isBlank()) {
+                problems.error(pos, directive + " needs a condition, an expression such as \"i < 3\"");
+                return null;
+            }
+            String source = s.value().startsWith("?=") ? s.value().substring(2) : s.value();
+            return script.templates.expression(source, s.pos());
+        }
+        if (value == null) {
+            problems.error(pos, directive + " needs a condition, an expression such as \"i < 3\"");
+        } else if (script.values.refuseTag(value)) {
+            problems.error(
+                    value.pos(),
+                    "function conditions ('" + directive + ": {$fn: ...}') are not supported: write an"
+                            + " expression");
+        }
+        return null;
+    }
+
+    private static PNode setting(List<PNode.Entry> settings, String key) {
+        for (PNode.Entry e : settings) {
+            if (e.key().value().equals(key)) {
+                return e.value();
+            }
+        }
+        return null;
+    }
+
+    private boolean onlySettings(String directive, List<PNode.Entry> settings, List<String> allowed) {
+        for (PNode.Entry e : settings) {
+            if (!allowed.contains(e.key().value())) {
+                problems.error(
+                        e.key().pos(),
+                        "'" + e.key().value() + "' is not a setting of " + directive + " (" + String.join(", ", allowed)
+                                + ")");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void ifThenElse(Pos pos, PNode value, List<PNode.Entry> settings, Dialogue dialogue, ScriptCompiler.Loop loop) {
+        String cond = condition("$if", pos, value);
+        if (cond == null || !onlySettings("$if", settings, List.of("then", "else"))) {
+            return;
+        }
+        PNode then = setting(settings, "then");
+        PNode otherwise = setting(settings, "else");
+        PlanBuilder.Label elseLabel = script.plan.label();
+        PlanBuilder.Label done = script.plan.label();
+        script.plan.jumpIf("${!(" + cond + ")}", elseLabel, pos, "line " + pos.line() + ": $if " + cond);
+        script.steps(then, dialogue.copy(), loop, false);
+        if (otherwise != null) {
+            script.plan.jump(done, pos, "line " + pos.line() + ": the end of then");
+            script.plan.place(elseLabel);
+            script.steps(otherwise, dialogue.copy(), loop, false);
+            script.plan.place(done);
+        } else {
+            script.plan.place(elseLabel);
+        }
+    }
+
+    void whileLoop(Pos pos, PNode value, List<PNode.Entry> settings, Dialogue dialogue, ScriptCompiler.Loop loop) {
+        String cond = condition("$while", pos, value);
+        if (cond == null || !onlySettings("$while", settings, List.of("do"))) {
+            return;
+        }
+        PlanBuilder.Label top = script.plan.label();
+        PlanBuilder.Label exit = script.plan.label();
+        script.plan.place(top);
+        script.plan.jumpIf("${!(" + cond + ")}", exit, pos, "line " + pos.line() + ": $while " + cond);
+        script.steps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, top), false);
+        script.plan.jump(top, pos, "line " + pos.line() + ": $while again");
+        script.plan.place(exit);
+    }
+
+    /**
+     * {@code $for}: a number N counts 1..N; a list (or an expression giving one) gives its elements; a
+     * mapping (or an expression written {@code {...}}) its keys and values. {@code as: {value, index}}
+     * names the variables ({@code value} and {@code index} by default).
+     */
+    void forLoop(Pos pos, PNode value, List<PNode.Entry> settings, Dialogue dialogue, ScriptCompiler.Loop loop) {
+        if (!onlySettings("$for", settings, List.of("do", "as"))) {
+            return;
+        }
+        String valueName = "value";
+        String indexName = "index";
+        PNode as = setting(settings, "as");
+        if (as instanceof PNode.Mapping m) {
+            for (PNode.Entry e : m.entries()) {
+                String name = e.value() instanceof PNode.Scalar s ? s.value() : "";
+                if (!ScriptCompiler.NAME.matcher(name).matches()) {
+                    problems.error(e.value().pos(), "'" + name + "' is not a variable name");
+                    return;
+                }
+                switch (e.key().value()) {
+                    case "value" -> valueName = name;
+                    case "index", "key" -> indexName = name;
+                    default -> {
+                        problems.error(e.key().pos(), "$for's 'as' names 'value' and 'index'");
+                        return;
+                    }
+                }
+            }
+        } else if (as != null) {
+            problems.error(as.pos(), "$for's 'as' is a mapping: 'as: {value: item, index: i}'");
+            return;
+        }
+        int n = ++loops;
+        String items = "for" + n + "_items";
+        String keys = "for" + n + "_keys";
+        String i = "for" + n + "_i";
+        ObjectNode start = JSON.objectNode();
+        String length;
+        String element;
+        String index = "${" + i + "}";
+        JsonNode count = value instanceof PNode.Scalar s ? Values.typed(s) : null;
+        if (count != null && count.canConvertToInt() && count.isIntegralNumber()) {
+            length = String.valueOf(count.asInt());
+            element = "${" + i + " + 1}";
+        } else {
+            JsonNode source = source(pos, value);
+            if (source == null) {
+                return;
+            }
+            boolean object = value instanceof PNode.Mapping
+                    || value instanceof PNode.Scalar s
+                            && s.value().replace("?=", "").strip().startsWith("{");
+            start.set(items, source);
+            if (object) {
+                start.put(keys, "${keys(" + items + ")}");
+                length = "len(" + keys + ")";
+                index = "${" + keys + "[" + i + "]}";
+                element = "${" + items + "[" + keys + "[" + i + "]]}";
+            } else {
+                length = "len(" + items + ")";
+                element = "${" + items + "[" + i + "]}";
+            }
+        }
+        start.put(i, 0);
+        script.plan.assign(start, pos, "line " + pos.line() + ": $for starts");
+        PlanBuilder.Label top = script.plan.label();
+        PlanBuilder.Label next = script.plan.label();
+        PlanBuilder.Label exit = script.plan.label();
+        script.plan.place(top);
+        script.plan.jumpIf("${" + i + " >= " + length + "}", exit, pos, "line " + pos.line() + ": $for is done");
+        ObjectNode current = JSON.objectNode();
+        current.put(valueName, element);
+        current.put(indexName, index);
+        script.plan.assign(current, pos, "line " + pos.line() + ": $for: the next " + valueName);
+        script.steps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, next), false);
+        script.plan.place(next);
+        ObjectNode step = JSON.objectNode();
+        step.put(i, "${" + i + " + 1}");
+        script.plan.assign(step, pos, "line " + pos.line() + ": $for: the next element");
+        script.plan.jump(top, pos, "line " + pos.line() + ": $for again");
+        script.plan.place(exit);
+    }
+
+    /** What {@code $for} iterates over: a literal list or mapping, or an expression. */
+    private JsonNode source(Pos pos, PNode value) {
+        if (value instanceof PNode.Scalar s) {
+            if (s.value().isBlank()) {
+                problems.error(pos, "$for needs what to iterate: a number, a list or an expression");
+                return null;
+            }
+            String source = s.value().startsWith("?=") ? s.value().substring(2) : s.value();
+            String expr = script.templates.expression(source, s.pos());
+            return expr == null ? null : TextNode.valueOf("${" + expr + "}");
+        }
+        if (value == null) {
+            problems.error(pos, "$for needs what to iterate: a number, a list or an expression");
+            return null;
+        }
+        return script.values.value(value);
+    }
+
+    void breakOrContinue(String name, Pos pos, PNode value, ScriptCompiler.Loop loop) {
+        if (value != null && !(value instanceof PNode.Scalar s && s.value().isEmpty())) {
+            problems.error(pos, name + " takes no value");
+            return;
+        }
+        if (loop == null) {
+            problems.error(pos, name + " is only allowed inside $while or $for");
+            return;
+        }
+        script.plan.jump(name.equals("$break") ? loop.exit() : loop.next(), pos, "line " + pos.line() + ": " + name);
+    }
+
+    /**
+     * {@code $match(cond)}: the first pattern that matches runs ({@code COND__} holds the condition).
+     * Patterns: {@code :"text"} or {@code :12} (equal), {@code :> 12} (and {@code >= < <= == !=}),
+     * {@code :1 || 2} (any of), {@code :1..5}, {@code :1..<5}, {@code :1>..5} (ranges), {@code _}
+     * (otherwise). Regular expressions and destructuring patterns are refused.
+     */
+    void match(PNode.Scalar key, PNode value, Dialogue dialogue, ScriptCompiler.Loop loop) {
+        Pos pos = key.pos();
+        String k = key.value();
+        String cond;
+        if (k.equals("$match")) {
+            if (script.result == null) {
+                problems.error(pos, "$match without a condition matches the last result, and there is none yet");
+                return;
+            }
+            cond = script.result.asText().substring(2, script.result.asText().length() - 1);
+        } else if (k.startsWith("$match(") && k.endsWith(")")) {
+            String inner = k.substring(7, k.length() - 1);
+            if (inner.contains(",")) {
+                problems.error(pos, "$match's allMatches and parallel are not supported: the first match runs");
+                return;
+            }
+            cond = script.templates.expression(inner, pos);
+        } else {
+            problems.error(pos, "write '$match(condition):' with the patterns beneath");
+            return;
+        }
+        if (cond == null) {
+            return;
+        }
+        if (!(value instanceof PNode.Mapping cases)) {
+            problems.error(pos, "$match takes a mapping of patterns, each ':pattern: steps'");
+            return;
+        }
+        List<String> tests = new ArrayList<>();
+        List<PNode> bodies = new ArrayList<>();
+        PNode otherwise = null;
+        for (PNode.Entry e : cases.entries()) {
+            String pattern = e.key().value().strip();
+            if (pattern.equals("_")) {
+                otherwise = e.value();
+                continue;
+            }
+            String test = pattern.startsWith(":")
+                    ? test(pattern.substring(1).strip(), e.key().pos())
+                    : null;
+            if (!pattern.startsWith(":")) {
+                problems.error(e.key().pos(), "a $match pattern starts with ':' (or is '_', otherwise)");
+            }
+            if (test == null) {
+                return;
+            }
+            tests.add(test);
+            bodies.add(e.value());
+        }
+        ObjectNode start = JSON.objectNode();
+        start.put("COND__", "${" + cond + "}");
+        script.plan.assign(start, pos, "line " + pos.line() + ": $match " + cond);
+        List<PlanBuilder.Label> labels = new ArrayList<>();
+        for (int i = 0; i < tests.size(); i++) {
+            PlanBuilder.Label label = script.plan.label();
+            labels.add(label);
+            script.plan.jumpIf(
+                    "${" + tests.get(i) + "}", label, pos, "line " + pos.line() + ": $match case " + (i + 1));
+        }
+        PlanBuilder.Label done = script.plan.label();
+        PlanBuilder.Label elseLabel = script.plan.label();
+        script.plan.jump(otherwise == null ? done : elseLabel, pos, "line " + pos.line() + ": no case matched");
+        for (int i = 0; i < tests.size(); i++) {
+            script.plan.place(labels.get(i));
+            script.steps(bodies.get(i), dialogue.copy(), loop, false);
+            script.plan.jump(done, pos, "line " + pos.line() + ": the end of case " + (i + 1));
+        }
+        if (otherwise != null) {
+            script.plan.place(elseLabel);
+            script.steps(otherwise, dialogue.copy(), loop, false);
+        }
+        script.plan.place(done);
+    }
+
+    /** One pattern as a boolean planvm expression over {@code COND__}, or null (reported). */
+    private String test(String pattern, Pos pos) {
+        if (pattern.startsWith("/")) {
+            problems.error(pos, "regular expression patterns are not supported in $match");
+            return null;
+        }
+        if (pattern.startsWith("[") || pattern.startsWith("{")) {
+            problems.error(pos, "destructuring patterns ([...], {...}) are not supported in $match");
+            return null;
+        }
+        for (String op : List.of(">=", "<=", "==", "!=", ">", "<")) {
+            if (pattern.startsWith(op)) {
+                String operand = script.templates.expression(pattern.substring(op.length()), pos);
+                return operand == null ? null : "COND__ " + op + " " + operand;
+            }
+        }
+        int range = pattern.indexOf("..");
+        if (range > 0) {
+            boolean openLow = pattern.charAt(range - 1) == '>';
+            boolean openHigh = pattern.startsWith("<", range + 2);
+            String low = script.templates.expression(pattern.substring(0, openLow ? range - 1 : range), pos);
+            String high = script.templates.expression(pattern.substring(range + (openHigh ? 3 : 2)), pos);
+            if (low == null || high == null) {
+                return null;
+            }
+            return "COND__ " + (openLow ? ">" : ">=") + " " + low + " && COND__ " + (openHigh ? "<" : "<=") + " "
+                    + high;
+        }
+        List<String> alternatives = new ArrayList<>();
+        for (String alternative : pattern.split("\\|\\|")) {
+            String literal = script.templates.expression(alternative, pos);
+            if (literal == null) {
+                return null;
+            }
+            alternatives.add("COND__ == " + literal);
+        }
+        return String.join(" || ", alternatives);
+    }
+}

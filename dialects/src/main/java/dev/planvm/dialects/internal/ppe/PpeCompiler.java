@@ -1,0 +1,386 @@
+package dev.planvm.dialects.internal.ppe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.internal.CompileResult;
+import dev.planvm.dialects.internal.FrontEndOptions;
+import dev.planvm.dialects.internal.ImportedScript;
+import dev.planvm.dialects.internal.Pos;
+import dev.planvm.dialects.internal.Problems;
+import dev.planvm.dialects.internal.SourceText;
+import dev.planvm.dialects.internal.yaml.YamlCompiler;
+import dev.planvm.instructions.Diagnostic;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The PPE dialect (seed 004): {@code .ai.yaml} scripts of dialogue turns and directives, compiled to
+ * a StackVM plan in the plan-tool form {@code {"name", "description", "inputs", "output", "plan"}}.
+ * Phases: safe YAML reading of every document ({@link PpeReader}), the front matter
+ * ({@link FrontMatter}), the dialogues ({@link ScriptCompiler}), then the front-matter values the
+ * script reads are put in front. Use it through {@link dev.planvm.dialects.DialectCompiler}.
+ */
+public final class PpeCompiler {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private PpeCompiler() {}
+
+    /** Compiles a script; never throws on bad input. The size limit is checked by the caller. */
+    public static CompileResult compile(String source, String fileName, FrontEndOptions options) {
+        return compile(source, fileName, null, options);
+    }
+
+    /**
+     * Compiles a script read from {@code file} (null: text with no file, which cannot import), and
+     * every script it imports, as plan tools ({@link CompileResult#imports()}).
+     */
+    public static CompileResult compile(String source, String fileName, Path file, FrontEndOptions options) {
+        return compile(source, fileName, file, options, new Imports());
+    }
+
+    private static CompileResult compile(
+            String source, String fileName, Path file, FrontEndOptions options, Imports context) {
+        Problems problems = new Problems();
+        int longLine = longLine(source);
+        if (longLine > 0) {
+            problems.error(
+                    new Pos(longLine, YamlCompiler.MAX_LINE_LENGTH + 1),
+                    "the line is longer than " + String.format(Locale.ROOT, "%,d", YamlCompiler.MAX_LINE_LENGTH)
+                            + " characters: write long text as a block scalar (key: |, then the text on indented"
+                            + " lines)");
+            return failed(problems);
+        }
+        List<PNode.Document> documents = PpeReader.read(dialogueMarks(source), options.maxNesting(), problems);
+        if (documents == null || problems.hasErrors()) {
+            return failed(problems);
+        }
+        boolean frontMatter = documents.size() > 1 && documents.get(0).explicit();
+        List<PNode.Document> dialogues = frontMatter ? documents.subList(1, documents.size()) : documents;
+        if (dialogues.stream().allMatch(d -> d.root() == null)) {
+            problems.error(new Pos(1, 1), "the script has no steps: write turns such as 'user: ...' and directives");
+            return failed(problems);
+        }
+        Templates templates = new Templates(problems);
+        Values values = new Values(problems, templates);
+        FrontMatter front =
+                FrontMatter.read(frontMatter ? documents.get(0).root() : null, baseName(fileName), problems, values);
+        List<ImportedScript> imported = context.resolve(front.imports, file, options, problems);
+        PlanBuilder plan = new PlanBuilder(options.maxInstructions());
+        ScriptCompiler script = new ScriptCompiler(problems, templates, values, plan, front);
+        Map<String, JsonNode> importedPlans = new HashMap<>();
+        imported.forEach(i -> importedPlans.put(i.name(), i.plan()));
+        script.importedPlans = importedPlans;
+        script.compile(dialogues, endOf(source));
+        defaults(front, templates, values, options, plan);
+        if (plan.isEmpty() && !problems.hasErrors()) {
+            problems.error(
+                    endOf(source),
+                    "the script has nothing to run: no AI answer, directive or value it reads (the AI answers a"
+                            + " user turn)");
+        } else if (script.noResult && !problems.hasErrors()) {
+            problems.warning(endOf(source), "the script has no result: no AI answer, $echo or $ret");
+        }
+        if (plan.overflow()) {
+            problems.error(
+                    new Pos(1, 1),
+                    "the script compiles to more than " + String.format(Locale.ROOT, "%,d", options.maxInstructions())
+                            + " instructions");
+        }
+        if (problems.hasErrors()) {
+            return failed(problems);
+        }
+        Map<Integer, Integer> lines = new LinkedHashMap<>();
+        ArrayNode instructions = plan.finish(endOf(source), lines);
+        return new CompileResult(document(front, instructions), lines, problems.list(), imported);
+    }
+
+    /**
+     * The scripts being compiled (to refuse an import cycle) and those already compiled, for one
+     * compilation and all its imports.
+     */
+    private static final class Imports {
+
+        /** The largest imported script, as the plan limit. */
+        private static final long MAX_BYTES = 5L * 1024 * 1024;
+
+        private final List<Path> compiling = new ArrayList<>();
+        private final Map<Path, CompileResult> compiled = new HashMap<>();
+
+        /**
+         * Compiles each import of the script in {@code file}: the plan tools it and its imports call,
+         * each once by name and file; problems are reported at the import.
+         */
+        List<ImportedScript> resolve(
+                List<FrontMatter.Import> imports, Path file, FrontEndOptions options, Problems problems) {
+            List<ImportedScript> all = new ArrayList<>();
+            if (imports.isEmpty()) {
+                return all;
+            }
+            if (file == null) {
+                problems.error(
+                        imports.get(0).pos(),
+                        "'import' finds scripts beside the importing script's file: run the script from its file,"
+                                + " not from standard input or a request");
+                return all;
+            }
+            Path self = real(file);
+            if (compiling.isEmpty()) {
+                compiling.add(self);
+            }
+            Path folder = self.getParent();
+            for (FrontMatter.Import i : imports) {
+                Path target = folder.resolve(i.path()).normalize();
+                if (!Files.isRegularFile(target)) {
+                    problems.error(i.pos(), "the imported script '" + i.path() + "' is not found beside this script");
+                    continue;
+                }
+                Path real = real(target);
+                if (compiling.contains(real)) {
+                    List<String> cycle = new ArrayList<>();
+                    compiling
+                            .subList(compiling.indexOf(real), compiling.size())
+                            .forEach(p -> cycle.add(String.valueOf(p.getFileName())));
+                    cycle.add(String.valueOf(real.getFileName()));
+                    problems.error(
+                            i.pos(),
+                            "importing '" + i.path() + "' makes a cycle (" + String.join(" → ", cycle)
+                                    + "): a script may not import itself, directly or through others");
+                    continue;
+                }
+                CompileResult result = compiled.get(real);
+                if (result == null) {
+                    result = compileImport(real, options);
+                    compiled.put(real, result);
+                }
+                if (result.plan() == null) {
+                    result.diagnostics().stream()
+                            .filter(Diagnostic::isError)
+                            .limit(5)
+                            .forEach(d -> problems.error(
+                                    i.pos(),
+                                    "the imported script '" + i.path() + "' does not compile: " + d.format(i.path())));
+                    continue;
+                }
+                add(
+                        all,
+                        new ImportedScript(i.name(), real, named(result.plan(), i.name()), result.lineOfSeqNo()),
+                        i,
+                        problems);
+                for (ImportedScript below : result.imports()) {
+                    add(all, below, i, problems);
+                }
+            }
+            return all;
+        }
+
+        private static void add(
+                List<ImportedScript> all, ImportedScript script, FrontMatter.Import at, Problems problems) {
+            for (ImportedScript other : all) {
+                if (other.name().equals(script.name())) {
+                    if (!other.file().equals(script.file())) {
+                        problems.error(
+                                at.pos(),
+                                "the plan tool name '" + script.name() + "' is given to two scripts, "
+                                        + other.file().getFileName() + " and "
+                                        + script.file().getFileName()
+                                        + ": import one of them with another name");
+                    }
+                    return;
+                }
+            }
+            all.add(script);
+        }
+
+        /** Compiles an imported script; its declared inputs are given by the caller, so their defaults are not assigned over them. */
+        private CompileResult compileImport(Path file, FrontEndOptions options) {
+            Problems problems = new Problems();
+            String text = SourceText.read(file, MAX_BYTES, problems);
+            if (text == null) {
+                return new CompileResult(null, Map.of(), problems.list());
+            }
+            compiling.add(file);
+            try {
+                FrontEndOptions own = new FrontEndOptions(
+                        options.singleDomainResult(),
+                        options.unwrapSingleElement(),
+                        options.tools(),
+                        Set.of(),
+                        options.maxNesting(),
+                        options.maxAliases(),
+                        options.maxInstructions());
+                CompileResult first = PpeCompiler.compile(text, file.toString(), file, own, this);
+                Set<String> inputs = new HashSet<>();
+                if (first.plan() != null) {
+                    first.plan().path("inputs").path("properties").fieldNames().forEachRemaining(inputs::add);
+                }
+                if (inputs.isEmpty()) {
+                    return first;
+                }
+                return PpeCompiler.compile(
+                        text,
+                        file.toString(),
+                        file,
+                        new FrontEndOptions(
+                                own.singleDomainResult(),
+                                own.unwrapSingleElement(),
+                                own.tools(),
+                                inputs,
+                                own.maxNesting(),
+                                own.maxAliases(),
+                                own.maxInstructions()),
+                        this);
+            } finally {
+                compiling.remove(compiling.size() - 1);
+            }
+        }
+
+        private static JsonNode named(JsonNode document, String name) {
+            ObjectNode copy = ((ObjectNode) document).deepCopy();
+            copy.put("name", name);
+            return copy;
+        }
+
+        private static Path real(Path file) {
+            try {
+                return file.toRealPath();
+            } catch (IOException e) {
+                return file.toAbsolutePath().normalize();
+            }
+        }
+    }
+
+    /** The front-matter values the script reads and the run does not give, assigned first (in file order). */
+    private static void defaults(
+            FrontMatter front, Templates templates, Values values, FrontEndOptions options, PlanBuilder plan) {
+        Map<String, JsonNode> chosen = new LinkedHashMap<>();
+        boolean grew = true;
+        while (grew) { // a value may read another one ("Act as {{name}}")
+            grew = false;
+            for (Map.Entry<String, PNode> e : front.defaults.entrySet()) {
+                String name = e.getKey();
+                if (chosen.containsKey(name)
+                        || !templates.reads().contains(name)
+                        || options.inputs().contains(name)
+                        || !ScriptCompiler.NAME.matcher(name).matches()) {
+                    continue;
+                }
+                JsonNode value = values.value(e.getValue());
+                chosen.put(name, value);
+                grew = true;
+            }
+        }
+        ObjectNode assigned = JSON.objectNode();
+        Pos first = null;
+        for (Map.Entry<String, PNode> e : front.defaults.entrySet()) {
+            JsonNode value = chosen.get(e.getKey());
+            if (value != null) {
+                assigned.set(e.getKey(), value);
+                first = first == null ? e.getValue().pos() : first;
+            }
+        }
+        if (first != null) {
+            plan.prologueAssign(
+                    assigned, first, "line " + first.line() + ": the front matter's values the script reads");
+        }
+    }
+
+    private static ObjectNode document(FrontMatter front, ArrayNode instructions) {
+        ObjectNode document = JSON.objectNode();
+        document.put("name", front.name);
+        if (front.description != null) {
+            document.put("description", front.description);
+        }
+        if (front.inputs != null) {
+            document.set("inputs", front.inputs);
+        }
+        if (front.output != null) {
+            document.set("output", front.output);
+        }
+        document.set("plan", instructions);
+        return document;
+    }
+
+    private static CompileResult failed(Problems problems) {
+        return new CompileResult(null, Map.of(), problems.list());
+    }
+
+    /** {@code translator} for {@code dir/translator.ai.yaml}. */
+    static String baseName(String fileName) {
+        String name = fileName.replace('\\', '/');
+        name = name.substring(name.lastIndexOf('/') + 1);
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (String extension : List.of(".ai.yaml", ".ai.yml", ".yaml", ".yml")) {
+            if (lower.endsWith(extension) && name.length() > extension.length()) {
+                return name.substring(0, name.length() - extension.length());
+            }
+        }
+        return name.isEmpty() ? "script" : name;
+    }
+
+    /** PPE's other dialogue mark, a line of {@code ***}, as YAML's {@code ---} (same length, same places). */
+    static String dialogueMarks(String source) {
+        if (!source.contains("***")) {
+            return source;
+        }
+        StringBuilder out = new StringBuilder(source.length());
+        int start = 0;
+        while (start <= source.length()) {
+            int end = source.indexOf('\n', start);
+            String line = end < 0 ? source.substring(start) : source.substring(start, end);
+            String bare = line.replaceFirst("\\s+#.*$", "").stripTrailing();
+            out.append(bare.equals("***") ? "---" + line.substring(3) : line);
+            if (end < 0) {
+                break;
+            }
+            out.append('\n');
+            start = end + 1;
+        }
+        return out.toString();
+    }
+
+    /** The place just after the last line with text: where the script's closing steps are said to be. */
+    private static Pos endOf(String source) {
+        String trimmed = source.stripTrailing();
+        int line = 1;
+        for (int i = 0; i < trimmed.length(); i++) {
+            if (trimmed.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return new Pos(line, 1);
+    }
+
+    /** The 1-based number of the first line longer than the YAML dialect's limit, or 0. */
+    private static int longLine(String source) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= source.length(); i++) {
+            if (i == source.length() || source.charAt(i) == '\n' || source.charAt(i) == '\r') {
+                if (i - start > YamlCompiler.MAX_LINE_LENGTH) {
+                    return line;
+                }
+                if (i < source.length()
+                        && source.charAt(i) == '\r'
+                        && i + 1 < source.length()
+                        && source.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return 0;
+    }
+}

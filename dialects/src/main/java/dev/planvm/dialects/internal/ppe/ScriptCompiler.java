@@ -1,0 +1,494 @@
+package dev.planvm.dialects.internal.ppe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.dialects.internal.Pos;
+import dev.planvm.dialects.internal.Problems;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Walks a script's dialogue documents and writes their instructions: turns build the conversation,
+ * AI replacements ({@code [[VAR]]}, {@code $AI}, the answer due at the end) become
+ * {@code llm_generate} calls, directives become assigns, jumps and calls ({@link Directives}).
+ * The result, {@code final_answer}, is the last AI answer or {@code $echo} in the script's text
+ * unless a {@code $ret} says otherwise.
+ */
+final class ScriptCompiler {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern BARE_DIRECTIVE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
+    private static final Pattern CALL_DIRECTIVE =
+            Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)\\((.*)\\)", Pattern.DOTALL);
+    private static final Set<String> ROLES = Set.of("system", "user", "assistant");
+
+    final Problems problems;
+    final Templates templates;
+    final Values values;
+    final PlanBuilder plan;
+    final FrontMatter front;
+    final PlanBuilder.Label end;
+    private final Directives directives;
+    private final Invocations invocations;
+    private final TurnBlocks blocks = new TurnBlocks();
+    /** How many {@code {% for %}} loops turns have had (names {@code FOR_1}, ...). */
+    private int loops;
+    /** What final_answer gets when no $ret runs: the last answer or echo so far (a template), or null. */
+    JsonNode result;
+    /**
+     * The JSON Schema {@link #result} is known to fit ({@code output} of the script a chain called, the
+     * object an AI answer was asked for), while {@link #result} is still {@link #resultTyped}; else null.
+     */
+    JsonNode resultSchema;
+    /** The result {@link #resultSchema} describes (by identity: a later result has no known schema). */
+    JsonNode resultTyped;
+    /** The plan-tool document of each script this one may call, by name (imports of imports too). */
+    java.util.Map<String, JsonNode> importedPlans = java.util.Map.of();
+    /** Whether a jump to the end was written. */
+    boolean endUsed;
+    /** Whether the script's last step is a $ret (then nothing follows it). */
+    boolean returned;
+    /** Whether nothing sets final_answer (no answer, echo or $ret): worth a warning. */
+    boolean noResult;
+    /** How many earlier answers were copied so far (names {@code RESPONSE_1}, ...). */
+    private int snapshots;
+
+    /** Where a {@code $break} and a {@code $continue} go. */
+    record Loop(PlanBuilder.Label exit, PlanBuilder.Label next) {}
+
+    ScriptCompiler(Problems problems, Templates templates, Values values, PlanBuilder plan, FrontMatter front) {
+        this.problems = problems;
+        this.templates = templates;
+        this.values = values;
+        this.plan = plan;
+        this.front = front;
+        this.end = plan.label();
+        this.directives = new Directives(this);
+        this.invocations = new Invocations(this);
+    }
+
+    /** The plan-tool names of the scripts this one imports. */
+    java.util.Set<String> importedScripts() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        front.imports.forEach(i -> names.add(i.name()));
+        return names;
+    }
+
+    /** Compiles the dialogue documents (those after the front matter). */
+    void compile(List<PNode.Document> documents, Pos endPos) {
+        Dialogue first = null;
+        Dialogue last = new Dialogue();
+        for (int d = 0; d < documents.size(); d++) {
+            PNode.Document document = documents.get(d);
+            Dialogue dialogue = first == null ? new Dialogue() : first.copy();
+            steps(document.root(), dialogue, null, d == documents.size() - 1);
+            if (first == null) {
+                first = dialogue;
+            }
+            last = dialogue;
+        }
+        if (returned) {
+            placeEnd();
+            return;
+        }
+        if (last.awaitsAnswer()) {
+            ai("RESPONSE", JSON.objectNode(), last, "", endPos, "the AI answers the last user turn");
+        }
+        if (result != null) {
+            ObjectNode values = JSON.objectNode();
+            values.set("final_answer", result);
+            plan.assign(values, endPos, "line " + endPos.line() + ": the script's result");
+        } else {
+            noResult = true;
+        }
+        placeEnd();
+    }
+
+    private void placeEnd() {
+        if (endUsed) {
+            plan.place(end);
+        }
+    }
+
+    /**
+     * The steps of {@code node}: a list of steps, a mapping of steps in order, or one bare string.
+     *
+     * @param atEnd whether the last of these steps is the last step of the script
+     */
+    void steps(PNode node, Dialogue dialogue, Loop loop, boolean atEnd) {
+        if (node == null || problems.full() || plan.overflow() || !values.refuseTag(node)) {
+            return;
+        }
+        if (node instanceof PNode.Scalar s) {
+            bare(s, dialogue, loop, atEnd);
+        } else if (node instanceof PNode.Sequence seq) {
+            for (int i = 0; i < seq.items().size(); i++) {
+                PNode item = seq.items().get(i);
+                boolean last = atEnd && i == seq.items().size() - 1;
+                if (item instanceof PNode.Mapping m && values.refuseTag(m)) {
+                    entries(m.entries(), false, dialogue, loop, last);
+                } else {
+                    steps(item, dialogue, loop, last);
+                }
+            }
+        } else {
+            entries(((PNode.Mapping) node).entries(), true, dialogue, loop, atEnd);
+        }
+    }
+
+    /**
+     * Steps written as mapping entries. A directive takes the entries after it that are its settings
+     * ({@code then}, {@code else}, {@code do}, {@code as}); in a list item every other key is one.
+     */
+    private void entries(List<PNode.Entry> entries, boolean topLevel, Dialogue dialogue, Loop loop, boolean atEnd) {
+        int i = 0;
+        while (i < entries.size()) {
+            PNode.Entry e = entries.get(i);
+            String key = e.key().value();
+            int j = i + 1;
+            if (key.startsWith("$")) {
+                List<PNode.Entry> settings = new ArrayList<>();
+                while (j < entries.size() && isSetting(key, entries.get(j).key().value(), topLevel)) {
+                    settings.add(entries.get(j));
+                    j++;
+                }
+                directives.directive(e.key(), e.value(), settings, dialogue, loop, atEnd && j == entries.size());
+            } else if (ROLES.contains(key)) {
+                turn(key, e.key().pos(), e.value(), dialogue);
+            } else {
+                unknownKey(e.key());
+            }
+            i = j;
+        }
+    }
+
+    private static boolean isSetting(String directive, String key, boolean topLevel) {
+        if (!topLevel) {
+            return !key.startsWith("$") && !ROLES.contains(key);
+        }
+        String name = directive.contains("(") ? directive.substring(0, directive.indexOf('(')) : directive;
+        return switch (name) {
+            case "$if" -> key.equals("then") || key.equals("else");
+            case "$while" -> key.equals("do");
+            case "$for" -> key.equals("do") || key.equals("as");
+            default -> false;
+        };
+    }
+
+    private void unknownKey(PNode.Scalar key) {
+        String k = key.value();
+        if (k.matches("[A-Za-z_][\\w-]*\\s*\\[.*")) {
+            problems.error(key.pos(), "group chat ('" + k + "') is not supported");
+        } else if (k.equals("then") || k.equals("else") || k.equals("do") || k.equals("as")) {
+            problems.error(key.pos(), "'" + k + ":' belongs to a directive ($if, $while, $for) just before it");
+        } else {
+            problems.error(
+                    key.pos(),
+                    "'" + k + "' is not a dialogue role (system, user, assistant) or a directive ($if, $set, ...):"
+                            + " group chat characters are not supported");
+        }
+    }
+
+    /** A bare string: a directive ({@code $AI}, {@code $print(x)}), a refused chain, or a user turn. */
+    private void bare(PNode.Scalar s, Dialogue dialogue, Loop loop, boolean atEnd) {
+        String text = s.value().strip();
+        if (s.plain() && text.isEmpty()) {
+            return; // an empty item
+        }
+        if (text.startsWith("->")) {
+            invocations.chain(text, s.pos(), dialogue, loop, atEnd, directives);
+            return;
+        }
+        if (text.startsWith("$|")) {
+            problems.error(s.pos(), "pipes ('$|') are not supported: write a chain ('-> script')");
+            return;
+        }
+        Matcher bare = BARE_DIRECTIVE.matcher(text);
+        if (bare.matches()) {
+            directives.directive(new PNode.Scalar(text, s.pos(), true, null), null, List.of(), dialogue, loop, atEnd);
+            return;
+        }
+        Matcher call = CALL_DIRECTIVE.matcher(text);
+        if (call.matches()) {
+            directives.call(call.group(1), call.group(2), s.pos(), dialogue, loop, atEnd);
+            return;
+        }
+        if (text.contains(" -> ")) {
+            problems.error(
+                    s.pos(),
+                    "a chain ('->') starts a step of its own: write the step, then '-> script(args)' as the next"
+                            + " step");
+            return;
+        }
+        userTurn(s, dialogue);
+    }
+
+    private void userTurn(PNode.Scalar s, Dialogue dialogue) {
+        String content = turnText(s.value(), s.pos());
+        if (content != null) {
+            dialogue.add("user", content);
+        }
+    }
+
+    /**
+     * A user or system turn's text as a template; each {@code [[@script(args)]]} in it calls the imported
+     * script first and shows its result. Null after a problem.
+     */
+    private String turnText(String raw, Pos pos) {
+        templates.blocks = blocks;
+        try {
+            return turnTemplate(raw, pos);
+        } finally {
+            templates.blocks = null;
+        }
+    }
+
+    private String turnTemplate(String raw, Pos pos) {
+        if (raw.startsWith("~") || raw.startsWith("#:") || raw.startsWith("#+") || !raw.contains("[[@")) {
+            return templates.text(raw, pos);
+        }
+        String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
+        StringBuilder content = new StringBuilder();
+        int i = 0;
+        while (i < body.length()) {
+            int open = nextInvocation(body, i);
+            int close = open < 0 ? -1 : body.indexOf("]]", open + 3);
+            String before = body.substring(i, open < 0 || close < 0 ? body.length() : open);
+            int bracket = Templates.nextBracket(before, 0);
+            String translated = bracket >= 0 && before.indexOf("]]", bracket) > 0
+                    ? templates.text(before.substring(bracket), pos) // refused: [[VAR]] outside an assistant turn
+                    : templates.interpolate(before, pos);
+            if (translated == null) {
+                return null;
+            }
+            content.append(translated);
+            if (open < 0 || close < 0) {
+                break;
+            }
+            String shown = invocations.replacement(body.substring(open + 2, close), pos);
+            if (shown == null) {
+                return null;
+            }
+            content.append(shown);
+            i = close + 2;
+        }
+        return content.toString();
+    }
+
+    /** The next {@code [[@} outside Jinja blocks (those inside run with their branch). */
+    private static int nextInvocation(String body, int from) {
+        int at = Templates.nextBracket(body, from);
+        while (at >= 0 && !body.startsWith("[[@", at)) {
+            at = Templates.nextBracket(body, at + 2);
+        }
+        return at;
+    }
+
+    private void turn(String role, Pos pos, PNode value, Dialogue dialogue) {
+        if (!(value instanceof PNode.Scalar s) || !values.refuseTag(value)) {
+            if (value.tag() == null) {
+                problems.error(value.pos(), "a '" + role + ":' turn is text, not a " + kind(value));
+            }
+            return;
+        }
+        if (!role.equals("assistant")) {
+            String content = turnText(s.value(), s.pos());
+            if (content != null) {
+                dialogue.add(role, content);
+            }
+            return;
+        }
+        assistant(s, dialogue);
+    }
+
+    static String kind(PNode node) {
+        return node instanceof PNode.Mapping ? "mapping" : node instanceof PNode.Sequence ? "list" : "scalar";
+    }
+
+    /** An assistant turn: its text, with an AI call for each {@code [[VAR]]}, given the answers before it. */
+    private void assistant(PNode.Scalar s, Dialogue dialogue) {
+        templates.blocks = blocks;
+        try {
+            assistantTurn(s, dialogue);
+        } finally {
+            templates.blocks = null;
+        }
+    }
+
+    private void assistantTurn(PNode.Scalar s, Dialogue dialogue) {
+        String raw = s.value();
+        if (raw.startsWith("~")) {
+            dialogue.add("assistant", Templates.literal(raw.substring(1)));
+            return;
+        }
+        String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
+        StringBuilder content = new StringBuilder();
+        int i = 0;
+        while (i < body.length()) {
+            int open = Templates.nextBracket(body, i);
+            int close = open < 0 ? -1 : body.indexOf("]]", open + 2);
+            String before =
+                    templates.interpolate(body.substring(i, open < 0 || close < 0 ? body.length() : open), s.pos());
+            if (before == null) {
+                return;
+            }
+            content.append(before);
+            if (open < 0 || close < 0) {
+                break;
+            }
+            String inner = body.substring(open + 2, close);
+            if (inner.strip().startsWith("@")) {
+                String shown = invocations.replacement(inner, s.pos());
+                if (shown == null) {
+                    return;
+                }
+                content.append(shown);
+                i = close + 2;
+                continue;
+            }
+            Placeholder p = Placeholder.parse(inner, s.pos(), problems);
+            if (p == null) {
+                return;
+            }
+            JsonNode format = p.choices() == null ? null : Placeholder.enumSchema(p.choices());
+            ObjectNode params = p.params();
+            if (format != null) {
+                params.set("response_format", format);
+            }
+            ai(p.variable(), params, dialogue, content.toString(), s.pos(), "the AI answers [[" + p.variable() + "]]");
+            content.append("${").append(p.variable()).append('}');
+            i = close + 2;
+        }
+        dialogue.add("assistant", content.toString());
+    }
+
+    /**
+     * An {@code llm_generate} call answering the conversation into {@code variable}.
+     *
+     * @param params what this call sets (temperature, max_tokens, model, response_format), over the front matter's
+     * @param begun  the assistant turn's text before the answer
+     */
+    void ai(String variable, ObjectNode params, Dialogue dialogue, String begun, Pos pos, String objective) {
+        ObjectNode request = dialogue.request(begun);
+        if (request == null) {
+            problems.error(pos, "an AI answer needs a user turn before it in its dialogue");
+            return;
+        }
+        String snapshot = variable + "_" + (snapshots + 1);
+        if (dialogue.keep(variable, snapshot)) {
+            snapshots++;
+            // the conversation shows an earlier answer in this variable: keep that answer in a copy
+            ObjectNode copy = JSON.objectNode();
+            copy.put(snapshot, "${" + variable + "}");
+            plan.assign(copy, pos, "line " + pos.line() + ": keep the earlier " + variable + " in the conversation");
+            request = dialogue.request(begun);
+        }
+        for (String key : List.of("response_format", "temperature", "max_tokens", "model")) {
+            JsonNode value = params.has(key) ? params.get(key) : front.llmParams.get(key);
+            if (value != null && !value.isNull()) {
+                request.set(key, value);
+            }
+        }
+        plan.calling("llm_generate", request, variable, pos, "line " + pos.line() + ": " + objective);
+        result = TextNode.valueOf("${" + variable + "}");
+        JsonNode format = request.get("response_format");
+        if (format != null && "object".equals(format.path("type").asText())) {
+            typed(format);
+        }
+    }
+
+    /** The current {@link #result} fits {@code schema}. */
+    void typed(JsonNode schema) {
+        resultSchema = schema;
+        resultTyped = result;
+    }
+
+    /** The schema the current {@link #result} is known to fit, or null. */
+    JsonNode resultSchema() {
+        return result != null && result == resultTyped ? resultSchema : null;
+    }
+
+    /** The statements of a turn's template that are instructions before the turn. */
+    private final class TurnBlocks implements Templates.Blocks {
+
+        /** Where each loop (by its text variable) starts again and ends. */
+        private final java.util.Map<String, PlanBuilder.Label[]> labels = new java.util.HashMap<>();
+
+        @Override
+        public String invocation(String inner, String guard, Pos pos) {
+            return invocations.called(inner, guard, pos);
+        }
+
+        @Override
+        public Templates.Loop loopStart(String name, String list, String guard, Pos pos) {
+            loops++;
+            String text = "FOR_" + loops;
+            String index = text + "_INDEX";
+            String items = text + "_LIST";
+            String where = "line " + pos.line() + ": {% for " + name + " %}";
+            PlanBuilder.Label top = plan.label();
+            PlanBuilder.Label exit = plan.label();
+            if (guard != null) {
+                plan.jumpIf("${!(" + guard + ")}", exit, pos, where + " runs only when its Jinja branch is taken");
+            }
+            ObjectNode start = JSON.objectNode();
+            start.put(items, "${" + list + "}");
+            start.put(text, "");
+            start.put(index, 0);
+            plan.assign(start, pos, where + ": the list, no text yet");
+            plan.place(top);
+            plan.jumpIf("${" + index + " >= len(" + items + ")}", exit, pos, where + ": after the last element");
+            ObjectNode element = JSON.objectNode();
+            element.put(name, "${" + items + "[" + index + "]}");
+            plan.assign(element, pos, where + ": the next element");
+            ObjectNode loop = JSON.objectNode();
+            loop.put("index", "${" + index + " + 1}");
+            loop.put("index0", "${" + index + "}");
+            loop.put("first", "${" + index + " == 0}");
+            loop.put("last", "${" + index + " == len(" + items + ") - 1}");
+            loop.put("length", "${len(" + items + ")}");
+            labels.put(text, new PlanBuilder.Label[] {top, exit});
+            return new Templates.Loop(text, text + "_LOOP", element, loop);
+        }
+
+        @Override
+        public void loopEnd(Templates.Loop loop, String body, Pos pos) {
+            String index = loop.text() + "_INDEX";
+            ObjectNode add = JSON.objectNode();
+            add.put(loop.text(), "${" + loop.text() + " + " + body + "}");
+            add.put(index, "${" + index + " + 1}");
+            plan.assign(add, pos, "line " + pos.line() + ": {% for %}: the text of this element");
+            PlanBuilder.Label[] at = labels.remove(loop.text());
+            plan.jump(at[0], pos, "line " + pos.line() + ": {% endfor %}: the next element");
+            plan.place(at[1]);
+        }
+
+        @Override
+        public void set(String name, String expression, String guard, Pos pos) {
+            PlanBuilder.Label skip = null;
+            String where = "line " + pos.line() + ": {% set " + name + " %}";
+            if (guard != null) {
+                skip = plan.label();
+                plan.jumpIf("${!(" + guard + ")}", skip, pos, where + " runs only when its Jinja branch is taken");
+            }
+            ObjectNode values = JSON.objectNode();
+            values.put(name, "${" + expression + "}");
+            plan.assign(values, pos, where);
+            if (skip != null) {
+                plan.place(skip);
+            }
+        }
+    }
+
+    /** A jump to the end of the script. */
+    void jumpToEnd(Pos pos, String objective) {
+        endUsed = true;
+        plan.jump(end, pos, "line " + pos.line() + ": " + objective);
+    }
+}
