@@ -2,7 +2,9 @@ package dev.planvm.vm.internal;
 
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.call.Call;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.PendingCall;
+import dev.planvm.vm.run.TypedFailure;
 import java.util.Objects;
 
 /**
