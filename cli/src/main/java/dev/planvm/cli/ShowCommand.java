@@ -8,6 +8,7 @@ import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.ElementRows;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.StoredStep;
@@ -41,7 +42,7 @@ final class ShowCommand implements Callable<Integer> {
             paramLabel = "N",
             description = "Show at most N element rows of each for_each step (default: ${DEFAULT-VALUE});"
                     + " elements_more counts the rest.")
-    private int maxElements = ShowElements.DEFAULT_MAX;
+    private int maxElements = ElementRows.DEFAULT_MAX;
 
     @CommandLine.Mixin
     private TemporalOptions temporal;
@@ -133,7 +134,7 @@ final class ShowCommand implements Callable<Integer> {
                 entry.put("step", step.index()).put("session", step.session()).put("committed", step.committedAt());
                 steps.add(entry);
             }
-            ShowElements.add(document, steps, runs.elements(run.id()), maxElements);
+            ElementRows.add(document, steps, runs.elements(run.id()), maxElements);
             spec.commandLine()
                     .getOut()
                     .println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));

@@ -17,6 +17,7 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRunException;
 import dev.planvm.vm.durable.DurableRuns;
+import dev.planvm.vm.durable.ElementRows;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoreException;
@@ -381,12 +382,17 @@ public final class PlanService implements AutoCloseable {
         return RunDocuments.accepted(submitted.id());
     }
 
-    /** A stored run with its trace ({@code GET /v1/runs/{id}}). */
+    /** A stored run with its trace and a map step's element rows ({@link ElementRows}) ({@code GET /v1/runs/{id}}). */
     public ObjectNode run(String id) {
         StoredRun run = find(id);
         ObjectNode document = RunDocuments.full(
                 run, state(run), guard(() -> store.caller(run.id())), guard(() -> store.children(run.id())));
         document.set("pending", pending(run));
+        ElementRows.add(
+                document,
+                (ArrayNode) document.get("steps"),
+                guard(() -> store.elements(run.id())),
+                ElementRows.DEFAULT_MAX);
         return document;
     }
 

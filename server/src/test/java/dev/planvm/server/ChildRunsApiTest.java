@@ -153,4 +153,30 @@ class ChildRunsApiTest {
             assertThat(approved.json().path("result").asText()).isEqualTo("[x]");
         }
     }
+
+    @Test
+    void a_for_each_step_of_a_stored_run_has_a_row_per_element_as_planvm_show_gives_it() throws Exception {
+        String map = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "echo", "for_each": ["a", "b", "c"],
+                   "as": "v", "tool_params": {"v": "${v}"}, "output_vars": ["echoes"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${len(echoes)}"}}]""";
+        try (ServerFixture fixture =
+                new ServerFixture(dir.resolve("runs.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT)) {
+            JsonNode done = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(map, ""))
+                    .json();
+            assertThat(done.path("result").asInt()).as(done.toString()).isEqualTo(3);
+
+            JsonNode run = fixture.get("/v1/runs/" + done.path("id").asText()).json();
+            JsonNode elements = run.at("/steps/0/elements");
+            assertThat(elements).as(run.toString()).hasSize(3);
+            for (int i = 0; i < 3; i++) {
+                assertThat(elements.get(i).path("index").asInt()).isEqualTo(i);
+                assertThat(elements.get(i).path("tool").asText()).isEqualTo("echo");
+                assertThat(elements.get(i).path("state").asText()).isIn("committed", "answered");
+            }
+            assertThat(run.at("/steps/1").has("elements"))
+                    .as("a step that maps nothing has no rows")
+                    .isFalse();
+        }
+    }
 }

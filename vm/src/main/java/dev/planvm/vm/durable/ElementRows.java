@@ -1,9 +1,8 @@
-package dev.planvm.cli;
+package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.vm.durable.StoredElement;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,26 +13,27 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The element rows {@code planvm show} gives a {@code for_each} step: one per element, in list order, with its
+ * The element rows a stored run's document gives a {@code for_each} step ({@code planvm show}, {@code GET
+ * /v1/runs/{id}}, MCP {@code get_run}): one per element, in list order, with its
  * state — {@code committed} (its answer was committed on its own, so a resume does not call it again), {@code
  * failed} (the error says why; its {@code on_error} value stood in or its jump was taken), {@code answered} (answered within the step's
  * own commit) or {@code pending} (a map the run stopped in the middle of: not answered yet, a resume calls it) —
  * the tool, and when and in which session a committed element was committed. At most {@code max} rows per step;
  * {@code elements_more} counts the rest.
  */
-final class ShowElements {
+public final class ElementRows {
 
     /** The rows shown per step unless {@code --max-elements} says otherwise. */
-    static final int DEFAULT_MAX = 50;
+    public static final int DEFAULT_MAX = 50;
 
-    private ShowElements() {}
+    private ElementRows() {}
 
     /**
      * Adds {@code elements} to every entry of {@code steps} (trace entries with their {@code step} index) that maps
      * over a list; the committed elements of a map whose step is not committed (the run stopped in it) are put in
      * {@code document} as {@code unfinished_map}.
      */
-    static void add(ObjectNode document, ArrayNode steps, List<StoredElement> stored, int max) {
+    public static void add(ObjectNode document, ArrayNode steps, List<StoredElement> stored, int max) {
         Map<Integer, List<StoredElement>> byStep = stored.stream()
                 .collect(Collectors.groupingBy(StoredElement::stepIndex, TreeMap::new, Collectors.toList()));
         Set<Integer> committedSteps = new HashSet<>();
