@@ -80,15 +80,17 @@ public final class ServerLoadBench {
                     Runtime.version(),
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version().feature() >= 21,
-                    tracing ? "on (OTLP/HTTP to a loopback receiver)" : "off");
+                    tracing ? "on (OTLP/HTTP to a receiver process on loopback)" : "off");
             Load load = new Load(server.url(), clients);
             load.run(Duration.ofSeconds(warmup));
             System.gc();
             long heapBefore = usedHeap();
             resetPeaks();
             long cpuBefore = processCpuNanos();
+            long exportBefore = exportCpuNanos();
             Result result = load.run(Duration.ofSeconds(seconds));
             long cpu = processCpuNanos() - cpuBefore;
+            long exportCpu = exportCpuNanos() - exportBefore;
             System.gc();
             long heapAfter = usedHeap();
             System.out.printf(
@@ -109,6 +111,14 @@ public final class ServerLoadBench {
                     cpu / 1000.0 / Math.max(1, result.runs()),
                     cpu / 1e9 / result.seconds(),
                     Runtime.getRuntime().availableProcessors());
+            if (tracing) {
+                // the SDK's export threads alone (batching, protobuf encoding, the JDK HTTP sender): a part of
+                // the CPU above that does not depend on how the runs' threads were scheduled
+                System.out.printf(
+                        Locale.ROOT,
+                        "export threads CPU: %.1f µs per run%n",
+                        exportCpu / 1000.0 / Math.max(1, result.runs()));
+            }
             System.out.printf(
                     Locale.ROOT,
                     "heap: %.0f MiB used after GC before the measurement, %.0f MiB after it; peak %.0f MiB "
@@ -126,7 +136,8 @@ public final class ServerLoadBench {
         }
         vm.close();
         if (spans != null) {
-            System.out.printf(Locale.ROOT, "OTLP export requests: %,d%n", spans.close());
+            String[] took = spans.close().split(" ");
+            System.out.printf(Locale.ROOT, "OTLP export requests: %s, %s bytes%n", took[0], took[1]);
         }
     }
 
@@ -134,6 +145,20 @@ public final class ServerLoadBench {
         return ((com.sun.management.OperatingSystemMXBean)
                         java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
+    }
+
+    /** CPU time of the threads that live threads named like the SDK's span exporter's have used so far. */
+    private static long exportCpuNanos() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null
+                    && (info.getThreadName().startsWith("BatchSpanProcessor")
+                            || info.getThreadName().startsWith("jdkhttp-executor"))) {
+                sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return sum;
     }
 
     /** The clients. */
