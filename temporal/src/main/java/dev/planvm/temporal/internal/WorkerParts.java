@@ -112,9 +112,8 @@ public final class WorkerParts implements AutoCloseable {
      * workflow replays), or none when {@code null}.
      */
     public static void registerWorkflow(Worker worker, Deployment deployment, OpenTelemetry telemetry) {
-        OpenTelemetry workflows = telemetry == null ? null : TemporalSpans.forWorkflow(telemetry);
         worker.registerWorkflowImplementationFactory(
-                PlanWorkflow.class, () -> new PlanWorkflowImpl(deployment, workflows));
+                PlanWorkflow.class, () -> new PlanWorkflowImpl(deployment, telemetry));
     }
 
     @Override
