@@ -88,9 +88,13 @@ public final class ServerLoadBench {
             resetPeaks();
             long cpuBefore = processCpuNanos();
             long exportBefore = exportCpuNanos();
+            long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+            long gcBefore = gcMillis();
             Result result = load.run(Duration.ofSeconds(seconds));
             long cpu = processCpuNanos() - cpuBefore;
             long exportCpu = exportCpuNanos() - exportBefore;
+            long jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
+            long gc = gcMillis() - gcBefore;
             System.gc();
             long heapAfter = usedHeap();
             System.out.printf(
@@ -111,6 +115,10 @@ public final class ServerLoadBench {
                     cpu / 1000.0 / Math.max(1, result.runs()),
                     cpu / 1e9 / result.seconds(),
                     Runtime.getRuntime().availableProcessors());
+            // two parts of that CPU that are not the runs': the JIT still compiling after the warm-up (more code
+            // to compile with tracing on) and the collector
+            System.out.printf(
+                    Locale.ROOT, "JIT: %,d ms compiling, GC: %,d ms collecting during the measurement%n", jit, gc);
             if (tracing) {
                 // the SDK's export threads alone (batching, protobuf encoding, the JDK HTTP sender): a part of
                 // the CPU above that does not depend on how the runs' threads were scheduled
@@ -147,7 +155,13 @@ public final class ServerLoadBench {
                 .getProcessCpuTime();
     }
 
-    /** CPU time of the threads that live threads named like the SDK's span exporter's have used so far. */
+    private static long gcMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime)
+                .sum();
+    }
+
+    /** CPU time used so far by the live threads named like the SDK's span exporter's. */
     private static long exportCpuNanos() {
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long sum = 0;
