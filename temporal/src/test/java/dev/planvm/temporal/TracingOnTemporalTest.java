@@ -235,7 +235,7 @@ class TracingOnTemporalTest {
                     .as("the run's span, ended when the workflow left the worker's cache, before the run ended")
                     .isTrue();
 
-            first.kill();
+            first.kill(); // the spans its workflows still hold end with it
             second = movingWorkers(queue, invocations, hung, release).start();
             response = plans.result(id);
         } finally {

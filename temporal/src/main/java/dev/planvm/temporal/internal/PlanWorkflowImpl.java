@@ -61,6 +61,9 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     private final Deployment configured;
     private final io.opentelemetry.api.OpenTelemetry telemetry;
+    /** The runs of this worker that may hold spans open (ended when the worker stops), with telemetry. */
+    private final java.util.Set<TemporalSpans.OpenSpans> live;
+
     private final List<JsonNode> committed = new ArrayList<>();
     private final WorkflowInputs person = new WorkflowInputs();
     private String status = "running";
@@ -70,16 +73,20 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     /** @param configured how the worker running this workflow is deployed */
     public PlanWorkflowImpl(Deployment configured) {
-        this(configured, null);
+        this(configured, null, null);
     }
 
     /**
      * @param telemetry where the run's spans go (made only when not replaying: {@link TemporalSpans#forWorkflow}),
      *                  or {@code null}
      */
-    PlanWorkflowImpl(Deployment configured, io.opentelemetry.api.OpenTelemetry telemetry) {
+    PlanWorkflowImpl(
+            Deployment configured,
+            io.opentelemetry.api.OpenTelemetry telemetry,
+            java.util.Set<TemporalSpans.OpenSpans> live) {
         this.configured = configured;
         this.telemetry = telemetry;
+        this.live = live;
     }
 
     @Override
@@ -92,7 +99,7 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         if (telemetry == null) {
             response = run(request, deployment, null);
         } else {
-            TemporalSpans.OpenSpans open = new TemporalSpans.OpenSpans();
+            TemporalSpans.OpenSpans open = new TemporalSpans.OpenSpans(live);
             // the run's span is the child of the client's span (traceparent), else a root: nothing a pooled
             // workflow thread held before is its parent
             try (io.opentelemetry.context.Scope parent =
@@ -104,6 +111,8 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
                 // that takes the workflow on replays it without spans and makes the later ones)
                 open.endAll();
                 throw leaving;
+            } finally {
+                open.done();
             }
         }
         status = response.status();

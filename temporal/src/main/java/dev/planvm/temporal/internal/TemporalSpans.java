@@ -117,6 +117,19 @@ final class TemporalSpans {
         private final List<Span> spans = new ArrayList<>();
         /** When the list is this long, the ended spans are dropped from it. */
         private int prune = 64;
+        /** The worker's runs that may hold spans open, this one among them until it ends. */
+        private final java.util.Set<OpenSpans> live;
+
+        /** @param live the worker's runs that may hold spans open ({@link WorkerParts#endOpenSpans}) */
+        OpenSpans(java.util.Set<OpenSpans> live) {
+            this.live = live;
+            live.add(this);
+        }
+
+        /** The run ended on this worker (its spans ended with it). */
+        void done() {
+            live.remove(this);
+        }
 
         synchronized void started(Span span) {
             if (spans.size() >= prune) {
@@ -138,6 +151,7 @@ final class TemporalSpans {
                 }
             }
             spans.clear();
+            live.remove(this);
             return ended;
         }
     }
