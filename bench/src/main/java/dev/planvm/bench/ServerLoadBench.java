@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.LongAdder;
  * collection, and the peak). Server and clients share this JVM and its cores.
  *
  * <p>{@code bench/run --main dev.planvm.bench.ServerLoadBench [--clients 100] [--seconds 20] [--warmup 5]
- * [--durability process|full] [--tracing]}; {@code --tracing} gives the VM an OpenTelemetry SDK that exports
+ * [--durability process|full] [--tracing] [--interleaved R]}; {@code --tracing} gives the VM an OpenTelemetry SDK that exports
  * every span over OTLP/HTTP to a receiver in this process; with JDK 21+ ({@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64}) requests and
  * runs use virtual threads.
  */
@@ -60,6 +60,11 @@ public final class ServerLoadBench {
         RunStore.Durability durability =
                 Arrays.asList(args).contains("full") ? RunStore.Durability.FULL : RunStore.Durability.PROCESS;
         boolean tracing = Arrays.asList(args).contains("--tracing");
+        int rounds = option(args, "--interleaved", 0);
+        if (rounds > 0) {
+            interleaved(clients, seconds, warmup, durability, rounds);
+            return;
+        }
         Path dir = Files.createTempDirectory("planvm-server-bench");
         BenchTracing spans = tracing ? BenchTracing.start() : null;
         PlanVm vm = tracing
@@ -80,15 +85,21 @@ public final class ServerLoadBench {
                     Runtime.version(),
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.version().feature() >= 21,
-                    tracing ? "on (OTLP/HTTP to a loopback receiver)" : "off");
+                    tracing ? "on (OTLP/HTTP to a receiver process on loopback)" : "off");
             Load load = new Load(server.url(), clients);
             load.run(Duration.ofSeconds(warmup));
             System.gc();
             long heapBefore = usedHeap();
             resetPeaks();
             long cpuBefore = processCpuNanos();
+            long exportBefore = exportCpuNanos();
+            long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+            long gcBefore = gcMillis();
             Result result = load.run(Duration.ofSeconds(seconds));
             long cpu = processCpuNanos() - cpuBefore;
+            long exportCpu = exportCpuNanos() - exportBefore;
+            long jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
+            long gc = gcMillis() - gcBefore;
             System.gc();
             long heapAfter = usedHeap();
             System.out.printf(
@@ -109,6 +120,18 @@ public final class ServerLoadBench {
                     cpu / 1000.0 / Math.max(1, result.runs()),
                     cpu / 1e9 / result.seconds(),
                     Runtime.getRuntime().availableProcessors());
+            // two parts of that CPU that are not the runs': the JIT still compiling after the warm-up (more code
+            // to compile with tracing on) and the collector
+            System.out.printf(
+                    Locale.ROOT, "JIT: %,d ms compiling, GC: %,d ms collecting during the measurement%n", jit, gc);
+            if (tracing) {
+                // the SDK's export threads alone (batching, protobuf encoding, the JDK HTTP sender): a part of
+                // the CPU above that does not depend on how the runs' threads were scheduled
+                System.out.printf(
+                        Locale.ROOT,
+                        "export threads CPU: %.1f µs per run%n",
+                        exportCpu / 1000.0 / Math.max(1, result.runs()));
+            }
             System.out.printf(
                     Locale.ROOT,
                     "heap: %.0f MiB used after GC before the measurement, %.0f MiB after it; peak %.0f MiB "
@@ -126,14 +149,128 @@ public final class ServerLoadBench {
         }
         vm.close();
         if (spans != null) {
-            System.out.printf(Locale.ROOT, "OTLP export requests: %,d%n", spans.close());
+            String[] took = spans.close().split(" ");
+            System.out.printf(Locale.ROOT, "OTLP export requests: %s, %s bytes%n", took[0], took[1]);
         }
+    }
+
+    /**
+     * {@code --interleaved R}: an untraced and a traced server in this one JVM (each its own VM, run store and
+     * port), loaded in turns of {@code seconds} each, R rounds, the order alternating round by round, after
+     * {@code warmup} seconds on each: both sides share the JIT's state and whatever else loads the machine
+     * at the time, which JVM-to-JVM pairs do not.
+     */
+    private static void interleaved(int clients, int seconds, int warmup, RunStore.Durability durability, int rounds)
+            throws Exception {
+        BenchTracing spans = BenchTracing.start();
+        PlanVm plain = PlanVm.builder().build();
+        PlanVm traced = PlanVm.builder().openTelemetry(spans.openTelemetry()).build();
+        Path dir = Files.createTempDirectory("planvm-server-bench");
+        try (RunStore offStore = RunStore.open(
+                        dir.resolve("off.db"), plain.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
+                RunStore onStore = RunStore.open(
+                        dir.resolve("on.db"), traced.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
+                PlanService offService =
+                        new PlanService(plain, offStore, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2));
+                PlanService onService =
+                        new PlanService(traced, onStore, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2))) {
+            ServerSettings settings = ServerSettings.DEFAULT.withPort(0).withMaxRequests(clients * 2);
+            PlanServer off = PlanServer.start(offService, settings);
+            PlanServer on = PlanServer.start(onService, settings);
+            System.out.printf(
+                    Locale.ROOT,
+                    "planvm serve load, interleaved: %d clients, an untraced and a traced server in one JVM, "
+                            + "%d rounds of %d s each, JDK %s, %d cores%n",
+                    clients,
+                    rounds,
+                    seconds,
+                    Runtime.version(),
+                    Runtime.getRuntime().availableProcessors());
+            Load offLoad = new Load(off.url(), clients);
+            Load onLoad = new Load(on.url(), clients);
+            offLoad.run(Duration.ofSeconds(warmup));
+            onLoad.run(Duration.ofSeconds(warmup));
+            List<Double> changes = new ArrayList<>();
+            List<Double> cpuChanges = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                double[] offRound;
+                double[] onRound;
+                if (round % 2 == 1) {
+                    offRound = round(offLoad, seconds);
+                    onRound = round(onLoad, seconds);
+                } else {
+                    onRound = round(onLoad, seconds);
+                    offRound = round(offLoad, seconds);
+                }
+                double change = (onRound[0] / offRound[0] - 1) * 100;
+                double cpuChange = (onRound[1] / offRound[1] - 1) * 100;
+                changes.add(change);
+                cpuChanges.add(cpuChange);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d (%s): off %.0f runs/s, %.0f µs CPU per run; on %.0f runs/s, %.0f µs per run: "
+                                + "%+.1f %% runs/s, %+.1f %% CPU per run%n",
+                        round,
+                        round % 2 == 1 ? "off, on" : "on, off",
+                        offRound[0],
+                        offRound[1],
+                        onRound[0],
+                        onRound[1],
+                        change,
+                        cpuChange);
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "median: %+.1f %% runs/s, %+.1f %% CPU per run (traced over untraced)%n",
+                    median(changes),
+                    median(cpuChanges));
+            off.stop(Duration.ofSeconds(5));
+            on.stop(Duration.ofSeconds(5));
+        }
+        plain.close();
+        traced.close();
+        String[] took = spans.close().split(" ");
+        System.out.printf(Locale.ROOT, "OTLP export requests: %s, %s bytes%n", took[0], took[1]);
+    }
+
+    /** One turn of load: runs/s and this JVM's CPU µs per run. */
+    private static double[] round(Load load, int seconds) throws InterruptedException {
+        long cpuBefore = processCpuNanos();
+        Result result = load.run(Duration.ofSeconds(seconds));
+        long cpu = processCpuNanos() - cpuBefore;
+        return new double[] {result.runs() / result.seconds(), cpu / 1000.0 / Math.max(1, result.runs())};
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean)
                         java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
+    }
+
+    private static long gcMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime)
+                .sum();
+    }
+
+    /** CPU time used so far by the live threads named like the SDK's span exporter's. */
+    private static long exportCpuNanos() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null
+                    && (info.getThreadName().startsWith("BatchSpanProcessor")
+                            || info.getThreadName().startsWith("jdkhttp-executor"))) {
+                sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return sum;
     }
 
     /** The clients. */

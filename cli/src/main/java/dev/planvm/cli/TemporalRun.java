@@ -87,10 +87,18 @@ final class TemporalRun {
                 request,
                 TemporalRequests.clockOptions(vmOptions, commandLine),
                 mode instanceof RunMode.Replay replay ? replay.cassette() : null);
-        try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of())) {
+        Telemetry telemetry = Telemetry.of(commandLine);
+        // traced: the client's span is current while it starts and waits, and the workflow's run span its child
+        try (TemporalConnection connection = TemporalConnection.open(temporal.target, temporal.namespace, Map.of());
+                TemporalClientSpan span = telemetry.enabled()
+                        ? TemporalClientSpan.start(telemetry.openTelemetry(), file, temporal.taskQueue)
+                        : null) {
             TemporalPlans plans = new TemporalPlans(connection.client(), temporal.taskQueue);
             long start = System.nanoTime();
             String id = plans.start(request, runOptions.workflowId);
+            if (span != null) {
+                span.workflow(id);
+            }
             if (runOptions.noWait) {
                 commandLine.getOut().println(id);
                 return ExitCodes.OK;

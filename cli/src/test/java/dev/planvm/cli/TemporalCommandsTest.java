@@ -143,6 +143,55 @@ class TemporalCommandsTest {
     }
 
     @Test
+    void a_traced_run_on_temporal_is_one_trace_from_the_command_to_the_workflow() throws Exception {
+        Path plan = plan("traced.json", """
+                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "traced"}}]""");
+        try (OtlpReceiver receiver = new OtlpReceiver()) {
+            Map<String, String> otel =
+                    Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint(), "OTEL_BSP_SCHEDULE_DELAY", "50");
+            ByteArrayOutputStream tracedErr = new ByteArrayOutputStream();
+            Thread traced = new Thread(
+                    () -> Main.run(
+                            new String[] {"worker", "--temporal", target, "--task-queue", "traced"},
+                            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                            new PrintStream(tracedErr, true, StandardCharsets.UTF_8),
+                            otel),
+                    "planvm-traced-worker-under-test");
+            traced.start();
+            CliRun run;
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!tracedErr.toString(StandardCharsets.UTF_8).contains("polling task queue")
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                run = CliRun.withEnvironment(
+                        otel, "run", plan.toString(), "--temporal", target, "--task-queue", "traced");
+            } finally {
+                traced.interrupt(); // the worker exports its spans as it stops
+                traced.join(TimeUnit.SECONDS.toMillis(40));
+            }
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).contains("traced");
+
+            List<io.opentelemetry.proto.trace.v1.Span> spans = receiver.spans();
+            io.opentelemetry.proto.trace.v1.Span client = spans.stream()
+                    .filter(span -> span.getName().equals("planvm.temporal.run"))
+                    .findFirst()
+                    .orElseThrow();
+            io.opentelemetry.proto.trace.v1.Span workflowRun = spans.stream()
+                    .filter(span -> span.getName().equals("planvm.run"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(client.getKind()).isEqualTo(io.opentelemetry.proto.trace.v1.Span.SpanKind.SPAN_KIND_CLIENT);
+            assertThat(workflowRun.getTraceId()).isEqualTo(client.getTraceId());
+            assertThat(workflowRun.getParentSpanId())
+                    .as("the workflow's run span: a child of the command's")
+                    .isEqualTo(client.getSpanId());
+        }
+    }
+
+    @Test
     void a_failing_step_and_a_plan_that_cannot_run_exit_as_locally() throws Exception {
         Path failing = plan("failing.json", """
                 [{"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${user.email}"}}]""");

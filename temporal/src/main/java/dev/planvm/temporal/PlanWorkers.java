@@ -106,7 +106,7 @@ public final class PlanWorkers implements AutoCloseable {
         }
         Worker worker = factory.newWorker(settings.taskQueue, options.build());
         if (settings.workflows) {
-            WorkerParts.registerWorkflow(
+            parts.registerPlanWorkflow(
                     worker,
                     new Deployment(
                             settings.taskQueue,
@@ -114,8 +114,7 @@ public final class PlanWorkers implements AutoCloseable {
                             settings.heartbeatTimeout.toMillis(),
                             settings.maxPayloadBytes,
                             settings.activities ? parts.catalog() : null,
-                            settings.maxHistoryBytes),
-                    settings.openTelemetry);
+                            settings.maxHistoryBytes));
         }
         if (settings.activities) {
             parts.registerActivities(worker);
@@ -144,6 +143,7 @@ public final class PlanWorkers implements AutoCloseable {
         if (factory != null) {
             factory.shutdownNow();
         }
+        parts.endOpenSpans(); // what the stopped workflows held open: they go on on other workers
     }
 
     /** Stops polling, lets running tasks finish (up to 30 s), then closes what the configuration opened. */
@@ -154,6 +154,7 @@ public final class PlanWorkers implements AutoCloseable {
             factory.awaitTermination(30, TimeUnit.SECONDS);
             factory.shutdownNow();
         }
+        parts.endOpenSpans();
         parts.close();
         for (AutoCloseable resource : settings.resources) {
             try {

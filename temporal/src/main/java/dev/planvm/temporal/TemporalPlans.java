@@ -69,7 +69,9 @@ public final class TemporalPlans {
     }
 
     /**
-     * Starts a plan workflow and returns without waiting.
+     * Starts a plan workflow and returns without waiting. When the request carries no {@code traceparent} and
+     * a span is current here (OpenTelemetry), the request carries that span's, and the workflow's run span is
+     * its child.
      *
      * @param workflowId the workflow's id, or {@code null} for a fresh one
      * @return the workflow id
@@ -87,6 +89,9 @@ public final class TemporalPlans {
                             + String.format(Locale.ROOT, "%,d", MAX_REQUEST_BYTES));
         }
         String id = workflowId == null ? newWorkflowId() : workflowId;
+        if (request.traceparent() == null) { // the workflow's run span becomes a child of the caller's span
+            request = request.withTraceparent(currentTraceparent());
+        }
         PlanWorkflow workflow = client.newWorkflowStub(
                 PlanWorkflow.class,
                 WorkflowOptions.newBuilder()
@@ -205,6 +210,17 @@ public final class TemporalPlans {
                     "cannot read workflow '" + workflowId + "': " + TemporalConnection.firstLine(unreachable),
                     unreachable);
         }
+    }
+
+    /** The W3C {@code traceparent} of the current span (the caller's), or {@code null} when there is none. */
+    private static String currentTraceparent() {
+        io.opentelemetry.api.trace.SpanContext span =
+                io.opentelemetry.api.trace.Span.current().getSpanContext();
+        if (!span.isValid()) {
+            return null;
+        }
+        return "00-" + span.getTraceId() + "-" + span.getSpanId() + "-"
+                + span.getTraceFlags().asHex();
     }
 
     /** {@link #start} with a fresh id, then {@link #result}. */

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.temporal.contract.PlanRequest;
 import dev.planvm.temporal.contract.PlanResponse;
 import dev.planvm.tools.Tool;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -18,9 +20,13 @@ import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A run on Temporal is one connected trace: the workflow's spans (the run, its steps, its calls) and,
  * under each call's span, the span of the activity that answered it on a worker, whose context reached
- * the worker as the W3C {@code traceparent} in the activity's input.
+ * the worker as the W3C {@code traceparent} in the activity's input; under the submitting client's span
+ * when there is one (the request's {@code traceparent}), also after the workflow moved to another worker.
  */
 class TracingOnTemporalTest {
 
@@ -151,6 +158,161 @@ class TracingOnTemporalTest {
                 .as("no span made again by the replay")
                 .hasSize(made);
     }
+
+    @Test
+    @SuppressWarnings("try") // the workers run while the plan does
+    void the_workflow_run_span_is_a_child_of_the_submitting_client_span() {
+        String queue = TestTemporal.queue("traced-client");
+        Span client = telemetry.getTracer("client").spanBuilder("client").startSpan();
+        PlanResponse response;
+        try (PlanWorkers workers = PlanWorkers.builder(
+                        TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .openTelemetry(telemetry)
+                .tool(Tool.of("greet", "greets", (params, context) -> TextNode.valueOf("hi")))
+                .build()
+                .start()) {
+            try (Scope current = client.makeCurrent()) {
+                response = TestTemporal.plans(queue).run(PlanRequest.live("client.json", """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "greet", "tool_params": {}, "output_vars": "final_answer"}}]""", Map.of()));
+            }
+        } finally {
+            client.end();
+        }
+        assertThat(response.finalAnswer().asText()).isEqualTo("hi");
+
+        List<SpanData> spans = exporter.getFinishedSpanItems();
+        SpanData run = only(spans, "planvm.run");
+        assertThat(run.getParentSpanId()).isEqualTo(client.getSpanContext().getSpanId());
+        assertThat(spans)
+                .as("one trace from the client to the activities")
+                .allSatisfy(span -> assertThat(span.getTraceId())
+                        .isEqualTo(client.getSpanContext().getTraceId()));
+        assertThat(spans).extracting(SpanData::getName).contains("planvm.activity execute_tool greet");
+    }
+
+    @Test
+    void a_request_carries_no_traceparent_in_its_json_when_there_is_no_client_span() throws Exception {
+        PlanRequest plain = PlanRequest.live("plain.json", "[]", Map.of());
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+
+        assertThat(json.writeValueAsString(plain)).doesNotContain("traceparent");
+        String traced = json.writeValueAsString(plain.withTraceparent(TRACEPARENT));
+        assertThat(traced).contains("\"traceparent\":\"" + TRACEPARENT + "\"");
+        assertThat(json.readValue(traced, PlanRequest.class).traceparent()).isEqualTo(TRACEPARENT);
+    }
+
+    /**
+     * The workers run without sticky execution, so the workflow leaves a worker's cache after each workflow task
+     * (as it does when evicted, or when its worker stops), and the first worker dies mid-plan.
+     */
+    @Test
+    @SuppressWarnings("try") // the client's span is current while it submits
+    void a_workflow_that_leaves_its_worker_ends_the_spans_that_worker_held_and_the_next_worker_goes_on_in_the_trace()
+            throws Exception {
+        String queue = TestTemporal.queue("traced-moved");
+        TemporalPlans plans = TestTemporal.plans(queue);
+        CountDownLatch hung = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Map<Integer, AtomicInteger> invocations = new ConcurrentHashMap<>();
+        Span client = telemetry.getTracer("client").spanBuilder("client").startSpan();
+        PlanWorkers first = movingWorkers(queue, invocations, hung, release).start();
+        PlanWorkers second = null;
+        PlanResponse response;
+        try {
+            String id;
+            try (Scope current = client.makeCurrent()) {
+                id = plans.start(PlanRequest.live("moved.json", """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "0"}, "output_vars": "a"}},
+                         {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "b"}},
+                         {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${b}"}, "output_vars": "final_answer"}}]""", Map.of()), null);
+            }
+            assertThat(hung.await(60, TimeUnit.SECONDS))
+                    .as("the call at seq_no 1 started")
+                    .isTrue();
+            SpanData leftRun = only(exporter.getFinishedSpanItems(), "planvm.run");
+            assertThat(leftRun.getAttributes().get(LEFT_WORKER))
+                    .as("the run's span, ended when the workflow left the worker's cache, before the run ended")
+                    .isTrue();
+
+            first.kill(); // the spans its workflows still hold end with it
+            second = movingWorkers(queue, invocations, hung, release).start();
+            response = plans.result(id);
+        } finally {
+            release.countDown();
+            client.end();
+            if (second != null) {
+                second.close();
+            }
+        }
+        assertThat(response.finalAnswer().asText()).isEqualTo("step(step(step(0)))");
+
+        List<SpanData> spans = exporter.getFinishedSpanItems();
+        assertThat(spans)
+                .as("one trace, on both workers")
+                .allSatisfy(span -> assertThat(span.getTraceId())
+                        .isEqualTo(client.getSpanContext().getTraceId()));
+        assertThat(spans.stream().filter(span -> span.getName().equals("planvm.run")))
+                .as("a replay makes no run span again")
+                .hasSize(1);
+        for (long seqNo = 0; seqNo <= 2; seqNo++) {
+            long step = seqNo;
+            assertThat(spans)
+                    .as("the span of step %d, ended though the workflow left the worker that held it open", step)
+                    .anySatisfy(span -> {
+                        assertThat(span.getName()).isEqualTo("planvm.step calling");
+                        assertThat(span.getAttributes().get(STEP_SEQ_NO)).isEqualTo(step);
+                    });
+        }
+        SpanData last = spans.stream()
+                .filter(span -> span.getName().equals("planvm.step calling")
+                        && Long.valueOf(2).equals(span.getAttributes().get(STEP_SEQ_NO)))
+                .findFirst()
+                .orElseThrow();
+        assertThat(last.getParentSpanId())
+                .as("a step made after a replay: under the client's span")
+                .isEqualTo(client.getSpanContext().getSpanId());
+    }
+
+    /** Workers whose tool {@code step} wraps n; its first call at seq_no 1 hangs until {@code release}. */
+    private PlanWorkers movingWorkers(
+            String queue, Map<Integer, AtomicInteger> invocations, CountDownLatch hung, CountDownLatch release) {
+        return PlanWorkers.builder(TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .openTelemetry(telemetry)
+                .tool(Tool.of("step", "wraps n", (params, context) -> {
+                    int call = invocations
+                            .computeIfAbsent(context.seqNo(), s -> new AtomicInteger())
+                            .incrementAndGet();
+                    if (context.seqNo() == 1 && call == 1) {
+                        hung.countDown();
+                        awaitIgnoringInterrupts(release); // the worker is gone: nothing it does reaches the server
+                    }
+                    return TextNode.valueOf("step(" + params.get("n").asText() + ")");
+                }))
+                .heartbeatTimeout(Duration.ofSeconds(3))
+                .stickyQueueTimeout(Duration.ZERO)
+                .build();
+    }
+
+    private static void awaitIgnoringInterrupts(CountDownLatch release) {
+        while (true) {
+            try {
+                release.await();
+                return;
+            } catch (InterruptedException ignored) {
+                // a dead worker does not stop early
+            }
+        }
+    }
+
+    private static List<String> names(List<SpanData> spans) {
+        return spans.stream().map(SpanData::getName).toList();
+    }
+
+    private static final String TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    private static final AttributeKey<Boolean> LEFT_WORKER = AttributeKey.booleanKey("planvm.workflow.left_worker");
+    private static final AttributeKey<Long> STEP_SEQ_NO = AttributeKey.longKey("planvm.step.seq_no");
 
     private static final dev.planvm.temporal.internal.Deployment REPLAY = new dev.planvm.temporal.internal.Deployment(
             "replay",

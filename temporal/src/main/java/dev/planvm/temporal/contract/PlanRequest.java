@@ -24,6 +24,9 @@ import java.util.Set;
  * @param zone             the clock's time zone (a zone id), given with {@code now}; {@code null} for UTC
  * @param planTools        the plan tools the plan may call, each a child workflow when called (none by default)
  * @param maxPlanDepth     how deep plan tools may call plan tools ({@code null}: 8, as locally)
+ * @param traceparent      the W3C {@code traceparent} of the submitting client's span, under which the
+ *                         workflow's run span starts (one trace from the client to the activities), or
+ *                         {@code null} (left out of the JSON): the run's span is a root
  */
 public record PlanRequest(
         String source,
@@ -37,7 +40,10 @@ public record PlanRequest(
         String now,
         String zone,
         List<PlanToolSource> planTools,
-        Integer maxPlanDepth) {
+        Integer maxPlanDepth,
+
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        String traceparent) {
 
     /** The modes a request may name. */
     public static final Set<String> MODES = Set.of("live", "record", "replay", "dry-run");
@@ -69,6 +75,36 @@ public record PlanRequest(
         }
     }
 
+    /** A request without a client's trace context. */
+    public PlanRequest(
+            String source,
+            String plan,
+            Map<String, JsonNode> inputs,
+            List<String> secrets,
+            String mode,
+            JsonNode cassette,
+            boolean dryRunConditions,
+            RunSettings settings,
+            String now,
+            String zone,
+            List<PlanToolSource> planTools,
+            Integer maxPlanDepth) {
+        this(
+                source,
+                plan,
+                inputs,
+                secrets,
+                mode,
+                cassette,
+                dryRunConditions,
+                settings,
+                now,
+                zone,
+                planTools,
+                maxPlanDepth,
+                null);
+    }
+
     /** A request without plan tools. */
     public PlanRequest(
             String source,
@@ -87,7 +123,19 @@ public record PlanRequest(
     /** This request with the plan tools its plan may call, and how deep they may call each other ({@code null}: 8). */
     public PlanRequest withPlanTools(List<PlanToolSource> tools, Integer maxDepth) {
         return new PlanRequest(
-                source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, now, zone, tools, maxDepth);
+                source,
+                plan,
+                inputs,
+                secrets,
+                mode,
+                cassette,
+                dryRunConditions,
+                settings,
+                now,
+                zone,
+                tools,
+                maxDepth,
+                traceparent);
     }
 
     /** A live run of {@code plan} with these inputs and the default settings. */
@@ -109,7 +157,8 @@ public record PlanRequest(
                 now,
                 zone,
                 planTools,
-                maxPlanDepth);
+                maxPlanDepth,
+                traceparent);
     }
 
     public PlanRequest withSettings(RunSettings runSettings) {
@@ -125,7 +174,8 @@ public record PlanRequest(
                 now,
                 zone,
                 planTools,
-                maxPlanDepth);
+                maxPlanDepth,
+                traceparent);
     }
 
     /** This request in another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
@@ -142,7 +192,8 @@ public record PlanRequest(
                 now,
                 zone,
                 planTools,
-                maxPlanDepth);
+                maxPlanDepth,
+                traceparent);
     }
 
     /** This request with the run's clock fixed: an ISO-8601 instant and a zone id ({@code --now}, {@code --tz}). */
@@ -159,6 +210,28 @@ public record PlanRequest(
                 instant,
                 zoneId,
                 planTools,
-                maxPlanDepth);
+                maxPlanDepth,
+                traceparent);
+    }
+
+    /**
+     * This request under the client span whose W3C {@code traceparent} this is ({@code null}: none), which the
+     * workflow's run span becomes a child of.
+     */
+    public PlanRequest withTraceparent(String clientSpan) {
+        return new PlanRequest(
+                source,
+                plan,
+                inputs,
+                secrets,
+                mode,
+                cassette,
+                dryRunConditions,
+                settings,
+                now,
+                zone,
+                planTools,
+                maxPlanDepth,
+                clientSpan);
     }
 }

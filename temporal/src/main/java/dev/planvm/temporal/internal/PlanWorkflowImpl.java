@@ -61,6 +61,9 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     private final Deployment configured;
     private final io.opentelemetry.api.OpenTelemetry telemetry;
+    /** The runs of this worker that may hold spans open (ended when the worker stops), with telemetry. */
+    private final java.util.Set<TemporalSpans.OpenSpans> live;
+
     private final List<JsonNode> committed = new ArrayList<>();
     private final WorkflowInputs person = new WorkflowInputs();
     private String status = "running";
@@ -70,13 +73,20 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
 
     /** @param configured how the worker running this workflow is deployed */
     public PlanWorkflowImpl(Deployment configured) {
-        this(configured, null);
+        this(configured, null, null);
     }
 
-    /** @param telemetry where the run's spans go (made only when not replaying), or {@code null} */
-    PlanWorkflowImpl(Deployment configured, io.opentelemetry.api.OpenTelemetry telemetry) {
+    /**
+     * @param telemetry where the run's spans go (made only when not replaying: {@link TemporalSpans#forWorkflow}),
+     *                  or {@code null}
+     */
+    PlanWorkflowImpl(
+            Deployment configured,
+            io.opentelemetry.api.OpenTelemetry telemetry,
+            java.util.Set<TemporalSpans.OpenSpans> live) {
         this.configured = configured;
         this.telemetry = telemetry;
+        this.live = live;
     }
 
     @Override
@@ -87,18 +97,29 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
         Deployment deployment = Workflow.sideEffect(Deployment.class, () -> configured);
         PlanResponse response;
         if (telemetry == null) {
-            response = run(request, deployment);
-        } else { // the run's span is a root: nothing a pooled workflow thread held before is its parent
-            try (io.opentelemetry.context.Scope root =
-                    io.opentelemetry.context.Context.root().makeCurrent()) {
-                response = run(request, deployment);
+            response = run(request, deployment, null);
+        } else {
+            TemporalSpans.OpenSpans open = new TemporalSpans.OpenSpans(live);
+            // the run's span is the child of the client's span (traceparent), else a root: nothing a pooled
+            // workflow thread held before is its parent
+            try (io.opentelemetry.context.Scope parent =
+                    TemporalSpans.runParent(request.traceparent()).makeCurrent()) {
+                response = run(request, deployment, TemporalSpans.forWorkflow(telemetry, open));
+            } catch (Error leaving) {
+                // the workflow leaves this worker (evicted from its cache, the worker stopping): Temporal unwinds
+                // its threads with an Error; the spans this worker holds open end now, not never (the worker
+                // that takes the workflow on replays it without spans and makes the later ones)
+                open.endAll();
+                throw leaving;
+            } finally {
+                open.done();
             }
         }
         status = response.status();
         return Responses.bounded(response, deployment.maxPayloadBytes());
     }
 
-    private PlanResponse run(PlanRequest request, Deployment deployment) {
+    private PlanResponse run(PlanRequest request, Deployment deployment, io.opentelemetry.api.OpenTelemetry telemetry) {
         Map<String, ToolCatalog> catalogs;
         try {
             catalogs = catalogs(deployment);

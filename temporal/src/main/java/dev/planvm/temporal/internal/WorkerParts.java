@@ -17,6 +17,8 @@ import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,6 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tool behind its params check; retries are the activity's, so the chain makes one attempt.
  */
 public final class WorkerParts implements AutoCloseable {
+
+    /** Where the workflows' and activities' spans go, or {@code null}. */
+    private final OpenTelemetry telemetry;
+    /** The workflow runs of this worker that may hold spans open. */
+    private final Set<TemporalSpans.OpenSpans> live = ConcurrentHashMap.newKeySet();
 
     private final ScheduledExecutorService timer;
     private final ExecutorService timed;
@@ -75,6 +82,7 @@ public final class WorkerParts implements AutoCloseable {
             Duration heartbeatTimeout,
             long maxPayloadBytes,
             OpenTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("planvm-heartbeat"));
         this.timed = Executors.newCachedThreadPool(daemon("planvm-timed-activity"));
         CallChain chain = CallChains.standard(
@@ -112,9 +120,29 @@ public final class WorkerParts implements AutoCloseable {
      * workflow replays), or none when {@code null}.
      */
     public static void registerWorkflow(Worker worker, Deployment deployment, OpenTelemetry telemetry) {
-        OpenTelemetry workflows = telemetry == null ? null : TemporalSpans.forWorkflow(telemetry);
+        registerWorkflow(worker, deployment, telemetry, ConcurrentHashMap.newKeySet());
+    }
+
+    /** Registers the plan workflow with this worker's telemetry; {@link #endOpenSpans} ends what its runs hold. */
+    public void registerPlanWorkflow(Worker worker, Deployment deployment) {
+        registerWorkflow(worker, deployment, telemetry, live);
+    }
+
+    private static void registerWorkflow(
+            Worker worker, Deployment deployment, OpenTelemetry telemetry, Set<TemporalSpans.OpenSpans> live) {
         worker.registerWorkflowImplementationFactory(
-                PlanWorkflow.class, () -> new PlanWorkflowImpl(deployment, workflows));
+                PlanWorkflow.class, () -> new PlanWorkflowImpl(deployment, telemetry, live));
+    }
+
+    /**
+     * Ends the spans the workflow runs of this worker still hold open, marked
+     * {@code planvm.workflow.left_worker}: the worker stopped (its workflows go on elsewhere, and a workflow
+     * the stopping worker did not unwind would otherwise leave its spans open for good).
+     */
+    public void endOpenSpans() {
+        for (TemporalSpans.OpenSpans open : List.copyOf(live)) {
+            open.endAll();
+        }
     }
 
     @Override
