@@ -2,16 +2,17 @@ package dev.planvm.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.pattern.TargetLengthBasedClassNameAbbreviator;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.CoreConstants;
-import ch.qos.logback.core.pattern.DynamicConverter;
+import ch.qos.logback.core.LayoutBase;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import org.slf4j.Logger;
 
 /**
@@ -31,14 +32,9 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         if (System.getProperty("logback.configurationFile") != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        Map<String, Supplier<DynamicConverter<?>>> rules = new HashMap<>();
-        rules.put("rmsg", RedactingLogs.Message::new);
-        rules.put("rex", RedactingLogs.Exception::new);
-        context.putObject(CoreConstants.PATTERN_RULE_REGISTRY_FOR_SUPPLIERS, rules);
-
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(PATTERN);
+        encoder.setLayout(new Layout(context));
         encoder.start();
         ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
         stderr.setContext(context);
@@ -54,5 +50,40 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         root.setLevel(Level.WARN);
         root.addAppender(stderr);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /**
+     * {@link #PATTERN}, written out: logback's {@code PatternLayout} registers its fifty converters and parses the
+     * pattern on every start of the command line (a few milliseconds before a run's first step), though most
+     * runs log nothing. The date formatter is made at the first line.
+     */
+    static final class Layout extends LayoutBase<ILoggingEvent> {
+
+        private final TargetLengthBasedClassNameAbbreviator loggerName = new TargetLengthBasedClassNameAbbreviator(20);
+        private final RedactingLogs.Message message = new RedactingLogs.Message();
+        private final RedactingLogs.Exception exception = new RedactingLogs.Exception();
+        private DateTimeFormatter time;
+
+        Layout(LoggerContext context) {
+            setContext(context);
+            message.setContext(context);
+            exception.setContext(context);
+            message.start();
+            exception.start();
+            start();
+        }
+
+        @Override
+        public synchronized String doLayout(ILoggingEvent event) {
+            if (time == null) {
+                time = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+            }
+            String level = event.getLevel().toString();
+            return time.format(Instant.ofEpochMilli(event.getTimeStamp()))
+                    + " " + level + " ".repeat(Math.max(0, 5 - level.length()))
+                    + " " + loggerName.abbreviate(event.getLoggerName())
+                    + " - " + message.convert(event) + CoreConstants.LINE_SEPARATOR
+                    + exception.convert(event);
+        }
     }
 }

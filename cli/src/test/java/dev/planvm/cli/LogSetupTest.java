@@ -2,6 +2,11 @@ package dev.planvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
+import ch.qos.logback.classic.spi.LoggingEvent;
 import dev.planvm.tools.Redactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -44,5 +50,50 @@ class LogSetupTest {
                 .asString()
                 .matches(
                         "\\d\\d:\\d\\d:\\d\\d\\.\\d{3} WARN  d\\.p\\.vm\\.Something - called with Bearer «secret:token»");
+    }
+
+    @AfterEach
+    void forget() {
+        RedactingLogs.use(Redactor.none());
+    }
+
+    @Test
+    void the_written_out_layout_prints_what_the_pattern_prints() {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        PatternLayout pattern = new PatternLayout();
+        pattern.setContext(context);
+        pattern.getInstanceConverterMap().put("rmsg", RedactingLogs.Message::new);
+        pattern.getInstanceConverterMap().put("rex", RedactingLogs.Exception::new);
+        pattern.setPattern(LogSetup.PATTERN);
+        pattern.start();
+        LogSetup.Layout layout = new LogSetup.Layout(context);
+        RedactingLogs.use(Redactor.of(Map.of("token", "tok-1234-secret")));
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Level before = root.getLevel();
+        try {
+            for (Level rootLevel : new Level[] {Level.WARN, Level.DEBUG}) {
+                root.setLevel(rootLevel);
+                for (Level level : new Level[] {Level.ERROR, Level.WARN, Level.INFO, Level.DEBUG}) {
+                    for (String name : new String[] {"x", "dev.planvm.vm.internal.Interpreter", "io.a.b.c.d.e.F"}) {
+                        for (Throwable thrown : new Throwable[] {
+                            null, new IllegalStateException("failed", new java.io.IOException("tok-1234-secret"))
+                        }) {
+                            LoggingEvent event = new LoggingEvent(
+                                    Logger.class.getName(),
+                                    context.getLogger(name),
+                                    level,
+                                    "called with {}",
+                                    thrown,
+                                    new Object[] {"Bearer tok-1234-secret"});
+                            assertThat(layout.doLayout(event))
+                                    .as(rootLevel + " " + level + " " + name + " " + thrown)
+                                    .isEqualTo(pattern.doLayout(event));
+                        }
+                    }
+                }
+            }
+        } finally {
+            root.setLevel(before);
+        }
     }
 }

@@ -46,7 +46,7 @@ public final class PlanSchemas {
 
     /** The compiled schema of the whole plan document. */
     static Schema compiledPlanSchema() {
-        return Holder.PLAN;
+        return PlanHolder.PLAN;
     }
 
     /** The compiled schema of one instruction ({@code #/$defs/instruction} of the plan schema). */
@@ -54,20 +54,24 @@ public final class PlanSchemas {
         return Holder.INSTRUCTION;
     }
 
-    /** Compiled once, on first use; networknt schemas are immutable and thread-safe. */
+    /**
+     * Compiled once, on first use; networknt schemas are immutable and thread-safe. Loading a plan needs the
+     * instruction schema only, so the whole document's schema is compiled apart, when asked for.
+     */
     private static final class Holder {
-        static final Schema PLAN;
+        static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
         static final Schema INSTRUCTION;
 
         static {
-            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
-            ObjectNode plan = (ObjectNode) planSchema();
-            PLAN = registry.getSchema(plan);
-            ObjectNode instruction = plan.deepCopy();
+            ObjectNode instruction = (ObjectNode) planSchema();
             instruction.remove("anyOf");
             instruction.put("$id", "https://planvm.dev/schema/instruction.schema.json");
             instruction.put("$ref", "#/$defs/instruction");
-            INSTRUCTION = registry.getSchema(instruction);
+            INSTRUCTION = REGISTRY.getSchema(instruction);
         }
+    }
+
+    private static final class PlanHolder {
+        static final Schema PLAN = Holder.REGISTRY.getSchema(planSchema());
     }
 }

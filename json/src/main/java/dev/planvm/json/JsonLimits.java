@@ -111,6 +111,31 @@ public record JsonLimits(
         }
     }
 
+    // equals and hashCode written out: a record's generated ones link through invokedynamic on first use, a few
+    // milliseconds of every start of the command line (the shared mappers are kept by limits)
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof JsonLimits limits
+                && maxDepth == limits.maxDepth
+                && maxStringLength == limits.maxStringLength
+                && maxNumberLength == limits.maxNumberLength
+                && maxDocumentLength == limits.maxDocumentLength
+                && maxTokens == limits.maxTokens
+                && noDuplicateKeys == limits.noDuplicateKeys
+                && oneValue == limits.oneValue;
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = maxDepth;
+        hash = 31 * hash + maxStringLength;
+        hash = 31 * hash + maxNumberLength;
+        hash = 31 * hash + Long.hashCode(maxDocumentLength);
+        hash = 31 * hash + Long.hashCode(maxTokens);
+        hash = 31 * hash + Boolean.hashCode(noDuplicateKeys);
+        return 31 * hash + Boolean.hashCode(oneValue);
+    }
+
     public JsonLimits withMaxDepth(int depth) {
         return new JsonLimits(
                 depth, maxStringLength, maxNumberLength, maxDocumentLength, maxTokens, noDuplicateKeys, oneValue);

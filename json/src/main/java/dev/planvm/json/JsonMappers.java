@@ -27,7 +27,20 @@ public final class JsonMappers {
 
     private JsonMappers() {}
 
-    private record Key(JsonLimits limits, boolean lenientBinding) {}
+    private record Key(JsonLimits limits, boolean lenientBinding) {
+
+        // written out: a record's generated equals and hashCode link through invokedynamic on first use,
+        // which costs a start of the command line a few milliseconds (every command reaches this map)
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && lenientBinding == key.lenientBinding && limits.equals(key.limits);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * limits.hashCode() + Boolean.hashCode(lenientBinding);
+        }
+    }
 
     /** The shared mapper that reads within {@code limits}. */
     public static ObjectMapper mapper(JsonLimits limits) {

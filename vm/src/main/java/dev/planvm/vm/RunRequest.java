@@ -84,9 +84,10 @@ public record RunRequest(
 
         /** Whether this check holds for {@code request}: the same plan, mode, options and start position. */
         boolean covers(RunRequest request) {
+            // the same objects most often: equals of these records would link through invokedynamic first
             return plan == request.plan()
-                    && mode.equals(request.mode())
-                    && options.equals(request.options())
+                    && (mode == request.mode() || mode.equals(request.mode()))
+                    && (options == request.options() || options.equals(request.options()))
                     && position == request.start().position();
         }
     }

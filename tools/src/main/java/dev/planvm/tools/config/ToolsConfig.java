@@ -310,7 +310,7 @@ public final class ToolsConfig {
             known.add(TOOL_PATHS);
             known.add(APPROVE_TOOLS);
             known.add(PLAN_TOOLS);
-            SectionCheck check = new SectionCheck();
+            SectionCheck check = null; // made for the first section: a file without any needs no schema validator
             Map<String, JsonNode> sections = new LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> field : root.properties()) {
                 String key = field.getKey();
@@ -326,6 +326,9 @@ public final class ToolsConfig {
                             "/" + JsonPointers.escape(key),
                             "unknown key '" + key + "'" + hint + "; known keys: " + String.join(", ", known)));
                     continue;
+                }
+                if (check == null) {
+                    check = new SectionCheck();
                 }
                 problems.addAll(check.check(key, field.getValue(), schema));
                 sections.put(key, field.getValue());
