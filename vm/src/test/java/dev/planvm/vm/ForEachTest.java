@@ -334,4 +334,91 @@ class ForEachTest {
                 .isEqualTo(BooleanNode.TRUE);
         assertThat(tools.calls).doesNotContainKey("object");
     }
+
+    @Test
+    void without_on_error_the_first_element_failing_fails_the_run_naming_it_before_later_failures() {
+        PlanVm vm = flakyVm();
+        RunResult only = vm.run(load(vm, SOME_FAIL.formatted("")), Map.of("xs", json("[-1, 2]")));
+        assertThat(only.succeeded()).isFalse();
+        assertThat(only.error().describe())
+                .isEqualTo("seq_no 0 (calling): for_each element 0 (of 2): tool 'flaky' failed: negative -1");
+
+        RunResult both = vm.run(load(vm, SOME_FAIL.formatted("")), Map.of("xs", json("[-1, 2, -3]")));
+        assertThat(both.error().describe())
+                .startsWith("seq_no 0 (calling): for_each element 0 (of 3): tool 'flaky' failed: negative -1")
+                .endsWith("(1 more element(s) failed too)");
+    }
+
+    @Test
+    void a_list_of_exactly_the_limit_is_mapped() {
+        ArrayNode atLimit = JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i < ForEach.MAX_ELEMENTS; i++) {
+            atLimit.add(i);
+        }
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": "${xs}",
+                   "tool_params": {"text": "${item}"}, "output_vars": "final_answer"}}]"""), Map.of("xs", atLimit));
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer()).hasSize(ForEach.MAX_ELEMENTS);
+        assertThat(result.finalAnswer().get(ForEach.MAX_ELEMENTS - 1).asText()).isEqualTo("999");
+    }
+
+    @Test
+    void the_trace_shows_the_tool_the_list_each_elements_params_and_the_outputs_of_a_map() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": ["a", "b"],
+                   "tool_params": {"text": "${item}${index}"}, "output_vars": "final_answer"}}]"""), Map.of());
+        JsonNode inputs = result.trace().at("/steps/0/inputs");
+        assertThat(inputs.path("tool").asText()).isEqualTo("text");
+        assertThat(inputs.get("for_each")).isEqualTo(json("[\"a\", \"b\"]"));
+        assertThat(inputs.get("params")).isEqualTo(json("[{\"text\": \"a0\"}, {\"text\": \"b1\"}]"));
+        assertThat(inputs.get("output")).isEqualTo(json("[\"a0\", \"b1\"]"));
+        assertThat(inputs.has("element_errors")).isFalse();
+        assertThat(inputs.has("handled_elements")).isFalse();
+    }
+
+    @Test
+    void on_error_value_does_not_hold_back_a_wait_for_approval_of_an_element() {
+        PlanVm vm = PlanVm.builder()
+                .tools(tools.tools())
+                .approveTools(List.of("text"))
+                .build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": ["a", "b"],
+                   "tool_params": {"text": "${item}"}, "output_vars": "out", "on_error": {"value": "none"}}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${out}"}}]"""), Map.of());
+        assertThat(result.waiting()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.pending().tool()).isEqualTo("text");
+        assertThat(result.variables()).doesNotContainKey("out");
+    }
+
+    @Test
+    void a_map_with_one_element_or_a_cap_of_one_calls_the_tool_on_the_runs_own_thread() {
+        List<Thread> callers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Tool where = Tool.of("where", "Notes the thread it runs on.", (p, c) -> {
+            callers.add(Thread.currentThread());
+            return p;
+        });
+        String plan = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "where", "for_each": "${xs}",
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]""";
+        PlanVm concurrent = PlanVm.builder().tools(List.of(where)).build();
+        RunResult one = concurrent.run(load(concurrent, plan), Map.of("xs", json("[1]")));
+        assertThat(one.finalAnswer()).isEqualTo(json("[{\"x\": 1}]"));
+        assertThat(callers).containsExactly(Thread.currentThread());
+
+        callers.clear();
+        PlanVm capOne =
+                PlanVm.builder().tools(List.of(where)).maxInFlightPerRun(1).build();
+        RunResult three = capOne.run(load(capOne, plan), Map.of("xs", json("[1, 2, 3]")));
+        assertThat(three.finalAnswer()).isEqualTo(json("[{\"x\": 1}, {\"x\": 2}, {\"x\": 3}]"));
+        assertThat(callers).containsOnly(Thread.currentThread()).hasSize(3);
+
+        callers.clear();
+        RunResult two = concurrent.run(load(concurrent, plan), Map.of("xs", json("[1, 2]")));
+        assertThat(two.finalAnswer()).isEqualTo(json("[{\"x\": 1}, {\"x\": 2}]"));
+        assertThat(callers).hasSize(2).doesNotContain(Thread.currentThread());
+    }
 }
