@@ -421,4 +421,131 @@ class ForEachTest {
         assertThat(two.finalAnswer()).isEqualTo(json("[{\"x\": 1}, {\"x\": 2}]"));
         assertThat(callers).hasSize(2).doesNotContain(Thread.currentThread());
     }
+
+    @Test
+    void an_element_whose_tool_answers_a_value_json_cannot_hold_fails_that_element_only() {
+        for (boolean sequential : List.of(true, false)) {
+            Tool nan = Tool.of(
+                    "nan",
+                    "Answers NaN for a negative x.",
+                    (p, c) -> p.path("x").asInt() < 0
+                            ? com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.NaN)
+                            : p.path("x"));
+            PlanVm vm = PlanVm.builder().tool(nan).sequential(sequential).build();
+            RunResult result = vm.run(load(vm, """
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "nan", "for_each": [1, -2, 3],
+                       "tool_params": {"x": "${item}"}, "output_vars": "final_answer", "on_error": {"value": 0}}}]"""), Map.of());
+            assertThat(result.succeeded()).as("sequential " + sequential).isTrue();
+            assertThat(result.finalAnswer()).isEqualTo(json("[1, 0, 3]"));
+            assertThat(result.variables().get("last_error").path("message").asText())
+                    .startsWith("for_each element 1 (of 3): tool 'nan' failed: ")
+                    .contains("answered a value JSON cannot hold");
+        }
+    }
+
+    @Test
+    void the_trace_lists_the_failed_attempts_of_elements_that_were_retried() {
+        AtomicInteger calls = new AtomicInteger();
+        Tool once = Tool.of("once", "Fails its first call, then answers.", (p, c) -> {
+            if (calls.getAndIncrement() == 0) {
+                throw ToolException.transientFailure("503", null);
+            }
+            return p.path("x");
+        });
+        PlanVm vm = PlanVm.builder()
+                .tool(once)
+                .sequential(true)
+                .retryPolicy(new dev.planvm.tools.call.RetryPolicy(2, java.time.Duration.ZERO, java.time.Duration.ZERO))
+                .build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "once", "for_each": [1, 2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]"""), Map.of());
+        assertThat(result.finalAnswer()).isEqualTo(json("[1, 2]"));
+        assertThat(result.trace().at("/steps/0/inputs/attempts")).hasSize(1);
+        assertThat(result.trace().at("/steps/0/inputs/attempts/0").toString()).contains("503");
+    }
+
+    @Test
+    void a_dry_run_of_an_empty_list_marks_no_placeholder() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, MAP_OBJECTS), Map.of("people", json("[]")), RunMode.dryRun(true));
+        assertThat(result.finalAnswer()).isEqualTo(json("[]"));
+        assertThat(result.trace().at("/steps/0/inputs").has("placeholder")).isFalse();
+    }
+
+    @Test
+    void an_element_whose_tool_throws_an_error_fails_that_element_naming_the_tool() {
+        Tool broken = Tool.of("broken", "Throws an Error for a negative x.", (p, c) -> {
+            if (p.path("x").asInt() < 0) {
+                throw new AssertionError("broken tool");
+            }
+            return p.path("x");
+        });
+        PlanVm vm = PlanVm.builder().tool(broken).build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "broken", "for_each": [1, -2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer", "on_error": {"value": 0}}}]"""), Map.of());
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer()).isEqualTo(json("[1, 0]"));
+        assertThat(result.variables().get("last_error").path("message").asText())
+                .startsWith("for_each element 1 (of 2): tool 'broken' failed: ")
+                .contains("broken tool");
+    }
+
+    @Test
+    void an_element_that_overflows_the_stack_fails_the_run_as_exhausted_whatever_on_error_says() {
+        Tool deep = Tool.of("deep", "Overflows the stack for a negative x.", (p, c) -> {
+            if (p.path("x").asInt() < 0) {
+                throw new StackOverflowError();
+            }
+            return p.path("x");
+        });
+        PlanVm vm = PlanVm.builder().tool(deep).build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "deep", "for_each": [1, -2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer", "on_error": {"value": 0}}}]"""), Map.of());
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().kind()).isEqualTo(dev.planvm.vm.run.FailureKind.LIMIT_REACHED);
+        assertThat(result.error().describe()).contains("overflowed the stack");
+    }
+
+    @Test
+    void interrupting_a_run_that_waits_for_its_elements_cancels_the_calls_in_flight() throws Exception {
+        CountDownLatch bothIn = new CountDownLatch(2);
+        CountDownLatch bothCancelled = new CountDownLatch(2);
+        Tool blocking = Tool.of("blocking", "Waits until interrupted.", (p, c) -> {
+            bothIn.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                bothCancelled.countDown();
+                Thread.currentThread().interrupt();
+            }
+            return p;
+        });
+        PlanVm vm = PlanVm.builder().tool(blocking).build();
+        Plan plan = load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "blocking", "for_each": [1, 2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]""");
+        RunResult[] result = new RunResult[1];
+        boolean[] stillInterrupted = new boolean[1];
+        Thread runner = new Thread(() -> {
+            result[0] = vm.run(plan, Map.of());
+            stillInterrupted[0] = Thread.currentThread().isInterrupted();
+        });
+        runner.start();
+        assertThat(bothIn.await(30, TimeUnit.SECONDS)).isTrue();
+        runner.interrupt();
+        runner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(runner.isAlive()).isFalse();
+        assertThat(bothCancelled.await(30, TimeUnit.SECONDS))
+                .as("both calls in flight were interrupted")
+                .isTrue();
+        assertThat(stillInterrupted[0]).as("the run thread keeps its interrupt").isTrue();
+        assertThat(result[0].succeeded()).isFalse();
+        assertThat(result[0].error().describe())
+                .startsWith(
+                        "seq_no 0 (calling): for_each element 0 (of 2): tool 'blocking' failed: interrupted while waiting for")
+                .contains("1 more element(s) failed too");
+    }
 }
