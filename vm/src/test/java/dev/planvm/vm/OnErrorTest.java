@@ -334,4 +334,26 @@ class OnErrorTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0, "tool 'fail' failed: down"));
         assertThat(result.trace().at("/steps/0/handled").asText()).isEqualTo("keep_going");
     }
+
+    @Test
+    void a_failure_whose_causes_form_a_cycle_fails_its_step_and_on_error_still_handles_it() {
+        Tool looping = Tool.of("looping", "Fails with causes that cite each other.", (p, c) -> {
+            RuntimeException first = new RuntimeException("first");
+            RuntimeException second = new RuntimeException("second", first);
+            first.initCause(second);
+            throw first;
+        });
+        PlanVm vm = PlanVm.builder().tool(looping).retryPolicy(RetryPolicy.NONE).build();
+        RunResult failed = vm.run(load(vm, """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "looping", "output_vars": "a"}}]"""), Map.of());
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.error().seqNo()).isZero();
+        assertThat(failed.error().message()).contains("first");
+
+        RunResult handled = vm.run(load(vm, """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "looping", "output_vars": "a",
+                           "on_error": {"value": "fallback"}}},
+                         {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${a} ${last_error.kind}"}}]"""), Map.of());
+        assertThat(handled.finalAnswer().asText()).isEqualTo("fallback tool_error");
+    }
 }
