@@ -265,4 +265,86 @@ class EarlyCallsRunTest {
         assertThat(result.earlyCalls()).as("no speculation at all").isNull();
         assertThat(invoked).containsExactly("search(a)", "search(b)");
     }
+
+    /** Set once the {@code hang} tool runs, and once it is interrupted (its call cancelled). */
+    private final java.util.concurrent.CountDownLatch hangEntered = new java.util.concurrent.CountDownLatch(1);
+
+    private final java.util.concurrent.CountDownLatch hangCancelled = new java.util.concurrent.CountDownLatch(1);
+
+    /** Read-only tools: {@code hang} waits until its call is cancelled, {@code gate} fails once hang runs. */
+    private PlanVmBuilder discarding() {
+        return vm().tool(tool("hang", false, q -> {
+                    hangEntered.countDown();
+                    try {
+                        new java.util.concurrent.CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        hangCancelled.countDown();
+                        Thread.currentThread().interrupt();
+                    }
+                    return TextNode.valueOf("hung");
+                }))
+                .tool(tool("gate", false, q -> {
+                    await(hangEntered);
+                    throw new IllegalStateException("gate closed");
+                }));
+    }
+
+    private static boolean await(java.util.concurrent.CountDownLatch latch) {
+        try {
+            return latch.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
+    void a_run_that_fails_cancels_the_calls_it_started_early() {
+        RunResult result = run(discarding().build(), call(0, "gate", "g", "g"), call(1, "hang", "h", "final_answer"));
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().message()).contains("gate closed");
+        assertThat(await(hangCancelled)).as("the early call was cancelled").isTrue();
+        assertThat(invoked).containsExactlyInAnyOrder("hang(h)", "gate(g)");
+    }
+
+    @Test
+    void an_early_call_whose_tool_throws_an_error_fails_its_step_at_its_turn_naming_the_error() {
+        RunResult result = run(
+                vm().tool(tool("erring", false, q -> {
+                            throw new AssertionError("erring on purpose");
+                        }))
+                        .build(),
+                call(0, "search", "a", "a"),
+                call(1, "erring", "x", "b"),
+                assign(2, "final_answer", "${b}"));
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.earlyCalls().started()).isEqualTo(1);
+        assertThat(result.error().seqNo()).isEqualTo(1);
+        assertThat(result.error().message()).contains("erring on purpose");
+    }
+
+    @Test
+    void an_early_call_that_overflows_the_stack_fails_the_run_as_exhausted_and_cancels_the_others() {
+        RunResult result = run(
+                discarding()
+                        .tool(tool("deep", false, q -> {
+                            await(hangEntered);
+                            throw new StackOverflowError();
+                        }))
+                        .build(),
+                call(0, "search", "a", "a"),
+                call(1, "deep", "x", "b"),
+                call(2, "hang", "h", "c"),
+                assign(3, "final_answer", "${b}"));
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().kind()).isEqualTo(dev.planvm.vm.run.FailureKind.LIMIT_REACHED);
+        assertThat(result.error().message()).contains("overflowed the stack");
+        assertThat(result.variables()).isEmpty();
+        assertThat(await(hangCancelled))
+                .as("the other early call was cancelled")
+                .isTrue();
+    }
 }

@@ -334,4 +334,218 @@ class ForEachTest {
                 .isEqualTo(BooleanNode.TRUE);
         assertThat(tools.calls).doesNotContainKey("object");
     }
+
+    @Test
+    void without_on_error_the_first_element_failing_fails_the_run_naming_it_before_later_failures() {
+        PlanVm vm = flakyVm();
+        RunResult only = vm.run(load(vm, SOME_FAIL.formatted("")), Map.of("xs", json("[-1, 2]")));
+        assertThat(only.succeeded()).isFalse();
+        assertThat(only.error().describe())
+                .isEqualTo("seq_no 0 (calling): for_each element 0 (of 2): tool 'flaky' failed: negative -1");
+
+        RunResult both = vm.run(load(vm, SOME_FAIL.formatted("")), Map.of("xs", json("[-1, 2, -3]")));
+        assertThat(both.error().describe())
+                .startsWith("seq_no 0 (calling): for_each element 0 (of 3): tool 'flaky' failed: negative -1")
+                .endsWith("(1 more element(s) failed too)");
+    }
+
+    @Test
+    void a_list_of_exactly_the_limit_is_mapped() {
+        ArrayNode atLimit = JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i < ForEach.MAX_ELEMENTS; i++) {
+            atLimit.add(i);
+        }
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": "${xs}",
+                   "tool_params": {"text": "${item}"}, "output_vars": "final_answer"}}]"""), Map.of("xs", atLimit));
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer()).hasSize(ForEach.MAX_ELEMENTS);
+        assertThat(result.finalAnswer().get(ForEach.MAX_ELEMENTS - 1).asText()).isEqualTo("999");
+    }
+
+    @Test
+    void the_trace_shows_the_tool_the_list_each_elements_params_and_the_outputs_of_a_map() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": ["a", "b"],
+                   "tool_params": {"text": "${item}${index}"}, "output_vars": "final_answer"}}]"""), Map.of());
+        JsonNode inputs = result.trace().at("/steps/0/inputs");
+        assertThat(inputs.path("tool").asText()).isEqualTo("text");
+        assertThat(inputs.get("for_each")).isEqualTo(json("[\"a\", \"b\"]"));
+        assertThat(inputs.get("params")).isEqualTo(json("[{\"text\": \"a0\"}, {\"text\": \"b1\"}]"));
+        assertThat(inputs.get("output")).isEqualTo(json("[\"a0\", \"b1\"]"));
+        assertThat(inputs.has("element_errors")).isFalse();
+        assertThat(inputs.has("handled_elements")).isFalse();
+    }
+
+    @Test
+    void on_error_value_does_not_hold_back_a_wait_for_approval_of_an_element() {
+        PlanVm vm = PlanVm.builder()
+                .tools(tools.tools())
+                .approveTools(List.of("text"))
+                .build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "text", "for_each": ["a", "b"],
+                   "tool_params": {"text": "${item}"}, "output_vars": "out", "on_error": {"value": "none"}}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${out}"}}]"""), Map.of());
+        assertThat(result.waiting()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.pending().tool()).isEqualTo("text");
+        assertThat(result.variables()).doesNotContainKey("out");
+    }
+
+    @Test
+    void a_map_with_one_element_or_a_cap_of_one_calls_the_tool_on_the_runs_own_thread() {
+        List<Thread> callers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Tool where = Tool.of("where", "Notes the thread it runs on.", (p, c) -> {
+            callers.add(Thread.currentThread());
+            return p;
+        });
+        String plan = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "where", "for_each": "${xs}",
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]""";
+        PlanVm concurrent = PlanVm.builder().tools(List.of(where)).build();
+        RunResult one = concurrent.run(load(concurrent, plan), Map.of("xs", json("[1]")));
+        assertThat(one.finalAnswer()).isEqualTo(json("[{\"x\": 1}]"));
+        assertThat(callers).containsExactly(Thread.currentThread());
+
+        callers.clear();
+        PlanVm capOne =
+                PlanVm.builder().tools(List.of(where)).maxInFlightPerRun(1).build();
+        RunResult three = capOne.run(load(capOne, plan), Map.of("xs", json("[1, 2, 3]")));
+        assertThat(three.finalAnswer()).isEqualTo(json("[{\"x\": 1}, {\"x\": 2}, {\"x\": 3}]"));
+        assertThat(callers).containsOnly(Thread.currentThread()).hasSize(3);
+
+        callers.clear();
+        RunResult two = concurrent.run(load(concurrent, plan), Map.of("xs", json("[1, 2]")));
+        assertThat(two.finalAnswer()).isEqualTo(json("[{\"x\": 1}, {\"x\": 2}]"));
+        assertThat(callers).hasSize(2).doesNotContain(Thread.currentThread());
+    }
+
+    @Test
+    void an_element_whose_tool_answers_a_value_json_cannot_hold_fails_that_element_only() {
+        for (boolean sequential : List.of(true, false)) {
+            Tool nan = Tool.of(
+                    "nan",
+                    "Answers NaN for a negative x.",
+                    (p, c) -> p.path("x").asInt() < 0
+                            ? com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.NaN)
+                            : p.path("x"));
+            PlanVm vm = PlanVm.builder().tool(nan).sequential(sequential).build();
+            RunResult result = vm.run(load(vm, """
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "nan", "for_each": [1, -2, 3],
+                       "tool_params": {"x": "${item}"}, "output_vars": "final_answer", "on_error": {"value": 0}}}]"""), Map.of());
+            assertThat(result.succeeded()).as("sequential " + sequential).isTrue();
+            assertThat(result.finalAnswer()).isEqualTo(json("[1, 0, 3]"));
+            assertThat(result.variables().get("last_error").path("message").asText())
+                    .startsWith("for_each element 1 (of 3): tool 'nan' failed: ")
+                    .contains("answered a value JSON cannot hold");
+        }
+    }
+
+    @Test
+    void the_trace_lists_the_failed_attempts_of_elements_that_were_retried() {
+        AtomicInteger calls = new AtomicInteger();
+        Tool once = Tool.of("once", "Fails its first call, then answers.", (p, c) -> {
+            if (calls.getAndIncrement() == 0) {
+                throw ToolException.transientFailure("503", null);
+            }
+            return p.path("x");
+        });
+        PlanVm vm = PlanVm.builder()
+                .tool(once)
+                .sequential(true)
+                .retryPolicy(new dev.planvm.tools.call.RetryPolicy(2, java.time.Duration.ZERO, java.time.Duration.ZERO))
+                .build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "once", "for_each": [1, 2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]"""), Map.of());
+        assertThat(result.finalAnswer()).isEqualTo(json("[1, 2]"));
+        assertThat(result.trace().at("/steps/0/inputs/attempts")).hasSize(1);
+        assertThat(result.trace().at("/steps/0/inputs/attempts/0").toString()).contains("503");
+    }
+
+    @Test
+    void a_dry_run_of_an_empty_list_marks_no_placeholder() {
+        PlanVm vm = vm(false);
+        RunResult result = vm.run(load(vm, MAP_OBJECTS), Map.of("people", json("[]")), RunMode.dryRun(true));
+        assertThat(result.finalAnswer()).isEqualTo(json("[]"));
+        assertThat(result.trace().at("/steps/0/inputs").has("placeholder")).isFalse();
+    }
+
+    @Test
+    void an_element_whose_tool_throws_an_error_fails_that_element_naming_the_tool() {
+        Tool broken = Tool.of("broken", "Throws an Error for a negative x.", (p, c) -> {
+            if (p.path("x").asInt() < 0) {
+                throw new AssertionError("broken tool");
+            }
+            return p.path("x");
+        });
+        PlanVm vm = PlanVm.builder().tool(broken).build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "broken", "for_each": [1, -2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer", "on_error": {"value": 0}}}]"""), Map.of());
+        assertThat(result.succeeded()).as(String.valueOf(result.error())).isTrue();
+        assertThat(result.finalAnswer()).isEqualTo(json("[1, 0]"));
+        assertThat(result.variables().get("last_error").path("message").asText())
+                .startsWith("for_each element 1 (of 2): tool 'broken' failed: ")
+                .contains("broken tool");
+    }
+
+    @Test
+    void an_element_that_overflows_the_stack_fails_the_run_as_exhausted_whatever_on_error_says() {
+        Tool deep = Tool.of("deep", "Overflows the stack for a negative x.", (p, c) -> {
+            if (p.path("x").asInt() < 0) {
+                throw new StackOverflowError();
+            }
+            return p.path("x");
+        });
+        PlanVm vm = PlanVm.builder().tool(deep).build();
+        RunResult result = vm.run(load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "deep", "for_each": [1, -2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer", "on_error": {"value": 0}}}]"""), Map.of());
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().kind()).isEqualTo(dev.planvm.vm.run.FailureKind.LIMIT_REACHED);
+        assertThat(result.error().describe()).contains("overflowed the stack");
+    }
+
+    @Test
+    void interrupting_a_run_that_waits_for_its_elements_cancels_the_calls_in_flight() throws Exception {
+        CountDownLatch bothIn = new CountDownLatch(2);
+        CountDownLatch bothCancelled = new CountDownLatch(2);
+        Tool blocking = Tool.of("blocking", "Waits until interrupted.", (p, c) -> {
+            bothIn.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                bothCancelled.countDown();
+                Thread.currentThread().interrupt();
+            }
+            return p;
+        });
+        PlanVm vm = PlanVm.builder().tool(blocking).build();
+        Plan plan = load(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "blocking", "for_each": [1, 2],
+                   "tool_params": {"x": "${item}"}, "output_vars": "final_answer"}}]""");
+        RunResult[] result = new RunResult[1];
+        boolean[] stillInterrupted = new boolean[1];
+        Thread runner = new Thread(() -> {
+            result[0] = vm.run(plan, Map.of());
+            stillInterrupted[0] = Thread.currentThread().isInterrupted();
+        });
+        runner.start();
+        assertThat(bothIn.await(30, TimeUnit.SECONDS)).isTrue();
+        runner.interrupt();
+        runner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(runner.isAlive()).isFalse();
+        assertThat(bothCancelled.await(30, TimeUnit.SECONDS))
+                .as("both calls in flight were interrupted")
+                .isTrue();
+        assertThat(stillInterrupted[0]).as("the run thread keeps its interrupt").isTrue();
+        assertThat(result[0].succeeded()).isFalse();
+        assertThat(result[0].error().describe())
+                .startsWith(
+                        "seq_no 0 (calling): for_each element 0 (of 2): tool 'blocking' failed: interrupted while waiting for")
+                .contains("1 more element(s) failed too");
+    }
 }

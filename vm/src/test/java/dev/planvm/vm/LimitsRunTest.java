@@ -14,6 +14,7 @@ import dev.planvm.tools.Tool;
 import dev.planvm.vm.run.RunLimits;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,30 @@ class LimitsRunTest {
         assertThatThrownBy(() -> RunLimits.DEFAULT.withMaxStringLength(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RunLimits.DEFAULT.withMaxValueSize(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThat(RunLimits.DEFAULT).isEqualTo(new RunLimits(1_000_000, 5 * 1024 * 1024, 500));
+    }
+
+    @Test
+    void a_condition_prompt_rendered_exactly_at_the_string_limit_is_asked_and_one_character_more_is_not() {
+        JsonNode x = json("[\"abc\", 1]");
+        int rendered = "[\"abc\",1]".length();
+        String plan = """
+                [{"seq_no": 0, "type": "jmp", "parameters": {"condition_prompt": "${x}", "jump_if_true": 1}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "asked"}}]""";
+        TestTools tools = new TestTools().answering(List.of(true));
+
+        PlanVm fits = PlanVm.builder()
+                .conditionEvaluator(tools.conditions())
+                .runLimits(RunLimits.DEFAULT.withMaxStringLength(rendered))
+                .build();
+        PlanVm over = PlanVm.builder()
+                .conditionEvaluator(tools.conditions())
+                .runLimits(RunLimits.DEFAULT.withMaxStringLength(rendered - 1))
+                .build();
+
+        assertThat(run(fits, plan, Map.of("x", x)).finalAnswer().asText()).isEqualTo("asked");
+        assertThat(run(over, plan, Map.of("x", x)).error().describe())
+                .isEqualTo("seq_no 0 (jmp): the condition_prompt would be text of more than " + (rendered - 1)
+                        + " characters, the limit for one string");
     }
 
     private static PlanVm vm(RunLimits limits) {

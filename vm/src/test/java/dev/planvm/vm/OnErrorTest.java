@@ -308,4 +308,52 @@ class OnErrorTest {
         assertThat(result.finalAnswer().asText()).isEqualTo("fallback");
         assertThat(result.failedSteps()).isEmpty();
     }
+
+    private static final String VALUE_THAT_DOES_NOT_BIND = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "fail", "tool_params": {"message": "down"},
+               "output_vars": ["a", "b"], "on_error": {"value": "not an object"}}},
+             {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "went on"}}]""";
+
+    @Test
+    void an_on_error_value_that_cannot_be_bound_fails_the_run_with_the_calls_own_error() {
+        PlanVm vm = vm(true);
+        RunResult result = vm.run(load(vm, VALUE_THAT_DOES_NOT_BIND), Map.of());
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.error().describe()).isEqualTo("seq_no 0 (calling): tool 'fail' failed: down");
+        assertThat(result.variables()).doesNotContainKeys("a", "b", "last_error");
+    }
+
+    @Test
+    void a_run_that_keeps_going_goes_on_past_an_on_error_value_that_cannot_be_bound() {
+        PlanVm vm = vm(true);
+        RunResult result = keepGoing(vm, load(vm, VALUE_THAT_DOES_NOT_BIND));
+        assertThat(result.succeeded()).isTrue();
+        assertThat(result.finalAnswer().asText()).isEqualTo("went on");
+        assertThat(result.failedSteps())
+                .extracting(StepError::seqNo, StepError::message)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, "tool 'fail' failed: down"));
+        assertThat(result.trace().at("/steps/0/handled").asText()).isEqualTo("keep_going");
+    }
+
+    @Test
+    void a_failure_whose_causes_form_a_cycle_fails_its_step_and_on_error_still_handles_it() {
+        Tool looping = Tool.of("looping", "Fails with causes that cite each other.", (p, c) -> {
+            RuntimeException first = new RuntimeException("first");
+            RuntimeException second = new RuntimeException("second", first);
+            first.initCause(second);
+            throw first;
+        });
+        PlanVm vm = PlanVm.builder().tool(looping).retryPolicy(RetryPolicy.NONE).build();
+        RunResult failed = vm.run(load(vm, """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "looping", "output_vars": "a"}}]"""), Map.of());
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.error().seqNo()).isZero();
+        assertThat(failed.error().message()).contains("first");
+
+        RunResult handled = vm.run(load(vm, """
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "looping", "output_vars": "a",
+                           "on_error": {"value": "fallback"}}},
+                         {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${a} ${last_error.kind}"}}]"""), Map.of());
+        assertThat(handled.finalAnswer().asText()).isEqualTo("fallback tool_error");
+    }
 }

@@ -354,4 +354,64 @@ class StreamedStartsTest {
                     .isEqualTo(assigns < 1_000 ? List.of(assigns) : List.of());
         }
     }
+
+    /** Starts every instruction of {@code plan} early, waits until each call answered, then runs the plan. */
+    private static RunResult startedEarlyThenRun(PlanVm vm, Plan plan) throws InterruptedException {
+        RunSession session = vm.session(RunMode.live());
+        EarlyStarts early = session.startEarly(INPUTS);
+        plan.instructions().forEach(early::arrived);
+        await(early, calls -> !calls.isEmpty() && allAnswered(calls));
+        early.finish();
+        assertThat(seqNos(early)).as("started early").containsExactly(0);
+        RunResult result =
+                vm.run(RunRequest.builder(plan).inputs(INPUTS).session(session).build());
+        assertThat(session.earlyAnswersUsed())
+                .as("the early answer was used at its turn")
+                .isEqualTo(1);
+        return result;
+    }
+
+    @Test
+    void a_call_that_failed_early_fails_its_step_at_its_turn_without_being_made_again() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        PlanVm vm = PlanVm.builder()
+                .tool(tool("broken", params -> {
+                    calls.incrementAndGet();
+                    throw new IllegalStateException("broken on purpose");
+                }))
+                .retryPolicy(dev.planvm.tools.call.RetryPolicy.NONE)
+                .build();
+        Plan plan = vm.loader()
+                .load("[" + call(0, "broken", "x", "final_answer") + "]", "p.json")
+                .planOrThrow();
+
+        RunResult result = startedEarlyThenRun(vm, plan);
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().seqNo()).isZero();
+        assertThat(result.error().message()).contains("broken on purpose");
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void the_retries_of_a_call_that_failed_early_are_recorded_by_its_step_at_its_turn() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        PlanVm vm = PlanVm.builder()
+                .tool(tool("flaky", params -> {
+                    calls.incrementAndGet();
+                    throw dev.planvm.tools.ToolException.transientFailure("503", null);
+                }))
+                .retryPolicy(new dev.planvm.tools.call.RetryPolicy(2, java.time.Duration.ZERO, java.time.Duration.ZERO))
+                .build();
+        Plan plan = vm.loader()
+                .load("[" + call(0, "flaky", "x", "final_answer") + "]", "p.json")
+                .planOrThrow();
+
+        RunResult result = startedEarlyThenRun(vm, plan);
+
+        assertThat(result.succeeded()).isFalse();
+        assertThat(result.error().message()).contains("503");
+        assertThat(calls).as("two attempts, both early").hasValue(2);
+        assertThat(result.trace().at("/steps/0/inputs/attempts")).hasSize(2);
+    }
 }
