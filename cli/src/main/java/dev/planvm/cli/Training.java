@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * discarded; files go to a temporary directory that is deleted. Not a command: {@code ./planvm} runs it as
  * {@code java -cp planvm.jar dev.planvm.cli.Training}.
  */
-public final class Training {
+final class Training {
 
     private static final String README_PLAN = "plans/stackvm-tidb-best-practices.json";
     private static final String README_CASSETTE = "plans/stackvm-tidb-best-practices.cassette.json";
