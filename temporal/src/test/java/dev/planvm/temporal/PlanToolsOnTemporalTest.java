@@ -44,6 +44,14 @@ class PlanToolsOnTemporalTest {
     private static final Map<String, AtomicInteger> invocations = new ConcurrentHashMap<>();
     private static final CountDownLatch hung = new CountDownLatch(1);
     private static final CountDownLatch release = new CountDownLatch(1);
+    /** A plan tool that calls {@code step} twice, the second time on the first answer. */
+    private static final String TWICE = """
+            {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}},
+              "required": ["start"]}, "output": {"type": "string"},
+             "plan": [
+              {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
+              {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""";
+
     private static String queue;
     private static PlanWorkers workers;
 
@@ -205,18 +213,12 @@ class PlanToolsOnTemporalTest {
 
     @Test
     void a_recording_on_temporal_nests_each_childs_calls_and_replays_locally_and_on_temporal() {
-        String twice = """
-                {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}},
-                  "required": ["start"]}, "output": {"type": "string"},
-                 "plan": [
-                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
-                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""";
         String parent = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "x"}, "output_vars": ["x"]}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "y"}, "output_vars": ["y"]}},
                  {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${x} ${y}"}}]""";
         PlanRequest request = PlanRequest.live("twice-parent.json", parent, Map.of())
-                .withPlanTools(List.of(new PlanToolSource("twice.json", twice)), null);
+                .withPlanTools(List.of(new PlanToolSource("twice.json", TWICE)), null);
         TemporalPlans plans = TestTemporal.plans(queue);
 
         PlanResponse recorded = plans.run(request.withMode("record", null, false));
@@ -238,7 +240,7 @@ class PlanToolsOnTemporalTest {
                 .planTool(PlanVm.builder()
                         .build()
                         .loader()
-                        .load(twice, "twice.json")
+                        .load(TWICE, "twice.json")
                         .planOrThrow())
                 .build();
         RunResult replayedLocally = local.run(
@@ -263,12 +265,6 @@ class PlanToolsOnTemporalTest {
 
     @Test
     void two_children_making_the_same_call_each_replay_their_own_recorded_answers_as_locally() throws IOException {
-        String twice = """
-                {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}},
-                  "required": ["start"]}, "output": {"type": "string"},
-                 "plan": [
-                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
-                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""";
         String parent = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "s"}, "output_vars": ["x"]}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "s"}, "output_vars": ["y"]}},
@@ -291,7 +287,7 @@ class PlanToolsOnTemporalTest {
                 .planTool(PlanVm.builder()
                         .build()
                         .loader()
-                        .load(twice, "twice.json")
+                        .load(TWICE, "twice.json")
                         .planOrThrow())
                 .build();
         RunResult replayedLocally = local.run(
@@ -299,7 +295,7 @@ class PlanToolsOnTemporalTest {
         PlanResponse replayed = TestTemporal.plans(queue)
                 .run(PlanRequest.live("same-call.json", parent, Map.of())
                         .withSettings(RunSettings.defaults().withConcurrency(true, 1))
-                        .withPlanTools(List.of(new PlanToolSource("twice.json", twice)), null)
+                        .withPlanTools(List.of(new PlanToolSource("twice.json", TWICE)), null)
                         .withMode("replay", cassette.toJson(), false));
 
         assertThat(replayedLocally.finalAnswer().asText()).isEqualTo("A2 B2");
