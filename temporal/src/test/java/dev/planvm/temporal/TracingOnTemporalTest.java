@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * A run on Temporal is one connected trace: the workflow's spans (the run, its steps, its calls) and,
  * under each call's span, the span of the activity that answered it on a worker, whose context reached
  * the worker as the W3C {@code traceparent} in the activity's input; under the submitting client's span
- * when there is one (the request's {@code traceparent}), also after the workflow moved to another worker.
+ * when there is one (the request's {@code traceparent}), also after the workflow moved to another worker; a
+ * plan tool's child workflow under the parent's span of its call.
  */
 class TracingOnTemporalTest {
 
@@ -189,6 +190,68 @@ class TracingOnTemporalTest {
                 .allSatisfy(span -> assertThat(span.getTraceId())
                         .isEqualTo(client.getSpanContext().getTraceId()));
         assertThat(spans).extracting(SpanData::getName).contains("planvm.activity execute_tool greet");
+    }
+
+    @Test
+    @SuppressWarnings("try") // the workers run while the plan does
+    void a_plan_tool_child_workflow_runs_in_its_parent_trace_under_the_span_of_its_call() throws Exception {
+        String queue = TestTemporal.queue("traced-child");
+        String twice = """
+                {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}}},
+                 "plan": [
+                  {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
+                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""";
+        TemporalPlans plans = TestTemporal.plans(queue);
+        String id;
+        try (PlanWorkers workers = PlanWorkers.builder(
+                        TestTemporal.environment().getWorkflowClient())
+                .taskQueue(queue)
+                .openTelemetry(telemetry)
+                .tool(Tool.of(
+                        "step",
+                        "appends +",
+                        (params, context) -> TextNode.valueOf(params.get("n").asText() + "+")))
+                .build()
+                .start()) {
+            id = plans.start(
+                    PlanRequest.live("parent.json", """
+                            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "a"}, "output_vars": "final_answer"}}]""", Map.of())
+                            .withPlanTools(
+                                    List.of(new dev.planvm.temporal.contract.PlanToolSource("twice.json", twice)),
+                                    null),
+                    null);
+            assertThat(plans.result(id).finalAnswer().asText()).isEqualTo("a++");
+        }
+
+        List<SpanData> spans = exporter.getFinishedSpanItems();
+        Map<String, SpanData> byId = spans.stream().collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
+        List<SpanData> runs = spans.stream()
+                .filter(span -> span.getName().equals("planvm.run"))
+                .toList();
+        assertThat(runs).as("the parent's run span and the child workflow's").hasSize(2);
+        SpanData parent = runs.stream()
+                .filter(span -> !span.getParentSpanContext().isValid())
+                .findFirst()
+                .orElseThrow();
+        SpanData child = runs.get(runs.indexOf(parent) == 0 ? 1 : 0);
+        SpanData call = byId.get(child.getParentSpanId());
+        assertThat(call).as("the parent workflow's span of the plan-tool call").isNotNull();
+        assertThat(call.getName()).isEqualTo("execute_tool twice");
+        assertThat(spans)
+                .as("one trace from the parent run to the child's activities")
+                .allSatisfy(span -> assertThat(span.getTraceId()).isEqualTo(parent.getTraceId()));
+        assertThat(spans.stream().filter(span -> span.getName().equals("planvm.activity execute_tool step")))
+                .hasSize(2);
+
+        // the child's input carries the call's traceparent, which a replay of the parent does not make again
+        Worker replaying = WorkerFactory.newInstance(TestTemporal.environment().getWorkflowClient())
+                .newWorker("replay-" + queue);
+        dev.planvm.temporal.internal.WorkerParts.registerWorkflow(replaying, REPLAY, telemetry);
+        WorkflowReplayer.replayWorkflowExecution(
+                TestTemporal.environment().getWorkflowClient().fetchHistory(id), replaying);
+        assertThat(exporter.getFinishedSpanItems())
+                .as("no span made again by the replay")
+                .hasSize(spans.size());
     }
 
     @Test

@@ -85,6 +85,40 @@ class RunSpansTest {
     }
 
     @Test
+    void a_plan_tool_child_run_is_in_its_parent_trace_under_the_span_of_its_call() {
+        Plan twice =
+                new dev.planvm.instructions.PlanLoader().load("""
+                        {"name": "twice", "inputs": {"type": "object", "properties": {"start": {"type": "string"}}},
+                         "plan": [
+                          {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${start}"}, "output_vars": "a"}},
+                          {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "step", "tool_params": {"n": "${a}"}, "output_vars": "final_answer"}}]}""", "twice.json").planOrThrow();
+        PlanVm vm = PlanVm.builder()
+                .tool(Tool.of(
+                        "step",
+                        "appends +",
+                        (params, context) -> TextNode.valueOf(params.get("n").asText() + "+")))
+                .planTool(twice)
+                .openTelemetry(telemetry)
+                .build();
+
+        RunResult result = run(vm, """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "a"}, "output_vars": "final_answer"}}]""");
+
+        assertThat(result.finalAnswer().asText()).isEqualTo("a++");
+        List<SpanData> spans = exporter.getFinishedSpanItems();
+        Map<String, SpanData> byId = spans.stream().collect(Collectors.toMap(SpanData::getSpanId, s -> s));
+        List<SpanData> runs =
+                spans.stream().filter(s -> s.getName().equals("planvm.run")).toList();
+        assertThat(runs).as("the parent's run span and the child run's").hasSize(2);
+        SpanData parent = only(runs, s -> !s.getParentSpanContext().isValid());
+        SpanData child = only(runs, s -> s != parent);
+        SpanData call = byId.get(child.getParentSpanId());
+        assertThat(call).as("the parent's span of the plan-tool call").isNotNull();
+        assertThat(call.getName()).isEqualTo("execute_tool twice");
+        assertThat(spans).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(parent.getTraceId()));
+    }
+
+    @Test
     void calls_started_early_are_children_of_their_steps_under_the_run() {
         PlanVm vm = PlanVm.builder()
                 .tool(search(new CountDownLatch(3)))

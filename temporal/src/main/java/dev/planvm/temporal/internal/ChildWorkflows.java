@@ -88,7 +88,8 @@ final class ChildWorkflows implements ChildRunner {
                 clock == null ? parent.now() : clock.now().toString(),
                 clock == null ? parent.zone() : clock.zone().getId(),
                 parent.planTools(),
-                parent.maxPlanDepth());
+                parent.maxPlanDepth(),
+                TemporalSpans.traceparent()); // the child's run span starts under this call's span: one trace
         PlanWorkflow child = Workflow.newChildWorkflowStub(
                 PlanWorkflow.class,
                 ChildWorkflowOptions.newBuilder()
