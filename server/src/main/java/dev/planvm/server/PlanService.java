@@ -62,6 +62,9 @@ public final class PlanService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PlanService.class);
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
+    /** The most element rows per step a run's document gives ({@code max_elements}): all a map can have. */
+    public static final int MAX_ELEMENT_ROWS = dev.planvm.instructions.ForEach.MAX_ELEMENTS;
+
     private static final Set<String> INPUT_FIELDS = Set.of("call_id", "value");
     private static final Set<String> VALIDATE_FIELDS =
             Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps");
@@ -382,17 +385,27 @@ public final class PlanService implements AutoCloseable {
         return RunDocuments.accepted(submitted.id());
     }
 
-    /** A stored run with its trace and a map step's element rows ({@link ElementRows}) ({@code GET /v1/runs/{id}}). */
+    /** {@link #run(String, int)} with {@link ElementRows#DEFAULT_MAX} element rows per step. */
     public ObjectNode run(String id) {
+        return run(id, ElementRows.DEFAULT_MAX);
+    }
+
+    /**
+     * A stored run with its trace and a map step's element rows ({@link ElementRows}), at most {@code maxElements}
+     * per step ({@code GET /v1/runs/{id}?max_elements=N}, MCP {@code get_run}).
+     */
+    public ObjectNode run(String id, int maxElements) {
+        if (maxElements < 0 || maxElements > MAX_ELEMENT_ROWS) {
+            throw new ServiceException(
+                    ServiceException.Kind.BAD_REQUEST,
+                    "max_elements must be 0 to " + MAX_ELEMENT_ROWS + ", not " + maxElements);
+        }
         StoredRun run = find(id);
         ObjectNode document = RunDocuments.full(
                 run, state(run), guard(() -> store.caller(run.id())), guard(() -> store.children(run.id())));
         document.set("pending", pending(run));
         ElementRows.add(
-                document,
-                (ArrayNode) document.get("steps"),
-                guard(() -> store.elements(run.id())),
-                ElementRows.DEFAULT_MAX);
+                document, (ArrayNode) document.get("steps"), guard(() -> store.elements(run.id())), maxElements);
         return document;
     }
 

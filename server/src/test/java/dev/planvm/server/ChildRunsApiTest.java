@@ -177,6 +177,15 @@ class ChildRunsApiTest {
             assertThat(run.at("/steps/1").has("elements"))
                     .as("a step that maps nothing has no rows")
                     .isFalse();
+
+            JsonNode first = fixture.get("/v1/runs/" + done.path("id").asText() + "?max_elements=1")
+                    .json()
+                    .at("/steps/0");
+            assertThat(first.path("elements")).as(first.toString()).hasSize(1);
+            assertThat(first.path("elements_more").asInt()).isEqualTo(2);
+            Answer refused = fixture.get("/v1/runs/" + done.path("id").asText() + "?max_elements=1001");
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.response().body()).contains("max_elements must be a whole number from 0 to 1000");
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.planvm.server.ServiceException;
 import dev.planvm.server.internal.UiAssets;
 import dev.planvm.server.report.HtmlReport;
 import dev.planvm.server.report.Reports;
+import dev.planvm.vm.durable.ElementRows;
 import dev.planvm.vm.durable.StoredRun;
 import java.io.IOException;
 import java.io.InputStream;
@@ -153,7 +154,11 @@ final class Api {
         String action = run.group(2);
         if (action == null) {
             only(request, "GET");
-            return new Response.Json(200, service.run(id));
+            return new Response.Json(
+                    200,
+                    service.run(
+                            id,
+                            request.number("max_elements", ElementRows.DEFAULT_MAX, 0, PlanService.MAX_ELEMENT_ROWS)));
         }
         if (action.equals("events")) {
             only(request, "GET");

@@ -11,6 +11,7 @@ import dev.planvm.server.RunRequest;
 import dev.planvm.server.ServiceException;
 import dev.planvm.server.internal.Json;
 import dev.planvm.tools.JsonSchemas;
+import dev.planvm.vm.durable.ElementRows;
 import dev.planvm.vm.plantools.PlanTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -88,7 +89,11 @@ final class McpTools {
                         "A stored run by id: its status, inputs, result or error, pending approval or input, and the trace of "
                                 + "every committed step.",
                         GET_RUN,
-                        args -> new Answer(service.run(args.path("run_id").asText()), false)),
+                        args -> new Answer(
+                                service.run(
+                                        args.path("run_id").asText(),
+                                        args.path("max_elements").asInt(ElementRows.DEFAULT_MAX)),
+                                false)),
                 tool(
                         json,
                         "answer_input",
@@ -304,8 +309,10 @@ final class McpTools {
                     + "\"now\": {\"type\": \"string\", \"description\": \"The run's clock for the date/time helpers, e.g. 2026-11-26T09:00:00Z.\"}, "
                     + "\"tz\": {\"type\": \"string\", \"description\": \"The run's time zone, e.g. Europe/Oslo.\"}, "
                     + "\"keep_going\": {\"type\": \"boolean\", \"description\": \"Go on past failed steps (listed in failed_steps).\"}}, \"required\": [\"plan\"]}";
-    static final String GET_RUN =
-            "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}}, \"required\": [\"run_id\"]}";
+    static final String GET_RUN = "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}, "
+            + "\"max_elements\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": " + PlanService.MAX_ELEMENT_ROWS
+            + ", \"description\": \"At most this many element rows of each for_each step (default "
+            + ElementRows.DEFAULT_MAX + "); elements_more counts the rest.\"}}, \"required\": [\"run_id\"]}";
     static final String ANSWER_INPUT = "{\"type\": \"object\", \"properties\": {\"run_id\": {\"type\": \"string\"}, "
             + "\"call_id\": {\"type\": \"string\", \"description\": \"The pending.call_id of the waiting run.\"}, "
             + "\"value\": {\"description\": \"The answer: JSON that fits the input's schema, or one of its choices.\"}}, "

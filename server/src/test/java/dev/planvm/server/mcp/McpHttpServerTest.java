@@ -75,6 +75,27 @@ class McpHttpServerTest {
                                 .path("state")
                                 .asText())
                         .isEqualTo("succeeded");
+                String map = "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"upper\", "
+                        + "\"for_each\": [\"a\", \"b\", \"c\"], \"as\": \"t\", \"tool_params\": {\"text\": \"${t}\"}, "
+                        + "\"output_vars\": \"final_answer\"}}]";
+                String mapped = JSON.valueToTree(call(client, "run_plan", "{\"plan\": " + map + "}")
+                                .structuredContent())
+                        .path("id")
+                        .asText();
+                JsonNode rows = text(call(client, "get_run", "{\"run_id\": \"" + mapped + "\", \"max_elements\": 1}"))
+                        .at("/steps/0");
+                assertThat(rows.path("elements")).as(rows.toString()).hasSize(1);
+                assertThat(rows.path("elements_more").asInt()).isEqualTo(2);
+                assertThat(text(call(client, "get_run", "{\"run_id\": \"" + mapped + "\"}"))
+                                .at("/steps/0/elements"))
+                        .as("all three rows by default")
+                        .hasSize(3);
+                McpSchema.CallToolResult tooMany =
+                        call(client, "get_run", "{\"run_id\": \"" + mapped + "\", \"max_elements\": 1001}");
+                assertThat(tooMany.isError()).isTrue();
+                assertThat(((McpSchema.TextContent) tooMany.content().get(0)).text())
+                        .as("refused by the tool's input schema")
+                        .contains("max_elements");
                 McpSchema.CallToolResult invalid =
                         call(client, "validate_plan", "{\"plan\": [{\"seq_no\": 0, \"type\": \"jump\"}]}");
                 assertThat(invalid.isError()).isTrue();
