@@ -21,11 +21,19 @@ import java.util.Optional;
  *                     {@link Tool#defaultCallTimeout()} for the precedence), or {@code null} when no limit
  *                     was set: a tool bounds its own I/O (an HTTP request, an MCP call) by it, and by its
  *                     default when it is {@code null}. Not compared either.
+ * @param element      the call's index in the list of its {@code for_each} step (from 0), or {@link #NO_ELEMENT}
+ *                     for a call that is not one element of a map. A durable run keeps what an element waits for
+ *                     (an approval, an answer, a wake time) under its step and this index, so the elements of one
+ *                     map are waited for each on its own, even when their params are the same. Not compared, like
+ *                     the events: a cassette or an early answer matches a call by its tool and params.
  */
-public record CallContext(int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout) {
+public record CallContext(int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout, int element) {
 
     /** The {@code seq_no} of a call that no instruction of a plan makes (the agent asking for a plan). */
     public static final int NO_INSTRUCTION = -1;
+
+    /** The {@link #element} of a call that is not an element of a {@code for_each} step. */
+    public static final int NO_ELEMENT = -1;
 
     public CallContext {
         expectedKeys = List.copyOf(Objects.requireNonNull(expectedKeys, "expectedKeys"));
@@ -33,6 +41,14 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("a call's timeout must be positive, not " + timeout);
         }
+        if (element < NO_ELEMENT) {
+            throw new IllegalArgumentException("a call's element index must be 0 or more, not " + element);
+        }
+    }
+
+    /** A context that is no element of a map. */
+    public CallContext(int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout) {
+        this(seqNo, expectedKeys, events, timeout, NO_ELEMENT);
     }
 
     /** A context with no timeout set. */
@@ -52,12 +68,22 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
 
     /** This context reporting to {@code events}. */
     public CallContext withEvents(CallEvents events) {
-        return new CallContext(seqNo, expectedKeys, events, timeout);
+        return new CallContext(seqNo, expectedKeys, events, timeout, element);
     }
 
     /** This context with the attempt's timeout ({@code null}: none). */
     public CallContext withTimeout(Duration attemptTimeout) {
-        return new CallContext(seqNo, expectedKeys, events, attemptTimeout);
+        return new CallContext(seqNo, expectedKeys, events, attemptTimeout, element);
+    }
+
+    /** This context as the call of element {@code index} of a {@code for_each} step. */
+    public CallContext withElement(int index) {
+        return new CallContext(seqNo, expectedKeys, events, timeout, index);
+    }
+
+    /** Whether the call is one element of a {@code for_each} step. */
+    public boolean isElement() {
+        return element != NO_ELEMENT;
     }
 
     /** How long this attempt may take, when the run set a limit. */
@@ -73,7 +99,7 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
         return attemptTimeout().or(() -> own.filter(d -> !d.isZero())).orElse(byDefault);
     }
 
-    /** Same {@code seq_no} and expected keys (the events are not compared). */
+    /** Same {@code seq_no} and expected keys (the events, timeout and element are not compared). */
     @Override
     public boolean equals(Object o) {
         return o instanceof CallContext other && seqNo == other.seqNo && expectedKeys.equals(other.expectedKeys);
@@ -86,6 +112,7 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
 
     @Override
     public String toString() {
-        return "CallContext[seqNo=" + seqNo + ", expectedKeys=" + expectedKeys + "]";
+        return "CallContext[seqNo=" + seqNo + ", expectedKeys=" + expectedKeys
+                + (isElement() ? ", element=" + element : "") + "]";
     }
 }

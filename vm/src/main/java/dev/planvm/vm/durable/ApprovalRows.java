@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code approvals} table: calls that needed a reviewer's approval, found again by run, step,
- * tool and params (as the store writes them, secrets redacted). Callers hold the store's lock.
+ * The {@code approvals} table: calls that needed a reviewer's approval, found again by run, step, element of a
+ * {@code for_each} step ({@code -1} for a call that is none), tool and params (as the store writes them, secrets
+ * redacted). Callers hold the store's lock.
  */
 final class ApprovalRows {
 
@@ -25,57 +26,67 @@ final class ApprovalRows {
     }
 
     /** Records that the call waits for a decision (once: asking again changes nothing). */
-    void request(String runId, int stepIndex, int seqNo, String tool, String paramsJson) {
+    void request(String runId, int stepIndex, int seqNo, int element, String tool, String paramsJson) {
         db.update(
-                "INSERT OR IGNORE INTO approvals (run_id, step_index, seq_no, tool, params_json, requested_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO approvals (run_id, step_index, seq_no, element, tool, params_json, requested_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 runId,
                 stepIndex,
                 seqNo,
+                element,
                 tool,
                 paramsJson,
                 now());
     }
 
     /** The decision recorded for this call, if any. */
-    Optional<Approvals.Decision> decision(String runId, int stepIndex, String tool, String paramsJson) {
+    Optional<Approvals.Decision> decision(String runId, int stepIndex, int element, String tool, String paramsJson) {
         return db
                 .query(
-                        "SELECT decision, reason FROM approvals WHERE run_id = ? AND step_index = ? AND tool = ? "
-                                + "AND params_json = ? AND decision IS NOT NULL",
+                        "SELECT decision, reason FROM approvals WHERE run_id = ? AND step_index = ? AND element = ? "
+                                + "AND tool = ? AND params_json = ? AND decision IS NOT NULL",
                         rs -> new Approvals.Decision("approved".equals(rs.getString(1)), rs.getString(2)),
                         runId,
                         stepIndex,
+                        element,
                         tool,
                         paramsJson)
                 .stream()
                 .findFirst();
     }
 
-    /** Decides every call of the run that waits; returns how many there were. */
-    int decide(String runId, boolean approved, String reason) {
+    /** Decides the one call of the run that waits with this step, element, tool and params; whether it waited. */
+    boolean decide(
+            String runId, int stepIndex, int element, String tool, String paramsJson, boolean approved, String reason) {
         return db.update(
-                "UPDATE approvals SET decision = ?, reason = ?, decided_at = ? WHERE run_id = ? AND decision IS NULL",
-                approved ? "approved" : "denied",
-                reason == null ? "" : reason,
-                now(),
-                runId);
+                        "UPDATE approvals SET decision = ?, reason = ?, decided_at = ? WHERE run_id = ? AND "
+                                + "step_index = ? AND element = ? AND tool = ? AND params_json = ? AND decision IS NULL",
+                        approved ? "approved" : "denied",
+                        reason == null ? "" : reason,
+                        now(),
+                        runId,
+                        stepIndex,
+                        element,
+                        tool,
+                        paramsJson)
+                > 0;
     }
 
-    /** Every call of the run that needed approval, in the order they were asked. */
+    /** Every call of the run that needed approval, by step, then element, then the order they were asked. */
     List<StoredApproval> of(String runId) {
         return db.query(
-                "SELECT step_index, seq_no, tool, params_json, requested_at, decision, reason, decided_at "
-                        + "FROM approvals WHERE run_id = ? ORDER BY step_index, requested_at",
+                "SELECT step_index, seq_no, element, tool, params_json, requested_at, decision, reason, decided_at "
+                        + "FROM approvals WHERE run_id = ? ORDER BY step_index, element, requested_at",
                 rs -> new StoredApproval(
                         rs.getInt(1),
                         rs.getInt(2),
-                        rs.getString(3),
-                        parse(rs.getString(4)),
-                        rs.getString(5),
+                        rs.getInt(3),
+                        rs.getString(4),
+                        parse(rs.getString(5)),
                         rs.getString(6),
                         rs.getString(7),
-                        rs.getString(8)),
+                        rs.getString(8),
+                        rs.getString(9)),
                 runId);
     }
 

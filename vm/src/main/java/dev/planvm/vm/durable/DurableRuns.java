@@ -55,11 +55,13 @@ public final class DurableRuns {
 
     private final PlanVm vm;
     private final RunStore store;
+    private final Waits waits;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
 
     public DurableRuns(PlanVm vm, RunStore store) {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.store = Objects.requireNonNull(store, "store");
+        this.waits = new Waits(store);
     }
 
     /**
@@ -144,8 +146,7 @@ public final class DurableRuns {
                     + " (planvm resume " + id + ")");
         }
         try (Heartbeat alive = store.heartbeat(id)) {
-            return new DurableRun(
-                    id, run.parent(), run.stepsBefore(), execute(run.request(), id, run.stepsBefore(), 1));
+            return ended(id, run.parent(), run.stepsBefore(), execute(run.request(), id, run.stepsBefore(), 1));
         }
     }
 
@@ -208,7 +209,7 @@ public final class DurableRuns {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
-            return new DurableRun(id, run.id(), kept.size(), execute(checked, id, kept.size(), 1));
+            return ended(id, run.id(), kept.size(), execute(checked, id, kept.size(), 1));
         }
     }
 
@@ -277,13 +278,16 @@ public final class DurableRuns {
         if (waiting.status() == RunStatus.WAITING && waiting.pendingApproval().isPresent()) {
             throw new DurableRunException("run " + run.id() + " waits for approval of "
                     + waiting.pendingApproval()
-                            .map(a -> "seq_no " + a.seqNo() + " (" + a.tool() + ")")
+                            .map(a -> "seq_no " + a.seqNo()
+                                    + (a.isElement() ? " (for_each element " + a.element() + ", " : " (") + a.tool()
+                                    + ")")
                             .orElse("a call")
                     + where + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
         }
         store.pendingInput(waiting.id()).ifPresent(input -> {
             if (waiting.status() == RunStatus.WAITING) {
                 throw new DurableRunException("run " + run.id() + " waits for input at seq_no " + input.seqNo()
+                        + (input.isElement() ? " (for_each element " + input.element() + ")" : "")
                         + where + " (" + input.request().prompt() + "): answer it (planvm answer " + run.id()
                         + " --value JSON)");
             }
@@ -349,32 +353,46 @@ public final class DurableRuns {
             String runId, String callId, JsonNode value, RunRequest request, Map<String, JsonNode> secrets) {
         Tree tree = tree(find(runId));
         StoredRun run = tree.waiting();
-        StoredInput input = pendingInput(run);
-        if (callId != null && !callId.equals(input.callId())) {
-            throw new DurableRunException("run " + run.id() + " waits for input " + input.callId() + ", not " + callId);
-        }
+        StoredInput input = waits.input(run, callId);
         refuseWrongAnswer(run, input, value);
         RunRequest checked = continuation(tree.root(), request, secrets);
-        if (!store.answer(run.id(), input.stepIndex(), value)) {
+        if (!store.answer(run.id(), input.stepIndex(), input.element(), value)) {
             throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
         }
         return continueRun(find(tree.root().id()), checked, false);
     }
 
     /**
-     * The {@code human_input} call run {@code runId} waits for.
+     * The {@code human_input} call run {@code runId} waits for (the first, when elements of a {@code for_each} step wait
+     * for several).
      *
      * @throws DurableRunException for an unknown run, or one that does not wait for input
      */
     public StoredInput pendingInput(String runId) {
-        return pendingInput(tree(find(runId)).waiting());
+        return waits.input(tree(find(runId)).waiting(), null);
     }
 
-    private StoredInput pendingInput(StoredRun run) {
-        return store.pendingInput(run.id())
-                .filter(input -> run.status() == RunStatus.WAITING)
-                .orElseThrow(() -> new DurableRunException("run " + run.id() + " does not wait for input (it is "
-                        + run.status().label() + ")"));
+    /**
+     * The calls run {@code runId} waits for a person about — its own, or those of the child run (a plan tool's) it
+     * waits for: the approvals, then the questions, of the step it waits at, each in element order (several for a
+     * {@code for_each} step whose elements wait, one otherwise). The first is the one the run's message, {@code
+     * planvm show}, the HTTP API, MCP and the run browser name, and the one {@link #approve(String, boolean, String,
+     * RunRequest, Map)} decides and {@link #answer} answers without a call id. Empty when it does not wait.
+     *
+     * @throws DurableRunException for an unknown run
+     */
+    public List<WaitingCall> waiting(String runId) {
+        return waits.of(tree(find(runId)).waiting());
+    }
+
+    /** How a session of run {@code id} ended, with the calls it waits for when it ended waiting. */
+    private DurableRun ended(String id, String parent, int stepsBefore, RunResult result) {
+        return new DurableRun(
+                id,
+                parent,
+                stepsBefore,
+                result,
+                result.waiting() ? waits.of(tree(find(id)).waiting()) : List.of());
     }
 
     private static void refuseWrongAnswer(StoredRun run, StoredInput input, JsonNode value) {
@@ -390,7 +408,8 @@ public final class DurableRuns {
      * tool's — whose wait it waits for; a child's id continues its waiting parent too, see {@link Tree}), then
      * continues the run as {@link #resume} does (claim and lease included): the waiting step runs again and finds the
      * decision; approved, the call is made; denied, the step fails with {@code denied by a reviewer:
-     * REASON} (a re-plan sees the reason in the run's error).
+     * REASON} (a re-plan sees the reason in the run's error). When elements of a {@code for_each} step wait, this
+     * decides the first of them ({@link #waiting}) only: the run goes on with it and waits again for the next.
      *
      * @param request this session's mode, listeners, reviewer and control (as for {@link #resume})
      * @throws DurableRunException for an unknown run, or one that does not wait for approval
@@ -398,6 +417,25 @@ public final class DurableRuns {
      */
     public DurableRun approve(
             String runId, boolean approved, String reason, RunRequest request, Map<String, JsonNode> secrets) {
+        return approve(runId, List.of(), approved, reason, request, secrets);
+    }
+
+    /**
+     * {@link #approve(String, boolean, String, RunRequest, Map)} of the calls {@code callIds} name ({@link
+     * StoredApproval#callId}, {@link WaitingCall#callId}) among those the run waits for: each is decided alike, in
+     * one transaction, then the run continues. Naming several is how many calls are approved at once ({@code planvm
+     * approve RUN --all} names every call {@link #waiting} lists); none named decides the first.
+     *
+     * @throws DurableRunException for an unknown run, one that does not wait for approval, or an id it does not wait
+     *                             for (nothing is decided then)
+     */
+    public DurableRun approve(
+            String runId,
+            List<String> callIds,
+            boolean approved,
+            String reason,
+            RunRequest request,
+            Map<String, JsonNode> secrets) {
         Tree tree = tree(find(runId));
         StoredRun run = tree.waiting();
         if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
@@ -408,9 +446,11 @@ public final class DurableRuns {
                             : "")
                     + ")");
         }
+        List<StoredApproval> named = waits.approvals(run, callIds);
         RunRequest checked = continuation(tree.root(), request, secrets);
-        if (store.decide(run.id(), approved, reason) == 0) {
-            throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more");
+        if (!store.decide(run.id(), named, approved, reason)) {
+            throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more"
+                    + (named.size() > 1 ? " among those named (none was decided)" : ""));
         }
         return continueRun(find(tree.root().id()), checked, false);
     }
@@ -469,7 +509,7 @@ public final class DurableRuns {
                     checked.options().clock()); // a run stored before runs had clocks keeps this one from now on
         }
         try (Heartbeat alive = store.heartbeat(run.id())) {
-            return new DurableRun(
+            return ended(
                     run.id(),
                     run.parentRun(),
                     checked.start().steps(),

@@ -524,39 +524,81 @@ public final class RunStore implements AutoCloseable {
                 > 0;
     }
 
-    /** Records that run {@code runId}'s step {@code stepIndex} waits for a decision about this call. */
-    synchronized void requestApproval(String runId, int stepIndex, int seqNo, String tool, JsonNode params) {
-        approvals.request(runId, stepIndex, seqNo, tool, json(params));
+    /** Records that run {@code runId}'s step {@code stepIndex} waits for a decision about this call (of {@code element}). */
+    synchronized void requestApproval(
+            String runId, int stepIndex, int seqNo, int element, String tool, JsonNode params) {
+        approvals.request(runId, stepIndex, seqNo, element, tool, json(params));
     }
 
-    /** The decision recorded for this call of run {@code runId}'s step {@code stepIndex}, if any. */
-    synchronized Optional<Approvals.Decision> decision(String runId, int stepIndex, String tool, JsonNode params) {
-        return approvals.decision(runId, stepIndex, tool, json(params));
+    /** The decision recorded for this call of run {@code runId}'s step {@code stepIndex} (and {@code element}), if any. */
+    synchronized Optional<Approvals.Decision> decision(
+            String runId, int stepIndex, int element, String tool, JsonNode params) {
+        return approvals.decision(runId, stepIndex, element, tool, json(params));
     }
 
-    /** Decides the calls run {@code runId} waits for; returns how many there were. */
-    synchronized int decide(String runId, boolean approved, String reason) {
-        return approvals.decide(runId, approved, reason == null ? "" : redactor.redact(reason));
+    /**
+     * Decides each of {@code calls} of run {@code runId} (approvals it waits for), in one transaction: all of them, or
+     * — when one of them no longer waits (another reviewer decided it) — none; returns whether they were decided.
+     */
+    synchronized boolean decide(String runId, List<StoredApproval> calls, boolean approved, String reason) {
+        String why = reason == null ? "" : redactor.redact(reason);
+        try {
+            db.transaction(() -> {
+                for (StoredApproval call : calls) {
+                    if (!approvals.decide(
+                            runId, call.stepIndex(), call.element(), call.tool(), json(call.params()), approved, why)) {
+                        throw new Undecided();
+                    }
+                }
+            });
+            return true;
+        } catch (Undecided none) {
+            return false;
+        }
+    }
+
+    /** Ends {@link #decide}'s transaction without deciding anything. */
+    private static final class Undecided extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Undecided() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Records a decision about one call right when a reviewer made it (a prompt on a terminal). */
+    synchronized void decide(
+            String runId, int stepIndex, int element, String tool, JsonNode params, Approvals.Decision decision) {
+        approvals.decide(
+                runId, stepIndex, element, tool, json(params), decision.approved(), redactor.redact(decision.reason()));
     }
 
     /** Records that run {@code runId}'s step {@code stepIndex} waits for an answer to this {@code human_input} call. */
-    synchronized void requestInput(String runId, int stepIndex, int seqNo, JsonNode params) {
-        waits.requestInput(runId, stepIndex, seqNo, json(params));
+    synchronized void requestInput(String runId, int stepIndex, int seqNo, int element, JsonNode params) {
+        waits.requestInput(runId, stepIndex, seqNo, element, json(params));
     }
 
     /** The answer recorded for this {@code human_input} call of run {@code runId}'s step {@code stepIndex}, if any. */
-    synchronized Optional<JsonNode> answerOf(String runId, int stepIndex, JsonNode params) {
-        return waits.answerOf(runId, stepIndex, json(params)).map(RunStore::parse);
+    synchronized Optional<JsonNode> answerOf(String runId, int stepIndex, int element, JsonNode params) {
+        return waits.answerOf(runId, stepIndex, element, json(params)).map(RunStore::parse);
     }
 
-    /** Answers run {@code runId}'s pending input of step {@code stepIndex}; false when it has none there. */
-    synchronized boolean answer(String runId, int stepIndex, JsonNode answer) {
-        return waits.answer(runId, stepIndex, json(answer));
+    /** Answers run {@code runId}'s pending input of step {@code stepIndex} and {@code element}; false when it has none there. */
+    synchronized boolean answer(String runId, int stepIndex, int element, JsonNode answer) {
+        return waits.answer(runId, stepIndex, element, json(answer));
     }
 
-    /** The wake time kept for this {@code sleep} call of run {@code runId}'s step {@code stepIndex}, else {@code planned}, kept now. */
-    synchronized Instant wakeAt(String runId, int stepIndex, int seqNo, JsonNode params, Instant planned) {
-        return waits.wakeAt(runId, stepIndex, seqNo, json(params), planned);
+    /**
+     * The wake time kept for this {@code sleep} call of run {@code runId}'s step {@code stepIndex} (and {@code element}:
+     * each element of a map keeps its own), else {@code planned}, kept now.
+     */
+    synchronized Instant wakeAt(String runId, int stepIndex, int seqNo, int element, JsonNode params, Instant planned) {
+        return waits.wakeAt(runId, stepIndex, seqNo, element, json(params), planned);
+    }
+
+    /** The wake times run {@code id} (the full id) keeps for its {@code sleep} calls, by step and element. */
+    synchronized List<StoredWake> wakes(String id) {
+        return waits.wakes(id);
     }
 
     /**
@@ -641,9 +683,26 @@ public final class RunStore implements AutoCloseable {
         return waits.inputs(id);
     }
 
-    /** The {@code human_input} call run {@code id} (the full id) waits to have answered, if any. */
+    /**
+     * The {@code human_input} call run {@code id} (the full id) waits to have answered, if any: of the calls not answered
+     * at the step the run is at, the first element (see {@link #pendingInputs}).
+     */
     public synchronized Optional<StoredInput> pendingInput(String id) {
-        return waits.inputs(id).stream().filter(StoredInput::pending).findFirst();
+        return pendingInputs(id).stream().findFirst();
+    }
+
+    /**
+     * The {@code human_input} calls run {@code id} (the full id) waits to have answered: those not answered of the step
+     * the run is at (its committed steps + 1), in element order — one for a plain call, one per element that waits
+     * for a {@code for_each} step. A question asked at a step the run left (it failed there, then went on) is not one.
+     */
+    public synchronized List<StoredInput> pendingInputs(String id) {
+        int step = db.query("SELECT COUNT(*) FROM steps WHERE run_id = ?", rs -> rs.getInt(1), id)
+                        .get(0)
+                + 1;
+        return waits.inputs(id).stream()
+                .filter(input -> input.pending() && input.stepIndex() == step)
+                .toList();
     }
 
     /** How many runs the store holds by stored status label ({@code running} includes interrupted runs). */

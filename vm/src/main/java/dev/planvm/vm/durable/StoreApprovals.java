@@ -9,9 +9,9 @@ import java.util.Optional;
 
 /**
  * Approvals of one session of a stored run, decided through the store: the decision recorded for the
- * call (same step, tool and params), else what the session's reviewer (a prompt on a terminal) says,
+ * call (same step, element of a {@code for_each} step, tool and params), else what the session's reviewer (a prompt on a terminal) says,
  * recorded; else the call is stored as pending and the run waits. The answers to {@code human_input} calls
- * and the wake times of {@code sleep} calls go through the store the same way.
+ * and the wake times of {@code sleep} calls go through the store the same way, each element of a map on its own.
  */
 final class StoreApprovals implements Approvals {
 
@@ -31,13 +31,14 @@ final class StoreApprovals implements Approvals {
     @Override
     public Optional<Decision> decide(Call.ToolCall call) {
         int step = journal.nextStepIndex();
-        Optional<Decision> recorded = store.decision(runId, step, call.tool(), call.params());
+        int element = call.context().element();
+        Optional<Decision> recorded = store.decision(runId, step, element, call.tool(), call.params());
         if (recorded.isPresent()) {
             return recorded;
         }
         Optional<Decision> asked = reviewer == null ? Optional.empty() : reviewer.decide(call);
-        store.requestApproval(runId, step, call.context().seqNo(), call.tool(), call.params());
-        asked.ifPresent(decision -> store.decide(runId, decision.approved(), decision.reason()));
+        store.requestApproval(runId, step, call.context().seqNo(), element, call.tool(), call.params());
+        asked.ifPresent(decision -> store.decide(runId, step, element, call.tool(), call.params(), decision));
         return asked;
     }
 
@@ -48,15 +49,16 @@ final class StoreApprovals implements Approvals {
     @Override
     public Optional<JsonNode> answer(Call.ToolCall call) {
         int step = journal.nextStepIndex();
-        Optional<JsonNode> recorded = store.answerOf(runId, step, call.params());
+        int element = call.context().element();
+        Optional<JsonNode> recorded = store.answerOf(runId, step, element, call.params());
         if (recorded.isPresent()) {
             return recorded;
         }
-        store.requestInput(runId, step, call.context().seqNo(), call.params());
+        store.requestInput(runId, step, call.context().seqNo(), element, call.params());
         Optional<JsonNode> asked = reviewer == null ? Optional.empty() : reviewer.answer(call);
         if (asked.isPresent()
                 && InputRequest.of(call.params()).refusal(asked.get()).isEmpty()) {
-            store.answer(runId, step, asked.get());
+            store.answer(runId, step, element, asked.get());
         }
         return asked;
     }
@@ -68,6 +70,12 @@ final class StoreApprovals implements Approvals {
 
     @Override
     public Instant wakeAt(Call.ToolCall call, Instant planned) {
-        return store.wakeAt(runId, journal.nextStepIndex(), call.context().seqNo(), call.params(), planned);
+        return store.wakeAt(
+                runId,
+                journal.nextStepIndex(),
+                call.context().seqNo(),
+                call.context().element(),
+                call.params(),
+                planned);
     }
 }

@@ -67,6 +67,8 @@ final class StoreDatabase implements AutoCloseable {
                     }
                 }
                 migrate(statement);
+                keyByElement(connection, "approvals", "decision, reason, decided_at");
+                keyByElement(connection, "waits", "answer_json, answered_at");
             } catch (SQLException | IOException e) {
                 closeQuietly(connection);
                 throw e;
@@ -111,15 +113,60 @@ final class StoreDatabase implements AutoCloseable {
     }
 
     private static void addMissing(Statement statement, String table, String column, String type) throws SQLException {
+        if (!columns(statement, table).contains(column)) {
+            statement.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
+        }
+    }
+
+    private static List<String> columns(Statement statement, String table) throws SQLException {
         List<String> columns = new ArrayList<>();
         try (ResultSet rs = statement.executeQuery("PRAGMA table_info(" + table + ")")) {
             while (rs.next()) {
                 columns.add(rs.getString("name"));
             }
         }
-        if (!columns.contains(column)) {
-            statement.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
+        return columns;
+    }
+
+    /**
+     * A store written before the elements of a {@code for_each} step waited each on its own has an {@code approvals}
+     * or {@code waits} table whose key lacks the element: the table is rebuilt with the schema's key, its rows kept
+     * (as calls that are no element), in one transaction that also decides which of two processes opening the store
+     * at once rebuilds it.
+     */
+    private static void keyByElement(Connection connection, String table, String stateColumns)
+            throws SQLException, IOException {
+        String kept = "run_id, step_index, seq_no, tool, params_json, requested_at, " + stateColumns;
+        try (Statement statement = connection.createStatement()) {
+            if (columns(statement, table).contains("element")) {
+                return; // the usual case: no write lock taken
+            }
+            statement.execute("BEGIN IMMEDIATE");
+            try {
+                if (!columns(statement, table).contains("element")) {
+                    String before = table + "_before_elements";
+                    statement.execute("ALTER TABLE " + table + " RENAME TO " + before);
+                    statement.execute(createTable(table));
+                    statement.execute("INSERT INTO " + table + " (" + kept + ") SELECT " + kept + " FROM " + before);
+                    statement.execute("DROP TABLE " + before);
+                }
+                statement.execute("COMMIT");
+            } catch (SQLException e) {
+                statement.execute("ROLLBACK");
+                throw e;
+            }
         }
+    }
+
+    /** The schema's {@code CREATE TABLE} statement of {@code table}. */
+    private static String createTable(String table) throws IOException {
+        String start = "CREATE TABLE IF NOT EXISTS " + table + " (";
+        for (String ddl : schema().replaceAll("--[^\n]*", "").split(";")) {
+            if (ddl.strip().startsWith(start)) {
+                return ddl;
+            }
+        }
+        throw new IOException("schema.sql has no table " + table);
     }
 
     private static String schema() throws IOException {

@@ -49,9 +49,24 @@ public record StoredRun(
         approvals = List.copyOf(approvals);
     }
 
-    /** The call this run waits to have approved (no decision yet), if any. */
+    /**
+     * The call this run waits to have approved (no decision yet), if any: of {@link #pendingApprovals}, the first — the
+     * one every view (the run's message, {@code planvm show}, the HTTP API, the run browser) names.
+     */
     public Optional<StoredApproval> pendingApproval() {
-        return approvals.stream().filter(StoredApproval::pending).findFirst();
+        return pendingApprovals().stream().findFirst();
+    }
+
+    /**
+     * The calls this run waits to have approved: those with no decision yet of the step the run is at (its committed
+     * steps + 1), in element order — one for a plain call, one per element that waits for a {@code for_each} step. A
+     * call asked at a step the run left (it failed there, then went on) is not one.
+     */
+    public List<StoredApproval> pendingApprovals() {
+        int step = steps.size() + 1;
+        return approvals.stream()
+                .filter(a -> a.pending() && a.stepIndex() == step)
+                .toList();
     }
 
     /** Where a resume continues: after the last committed step, with every variable it left. */

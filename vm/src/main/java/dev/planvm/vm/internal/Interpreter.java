@@ -379,21 +379,23 @@ public final class Interpreter {
                 instruction.seqNo(),
                 instruction.type(),
                 call.tool(),
-                setup.redactor().redact(call.params()));
+                setup.redactor().redact(call.params()),
+                call.context().element());
+        String element = pending.isElement() ? "for_each element " + pending.element() + ": " : "";
         return new Ending(
                 RunStatus.WAITING,
                 new RunError(
                         instruction.seqNo(),
                         instruction.type(),
                         setup.redactor()
-                                .redact(
-                                        approval instanceof InputRequired input
+                                .redact(element
+                                        + (approval instanceof InputRequired input
                                                 ? "waiting for input: "
                                                         + abbreviate(
                                                                 input.request().prompt(), 300)
                                                 : "waiting for approval to call tool '" + call.tool() + "' with "
                                                         + abbreviate(
-                                                                pending.params().toString(), 300)),
+                                                                pending.params().toString(), 300))),
                         null,
                         null,
                         approval instanceof InputRequired

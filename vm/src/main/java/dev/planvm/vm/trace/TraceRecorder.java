@@ -261,11 +261,14 @@ public final class TraceRecorder implements RunListener {
             }
         }
         if (result.pending() != null) {
-            document.putObject("pending")
+            ObjectNode pending = document.putObject("pending")
                     .put("seq_no", result.pending().seqNo())
                     .put("type", result.pending().type())
-                    .put("tool", result.pending().tool())
-                    .set("params", values.bound(result.pending().params()));
+                    .put("tool", result.pending().tool());
+            if (result.pending().isElement()) {
+                pending.put("element", result.pending().element());
+            }
+            pending.set("params", values.bound(result.pending().params()));
         }
         JsonNode done = redactor.redact(document);
         synchronized (this) {

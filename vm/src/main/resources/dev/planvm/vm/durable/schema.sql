@@ -59,31 +59,35 @@ CREATE TABLE IF NOT EXISTS blob_refs (
 
 -- Calls that needed a reviewer's approval (approveTools): asked when the run reached them (it then
 -- waits), decided by planvm approve (or a prompt); the step that makes the call finds its decision here.
+-- Each element of a for_each step is a call of its own, asked and decided on its own.
 CREATE TABLE IF NOT EXISTS approvals (
     run_id        TEXT NOT NULL REFERENCES runs (id),
     step_index    INTEGER NOT NULL,       -- the step that makes the call (its committed predecessors + 1)
     seq_no        INTEGER NOT NULL,
+    element       INTEGER NOT NULL DEFAULT -1, -- the call's index in its for_each list; -1: not an element
     tool          TEXT NOT NULL,
     params_json   TEXT NOT NULL,          -- the interpolated params (secrets redacted)
     requested_at  TEXT NOT NULL,
     decision      TEXT,                   -- NULL while pending | approved | denied
     reason        TEXT,
     decided_at    TEXT,
-    PRIMARY KEY (run_id, step_index, tool, params_json)
+    PRIMARY KEY (run_id, step_index, element, tool, params_json)
 );
 
 -- Calls of the built-in human_input tool (the run waits for a person's answer) and sleep tool (its wake
 -- time, kept when the sleep starts): the step that makes the call finds them here when it runs again.
+-- Each element of a for_each step keeps its own question and answer, or its own wake time.
 CREATE TABLE IF NOT EXISTS waits (
     run_id        TEXT NOT NULL REFERENCES runs (id),
     step_index    INTEGER NOT NULL,       -- the step that makes the call (its committed predecessors + 1)
     seq_no        INTEGER NOT NULL,
+    element       INTEGER NOT NULL DEFAULT -1, -- the call's index in its for_each list; -1: not an element
     tool          TEXT NOT NULL,          -- human_input | sleep
     params_json   TEXT NOT NULL,          -- the interpolated params (secrets redacted)
     requested_at  TEXT NOT NULL,
     answer_json   TEXT,                   -- human_input: the answer, NULL while pending; sleep: the wake time
     answered_at   TEXT,
-    PRIMARY KEY (run_id, step_index, tool, params_json)
+    PRIMARY KEY (run_id, step_index, element, tool, params_json)
 );
 
 -- Answers of the elements of a for_each step, each committed as it settles, before the step itself

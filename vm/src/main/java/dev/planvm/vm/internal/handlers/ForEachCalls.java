@@ -11,6 +11,7 @@ import dev.planvm.instructions.ForEach;
 import dev.planvm.instructions.OnError;
 import dev.planvm.instructions.expr.Variables;
 import dev.planvm.tools.call.Call;
+import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.Outcome;
 import dev.planvm.vm.run.StepContext;
 import dev.planvm.vm.run.StepContext.Settled;
@@ -29,7 +30,13 @@ import java.util.List;
  * (and {@code last_error} describes the last failed element, with its {@code index}); with
  * {@code on_error.jump}, or without {@code on_error}, the step fails once every element has
  * settled, naming the first failed element (then {@code on_error.jump} jumps). A failure that
- * protects the machine, or a wait for approval, always ends the step.
+ * protects the machine always ends the step.
+ *
+ * <p>Each element is a call of its own ({@link dev.planvm.tools.CallContext#element}): in a durable run, what it
+ * waits for — a reviewer's approval, a person's answer, a wake time — is kept under the step and its index. Elements
+ * that wait stop the step, the run waiting (naming the first that waits) while the others' answers are kept; the
+ * step runs again once one of them is decided or answered. A step that has already failed for good (an element
+ * failed with no {@code on_error.value}) does not wait for the rest: it fails at once.
  */
 final class ForEachCalls {
 
@@ -64,7 +71,9 @@ final class ForEachCalls {
                 return name.equals(ForEach.INDEX) ? index : step.variables().get(name);
             });
             try {
-                Call.ToolCall call = CallingHandler.call(calling, element, step.limits());
+                Call.ToolCall one = CallingHandler.call(calling, element, step.limits());
+                Call.ToolCall call = new Call.ToolCall(
+                        one.tool(), one.params(), one.context().withElement(i)); // waits are kept per element
                 params.add(call.params());
                 calls.add(call);
                 callIndex.add(i);
@@ -82,10 +91,22 @@ final class ForEachCalls {
     }
 
     private static Outcome bind(Calling calling, StepContext step, Settled[] settled) {
+        RuntimeException wait = null;
+        boolean failed = false;
         for (Settled one : settled) {
-            if (!one.ok() && !StepError.recoverable(one.failure())) {
-                throw one.failure(); // a wait for approval, a limit: the step stops, whatever on_error says
+            if (one.ok()) {
+                continue;
             }
+            if (waits(one)) {
+                wait = wait == null ? one.failure() : wait; // the first element that waits is the one the run names
+            } else if (!StepError.recoverable(one.failure())) {
+                throw one.failure(); // a limit: the step stops, whatever on_error says
+            } else {
+                failed = true;
+            }
+        }
+        if (wait != null && !(failed && !(calling.onError() instanceof OnError.Value))) {
+            throw wait; // elements wait for a person: the step stops, whatever on_error says, and runs again later
         }
         ArrayNode outputs = JsonNodeFactory.instance.arrayNode(settled.length);
         ArrayNode handled = JsonNodeFactory.instance.arrayNode();
@@ -97,6 +118,10 @@ final class ForEachCalls {
             Settled one = settled[i];
             if (one.ok()) {
                 outputs.add(one.answer());
+                continue;
+            }
+            if (waits(one)) { // the step fails for another element: this one is not asked any more
+                outputs.addNull();
                 continue;
             }
             failures++;
@@ -136,6 +161,12 @@ final class ForEachCalls {
         }
         OutputBinding.values(calling.tool(), calling.outputVars(), outputs).forEach(step::set);
         return Outcome.next();
+    }
+
+    /** Whether the element waits for a person (an approval, an answer) rather than failed. */
+    private static boolean waits(Settled one) {
+        FailureKind kind = FailureKind.of(one.failure());
+        return kind == FailureKind.WAITING_FOR_APPROVAL || kind == FailureKind.WAITING_FOR_INPUT;
     }
 
     private static String elementMessage(Calling calling, int index, int size, RuntimeException failure) {
