@@ -3,7 +3,7 @@
 // screenshots to config.artifacts; RunBrowserTest asserts on the results. It exits 1 when a step could not be done.
 //
 // config: {base, chromium, artifacts, results, finished_id, waiting_id, input_id, live_body, report_file,
-//          token_base, token, token_run_id, children_base, children_parent_id}
+//          token_base, token, token_run_id, children_base, children_parent_id, map_base, map_id}
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +35,7 @@ async function newPage(viewport) {
   page.on('pageerror', (error) => results.console_errors.push(page.url() + ': ' + error.message));
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !(config.children_base && url.startsWith(config.children_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
+    if (!url.startsWith(config.base) && !(config.token_base && url.startsWith(config.token_base)) && !(config.children_base && url.startsWith(config.children_base)) && !(config.map_base && url.startsWith(config.map_base)) && !url.startsWith('file:') && !url.startsWith('blob:') && !url.startsWith('data:')) {
       results.requests_elsewhere.push(url);
     }
   });
@@ -161,6 +161,32 @@ await step('input', async () => {
   await page.waitForFunction(() => document.getElementById('main').dataset.state === 'succeeded', { timeout: 30_000 });
   results.input_final_state = await page.$eval('#main', (main) => main.dataset.state);
   results.input_form_gone = (await page.$('fieldset.approval')) === null;
+  await page.close();
+});
+
+// 3c. a for_each whose elements need approval: the form names one element and how many more wait; approving it
+// makes that element's call, and the run waits again, the form naming the next element
+await step('approval_map', async () => {
+  if (!config.map_id) return;
+  const page = await newPage(WIDE);
+  const shown = () => page.$eval('fieldset.approval', (set) => ({
+    legend: set.querySelector('legend').textContent,
+    params: set.querySelector('pre').textContent,
+    element: set.dataset.element,
+    call: set.dataset.call,
+    others: set.querySelector('p.others') ? set.querySelector('p.others').textContent : null,
+  }));
+  await page.goto(config.map_base + '/#/runs/' + config.map_id);
+  await page.waitForSelector('fieldset.approval', { timeout: 20_000 });
+  results.map_first = await shown();
+  await shoot(page, 'run-page-approval-map', WIDE);
+  await page.click('fieldset.approval button.primary');
+  await page.waitForFunction(() => {
+    const set = document.querySelector('fieldset.approval');
+    return set && set.dataset.element === '1';
+  }, { timeout: 30_000 });
+  results.map_second = await shown();
+  results.map_state = await page.$eval('#main', (main) => main.dataset.state);
   await page.close();
 });
 

@@ -2,7 +2,9 @@ package dev.planvm.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.planvm.instructions.ForEach;
 import dev.planvm.vm.RunMode;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -11,11 +13,15 @@ import java.util.Set;
  * <pre>{@code
  * resume:  {"mode": "live" | "replay", "cassette": {...}, "force": false}
  * approve: {"call_id": "…", "approved": true | false, "reason": "text"}   (also mode and cassette)
+ *          {"call_ids": ["…", "…"], "approved": true | false, "reason": "text"}  (several calls the run waits for)
  * rerun:   {"from_seq": 3, "inputs": {"k": v}}                      (also mode and cassette)
  * }</pre>
- * Every field is optional but {@code from_seq} of a rerun and {@code call_id} of an approval (the
- * {@code pending.call_id} the waiting run reports: an approval names the call it approves); an empty body is
- * an empty object.
+ * Every field is optional but {@code from_seq} of a rerun and {@code call_id} (or {@code call_ids}) of an approval
+ * (the {@code pending.call_id} the waiting run reports, or ids of its {@code pending_calls}: an approval names each
+ * call it approves, so approving the elements of a {@code for_each} step at once is an explicit list); an empty
+ * body is an empty object.
+ *
+ * @param callIds the calls an approval names: {@code call_id} alone, or {@code call_ids}; empty for the others
  */
 public record ContinueRequest(
         RunMode mode,
@@ -24,7 +30,7 @@ public record ContinueRequest(
         String reason,
         Integer fromSeq,
         Map<String, JsonNode> inputs,
-        String callId) {
+        List<String> callIds) {
 
     private static final Set<String> FIELDS = Set.of(
             "mode",
@@ -36,12 +42,14 @@ public record ContinueRequest(
             "reason",
             "from_seq",
             "inputs",
-            "call_id");
+            "call_id",
+            "call_ids");
     /** The longest call id read. */
     private static final int MAX_CALL_ID = 64;
 
     public ContinueRequest {
         inputs = Map.copyOf(inputs);
+        callIds = List.copyOf(callIds);
         reason = reason == null ? "" : reason;
     }
 
@@ -56,6 +64,21 @@ public record ContinueRequest(
         if (callId != null && (callId.isBlank() || callId.length() > MAX_CALL_ID)) {
             throw Fields.bad("/call_id", "call_id names a call: the pending.call_id of the waiting run");
         }
+        List<String> callIds = fields.strings("call_ids");
+        if (callId != null && fields.node("call_ids") != null) {
+            throw Fields.bad("/call_ids", "give call_id (one call) or call_ids (several), not both");
+        }
+        if (fields.node("call_ids") != null && (callIds.isEmpty() || callIds.size() > ForEach.MAX_ELEMENTS)) {
+            throw Fields.bad(
+                    "/call_ids",
+                    "call_ids lists 1 to " + ForEach.MAX_ELEMENTS + " calls of the run's pending_calls, not "
+                            + callIds.size());
+        }
+        for (int i = 0; i < callIds.size(); i++) {
+            if (callIds.get(i).isBlank() || callIds.get(i).length() > MAX_CALL_ID) {
+                throw Fields.bad("/call_ids/" + i, "names a call: a call_id of the waiting run's pending_calls");
+            }
+        }
         return new ContinueRequest(
                 RunRequest.mode(fields),
                 fields.bool("force", false),
@@ -63,6 +86,6 @@ public record ContinueRequest(
                 reason,
                 fields.integer("from_seq", 0),
                 fields.variables("inputs"),
-                callId);
+                callId != null ? List.of(callId) : callIds);
     }
 }

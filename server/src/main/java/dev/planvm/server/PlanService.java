@@ -24,6 +24,7 @@ import dev.planvm.vm.durable.StoreException;
 import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredInput;
 import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.durable.WaitingCall;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
@@ -34,7 +35,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -167,29 +167,32 @@ public final class PlanService implements AutoCloseable {
     /**
      * Approves or denies the call a waiting run waits for, and continues it ({@code POST /v1/runs/{id}/approve}).
      * The request names the call ({@code call_id}, the {@code pending.call_id} the run reports): an approval of
-     * any other call — one the run no longer waits for, or a guess — approves nothing.
+     * any other call — one the run no longer waits for, or a guess — approves nothing. Elements of a {@code for_each}
+     * step that wait are calls of their own ({@code pending_calls}): {@code call_ids} lists several to decide alike,
+     * the explicit way to approve many at once.
      *
      * @throws ServiceException {@code bad_request} without a call id, {@code conflict} when the run does not wait
-     *                          for that call, {@code no_such_run}
+     *                          for each call named, {@code no_such_run}
      */
     public Submitted approve(String id, ContinueRequest request) {
-        if (request.callId() == null) {
+        if (request.callIds().isEmpty()) {
             throw Fields.bad(
                     "/call_id",
                     "an approval names the call it approves: {\"call_id\": ..., \"approved\": true | false}, "
                             + "with the pending.call_id of GET /v1/runs/" + id);
         }
         DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's call, the parent runs
-        waitsFor(tree.waiting(), request.callId());
+        waitsFor(tree.waiting(), request.callIds());
         StoredRun run = tree.root();
         return submit(
                 run.sessions() + 1,
                 new RunSessions.Work(
                         own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
-                            // still that call, now that the session runs
-                            waitsFor(tree(find(runId)).waiting(), request.callId());
+                            // still those calls, now that the session runs
+                            waitsFor(tree(find(runId)).waiting(), request.callIds());
                             return runs.approve(
                                     runId,
+                                    request.callIds(),
                                     request.approved(),
                                     request.reason(),
                                     own.apply(session(request.mode())),
@@ -237,41 +240,68 @@ public final class PlanService implements AutoCloseable {
                 false);
     }
 
-    /** The input run {@code run} waits for, which must be {@code callId}; else a conflict. */
+    /** The input run {@code run} waits for that {@code callId} names; else a conflict. */
     private StoredInput waitsForInput(StoredRun run, String callId) {
-        StoredInput pending = run.status() == RunStatus.WAITING
-                ? guard(() -> store.pendingInput(run.id())).orElse(null)
-                : null;
-        if (pending == null) {
+        List<StoredInput> pending =
+                run.status() == RunStatus.WAITING ? guard(() -> store.pendingInputs(run.id())) : List.of();
+        if (pending.isEmpty()) {
             throw new ServiceException(
                     ServiceException.Kind.CONFLICT,
                     "run " + run.id() + " does not wait for input (it is " + state(run) + ")");
         }
-        if (!pending.callId().equals(callId)) {
-            throw new ServiceException(
-                    ServiceException.Kind.CONFLICT,
-                    "run " + run.id() + " does not wait for input '" + callId + "': GET /v1/runs/" + run.id()
-                            + " names the input it waits for (pending.call_id)");
-        }
-        return pending;
+        return pending.stream()
+                .filter(input -> input.callId().equals(callId))
+                .findFirst()
+                .orElseThrow(() -> new ServiceException(
+                        ServiceException.Kind.CONFLICT,
+                        "run " + run.id() + " does not wait for input '" + callId + "': GET /v1/runs/" + run.id()
+                                + " names the inputs it waits for (pending.call_id, pending_calls)"));
     }
 
     /**
-     * What a stored run waits for ({@code pending}): the call to approve, else the input to answer, else null; for
-     * a run that waits because a child run (a plan tool's) waits, the child's, naming it ({@code child_run}).
+     * What a stored run waits for ({@code pending}): the first of the calls it waits for ({@link #waiting}), or null.
      */
     private JsonNode pending(StoredRun stored) {
-        if (stored.status() != RunStatus.WAITING) {
+        List<WaitingCall> calls = waiting(stored);
+        return calls.isEmpty() ? null : json(stored, calls.get(0));
+    }
+
+    /**
+     * Every call a stored run waits for ({@code pending_calls}, the first being {@code pending}): at most {@code max}
+     * (a run waiting at a {@code for_each} step waits for each element that needs a person); {@code null} when it does
+     * not wait.
+     */
+    private JsonNode pendingCalls(StoredRun stored, ObjectNode into, int max) {
+        List<WaitingCall> calls = waiting(stored);
+        if (calls.isEmpty()) {
             return null;
         }
-        StoredRun run = tree(stored).waiting();
-        Optional<ObjectNode> pending = run.pendingApproval()
-                .map(a -> RunDocuments.approval(run.id(), a))
-                .or(() -> guard(() -> store.pendingInput(run.id())).map(RunDocuments::input));
-        if (run != stored) {
-            pending.ifPresent(p -> p.put("child_run", run.id()));
+        ArrayNode list = JSON.arrayNode();
+        calls.stream().limit(max).forEach(call -> list.add(json(stored, call)));
+        if (calls.size() > max) {
+            into.put("pending_calls_more", calls.size() - max);
         }
-        return pending.orElse(null);
+        return list;
+    }
+
+    /**
+     * The calls a stored run waits for — its own, or, for a run that waits because a child run (a plan tool's) waits,
+     * the child's ({@link DurableRuns#waiting}); none when it does not wait.
+     */
+    private List<WaitingCall> waiting(StoredRun stored) {
+        if (stored.status() != RunStatus.WAITING) {
+            return List.of();
+        }
+        return guard(() -> runs.waiting(stored.id()));
+    }
+
+    /** A waiting call as the API gives it; a child's names its run ({@code child_run}). */
+    private static ObjectNode json(StoredRun stored, WaitingCall call) {
+        ObjectNode json = call.toJson();
+        if (!call.runId().equals(stored.id())) {
+            json.put("child_run", call.runId());
+        }
+        return json;
     }
 
     /** Where a stored run's wait is ({@link DurableRuns#tree}). */
@@ -283,20 +313,23 @@ public final class PlanService implements AutoCloseable {
         }
     }
 
-    /** Refuses, as a conflict, a run that does not wait for the approval of call {@code callId}. */
-    private void waitsFor(StoredRun run, String callId) {
-        StoredApproval pending =
-                run.status() == RunStatus.WAITING ? run.pendingApproval().orElse(null) : null;
-        if (pending == null) {
+    /** Refuses, as a conflict, a run that does not wait for the approval of each call {@code callIds} names. */
+    private void waitsFor(StoredRun run, List<String> callIds) {
+        List<StoredApproval> pending = run.status() == RunStatus.WAITING ? run.pendingApprovals() : List.of();
+        if (pending.isEmpty()) {
             throw new ServiceException(
                     ServiceException.Kind.CONFLICT,
                     "run " + run.id() + " does not wait for approval (it is " + state(run) + ")");
         }
-        if (!RunDocuments.callId(run.id(), pending).equals(callId)) {
-            throw new ServiceException(
-                    ServiceException.Kind.CONFLICT,
-                    "run " + run.id() + " does not wait for call '" + callId + "': GET /v1/runs/" + run.id()
-                            + " names the call it waits for (pending.call_id)");
+        Set<String> waiting = new java.util.HashSet<>();
+        pending.forEach(a -> waiting.add(a.callId(run.id())));
+        for (String callId : callIds) {
+            if (!waiting.contains(callId)) {
+                throw new ServiceException(
+                        ServiceException.Kind.CONFLICT,
+                        "run " + run.id() + " does not wait for call '" + callId + "': GET /v1/runs/" + run.id()
+                                + " names the calls it waits for (pending.call_id, pending_calls)");
+            }
         }
     }
 
@@ -404,6 +437,7 @@ public final class PlanService implements AutoCloseable {
         ObjectNode document = RunDocuments.full(
                 run, state(run), guard(() -> store.caller(run.id())), guard(() -> store.children(run.id())));
         document.set("pending", pending(run));
+        document.set("pending_calls", pendingCalls(run, document, maxElements));
         ElementRows.add(
                 document, (ArrayNode) document.get("steps"), guard(() -> store.elements(run.id())), maxElements);
         return document;
@@ -434,6 +468,7 @@ public final class PlanService implements AutoCloseable {
                 .put("mode", run.mode())
                 .put("parent_run", run.parentRun());
         about.set("pending", pending(run));
+        about.set("pending_calls", pendingCalls(run, about, ElementRows.DEFAULT_MAX));
         about.set("links", RunDocuments.links(run.id()));
         var caller = guard(() -> store.caller(run.id()));
         about.put("parent_run_id", caller.map(RunStore.Caller::runId).orElse(null));

@@ -10,13 +10,10 @@ import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.StoredStep;
+import dev.planvm.vm.durable.WaitingCall;
 import dev.planvm.vm.run.PendingCall;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -162,61 +159,24 @@ final class RunDocuments {
         if (pending == null) {
             return JSON.nullNode();
         }
-        ObjectNode json = JSON.objectNode().put("seq_no", pending.seqNo()).put("tool", pending.tool());
+        ObjectNode json = JSON.objectNode().put("seq_no", pending.seqNo());
+        if (pending.isElement()) {
+            json.put("element", pending.element());
+        }
+        json.put("tool", pending.tool());
         json.set("params", pending.params());
         return json;
     }
 
-    /** A call that needed approval: {@code {"call_id", "step", "seq_no", "tool", "params", "requested", "decision", ...}}. */
     /**
-     * A {@code human_input} call of a run ({@code pending} of a run waiting for input): {@code {"call_id", "kind":
-     * "input", "step", "seq_no", "tool", "params", "requested", "answer", "answered"}}; the params hold the prompt
-     * and the schema or choices.
+     * A call that needed approval: {@code {"call_id", "kind": "approval", "step", "seq_no", "element" (an element of a
+     * for_each step), "tool", "params", "requested", "decision", "reason", "decided"}}; the call id is {@link
+     * StoredApproval#callId}.
      */
-    static ObjectNode input(dev.planvm.vm.durable.StoredInput i) {
-        ObjectNode json = JSON.objectNode()
-                .put("call_id", i.callId())
-                .put("kind", "input")
-                .put("step", i.stepIndex())
-                .put("seq_no", i.seqNo())
-                .put("tool", i.tool());
-        json.set("params", i.params());
-        json.put("requested", i.requestedAt());
-        json.set("answer", i.answer());
-        json.put("answered", i.answeredAt());
-        return json;
-    }
-
     static ObjectNode approval(String runId, StoredApproval a) {
-        ObjectNode json = JSON.objectNode()
-                .put("call_id", callId(runId, a))
-                .put("kind", "approval")
-                .put("step", a.stepIndex())
-                .put("seq_no", a.seqNo())
-                .put("tool", a.tool());
-        json.set("params", a.params());
-        json.put("requested", a.requestedAt())
-                .put("decision", a.decision())
-                .put("reason", a.reason())
-                .put("decided", a.decidedAt());
+        ObjectNode json = WaitingCall.of(runId, a).toJson();
+        json.put("decision", a.decision()).put("reason", a.reason()).put("decided", a.decidedAt());
         return json;
-    }
-
-    /**
-     * The id of a call that needs approval, which an approval must name: 16 hex digits of a SHA-256 over the
-     * run, the step, the seq_no, the tool, the params (as stored) and when it was asked. So it names exactly
-     * the call a reviewer saw — not the next one the run may wait for — and cannot be guessed without reading
-     * the run. It is not a secret: who may read the run may approve it.
-     */
-    static String callId(String runId, StoredApproval a) {
-        String text = runId + "\n" + a.stepIndex() + "\n" + a.seqNo() + "\n" + a.tool() + "\n"
-                + dev.planvm.server.internal.Json.write(a.params()) + "\n" + a.requestedAt();
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 
     static ObjectNode links(String id) {

@@ -112,9 +112,12 @@ final class RunEvents implements RunListener {
         }
         data.put("error", result.error() == null ? null : result.error().describe());
         if (result.pending() != null) {
-            data.putObject("pending")
-                    .put("seq_no", result.pending().seqNo())
-                    .put("tool", result.pending().tool())
+            ObjectNode pending =
+                    data.putObject("pending").put("seq_no", result.pending().seqNo());
+            if (result.pending().isElement()) {
+                pending.put("element", result.pending().element());
+            }
+            pending.put("tool", result.pending().tool())
                     .set("params", result.pending().params());
         }
         data.put("committed_steps", step - 1);

@@ -45,10 +45,13 @@ final class StoredEvents {
             data.set("result", run.finalAnswer());
             data.put("error", error(run));
             Optional<StoredApproval> pending = run.pendingApproval();
-            pending.ifPresent(p -> data.putObject("pending")
-                    .put("seq_no", p.seqNo())
-                    .put("tool", p.tool())
-                    .set("params", p.params()));
+            pending.ifPresent(p -> {
+                ObjectNode shown = data.putObject("pending").put("seq_no", p.seqNo());
+                if (p.isElement()) {
+                    shown.put("element", p.element());
+                }
+                shown.put("tool", p.tool()).set("params", p.params());
+            });
             data.put("committed_steps", run.steps().size());
             events.add(new RunEvent(RunEvent.id(next, run.sessions(), RunEvent.LAST), "run_finished", data));
         }

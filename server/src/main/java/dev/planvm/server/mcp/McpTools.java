@@ -86,8 +86,9 @@ final class McpTools {
                 tool(
                         json,
                         "get_run",
-                        "A stored run by id: its status, inputs, result or error, pending approval or input, and the trace of "
-                                + "every committed step.",
+                        "A stored run by id: its status, inputs, result or error, pending approval or input (pending; "
+                                + "pending_calls lists every call it waits for: each element of a for_each waits on its "
+                                + "own), and the trace of every committed step.",
                         GET_RUN,
                         args -> new Answer(
                                 service.run(
@@ -98,8 +99,10 @@ final class McpTools {
                         json,
                         "answer_input",
                         "Answer the human_input call a waiting run waits for (get_run's pending, kind input: its "
-                                + "call_id, and the prompt, schema or choices in its params), and continue the run; "
-                                + "answers like run_plan. A wrong answer is refused with the reason and the run keeps waiting.",
+                                + "call_id, and the prompt, schema or choices in its params; or another of its "
+                                + "pending_calls), and continue the run; answers like run_plan. One answer answers one "
+                                + "call: a for_each whose elements ask waits again for the next. A wrong answer is "
+                                + "refused with the reason and the run keeps waiting.",
                         ANSWER_INPUT,
                         args -> {
                             ObjectNode body = JsonNodeFactory.instance.objectNode();

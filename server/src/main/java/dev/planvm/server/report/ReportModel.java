@@ -120,9 +120,12 @@ final class ReportModel {
         }
         if (trace.hasNonNull("pending")) {
             JsonNode pending = trace.path("pending");
-            summary.putObject("pending")
-                    .put("seq_no", pending.path("seq_no").asInt())
-                    .put("tool", pending.path("tool").asText())
+            ObjectNode shown = summary.putObject("pending")
+                    .put("seq_no", pending.path("seq_no").asInt());
+            if (pending.has("element")) {
+                shown.put("element", pending.path("element").asInt());
+            }
+            shown.put("tool", pending.path("tool").asText())
                     .put("params", Html.cut(pending.path("params").toString(), 500));
         }
         JsonNode result = trace.path("result");

@@ -91,11 +91,13 @@ public final class Reports {
             entry.put("step", step.index()).put("session", step.session());
             steps.add(entry);
         }
-        run.pendingApproval()
-                .ifPresent(p -> trace.putObject("pending")
-                        .put("seq_no", p.seqNo())
-                        .put("tool", p.tool())
-                        .set("params", p.params()));
+        run.pendingApproval().ifPresent(p -> {
+            ObjectNode pending = trace.putObject("pending").put("seq_no", p.seqNo());
+            if (p.isElement()) {
+                pending.put("element", p.element());
+            }
+            pending.put("tool", p.tool()).set("params", p.params());
+        });
         return trace;
     }
 

@@ -316,12 +316,13 @@ async function runPage(id) {
     const shown = approval.querySelector('fieldset');
     if (!pending || run.state !== 'waiting') { approval.replaceChildren(); return; }
     if (shown && shown.dataset.call === pending.call_id) return; // keep what the reviewer typed
-    if (pending.kind === 'input') { drawInput(pending); return; }
+    if (pending.kind === 'input') { drawInput(pending, run); return; }
     const form = el('form', { class: 'approval-form' });
-    const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id });
-    set.appendChild(el('legend', null, 'Approval needed: seq_no ' + pending.seq_no + ' calls ' + pending.tool));
+    const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id, 'data-element': element(pending) });
+    set.appendChild(el('legend', null, 'Approval needed: ' + where(pending) + ' calls ' + pending.tool));
     set.appendChild(el('p', null, 'The run waits for a reviewer to approve or deny this call, asked ' + when(pending.requested) + '. Its params:'));
     set.appendChild(el('pre', null, JSON.stringify(pending.params, null, 2)));
+    others(set, run);
     const label = el('label', { for: 'approval-reason' }, 'Reason (optional, kept with the decision)');
     const reason = el('textarea', { id: 'approval-reason', name: 'reason', maxlength: 2000 });
     const buttons = el('div', { class: 'buttons' });
@@ -349,13 +350,33 @@ async function runPage(id) {
     approval.replaceChildren(form);
   }
 
+  /** 'seq_no 3', or 'seq_no 3 (for_each element 1)' for the call of one element of a map. */
+  function where(pending) {
+    return 'seq_no ' + pending.seq_no + (typeof pending.element === 'number' ? ' (for_each element ' + pending.element + ')' : '');
+  }
+
+  function element(pending) {
+    return typeof pending.element === 'number' ? String(pending.element) : '';
+  }
+
+  /** Elements of a map wait each on their own: say how many more wait after the one shown. */
+  function others(set, run) {
+    const calls = Array.isArray(run.pending_calls) ? run.pending_calls.length + (run.pending_calls_more || 0) : 0;
+    if (calls > 1) {
+      const more = calls - 1;
+      set.appendChild(el('p', { class: 'others' }, more + (more === 1 ? ' more call waits' : ' more calls wait') +
+        ' after this one; each is decided on its own, and the run asks for the next once this one is.'));
+    }
+  }
+
   /** A run waiting for a human_input answer: its prompt, and the choices as buttons or a field for the answer. */
-  function drawInput(pending) {
+  function drawInput(pending, run) {
     const params = pending.params || {};
     const form = el('form', { class: 'approval-form input-form' });
-    const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id });
-    set.appendChild(el('legend', null, 'Input needed: seq_no ' + pending.seq_no + ' asks'));
+    const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id, 'data-element': element(pending) });
+    set.appendChild(el('legend', null, 'Input needed: ' + where(pending) + ' asks'));
     set.appendChild(el('p', { class: 'prompt' }, params.prompt));
+    others(set, run);
     const buttons = el('div', { class: 'buttons' });
     let field = null;
     if (Array.isArray(params.choices)) {

@@ -224,8 +224,9 @@
     item('steps', String(s.steps === undefined ? '' : s.steps));
     if (s.error) item('error', s.error, 'error');
     if (s.pending) {
-      item('waiting for', 'approval of seq_no ' + s.pending.seq_no + ' calling ' + s.pending.tool + ' with ' +
-        cut(s.pending.params, 500), 'waiting');
+      var element = typeof s.pending.element === 'number' ? ' (for_each element ' + s.pending.element + ')' : '';
+      item('waiting for', 'approval of seq_no ' + s.pending.seq_no + element + ' calling ' + s.pending.tool +
+        ' with ' + cut(s.pending.params, 500), 'waiting');
     }
     item('result', result(s.result), 'result');
     return dl;

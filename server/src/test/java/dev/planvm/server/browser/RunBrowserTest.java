@@ -64,6 +64,8 @@ class RunBrowserTest {
     private static String finished;
     private static String waiting;
     private static String asking;
+    private static String mapWaiting;
+    private static ServerFixture mapServer;
     private static String output;
 
     @BeforeAll
@@ -128,6 +130,18 @@ class RunBrowserTest {
                 withPlanTools.post("/v1/runs?wait=true", parentRun.toString()).json();
         assertThat(parentDone.path("state").asText()).as(parentDone.toString()).isEqualTo("succeeded");
         childrenParent = parentDone.path("id").asText();
+        mapServer = new ServerFixture(dir.resolve("map.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT);
+        JsonNode map = mapServer
+                .post(
+                        "/v1/runs?wait=true",
+                        ServerFixture.runBody(
+                                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"send_mail\","
+                                        + " \"for_each\": [\"alice@x\", \"bob@x\", \"mallory@x\"], \"as\": \"who\","
+                                        + " \"tool_params\": {\"to\": \"${who}\"}, \"output_vars\": \"final_answer\"}}]",
+                                "\"name\": \"map-browser.json\", \"approve_tools\": [\"send_*\"]"))
+                .json();
+        assertThat(map.path("state").asText()).as(map.toString()).isEqualTo("waiting");
+        mapWaiting = map.path("id").asText();
 
         ObjectNode live = ServerFixture.JSON.createObjectNode();
         live.set("plan", ServerFixture.JSON.readTree(PLAN.toFile()));
@@ -155,7 +169,9 @@ class RunBrowserTest {
                 .put("token", TOKEN)
                 .put("token_run_id", guardedRun)
                 .put("children_base", withPlanTools.server.url())
-                .put("children_parent_id", childrenParent);
+                .put("children_parent_id", childrenParent)
+                .put("map_base", mapServer.server.url())
+                .put("map_id", mapWaiting);
         Path configFile = dir.resolve("config.json");
         Files.writeString(configFile, config.toString());
         Path log = dir.resolve("node.log");
@@ -186,6 +202,9 @@ class RunBrowserTest {
         }
         if (withPlanTools != null) {
             withPlanTools.close();
+        }
+        if (mapServer != null) {
+            mapServer.close();
         }
     }
 
@@ -347,6 +366,27 @@ class RunBrowserTest {
         JsonNode run = server.get("/v1/runs/" + waiting).json();
         assertThat(run.path("state").asText()).isEqualTo("succeeded");
         assertThat(run.at("/approvals/0/reason").asText()).isEqualTo("checked by the browser test");
+    }
+
+    @Test
+    void an_approval_form_names_one_element_of_a_map_and_after_its_approval_the_next() throws Exception {
+        JsonNode first = results.path("map_first");
+        assertThat(first.path("legend").asText())
+                .isEqualTo("Approval needed: seq_no 0 (for_each element 0) calls send_mail");
+        assertThat(first.path("params").asText()).contains("alice@x").doesNotContain("bob@x");
+        assertThat(first.path("others").asText()).startsWith("2 more calls wait after this one");
+        JsonNode second = results.path("map_second");
+        assertThat(second.path("legend").asText())
+                .isEqualTo("Approval needed: seq_no 0 (for_each element 1) calls send_mail");
+        assertThat(second.path("params").asText()).contains("bob@x");
+        assertThat(second.path("others").asText()).startsWith("1 more call waits after this one");
+        assertThat(results.path("map_state").asText()).isEqualTo("waiting");
+        assertThat(mapServer.mails).as("one approval sent one mail").hasValue(1);
+        JsonNode run = mapServer.get("/v1/runs/" + mapWaiting).json();
+        assertThat(run.at("/pending/call_id").asText())
+                .as("the form names the call the API names")
+                .isEqualTo(second.path("call").asText());
+        assertThat(run.path("approvals").findValuesAsText("decision")).containsExactly("approved", "null", "null");
     }
 
     @Test

@@ -166,6 +166,56 @@ class McpHttpServerTest {
         }
     }
 
+    @Test
+    void an_mcp_client_sees_the_element_a_for_each_waits_for_and_answers_each_element_on_its_own() throws Exception {
+        PlanVm vm = PlanVm.builder().build();
+        try (RunStore store = RunStore.open(dir.resolve("runs.db"));
+                PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
+                PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
+            McpSyncClient client = McpClient.sync(
+                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
+                                    .endpoint("/mcp")
+                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
+                                    .build())
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .build();
+            try {
+                client.initialize();
+                String plan =
+                        "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"human_input\", "
+                                + "\"for_each\": [\"a\", \"b\"], \"as\": \"item\", \"tool_params\": {\"prompt\": "
+                                + "\"Delete customer ${item}?\", \"choices\": [\"yes\", \"no\"]}, \"output_vars\": \"final_answer\"}}]";
+                JsonNode waiting = JSON.valueToTree(
+                        call(client, "run_plan", "{\"plan\": " + plan + "}").structuredContent());
+                String id = waiting.path("id").asText();
+                JsonNode stored = text(call(client, "get_run", "{\"run_id\": \"" + id + "\"}"));
+                assertThat(stored.path("pending"))
+                        .as("get_run names the element run_plan named")
+                        .isEqualTo(waiting.path("pending"));
+                assertThat(stored.at("/pending/element").asInt()).isZero();
+                assertThat(stored.path("pending_calls").findValuesAsText("prompt"))
+                        .containsExactly("Delete customer a?", "Delete customer b?");
+                JsonNode second = JSON.valueToTree(call(
+                                client,
+                                "answer_input",
+                                "{\"run_id\": \"" + id + "\", \"call_id\": \"step-1-element-1\", \"value\": \"no\"}")
+                        .structuredContent());
+                assertThat(second.path("state").asText())
+                        .as("one answer answers one element")
+                        .isEqualTo("waiting");
+                assertThat(second.at("/pending/params/prompt").asText()).isEqualTo("Delete customer a?");
+                JsonNode done = JSON.valueToTree(call(
+                                client,
+                                "answer_input",
+                                "{\"run_id\": \"" + id + "\", \"call_id\": \"step-1-element-0\", \"value\": \"yes\"}")
+                        .structuredContent());
+                assertThat(done.path("result").toString()).isEqualTo("[\"yes\",\"no\"]");
+            } finally {
+                client.closeGracefully();
+            }
+        }
+    }
+
     private static McpSchema.CallToolResult call(McpSyncClient client, String tool, String args) throws Exception {
         @SuppressWarnings("unchecked")
         Map<String, Object> map = JSON.readValue(args, Map.class);
