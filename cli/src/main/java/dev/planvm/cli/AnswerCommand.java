@@ -8,7 +8,7 @@ import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
 import dev.planvm.json.VariableAssignment;
 import dev.planvm.vm.durable.DurableRuns;
-import dev.planvm.vm.durable.StoredInput;
+import dev.planvm.vm.durable.WaitingCall;
 import java.io.Console;
 import java.io.IOException;
 import java.util.concurrent.Callable;
@@ -66,7 +66,8 @@ final class AnswerCommand implements Callable<Integer> {
     @CommandLine.Option(
             names = "--call-id",
             paramLabel = "ID",
-            description = "The id of the input to answer (step-N, as planvm show lists it); default: the one waiting.")
+            description = "The id of the input to answer (step-N, or step-N-element-K for an element of a for_each,"
+                    + " as planvm show lists them under pending_calls); default: the first one waiting.")
     private String callId;
 
     @CommandLine.Mixin
@@ -156,8 +157,13 @@ final class AnswerCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     commandLine, "give the answer with --value JSON or --text STRING (no terminal to ask on)");
         }
-        StoredInput input = durable.pendingInput(runId);
-        String line = console.readLine("%s ", TerminalText.safe(TerminalApprovals.question(input.params())));
+        JsonNode asked = durable.waiting(runId).stream() // the question --call-id names, else the first
+                .filter(call -> call.kind() == WaitingCall.Kind.INPUT)
+                .filter(call -> callId == null || call.callId().equals(callId))
+                .findFirst()
+                .map(WaitingCall::params)
+                .orElseGet(() -> durable.pendingInput(runId).params());
+        String line = console.readLine("%s ", TerminalText.safe(TerminalApprovals.question(asked)));
         if (line == null) {
             throw new CommandLine.ParameterException(commandLine, "no answer was given");
         }

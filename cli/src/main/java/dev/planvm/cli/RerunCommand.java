@@ -124,7 +124,7 @@ final class RerunCommand implements Callable<Integer> {
                     .println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq + " ("
                             + run.stepsBefore() + " committed steps kept"
                             + (edited == null ? "" : ", edited plan " + editedPlan) + ")");
-            return output.finished(run.result(), mode, run.id());
+            return output.finished(run, mode);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

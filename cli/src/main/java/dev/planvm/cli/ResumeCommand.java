@@ -96,7 +96,7 @@ final class ResumeCommand implements Callable<Integer> {
             DurableRuns durable = new DurableRuns(vm, runs);
             RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);
             DurableRun run = durable.resume(runId, request, RunSettings.withSecrets(Map.of(), secrets), force);
-            return output.finished(run.result(), mode, run.id());
+            return output.finished(run, mode);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

@@ -7,6 +7,7 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.WaitingCall;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunResult;
 import java.io.IOException;
@@ -65,7 +66,7 @@ final class RunOutput {
 
     /** {@link #finished}, then where to find a stored run that did not succeed. */
     int stored(DurableRun run, RunMode mode, Path store) throws IOException {
-        int code = finished(run.result(), mode, run.id());
+        int code = finished(run, mode);
         if (!run.result().succeeded() && !run.result().waiting()) {
             err.println("run " + run.id() + " is stored: planvm show " + run.id() + " shows it, planvm resume "
                     + run.id() + " continues it");
@@ -75,21 +76,20 @@ final class RunOutput {
         return code;
     }
 
-    /** {@link #finished(RunResult, RunMode, String)} of a run that is not stored. */
+    /** {@link #finished(DurableRun, RunMode)} of a run that is not stored. */
     int finished(RunResult result, RunMode mode) throws IOException {
-        return finished(result, mode, null);
+        return finished(result, mode, null, List.of(), null);
     }
 
     /**
      * Writes the trace and the recorded cassette, reports warnings and failures, prints the answer of
      * a run that succeeded and returns the exit code: 1 when the run failed, a step failed in a run that
      * keeps going (each is reported on stderr) or an output file could not be written (the answer is printed all the same; the message names the file); 3 for a run
-     * that waits for approval (it prints the call it waits for and how to approve it).
-     *
-     * @param runId the stored run's id, or {@code null} when it is not stored
+     * that waits for approval or input (it prints the call it waits for and how to approve or answer it; for the
+     * elements of a {@code for_each} that wait, each on its own, which one that is and how to decide the others).
      */
-    int finished(RunResult result, RunMode mode, String runId) throws IOException {
-        return finished(result, mode, runId, null);
+    int finished(DurableRun run, RunMode mode) throws IOException {
+        return finished(run.result(), mode, run.id(), run.waiting(), null);
     }
 
     /**
@@ -98,7 +98,27 @@ final class RunOutput {
      * it was stopped after that step.
      */
     int step(RunResult result, RunMode mode, JsonNode printed) throws IOException {
-        return finished(result, mode, null, printed);
+        return finished(result, mode, null, List.of(), printed);
+    }
+
+    /**
+     * For a run that waits for elements of a {@code for_each}, each on its own: how many, which one a plain {@code
+     * approve} or {@code answer} decides (its element and call id, as {@code planvm show} names it), and how to decide
+     * the others.
+     */
+    private void elements(String runId, List<WaitingCall> waiting) {
+        if (runId == null || waiting.isEmpty() || !waiting.get(0).isElement()) {
+            return;
+        }
+        WaitingCall first = waiting.get(0);
+        int n = waiting.size();
+        boolean input = first.kind() == WaitingCall.Kind.INPUT;
+        err.println(TerminalText.safe("waiting for " + n + (input ? " answer" : " call") + (n == 1 ? "" : "s")
+                + " of for_each elements, each " + (input ? "asked" : "decided") + " on its own; planvm "
+                + (input ? "answer " : "approve ") + runId + (input ? " answers" : " decides") + " element "
+                + first.element() + " (call " + first.callId() + ")"
+                + (n == 1 ? "" : ", --call-id ID another" + (input ? "" : ", --all every one (listing each)"))
+                + "; planvm show " + runId + " lists them"));
     }
 
     /** What a right answer is, when the input says: {@code ; one of: yes, no} or {@code ; fitting the schema {...}}. */
@@ -111,7 +131,12 @@ final class RunOutput {
         return params.has("schema") ? "; fitting the schema " + params.get("schema") : "";
     }
 
-    private int finished(RunResult result, RunMode mode, String runId, JsonNode step) throws IOException {
+    /**
+     * @param runId   the stored run's id, or {@code null} when it is not stored
+     * @param waiting the calls a stored run that waits waits for ({@link DurableRun#waiting})
+     */
+    private int finished(RunResult result, RunMode mode, String runId, List<WaitingCall> waiting, JsonNode step)
+            throws IOException {
         boolean written = true;
         if (trace != null && result.trace() != null) {
             written = write(() -> JsonFiles.writePretty(trace, result.trace()));
@@ -135,6 +160,7 @@ final class RunOutput {
                                 : "run " + runId + " waits for input: planvm answer " + runId
                                         + " --value JSON (or --text STRING) answers it and continues the run"
                                         + answerHint(result.pending().params())));
+                elements(runId, waiting);
                 return ExitCodes.WAITING;
             }
             err.println(
@@ -143,6 +169,7 @@ final class RunOutput {
                             : "run " + runId + " waits for approval: planvm approve " + runId
                                     + " continues it, planvm approve " + runId
                                     + " --deny --reason TEXT fails the step");
+            elements(runId, waiting);
             return ExitCodes.WAITING;
         }
         if (!result.succeeded() && step == null) {

@@ -12,6 +12,7 @@ import dev.planvm.vm.durable.ElementRows;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.StoredStep;
+import dev.planvm.vm.durable.WaitingCall;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -24,7 +25,9 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description =
                 "Print one stored run as JSON: its status, inputs, clock, result, the tokens its LLM calls spent, "
-                        + "the trace entry of every committed step (a for_each step with a row per element: committed, failed, answered or pending), and the lineage of plan tools' child runs: "
+                        + "the trace entry of every committed step (a for_each step with a row per element: committed, failed, answered or pending), "
+                        + "what a waiting run waits for (pending, and pending_calls: each element of a for_each that waits is a call of its own), "
+                        + "and the lineage of plan tools' child runs: "
                         + "parent_run_id and parent_seq_no of a child, the children of a parent.")
 final class ShowCommand implements Callable<Integer> {
 
@@ -40,8 +43,8 @@ final class ShowCommand implements Callable<Integer> {
     @CommandLine.Option(
             names = "--max-elements",
             paramLabel = "N",
-            description = "Show at most N element rows of each for_each step (default: ${DEFAULT-VALUE});"
-                    + " elements_more counts the rest.")
+            description = "Show at most N element rows of each for_each step, and at most N of the calls a waiting run"
+                    + " waits for (default: ${DEFAULT-VALUE}); elements_more and pending_calls_more count the rest.")
     private int maxElements = ElementRows.DEFAULT_MAX;
 
     @CommandLine.Mixin
@@ -96,32 +99,28 @@ final class ShowCommand implements Callable<Integer> {
             }
             document.set("result", run.finalAnswer());
             document.set("error", run.error());
-            run.pendingApproval()
-                    .ifPresent(pending -> document.putObject("pending")
-                            .put("seq_no", pending.seqNo())
-                            .put("tool", pending.tool())
-                            .put("requested", pending.requestedAt())
-                            .set("params", pending.params()));
-            if (run.status() == dev.planvm.vm.run.RunStatus.WAITING) {
-                runs.pendingInput(run.id())
-                        .ifPresent(pending -> document.putObject("pending")
-                                .put("seq_no", pending.seqNo())
-                                .put("tool", pending.tool())
-                                .put("call_id", pending.callId())
-                                .put("requested", pending.requestedAt())
-                                .set("params", pending.params()));
+            List<WaitingCall> waiting = DurableRuns.waiting(runs, run.id()); // as the run's message named them
+            if (!waiting.isEmpty()) {
+                document.set("pending", shown(run, waiting.get(0)));
+                ArrayNode calls = document.putArray("pending_calls");
+                waiting.stream().limit(maxElements).forEach(call -> calls.add(shown(run, call)));
+                if (waiting.size() > maxElements) {
+                    document.put("pending_calls_more", waiting.size() - maxElements);
+                }
             }
             if (!run.approvals().isEmpty()) {
                 ArrayNode approvals = document.putArray("approvals");
-                run.approvals()
-                        .forEach(a -> approvals
-                                .addObject()
-                                .put("step", a.stepIndex())
-                                .put("seq_no", a.seqNo())
-                                .put("tool", a.tool())
-                                .put("decision", a.decision())
-                                .put("reason", a.reason())
-                                .put("decided", a.decidedAt()));
+                run.approvals().forEach(a -> {
+                    ObjectNode row =
+                            approvals.addObject().put("step", a.stepIndex()).put("seq_no", a.seqNo());
+                    if (a.isElement()) {
+                        row.put("element", a.element());
+                    }
+                    row.put("tool", a.tool())
+                            .put("decision", a.decision())
+                            .put("reason", a.reason())
+                            .put("decided", a.decidedAt());
+                });
             }
             TokenCount tokens = TokenCount.ZERO;
             for (StoredStep step : run.steps()) {
@@ -140,5 +139,14 @@ final class ShowCommand implements Callable<Integer> {
                     .println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
         }
         return ExitCodes.OK;
+    }
+
+    /** A call the run waits for, as the HTTP API gives it; a child run's names that run ({@code child_run}). */
+    private static ObjectNode shown(StoredRun run, WaitingCall call) {
+        ObjectNode json = call.toJson();
+        if (!call.runId().equals(run.id())) {
+            json.put("child_run", call.runId());
+        }
+        return json;
     }
 }

@@ -14,8 +14,8 @@ import java.util.Optional;
 
 /**
  * {@code planvm run} on a terminal: asks whether each call that needs approval may proceed
- * ({@code seq_no 3 calls send_mail with {...}: approve? [y/N]}); anything but {@code y} or {@code yes}
- * denies it. The decision is recorded with the run. It also answers {@code human_input} calls: it shows
+ * ({@code seq_no 3 calls send_mail with {...}: approve? [y/N]}; each element of a {@code for_each} on its own:
+ * {@code seq_no 3 (for_each element 1) calls ...}); anything but {@code y} or {@code yes} denies it. The decision is recorded with the run. It also answers {@code human_input} calls: it shows
  * the prompt (and the choices or schema) and reads an answer (JSON, else the line as a string) until a
  * right one, or the end of input.
  */
@@ -42,7 +42,7 @@ final class TerminalApprovals implements Approvals {
             params = params.substring(0, MAX_PARAMS_SHOWN) + "… (" + params.length() + " characters)";
         }
         String answer = console.readLine(
-                "seq_no %d calls %s with %s: approve? [y/N] ", call.context().seqNo(), call.tool(), params);
+                "%s calls %s with %s: approve? [y/N] ", where(call), call.tool(), TerminalText.safe(params));
         if (answer == null) {
             return Optional.empty(); // end of input: leave the run waiting
         }
@@ -55,8 +55,7 @@ final class TerminalApprovals implements Approvals {
     public Optional<JsonNode> answer(Call.ToolCall call) {
         InputRequest request = InputRequest.of(call.params());
         while (true) {
-            String line = console.readLine(
-                    "seq_no %d asks: %s ", call.context().seqNo(), TerminalText.safe(question(call.params())));
+            String line = console.readLine("%s asks: %s ", where(call), TerminalText.safe(question(call.params())));
             if (line == null) {
                 return Optional.empty(); // end of input: a durable run waits, another fails the step
             }
@@ -67,6 +66,14 @@ final class TerminalApprovals implements Approvals {
             }
             console.printf("%s%n", TerminalText.safe(refusal.get()));
         }
+    }
+
+    /** {@code seq_no 3}, or {@code seq_no 3 (for_each element 1)}: each element of a map is asked on its own. */
+    private static String where(Call.ToolCall call) {
+        return "seq_no " + call.context().seqNo()
+                + (call.context().isElement()
+                        ? " (for_each element " + call.context().element() + ")"
+                        : "");
     }
 
     /** The prompt of a {@code human_input} call, with what a right answer is: {@code Ship it? [yes/no]}. */

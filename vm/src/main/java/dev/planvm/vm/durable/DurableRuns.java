@@ -305,8 +305,12 @@ public final class DurableRuns {
 
     /** The waiting tree of {@code run} ({@link Tree}): for a run that does not wait for a child, the run twice. */
     public Tree tree(StoredRun run) {
+        return tree(store, run);
+    }
+
+    private static Tree tree(RunStore store, StoredRun run) {
         StoredRun waiting = run;
-        for (int depth = 0; depth < 64 && waitsForAChild(waiting); depth++) {
+        for (int depth = 0; depth < 64 && waitsForAChild(store, waiting); depth++) {
             Optional<StoredRun> child = store.children(waiting.id()).stream()
                     .filter(c -> c.summary().status() == RunStatus.WAITING)
                     .reduce((first, last) -> last)
@@ -330,7 +334,7 @@ public final class DurableRuns {
     }
 
     /** Whether {@code run} waits with no call of its own pending: one of its child runs waits. */
-    private boolean waitsForAChild(StoredRun run) {
+    private static boolean waitsForAChild(RunStore store, StoredRun run) {
         return run.status() == RunStatus.WAITING
                 && run.pendingApproval().isEmpty()
                 && store.pendingInput(run.id()).isEmpty();
@@ -383,6 +387,11 @@ public final class DurableRuns {
      */
     public List<WaitingCall> waiting(String runId) {
         return waits.of(tree(find(runId)).waiting());
+    }
+
+    /** {@link #waiting(String)} of a run of {@code store}, for a reader that runs nothing ({@code planvm show}). */
+    public static List<WaitingCall> waiting(RunStore store, String runId) {
+        return new Waits(store).of(tree(store, find(store, runId)).waiting());
     }
 
     /** How a session of run {@code id} ended, with the calls it waits for when it ended waiting. */
