@@ -21,10 +21,8 @@ import dev.planvm.vm.durable.ElementRows;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
 import dev.planvm.vm.durable.StoreException;
-import dev.planvm.vm.durable.StoredApproval;
 import dev.planvm.vm.durable.StoredInput;
 import dev.planvm.vm.durable.StoredRun;
-import dev.planvm.vm.durable.WaitingCall;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
@@ -73,6 +71,7 @@ public final class PlanService implements AutoCloseable {
     private final RunStore store;
     private final ServiceSettings settings;
     private final DurableRuns runs;
+    private final PendingCalls waiting;
     private final Plans plans;
     private final Metrics metrics = new Metrics();
     private final RunSessions sessions;
@@ -85,6 +84,7 @@ public final class PlanService implements AutoCloseable {
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.runs = new DurableRuns(vm, store);
+        this.waiting = new PendingCalls(runs, store, this::state);
         this.plans = new Plans(vm, settings.planCacheEntries());
         this.sessions = new RunSessions(settings, metrics, vm.redactor());
     }
@@ -182,14 +182,14 @@ public final class PlanService implements AutoCloseable {
                             + "with the pending.call_id of GET /v1/runs/" + id);
         }
         DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's call, the parent runs
-        waitsFor(tree.waiting(), request.callIds());
+        guard(() -> waiting.approvals(tree.waiting(), request.callIds()));
         StoredRun run = tree.root();
         return submit(
                 run.sessions() + 1,
                 new RunSessions.Work(
                         own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
                             // still those calls, now that the session runs
-                            waitsFor(tree(find(runId)).waiting(), request.callIds());
+                            guard(() -> waiting.approvals(tree(find(runId)).waiting(), request.callIds()));
                             return runs.approve(
                                     runId,
                                     request.callIds(),
@@ -224,7 +224,7 @@ public final class PlanService implements AutoCloseable {
             throw Fields.bad("/value", "the answer is missing: {\"call_id\": ..., \"value\": ...}");
         }
         DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's input, the parent runs
-        StoredInput pending = waitsForInput(tree.waiting(), callId);
+        StoredInput pending = guard(() -> waiting.input(tree.waiting(), callId));
         StoredRun run = tree.root();
         pending.request().refusal(value).ifPresent(reason -> {
             throw new ServiceException(ServiceException.Kind.REJECTED, "run " + id + " keeps waiting: " + reason);
@@ -234,74 +234,10 @@ public final class PlanService implements AutoCloseable {
                 new RunSessions.Work(
                         own -> new RunSessions.Created(run.id(), run.steps().size()), (runId, own) -> {
                             // still that input, now that the session runs
-                            waitsForInput(tree(find(runId)).waiting(), callId);
+                            guard(() -> waiting.input(tree(find(runId)).waiting(), callId));
                             return runs.answer(runId, callId, value, own.apply(session(RunMode.live())), Map.of());
                         }),
                 false);
-    }
-
-    /** The input run {@code run} waits for that {@code callId} names; else a conflict. */
-    private StoredInput waitsForInput(StoredRun run, String callId) {
-        List<StoredInput> pending =
-                run.status() == RunStatus.WAITING ? guard(() -> store.pendingInputs(run.id())) : List.of();
-        if (pending.isEmpty()) {
-            throw new ServiceException(
-                    ServiceException.Kind.CONFLICT,
-                    "run " + run.id() + " does not wait for input (it is " + state(run) + ")");
-        }
-        return pending.stream()
-                .filter(input -> input.callId().equals(callId))
-                .findFirst()
-                .orElseThrow(() -> new ServiceException(
-                        ServiceException.Kind.CONFLICT,
-                        "run " + run.id() + " does not wait for input '" + callId + "': GET /v1/runs/" + run.id()
-                                + " names the inputs it waits for (pending.call_id, pending_calls)"));
-    }
-
-    /**
-     * What a stored run waits for ({@code pending}): the first of the calls it waits for ({@link #waiting}), or null.
-     */
-    private JsonNode pending(StoredRun stored) {
-        List<WaitingCall> calls = waiting(stored);
-        return calls.isEmpty() ? null : json(stored, calls.get(0));
-    }
-
-    /**
-     * Every call a stored run waits for ({@code pending_calls}, the first being {@code pending}): at most {@code max}
-     * (a run waiting at a {@code for_each} step waits for each element that needs a person); {@code null} when it does
-     * not wait.
-     */
-    private JsonNode pendingCalls(StoredRun stored, ObjectNode into, int max) {
-        List<WaitingCall> calls = waiting(stored);
-        if (calls.isEmpty()) {
-            return null;
-        }
-        ArrayNode list = JSON.arrayNode();
-        calls.stream().limit(max).forEach(call -> list.add(json(stored, call)));
-        if (calls.size() > max) {
-            into.put("pending_calls_more", calls.size() - max);
-        }
-        return list;
-    }
-
-    /**
-     * The calls a stored run waits for — its own, or, for a run that waits because a child run (a plan tool's) waits,
-     * the child's ({@link DurableRuns#waiting}); none when it does not wait.
-     */
-    private List<WaitingCall> waiting(StoredRun stored) {
-        if (stored.status() != RunStatus.WAITING) {
-            return List.of();
-        }
-        return guard(() -> runs.waiting(stored.id()));
-    }
-
-    /** A waiting call as the API gives it; a child's names its run ({@code child_run}). */
-    private static ObjectNode json(StoredRun stored, WaitingCall call) {
-        ObjectNode json = call.toJson();
-        if (!call.runId().equals(stored.id())) {
-            json.put("child_run", call.runId());
-        }
-        return json;
     }
 
     /** Where a stored run's wait is ({@link DurableRuns#tree}). */
@@ -310,26 +246,6 @@ public final class PlanService implements AutoCloseable {
             return runs.tree(run);
         } catch (RuntimeException e) {
             throw failure(e);
-        }
-    }
-
-    /** Refuses, as a conflict, a run that does not wait for the approval of each call {@code callIds} names. */
-    private void waitsFor(StoredRun run, List<String> callIds) {
-        List<StoredApproval> pending = run.status() == RunStatus.WAITING ? run.pendingApprovals() : List.of();
-        if (pending.isEmpty()) {
-            throw new ServiceException(
-                    ServiceException.Kind.CONFLICT,
-                    "run " + run.id() + " does not wait for approval (it is " + state(run) + ")");
-        }
-        Set<String> waiting = new java.util.HashSet<>();
-        pending.forEach(a -> waiting.add(a.callId(run.id())));
-        for (String callId : callIds) {
-            if (!waiting.contains(callId)) {
-                throw new ServiceException(
-                        ServiceException.Kind.CONFLICT,
-                        "run " + run.id() + " does not wait for call '" + callId + "': GET /v1/runs/" + run.id()
-                                + " names the calls it waits for (pending.call_id, pending_calls)");
-            }
         }
     }
 
@@ -396,7 +312,7 @@ public final class PlanService implements AutoCloseable {
             if (outcome.path("pending").isObject()) { // the call it waits for, with the id an approval names
                 guard(() -> store.find(submitted.id()))
                         .filter(run -> run.id().equals(submitted.id()))
-                        .map(this::pending)
+                        .map(run -> guard(() -> waiting.first(run)))
                         .filter(p -> p.has("child_run")
                                 || p.path("seq_no").asInt()
                                         == outcome.at("/pending/seq_no").asInt())
@@ -436,8 +352,8 @@ public final class PlanService implements AutoCloseable {
         StoredRun run = find(id);
         ObjectNode document = RunDocuments.full(
                 run, state(run), guard(() -> store.caller(run.id())), guard(() -> store.children(run.id())));
-        document.set("pending", pending(run));
-        document.set("pending_calls", pendingCalls(run, document, maxElements));
+        document.set("pending", guard(() -> waiting.first(run)));
+        document.set("pending_calls", guard(() -> waiting.all(run, document, maxElements)));
         ElementRows.add(
                 document, (ArrayNode) document.get("steps"), guard(() -> store.elements(run.id())), maxElements);
         return document;
@@ -467,8 +383,8 @@ public final class PlanService implements AutoCloseable {
                 .put("state", state(run))
                 .put("mode", run.mode())
                 .put("parent_run", run.parentRun());
-        about.set("pending", pending(run));
-        about.set("pending_calls", pendingCalls(run, about, ElementRows.DEFAULT_MAX));
+        about.set("pending", guard(() -> waiting.first(run)));
+        about.set("pending_calls", guard(() -> waiting.all(run, about, ElementRows.DEFAULT_MAX)));
         about.set("links", RunDocuments.links(run.id()));
         var caller = guard(() -> store.caller(run.id()));
         about.put("parent_run_id", caller.map(RunStore.Caller::runId).orElse(null));
