@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The {@code approvals} table: calls that needed a reviewer's approval, found again by run, step, element of a
@@ -70,6 +71,48 @@ final class ApprovalRows {
                         tool,
                         paramsJson)
                 > 0;
+    }
+
+    /**
+     * Decides each of {@code calls} alike, in one transaction: all of them, or — when one no longer waits (another
+     * reviewer decided it) — none; returns whether they were decided.
+     *
+     * @param json how the store writes a call's params (as {@link #request} was given them)
+     */
+    boolean decide(
+            String runId,
+            List<StoredApproval> calls,
+            Function<JsonNode, String> json,
+            boolean approved,
+            String reason) {
+        try {
+            db.transaction(() -> {
+                for (StoredApproval call : calls) {
+                    if (!decide(
+                            runId,
+                            call.stepIndex(),
+                            call.element(),
+                            call.tool(),
+                            json.apply(call.params()),
+                            approved,
+                            reason)) {
+                        throw new Undecided();
+                    }
+                }
+            });
+            return true;
+        } catch (Undecided none) {
+            return false;
+        }
+    }
+
+    /** Ends {@link #decide(String, List, Function, boolean, String)}'s transaction without deciding anything. */
+    private static final class Undecided extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Undecided() {
+            super(null, null, false, false);
+        }
     }
 
     /** Every call of the run that needed approval, by step, then element, then the order they were asked. */

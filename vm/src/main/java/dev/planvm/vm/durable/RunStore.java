@@ -541,29 +541,7 @@ public final class RunStore implements AutoCloseable {
      * — when one of them no longer waits (another reviewer decided it) — none; returns whether they were decided.
      */
     synchronized boolean decide(String runId, List<StoredApproval> calls, boolean approved, String reason) {
-        String why = reason == null ? "" : redactor.redact(reason);
-        try {
-            db.transaction(() -> {
-                for (StoredApproval call : calls) {
-                    if (!approvals.decide(
-                            runId, call.stepIndex(), call.element(), call.tool(), json(call.params()), approved, why)) {
-                        throw new Undecided();
-                    }
-                }
-            });
-            return true;
-        } catch (Undecided none) {
-            return false;
-        }
-    }
-
-    /** Ends {@link #decide}'s transaction without deciding anything. */
-    private static final class Undecided extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Undecided() {
-            super(null, null, false, false);
-        }
+        return approvals.decide(runId, calls, this::json, approved, reason == null ? "" : redactor.redact(reason));
     }
 
     /** Records a decision about one call right when a reviewer made it (a prompt on a terminal). */
@@ -697,12 +675,7 @@ public final class RunStore implements AutoCloseable {
      * for a {@code for_each} step. A question asked at a step the run left (it failed there, then went on) is not one.
      */
     public synchronized List<StoredInput> pendingInputs(String id) {
-        int step = db.query("SELECT COUNT(*) FROM steps WHERE run_id = ?", rs -> rs.getInt(1), id)
-                        .get(0)
-                + 1;
-        return waits.inputs(id).stream()
-                .filter(input -> input.pending() && input.stepIndex() == step)
-                .toList();
+        return waits.pendingInputs(id);
     }
 
     /** How many runs the store holds by stored status label ({@code running} includes interrupted runs). */

@@ -108,6 +108,16 @@ final class WaitRows {
                 InputRequest.TOOL);
     }
 
+    /** The {@code human_input} calls of the run not answered at the step it is at (its committed steps + 1). */
+    List<StoredInput> pendingInputs(String runId) {
+        int step = db.query("SELECT COUNT(*) FROM steps WHERE run_id = ?", rs -> rs.getInt(1), runId)
+                        .get(0)
+                + 1;
+        return inputs(runId).stream()
+                .filter(input -> input.pending() && input.stepIndex() == step)
+                .toList();
+    }
+
     private Optional<String> first(String runId, int stepIndex, int element, String tool, String paramsJson) {
         return db
                 .query(
