@@ -49,4 +49,22 @@ class CallContextTest {
                 .isEqualTo(31 * 2 + List.of("a").hashCode());
         assertThat(a).hasToString("CallContext[seqNo=3, expectedKeys=[x]]");
     }
+
+    @Test
+    void an_element_of_a_map_keeps_its_index_through_every_copy_and_is_not_compared() {
+        CallContext element = CallContext.of(3).withElement(2);
+        assertThat(element.isElement()).isTrue();
+        assertThat(element.withTimeout(Duration.ofSeconds(1))
+                        .withEvents(CallEvents.NONE)
+                        .element())
+                .as("the index goes with the call through the chain's links")
+                .isEqualTo(2);
+        assertThat(CallContext.of(3).element()).isEqualTo(CallContext.NO_ELEMENT);
+        assertThat(CallContext.of(3).isElement()).isFalse();
+        assertThat(element).as("a cassette matches a call by tool and params").isEqualTo(CallContext.of(3));
+        assertThat(element).hasToString("CallContext[seqNo=3, expectedKeys=[], element=2]");
+        assertThatThrownBy(() -> CallContext.of(3).withElement(-2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a call's element index must be 0 or more, not -2");
+    }
 }
