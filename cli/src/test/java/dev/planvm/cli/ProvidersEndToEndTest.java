@@ -160,6 +160,24 @@ class ProvidersEndToEndTest {
     }
 
     @Test
+    void ask_on_anthropic_plans_in_json_asked_in_words_since_it_takes_no_recursive_schema() throws Exception {
+        try (FakeLlmServer server = FakeLlmServer.start(LlmWire.of("anthropic"))) {
+            server.reply(GREETING).reply("Hello, Ann!");
+
+            CliRun ask = CliRun.withEnvironment(environment(server), "ask", "Greet Ann", "--var", "name=Ann");
+
+            assertThat(ask.exitCode()).as(ask.err()).isZero();
+            assertThat(ask.out()).isEqualTo("Hello, Ann!\n");
+            assertThat(ask.err()).contains("json format");
+            assertThat(server.refusals()).isEmpty();
+            assertThat(server.requests()).hasSize(2); // the strict request was refused before anything was sent
+            assertThat(server.requests().get(0).path("output_config").isMissingNode())
+                    .isTrue();
+            assertThat(server.requests().get(0).path("system").toString()).contains("Respond with JSON only");
+        }
+    }
+
+    @Test
     void the_model_flag_routes_a_run_to_another_configured_provider() throws Exception {
         Path plan = Files.writeString(dir.resolve("plan.json"), """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "llm_generate",

@@ -230,4 +230,59 @@ class ProviderWireTest {
             }
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("wires")
+    void a_rate_limited_stream_carries_the_wait_too(LlmWire wire) throws Exception {
+        try (FakeLlmServer server = FakeLlmServer.start(wire)) {
+            server.replyRateLimited(7);
+            PlannerTool planner = (PlannerTool) tools(server).get(1);
+
+            ToolException failure = catchThrowableOfType(
+                    ToolException.class,
+                    () -> planner.invoke(
+                            json("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], \"stream\": true}"),
+                            CallContext.of(0)));
+
+            assertThat(failure.retriable()).isTrue();
+            boolean hinted =
+                    !wire.provider().equals("ollama") && !wire.provider().equals("mistral");
+            assertThat(failure.retryAfter().isPresent()).isEqualTo(hinted);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("wires")
+    void a_streamed_answer_is_read_up_to_the_size_cap_only(LlmWire wire) throws Exception {
+        try (FakeLlmServer server = FakeLlmServer.start(wire)) {
+            server.replyStreamed("x".repeat(64 * 1024), 512, Duration.ZERO);
+            Map<String, String> env = new HashMap<>(server.environment());
+            env.put("PLANVM_LLM_MAX_RESPONSE_BYTES", "16KiB");
+            PlannerTool planner = (PlannerTool) new LlmToolProvider().tools(env).get(1);
+
+            ToolException failure = catchThrowableOfType(
+                    ToolException.class,
+                    () -> planner.invoke(
+                            json("{\"messages\": [{\"role\": \"user\", \"content\": \"plan\"}], \"stream\": true}"),
+                            CallContext.of(0)));
+
+            assertThat(failure.getMessage()).contains("answered with more than 16 KiB");
+            assertThat(failure.retriable()).isFalse();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void anthropic_refuses_a_temperature_above_1_before_sending_anything() throws Exception {
+        try (FakeLlmServer server = FakeLlmServer.start(LlmWire.of("anthropic"))) {
+            ToolException failure = catchThrowableOfType(
+                    ToolException.class,
+                    () -> generate(server)
+                            .invoke(json("{\"prompt\": \"Hi\", \"temperature\": 1.5}"), CallContext.of(0)));
+
+            assertThat(failure.getMessage()).isEqualTo("anthropic takes a temperature from 0 to 1, not 1.5");
+            assertThat(failure.retriable()).isFalse();
+            assertThat(server.requests()).isEmpty();
+            assertThat(server.refusals()).isEmpty();
+        }
+    }
 }
