@@ -22,7 +22,7 @@ final class ConfigOptions {
     @CommandLine.Option(
             names = "--config",
             paramLabel = "FILE",
-            description = "The tools configuration (JSON: mcpServers, httpTools, openapi, toolPaths, knowledge). "
+            description = "The tools configuration (JSON: mcpServers, httpTools, openapi, toolPaths, knowledge, llm). "
                     + "Default: $PLANVM_CONFIG, else planvm.json in the current directory when there is one.")
     private Path config;
 
@@ -48,6 +48,28 @@ final class ConfigOptions {
                     + " Repeatable.")
     private List<Path> planTools = List.of();
 
+    @CommandLine.Option(
+            names = "--model",
+            paramLabel = "MODEL",
+            description = "The LLM model of llm_generate, conditions and the planner: a model name, provider:model "
+                    + "(anthropic:claude-haiku-4-5, ollama:llama3.2) or a named model of planvm.json (sets \"llm\": "
+                    + "{\"model\": MODEL} over the configuration's and PLANVM_MODEL).")
+    private String model;
+
+    @CommandLine.Option(
+            names = "--condition-model",
+            paramLabel = "MODEL",
+            description = "The model that decides LLM conditions (condition_prompt), written like --model "
+                    + "(default: --model's).")
+    private String conditionModel;
+
+    @CommandLine.Option(
+            names = "--planner-model",
+            paramLabel = "MODEL",
+            description = "The model that writes plans (plan, ask, re-planning), written like --model "
+                    + "(default: --model's).")
+    private String plannerModel;
+
     /** The {@code --plan-tools} directories, resolved against the working directory. */
     List<Path> planToolDirs() {
         Path workingDir = Path.of("").toAbsolutePath();
@@ -63,6 +85,19 @@ final class ConfigOptions {
         Map<String, JsonNode> overrides = new java.util.LinkedHashMap<>();
         if (kb != null) {
             overrides.put("knowledge", JsonNodeFactory.instance.objectNode().put("kb", kb));
+        }
+        if (model != null || conditionModel != null || plannerModel != null) {
+            var llm = JsonNodeFactory.instance.objectNode();
+            if (model != null) {
+                llm.put("model", model);
+            }
+            if (conditionModel != null) {
+                llm.put("conditions", conditionModel);
+            }
+            if (plannerModel != null) {
+                llm.put("planner", plannerModel);
+            }
+            overrides.put("llm", llm);
         }
         if (!planTools.isEmpty()) {
             var dirs = JsonNodeFactory.instance.arrayNode();

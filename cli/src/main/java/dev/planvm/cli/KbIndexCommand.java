@@ -55,7 +55,7 @@ final class KbIndexCommand implements Callable<Integer> {
     @CommandLine.Option(
             names = "--graph",
             description = "Also extract entities and relationships with the LLM "
-                    + "(llm_generate: OPENAI_API_KEY or OPENAI_BASE_URL), for retrieve_knowledge_graph.")
+                    + "(llm_generate: any configured LLM provider), for retrieve_knowledge_graph.")
     private boolean graph;
 
     @CommandLine.Option(

@@ -100,6 +100,11 @@ record GenerateRequest(
                 model);
     }
 
+    /** This request asking for {@code otherModel} (null: the route's configured model). */
+    GenerateRequest withModel(String otherModel) {
+        return new GenerateRequest(prompt, context, system, format, schema, temperature, maxTokens, otherModel);
+    }
+
     /** Whether the answer must be one JSON object with {@code keys} (a JSON request for two or more variables). */
     boolean wantsKeys(List<String> keys) {
         return format == Format.JSON && keys.size() >= 2;

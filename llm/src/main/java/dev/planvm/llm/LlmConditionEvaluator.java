@@ -42,7 +42,7 @@ public final class LlmConditionEvaluator implements ConditionEvaluator {
 
     /** An evaluator over the model {@code config} describes; failure messages name its URL and timeout. */
     public LlmConditionEvaluator(LlmConfig config) {
-        this(new LlmClient(config.chatModel(), LlmFailures.of(config)));
+        this(new LlmClient(config.chatModel(), LlmFailures.of(config), config.provider()));
     }
 
     private LlmConditionEvaluator(LlmClient client) {
@@ -55,7 +55,7 @@ public final class LlmConditionEvaluator implements ConditionEvaluator {
         messages.add(SystemMessage.from(INSTRUCTIONS));
         messages.add(UserMessage.from(LlmText.withContext(Objects.requireNonNullElse(prompt, ""), context)));
         for (int tried = 1; ; tried++) {
-            String answer = client.ask(messages, true, call.events());
+            String answer = client.ask(messages, AnswerShape.JSON, call.events());
             ConditionAnswer read = ConditionAnswer.read(answer);
             if (read.result() != null) {
                 return read.result();

@@ -2,8 +2,6 @@ package dev.planvm.llm;
 
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
-import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import dev.planvm.json.BoundedHttp;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -15,24 +13,38 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How to reach the chat model behind {@code llm_generate} and LLM conditions: an OpenAI-compatible
- * server (OpenAI itself, or Ollama, vLLM, LM Studio, ... through a base URL).
+ * How to reach one chat model behind {@code llm_generate}, LLM conditions and the planner: a provider
+ * ({@link LlmProvider}), its key and address, and the model.
  *
- * @param apiKey  the API key, or null when the server needs none (only with a base URL)
- * @param baseUrl the server's base URL ({@code http://localhost:11434/v1}), or null for OpenAI
- * @param model   the model name sent with every request
+ * @param provider the service ({@link LlmProvider#OPENAI} for any OpenAI-compatible server)
+ * @param apiKey  the API key, or null when the server needs none (Ollama; an OpenAI-compatible base URL)
+ * @param baseUrl the server's address as its ecosystem writes it ({@code http://localhost:11434/v1} for
+ *                OpenAI-compatible servers, {@code https://api.anthropic.com}, an Azure endpoint), or null
+ *                for the provider's public one
+ * @param model   the model name sent with every request (Azure: the deployment)
  * @param timeout how long one LLM call may take (connect and answer, the whole body included)
  * @param maxResponseBytes the largest answer read, in bytes; a larger one fails without being read
  *                         to the end
+ * @param maxTokens the most tokens an answer may have when a call names none, or null for the provider's
+ *                  default (Anthropic requires one: {@value ProviderModels#ANTHROPIC_MAX_TOKENS})
  */
-public record LlmConfig(String apiKey, String baseUrl, String model, Duration timeout, long maxResponseBytes) {
+public record LlmConfig(
+        LlmProvider provider,
+        String apiKey,
+        String baseUrl,
+        String model,
+        Duration timeout,
+        long maxResponseBytes,
+        Integer maxTokens) {
 
     /** What to tell the user when a plan needs an LLM and none is configured. */
     public static final String NOT_CONFIGURED = "no LLM is configured: set OPENAI_API_KEY (OpenAI) or "
-            + "OPENAI_BASE_URL (any OpenAI-compatible server, e.g. Ollama, vLLM, LM Studio), "
-            + "and optionally PLANVM_MODEL (default gpt-4o-mini)";
+            + "OPENAI_BASE_URL (any OpenAI-compatible server, e.g. vLLM, LM Studio), ANTHROPIC_API_KEY, "
+            + "GEMINI_API_KEY, OLLAMA_BASE_URL, AZURE_OPENAI_ENDPOINT (with AZURE_OPENAI_API_KEY and "
+            + "AZURE_OPENAI_DEPLOYMENT) or MISTRAL_API_KEY (PLANVM_LLM_PROVIDER picks one when several are set), "
+            + "and optionally PLANVM_MODEL; or an \"llm\" section in planvm.json";
 
-    /** The model used when {@code PLANVM_MODEL} is unset. */
+    /** The model used when {@code PLANVM_MODEL} is unset (OpenAI). */
     public static final String DEFAULT_MODEL = "gpt-4o-mini";
 
     /** The timeout used when {@code PLANVM_LLM_TIMEOUT_SECONDS} is unset. */
@@ -44,19 +56,25 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
     private static final Pattern SIZE =
             Pattern.compile("(\\d{1,15})\\s*(?:([kmg])(?:i?b)?|b)?", Pattern.CASE_INSENSITIVE);
 
-    static final String OPENAI_URL = "https://api.openai.com/v1";
-
-    /** Sent when a base URL is given without a key: most local servers ignore it, some want one. */
-    private static final String PLACEHOLDER_KEY = "not-needed";
-
     public LlmConfig {
+        Objects.requireNonNull(provider, "provider");
         apiKey = blankToNull(apiKey);
         baseUrl = blankToNull(baseUrl);
-        if (apiKey == null && baseUrl == null) {
+        if (provider == LlmProvider.OPENAI && apiKey == null && baseUrl == null) {
             throw new IllegalArgumentException(NOT_CONFIGURED);
         }
+        if (apiKey == null && provider.needsKey(baseUrl)) {
+            throw new IllegalArgumentException(
+                    provider.id() + " needs an API key: set " + String.join(" or ", provider.keyVariables()));
+        }
+        if (baseUrl == null && provider.defaultUrl().isEmpty()) {
+            throw new IllegalArgumentException(provider.id() + " needs its address: set " + provider.urlVariable());
+        }
         if (blankToNull(model) == null) {
-            throw new IllegalArgumentException("the LLM model name must not be blank");
+            throw new IllegalArgumentException(
+                    provider == LlmProvider.AZURE_OPENAI
+                            ? "azure-openai needs the deployment: set " + LlmProvider.AZURE_DEPLOYMENT_VARIABLE
+                            : "the LLM model name must not be blank");
         }
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -65,37 +83,49 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
         if (maxResponseBytes < 1) {
             throw new IllegalArgumentException("the LLM answer cap must be positive, not " + maxResponseBytes);
         }
+        if (maxTokens != null && maxTokens < 1) {
+            throw new IllegalArgumentException("max_tokens must be at least 1, not " + maxTokens);
+        }
     }
 
-    /** A configuration with the default answer cap ({@link #DEFAULT_MAX_RESPONSE_BYTES}). */
+    /** An OpenAI-compatible server with the default answer cap ({@link #DEFAULT_MAX_RESPONSE_BYTES}). */
     public LlmConfig(String apiKey, String baseUrl, String model, Duration timeout) {
         this(apiKey, baseUrl, model, timeout, DEFAULT_MAX_RESPONSE_BYTES);
     }
 
-    /**
-     * The configuration the environment describes ({@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL},
-     * {@code PLANVM_MODEL}, {@code PLANVM_LLM_TIMEOUT_SECONDS}, {@code PLANVM_LLM_MAX_RESPONSE_BYTES}:
-     * bytes, or a number with KiB, MiB or GiB); empty when neither the key nor the base URL is set.
-     * Blank values count as unset.
-     *
-     * @throws IllegalArgumentException when {@code PLANVM_LLM_TIMEOUT_SECONDS} is not a positive
-     *                                  number, or {@code PLANVM_LLM_MAX_RESPONSE_BYTES} not a size
-     */
-    public static Optional<LlmConfig> fromEnvironment(Map<String, String> env) {
-        String apiKey = blankToNull(env.get("OPENAI_API_KEY"));
-        String baseUrl = blankToNull(env.get("OPENAI_BASE_URL"));
-        if (apiKey == null && baseUrl == null) {
-            return Optional.empty();
-        }
-        String model = Objects.requireNonNullElse(blankToNull(env.get("PLANVM_MODEL")), DEFAULT_MODEL);
-        Duration timeout = timeout(blankToNull(env.get("PLANVM_LLM_TIMEOUT_SECONDS")));
-        long cap = bytes(blankToNull(env.get("PLANVM_LLM_MAX_RESPONSE_BYTES")));
-        return Optional.of(new LlmConfig(apiKey, baseUrl, model, timeout, cap));
+    /** An OpenAI-compatible server. */
+    public LlmConfig(String apiKey, String baseUrl, String model, Duration timeout, long maxResponseBytes) {
+        this(LlmProvider.OPENAI, apiKey, baseUrl, model, timeout, maxResponseBytes, null);
     }
 
-    /** The URL requests go to: the base URL, or OpenAI's. */
+    /**
+     * The configuration of the default model the environment describes: the provider {@code PLANVM_LLM_PROVIDER}
+     * names, else the first {@link LlmProvider} whose variables are set ({@code OPENAI_API_KEY} or
+     * {@code OPENAI_BASE_URL}, {@code ANTHROPIC_API_KEY}, {@code GEMINI_API_KEY}, {@code OLLAMA_BASE_URL},
+     * {@code AZURE_OPENAI_ENDPOINT}, {@code MISTRAL_API_KEY}); {@code PLANVM_MODEL} (a model name, or
+     * {@code provider:model}), {@code PLANVM_LLM_TIMEOUT_SECONDS}, {@code PLANVM_LLM_MAX_RESPONSE_BYTES}: bytes, or
+     * a number with KiB, MiB or GiB. Empty when no provider is configured. Blank values count as unset.
+     *
+     * @throws IllegalArgumentException when a setting is invalid (a timeout that is not a positive number, a
+     *                                  size that is not one, an unknown provider, a provider missing a variable)
+     */
+    public static Optional<LlmConfig> fromEnvironment(Map<String, String> env) {
+        return LlmEnvironment.read(env).defaultConfig();
+    }
+
+    /** This configuration for another model of the same provider. */
+    public LlmConfig withModel(String otherModel) {
+        return new LlmConfig(provider, apiKey, baseUrl, otherModel, timeout, maxResponseBytes, maxTokens);
+    }
+
+    /** This configuration with another timeout. */
+    LlmConfig withTimeout(Duration otherTimeout) {
+        return new LlmConfig(provider, apiKey, baseUrl, model, otherTimeout, maxResponseBytes, maxTokens);
+    }
+
+    /** The address requests go to, as the user wrote it, or the provider's public one. */
     public String serverUrl() {
-        return baseUrl == null ? OPENAI_URL : baseUrl;
+        return baseUrl == null ? provider.defaultUrl().orElseThrow() : baseUrl;
     }
 
     /**
@@ -103,7 +133,8 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
      * planvm's retry link does, and two retry loops would multiply. Nothing is logged. It speaks
      * HTTP/1.1: the JDK client's default, an HTTP/2 upgrade on {@code http://} URLs, makes
      * uvicorn-based servers (vLLM) and LM Studio drop the request body. Its HTTP client keeps an
-     * error answer's {@code Retry-After}, so the retry link waits as long as the server asks.
+     * error answer's {@code Retry-After} (and the provider's own retry hints), so the retry link waits as
+     * long as the server asks.
      */
     public ChatModel chatModel() {
         return chatModel(false);
@@ -111,55 +142,34 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
 
     /**
      * As {@link #chatModel()}; with {@code strictJsonSchema}, a request for a JSON Schema answer asks
-     * the server to hold the answer to it exactly ({@code "strict": true}, OpenAI's structured outputs).
+     * the server to hold the answer to it exactly ({@code "strict": true}: OpenAI's structured outputs, Azure's,
+     * Mistral's).
      */
     ChatModel chatModel(boolean strictJsonSchema) {
-        OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
-                .strictJsonSchema(strictJsonSchema)
-                .httpClientBuilder(StatusHttpClient.builder().maxResponseBytes(maxResponseBytes))
-                .apiKey(apiKey == null ? PLACEHOLDER_KEY : apiKey)
-                .modelName(model)
-                .timeout(timeout)
-                .maxRetries(0)
-                .logRequests(false)
-                .logResponses(false);
-        if (baseUrl != null) {
-            builder.baseUrl(baseUrl);
-        }
-        return builder.build();
+        return ProviderModels.chatModel(this, strictJsonSchema);
     }
 
     /**
-     * A chat model that streams its answers (server-sent events), configured like {@link #chatModel(boolean)};
+     * A chat model that streams its answers, configured like {@link #chatModel(boolean)};
      * {@link #timeout()} bounds the wait for the answer to start, and the planner's {@code StreamedAnswer}
      * the whole answer.
      */
     StreamingChatModel streamingChatModel(boolean strictJsonSchema) {
-        OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder builder = OpenAiStreamingChatModel.builder()
-                .strictJsonSchema(strictJsonSchema)
-                .httpClientBuilder(StatusHttpClient.builder())
-                .apiKey(apiKey == null ? PLACEHOLDER_KEY : apiKey)
-                .modelName(model)
-                .timeout(timeout)
-                .logRequests(false)
-                .logResponses(false);
-        if (baseUrl != null) {
-            builder.baseUrl(baseUrl);
-        }
-        return builder.build();
+        return ProviderModels.streamingChatModel(this, strictJsonSchema);
     }
 
     /** Shows everything but the API key. */
     @Override
     public String toString() {
-        return "LlmConfig[apiKey=" + (apiKey == null ? "(none)" : "****")
-                + ", baseUrl=" + (baseUrl == null ? "(OpenAI)" : baseUrl)
+        return "LlmConfig[provider=" + provider.id()
+                + ", apiKey=" + (apiKey == null ? "(none)" : "****")
+                + ", baseUrl=" + (baseUrl == null ? "(" + provider.title() + ")" : baseUrl)
                 + ", model=" + model
                 + ", timeout=" + LlmText.seconds(timeout)
                 + ", maxResponseBytes=" + BoundedHttp.describeBytes(maxResponseBytes) + "]";
     }
 
-    private static Duration timeout(String seconds) {
+    static Duration timeout(String seconds) {
         if (seconds == null) {
             return DEFAULT_TIMEOUT;
         }
@@ -175,7 +185,7 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
                 "PLANVM_LLM_TIMEOUT_SECONDS must be a positive number of seconds, not '" + seconds + "'");
     }
 
-    private static long bytes(String size) {
+    static long bytes(String size) {
         if (size == null) {
             return DEFAULT_MAX_RESPONSE_BYTES;
         }
@@ -192,7 +202,7 @@ public record LlmConfig(String apiKey, String baseUrl, String model, Duration ti
                 + " a number of bytes, not '" + size + "'");
     }
 
-    private static String blankToNull(String s) {
+    static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
     }
 }

@@ -25,19 +25,20 @@ import java.time.Duration;
  * @param serverUrl the server's URL for messages, or null when unknown
  * @param timeout   the configured timeout, or null when unknown (the measured wait is named then)
  * @param apiKey    the key to mask in messages, or null
+ * @param provider  the provider, whose variables a hint names; null when unknown (OpenAI's are named)
  */
-record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
+record LlmFailures(String serverUrl, Duration timeout, String apiKey, LlmProvider provider) {
 
     private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
     private static final int MAX_BODY = 200;
 
     /** Failures of a model we know nothing about. */
     static LlmFailures unknownServer() {
-        return new LlmFailures(null, null, null);
+        return new LlmFailures(null, null, null, null);
     }
 
     static LlmFailures of(LlmConfig config) {
-        return new LlmFailures(config.serverUrl(), config.timeout(), config.apiKey());
+        return new LlmFailures(config.serverUrl(), config.timeout(), config.apiKey(), config.provider());
     }
 
     /**
@@ -121,14 +122,17 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         return new ToolException("the LLM call failed: " + detail, e instanceof RetriableException);
     }
 
-    private static ToolException httpStatus(int status, String body, Duration retryAfter) {
+    private ToolException httpStatus(int status, String body, Duration retryAfter) {
         boolean retriable = status == 408 || status == 429 || status >= 500;
         String detail = describeBody(body);
+        LlmProvider named = provider == null ? LlmProvider.OPENAI : provider;
         String hint = "";
         if (status == 401 || status == 403) {
-            hint = " (check OPENAI_API_KEY)";
+            hint = " (check " + String.join(" or ", named.keyVariables()) + ")";
         } else if (status == 404) {
-            hint = " (check PLANVM_MODEL and OPENAI_BASE_URL)";
+            hint = named == LlmProvider.AZURE_OPENAI
+                    ? " (check " + LlmProvider.AZURE_DEPLOYMENT_VARIABLE + " and " + named.urlVariable() + ")"
+                    : " (check PLANVM_MODEL and " + named.urlVariable() + ")";
         }
         return new ToolException(
                 "the LLM server answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + hint,
@@ -137,7 +141,10 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
                 retriable ? retryAfter : null);
     }
 
-    /** The error message of an OpenAI error body ({@code {"error": {"message": ...}}}), else the body. */
+    /**
+     * The error message of an error body — {@code {"error": {"message": ...}}} (OpenAI, Azure, Anthropic, Gemini),
+     * {@code {"error": "..."}} (Ollama), {@code {"message": ...}} (Mistral) — else the body.
+     */
     private static String describeBody(String body) {
         if (body == null) {
             return "";
@@ -149,6 +156,8 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
                 text = error.path("message").asText();
             } else if (error.isTextual()) {
                 text = error.asText();
+            } else if (MAPPER.readTree(body).path("message").isTextual()) {
+                text = MAPPER.readTree(body).path("message").asText();
             }
         } catch (IOException | RuntimeException notJson) {
             // the body as it is

@@ -9,10 +9,6 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.chat.request.ResponseFormat;
-import dev.langchain4j.model.chat.request.ResponseFormatType;
-import dev.langchain4j.model.chat.request.json.JsonRawSchema;
-import dev.langchain4j.model.chat.request.json.JsonSchema;
 import dev.planvm.json.JsonText;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
@@ -30,6 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * for one JSON object with those keys and returns that object. The tokens each request spends are
  * reported to the call's {@link dev.planvm.tools.CallEvents}. Failures become
  * {@link dev.planvm.tools.ToolException}s (retriable for HTTP 429/5xx, timeouts and I/O errors).
+ *
+ * <p>The {@code model} param may name another provider ({@code anthropic:claude-haiku-4-5}) or a named model of
+ * {@code planvm.json}; see {@link LlmModels#route}. Each provider is asked its own way ({@link LlmClient#prepare}).
  */
 public final class LlmGenerateTool implements Tool {
 
@@ -38,19 +37,28 @@ public final class LlmGenerateTool implements Tool {
     private final LlmClient client;
     /** The configuration, when the tool was built from one (its timeout can then follow the call's); else null. */
     private final LlmConfig config;
-    /** Clients for attempt timeouts other than the configured one, and strict ones, built on first need. */
+    /** The other models a call may name, or null (a bare model name goes to the configured server). */
+    private final LlmModels models;
+    /** Clients for other models, attempt timeouts other than the configured one, and strict ones, built on first need. */
     private final Map<ClientKey, LlmClient> clients = new ConcurrentHashMap<>();
 
     /** A tool over any chat model; failure messages cannot name the server or the timeout. */
     public LlmGenerateTool(ChatModel model) {
         this.client = new LlmClient(model, LlmFailures.unknownServer());
         this.config = null;
+        this.models = null;
     }
 
     /** A tool over the model {@code config} describes; failure messages name its URL and timeout. */
     public LlmGenerateTool(LlmConfig config) {
-        this.client = new LlmClient(config.chatModel(), LlmFailures.of(config));
+        this(config, null);
+    }
+
+    /** A tool whose default model is {@code config}, and whose calls may name the others of {@code models}. */
+    LlmGenerateTool(LlmConfig config, LlmModels models) {
+        this.client = new LlmClient(config.chatModel(), LlmFailures.of(config), config.provider());
         this.config = config;
+        this.models = models;
     }
 
     /**
@@ -95,7 +103,13 @@ public final class LlmGenerateTool implements Tool {
                 .put("minimum", 0)
                 .put("maximum", 2);
         properties.putObject("max_tokens").put("type", "integer").put("minimum", 1);
-        properties.putObject("model").put("type", "string").put("description", "a model the configured server offers");
+        properties
+                .putObject("model")
+                .put("type", "string")
+                .put(
+                        "description",
+                        "a model of the configured provider, provider:model (anthropic:claude-haiku-4-5, "
+                                + "ollama:llama3.2), or a named model of planvm.json");
         schema.putArray("required").add("prompt");
         return schema;
     }
@@ -113,15 +127,36 @@ public final class LlmGenerateTool implements Tool {
                     + String.join(", ", keys) + ". Write nothing outside the object."));
         }
         messages.add(UserMessage.from(LlmText.withContext(request.prompt(), request.context())));
+        Route route = route(request);
+        GenerateRequest options = request.withModel(route.model());
         return switch (request.format()) {
-            case TEXT -> TextNode.valueOf(client(context, false).ask(messages, null, request, context.events()));
-            case JSON ->
-                json(
-                        client(context, false).ask(messages, ResponseFormat.JSON, request, context.events()),
-                        request,
-                        keys);
-            case SCHEMA -> fitting(messages, request, context);
+            case TEXT -> {
+                LlmClient text = client(context, route.config(), false);
+                yield TextNode.valueOf(text.ask(messages, text.prepare(AnswerShape.TEXT), options, context.events()));
+            }
+            case JSON -> {
+                LlmClient json = client(context, route.config(), false);
+                yield json(
+                        json.ask(messages, json.prepare(AnswerShape.JSON), options, context.events()), request, keys);
+            }
+            case SCHEMA -> fitting(messages, options, route.config(), context);
         };
+    }
+
+    /** The configuration and model a call's {@code model} param leads to ({@link LlmModels#route}). */
+    private Route route(GenerateRequest request) {
+        if (request.model() == null || config == null) {
+            return new Route(config, request.model());
+        }
+        if (models == null) {
+            return new Route(config, request.model());
+        }
+        try {
+            LlmModels.Route route = models.route(request.model(), config);
+            return new Route(route.config(), route.model());
+        } catch (ToolException e) {
+            throw ToolException.permanent("model '" + request.model() + "': " + e.getMessage());
+        }
     }
 
     /** The JSON an answer holds; for two or more variables, the object (or, as before, the text when it has none). */
@@ -136,22 +171,18 @@ public final class LlmGenerateTool implements Tool {
     }
 
     /** An answer that fits the request's schema, asking once more (with what was wrong) when the first does not. */
-    private JsonNode fitting(List<ChatMessage> messages, GenerateRequest request, CallContext context) {
+    private JsonNode fitting(
+            List<ChatMessage> messages, GenerateRequest request, LlmConfig target, CallContext context) {
         boolean wrapped = !isObjectSchema(request.schema());
-        JsonNode sent = wrapped ? wrap(request.schema()) : request.schema();
-        ResponseFormat format = ResponseFormat.builder()
-                .type(ResponseFormatType.JSON)
-                .jsonSchema(JsonSchema.builder()
-                        .name("answer")
-                        .rootElement(JsonRawSchema.from(sent.toString()))
-                        .build())
-                .build();
-        LlmClient strict = client(context, true);
+        ObjectNode sent = wrapped ? wrap(request.schema()) : request.schema();
+        LlmClient strict = client(context, target, true);
+        LlmClient.Prepared format = strict.prepare(AnswerShape.schema("answer", sent));
         List<ChatMessage> conversation = new ArrayList<>(messages);
         List<String> problems = List.of();
         for (int asked = 1; asked <= 2; asked++) {
             String answer = strict.ask(conversation, format, request, context.events());
-            Optional<JsonNode> value = AnswerJson.value(answer).map(v -> wrapped ? unwrap(v) : v);
+            Optional<JsonNode> value =
+                    AnswerJson.value(answer).map(format::restore).map(v -> wrapped ? unwrap(v) : v);
             problems = value.isEmpty()
                     ? List.of("it holds no JSON: " + "'" + LlmText.shorten(answer, 200) + "'")
                     : AnswerJson.problems(request.schema(), value.get());
@@ -175,7 +206,7 @@ public final class LlmGenerateTool implements Tool {
      * A schema whose top level is not an object ({@code {"type": "string", "enum": [...]}}, an array, a number)
      * sent as the one property {@code value} of an object, since strict structured output takes an object only.
      */
-    private static JsonNode wrap(JsonNode schema) {
+    private static ObjectNode wrap(JsonNode schema) {
         ObjectNode object = JsonNodeFactory.instance.objectNode().put("type", "object");
         object.putObject("properties").set("value", schema);
         object.putArray("required").add("value");
@@ -192,21 +223,27 @@ public final class LlmGenerateTool implements Tool {
      * The client whose HTTP timeout is the attempt's (one precedence for every tool: {@link Tool#defaultCallTimeout()});
      * {@code strict}: one that asks the server to hold a JSON Schema answer to the schema exactly.
      */
-    private LlmClient client(CallContext context, boolean strict) {
-        Duration timeout = context.timeout();
-        boolean configured = timeout == null || config == null || timeout.equals(config.timeout());
-        if (config == null || (configured && !strict)) {
+    private LlmClient client(CallContext context, LlmConfig target, boolean strict) {
+        if (config == null) {
             return client;
         }
-        Duration effective = configured ? config.timeout() : timeout;
-        return clients.computeIfAbsent(new ClientKey(effective, strict), key -> {
-            LlmConfig timed = new LlmConfig(
-                    config.apiKey(), config.baseUrl(), config.model(), key.timeout(), config.maxResponseBytes());
-            return new LlmClient(timed.chatModel(key.strict()), LlmFailures.of(timed));
-        });
+        Duration timeout = context.timeout();
+        boolean configured = timeout == null || timeout.equals(target.timeout());
+        if (configured && !strict && target.equals(config)) {
+            return client;
+        }
+        LlmConfig timed = configured ? target : target.withTimeout(timeout);
+        return clients.computeIfAbsent(
+                new ClientKey(timed, strict),
+                key -> new LlmClient(
+                        key.config().chatModel(key.strict()),
+                        LlmFailures.of(key.config()),
+                        key.config().provider()));
     }
 
-    private record ClientKey(Duration timeout, boolean strict) {}
+    private record ClientKey(LlmConfig config, boolean strict) {}
+
+    private record Route(LlmConfig config, String model) {}
 
     @Override
     public String toString() {

@@ -32,6 +32,11 @@ final class LlmText {
                         .toPlainString() + " s";
     }
 
+    /** A number as JSON writes it: {@code 1.5}, {@code 3}. */
+    static String number(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
     /** The text on one line, cut to {@code max} characters (with an ellipsis when cut). */
     static String shorten(String text, int max) {
         String oneLine = text.strip().replaceAll("\\s+", " ");

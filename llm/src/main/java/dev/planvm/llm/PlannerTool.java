@@ -10,10 +10,6 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
-import dev.langchain4j.model.chat.request.ResponseFormat;
-import dev.langchain4j.model.chat.request.ResponseFormatType;
-import dev.langchain4j.model.chat.request.json.JsonRawSchema;
-import dev.langchain4j.model.chat.request.json.JsonSchema;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
@@ -46,7 +42,12 @@ public final class PlannerTool implements Tool {
 
     /** A planner over the model {@code config} describes. */
     public PlannerTool(LlmConfig config) {
-        this(config.chatModel(true), config.streamingChatModel(true), LlmFailures.of(config), config.timeout());
+        this(
+                config.chatModel(true),
+                config.streamingChatModel(true),
+                LlmFailures.of(config),
+                config.timeout(),
+                config.provider());
     }
 
     /**
@@ -55,11 +56,16 @@ public final class PlannerTool implements Tool {
      * @param timeout how long a streamed answer may take, whole, before the call fails (retriable)
      */
     public PlannerTool(ChatModel model, StreamingChatModel streaming, Duration timeout) {
-        this(model, streaming, LlmFailures.unknownServer(), timeout);
+        this(model, streaming, LlmFailures.unknownServer(), timeout, null);
     }
 
-    private PlannerTool(ChatModel model, StreamingChatModel streaming, LlmFailures failures, Duration timeout) {
-        this.client = new LlmClient(model, failures);
+    private PlannerTool(
+            ChatModel model,
+            StreamingChatModel streaming,
+            LlmFailures failures,
+            Duration timeout,
+            LlmProvider provider) {
+        this.client = new LlmClient(model, failures, provider);
         this.streamed = new StreamedAnswer(streaming, failures, timeout);
     }
 
@@ -104,11 +110,11 @@ public final class PlannerTool implements Tool {
     @Override
     public JsonNode invoke(JsonNode params, CallContext context) {
         List<ChatMessage> messages = messages(params.get("messages"));
-        ResponseFormat format = format(params.get("response_format"));
+        LlmClient.Prepared format = client.prepare(format(params.get("response_format")));
         if (params.path("stream").asBoolean(false)) {
-            return TextNode.valueOf(streamed.ask(messages, format, context.events()));
+            return TextNode.valueOf(streamed.ask(format.messages(messages), format.format(), context.events()));
         }
-        return TextNode.valueOf(client.ask(messages, format, context.events()));
+        return TextNode.valueOf(client.ask(messages, format, null, context.events()));
     }
 
     private static List<ChatMessage> messages(JsonNode list) {
@@ -124,16 +130,16 @@ public final class PlannerTool implements Tool {
         return messages;
     }
 
-    /** The response format params ask for; null for text. */
-    static ResponseFormat format(JsonNode format) {
+    /** The answer's shape params ask for. */
+    static AnswerShape format(JsonNode format) {
         if (format == null
                 || format.isNull()
                 || format.path("type").asText("text").equals("text")) {
-            return null;
+            return AnswerShape.TEXT;
         }
         String type = format.path("type").asText();
         if (type.equals("json_object")) {
-            return ResponseFormat.JSON;
+            return AnswerShape.JSON;
         }
         if (!type.equals("json_schema")
                 || !format.path("json_schema").path("schema").isObject()) {
@@ -141,13 +147,7 @@ public final class PlannerTool implements Tool {
                     + "{\"name\", \"schema\"}}, {\"type\": \"json_object\"} or {\"type\": \"text\"}");
         }
         JsonNode jsonSchema = format.get("json_schema");
-        return ResponseFormat.builder()
-                .type(ResponseFormatType.JSON)
-                .jsonSchema(JsonSchema.builder()
-                        .name(jsonSchema.path("name").asText("plan"))
-                        .rootElement(JsonRawSchema.from(jsonSchema.get("schema").toString()))
-                        .build())
-                .build();
+        return AnswerShape.schema(jsonSchema.path("name").asText("plan"), (ObjectNode) jsonSchema.get("schema"));
     }
 
     @Override

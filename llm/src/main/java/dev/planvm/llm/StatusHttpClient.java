@@ -14,8 +14,8 @@ import dev.langchain4j.http.client.sse.ServerSentEventParser;
 import dev.planvm.json.BoundedHttp;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
-import dev.planvm.tools.RetryAfter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -23,13 +23,16 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * langchain4j's HTTP client SPI over the JDK client, like its {@link JdkHttpClient} but keeping
- * what an error answer's headers say: an HTTP error status throws an {@link HttpStatusException}
- * (an {@link HttpException}) that carries the {@code Retry-After} wait. It speaks HTTP/1.1 (the JDK
+ * what an error answer says about waiting: an HTTP error status throws (or, streamed, reports) an
+ * {@link HttpStatusException} (an {@link HttpException}) that carries the wait the provider asked for
+ * ({@link RetryHints}: {@code Retry-After} and the provider's own headers or body). It speaks HTTP/1.1 (the JDK
  * client's HTTP/2 upgrade on {@code http://} URLs makes uvicorn-based servers and LM Studio drop the
- * body). Streaming and multipart requests, which planvm does not send, go to a {@link JdkHttpClient}.
+ * body). Multipart requests, which planvm does not send, go to a {@link JdkHttpClient}.
  * Failures are thrown the way {@link JdkHttpClient} throws them, so langchain4j maps them alike.
  *
  * <p>The answer is untrusted, so it is read by {@link BoundedHttp}: the read timeout covers the whole
@@ -38,7 +41,9 @@ import java.time.Duration;
  * ({@link LlmAnswerException#tooLarge}), an error answer's body is cut at {@value #ERROR_BODY_BYTES}
  * bytes (only a message shows it), and a
  * success whose body is not JSON fails as such ({@link LlmAnswerException#notJson}) rather than
- * deep inside langchain4j's parser.
+ * deep inside langchain4j's parser. A streamed answer (server-sent events, or Ollama's lines of JSON, read by
+ * the parser the model gives) is read up to the same size cap; the caller bounds its time
+ * ({@code StreamedAnswer}).
  */
 final class StatusHttpClient implements HttpClient {
 
@@ -55,6 +60,7 @@ final class StatusHttpClient implements HttpClient {
     private final Duration readTimeout;
     private final Duration connectTimeout;
     private final Clock clock;
+    private final RetryHints retryHints;
     private volatile JdkHttpClient fallback;
 
     private StatusHttpClient(Builder builder) {
@@ -68,6 +74,7 @@ final class StatusHttpClient implements HttpClient {
         this.maxResponseBytes = builder.maxResponseBytes;
         this.connectTimeout = builder.connectTimeout;
         this.clock = builder.clock;
+        this.retryHints = builder.retryHints;
     }
 
     static Builder builder() {
@@ -82,10 +89,7 @@ final class StatusHttpClient implements HttpClient {
         HttpResponse<byte[]> response = exchange(toJdk(request));
         int status = response.statusCode();
         if (status < 200 || status >= 300) {
-            throw new HttpStatusException(
-                    status,
-                    new String(response.body(), StandardCharsets.UTF_8),
-                    RetryAfter.from(response.headers().map(), clock));
+            throw failure(status, response.headers().map(), response.body());
         }
         if (!isJson(response.body())) {
             throw LlmAnswerException.notJson(status, preview(response.body()));
@@ -132,9 +136,101 @@ final class StatusHttpClient implements HttpClient {
         return start.isBlank() ? "(empty)" : LlmText.shorten(start, PREVIEW);
     }
 
+    /** An error answer as langchain4j expects it, with the wait the provider asked for. */
+    private HttpStatusException failure(int status, Map<String, List<String>> headers, byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        return new HttpStatusException(status, text, retryHints.read(headers, text, clock));
+    }
+
+    /**
+     * A streamed answer: the request is sent on the JDK client's threads; an error status is reported to
+     * {@code listener} as an {@link HttpStatusException} (its body read up to {@value #ERROR_BODY_BYTES} bytes),
+     * a success is opened and handed, as a stream capped at the answer size, to {@code parser}.
+     */
     @Override
     public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
-        fallback().execute(request, parser, listener);
+        if (!request.formDataFields().isEmpty() || !request.formDataFiles().isEmpty()) {
+            fallback().execute(request, parser, listener);
+            return;
+        }
+        http.sendAsync(toJdk(request), java.net.http.HttpResponse.BodyHandlers.ofInputStream())
+                .thenAccept(response -> {
+                    try (InputStream body = response.body()) {
+                        int status = response.statusCode();
+                        if (status < 200 || status >= 300) {
+                            byte[] error = body.readNBytes(ERROR_BODY_BYTES);
+                            quietly(() -> listener.onError(
+                                    failure(status, response.headers().map(), error)));
+                            return;
+                        }
+                        quietly(() -> listener.onOpen(SuccessfulHttpResponse.builder()
+                                .statusCode(status)
+                                .headers(response.headers().map())
+                                .build()));
+                        parser.parse(new CappedStream(body, maxResponseBytes), listener);
+                        quietly(listener::onClose);
+                    } catch (CappedStream.TooLarge e) {
+                        quietly(() -> listener.onError(LlmAnswerException.tooLarge(maxResponseBytes)));
+                    } catch (IOException | RuntimeException e) {
+                        quietly(() -> listener.onError(e));
+                    }
+                })
+                .exceptionally(failure -> {
+                    Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+                    quietly(() -> listener.onError(
+                            cause instanceof HttpTimeoutException ? new TimeoutException(cause) : cause));
+                    return null;
+                });
+    }
+
+    /** Tells a listener something; a listener that throws does not stop the stream's thread. */
+    private static void quietly(Runnable tell) {
+        try {
+            tell.run();
+        } catch (RuntimeException ignored) {
+            // the listener's own failure: nothing more to tell it
+        }
+    }
+
+    /** An answer stream that fails once more than {@code limit} bytes were read from it. */
+    private static final class CappedStream extends java.io.FilterInputStream {
+        private final long limit;
+        private long read;
+
+        CappedStream(InputStream in, long limit) {
+            super(in);
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            count(b < 0 ? 0 : 1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = super.read(buffer, offset, length);
+            count(Math.max(n, 0));
+            return n;
+        }
+
+        private void count(int n) {
+            read += n;
+            if (read > limit) {
+                throw new TooLarge();
+            }
+        }
+
+        /** Thrown (unchecked, so parsers pass it on) when the cap is passed. */
+        static final class TooLarge extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            TooLarge() {
+                super("the streamed answer passed its size cap", null, false, false);
+            }
+        }
     }
 
     /** langchain4j's own client, for what planvm never sends; built on first need. */
@@ -182,6 +278,7 @@ final class StatusHttpClient implements HttpClient {
         private Duration readTimeout;
         private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
         private Clock clock = Clock.systemUTC();
+        private RetryHints retryHints = RetryHints.STANDARD;
 
         @Override
         public Duration connectTimeout() {
@@ -208,6 +305,12 @@ final class StatusHttpClient implements HttpClient {
         /** The most bytes of an answer read (default 16 MiB); a larger one fails without being read to the end. */
         Builder maxResponseBytes(long bytes) {
             this.maxResponseBytes = bytes;
+            return this;
+        }
+
+        /** How the provider says how long to wait ({@link RetryHints#STANDARD} unless set). */
+        Builder retryHints(RetryHints hints) {
+            this.retryHints = hints;
             return this;
         }
 

@@ -41,8 +41,24 @@ public interface ToolProvider {
         return Map.of();
     }
 
+    /**
+     * As {@link #unavailable(Map)}, with the whole setup (a provider configured in {@code planvm.json} may be
+     * available without any environment variable). The default asks {@link #unavailable(Map)}.
+     */
+    default Map<String, String> unavailable(ToolSetup setup) {
+        return unavailable(setup.environment());
+    }
+
     /** A condition evaluator this provider offers in this environment, if any (the LLM provider has one). */
     default Optional<ConditionEvaluator> conditionEvaluator(Map<String, String> environment) {
         return Optional.empty();
+    }
+
+    /**
+     * As {@link #conditionEvaluator(Map)}, with the whole setup (its configuration sections). The default asks
+     * {@link #conditionEvaluator(Map)}.
+     */
+    default Optional<ConditionEvaluator> conditionEvaluator(ToolSetup setup) {
+        return conditionEvaluator(setup.environment());
     }
 }

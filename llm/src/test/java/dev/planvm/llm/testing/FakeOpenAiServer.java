@@ -31,7 +31,9 @@ import java.util.stream.Collectors;
  * answers HTTP 500 "no scripted reply left". A request with {@code "stream": true} is answered with
  * server-sent events ({@code chat.completion.chunk}s, then one with the usage, then {@code [DONE]}):
  * {@link #replyStreamed} scripts the pieces and their pace; a plain {@link #reply} is then sent as
- * one piece. Every answer reports {@link #usage} tokens. Thread-safe; close it to stop it.
+ * one piece. Every answer reports {@link #usage} tokens. A {@code json_schema} response format sent with
+ * {@code "strict": true} must follow OpenAI's strict rules ({@link StrictSchemaRules}), or the request is
+ * answered 400 as OpenAI answers it. Thread-safe; close it to stop it.
  *
  * <pre>{@code
  * try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
@@ -282,6 +284,19 @@ public final class FakeOpenAiServer implements AutoCloseable {
             JsonNode request = parse(new String(bytes, StandardCharsets.UTF_8));
             headers.add(copy(exchange.getRequestHeaders()));
             requests.add(request);
+            JsonNode jsonSchema = request.at("/response_format/json_schema");
+            String strictProblem = jsonSchema.path("strict").asBoolean(false)
+                    ? StrictSchemaRules.problem(jsonSchema.path("schema"))
+                    : null;
+            if (strictProblem != null) {
+                send(
+                        exchange,
+                        400,
+                        error("Invalid schema for response_format '"
+                                + jsonSchema.path("name").asText() + "': " + strictProblem),
+                        Map.of());
+                return;
+            }
             Reply reply = script.poll();
             if (reply == null) {
                 send(exchange, 500, error("no scripted reply left (request " + requests.size() + ")"), Map.of());

@@ -345,9 +345,9 @@ public final class ToolsConfig {
             for (ToolProvider provider : providers) {
                 try {
                     tools.addAll(provider.tools(setup));
-                    unavailable.putAll(provider.unavailable(env));
+                    unavailable.putAll(provider.unavailable(setup));
                     if (conditions == null) {
-                        conditions = provider.conditionEvaluator(env).orElse(null);
+                        conditions = provider.conditionEvaluator(setup).orElse(null);
                     }
                 } catch (RuntimeException e) {
                     problems.add(new Problem(
