@@ -223,9 +223,12 @@ public final class PlanService implements AutoCloseable {
         DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's input, the parent runs
         StoredInput pending = waitsForInput(tree.waiting(), callId);
         StoredRun run = tree.root();
-        pending.request().refusal(value).ifPresent(reason -> {
-            throw new ServiceException(ServiceException.Kind.REJECTED, "run " + id + " keeps waiting: " + reason);
-        });
+        runs.refusal(pending, value)
+                .ifPresent(
+                        reason -> { // the durable runs' check: schema, choices, limits
+                            throw new ServiceException(
+                                    ServiceException.Kind.REJECTED, "run " + id + " keeps waiting: " + reason);
+                        });
         return submit(
                 run.sessions() + 1,
                 new RunSessions.Work(

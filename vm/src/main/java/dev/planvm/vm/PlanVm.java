@@ -291,6 +291,11 @@ public final class PlanVm implements AutoCloseable {
         return reviewer;
     }
 
+    /** How large a value one variable of this VM's runs may hold, and a whole run ({@link RunLimits}). */
+    public RunLimits runLimits() {
+        return runLimits;
+    }
+
     /** {@link #problems(Plan, RunMode)} for a live run. */
     public List<String> problems(Plan plan) {
         return problems(plan, RunMode.live());

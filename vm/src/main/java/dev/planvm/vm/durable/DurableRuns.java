@@ -5,6 +5,7 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.json.JsonValues;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
@@ -14,6 +15,7 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.RunSession;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.LimitReached;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -353,7 +355,11 @@ public final class DurableRuns {
         if (callId != null && !callId.equals(input.callId())) {
             throw new DurableRunException("run " + run.id() + " waits for input " + input.callId() + ", not " + callId);
         }
-        refuseWrongAnswer(run, input, value);
+        refusal(input, value).ifPresent(reason -> {
+            throw new DurableRunException(
+                    dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
+                    "run " + run.id() + " keeps waiting: " + reason);
+        });
         RunRequest checked = continuation(tree.root(), request, secrets);
         if (!store.answer(run.id(), input.stepIndex(), value)) {
             throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
@@ -377,12 +383,33 @@ public final class DurableRuns {
                         + run.status().label() + ")"));
     }
 
-    private static void refuseWrongAnswer(StoredRun run, StoredInput input, JsonNode value) {
-        input.request().refusal(value).ifPresent(reason -> {
-            throw new DurableRunException(
-                    dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
-                    "run " + run.id() + " keeps waiting: " + reason);
-        });
+    /**
+     * Why {@code value} cannot answer {@code input}, in one sentence, or empty when it can: the one check of an
+     * answer, made when it is given ({@link #answer}, and every front end before it accepts one), so that an answer
+     * the run could not hold is refused while the run still waits instead of failing the run when it goes on. An
+     * answer must be a value JSON can hold (no number beyond a double, such as {@code 1e400}; no text with a lone
+     * surrogate, which the store would keep as {@code ?}), no larger or deeper than one variable of this VM's runs
+     * ({@link PlanVm#runLimits}: 5 MiB and 500 levels by default), and fit the input's schema or be one of its
+     * choices.
+     */
+    public Optional<String> refusal(StoredInput input, JsonNode value) {
+        if (value == null || value.isMissingNode()) {
+            return Optional.of("no answer was given");
+        }
+        Optional<JsonValues.Problem> unholdable = JsonValues.find(value);
+        if (unholdable.isPresent()) {
+            String at = unholdable.get().pointer().isEmpty()
+                    ? ""
+                    : " at " + unholdable.get().pointer();
+            return Optional.of("the answer" + at + " is " + unholdable.get().description()
+                    + ", which JSON cannot hold (a stored run could not keep it)");
+        }
+        try {
+            vm.runLimits().checkValue("the answer", value);
+        } catch (LimitReached tooLarge) {
+            return Optional.of(tooLarge.getMessage());
+        }
+        return input.request().refusal(value);
     }
 
     /**
