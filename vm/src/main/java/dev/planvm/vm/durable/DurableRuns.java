@@ -57,11 +57,24 @@ public final class DurableRuns {
 
     private final PlanVm vm;
     private final RunStore store;
+    private final boolean sleepsWait;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
 
+    /** Durable runs whose sleeps sleep on the run's thread (the command line: the process is the timer). */
     public DurableRuns(PlanVm vm, RunStore store) {
+        this(vm, store, false);
+    }
+
+    /**
+     * @param sleepsWait whether a run that reaches a {@code sleep} with time left stops, {@code waiting} for its
+     *                   timer with the wake time stored ({@link RunStore#sleeping}), instead of holding its thread
+     *                   while it sleeps: a server's runs, which its timers continue when they are due
+     *                   ({@link #resume}); a run that waits holds no thread and no slot
+     */
+    public DurableRuns(PlanVm vm, RunStore store, boolean sleepsWait) {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.store = Objects.requireNonNull(store, "store");
+        this.sleepsWait = sleepsWait;
     }
 
     /**
@@ -583,21 +596,47 @@ public final class DurableRuns {
     }
 
     /**
-     * Fails run {@code runId}, which waits for approval, without running it: its pending call is
-     * neither approved nor denied. Returns false when the run does not wait (any more).
+     * Fails run {@code runId}, which waits — for approval, an answer or its sleep's timer — without running it: its
+     * pending call is neither approved nor denied, nor answered, its sleep never wakes; so do the child runs (a plan
+     * tool's) whose wait it waits for. Returns false when the run does not wait (any more).
      */
     public boolean cancelWaiting(String runId, String reason) {
         StoredRun run = find(runId);
-        return store.cancelWaiting(
-                run.id(),
-                "the run was cancelled while waiting for approval"
-                        + (reason == null || reason.isBlank() ? "" : ": " + reason));
+        List<StoredRun> waitingChildren = new ArrayList<>();
+        StoredRun waiting = run;
+        for (int depth = 0; depth < 64 && waitsForAChild(waiting); depth++) {
+            Optional<StoredRun> child = store.children(waiting.id()).stream()
+                    .filter(c -> c.summary().status() == RunStatus.WAITING)
+                    .reduce((first, last) -> last)
+                    .flatMap(c -> store.find(c.summary().id()));
+            if (child.isEmpty()) {
+                break;
+            }
+            waiting = child.get();
+            waitingChildren.add(waiting);
+        }
+        String what = waiting.pendingApproval().isPresent()
+                ? "approval"
+                : store.pendingInput(waiting.id()).isPresent()
+                        ? "input"
+                        : store.wakeAt(waiting.id()).isPresent() ? "its sleep to end" : "a child run";
+        String why = reason == null || reason.isBlank() ? "" : ": " + reason;
+        if (!store.cancelWaiting(run.id(), "the run was cancelled while waiting for " + what + why)) {
+            return false;
+        }
+        for (StoredRun child : waitingChildren) {
+            store.cancelWaiting(
+                    child.id(), "its parent run " + run.id() + " was cancelled while waiting for " + what + why);
+        }
+        return true;
     }
 
     /** One session of stored run {@code id}, journaled as session {@code session}, approvals kept in the store. */
     private RunResult execute(RunRequest checked, String id, int stepsBefore, int session) {
         Approvals reviewer = checked.approvals() != null ? checked.approvals() : vm.reviewer();
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan()).reviewer(reviewer);
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan())
+                .reviewer(reviewer)
+                .sleepsWait(sleepsWait);
         return vm.run(checked.toBuilder()
                 .journal(journal)
                 .approvals(new StoreApprovals(store, id, journal, reviewer))

@@ -72,6 +72,21 @@ final class WaitRows {
         return planned;
     }
 
+    /** When the wake time of this sleep call was kept (the sleep started), if it was. */
+    Optional<Instant> sleptSince(String runId, int stepIndex, String paramsJson) {
+        return db
+                .query(
+                        "SELECT requested_at FROM waits WHERE run_id = ? AND step_index = ? AND tool = ? "
+                                + "AND params_json = ?",
+                        rs -> Instant.parse(rs.getString(1)),
+                        runId,
+                        stepIndex,
+                        SleepRequest.TOOL,
+                        paramsJson)
+                .stream()
+                .findFirst();
+    }
+
     /** Every {@code human_input} call of the run, in the order they were asked. */
     List<StoredInput> inputs(String runId) {
         return db.query(
