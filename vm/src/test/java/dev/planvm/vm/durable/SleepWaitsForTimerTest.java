@@ -122,4 +122,62 @@ class SleepWaitsForTimerTest {
             assertThat(runs.cancelWaiting(id, "again")).isFalse();
         }
     }
+
+    static final String NAPPER = """
+            {"name": "napper", "inputs": {"type": "object", "properties": {}},
+             "plan": [
+               {"seq_no": 0, "type": "calling", "parameters": {"tool_name": "sleep", "tool_params": {"seconds": 60}, "output_vars": "slept"}},
+               {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "rested"}}]}""";
+
+    static final String CALLS_NAPPER = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "napper", "tool_params": {}, "output_vars": "final_answer"}}]""";
+
+    @Test
+    void a_child_run_that_sleeps_makes_its_parent_wait_and_a_resume_of_the_parent_when_due_continues_both() {
+        try (PlanVm parentVm = PlanVm.builder()
+                        .clock(clock)
+                        .retrySleeper(slept::add)
+                        .planTool(vm.loader().load(NAPPER, "napper.json").planOrThrow())
+                        .build();
+                RunStore store = RunStore.open(dir.resolve("runs.db"))) {
+            DurableRuns runs = new DurableRuns(parentVm, store, true);
+            DurableRun parent = runs.start(
+                    parentVm.loader().load(CALLS_NAPPER, "parent.json").planOrThrow(), Map.of(), RunMode.live());
+
+            assertThat(parent.result().status()).isEqualTo(RunStatus.WAITING);
+            assertThat(parent.result().error().kind()).isEqualTo(FailureKind.WAITING_FOR_TIMER);
+            String child = store.children(parent.id()).get(0).summary().id();
+            assertThat(store.sleeping()).containsExactly(new RunStore.Sleeping(child, START.plusSeconds(60)));
+            assertThat(runs.tree(store.find(child).orElseThrow()).root().id()).isEqualTo(parent.id());
+
+            clock.now = START.plusSeconds(61);
+            RunResult woke = runs.resume(parent.id(), RunMode.live(), Map.of()).result();
+            assertThat(woke.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(woke.finalAnswer().asText()).isEqualTo("rested");
+            assertThat(store.find(child).orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(store.sleeping()).isEmpty();
+            assertThat(slept).isEmpty();
+        }
+    }
+
+    @Test
+    void cancelling_a_parent_that_waits_for_its_sleeping_child_fails_both() {
+        try (PlanVm parentVm = PlanVm.builder()
+                        .clock(clock)
+                        .planTool(vm.loader().load(NAPPER, "napper.json").planOrThrow())
+                        .build();
+                RunStore store = RunStore.open(dir.resolve("runs.db"))) {
+            DurableRuns runs = new DurableRuns(parentVm, store, true);
+            String parent = runs.start(
+                            parentVm.loader().load(CALLS_NAPPER, "parent.json").planOrThrow(), Map.of(), RunMode.live())
+                    .id();
+            String child = store.children(parent).get(0).summary().id();
+
+            assertThat(runs.cancelWaiting(parent, null)).isTrue();
+            assertThat(store.find(child).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+            assertThat(store.find(child).orElseThrow().error().path("message").asText())
+                    .isEqualTo("its parent run " + parent + " was cancelled while waiting for its sleep to end");
+            assertThat(store.sleeping()).isEmpty();
+        }
+    }
 }
