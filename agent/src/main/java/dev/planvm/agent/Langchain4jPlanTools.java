@@ -13,6 +13,9 @@ import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
+import dev.planvm.json.JsonValues;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
@@ -44,7 +47,7 @@ public final class Langchain4jPlanTools {
     /** The name of the tool that runs a plan the LLM writes. */
     public static final String RUN_PLAN = "run_plan";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.STORE);
 
     private Langchain4jPlanTools() {}
 
@@ -88,7 +91,7 @@ public final class Langchain4jPlanTools {
     static String call(PlanVm vm, PlanTool tool, String arguments) {
         JsonNode params;
         try {
-            params = JSON.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
+            params = JsonValues.READER.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
         } catch (JsonProcessingException e) {
             return "error: the arguments of " + tool.name() + " are not JSON: " + e.getOriginalMessage();
         }
@@ -126,7 +129,7 @@ public final class Langchain4jPlanTools {
     static String runPlan(PlanVm vm, String arguments) {
         JsonNode args;
         try {
-            args = JSON.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
+            args = JsonValues.READER.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
         } catch (JsonProcessingException e) {
             return "error: the arguments of run_plan are not JSON: " + e.getOriginalMessage();
         }

@@ -16,13 +16,13 @@ final class ExitCodes {
 
     /**
      * The exit code of a command that failed with {@code failure}, decided by its kind alone (never by its
-     * message): 2 when it refused before running anything, 3 when a run waits for approval or input, 130 when it was
-     * interrupted, 1 for everything that failed while running.
+     * message): 2 when it refused before running anything, 3 when a run waits for approval, input or a timer, 130
+     * when it was interrupted, 1 for everything that failed while running.
      */
     static int of(FailureKind failure) {
         return switch (failure) {
             case INVALID_PLAN, REJECTED_BEFORE_RUNNING, NO_SUCH_RUN, CONFLICT -> INVALID;
-            case WAITING_FOR_APPROVAL, WAITING_FOR_INPUT -> WAITING;
+            case WAITING_FOR_APPROVAL, WAITING_FOR_INPUT, WAITING_FOR_TIMER -> WAITING;
             case INTERRUPTED -> INTERRUPTED;
             case STEP_FAILED, LIMIT_REACHED, STORE_FAILED, STORE_FULL, UNAVAILABLE, CANCELLED -> RUNTIME_FAILURE;
         };

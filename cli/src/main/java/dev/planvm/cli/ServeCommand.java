@@ -189,9 +189,11 @@ final class ServeCommand implements Callable<Integer> {
             return ExitCodes.RUNTIME_FAILURE;
         }
         int resuming = service.resumeInterrupted();
+        int sleeping = service.wakeSleeping();
         PrintWriter err = commandLine.getErr();
         err.println("planvm serve: listening on " + server.url() + " (store " + runs.file()
                 + (resuming > 0 ? "; resuming " + resuming + " interrupted runs" : "")
+                + (sleeping > 0 ? "; " + sleeping + " sleeping runs wait for their timers" : "")
                 + "); stop with Ctrl-C or SIGTERM");
         err.flush();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -13,7 +13,10 @@ import dev.planvm.vm.batch.RegressionRun;
 import dev.planvm.vm.batch.RegressionUpdate;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -38,7 +41,9 @@ import picocli.CommandLine.Command;
             "Each plan X.json (X.yaml, X.js) with X.expected.json beside it runs, replaying X.cassette.json when there is"
                     + " one (with the clock the cassette recorded, unless --now/--tz), and its status and final_answer are compared.",
             "An X.json holding {\"format\": \"planvm-ask/1\", \"goal\": ...} is an agent run (planvm ask) pinned the same way.",
-            "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'."
+            "Prints PASS, FAIL (with the differences) or SKIP per plan, then 'N passed, M failed'.",
+            "A plan that has not finished after --plan-timeout seconds (default "
+                    + RegressionRun.DEFAULT_TIME_LIMIT_SECONDS + ") fails, saying where it was; its run is stopped."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -90,6 +95,15 @@ final class TestCommand implements Callable<Integer> {
                             + "answers, exercise retrieval live). Comma-separated, repeatable.")
     private Set<String> live = Set.of();
 
+    @CommandLine.Option(
+            names = "--plan-timeout",
+            paramLabel = "SECONDS",
+            description = "Each plan's time limit (decimals allowed; default "
+                    + RegressionRun.DEFAULT_TIME_LIMIT_SECONDS
+                    + "): a plan still running then fails and its run is stopped, so a sleeping or hung plan"
+                    + " cannot hang the test run.")
+    private String planTimeout;
+
     @CommandLine.Mixin
     private Verbosity verbosity;
 
@@ -123,7 +137,8 @@ final class TestCommand implements Callable<Integer> {
                         plans.stream().map(Path::toString).toList(), null))
                 .build()) {
             RedactingLogs.use(vm.redactor());
-            RegressionRun regression = new RegressionRun(PlanInput.runner(vm, clock), inputs, live);
+            RegressionRun regression = new RegressionRun(PlanInput.runner(vm, clock), inputs, live)
+                    .withTimeLimit(planTimeout(commandLine));
             AskTests asks = new AskTests(vm, inputs);
             return update ? update(regression, asks, plans, out, err) : test(regression, asks, plans, out, err);
         }
@@ -169,12 +184,35 @@ final class TestCommand implements Callable<Integer> {
                 err.println(TerminalText.safe(
                         "planvm test: " + plan + ": " + e.getMessage())); // "cannot write X.expected.json: why"
                 return ExitCodes.RUNTIME_FAILURE;
+            } catch (RegressionRun.TimedOut e) {
+                err.println(TerminalText.safe("planvm test: " + e.getMessage() + "; nothing was written"));
+                return ExitCodes.RUNTIME_FAILURE;
             }
         }
         out.println(counts.getOrDefault(RegressionUpdate.Change.UPDATED, 0) + " updated, "
                 + counts.getOrDefault(RegressionUpdate.Change.CREATED, 0) + " created, "
                 + counts.getOrDefault(RegressionUpdate.Change.UNCHANGED, 0) + " unchanged");
         return ExitCodes.OK;
+    }
+
+    /** The {@code --plan-timeout}: a positive number of seconds; the default when not given. */
+    private Duration planTimeout(CommandLine commandLine) {
+        if (planTimeout == null) {
+            return RegressionRun.DEFAULT_TIME_LIMIT;
+        }
+        try {
+            BigDecimal seconds = new BigDecimal(planTimeout.strip());
+            if (seconds.signum() > 0
+                    && seconds.compareTo(BigDecimal.valueOf(Duration.ofDays(365).toSeconds())) <= 0) {
+                return Duration.ofMillis(seconds.movePointRight(3)
+                        .setScale(0, RoundingMode.CEILING)
+                        .longValueExact());
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // the message below
+        }
+        throw new CommandLine.ParameterException(
+                commandLine, "--plan-timeout " + planTimeout + ": expected a positive number of seconds");
     }
 
     /** The plan files the PATHs stand for, each once; a usage error when a PATH is missing or none is found. */

@@ -17,7 +17,9 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
  * @param maxDocumentLength the longest document, in bytes (or characters), or -1
  * @param maxTokens         the most tokens in one document (a value is one or two), or -1
  * @param noDuplicateKeys   an object with a key twice is malformed
- * @param oneValue          anything after the document's one value is malformed
+ * @param oneValue          anything after the document's one value is malformed: {@code 42 apples} is not
+ *                          the number 42. Every profile reads one value but {@link #PLAN_ANSWER}, whose
+ *                          text an LLM wrote (prose may follow the plan)
  */
 public record JsonLimits(
         int maxDepth,
@@ -34,7 +36,8 @@ public record JsonLimits(
     /**
      * What planvm wrote itself and reads back, and what it only writes: the run store, traces,
      * batch reports, Temporal payloads, the command line's output. Jackson's defaults; duplicate
-     * keys and trailing text are not looked for.
+     * keys are not looked for; text after the value is malformed (as in every profile derived from
+     * this one: a value is JSON only when the whole text is).
      */
     public static final JsonLimits STORE = new JsonLimits(
             JACKSON.getMaxNestingDepth(),
@@ -43,7 +46,7 @@ public record JsonLimits(
             JACKSON.getMaxDocumentLength(),
             JACKSON.getMaxTokenCount(),
             false,
-            false);
+            true);
 
     /**
      * A plan file read by the plan loader, with {@code PlanLimits.DEFAULT} (64 levels, 5 MiB; a
@@ -60,9 +63,10 @@ public record JsonLimits(
 
     /**
      * An LLM's answer read as a plan (the agent): no duplicate key, 200 levels (the strict answer
-     * form writes each object as entries, two levels more per object than the plan).
+     * form writes each object as entries, two levels more per object than the plan); the one profile
+     * that reads the first value of a text and leaves what follows it (an LLM's prose after the plan).
      */
-    public static final JsonLimits PLAN_ANSWER = PLAN_FILE.withMaxDepth(200);
+    public static final JsonLimits PLAN_ANSWER = PLAN_FILE.withMaxDepth(200).withTrailingText();
 
     /**
      * A JSON value found in untrusted text (an LLM's answer, a tool's output): one value, at most
@@ -82,7 +86,7 @@ public record JsonLimits(
 
     /**
      * The MCP protocol's messages from a server (the SDK reads them): {@link #TOOL_SERVER}'s sizes,
-     * neither duplicate keys nor trailing text looked for.
+     * duplicate keys not looked for.
      */
     public static final JsonLimits MCP_MESSAGE = STORE.withMaxDepth(200);
 
@@ -175,6 +179,12 @@ public record JsonLimits(
     public JsonLimits withOneValue() {
         return new JsonLimits(
                 maxDepth, maxStringLength, maxNumberLength, maxDocumentLength, maxTokens, noDuplicateKeys, true);
+    }
+
+    /** The first value of a text, whatever follows it (only for text an LLM wrote: {@link #PLAN_ANSWER}). */
+    public JsonLimits withTrailingText() {
+        return new JsonLimits(
+                maxDepth, maxStringLength, maxNumberLength, maxDocumentLength, maxTokens, noDuplicateKeys, false);
     }
 
     /** No duplicate key and nothing after the value. */

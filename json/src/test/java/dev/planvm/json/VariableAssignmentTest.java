@@ -21,6 +21,17 @@ class VariableAssignmentTest {
     }
 
     @Test
+    void a_value_is_json_only_when_the_whole_text_is() {
+        assertThat(VariableAssignment.parse("note=42 apples").value())
+                .isEqualTo(com.fasterxml.jackson.databind.node.TextNode.valueOf("42 apples"));
+        assertThat(VariableAssignment.parse("x=[1,2] or more").value())
+                .isEqualTo(com.fasterxml.jackson.databind.node.TextNode.valueOf("[1,2] or more"));
+        assertThat(VariableAssignment.parse("o={\"a\": 1} {\"b\": 2}").value().isTextual())
+                .isTrue();
+        assertThat(VariableAssignment.parse("padded= [1,2] ").value().size()).isEqualTo(2);
+    }
+
+    @Test
     void the_name_is_everything_before_the_first_equals_sign() {
         assertThat(VariableAssignment.parse("_x1=1").name()).isEqualTo("_x1");
     }

@@ -12,6 +12,7 @@ import dev.planvm.vm.batch.RegressionResult;
 import dev.planvm.vm.batch.RegressionRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,11 @@ final class PlanCheck {
     private final RegressionRun regression;
 
     PlanCheck(PlanVm vm, Map<String, JsonNode> inputs) {
-        this.regression = new RegressionRun(runner(vm), inputs);
+        this(vm, inputs, RegressionRun.DEFAULT_TIME_LIMIT);
+    }
+
+    PlanCheck(PlanVm vm, Map<String, JsonNode> inputs, Duration planTimeout) {
+        this.regression = new RegressionRun(runner(vm), inputs).withTimeLimit(planTimeout);
     }
 
     /** Runs plan files of every dialect on {@code vm}, as {@code planvm test} does. */

@@ -77,7 +77,7 @@ final class PlanClassDescriptor extends AbstractTestDescriptor implements Node<P
         }
         Map<String, JsonNode> inputs = setup.inputs();
         PlanVm vm = setup.configure(PlanVm.builder()).build();
-        return new PlanTestEngine.Context(vm, new PlanCheck(vm, inputs));
+        return new PlanTestEngine.Context(vm, new PlanCheck(vm, inputs, setup.planTimeout()));
     }
 
     @Override

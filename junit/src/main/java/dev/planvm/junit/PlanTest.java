@@ -1,5 +1,6 @@
 package dev.planvm.junit;
 
+import dev.planvm.vm.batch.RegressionRun;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -58,4 +59,10 @@ public @interface PlanTest {
      * value is JSON when it parses as JSON, else text.
      */
     String[] vars() default {};
+
+    /**
+     * The plan's time limit in seconds, as {@code planvm test --plan-timeout}: a plan still running then fails
+     * the test (saying where it was) and its run is stopped.
+     */
+    long planTimeoutSeconds() default RegressionRun.DEFAULT_TIME_LIMIT_SECONDS;
 }

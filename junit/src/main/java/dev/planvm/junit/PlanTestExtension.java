@@ -112,11 +112,14 @@ final class PlanTestExtension implements ParameterResolver, InvocationIntercepto
                     }
                 })
                 .build()) {
-            PlanFileRunner runner = PlanCheck.runner(vm);
+            RegressionRun regression =
+                    new RegressionRun(PlanCheck.runner(vm), inputs).withTimeLimit(setup.planTimeout());
             PlanOutcome outcome = spec.cassette().isEmpty()
-                    ? new RegressionRun(runner, inputs).run(plan)
-                    : runner.redacted(runner.replay(plan, Path.of(spec.cassette()), false, inputs));
+                    ? regression.run(plan)
+                    : regression.replay(plan, Path.of(spec.cassette()));
             return new Ran(outcome, result.get());
+        } catch (RegressionRun.TimedOut late) {
+            throw new AssertionFailedError("FAIL " + plan + "\n  " + late.getMessage());
         }
     }
 }

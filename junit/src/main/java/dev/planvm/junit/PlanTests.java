@@ -1,5 +1,6 @@
 package dev.planvm.junit;
 
+import dev.planvm.vm.batch.RegressionRun;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -47,4 +48,10 @@ public @interface PlanTests {
      * value is JSON when it parses as JSON, else text.
      */
     String[] vars() default {};
+
+    /**
+     * Each plan's time limit in seconds, as {@code planvm test --plan-timeout}: a plan still running then fails
+     * its test (saying where it was) and its run is stopped, so a sleeping or hung plan cannot hang the build.
+     */
+    long planTimeoutSeconds() default RegressionRun.DEFAULT_TIME_LIMIT_SECONDS;
 }

@@ -5,6 +5,7 @@ import dev.planvm.tools.config.ToolsConfigException;
 import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.batch.TestSetup;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.opentest4j.AssertionFailedError;
@@ -20,15 +21,37 @@ import org.opentest4j.AssertionFailedError;
 record PlanVmSetup(TestSetup setup, String where) {
 
     static PlanVmSetup of(PlanTests annotation) {
-        return of(annotation.config(), annotation.vars(), "@PlanTests(\"" + annotation.value() + "\")");
+        return of(
+                annotation.config(),
+                annotation.vars(),
+                annotation.planTimeoutSeconds(),
+                "@PlanTests(\"" + annotation.value() + "\")");
     }
 
     static PlanVmSetup of(PlanTest annotation) {
-        return of(annotation.config(), annotation.vars(), "@PlanTest(plan = \"" + annotation.plan() + "\")");
+        return of(
+                annotation.config(),
+                annotation.vars(),
+                annotation.planTimeoutSeconds(),
+                "@PlanTest(plan = \"" + annotation.plan() + "\")");
     }
 
-    private static PlanVmSetup of(String config, String[] vars, String where) {
-        return new PlanVmSetup(new TestSetup(config.isEmpty() ? null : Path.of(config), List.of(vars)), where);
+    private static PlanVmSetup of(String config, String[] vars, long planTimeoutSeconds, String where) {
+        if (planTimeoutSeconds < 1) {
+            throw new AssertionFailedError(
+                    where + ": planTimeoutSeconds must be at least 1, not " + planTimeoutSeconds);
+        }
+        return new PlanVmSetup(
+                new TestSetup(
+                        config.isEmpty() ? null : Path.of(config),
+                        List.of(vars),
+                        Duration.ofSeconds(planTimeoutSeconds)),
+                where);
+    }
+
+    /** Each plan's time limit. */
+    Duration planTimeout() {
+        return setup.planTimeout();
     }
 
     /** The variables; a malformed one fails naming the annotation. */

@@ -14,6 +14,9 @@ import dev.langchain4j.internal.JsonSchemaElementUtils;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.DefaultToolExecutor;
 import dev.langchain4j.service.tool.ToolExecutionResult;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
+import dev.planvm.json.JsonValues;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
@@ -44,7 +47,7 @@ import java.util.Objects;
  * thread-safe.
  */
 public final class Langchain4jTools {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.STORE);
 
     private Langchain4jTools() {}
 
@@ -179,7 +182,7 @@ public final class Langchain4jTools {
 
         private static JsonNode parse(String text) {
             try {
-                return JSON.readTree(text);
+                return JsonValues.READER.readTree(text); // JSON only when the whole text is one value
             } catch (JsonProcessingException e) {
                 return null;
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.langchain4j.agent.tool.P;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
@@ -41,6 +42,9 @@ class Langchain4jToolsTest {
         public String stock(@P(name = "sku", value = "the SKU") String sku) {
             if (sku.equals("gone")) {
                 throw new UncheckedIOException(new java.io.IOException("warehouse unreachable"));
+            }
+            if (sku.equals("trailing")) {
+                return "{\"sku\": \"trailing\"} and 2 more";
             }
             return sku.equals("json") ? "{\"sku\": \"json\", \"units\": 3}" : "12 units of " + sku;
         }
@@ -101,6 +105,14 @@ class Langchain4jToolsTest {
 
         assertThat(call(stock, "{\"sku\": \"A1\"}").asText()).isEqualTo("12 units of A1");
         assertThat(call(stock, "{\"sku\": \"json\"}")).isEqualTo(JSON.readTree("{\"sku\": \"json\", \"units\": 3}"));
+    }
+
+    @Test
+    void a_string_result_with_text_after_its_json_is_text() throws Exception {
+        Tool stock = tools(new Shop()).get("stock_of");
+
+        assertThat(call(stock, "{\"sku\": \"trailing\"}"))
+                .isEqualTo(TextNode.valueOf("{\"sku\": \"trailing\"} and 2 more"));
     }
 
     @Test

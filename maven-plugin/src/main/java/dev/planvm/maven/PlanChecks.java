@@ -100,7 +100,8 @@ final class PlanChecks {
      * failure, as is a directory where no plan has one. Agent tests ({@code planvm-ask/1}) are left to
      * {@code planvm test}.
      *
-     * @param setup      {@code planvm test}'s {@code --config} and {@code --var}
+     * @param setup      {@code planvm test}'s {@code --config}, {@code --var} and {@code --plan-timeout} (a plan
+     *                   still running then fails: the build never hangs)
      * @param workingDir what the configuration's path is relative to
      * @throws IllegalArgumentException when a variable is malformed
      * @throws dev.planvm.tools.config.ToolsConfigException when the configuration has a problem
@@ -114,12 +115,13 @@ final class PlanChecks {
         try (PlanVm vm =
                 setup.configure(PlanVm.builder(), workingDir, System.getenv()).build()) {
             RegressionRun regression = new RegressionRun(
-                    new PlanFileRunner(
-                            vm,
-                            (file, inputs) -> PlanSources.of(vm.loader())
-                                    .withInputs(inputs.keySet())
-                                    .load(file)),
-                    variables);
+                            new PlanFileRunner(
+                                    vm,
+                                    (file, inputs) -> PlanSources.of(vm.loader())
+                                            .withInputs(inputs.keySet())
+                                            .load(file)),
+                            variables)
+                    .withTimeLimit(setup.planTimeout());
             for (Path plan : PlanDirectory.plans(dir, false)) {
                 RegressionResult result = regression.test(plan);
                 result.lines().forEach(log);

@@ -1,9 +1,11 @@
 package dev.planvm.maven;
 
 import dev.planvm.tools.config.ToolsConfigException;
+import dev.planvm.vm.batch.RegressionRun;
 import dev.planvm.vm.batch.TestSetup;
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -34,6 +36,13 @@ public class TestMojo extends PlansMojo {
     @Parameter
     List<String> vars = List.of();
 
+    /**
+     * Each plan's time limit in seconds, as {@code planvm test --plan-timeout}: a plan still running then fails
+     * (saying where it was) and its run is stopped, so a sleeping or hung plan cannot hang the build.
+     */
+    @Parameter(property = "planvm.planTimeout", defaultValue = "" + RegressionRun.DEFAULT_TIME_LIMIT_SECONDS)
+    long planTimeout = RegressionRun.DEFAULT_TIME_LIMIT_SECONDS;
+
     /** The project's directory: a relative {@code config} and {@code planvm.json} are looked for there. */
     @Parameter(defaultValue = "${project.basedir}", readonly = true)
     File basedir;
@@ -52,7 +61,13 @@ public class TestMojo extends PlansMojo {
     PlanChecks.Result check(PlanChecks checks) throws MojoExecutionException {
         Path workingDir = basedir == null ? Path.of("") : basedir.toPath();
         try {
-            return checks.test(new TestSetup(config == null ? null : config.toPath(), vars), workingDir);
+            if (planTimeout < 1) {
+                throw new MojoExecutionException(
+                        "planvm:test: planTimeout must be at least 1 (seconds), not " + planTimeout);
+            }
+            return checks.test(
+                    new TestSetup(config == null ? null : config.toPath(), vars, Duration.ofSeconds(planTimeout)),
+                    workingDir);
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException("planvm:test: vars: " + e.getMessage());
         } catch (ToolsConfigException e) {

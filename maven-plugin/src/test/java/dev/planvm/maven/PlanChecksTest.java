@@ -130,6 +130,29 @@ class PlanChecksTest {
     }
 
     @Test
+    void test_fails_a_plan_still_sleeping_when_its_time_is_up_and_never_hangs_the_build() throws Exception {
+        Files.writeString(
+                dir.resolve("sleeps.json"),
+                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"sleep\","
+                        + " \"tool_params\": {\"seconds\": 2592000}, \"output_vars\": \"final_answer\"}}]");
+        Files.writeString(dir.resolve("sleeps.expected.json"), "{\"final_answer\": null, \"status\": \"failed\"}");
+        TestMojo test = new TestMojo();
+        test.plansDirectory = dir.toFile();
+        test.basedir = dir.toFile();
+        test.planTimeout = 1;
+
+        assertThatThrownBy(() -> org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                        java.time.Duration.ofSeconds(60), test::execute)) // not hung: the limit is 1 s
+                .isInstanceOf(MojoFailureException.class)
+                .hasMessageContaining("sleeps.json: the plan did not finish within 1 s, the time limit of a plan test")
+                .hasMessageContaining("it was at seq_no 0, calling sleep");
+        test.planTimeout = 0;
+        assertThatThrownBy(test::execute)
+                .isInstanceOf(MojoExecutionException.class)
+                .hasMessage("planvm:test: planTimeout must be at least 1 (seconds), not 0");
+    }
+
+    @Test
     void a_missing_directory_is_an_error_that_names_it() {
         ValidateMojo validate = new ValidateMojo();
         validate.plansDirectory = dir.resolve("nowhere").toFile();

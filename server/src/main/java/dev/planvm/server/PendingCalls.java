@@ -11,8 +11,10 @@ import dev.planvm.vm.durable.StoredInput;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.WaitingCall;
 import dev.planvm.vm.run.RunStatus;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -35,10 +37,33 @@ final class PendingCalls {
         this.state = state;
     }
 
-    /** {@code pending}: the first call the run waits for, or null. */
+    /**
+     * {@code pending}: the first call the run waits for, else the timer of the sleep it waits for ({@code {"kind":
+     * "sleep", "seq_no", "tool": "sleep", "wake_at"}}), or null.
+     */
     JsonNode first(StoredRun stored) {
         List<WaitingCall> calls = waiting(stored);
-        return calls.isEmpty() ? null : json(stored, calls.get(0));
+        if (!calls.isEmpty()) {
+            return json(stored, calls.get(0));
+        }
+        if (stored.status() != RunStatus.WAITING) {
+            return null;
+        }
+        StoredRun run = runs.tree(stored).waiting();
+        Optional<ObjectNode> sleep = store.wakeAt(run.id()).map(at -> sleep(run, at));
+        if (run != stored) {
+            sleep.ifPresent(p -> p.put("child_run", run.id()));
+        }
+        return sleep.orElse(null);
+    }
+
+    /** A run's wait for its sleep's timer. */
+    private static ObjectNode sleep(StoredRun run, Instant wakeAt) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode().put("kind", "sleep");
+        if (run.error() != null && run.error().path("seq_no").isInt()) {
+            json.put("seq_no", run.error().path("seq_no").asInt());
+        }
+        return json.put("tool", "sleep").put("wake_at", wakeAt.toString());
     }
 
     /**

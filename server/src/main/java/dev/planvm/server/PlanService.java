@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * planvm as a service: what the HTTP server ({@code planvm serve}) and the MCP server ({@code planvm mcp})
  * both do, over one {@link PlanVm} and one {@link RunStore}. Every run is a durable run; a request's
  * options narrow the VM's settings; runs execute on threads of their own, a bounded number at once; each
- * run's events can be followed as they happen ({@link #events}). Failures are {@link ServiceException}s:
+ * run's events can be followed as they happen ({@link #events}). A run that sleeps, or waits for a person, holds
+ * no thread and no slot: it stops {@code waiting}, and a sleeping one is continued by a timer when it is due
+ * ({@link RunTimers}). Failures are {@link ServiceException}s:
  * one located sentence, a stable code, details. Thread-safe.
  *
  * <pre>{@code
@@ -75,6 +77,7 @@ public final class PlanService implements AutoCloseable {
     private final Plans plans;
     private final Metrics metrics = new Metrics();
     private final RunSessions sessions;
+    private final RunTimers timers;
 
     /** A run handed to the service: its id, and the end of its session. */
     public record Submitted(String id, CompletableFuture<DurableRun> done) {}
@@ -83,10 +86,11 @@ public final class PlanService implements AutoCloseable {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.store = Objects.requireNonNull(store, "store");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.runs = new DurableRuns(vm, store);
+        this.runs = new DurableRuns(vm, store, true); // a sleep with time left waits for a timer, holding nothing
         this.waiting = new PendingCalls(runs, store, this::state);
         this.plans = new Plans(vm, settings.planCacheEntries());
         this.sessions = new RunSessions(settings, metrics, vm.redactor());
+        this.timers = new RunTimers(vm.clock(), this::wake);
     }
 
     public PlanVm vm() {
@@ -226,9 +230,12 @@ public final class PlanService implements AutoCloseable {
         DurableRuns.Tree tree = tree(find(id)); // a parent waiting for its child: the child's input, the parent runs
         StoredInput pending = guard(() -> waiting.input(tree.waiting(), callId));
         StoredRun run = tree.root();
-        pending.request().refusal(value).ifPresent(reason -> {
-            throw new ServiceException(ServiceException.Kind.REJECTED, "run " + id + " keeps waiting: " + reason);
-        });
+        runs.refusal(pending, value)
+                .ifPresent(
+                        reason -> { // the durable runs' check: schema, choices, limits
+                            throw new ServiceException(
+                                    ServiceException.Kind.REJECTED, "run " + id + " keeps waiting: " + reason);
+                        });
         return submit(
                 run.sessions() + 1,
                 new RunSessions.Work(
@@ -290,6 +297,7 @@ public final class PlanService implements AutoCloseable {
                     .put("message", "the run stops before its next step");
         }
         if (run.status() == RunStatus.WAITING && guard(() -> runs.cancelWaiting(run.id(), why))) {
+            timers.cancel(run.id());
             return JSON.objectNode()
                     .put("id", run.id())
                     .put("state", "failed")
@@ -502,20 +510,25 @@ public final class PlanService implements AutoCloseable {
         return page;
     }
 
-    /** Each waiting run of a page says what it waits for: {@code "waiting_for": "approval" | "input"}. */
+    /** Each waiting run of a page says what it waits for: {@code "waiting_for": "approval" | "input" | "sleep"}. */
     private ObjectNode withWaitingFor(ObjectNode page) {
         for (JsonNode run : page.path("runs")) {
             if (run instanceof ObjectNode item
                     && "waiting".equals(item.path("state").asText())) {
                 String id = item.path("id").asText();
+                StoredRun waiting = guard(() -> store.find(id))
+                        .map(found -> tree(found).waiting())
+                        .orElse(null);
                 item.put(
                         "waiting_for",
-                        guard(() -> store.find(id))
-                                        .map(found -> tree(found).waiting())
-                                        .flatMap(waiting -> guard(() -> store.pendingInput(waiting.id())))
-                                        .isPresent()
-                                ? "input"
-                                : "approval");
+                        waiting == null
+                                ? "approval"
+                                : guard(() -> store.pendingInput(waiting.id())).isPresent()
+                                        ? "input"
+                                        : guard(() -> store.wakeAt(waiting.id()))
+                                                        .isPresent()
+                                                ? "sleep"
+                                                : "approval");
             }
         }
         return page;
@@ -607,16 +620,94 @@ public final class PlanService implements AutoCloseable {
     }
 
     /**
+     * Sets the timer of every run that sleeps, waiting for it, in the store and that this service's origin started
+     * (a server that stopped left them so): one already due runs at once, in the background. Returns how many.
+     * Runs started elsewhere ({@code planvm run}, another server) are left to their own process.
+     */
+    public int wakeSleeping() {
+        int count = 0;
+        for (RunStore.Sleeping sleeping : guard(store::sleeping)) {
+            try {
+                StoredRun run = guard(() -> store.find(sleeping.id())).orElse(null);
+                StoredRun root = run == null ? null : tree(run).root();
+                if (root != null
+                        && settings.origin().equals(root.options().origin())
+                        && root.mode().equals("live")) {
+                    timers.schedule(sleeping.id(), sleeping.wakeAt());
+                    count++;
+                }
+            } catch (RuntimeException e) {
+                log.warn("cannot set the timer of sleeping run {}: {}", sleeping.id(), e.getMessage());
+            }
+        }
+        return count;
+    }
+
+    /**
+     * After a session: a run that stopped waiting at a sleep — its own, or a child run's (a plan tool's) — gets the
+     * timer that wakes it.
+     */
+    private void afterSession(String id) {
+        try {
+            StoredRun run = store.find(id).filter(r -> r.id().equals(id)).orElse(null);
+            if (run == null || run.status() != RunStatus.WAITING) {
+                return;
+            }
+            StoredRun waiting = runs.tree(run).waiting();
+            store.wakeAt(waiting.id()).ifPresent(at -> timers.schedule(waiting.id(), at));
+        } catch (RuntimeException e) {
+            log.warn("cannot set the timer of sleeping run {}: {}", id, e.getMessage());
+        }
+    }
+
+    /**
+     * A timer is due: continues the sleeping run {@code id} (the top of its waiting tree: a sleeping child's
+     * parent continues it) in a session of its own. False when no slot is free now (the timer tries again).
+     */
+    private boolean wake(String id) {
+        StoredRun sleeping = store.find(id).filter(r -> r.id().equals(id)).orElse(null);
+        if (sleeping == null || store.wakeAt(id).isEmpty()) {
+            return true; // cancelled, or continued otherwise
+        }
+        StoredRun root = runs.tree(sleeping).root();
+        if (sessions.isActive(root.id())) {
+            return false; // its session is ending (or another continues it): look again shortly
+        }
+        try {
+            submit(
+                    root.sessions() + 1,
+                    new RunSessions.Work(
+                            own -> new RunSessions.Created(
+                                    root.id(), root.steps().size()),
+                            (runId, own) -> runs.resume(runId, own.apply(session(RunMode.live())), Map.of(), false)),
+                    false);
+            return true;
+        } catch (ServiceException e) {
+            if (e.kind() == ServiceException.Kind.BUSY) {
+                return false;
+            }
+            if (e.kind() != ServiceException.Kind.SHUTTING_DOWN) {
+                log.warn("cannot wake sleeping run {}: {}", id, e.getMessage());
+            }
+            return true;
+        }
+    }
+
+    /**
      * Stops accepting runs, interrupts the active ones at their next commit point and waits up to
      * {@code grace}; returns the ids of runs that were still in a step (released in the store: interrupted).
+     * Sleeping runs stay waiting, their wake time stored: a server that starts again sets their timers
+     * ({@link #wakeSleeping}).
      */
     public List<String> shutdown(Duration grace) {
+        timers.close();
         return sessions.shutdown(grace, store);
     }
 
     /** Stops the service's threads; the VM and the store belong to the caller. */
     @Override
     public void close() {
+        timers.close();
         sessions.shutdown(Duration.ZERO, store);
     }
 
@@ -628,6 +719,7 @@ public final class PlanService implements AutoCloseable {
     private Submitted submit(int session, RunSessions.Work work, boolean blockForSlot) {
         try {
             RunSessions.Submitted submitted = sessions.submit(session, work, blockForSlot);
+            submitted.done().whenComplete((run, failure) -> afterSession(submitted.id()));
             return new Submitted(submitted.id(), submitted.done());
         } catch (RuntimeException e) {
             throw failure(e);

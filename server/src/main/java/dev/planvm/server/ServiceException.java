@@ -56,7 +56,8 @@ public final class ServiceException extends RuntimeException {
                 case INVALID_PLAN -> INVALID_PLAN;
                 case REJECTED_BEFORE_RUNNING -> REJECTED;
                 case NO_SUCH_RUN -> NO_SUCH_RUN;
-                case CONFLICT, WAITING_FOR_APPROVAL, WAITING_FOR_INPUT, INTERRUPTED, CANCELLED -> CONFLICT;
+                case CONFLICT, WAITING_FOR_APPROVAL, WAITING_FOR_INPUT, WAITING_FOR_TIMER, INTERRUPTED, CANCELLED ->
+                    CONFLICT;
                 case STORE_FULL -> STORE_FULL;
                 case UNAVAILABLE -> UNAVAILABLE;
                 case STEP_FAILED, LIMIT_REACHED, STORE_FAILED -> INTERNAL;

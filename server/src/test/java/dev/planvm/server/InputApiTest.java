@@ -84,4 +84,87 @@ class InputApiTest {
                     .isEqualTo("run " + id + " does not wait for input (it is succeeded)");
         }
     }
+
+    static final String ASK_NAME = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input", "tool_params": {"prompt": "Name?", "schema": {"type": "string"}}, "output_vars": "final_answer"}}]""";
+
+    static final String ASK_NUMBER = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input", "tool_params": {"prompt": "How much?", "schema": {"type": "number"}}, "output_vars": "final_answer"}}]""";
+
+    /** Starts a run of {@code plan}, which waits for input; returns {id, call_id}. */
+    private static String[] waitingRun(ServerFixture fixture, String plan) throws Exception {
+        Answer waiting = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, ""));
+        assertThat(waiting.json().path("state").asText()).isEqualTo("waiting");
+        return new String[] {
+            waiting.json().path("id").asText(),
+            waiting.json().at("/pending/call_id").asText()
+        };
+    }
+
+    private static Answer answer(ServerFixture fixture, String[] run, String valueJson) throws Exception {
+        return fixture.post(
+                "/v1/runs/" + run[0] + "/input?wait=true",
+                "{\"call_id\": \"" + run[1] + "\", \"value\": " + valueJson + "}");
+    }
+
+    @Test
+    void an_answer_larger_than_a_variable_may_hold_is_422_and_the_run_keeps_waiting() throws Exception {
+        try (ServerFixture fixture = ServerFixture.start(dir)) {
+            String[] run = waitingRun(fixture, ASK_NAME);
+            Answer tooLarge = answer(fixture, run, "\"" + "x".repeat(6 << 20) + "\"");
+            assertThat(tooLarge.status()).isEqualTo(422);
+            assertThat(tooLarge.json().path("message").asText())
+                    .isEqualTo("run " + run[0] + " keeps waiting: the answer is text of 6,291,456 characters; the limit"
+                            + " for one value is 5,242,880");
+            assertThat(fixture.get("/v1/runs/" + run[0]).json().path("state").asText())
+                    .isEqualTo("waiting");
+
+            Answer right = answer(fixture, run, "\"Ann\"");
+            assertThat(right.json().path("state").asText()).isEqualTo("succeeded");
+            assertThat(right.json().path("result").asText()).isEqualTo("Ann");
+        }
+    }
+
+    @Test
+    void a_number_or_text_json_cannot_hold_is_422_and_the_run_keeps_waiting() throws Exception {
+        try (ServerFixture fixture = ServerFixture.start(dir)) {
+            String[] number = waitingRun(fixture, ASK_NUMBER);
+            Answer infinite = answer(fixture, number, "1e400");
+            assertThat(infinite.status()).isEqualTo(422);
+            assertThat(infinite.json().path("message").asText())
+                    .isEqualTo("run " + number[0] + " keeps waiting: the answer is the number 1E+400, which JSON"
+                            + " cannot hold (a stored run could not keep it)");
+            assertThat(fixture.get("/v1/runs/" + number[0]).json().path("state").asText())
+                    .isEqualTo("waiting");
+            assertThat(answer(fixture, number, "2.5").json().path("result").asDouble())
+                    .isEqualTo(2.5);
+
+            String[] name = waitingRun(fixture, ASK_NAME);
+            Answer surrogate = answer(fixture, name, "\"a\\ud800b\"");
+            assertThat(surrogate.status()).isEqualTo(422);
+            assertThat(surrogate.json().path("message").asText())
+                    .isEqualTo("run " + name[0] + " keeps waiting: the answer is text with a lone surrogate \\uD800 at"
+                            + " character 1, which JSON cannot hold (a stored run could not keep it)");
+            assertThat(fixture.get("/v1/runs/" + name[0]).json().path("state").asText())
+                    .isEqualTo("waiting");
+            assertThat(answer(fixture, name, "\"a\\ud83d\\ude00b\"")
+                            .json()
+                            .path("result")
+                            .asText())
+                    .as("a surrogate pair is text like any other")
+                    .isEqualTo("a\ud83d\ude00b");
+        }
+    }
+
+    @Test
+    void a_body_with_text_after_its_json_is_400_and_answers_nothing() throws Exception {
+        try (ServerFixture fixture = ServerFixture.start(dir)) {
+            String[] run = waitingRun(fixture, ASK_NAME);
+            Answer trailing = fixture.post(
+                    "/v1/runs/" + run[0] + "/input", "{\"call_id\": \"" + run[1] + "\", \"value\": \"Ann\"} {}");
+            assertThat(trailing.status()).isEqualTo(400);
+            assertThat(fixture.get("/v1/runs/" + run[0]).json().path("state").asText())
+                    .isEqualTo("waiting");
+        }
+    }
 }

@@ -291,6 +291,19 @@ public final class PlanVm implements AutoCloseable {
         return reviewer;
     }
 
+    /**
+     * The clock this VM's {@code sleep} calls (and retries) read ({@link PlanVmBuilder#clock}): what a timer that
+     * wakes a sleeping run compares its wake time with.
+     */
+    public java.time.Clock clock() {
+        return clockSource;
+    }
+
+    /** How large a value one variable of this VM's runs may hold, and a whole run ({@link RunLimits}). */
+    public RunLimits runLimits() {
+        return runLimits;
+    }
+
     /** {@link #problems(Plan, RunMode)} for a live run. */
     public List<String> problems(Plan plan) {
         return problems(plan, RunMode.live());

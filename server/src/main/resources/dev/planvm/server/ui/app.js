@@ -317,6 +317,13 @@ async function runPage(id) {
     if (!pending || run.state !== 'waiting') { approval.replaceChildren(); return; }
     if (shown && shown.dataset.call === pending.call_id) return; // keep what the reviewer typed
     if (pending.kind === 'input') { drawInput(pending, run); return; }
+    if (pending.kind === 'sleep') { // nothing to decide: the server's timer continues it
+      const set = el('fieldset', { class: 'approval sleeping' });
+      set.appendChild(el('legend', null, 'Sleeping: seq_no ' + pending.seq_no));
+      set.appendChild(el('p', null, 'The run sleeps until ' + pending.wake_at + '; the server continues it then. It holds no run slot meanwhile.'));
+      approval.replaceChildren(set);
+      return;
+    }
     const form = el('form', { class: 'approval-form' });
     const set = el('fieldset', { class: 'approval', 'data-call': pending.call_id, 'data-element': element(pending) });
     set.appendChild(el('legend', null, 'Approval needed: ' + where(pending) + ' calls ' + pending.tool));

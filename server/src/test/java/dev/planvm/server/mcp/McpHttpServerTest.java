@@ -167,6 +167,66 @@ class McpHttpServerTest {
     }
 
     @Test
+    void an_mcp_answer_the_run_could_not_hold_is_a_tool_error_and_the_run_keeps_waiting() throws Exception {
+        PlanVm vm = PlanVm.builder()
+                .runLimits(dev.planvm.vm.run.RunLimits.DEFAULT.withMaxValueSize(1000))
+                .build();
+        try (RunStore store = RunStore.open(dir.resolve("runs.db"));
+                PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
+                PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
+            McpSyncClient client = McpClient.sync(
+                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
+                                    .endpoint("/mcp")
+                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
+                                    .build())
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .build();
+            try {
+                client.initialize();
+                String plan =
+                        "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"human_input\", "
+                                + "\"tool_params\": {\"prompt\": \"How much?\"}, \"output_vars\": \"final_answer\"}}]";
+                JsonNode waiting = JSON.valueToTree(
+                        call(client, "run_plan", "{\"plan\": " + plan + "}").structuredContent());
+                String id = waiting.path("id").asText();
+                String callId = waiting.at("/pending/call_id").asText();
+
+                McpSchema.CallToolResult tooLarge = call(
+                        client,
+                        "answer_input",
+                        "{\"run_id\": \"" + id + "\", \"call_id\": \"" + callId + "\", \"value\": \"" + "x".repeat(1001)
+                                + "\"}");
+                assertThat(tooLarge.isError()).isTrue();
+                assertThat(text(tooLarge).path("message").asText())
+                        .isEqualTo("run " + id + " keeps waiting: the answer is text of 1,001 characters; the limit for"
+                                + " one value is 1,000");
+                McpSchema.CallToolResult infinite = client.callTool(McpSchema.CallToolRequest.builder("answer_input")
+                        .arguments(Map.of("run_id", id, "call_id", callId, "value", new java.math.BigDecimal("1e400")))
+                        .build());
+                assertThat(infinite.isError()).isTrue();
+                assertThat(text(infinite).path("message").asText())
+                        .startsWith("run " + id + " keeps waiting: the answer is the number ")
+                        .endsWith(", which JSON cannot hold (a stored run could not keep it)");
+                JsonNode stored = JSON.valueToTree(
+                        call(client, "get_run", "{\"run_id\": \"" + id + "\"}").structuredContent());
+                assertThat(stored.path("state").asText()).isEqualTo("waiting");
+
+                McpSchema.CallToolResult right = call(
+                        client,
+                        "answer_input",
+                        "{\"run_id\": \"" + id + "\", \"call_id\": \"" + callId + "\", \"value\": 42}");
+                assertThat(right.isError()).isFalse();
+                assertThat(JSON.valueToTree(right.structuredContent())
+                                .path("result")
+                                .asInt())
+                        .isEqualTo(42);
+            } finally {
+                client.closeGracefully();
+            }
+        }
+    }
+
+    @Test
     void an_mcp_client_sees_the_element_a_for_each_waits_for_and_answers_each_element_on_its_own() throws Exception {
         PlanVm vm = PlanVm.builder().build();
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));

@@ -45,6 +45,23 @@ public interface Approvals {
     }
 
     /**
+     * Whether a {@code sleep} call with time left may stop the run, waiting for its wake time ({@link SleepRequired};
+     * the run is stored with it, and a timer of the process that serves it continues it when it is due), instead of
+     * holding its thread while it sleeps. The default: no (the run sleeps where it runs).
+     */
+    default boolean waitsForTimer() {
+        return false;
+    }
+
+    /**
+     * When the {@code sleep} call started: when its wake time was kept, else {@code now}. A run that waited for its
+     * timer reports the whole sleep, from then to its wake time. The default keeps nothing and returns {@code now}.
+     */
+    default Instant sleptSince(Call.ToolCall call, Instant now) {
+        return now;
+    }
+
+    /**
      * When the {@code sleep} call ends: the wake time kept for this call when it started before (a run
      * resumed after a restart sleeps only what is left), else {@code planned}, kept now. The default keeps
      * nothing and returns {@code planned}.

@@ -13,6 +13,8 @@ import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.RunRequest;
+import dev.planvm.vm.run.RunControl;
+import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -41,22 +43,34 @@ public final class PlanFileRunner {
     private final PlanFileLoader loader;
     private final UnaryOperator<RunClock> clock;
     private final boolean keepGoing;
+    /** Stops each run from outside (a plan test's time limit), or {@code null}. */
+    private final RunControl control;
+    /** Hears each run (where a plan test's run is when its time is up), or {@code null}. */
+    private final RunListener listener;
 
     /** A runner of StackVM JSON files, read by the VM's loader. */
     public PlanFileRunner(PlanVm vm) {
-        this(vm, (file, inputs) -> vm.loader().load(file), UnaryOperator.identity(), false);
+        this(vm, (file, inputs) -> vm.loader().load(file), UnaryOperator.identity(), false, null, null);
     }
 
     /** A runner whose files {@code loader} reads (e.g. in every dialect). */
     public PlanFileRunner(PlanVm vm, PlanFileLoader loader) {
-        this(vm, loader, UnaryOperator.identity(), false);
+        this(vm, loader, UnaryOperator.identity(), false, null, null);
     }
 
-    private PlanFileRunner(PlanVm vm, PlanFileLoader loader, UnaryOperator<RunClock> clock, boolean keepGoing) {
+    private PlanFileRunner(
+            PlanVm vm,
+            PlanFileLoader loader,
+            UnaryOperator<RunClock> clock,
+            boolean keepGoing,
+            RunControl control,
+            RunListener listener) {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.loader = Objects.requireNonNull(loader, "loader");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.keepGoing = keepGoing;
+        this.control = control;
+        this.listener = listener;
     }
 
     /**
@@ -65,7 +79,7 @@ public final class PlanFileRunner {
      * use ({@code --now}, {@code --tz}).
      */
     public PlanFileRunner withClock(UnaryOperator<RunClock> adjust) {
-        return new PlanFileRunner(vm, loader, adjust, keepGoing);
+        return new PlanFileRunner(vm, loader, adjust, keepGoing, control, listener);
     }
 
     /**
@@ -73,7 +87,12 @@ public final class PlanFileRunner {
      * outcome lists the steps that failed ({@link PlanOutcome#failedSteps()}).
      */
     public PlanFileRunner withKeepGoing(boolean value) {
-        return new PlanFileRunner(vm, loader, clock, value);
+        return new PlanFileRunner(vm, loader, clock, value, control, listener);
+    }
+
+    /** This runner with each run stopped by {@code stop} and heard by {@code heard} (one plan at a time). */
+    PlanFileRunner watched(RunControl stop, RunListener heard) {
+        return new PlanFileRunner(vm, loader, clock, keepGoing, stop, heard);
     }
 
     /** The plan in {@code file}, read as this runner reads it (every located diagnostic when it does not load). */
@@ -190,11 +209,17 @@ public final class PlanFileRunner {
             RunOptions options = RunOptions.DEFAULT
                     .withClock(clock.apply(vm.clockFor(RunOptions.DEFAULT, effective)))
                     .withKeepGoing(keepGoing);
-            RunResult result = vm.run(RunRequest.builder(loaded.plan())
+            RunRequest.Builder request = RunRequest.builder(loaded.plan())
                     .inputs(inputs)
                     .mode(effective)
-                    .options(options)
-                    .build());
+                    .options(options);
+            if (control != null) {
+                request.control(control);
+            }
+            if (listener != null) {
+                request.listener(listener);
+            }
+            RunResult result = vm.run(request.build());
             return outcome(
                     plan,
                     result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,

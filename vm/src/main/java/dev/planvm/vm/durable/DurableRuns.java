@@ -5,6 +5,7 @@ import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
+import dev.planvm.json.JsonValues;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
@@ -14,6 +15,7 @@ import dev.planvm.vm.RunMode;
 import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.RunSession;
 import dev.planvm.vm.run.Checkpoint;
+import dev.planvm.vm.run.LimitReached;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
@@ -56,12 +58,25 @@ public final class DurableRuns {
     private final PlanVm vm;
     private final RunStore store;
     private final Waits waits;
+    private final boolean sleepsWait;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
 
+    /** Durable runs whose sleeps sleep on the run's thread (the command line: the process is the timer). */
     public DurableRuns(PlanVm vm, RunStore store) {
+        this(vm, store, false);
+    }
+
+    /**
+     * @param sleepsWait whether a run that reaches a {@code sleep} with time left stops, {@code waiting} for its
+     *                   timer with the wake time stored ({@link RunStore#sleeping}), instead of holding its thread
+     *                   while it sleeps: a server's runs, which its timers continue when they are due
+     *                   ({@link #resume}); a run that waits holds no thread and no slot
+     */
+    public DurableRuns(PlanVm vm, RunStore store, boolean sleepsWait) {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.store = Objects.requireNonNull(store, "store");
         this.waits = new Waits(store);
+        this.sleepsWait = sleepsWait;
     }
 
     /**
@@ -358,7 +373,11 @@ public final class DurableRuns {
         Tree tree = tree(find(runId));
         StoredRun run = tree.waiting();
         StoredInput input = waits.input(run, callId);
-        refuseWrongAnswer(run, input, value);
+        refusal(input, value).ifPresent(reason -> {
+            throw new DurableRunException(
+                    dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
+                    "run " + run.id() + " keeps waiting: " + reason);
+        });
         RunRequest checked = continuation(tree.root(), request, secrets);
         if (!store.answer(run.id(), input.stepIndex(), input.element(), value)) {
             throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
@@ -404,12 +423,33 @@ public final class DurableRuns {
                 result.waiting() ? waits.of(tree(find(id)).waiting()) : List.of());
     }
 
-    private static void refuseWrongAnswer(StoredRun run, StoredInput input, JsonNode value) {
-        input.request().refusal(value).ifPresent(reason -> {
-            throw new DurableRunException(
-                    dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
-                    "run " + run.id() + " keeps waiting: " + reason);
-        });
+    /**
+     * Why {@code value} cannot answer {@code input}, in one sentence, or empty when it can: the one check of an
+     * answer, made when it is given ({@link #answer}, and every front end before it accepts one), so that an answer
+     * the run could not hold is refused while the run still waits instead of failing the run when it goes on. An
+     * answer must be a value JSON can hold (no number beyond a double, such as {@code 1e400}; no text with a lone
+     * surrogate, which the store would keep as {@code ?}), no larger or deeper than one variable of this VM's runs
+     * ({@link PlanVm#runLimits}: 5 MiB and 500 levels by default), and fit the input's schema or be one of its
+     * choices.
+     */
+    public Optional<String> refusal(StoredInput input, JsonNode value) {
+        if (value == null || value.isMissingNode()) {
+            return Optional.of("no answer was given");
+        }
+        Optional<JsonValues.Problem> unholdable = JsonValues.find(value);
+        if (unholdable.isPresent()) {
+            String at = unholdable.get().pointer().isEmpty()
+                    ? ""
+                    : " at " + unholdable.get().pointer();
+            return Optional.of("the answer" + at + " is " + unholdable.get().description()
+                    + ", which JSON cannot hold (a stored run could not keep it)");
+        }
+        try {
+            vm.runLimits().checkValue("the answer", value);
+        } catch (LimitReached tooLarge) {
+            return Optional.of(tooLarge.getMessage());
+        }
+        return input.request().refusal(value);
     }
 
     /**
@@ -605,21 +645,47 @@ public final class DurableRuns {
     }
 
     /**
-     * Fails run {@code runId}, which waits for approval, without running it: its pending call is
-     * neither approved nor denied. Returns false when the run does not wait (any more).
+     * Fails run {@code runId}, which waits — for approval, an answer or its sleep's timer — without running it: its
+     * pending call is neither approved nor denied, nor answered, its sleep never wakes; so do the child runs (a plan
+     * tool's) whose wait it waits for. Returns false when the run does not wait (any more).
      */
     public boolean cancelWaiting(String runId, String reason) {
         StoredRun run = find(runId);
-        return store.cancelWaiting(
-                run.id(),
-                "the run was cancelled while waiting for approval"
-                        + (reason == null || reason.isBlank() ? "" : ": " + reason));
+        List<StoredRun> waitingChildren = new ArrayList<>();
+        StoredRun waiting = run;
+        for (int depth = 0; depth < 64 && waitsForAChild(store, waiting); depth++) {
+            Optional<StoredRun> child = store.children(waiting.id()).stream()
+                    .filter(c -> c.summary().status() == RunStatus.WAITING)
+                    .reduce((first, last) -> last)
+                    .flatMap(c -> store.find(c.summary().id()));
+            if (child.isEmpty()) {
+                break;
+            }
+            waiting = child.get();
+            waitingChildren.add(waiting);
+        }
+        String what = waiting.pendingApproval().isPresent()
+                ? "approval"
+                : store.pendingInput(waiting.id()).isPresent()
+                        ? "input"
+                        : store.wakeAt(waiting.id()).isPresent() ? "its sleep to end" : "a child run";
+        String why = reason == null || reason.isBlank() ? "" : ": " + reason;
+        if (!store.cancelWaiting(run.id(), "the run was cancelled while waiting for " + what + why)) {
+            return false;
+        }
+        for (StoredRun child : waitingChildren) {
+            store.cancelWaiting(
+                    child.id(), "its parent run " + run.id() + " was cancelled while waiting for " + what + why);
+        }
+        return true;
     }
 
     /** One session of stored run {@code id}, journaled as session {@code session}, approvals kept in the store. */
     private RunResult execute(RunRequest checked, String id, int stepsBefore, int session) {
         Approvals reviewer = checked.approvals() != null ? checked.approvals() : vm.reviewer();
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan()).reviewer(reviewer);
+        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan())
+                .reviewer(reviewer)
+                .sleepsWait(sleepsWait);
         return vm.run(checked.toBuilder()
                 .journal(journal)
                 .approvals(new StoreApprovals(store, id, journal, reviewer))

@@ -9,6 +9,7 @@ import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.approval.Approvals;
+import dev.planvm.tools.approval.SleepRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunOptions;
@@ -482,15 +483,17 @@ public final class RunStore implements AutoCloseable {
                 errorJson.put("line", error.line());
             }
         }
+        Instant wake = result.status() == RunStatus.WAITING ? wakeOf(error) : null;
         try {
             db.update(
                     "UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, "
-                            + "lease_until = NULL WHERE id = ?",
+                            + "lease_until = NULL, wake_at = ? WHERE id = ?",
                     // an interrupted run is kept as running with no owner: any process may resume it
                     (result.interrupted() ? RunStatus.RUNNING : result.status()).label(),
                     result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
                     json(result.finalAnswer()),
                     errorJson == null ? null : json(errorJson),
+                    wake == null ? null : wake.toString(),
                     runId);
         } finally { // unrecorded, the run is interrupted: this process no longer works on it, any may resume it
             ACTIVE.remove(runId);
@@ -511,13 +514,40 @@ public final class RunStore implements AutoCloseable {
                 > 0;
     }
 
-    /** Fails a run that waits for approval, with {@code message}; false when it does not wait. */
+    /** The wake time of a run that stopped at its own sleep ({@link SleepRequired} is its error's cause), or null. */
+    private static Instant wakeOf(RunError error) {
+        return error != null && error.cause() instanceof SleepRequired sleep ? sleep.wakeAt() : null;
+    }
+
+    /** A run waiting at its own {@code sleep} call for its timer, and when it is due. */
+    public record Sleeping(String id, Instant wakeAt) {}
+
+    /** Every run waiting at its own {@code sleep} call for its timer, the soonest due first. */
+    public synchronized List<Sleeping> sleeping() {
+        return db.query(
+                "SELECT id, wake_at FROM runs WHERE status = 'waiting' AND wake_at IS NOT NULL ORDER BY wake_at",
+                rs -> new Sleeping(rs.getString(1), Instant.parse(rs.getString(2))));
+    }
+
+    /** When run {@code id}, waiting at its own {@code sleep} call for its timer, is due; empty when it does not. */
+    public synchronized Optional<Instant> wakeAt(String id) {
+        return db
+                .query(
+                        "SELECT wake_at FROM runs WHERE id = ? AND status = 'waiting' AND wake_at IS NOT NULL",
+                        rs -> Instant.parse(rs.getString(1)),
+                        id)
+                .stream()
+                .findFirst();
+    }
+
+    /** Fails a run that waits (for approval, input or its timer), with {@code message}; false when it does not wait. */
     synchronized boolean cancelWaiting(String id, String message) {
         ObjectNode error = MAPPER.createObjectNode();
         error.putNull("seq_no").putNull("type");
         error.put("message", message);
         return db.update(
-                        "UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE id = ? AND status = 'waiting'",
+                        "UPDATE runs SET status = 'failed', finished_at = ?, error = ?, wake_at = NULL WHERE id = ?"
+                                + " AND status = 'waiting'",
                         now(),
                         json(error),
                         id)
@@ -577,6 +607,14 @@ public final class RunStore implements AutoCloseable {
     /** The wake times run {@code id} (the full id) keeps for its {@code sleep} calls, by step and element. */
     synchronized List<StoredWake> wakes(String id) {
         return waits.wakes(id);
+    }
+
+    /**
+     * When this sleep call of run {@code runId}'s step {@code stepIndex} (and {@code element}) started (its wake time
+     * was kept), if it did.
+     */
+    synchronized Optional<Instant> sleptSince(String runId, int stepIndex, int element) {
+        return waits.sleptSince(runId, stepIndex, element);
     }
 
     /**

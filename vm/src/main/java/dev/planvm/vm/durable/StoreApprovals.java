@@ -68,6 +68,18 @@ final class StoreApprovals implements Approvals {
         return true;
     }
 
+    /** Whether a sleep with time left stops the run, waiting for its timer (a server's runs), or sleeps on its thread. */
+    @Override
+    public boolean waitsForTimer() {
+        return journal.sleepsWait();
+    }
+
+    @Override
+    public Instant sleptSince(Call.ToolCall call, Instant now) {
+        return store.sleptSince(runId, journal.nextStepIndex(), call.context().element())
+                .orElse(now);
+    }
+
     @Override
     public Instant wakeAt(Call.ToolCall call, Instant planned) {
         return store.wakeAt(

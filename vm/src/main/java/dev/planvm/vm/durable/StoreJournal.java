@@ -39,6 +39,8 @@ final class StoreJournal implements RunJournal {
     private Heartbeat alive;
     /** The reviewer of the session (a prompt on a terminal), which child runs ask too; {@code null}: none. */
     private Approvals reviewer;
+    /** Whether a sleep with time left stops the run (and its child runs), waiting for a timer ({@link DurableRuns}). */
+    private boolean sleepsWait;
     /** The child runs this session started or took as finished: none is taken for another call. */
     private final Set<String> children = ConcurrentHashMap.newKeySet();
 
@@ -59,6 +61,16 @@ final class StoreJournal implements RunJournal {
     StoreJournal reviewer(Approvals value) {
         this.reviewer = value;
         return this;
+    }
+
+    /** Sets whether a sleep with time left stops this run and its child runs, waiting for a timer (before the run starts). */
+    StoreJournal sleepsWait(boolean value) {
+        this.sleepsWait = value;
+        return this;
+    }
+
+    boolean sleepsWait() {
+        return sleepsWait;
     }
 
     @Override
@@ -122,7 +134,8 @@ final class StoreJournal implements RunJournal {
             int sessionNo = store.claim(stored.id(), true); // its caller's process died: this one owns the tree now
             StoreJournal journal = new StoreJournal(
                             store, stored.id(), stored.steps().size(), sessionNo, childPlan)
-                    .reviewer(reviewer);
+                    .reviewer(reviewer)
+                    .sleepsWait(sleepsWait);
             journal.alive = store.heartbeat(stored.id());
             return new Child(
                     journal, stored.checkpoint(), true, new StoreApprovals(store, stored.id(), journal, reviewer));
@@ -151,7 +164,8 @@ final class StoreJournal implements RunJournal {
         }
         String id = store.createChildRun(childPlan, inputs, mode, options, runId, seqNo, stepIndex + 1);
         children.add(id);
-        StoreJournal journal = new StoreJournal(store, id, 0, 1, childPlan).reviewer(reviewer);
+        StoreJournal journal =
+                new StoreJournal(store, id, 0, 1, childPlan).reviewer(reviewer).sleepsWait(sleepsWait);
         journal.alive = store.heartbeat(id);
         return new Child(
                 journal,

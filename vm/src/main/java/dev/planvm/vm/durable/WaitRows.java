@@ -90,6 +90,20 @@ final class WaitRows {
                 SleepRequest.TOOL);
     }
 
+    /** When the wake time of this sleep call (its step and element) was kept (the sleep started), if it was. */
+    Optional<Instant> sleptSince(String runId, int stepIndex, int element) {
+        return db
+                .query(
+                        "SELECT requested_at FROM waits WHERE run_id = ? AND step_index = ? AND element = ? AND tool = ?",
+                        rs -> Instant.parse(rs.getString(1)),
+                        runId,
+                        stepIndex,
+                        element,
+                        SleepRequest.TOOL)
+                .stream()
+                .findFirst();
+    }
+
     /** Every {@code human_input} call of the run, by step, then element, then the order they were asked. */
     List<StoredInput> inputs(String runId) {
         return db.query(

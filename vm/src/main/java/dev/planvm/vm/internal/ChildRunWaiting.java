@@ -25,15 +25,18 @@ public final class ChildRunWaiting extends ApprovalRequired implements TypedFail
      * @param childRunId the waiting child's id ({@code null}: it is not stored)
      * @param pending    the call the child (or a run below it) waits for
      * @param message    what the parent says it waits for
-     * @param kind       what the child waits for: {@link FailureKind#WAITING_FOR_APPROVAL} or
-     *                   {@link FailureKind#WAITING_FOR_INPUT} (any other kind is taken as approval)
+     * @param kind       what the child waits for: {@link FailureKind#WAITING_FOR_APPROVAL},
+     *                   {@link FailureKind#WAITING_FOR_INPUT} or {@link FailureKind#WAITING_FOR_TIMER} (any other
+     *                   kind is taken as approval)
      */
     public ChildRunWaiting(
             Call.ToolCall call, String childRunId, PendingCall pending, String message, FailureKind kind) {
         super(call, message);
         this.childRunId = childRunId;
         this.pending = Objects.requireNonNull(pending, "pending");
-        this.kind = kind == FailureKind.WAITING_FOR_INPUT ? kind : FailureKind.WAITING_FOR_APPROVAL;
+        this.kind = kind == FailureKind.WAITING_FOR_INPUT || kind == FailureKind.WAITING_FOR_TIMER
+                ? kind
+                : FailureKind.WAITING_FOR_APPROVAL;
     }
 
     /** What the child (or a run below it) waits for: a reviewer's approval or a person's input. */

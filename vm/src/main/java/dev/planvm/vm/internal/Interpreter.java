@@ -11,6 +11,7 @@ import dev.planvm.json.JsonValues;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.approval.InputRequired;
+import dev.planvm.tools.approval.SleepRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.FailedAttempt;
 import dev.planvm.vm.internal.handlers.OutputBinding;
@@ -382,6 +383,18 @@ public final class Interpreter {
                 setup.redactor().redact(call.params()),
                 call.context().element());
         String element = pending.isElement() ? "for_each element " + pending.element() + ": " : "";
+        if (approval instanceof SleepRequired sleep) { // the store keeps its wake time: the cause says it
+            return new Ending(
+                    RunStatus.WAITING,
+                    new RunError(
+                            instruction.seqNo(),
+                            instruction.type(),
+                            sleep.getMessage(),
+                            sleep,
+                            null,
+                            FailureKind.WAITING_FOR_TIMER),
+                    pending);
+        }
         return new Ending(
                 RunStatus.WAITING,
                 new RunError(

@@ -4,6 +4,7 @@ import dev.planvm.instructions.InvalidPlanException;
 import dev.planvm.instructions.expr.EvaluationException;
 import dev.planvm.tools.approval.ApprovalRequired;
 import dev.planvm.tools.approval.InputRequired;
+import dev.planvm.tools.approval.SleepRequired;
 import dev.planvm.tools.call.TokenBudget;
 
 /**
@@ -40,6 +41,11 @@ public enum FailureKind {
     WAITING_FOR_APPROVAL,
     /** The run stopped at a {@code human_input} call until a person answers it (in this run or a child run). */
     WAITING_FOR_INPUT,
+    /**
+     * The run stopped at a {@code sleep} call until its wake time (in this run or a child run), holding no thread: a
+     * timer of the server that runs it, or a resume, continues it.
+     */
+    WAITING_FOR_TIMER,
     /** The run stopped at a commit point (a signal, a server shutting down); a resume continues it. */
     INTERRUPTED,
     /** The run was cancelled on request; it failed. */
@@ -85,6 +91,9 @@ public enum FailureKind {
         }
         if (e instanceof InputRequired) {
             return WAITING_FOR_INPUT;
+        }
+        if (e instanceof SleepRequired) {
+            return WAITING_FOR_TIMER;
         }
         if (e instanceof ApprovalRequired) {
             return WAITING_FOR_APPROVAL;

@@ -81,6 +81,7 @@ public record StepError(int seqNo, String type, String tool, Kind kind, String m
                     STORE_FULL,
                     WAITING_FOR_APPROVAL,
                     WAITING_FOR_INPUT,
+                    WAITING_FOR_TIMER,
                     INTERRUPTED,
                     CANCELLED -> false;
         };

@@ -118,6 +118,8 @@ class ExpectationTest {
         assertThatThrownBy(() -> read("")).hasMessageContaining("the file is empty");
         assertThatThrownBy(() -> read("{\"final_answer\": 1, \"final_answer\": 2}"))
                 .hasMessageContaining("Duplicate field 'final_answer'");
+        assertThatThrownBy(() -> read("{\"final_answer\": 1} {\"final_answer\": 2}"))
+                .hasMessageContaining("malformed JSON at line 1");
         assertThatThrownBy(() -> read("{\"final_answer\": ,}"))
                 .hasMessageContaining("malformed JSON at line 1, column 18");
         assertThatThrownBy(() -> Expectation.read(dir.resolve("none.expected.json")))

@@ -36,6 +36,42 @@ class RegressionRunTest {
         return file;
     }
 
+    private static final String SLEEPS_30_DAYS = """
+            [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "sleep", "tool_params": {"seconds": 2592000}, "output_vars": "slept"}},
+             {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "awake"}}]""";
+
+    @Test
+    void a_plan_still_running_when_its_time_is_up_fails_saying_where_it_was_even_when_failure_was_expected()
+            throws Exception {
+        Path plan = write("sleeps.json", SLEEPS_30_DAYS);
+        write("sleeps.expected.json", "{\"final_answer\": null, \"status\": \"failed\"}");
+        RegressionRun limited = regression.withTimeLimit(java.time.Duration.ofMillis(300));
+
+        RegressionResult result = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofSeconds(60), () -> limited.test(plan)); // not hung: the limit is 0.3 s
+        assertThat(result.verdict()).isEqualTo(RegressionResult.Verdict.FAILED);
+        assertThat(result.lines())
+                .containsExactly(
+                        "FAIL " + plan,
+                        "  " + plan + ": the plan did not finish within 0.3 s, the time limit of a plan test (planvm"
+                                + " test --plan-timeout): it was at seq_no 0, calling sleep");
+        assertThat(regression.timeLimit()).isEqualTo(RegressionRun.DEFAULT_TIME_LIMIT);
+    }
+
+    @Test
+    void an_update_of_a_plan_still_running_when_its_time_is_up_writes_nothing() throws Exception {
+        Path plan = write("sleeps.json", SLEEPS_30_DAYS);
+        RegressionRun limited = regression.withTimeLimit(java.time.Duration.ofMillis(300));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> limited.update(plan))
+                .isInstanceOf(RegressionRun.TimedOut.class)
+                .hasMessageContaining("the plan did not finish within 0.3 s");
+        assertThat(PlanFileRunner.expectationFor(plan)).doesNotExist();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> regression.withTimeLimit(java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must be positive");
+    }
+
     @Test
     void a_plan_that_meets_its_expectation_passes() throws Exception {
         Path plan = write("a.json", ANSWER_42);

@@ -10,6 +10,8 @@ import dev.planvm.dialects.internal.Lexer;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.ToolHeader;
+import dev.planvm.json.JsonLimits;
+import dev.planvm.json.JsonMappers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +33,9 @@ import java.util.regex.Pattern;
 final class JsHeader {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** A default is JSON only when the whole text is one JSON value ({@code 3 apples} is text). */
+    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.PLAN_FILE);
+
     private static final Pattern TAG = Pattern.compile("@([A-Za-z]+)");
     /** {@code {type} name rest} or {@code {type} [name=default] rest}. */
     private static final Pattern PARAM =

@@ -6,6 +6,7 @@ import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.approval.InputRequest;
 import dev.planvm.tools.approval.InputRequired;
 import dev.planvm.tools.approval.SleepRequest;
+import dev.planvm.tools.approval.SleepRequired;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.call.Sleeper;
@@ -26,7 +27,9 @@ import java.util.Set;
  * non-retriable failure {@code human_input needs a durable run or a terminal}.
  *
  * <p>{@code sleep}: waits until the wake time {@link Approvals#wakeAt} keeps (a resumed run sleeps only what is
- * left) and answers {@code {"slept_seconds": n, "woke_at": time}}.
+ * left) and answers {@code {"slept_seconds": n, "woke_at": time}}; in a run that waits for its timer
+ * ({@link Approvals#waitsForTimer}) a sleep with time left stops the run instead ({@link SleepRequired}), so that
+ * it holds no thread while it sleeps.
  */
 public final class PersonLink implements CallInterceptor {
 
@@ -78,10 +81,14 @@ public final class PersonLink implements CallInterceptor {
 
     private JsonNode sleep(Call.ToolCall call) {
         SleepRequest request = SleepRequest.of(call.params());
-        Instant wake = person.wakeAt(call, request.wake(clock.instant()));
+        Instant now = clock.instant();
+        Instant wake = person.wakeAt(call, request.wake(now));
         Duration left = Duration.between(clock.instant(), wake);
         if (left.isNegative()) {
             left = Duration.ZERO;
+        }
+        if (!left.isZero() && person.waitsForTimer()) {
+            throw new SleepRequired(call, wake);
         }
         try {
             if (!left.isZero()) {
@@ -90,6 +97,10 @@ public final class PersonLink implements CallInterceptor {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new ToolException("interrupted while sleeping", false, interrupted);
+        }
+        if (person.waitsForTimer()) { // it slept while the run waited: from when it started to its wake time
+            Duration slept = Duration.between(person.sleptSince(call, now), wake);
+            return SleepRequest.output(slept.isNegative() ? Duration.ZERO : slept, wake);
         }
         return SleepRequest.output(left, wake);
     }
