@@ -277,6 +277,13 @@ final class DocumentReader {
                 }
             }
         }
+        String redeclared = redeclaration(variables);
+        if (redeclared != null) {
+            problems.warning(
+                    element.pos,
+                    "custom function '" + title + "' declares a variable twice with different prompts: a block that"
+                            + " calls it fails (" + redeclared + ")");
+        }
         Doc.Function earlier = functions.get(name);
         if (earlier != null) {
             problems.error(
@@ -320,7 +327,7 @@ final class DocumentReader {
             if (declared != null && !declared.equals(v.prompt())) {
                 return "Variable redeclaration errors: Variable \"" + v.name()
                         + "\" redeclared with different prompt. Original: \"" + declared + "\", New: \"" + v.prompt()
-                        + "\" (line " + v.pos().line() + ")";
+                        + "\"";
             }
         }
         return null;
