@@ -31,6 +31,7 @@ final class RunOutput {
     private final Path trace;
     private final Path record;
     private final boolean revealSecrets;
+    private DocumentRun document;
 
     /**
      * @param label    what messages are prefixed with (the plan file, or the run)
@@ -55,6 +56,12 @@ final class RunOutput {
         this.trace = trace;
         this.record = record;
         this.revealSecrets = revealSecrets;
+    }
+
+    /** This output for the run of an Idyll document: the report completed, the document copy, exit 1 when a block failed. */
+    RunOutput document(DocumentRun value) {
+        this.document = value;
+        return this;
     }
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
@@ -111,7 +118,8 @@ final class RunOutput {
         return params.has("schema") ? "; fitting the schema " + params.get("schema") : "";
     }
 
-    private int finished(RunResult result, RunMode mode, String runId, JsonNode step) throws IOException {
+    private int finished(RunResult run, RunMode mode, String runId, JsonNode step) throws IOException {
+        RunResult result = document != null && step == null ? document.complete(run) : run;
         boolean written = true;
         if (trace != null && result.trace() != null) {
             written = write(() -> JsonFiles.writePretty(trace, result.trace()));
@@ -166,6 +174,9 @@ final class RunOutput {
             int count = result.failedSteps().size();
             err.println(label + ": " + count + (count == 1 ? " step" : " steps") + " failed (--keep-going)");
             return ExitCodes.RUNTIME_FAILURE;
+        }
+        if (document != null && step == null) {
+            written &= document.finish(result, err, label);
         }
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }

@@ -29,12 +29,15 @@ final class XmlElement {
     int endTagStart;
     /** Offset just after the end tag. */
     int end;
+    /** Where the reader looks for the next child's tag or the end tag: after the last child read, or the start tag. */
+    int cursor;
 
     XmlElement(String name, Pos pos, int start, int startTagEnd) {
         this.name = name;
         this.pos = pos;
         this.start = start;
         this.startTagEnd = startTagEnd;
+        this.cursor = startTagEnd;
     }
 
     /** Whether it was written {@code <x ... />}. */

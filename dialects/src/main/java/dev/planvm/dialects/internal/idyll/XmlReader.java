@@ -91,7 +91,7 @@ final class XmlReader {
                             problems.error(pos(offset(reader)), "elements nest more than " + maxDepth + " deep");
                             return null;
                         }
-                        XmlElement element = start(reader);
+                        XmlElement element = start(reader, open.isEmpty() ? 0 : open.peek().cursor);
                         if (open.isEmpty()) {
                             root = element;
                         } else {
@@ -99,7 +99,13 @@ final class XmlReader {
                         }
                         open.push(element);
                     }
-                    case XMLStreamConstants.END_ELEMENT -> end(open.pop(), offset(reader));
+                    case XMLStreamConstants.END_ELEMENT -> {
+                        XmlElement element = open.pop();
+                        end(element, element.cursor);
+                        if (!open.isEmpty()) {
+                            open.peek().cursor = element.end;
+                        }
+                    }
                     case XMLStreamConstants.CHARACTERS,
                             XMLStreamConstants.CDATA,
                             XMLStreamConstants.SPACE,
@@ -129,13 +135,18 @@ final class XmlReader {
         return root;
     }
 
-    private XmlElement start(XMLStreamReader reader) {
+    /**
+     * The element starting now: its tag is the first one after {@code from} (the end of the previous
+     * sibling, or of the parent's start tag). The parser's own offsets are not used for this: they run
+     * ahead of the tag by a varying amount.
+     */
+    private XmlElement start(XMLStreamReader reader, int from) {
         String name = reader.getLocalName();
-        int tagEnd = offset(reader);
-        int tagStart = source.lastIndexOf("<" + name, Math.max(0, tagEnd - 1));
-        if (tagStart < 0) {
-            tagStart = Math.max(0, tagEnd - 1);
+        int tagStart = nextTag(from);
+        if (tagStart < 0 || !source.startsWith("<" + name, tagStart)) {
+            tagStart = Math.max(0, source.lastIndexOf("<" + name, Math.max(0, offset(reader) - 1)));
         }
+        int tagEnd = tagEnd(tagStart);
         XmlElement element = new XmlElement(name, pos(tagStart), tagStart, tagEnd);
         for (int i = 0; i < reader.getAttributeCount(); i++) {
             element.attributes.put(reader.getAttributeLocalName(i), reader.getAttributeValue(i));
@@ -143,16 +154,63 @@ final class XmlReader {
         return element;
     }
 
-    private void end(XmlElement element, int tagEnd) {
-        if (element.startTagEnd >= 2 && source.startsWith("/>", element.startTagEnd - 2)) {
+    /** Where {@code element} ends: its end tag is the first after {@code from} (its last child's end). */
+    private void end(XmlElement element, int from) {
+        if (source.startsWith("/>", element.startTagEnd - 2)) {
             element.endTagStart = element.startTagEnd;
             element.end = element.startTagEnd;
             return;
         }
-        int endStart = source.lastIndexOf("</" + element.name, Math.max(element.startTagEnd, tagEnd - 1));
-        element.endTagStart = endStart < element.startTagEnd ? element.startTagEnd : endStart;
+        int at = nextTag(from);
+        element.endTagStart = at < 0 ? source.length() : at;
         int close = source.indexOf('>', element.endTagStart);
         element.end = close < 0 ? source.length() : close + 1;
+    }
+
+    /** The first tag at or after {@code from}, past comments, CDATA sections and processing instructions; -1 if none. */
+    private int nextTag(int from) {
+        int i = from;
+        while (true) {
+            i = source.indexOf('<', i);
+            if (i < 0) {
+                return -1;
+            }
+            int skip = skipped(i, "<!--", "-->");
+            skip = skip >= 0 ? skip : skipped(i, "<![CDATA[", "]]>");
+            skip = skip >= 0 ? skip : skipped(i, "<?", "?>");
+            skip = skip >= 0 ? skip : skipped(i, "<!", ">");
+            if (skip < 0) {
+                return i;
+            }
+            i = skip;
+        }
+    }
+
+    /** The offset after the construct {@code open ... close} at {@code i}, or -1 when none starts there. */
+    private int skipped(int i, String open, String close) {
+        if (!source.startsWith(open, i)) {
+            return -1;
+        }
+        int end = source.indexOf(close, i + open.length());
+        return end < 0 ? source.length() : end + close.length();
+    }
+
+    /** The offset after the {@code >} of the tag starting at {@code tagStart} (quoted attribute values may hold {@code >}). */
+    private int tagEnd(int tagStart) {
+        char quote = 0;
+        for (int i = tagStart + 1; i < source.length(); i++) {
+            char c = source.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '>') {
+                return i + 1;
+            }
+        }
+        return source.length();
     }
 
     private static void text(XmlElement element, String text) {
