@@ -130,6 +130,10 @@ final class RunCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         temporal.checkUsage(commandLine);
         temporalRun.checkUsage(temporal, commandLine);
+        if ((block != null || writeDocument != null) && temporal.enabled()) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--block and --write-document run a document here: leave out --temporal");
+        }
         if (only != null && (temporal.enabled() || keepGoing)) {
             throw new CommandLine.ParameterException(
                     commandLine, "--only runs one step here: leave out --temporal and --keep-going");
