@@ -253,6 +253,38 @@ class IdyllDocumentCommandsTest {
         assertThat(Files.readString(dir.resolve("report.html"))).contains("approve.idyll");
     }
 
+    @Test
+    void a_plan_calls_a_document_s_custom_function_as_a_plan_tool() throws Exception {
+        write("tools/lookups.idyll", """
+                <document id="lookups">
+                  <tool title="Look Both">
+                    <tool:description>Looks two keys up</tool:description>
+                    <tool:definition>
+                      <fncall idyll-tool="demo:lookup"><params>{"key": "x"}</params></fncall>
+                      <fncall idyll-tool="demo:lookup"><params>{"key": "y"}</params></fncall>
+                    </tool:definition>
+                  </tool>
+                </document>
+                """);
+        Path plan = write(
+                "caller.json",
+                "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"custom--look_both\","
+                        + " \"tool_params\": {}, \"output_vars\": \"final_answer\"}}]");
+        CliRun run = planvm(
+                "run",
+                plan.toString(),
+                "--config",
+                config().toString(),
+                "--plan-tools",
+                dir.resolve("tools").toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode report = JSON.readTree(run.out());
+        assertThat(report.at("/metadata/functionName").asText()).isEqualTo("Look Both");
+        assertThat(report.at("/metadata/nodesSucceeded").asInt()).isEqualTo(2);
+        assertThat(report.at("/nodes/1/data/value").asText()).isEqualTo("v-y");
+        assertThat(report.path("variables").isEmpty()).isTrue();
+    }
+
     private static JsonNode withoutTimes(JsonNode report) {
         ObjectNode copy = report.deepCopy();
         copy.path("nodes").forEach(n -> ((ObjectNode) n).remove("duration_ms"));
