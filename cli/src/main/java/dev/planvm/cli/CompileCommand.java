@@ -41,7 +41,7 @@ final class CompileCommand implements Callable<Integer> {
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|ppe|json",
+            paramLabel = "yaml|js|ppe|idyll|json",
             converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;

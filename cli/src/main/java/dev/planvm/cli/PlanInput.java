@@ -75,7 +75,7 @@ final class PlanInput {
 
     /**
      * The plan tools that the PPE scripts among {@code files} import ({@code import:} in their front
-     * matter), each once by name and file, for the VM that runs them; a script that does not compile
+     * matter), and the custom functions the Idyll documents among them define, each once by name and file, for the VM that runs them; a script that does not compile
      * (or is not there any more) adds none (loading it reports why). The one place a script's imports
      * become a run's plan tools: {@code run}, {@code batch}, {@code test}, {@code resume},
      * {@code rerun}, {@code approve}, {@code answer} and the plan-tool directories of {@code serve} and
@@ -95,9 +95,8 @@ final class PlanInput {
         Map<String, Plan> tools = new LinkedHashMap<>();
         PlanSources sources = PlanSources.of(new PlanLoader());
         for (String file : files) {
-            if (file.equals("-")
-                    || PlanSources.dialectOf(file, dialect) != Dialect.PPE
-                    || !Files.isRegularFile(Path.of(file))) {
+            Dialect d = file.equals("-") ? null : PlanSources.dialectOf(file, dialect);
+            if ((d != Dialect.PPE && d != Dialect.IDYLL) || !Files.isRegularFile(Path.of(file))) {
                 continue;
             }
             for (ImportedPlan imported : sources.compile(Path.of(file), dialect).imports()) {
@@ -126,7 +125,8 @@ final class PlanInput {
             try (Stream<Path> listed = Files.list(dir)) {
                 listed.filter(f -> Files.isRegularFile(f)
                                 && isPlanToolFile(f)
-                                && Dialect.ofFile(f.getFileName().toString()) == Dialect.PPE)
+                                && (Dialect.ofFile(f.getFileName().toString()) == Dialect.PPE
+                                        || Dialect.ofFile(f.getFileName().toString()) == Dialect.IDYLL))
                         .sorted()
                         .forEach(f -> scripts.add(f.toString()));
             } catch (IOException e) {

@@ -61,7 +61,7 @@ final class RerunCommand implements Callable<Integer> {
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|ppe|json",
+            paramLabel = "yaml|js|ppe|idyll|json",
             converter = DialectConverter.class,
             description = "The dialect of --plan (default: from its file extension).")
     private Dialect dialect;

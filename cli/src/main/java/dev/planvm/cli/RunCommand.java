@@ -33,7 +33,8 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the run succeeded",
-            "1:the run failed (the message names the seq_no, type and cause), or with --keep-going a step failed",
+            "1:the run failed (the message names the seq_no, type and cause), with --keep-going a step failed, or a"
+                    + " block of an Idyll document failed",
             "2:the plan is invalid or cannot run here, or bad usage",
             "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"
         })
@@ -43,13 +44,13 @@ final class RunCommand implements Callable<Integer> {
             index = "0",
             paramLabel = "FILE",
             description =
-                    "The plan file: StackVM JSON, YAML (.yaml, .yml), a PPE script (.ai.yaml) or JavaScript (.js);"
-                            + " '-' reads standard input.")
+                    "The plan file: StackVM JSON, YAML (.yaml, .yml), a PPE script (.ai.yaml), JavaScript (.js) or an"
+                            + " Idyll document (.idyll, .xml: its execution report is printed); '-' reads standard input.")
     private String file;
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|ppe|json",
+            paramLabel = "yaml|js|ppe|idyll|json",
             converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;
@@ -91,6 +92,21 @@ final class RunCommand implements Callable<Integer> {
             })
     private Integer only;
 
+    @CommandLine.Option(
+            names = "--block",
+            paramLabel = "ID",
+            description = "Idyll documents: run only the block with this id (its report has that one node).")
+    private String block;
+
+    @CommandLine.Option(
+            names = "--write-document",
+            paramLabel = "OUT",
+            description = {
+                "Idyll documents: write a copy of the document to OUT with each block's <result> filled in (the"
+                        + " document itself is never changed)."
+            })
+    private Path writeDocument;
+
     @CommandLine.Mixin
     private VmOptions vmOptions;
 
@@ -114,6 +130,10 @@ final class RunCommand implements Callable<Integer> {
         CommandLine commandLine = spec.commandLine();
         temporal.checkUsage(commandLine);
         temporalRun.checkUsage(temporal, commandLine);
+        if ((block != null || writeDocument != null) && temporal.enabled()) {
+            throw new CommandLine.ParameterException(
+                    commandLine, "--block and --write-document run a document here: leave out --temporal");
+        }
         if (only != null && (temporal.enabled() || keepGoing)) {
             throw new CommandLine.ParameterException(
                     commandLine, "--only runs one step here: leave out --temporal and --keep-going");
@@ -135,17 +155,22 @@ final class RunCommand implements Callable<Integer> {
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
+        DocumentRun document = DocumentRun.of(file, dialect, block, writeDocument, commandLine);
         PlanVm vm = vmOptions
                 .planFiles(List.of(file), dialect)
                 .build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
-        LoadResult loaded =
-                PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
+        LoadResult loaded = document != null
+                ? document.load(vm, inputs.keySet(), mode, commandLine.getErr(), verbosity.verbose())
+                : PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }
         RunOptions options = RunOptions.DEFAULT.withKeepGoing(keepGoing);
-        RunRequest request = RunRequest.builder(loaded.plan())
-                .inputs(inputs)
+        RunRequest.Builder builder = RunRequest.builder(loaded.plan());
+        if (document != null) {
+            builder.listener(document.listener());
+        }
+        RunRequest request = builder.inputs(inputs)
                 .mode(mode)
                 .options(
                         vmOptions.clock().given()
@@ -160,6 +185,7 @@ final class RunCommand implements Callable<Integer> {
                 trace,
                 modeOptions.recordTo(),
                 vmOptions.revealSecrets());
+        output.document(document);
         try {
             if (only != null) {
                 int position = OnlyStep.position(loaded.plan(), only, commandLine);

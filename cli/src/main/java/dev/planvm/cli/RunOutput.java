@@ -32,6 +32,7 @@ final class RunOutput {
     private final Path trace;
     private final Path record;
     private final boolean revealSecrets;
+    private DocumentRun document;
 
     /**
      * @param label    what messages are prefixed with (the plan file, or the run)
@@ -56,6 +57,12 @@ final class RunOutput {
         this.trace = trace;
         this.record = record;
         this.revealSecrets = revealSecrets;
+    }
+
+    /** This output for the run of an Idyll document: the report completed, the document copy, exit 1 when a block failed. */
+    RunOutput document(DocumentRun value) {
+        this.document = value;
+        return this;
     }
 
     /** A plan that cannot run here: every problem on stderr, exit 2. */
@@ -135,8 +142,9 @@ final class RunOutput {
      * @param runId   the stored run's id, or {@code null} when it is not stored
      * @param waiting the calls a stored run that waits waits for ({@link DurableRun#waiting})
      */
-    private int finished(RunResult result, RunMode mode, String runId, List<WaitingCall> waiting, JsonNode step)
+    private int finished(RunResult run, RunMode mode, String runId, List<WaitingCall> waiting, JsonNode step)
             throws IOException {
+        RunResult result = document != null && step == null ? document.complete(run) : run;
         boolean written = true;
         if (trace != null && result.trace() != null) {
             written = write(() -> JsonFiles.writePretty(trace, result.trace()));
@@ -193,6 +201,9 @@ final class RunOutput {
             int count = result.failedSteps().size();
             err.println(label + ": " + count + (count == 1 ? " step" : " steps") + " failed (--keep-going)");
             return ExitCodes.RUNTIME_FAILURE;
+        }
+        if (document != null && step == null) {
+            written &= document.finish(result, err, label);
         }
         return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
     }

@@ -172,7 +172,8 @@ final class TemporalRun {
             CommandLine commandLine)
             throws IOException {
         PrintWriter err = commandLine.getErr();
-        RunOutput output = new RunOutput(file, commandLine, verbose, Redactor.none(), trace, null, reveal);
+        RunOutput output = new RunOutput(file, commandLine, verbose, Redactor.none(), trace, null, reveal)
+                .document(DocumentRun.of(file, null, null, null, commandLine)); // exit 1 when a block failed
         switch (response.status()) {
             case "invalid" -> {
                 response.problems().forEach(problem -> err.println(file + ": " + problem));

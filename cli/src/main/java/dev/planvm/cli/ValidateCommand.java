@@ -61,7 +61,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @CommandLine.Option(
             names = "--dialect",
-            paramLabel = "yaml|js|ppe|json",
+            paramLabel = "yaml|js|ppe|idyll|json",
             converter = DialectConverter.class,
             description = DialectConverter.DESCRIPTION)
     private Dialect dialect;

@@ -101,7 +101,7 @@ class DialectCommandsTest {
         }
         CliRun python = CliRun.of("compile", write("x.py", "print(1)"), "--dialect", "python");
         assertThat(python.exitCode()).isEqualTo(2);
-        assertThat(python.err()).contains("'python' is not a plan dialect: write yaml, js, ppe or json");
+        assertThat(python.err()).contains("'python' is not a plan dialect: write yaml, js, ppe, idyll or json");
     }
 
     @Test

@@ -143,6 +143,23 @@ class TemporalCommandsTest {
     }
 
     @Test
+    void an_idyll_document_runs_on_temporal_and_a_failing_block_lets_the_next_run() throws Exception {
+        Path document = plan("cities.idyll", """
+                <document id="cities">
+                  <fncall id="atlantis" idyll-fn="lookup"><params>{"city": "Atlantis"}</params></fncall>
+                  <fncall id="oslo" idyll-fn="lookup"><params>{"city": "Oslo"}</params></fncall>
+                </document>
+                """);
+        CliRun remote = CliRun.of("run", document.toString(), "--temporal", target);
+        assertThat(remote.exitCode()).as(remote.err()).isEqualTo(1);
+        JsonNode report = new ObjectMapper().readTree(remote.out());
+        assertThat(report.at("/nodes/0/success").asBoolean()).isFalse();
+        assertThat(report.at("/nodes/1/data/population").asInt()).isEqualTo(709000);
+        assertThat(report.at("/metadata/nodesFailed").asInt()).isEqualTo(1);
+        assertThat(remote.err()).contains("1 block failed");
+    }
+
+    @Test
     void a_traced_run_on_temporal_is_one_trace_from_the_command_to_the_workflow() throws Exception {
         Path plan = plan("traced.json", """
                 [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "traced"}}]""");

@@ -21,7 +21,12 @@ public enum Dialect {
      * Seed 004: Programmable Prompt Engine scripts, dialogue turns and directives in YAML. Chosen by
      * the double extension {@code .ai.yaml} (or {@code .ai.yml}), which wins over plain YAML.
      */
-    PPE(List.of("ai.yaml", "ai.yml"));
+    PPE(List.of("ai.yaml", "ai.yml")),
+    /**
+     * Seed 003: Idyll documents, XML whose root is {@code <document>}; their {@code <fncall>} blocks run in
+     * order and the answer is the execution report.
+     */
+    IDYLL(List.of("idyll", "xml"));
 
     private final List<String> extensions;
 
@@ -63,8 +68,8 @@ public enum Dialect {
     }
 
     /**
-     * The dialect named {@code name} ({@code json}, {@code yaml}, {@code yml}, {@code js} or {@code ppe}
-     * (also {@code ai.yaml}), any case), if any.
+     * The dialect named {@code name} ({@code json}, {@code yaml}, {@code yml}, {@code js}, {@code ppe}
+     * (also {@code ai.yaml}) or {@code idyll} (also {@code xml}), any case), if any.
      */
     public static Optional<Dialect> named(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);

@@ -1,10 +1,12 @@
 package dev.planvm.dialects;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.dialects.internal.CompileResult;
 import dev.planvm.dialects.internal.FrontEndOptions;
 import dev.planvm.dialects.internal.JsonPassThrough;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.SourceText;
+import dev.planvm.dialects.internal.idyll.IdyllCompiler;
 import dev.planvm.dialects.internal.js.JsCompiler;
 import dev.planvm.dialects.internal.ppe.PpeCompiler;
 import dev.planvm.dialects.internal.yaml.YamlCompiler;
@@ -12,6 +14,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Compiles a plan written in a {@link Dialect} to StackVM JSON. Never throws on bad input: every
@@ -27,10 +31,19 @@ public final class DialectCompiler {
 
     private final Dialect dialect;
     private final DialectOptions options;
+    private final Function<String, Optional<JsonNode>> toolSchemas;
+    private final String block;
 
     private DialectCompiler(Dialect dialect, DialectOptions options) {
+        this(dialect, options, null, null);
+    }
+
+    private DialectCompiler(
+            Dialect dialect, DialectOptions options, Function<String, Optional<JsonNode>> toolSchemas, String block) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.options = Objects.requireNonNull(options, "options");
+        this.toolSchemas = toolSchemas;
+        this.block = block;
     }
 
     public static DialectCompiler of(Dialect dialect) {
@@ -47,7 +60,22 @@ public final class DialectCompiler {
     }
 
     public DialectCompiler withOptions(DialectOptions newOptions) {
-        return new DialectCompiler(dialect, newOptions);
+        return new DialectCompiler(dialect, newOptions, toolSchemas, block);
+    }
+
+    /**
+     * This compiler knowing the run's tools: each tool's params schema by name, empty for a name that
+     * is no tool. An Idyll document needs them to make a block that calls no tool fail on its own
+     * (rather than refuse the run) and to give a tool only the block's inputs it takes ({@code content},
+     * {@code currentBlockId}, {@code previousResults}). {@code null}: not known (the default).
+     */
+    public DialectCompiler withToolSchemas(Function<String, Optional<JsonNode>> schemas) {
+        return new DialectCompiler(dialect, options, schemas, block);
+    }
+
+    /** This compiler running only the Idyll document block with this id ({@code run --block}); {@code null}: all. */
+    public DialectCompiler withBlock(String id) {
+        return new DialectCompiler(dialect, options, toolSchemas, id);
     }
 
     public Dialect dialect() {
@@ -75,6 +103,7 @@ public final class DialectCompiler {
             case YAML -> YamlCompiler.compile(source, frontEnd());
             case JS -> JsCompiler.compile(source, frontEnd());
             case PPE -> PpeCompiler.compile(source, fileName, null, frontEnd());
+            case IDYLL -> IdyllCompiler.compile(source, fileName, null, frontEnd(), toolSchemas, block);
         };
         return compiled(result);
     }
@@ -105,7 +134,8 @@ public final class DialectCompiler {
     /**
      * Reads (at most the size limit, strict UTF-8) and compiles {@code file}; a file that cannot be read
      * is a diagnostic. A PPE script read from a file may import the scripts beside it
-     * ({@link Compiled#imports()}); one compiled from text cannot.
+     * ({@link Compiled#imports()}); one compiled from text cannot. An Idyll document read from a file
+     * offers its custom functions as plan tools the same way.
      */
     public Compiled compile(Path file) {
         Problems problems = new Problems();
@@ -113,14 +143,17 @@ public final class DialectCompiler {
         if (text == null) {
             return new Compiled(null, Map.of(), problems.list());
         }
-        if (dialect != Dialect.PPE) {
+        if (dialect != Dialect.PPE && dialect != Dialect.IDYLL) {
             return compile(text, file.toString());
         }
         if (SourceText.utf8Length(text, options.limits().maxBytes() + 1)
                 > options.limits().maxBytes()) {
             return tooLarge();
         }
-        return compiled(PpeCompiler.compile(text, file.toString(), file, frontEnd()));
+        return compiled(
+                dialect == Dialect.PPE
+                        ? PpeCompiler.compile(text, file.toString(), file, frontEnd())
+                        : IdyllCompiler.compile(text, file.toString(), file, frontEnd(), toolSchemas, block));
     }
 
     private Compiled tooLarge() {

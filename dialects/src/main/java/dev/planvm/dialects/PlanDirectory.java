@@ -15,14 +15,17 @@ import java.util.stream.Stream;
  * {@code test}, of the JUnit {@code @PlanTests} and of the Maven plugin. A directory's plans are, sorted
  * and not recursively, its {@code *.json} files that are neither the companions of a plan
  * ({@code X.cassette.json}, {@code X.expected.json}) nor, whatever their name, a trace, an agent trace or
- * a cassette (recognised by their {@code "format"}), and its {@code *.yaml}, {@code *.yml} and
- * {@code *.js} files. Agent tests ({@code {"format": "planvm-ask/1", ...}}) count only when asked for.
+ * a cassette (recognised by their {@code "format"}), its {@code *.yaml}, {@code *.yml}, {@code *.js} and
+ * {@code *.idyll} files, and its {@code *.xml} files whose root is {@code <document>} (Idyll documents;
+ * a {@code pom.xml} is not a plan). Agent tests ({@code {"format": "planvm-ask/1", ...}}) count only when asked for.
  */
 public final class PlanDirectory {
 
     private static final Pattern RECORDING =
             Pattern.compile("\"format\"\\s*:\\s*\"planvm-(trace|cassette|agent-trace)/");
     private static final Pattern ASK = Pattern.compile("\"format\"\\s*:\\s*\"planvm-ask/");
+    private static final Pattern DOCUMENT =
+            Pattern.compile("(?s)\\A\\s*(<\\?xml.*?\\?>\\s*)?(<!--.*?-->\\s*)*<document[\\s/>].*");
 
     private PlanDirectory() {}
 
@@ -45,6 +48,9 @@ public final class PlanDirectory {
     /** Whether {@code file} is a plan (or an agent test) by the rule above. */
     public static boolean isPlanFile(Path file) {
         String name = file.getFileName().toString();
+        if (name.toLowerCase(java.util.Locale.ROOT).endsWith(".xml")) {
+            return Files.isRegularFile(file) && isDocument(file);
+        }
         if (PlanSources.isDialectFile(name)) {
             return Files.isRegularFile(file);
         }
@@ -53,6 +59,16 @@ public final class PlanDirectory {
                 && !name.endsWith(".expected.json")
                 && Files.isRegularFile(file)
                 && !startsLike(file, RECORDING);
+    }
+
+    /** Whether an {@code .xml} file is an Idyll document: its root element, after a declaration and comments, is {@code <document>}. */
+    public static boolean isDocument(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return DOCUMENT.matcher(new String(in.readNBytes(4096), StandardCharsets.UTF_8))
+                    .matches();
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Whether the file starts like an agent test ({@code "format": "planvm-ask/1"}). */

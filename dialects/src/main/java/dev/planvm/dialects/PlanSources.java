@@ -1,5 +1,6 @@
 package dev.planvm.dialects;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.dialects.internal.Problems;
 import dev.planvm.dialects.internal.SourceText;
 import dev.planvm.instructions.LoadResult;
@@ -8,7 +9,9 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The one way planvm reads a plan, whatever language it is written in: the CLI's commands, the batch
@@ -28,10 +31,19 @@ public final class PlanSources {
 
     private final PlanLoader loader;
     private final DialectOptions options;
+    private final Function<String, Optional<JsonNode>> toolSchemas;
+    private final String block;
 
     private PlanSources(PlanLoader loader, DialectOptions options) {
+        this(loader, options, null, null);
+    }
+
+    private PlanSources(
+            PlanLoader loader, DialectOptions options, Function<String, Optional<JsonNode>> toolSchemas, String block) {
         this.loader = Objects.requireNonNull(loader, "loader");
         this.options = Objects.requireNonNull(options, "options");
+        this.toolSchemas = toolSchemas;
+        this.block = block;
     }
 
     /** Plans loaded by {@code loader} (e.g. {@code vm.loader()}), dialects compiled with the default options. */
@@ -41,12 +53,22 @@ public final class PlanSources {
 
     /** These sources with other compile options. */
     public PlanSources withOptions(DialectOptions value) {
-        return new PlanSources(loader, value);
+        return new PlanSources(loader, value, toolSchemas, block);
     }
 
     /** These sources compiling dialect plans that may read these inputs (the run's {@code --var} names). */
     public PlanSources withInputs(Set<String> names) {
-        return new PlanSources(loader.withInputs(names), options.withInputs(names));
+        return new PlanSources(loader.withInputs(names), options.withInputs(names), toolSchemas, block);
+    }
+
+    /** These sources compiling Idyll documents for a run with these tools ({@link DialectCompiler#withToolSchemas}). */
+    public PlanSources withToolSchemas(Function<String, Optional<JsonNode>> schemas) {
+        return new PlanSources(loader, options, schemas, block);
+    }
+
+    /** These sources compiling only the Idyll document block with this id ({@link DialectCompiler#withBlock}). */
+    public PlanSources withBlock(String id) {
+        return new PlanSources(loader, options, toolSchemas, id);
     }
 
     /**
@@ -54,7 +76,7 @@ public final class PlanSources {
      * is neither one of them nor assigned by the plan is an error ({@link PlanLoader#withDeclaredInputs}).
      */
     public PlanSources withDeclaredInputs(Set<String> names) {
-        return new PlanSources(loader.withDeclaredInputs(names), options.withInputs(names));
+        return new PlanSources(loader.withDeclaredInputs(names), options.withInputs(names), toolSchemas, block);
     }
 
     public PlanLoader loader() {
@@ -146,6 +168,6 @@ public final class PlanSources {
     }
 
     private DialectCompiler compiler(Dialect dialect) {
-        return DialectCompiler.of(dialect, options);
+        return DialectCompiler.of(dialect, options).withToolSchemas(toolSchemas).withBlock(block);
     }
 }

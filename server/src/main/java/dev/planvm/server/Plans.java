@@ -71,6 +71,12 @@ final class Plans {
     }
 
     private LoadResult loadNow(JsonNode plan, String text, String name, Dialect dialect, Set<String> inputs) {
+        if (dialect == Dialect.IDYLL) { // a document's blocks fail alone on a function that is no tool here
+            return PlanSources.of(vm.loader())
+                    .withInputs(inputs)
+                    .withToolSchemas(tool -> vm.tools().find(tool).map(dev.planvm.tools.Tool::paramsSchema))
+                    .load(text, name, dialect);
+        }
         if (dialect != Dialect.JSON) {
             return PlanSources.of(vm.loader()).withInputs(inputs).load(text, name, dialect);
         }

@@ -19,7 +19,7 @@ import java.util.Set;
 /**
  * A request to run a plan ({@code POST /v1/runs}, the MCP tool {@code run_plan}):
  * <pre>{@code
- * {"plan": [...] | {"plan": [...]} | "plan text", "name": "plan.json", "dialect": "yaml" | "js" | "json",
+ * {"plan": [...] | {"plan": [...]} | "plan text", "name": "plan.json", "dialect": "yaml" | "js" | "ppe" | "idyll" | "json",
  *  "inputs": {"k": v}, "mode": "live" | "replay" | "dry-run", "cassette": {...}, "replay_timing": false,
  *  "dry_run_conditions": false,
  *  "allow_tools": ["w*"], "deny_tools": ["shell*"], "approve_tools": ["send_*"], "max_steps": 100,
@@ -166,15 +166,15 @@ public record RunRequest(
                 "plan." + (dialect == null ? "json" : dialect.extensions().get(0)));
     }
 
-    /** The {@code dialect} field: {@code yaml}, {@code js} or {@code json}, or {@code null} when absent. */
+    /** The {@code dialect} field: {@code yaml}, {@code js}, {@code ppe}, {@code idyll} or {@code json}, or {@code null} when absent. */
     static Dialect dialect(Fields fields) {
         String name = fields.text("dialect", null);
         if (name == null) {
             return null;
         }
         return Dialect.named(name)
-                .orElseThrow(
-                        () -> Fields.bad("/dialect", "must be \"yaml\", \"js\" or \"json\", not \"" + name + "\""));
+                .orElseThrow(() -> Fields.bad(
+                        "/dialect", "must be \"yaml\", \"js\", \"ppe\", \"idyll\" or \"json\", not \"" + name + "\""));
     }
 
     /**

@@ -122,7 +122,7 @@ class DialectRunsTest {
     void a_malformed_dialect_or_clock_is_a_bad_request_naming_the_field() throws Exception {
         String plan = yaml(MEETING);
         assertThat(message(ServerFixture.runBody(plan, "\"dialect\": \"cobol\"")))
-                .isEqualTo("/dialect: must be \"yaml\", \"js\" or \"json\", not \"cobol\"");
+                .isEqualTo("/dialect: must be \"yaml\", \"js\", \"ppe\", \"idyll\" or \"json\", not \"cobol\"");
         assertThat(message(ServerFixture.runBody("[{\"seq_no\": 0}]", "\"dialect\": \"yaml\"")))
                 .isEqualTo("/plan: a yaml plan is given as text, not an array");
         assertThat(message(ServerFixture.runBody(plan, "\"dialect\": \"yaml\", \"now\": \"2026-11-26T09:00\"")))

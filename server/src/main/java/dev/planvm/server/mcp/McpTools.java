@@ -292,8 +292,9 @@ final class McpTools {
             "{\"description\": \"The plan: a JSON array of instructions (or {\\\"plan\\\": [...]}), "
                     + "or its text.\", \"type\": [\"array\", \"object\", \"string\"]}";
     private static final String DIALECT =
-            "{\"enum\": [\"json\", \"yaml\", \"yml\", \"js\"], \"description\": \"The plan's "
-                    + "language (default: the one the name's extension selects, else json); a yaml or js plan is given as text.\"}";
+            "{\"enum\": [\"json\", \"yaml\", \"yml\", \"js\", \"ppe\", \"idyll\", \"xml\"], \"description\":"
+                    + " \"The plan's language (default: the one the name's extension selects, else json); a yaml, js,"
+                    + " ppe or idyll (an Idyll document) plan is given as text.\"}";
     static final String VALIDATE =
             "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
                     + "\"dialect\": " + DIALECT
