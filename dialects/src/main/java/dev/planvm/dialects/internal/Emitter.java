@@ -120,7 +120,15 @@ final class Emitter {
         parameters.put("tool_name", call.tool());
         parameters.set("tool_params", Lowering.template(params));
         parameters.put("output_vars", output);
+        slots(call, parameters);
         emit("calling", parameters, call.pos(), "line " + call.pos().line() + ": " + label + " calls " + call.tool());
+    }
+
+    /** {@code "slots": true} when the call's params are seed 000's slots (a YAML domain call with slots). */
+    private static void slots(Ast.ToolCall call, ObjectNode parameters) {
+        if (call.slots() && !call.params().properties().isEmpty()) {
+            parameters.put("slots", true);
+        }
     }
 
     /** A {@code calling} with {@code for_each}: the call made once per element of {@code list}. */
@@ -134,6 +142,7 @@ final class Emitter {
         }
         parameters.set("tool_params", Lowering.template(call.params()));
         parameters.put("output_vars", output);
+        slots(call, parameters);
         emit(
                 "calling",
                 parameters,
