@@ -49,6 +49,21 @@ final class Emitter {
         return !overflow;
     }
 
+    /**
+     * Ends the plan in seed 001's {@code use}: an {@code assign} of {@code true} to {@link Backend#USE}, after the
+     * result; false when the plan grew past the instruction limit.
+     */
+    boolean handBack(Pos pos) {
+        ObjectNode values = JSON.objectNode();
+        values.put(Backend.USE, true);
+        emit(
+                "assign",
+                values,
+                pos,
+                "line " + pos.line() + ": use: the result goes back to the LLM that wrote the plan");
+        return !overflow;
+    }
+
     ArrayNode plan() {
         return plan;
     }
