@@ -21,6 +21,7 @@ import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent loop: plan a goal, run the plan, and when a step fails, re-plan from it and go on in a
- * child run — all in one {@link RunSession}, so one cassette records (or replays) the whole of it
+ * child run; when the plan ends in seed 001's {@code use} (its {@code final_answer} handed back rather than
+ * returned), plan again with that value, shown to the planner and given to the next run as
+ * {@link #HANDED_BACK} — all in one {@link RunSession}, so one cassette records (or replays) the whole of it
  * and one token budget covers it.
  *
  * <pre>{@code
@@ -53,6 +56,13 @@ public final class Agent {
     private final boolean stream;
     private final AnswerFormat format;
     private final RunStore store;
+    private final int maxUses;
+
+    /**
+     * The variable a plan written after a {@code use} round starts with: the value the last plan handed back
+     * (seed 001's {@code use}), also shown to the planner.
+     */
+    public static final String HANDED_BACK = "handed_back";
 
     private Agent(Builder b) {
         this.vm = b.vm;
@@ -61,6 +71,7 @@ public final class Agent {
         this.stream = b.stream;
         this.format = b.format;
         this.store = b.store;
+        this.maxUses = b.uses;
     }
 
     public static Builder builder(PlanVm vm) {
@@ -92,26 +103,55 @@ public final class Agent {
             long runStart = System.nanoTime();
             AgentResult.Run run = first(plan, inputs, session);
             record(runs, runTraces, run, origin, runStart);
-            while (!run.result().succeeded()
-                    && runs.size() <= maxReplans
-                    && replannable(run.result().error())) {
-                RunError failed = run.result().error();
-                log.info(
-                        "agent: seq_no {} failed; re-planning from it ({} of {})",
-                        failed.seqNo(),
-                        runs.size(),
-                        maxReplans);
-                streamLog.runsWith(run.result().variables());
-                Planned replanned = planner.replan(
-                        goal, plan, committed(run.result()), failed.seqNo(), failed.message(), session, streamLog);
-                rounds.addAll(replanned.rounds());
-                plan = replanned.plan();
+            int replans = 0;
+            int uses = 0;
+            while (true) {
+                if (!run.result().succeeded()) {
+                    if (replans >= maxReplans || !replannable(run.result().error())) {
+                        error = run.result().error().describe();
+                        break;
+                    }
+                    replans++;
+                    RunError failed = run.result().error();
+                    log.info(
+                            "agent: seq_no {} failed; re-planning from it ({} of {})",
+                            failed.seqNo(),
+                            replans,
+                            maxReplans);
+                    streamLog.runsWith(run.result().variables());
+                    Planned replanned = planner.replan(
+                            goal, plan, committed(run.result()), failed.seqNo(), failed.message(), session, streamLog);
+                    rounds.addAll(replanned.rounds());
+                    plan = replanned.plan();
+                    runStart = System.nanoTime();
+                    run = child(plan, run, failed.seqNo(), session);
+                    record(runs, runTraces, run, origin, runStart);
+                    continue;
+                }
+                if (!run.result().handsBack()) {
+                    break;
+                }
+                if (uses >= maxUses) {
+                    error = uses == 0
+                            ? "the plan ends in use (it hands its value back), and --use-rounds 0 allows no planning"
+                                    + " round after use"
+                            : "the plan still ends in use after " + uses + " planning round"
+                                    + (uses == 1 ? "" : "s") + " after use; --use-rounds " + maxUses
+                                    + " allows no more";
+                    break;
+                }
+                uses++;
+                JsonNode value = run.result().finalAnswer();
+                log.info("agent: the plan ends in use; planning again with its value ({} of {})", uses, maxUses);
+                Map<String, JsonNode> next = new LinkedHashMap<>(inputs);
+                next.put(HANDED_BACK, value);
+                streamLog.runsWith(next);
+                Planned used = planner.handBack(goal, plan, value, maxUses - uses, next.keySet(), session, streamLog);
+                rounds.addAll(used.rounds());
+                plan = used.plan();
                 runStart = System.nanoTime();
-                run = child(plan, run, failed.seqNo(), session);
+                run = first(plan, next, session);
                 record(runs, runTraces, run, origin, runStart);
-            }
-            if (!run.result().succeeded()) {
-                error = run.result().error().describe();
             }
         } catch (PlanningException e) {
             rounds.addAll(e.rounds());
@@ -185,6 +225,9 @@ public final class Agent {
         if (run.fromSeq() != null) {
             entry.put("rerun_of", run.parent()).put("from_seq", run.fromSeq());
         }
+        if (run.result().handsBack()) {
+            entry.put("use", true); // its value went back to the planner, which planned the next run
+        }
         entry.put("started_ms", Math.round((started - origin) / 10_000.0) / 100.0);
         entry.put("ended_ms", Math.round((System.nanoTime() - origin) / 10_000.0) / 100.0);
         entry.set("trace", run.result().trace());
@@ -214,6 +257,9 @@ public final class Agent {
         return trace;
     }
 
+    /** Planning rounds after {@code use} when none are set. */
+    public static final int DEFAULT_USE_ROUNDS = 3;
+
     /** Configures an {@link Agent}. */
     public static final class Builder {
         private final PlanVm vm;
@@ -222,6 +268,7 @@ public final class Agent {
         private boolean stream;
         private AnswerFormat format;
         private RunStore store;
+        private int uses = DEFAULT_USE_ROUNDS;
 
         private Builder(PlanVm vm) {
             this.vm = Objects.requireNonNull(vm, "vm");
@@ -242,6 +289,19 @@ public final class Agent {
                 throw new IllegalArgumentException("re-plans must not be negative");
             }
             this.replans = replans;
+            return this;
+        }
+
+        /**
+         * Planning rounds after a plan that ends in seed 001's {@code use} (default {@value #DEFAULT_USE_ROUNDS}):
+         * each plans again with the value the last plan handed back; a plan that hands a value back when none is
+         * left fails the agent run.
+         */
+        public Builder useRounds(int rounds) {
+            if (rounds < 0) {
+                throw new IllegalArgumentException("use rounds must not be negative");
+            }
+            this.uses = rounds;
             return this;
         }
 

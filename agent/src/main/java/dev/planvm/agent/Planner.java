@@ -142,6 +142,35 @@ public final class Planner {
                 (answer, format) -> checker.checkReplan(answer, format, plan, failedSeqNo, "plan"));
     }
 
+    /**
+     * The next plan for {@code goal}, after a run of {@code plan} ended in seed 001's {@code use}: the planner sees
+     * the value the plan handed back, which the next run also starts with ({@link Agent#HANDED_BACK}).
+     *
+     * @param left   how many more times a plan may hand a value back
+     * @param inputs the variables the next run starts with
+     * @throws PlanningException when no valid plan came within the repair rounds, or a request failed
+     */
+    public Planned handBack(
+            String goal,
+            Plan plan,
+            JsonNode value,
+            int left,
+            Set<String> inputs,
+            RunSession session,
+            Listener listener) {
+        Catalog catalog = Catalog.of(vm, session.mode());
+        AnswerCheck checker = new AnswerCheck(vm, session.mode(), catalog);
+        List<ObjectNode> conversation = new ArrayList<>();
+        conversation.add(message("user", Prompts.handBack(goal, plan.document(), value, left, inputs)));
+        return converse(
+                "use",
+                conversation,
+                catalog,
+                session,
+                listener,
+                (answer, format) -> checker.check(answer, format, "plan"));
+    }
+
     private Planned converse(
             String purpose,
             List<ObjectNode> conversation,

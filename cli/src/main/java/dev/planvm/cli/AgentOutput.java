@@ -42,14 +42,22 @@ final class AgentOutput {
         }
         long repairs = rounds.stream().filter(r -> r.purpose().equals("repair")).count();
         long replans = rounds.stream().filter(r -> r.purpose().equals("replan")).count();
+        long uses = rounds.stream().filter(r -> r.purpose().equals("use")).count();
         TokenCount tokens = rounds.stream().map(PlanRound::tokens).reduce(TokenCount.ZERO, TokenCount::plus);
         boolean valid = rounds.get(rounds.size() - 1).valid();
+        List<String> kinds = new java.util.ArrayList<>();
+        if (repairs > 0) {
+            kinds.add(repairs + (repairs == 1 ? " repair" : " repairs"));
+        }
+        if (replans > 0) {
+            kinds.add(replans + (replans == 1 ? " re-plan" : " re-plans"));
+        }
+        if (uses > 0) {
+            kinds.add(uses + (uses == 1 ? " round after use" : " rounds after use"));
+        }
         err.println(label + ": " + (valid ? "a valid plan" : "no valid plan") + " after " + rounds.size()
                 + (rounds.size() == 1 ? " answer" : " answers")
-                + (repairs > 0
-                        ? " (" + repairs + (repairs == 1 ? " repair" : " repairs")
-                                + (replans > 0 ? ", " + replans + (replans == 1 ? " re-plan" : " re-plans") : "") + ")"
-                        : replans > 0 ? " (" + replans + (replans == 1 ? " re-plan" : " re-plans") + ")" : "")
+                + (kinds.isEmpty() ? "" : " (" + String.join(", ", kinds) + ")")
                 + ", " + rounds.get(rounds.size() - 1).format().label() + " format, planner tokens: "
                 + tokens.describe());
     }

@@ -26,12 +26,14 @@ import picocli.CommandLine.Command;
                     + "final_answer on stdout.",
             "With --stream the plan is read while the LLM writes it and calls start as soon as their inputs are known; "
                     + "with --replan N a step that fails is planned again from there, up to N times, each time in a child "
-                    + "run of the failed one. --record / --replay cover the whole of it (planner answers included)."
+                    + "run of the failed one; a plan that ends in use hands its value back, and is planned again with it"
+                    + " (--use-rounds). --record / --replay cover the whole of it (planner answers included)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the answer was printed",
-            "1:no valid plan, or the run failed (after its re-plans)",
+            "1:no valid plan, the run failed (after its re-plans), or the plans still hand a value back (use) after"
+                    + " --use-rounds rounds",
             "2:no LLM is configured, or bad usage"
         })
 final class AskCommand implements Callable<Integer> {
@@ -47,6 +49,15 @@ final class AskCommand implements Callable<Integer> {
                     "When a step fails, ask for new instructions from it on and continue in a child run, up to N times "
                             + "(default: ${DEFAULT-VALUE}).")
     private int replans;
+
+    @CommandLine.Option(
+            names = "--use-rounds",
+            paramLabel = "N",
+            defaultValue = "" + Agent.DEFAULT_USE_ROUNDS,
+            description =
+                    "When a plan ends in use (it hands its final_answer back instead of answering), plan again with"
+                            + " that value, up to N times (default: ${DEFAULT-VALUE}).")
+    private int useRounds;
 
     @CommandLine.Option(
             names = "--trace",
@@ -83,6 +94,9 @@ final class AskCommand implements Callable<Integer> {
         if (replans < 0) {
             throw new CommandLine.ParameterException(commandLine, "--replan must not be negative");
         }
+        if (useRounds < 0) {
+            throw new CommandLine.ParameterException(commandLine, "--use-rounds must not be negative");
+        }
         Map<String, String> secrets = vmOptions.secrets(parent.environment(), commandLine);
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = agent.mode(commandLine);
@@ -96,7 +110,8 @@ final class AskCommand implements Callable<Integer> {
         Agent.Builder builder =
                 Agent.builder(vm).repairRounds(agent.repairRounds).format(agent.answerFormat(commandLine)).stream(
                                 agent.stream)
-                        .replans(replans);
+                        .replans(replans)
+                        .useRounds(useRounds);
         AgentResult result;
         if (noStore) {
             result = builder.build().ask(goal, inputs, mode);
@@ -116,6 +131,10 @@ final class AskCommand implements Callable<Integer> {
             if (run.fromSeq() != null) {
                 err.println("ask: re-planned from seq_no " + run.fromSeq()
                         + (run.id() == null ? "" : ": run " + run.id() + " continues run " + run.parent()));
+            }
+            if (run.result().handsBack()) {
+                err.println("ask: " + (run.id() == null ? "the plan" : "the plan of run " + run.id())
+                        + " ended in use: its value went back to the planner");
             }
         }
         err.println("ask: " + result.tokens().describe() + " spent");

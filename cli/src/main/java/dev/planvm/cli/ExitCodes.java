@@ -9,6 +9,12 @@ final class ExitCodes {
     static final int INVALID = 2;
     /** The run waits for a reviewer's approval of a tool call ({@code planvm approve RUN} continues it). */
     static final int WAITING = 3;
+    /**
+     * The run succeeded and its plan ends in seed 001's {@code use}: the value printed goes back to the LLM that
+     * wrote the plan, for another planning round, rather than being the answer ({@code run}, {@code resume},
+     * {@code rerun}; {@code ask} plans that round itself).
+     */
+    static final int USE = 4;
     /** A run or batch stopped by Ctrl-C or SIGTERM (128 + SIGINT's number, as shells report it). */
     static final int INTERRUPTED = 130;
 

@@ -39,6 +39,7 @@ import picocli.CommandLine.Command;
             "0:the run succeeded",
             "1:the run failed",
             "3:the run waits for approval (planvm approve)",
+            "4:the run succeeded and its plan ends in use (seed 001): the value printed goes back to the LLM",
             "2:no such run or seq_no, cannot run here, or bad usage"
         })
 final class RerunCommand implements Callable<Integer> {

@@ -36,7 +36,9 @@ import picocli.CommandLine.Command;
             "1:the run failed (the message names the seq_no, type and cause), with --keep-going a step failed, or a"
                     + " block of an Idyll document failed",
             "2:the plan is invalid or cannot run here, or bad usage",
-            "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it"
+            "3:the run waits for a reviewer's approval of a tool call (--approve-tools): planvm approve RUN continues it",
+            "4:the run succeeded and its plan ends in use (seed 001): the value printed goes back to the LLM that wrote"
+                    + " the plan"
         })
 final class RunCommand implements Callable<Integer> {
 

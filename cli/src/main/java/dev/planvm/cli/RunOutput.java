@@ -93,7 +93,9 @@ final class RunOutput {
      * a run that succeeded and returns the exit code: 1 when the run failed, a step failed in a run that
      * keeps going (each is reported on stderr) or an output file could not be written (the answer is printed all the same; the message names the file); 3 for a run
      * that waits for approval or input (it prints the call it waits for and how to approve or answer it; for the
-     * elements of a {@code for_each} that wait, each on its own, which one that is and how to decide the others).
+     * elements of a {@code for_each} that wait, each on its own, which one that is and how to decide the others);
+     * 4 for a run whose plan ends in seed 001's {@code use} (the answer is printed and marked on stderr as the value
+     * handed back).
      */
     int finished(DurableRun run, RunMode mode) throws IOException {
         return finished(run.result(), mode, run.id(), run.waiting(), null);
@@ -205,7 +207,15 @@ final class RunOutput {
         if (document != null && step == null) {
             written &= document.finish(result, err, label);
         }
-        return written ? ExitCodes.OK : ExitCodes.RUNTIME_FAILURE;
+        if (!written) {
+            return ExitCodes.RUNTIME_FAILURE;
+        }
+        if (result.handsBack() && step == null) {
+            err.println(label + ": the plan ends in use: the value printed goes back to the LLM that wrote the plan"
+                    + " (exit " + ExitCodes.USE + ")");
+            return ExitCodes.USE;
+        }
+        return ExitCodes.OK;
     }
 
     /** Something that writes an output file. */

@@ -1,8 +1,10 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLimits;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.json.AtomicFiles;
@@ -206,7 +208,10 @@ final class TemporalRun {
         }
     }
 
-    /** A workflow's response as a local run's result (its variables stay in the workflow). */
+    /**
+     * A workflow's response as a local run's result (its variables stay in the workflow, but for {@code use},
+     * which the response reports).
+     */
     static RunResult result(PlanResponse response, Duration took) {
         RunError error = response.error() == null
                 ? null
@@ -227,7 +232,7 @@ final class TemporalRun {
         return new RunResult(
                 RunStatus.ofLabel(response.status()),
                 response.finalAnswer(),
-                Map.of(),
+                response.use() ? Map.of(Plan.USE, BooleanNode.TRUE) : Map.of(), // the one variable it reports
                 error,
                 response.steps(),
                 took,

@@ -195,6 +195,43 @@ class AgentCommandsTest {
         assertThat(failedRun.path("status").asText()).isEqualTo("failed");
     }
 
+    /** Hands the name back (use) instead of answering. */
+    private static final String LOOK_FIRST = """
+            {"plan": [
+              {"seq_no": 0, "type": "assign", "parameters": {"final_answer": "${name}", "use": true}}]}""";
+
+    private static final String ANSWER = """
+            {"plan": [
+              {"seq_no": 0, "type": "assign", "parameters": {"final_answer": "Hello, ${handed_back}!"}}]}""";
+
+    @Test
+    void ask_plans_again_with_the_value_a_plan_handed_back_with_use() {
+        server.reply(LOOK_FIRST).reply(ANSWER);
+
+        CliRun run = CliRun.withEnvironment(
+                environment, "ask", "Greet Ann", "--format", "json", "--var", "name=Ann", "--no-store");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("Hello, Ann!\n");
+        assertThat(run.err())
+                .contains("ask: a valid plan after 2 answers (1 round after use)")
+                .contains("ask: the plan ended in use: its value went back to the planner");
+    }
+
+    @Test
+    void ask_fails_when_a_plan_hands_a_value_back_and_no_use_round_is_left() {
+        server.reply(LOOK_FIRST);
+
+        CliRun run = CliRun.withEnvironment(
+                environment, "ask", "Greet Ann", "--format", "json", "--var", "name=Ann", "--use-rounds", "0");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err())
+                .contains("ask: the plan ends in use (it hands its value back), and --use-rounds 0 allows no planning"
+                        + " round after use");
+    }
+
     @Test
     void ask_fails_cleanly_once_the_token_budget_is_spent() {
         server.usage(100, 50).reply(GREETING).reply("Hello!");

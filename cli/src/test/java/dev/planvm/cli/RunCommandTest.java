@@ -32,6 +32,24 @@ class RunCommandTest {
     }
 
     @Test
+    void a_plan_ending_in_use_prints_its_value_marks_it_and_exits_4() throws Exception {
+        String plan = plan("use.js", "docs = ['a', 'b'];\nuse docs;\n");
+        Path trace = dir.resolve("trace.json");
+        CliRun run = CliRun.of("run", plan, "--no-store", "--trace", trace.toString());
+        assertThat(run.exitCode()).isEqualTo(4);
+        assertThat(run.out()).isEqualTo("[\"a\",\"b\"]\n");
+        assertThat(run.err())
+                .isEqualTo(plan + ": the plan ends in use: the value printed goes back to the LLM that wrote the plan"
+                        + " (exit 4)\n");
+        assertThat(new ObjectMapper().readTree(trace.toFile()).path("use").asBoolean())
+                .isTrue();
+
+        CliRun returned = CliRun.of("run", plan("return.js", "return ['a'];\n"), "--no-store");
+        assertThat(returned.exitCode()).isZero();
+        assertThat(returned.err()).isEmpty();
+    }
+
+    @Test
     void any_other_answer_is_printed_as_compact_json() throws Exception {
         String plan = plan(
                 "p.json",

@@ -53,6 +53,24 @@ class DialectDatesTest {
     }
 
     @Test
+    void javascript_has_seed_001s_start_of_and_end_of() {
+        RunResult result = run("""
+                monday = today.startOf(week);
+                return {monday, sunday: today.endOf(week), lastDay: next(month).endOf(month), tonight: now.endOf(day)};
+                """, "periods.js");
+        assertThat(result.error()).isNull();
+        assertThat(result.finalAnswer())
+                .hasToString("{\"monday\":\"2023-11-27\",\"sunday\":\"2023-12-03\",\"lastDay\":\"2023-12-31\","
+                        + "\"tonight\":\"2023-11-30T23:59:59-08:00\"}");
+    }
+
+    @Test
+    void yaml_has_start_of_and_end_of_in_its_references() {
+        RunResult result = run("result: ${today.startOf(month)} to ${today.endOf(month).at('5pm')}\n", "month.yaml");
+        assertThat(result.finalAnswer().asText()).isEqualTo("2023-11-01 to 2023-11-30T17:00:00-08:00");
+    }
+
+    @Test
     void a_runtime_error_names_the_line_it_was_written_on() {
         RunResult result = run("""
                 # line 1

@@ -15,9 +15,18 @@ import java.util.Set;
  * @param outputVars where the output goes
  * @param onError    what a failed call does instead of failing the run ({@code on_error}), or {@code null}
  * @param forEach    the list the tool is called once per element of ({@code for_each}), or {@code null}
+ * @param slots      the params are seed 000's slots ({@code "slots": true}, what the YAML dialect compiles a
+ *                   domain call to): each a list of values, a param the tool's params schema types as one value
+ *                   getting the list's one value; a list of another length there is refused before the run
  */
 public record Calling(
-        Header header, String tool, ValueTemplate params, OutputVars outputVars, OnError onError, ForEach forEach)
+        Header header,
+        String tool,
+        ValueTemplate params,
+        OutputVars outputVars,
+        OnError onError,
+        ForEach forEach,
+        boolean slots)
         implements Instruction {
     public Calling {
         Objects.requireNonNull(header, "header");
@@ -26,14 +35,20 @@ public record Calling(
         Objects.requireNonNull(outputVars, "outputVars");
     }
 
+    /** A calling whose params are not slots. */
+    public Calling(
+            Header header, String tool, ValueTemplate params, OutputVars outputVars, OnError onError, ForEach forEach) {
+        this(header, tool, params, outputVars, onError, forEach, false);
+    }
+
     /** A calling without {@code for_each}. */
     public Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars, OnError onError) {
-        this(header, tool, params, outputVars, onError, null);
+        this(header, tool, params, outputVars, onError, null, false);
     }
 
     /** A calling without {@code on_error} nor {@code for_each}. */
     public Calling(Header header, String tool, ValueTemplate params, OutputVars outputVars) {
-        this(header, tool, params, outputVars, null, null);
+        this(header, tool, params, outputVars, null, null, false);
     }
 
     /** With {@code on_error.jump}, a failed call continues at that {@code seq_no}. */

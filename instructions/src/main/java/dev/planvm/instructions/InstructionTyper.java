@@ -310,7 +310,14 @@ final class InstructionTyper {
                         at.template(p.get("for_each"), "/parameters/for_each"),
                         p.hasNonNull("as") ? p.get("as").asText() : ForEach.DEFAULT_AS)
                 : null;
-        return new Calling(header, tool, params, outputVars(p.get("output_vars")), onError(p.get("on_error")), forEach);
+        return new Calling(
+                header,
+                tool,
+                params,
+                outputVars(p.get("output_vars")),
+                onError(p.get("on_error")),
+                forEach,
+                p.path("slots").asBoolean(false));
     }
 
     private static OnError onError(JsonNode node) {

@@ -23,6 +23,17 @@ import java.util.OptionalInt;
  */
 public final class Plan {
 
+    /** The variable that holds a plan's result (DESIGN P11). */
+    public static final String FINAL_ANSWER = "final_answer";
+
+    /**
+     * Seed 001's {@code use}: a plan that ends with this variable {@code true} hands its {@code final_answer}
+     * back to the LLM that wrote it, for another planning round, instead of answering (its counterpart,
+     * {@code return}, is {@code final_answer} alone). The JavaScript dialect's {@code use EXPR;} compiles to
+     * it; only the JSON value {@code true} marks a run, anything else leaves the variable an ordinary one.
+     */
+    public static final String USE = "use";
+
     private final String source;
     private final JsonNode document;
     private final List<Instruction> instructions;

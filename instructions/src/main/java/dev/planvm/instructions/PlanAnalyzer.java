@@ -59,9 +59,26 @@ final class PlanAnalyzer {
         checkReachability(seqNos);
         checkReferences(assigned);
         DefUse.check(defUseNodes(), assigned, inputs.names(), out);
-        if (!assigned.contains("final_answer")) {
+        if (!assigned.contains(Plan.FINAL_ANSWER)) {
             out.add(Diagnostic.warning(
                     null, "", "no instruction assigns final_answer, so the run's result will be null"));
+        }
+        checkUse();
+    }
+
+    /** {@code use} marks a run only when it is {@code true}: a literal of another kind is probably a mistake. */
+    private void checkUse() {
+        for (Entry entry : entries) {
+            if (entry.typed() instanceof Assign assign
+                    && assign.values().get(Plan.USE) instanceof ValueTemplate.Constant constant
+                    && !constant.value().isBoolean()) {
+                out.add(Diagnostic.warning(
+                        entry.seqNo(),
+                        entry.pointer() + "/parameters/" + Plan.USE,
+                        "'use' is planvm's mark for handing final_answer back to the LLM that wrote the plan"
+                                + " (seed 001's use): true marks the run, and this value does not; to hand a"
+                                + " value back, assign it to final_answer and set use to true"));
+            }
         }
     }
 

@@ -26,8 +26,14 @@ import java.util.Optional;
  *                     (an approval, an answer, a wake time) under its step and this index, so the elements of one
  *                     map are waited for each on its own, even when their params are the same. Not compared, like
  *                     the events: a cassette or an early answer matches a call by its tool and params.
+ * @param slots        the params are seed 000's slots (a YAML plan's domain call, {@code "slots": true} on its
+ *                     {@code calling}): each a list of values; a param the tool's params schema types as one
+ *                     value gets the list's one value ({@link JsonSchemas#fitSlots}), below the record and
+ *                     replay links, so cassettes and traces keep the plan's lists. Not compared either: it
+ *                     follows from the instruction, which the {@code seq_no} names.
  */
-public record CallContext(int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout, int element) {
+public record CallContext(
+        int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout, int element, boolean slots) {
 
     /** The {@code seq_no} of a call that no instruction of a plan makes (the agent asking for a plan). */
     public static final int NO_INSTRUCTION = -1;
@@ -44,6 +50,11 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
         if (element < NO_ELEMENT) {
             throw new IllegalArgumentException("a call's element index must be 0 or more, not " + element);
         }
+    }
+
+    /** A context whose params are not slots. */
+    public CallContext(int seqNo, List<String> expectedKeys, CallEvents events, Duration timeout, int element) {
+        this(seqNo, expectedKeys, events, timeout, element, false);
     }
 
     /** A context that is no element of a map. */
@@ -68,17 +79,22 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
 
     /** This context reporting to {@code events}. */
     public CallContext withEvents(CallEvents events) {
-        return new CallContext(seqNo, expectedKeys, events, timeout, element);
+        return new CallContext(seqNo, expectedKeys, events, timeout, element, slots);
     }
 
     /** This context with the attempt's timeout ({@code null}: none). */
     public CallContext withTimeout(Duration attemptTimeout) {
-        return new CallContext(seqNo, expectedKeys, events, attemptTimeout, element);
+        return new CallContext(seqNo, expectedKeys, events, attemptTimeout, element, slots);
     }
 
     /** This context as the call of element {@code index} of a {@code for_each} step. */
     public CallContext withElement(int index) {
-        return new CallContext(seqNo, expectedKeys, events, timeout, index);
+        return new CallContext(seqNo, expectedKeys, events, timeout, index, slots);
+    }
+
+    /** This context whose params are (or are not) seed 000's slots. */
+    public CallContext withSlots(boolean value) {
+        return new CallContext(seqNo, expectedKeys, events, timeout, element, value);
     }
 
     /** Whether the call is one element of a {@code for_each} step. */
@@ -99,7 +115,7 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
         return attemptTimeout().or(() -> own.filter(d -> !d.isZero())).orElse(byDefault);
     }
 
-    /** Same {@code seq_no} and expected keys (the events, timeout and element are not compared). */
+    /** Same {@code seq_no} and expected keys (the events, timeout, element and slots are not compared). */
     @Override
     public boolean equals(Object o) {
         return o instanceof CallContext other && seqNo == other.seqNo && expectedKeys.equals(other.expectedKeys);
@@ -113,6 +129,6 @@ public record CallContext(int seqNo, List<String> expectedKeys, CallEvents event
     @Override
     public String toString() {
         return "CallContext[seqNo=" + seqNo + ", expectedKeys=" + expectedKeys
-                + (isElement() ? ", element=" + element : "") + "]";
+                + (isElement() ? ", element=" + element : "") + (slots ? ", slots" : "") + "]";
     }
 }

@@ -1,11 +1,14 @@
 package dev.planvm.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * JSON Schema checks of untrusted schemas and values (a tool's params schema, an {@code llm_generate}
@@ -38,6 +41,71 @@ public final class JsonSchemas {
     public static String describe(Error error) {
         String at = error.getInstanceLocation().toString();
         return (at.isEmpty() ? "" : at + " ") + error.getMessage();
+    }
+
+    /**
+     * The schema of param {@code param} in a tool's params schema when it wants one value, not a list: it
+     * declares a {@code type} that is not {@code array} (nor a list of types with {@code array} among them).
+     * Empty for a param the schema does not describe, or describes without a type: a seed 000 slot
+     * ({@link CallContext#slots()}) passes there as the list it is.
+     */
+    public static Optional<JsonNode> oneValueParam(JsonNode paramsSchema, String param) {
+        JsonNode property =
+                paramsSchema == null ? null : paramsSchema.path("properties").get(param);
+        if (property == null || !property.isObject()) {
+            return Optional.empty();
+        }
+        JsonNode type = property.get("type");
+        boolean one = type != null && type.isTextual() && !type.asText().equals("array");
+        if (type != null && type.isArray() && !type.isEmpty()) {
+            one = true;
+            for (JsonNode t : type) {
+                one &= !t.asText().equals("array");
+            }
+        }
+        return one ? Optional.of(property) : Optional.empty();
+    }
+
+    /**
+     * Seed 000's slots fitted to a tool's params schema: each param that {@link #oneValueParam wants one
+     * value} and holds a list of one gets that value; every other param stays as it is.
+     *
+     * @throws ToolException (not retriable) naming the slot and its schema when such a param holds a list
+     *     of another length
+     */
+    public static JsonNode fitSlots(String tool, JsonNode paramsSchema, JsonNode params) {
+        if (!params.isObject()) {
+            return params;
+        }
+        ObjectNode fitted = null;
+        for (Map.Entry<String, JsonNode> slot : params.properties()) {
+            Optional<JsonNode> one = oneValueParam(paramsSchema, slot.getKey());
+            if (one.isEmpty() || !slot.getValue().isArray()) {
+                continue;
+            }
+            if (slot.getValue().size() != 1) {
+                throw ToolException.permanent(
+                        slotRefusal(tool, slot.getKey(), slot.getValue().size(), one.get()));
+            }
+            if (fitted == null) {
+                fitted = ((ObjectNode) params).deepCopy();
+            }
+            fitted.set(slot.getKey(), slot.getValue().get(0));
+        }
+        return fitted == null ? params : fitted;
+    }
+
+    /**
+     * Why a slot holding {@code values} values cannot feed a param that wants one: "slot 'city' holds 2
+     * values, but tool 'weather' takes one value there (its params schema: {"type":"string"})".
+     */
+    public static String slotRefusal(String tool, String slot, int values, JsonNode paramSchema) {
+        String schema = paramSchema.toString();
+        if (schema.length() > 200) {
+            schema = schema.substring(0, 200) + "...";
+        }
+        return "slot '" + slot + "' holds " + values + (values == 1 ? " value" : " values") + ", but tool '" + tool
+                + "' takes one value there (its params schema: " + schema + ")";
     }
 
     /** A reference outside the schema (the meta-schemas the library carries are not). */

@@ -27,6 +27,8 @@ public final class Prompts {
     private static final String FUNCTIONS_HEADING = "# Expression functions";
     /** The longest value of a committed step quoted in a re-plan request. */
     private static final int MAX_QUOTED_VALUE = 400;
+    /** The longest rendering of a value handed back ({@code use}) quoted in a request. */
+    private static final int MAX_HANDED_BACK = 20_000;
     /** The longest list of committed steps in a re-plan request. */
     private static final int MAX_STEPS_TEXT = 20_000;
 
@@ -130,6 +132,28 @@ public final class Prompts {
                 .append(" stay as they are and the variables they set keep the values above; ")
                 .append("change the approach so the failure does not happen again, and set final_answer.");
         return text.toString();
+    }
+
+    /**
+     * Asks for the next plan after a run of {@code plan} ended in {@code use}, showing the value it handed back
+     * (cut to {@link #MAX_HANDED_BACK} characters: it may be a tool's output, untrusted and large).
+     *
+     * @param left   how many more times a plan may hand a value back
+     * @param inputs the variables the next run starts with ({@code handed_back} among them)
+     */
+    public static String handBack(String goal, JsonNode plan, JsonNode value, int left, Set<String> inputs) {
+        String shown = value.isTextual() ? value.asText() : value.toString();
+        if (shown.length() > MAX_HANDED_BACK) {
+            shown = shown.substring(0, MAX_HANDED_BACK) + "… (cut: the variable holds all of it)";
+        }
+        return "Goal: " + goal.strip() + "\n\nThis plan was run:\n" + plan + "\n\nIt ended in use, so its final_answer"
+                + " comes back to you instead of answering the goal:\n" + shown + "\n\nWrite the next plan, in the same"
+                + " answer format. Its run starts with these variables set: " + String.join(", ", inputs)
+                + " (handed_back holds the value above). Set final_answer to answer the goal"
+                + (left > 0
+                        ? ", or hand another value back with use (" + left + " more time" + (left == 1 ? "" : "s")
+                                + " at most)."
+                        : "; no more values may be handed back.");
     }
 
     private static String answerRule(AnswerFormat format) {

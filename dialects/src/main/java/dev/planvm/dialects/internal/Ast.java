@@ -82,8 +82,15 @@ public sealed interface Ast {
     /** A plan variable: an alias's value, or an input given to the run. */
     record Var(String variable, Pos pos) implements Ast {}
 
-    /** An asynchronous call of a tool with these params (a plan {@code calling} instruction). */
-    record ToolCall(String tool, ObjectLit params, Pos pos) implements Ast {}
+    /**
+     * An asynchronous call of a tool with these params (a plan {@code calling} instruction); {@code slots}:
+     * the params are seed 000's slots, lists of values (a YAML domain call: {@code "slots": true}).
+     */
+    record ToolCall(String tool, ObjectLit params, Pos pos, boolean slots) implements Ast {
+        public ToolCall(String tool, ObjectLit params, Pos pos) {
+            this(tool, params, pos, false);
+        }
+    }
 
     /** A call of one of planvm's builtin functions ({@code len}, {@code str}, ...). */
     record BuiltinCall(String function, List<Ast> args, Pos pos) implements Ast {

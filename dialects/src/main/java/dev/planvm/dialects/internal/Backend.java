@@ -21,7 +21,13 @@ import java.util.Set;
 public final class Backend {
 
     /** The plan variable the result is stored in (DESIGN P11). */
-    public static final String FINAL_ANSWER = "final_answer";
+    public static final String FINAL_ANSWER = dev.planvm.instructions.Plan.FINAL_ANSWER;
+
+    /**
+     * The plan variable that, {@code true}, hands the result back to the LLM that wrote the plan (seed 001's
+     * {@code use}); an alias of that name is held in another variable, so only {@code use EXPR;} sets it.
+     */
+    public static final String USE = dev.planvm.instructions.Plan.USE;
 
     /**
      * How names resolve and how big the output may be.
@@ -56,13 +62,14 @@ public final class Backend {
         Map<String, String> variables = new LinkedHashMap<>();
         Set<String> reserved = new HashSet<>(settings.inputs());
         reserved.add(FINAL_ANSWER);
+        reserved.add(USE);
         reserved.addAll(
                 dev.planvm.instructions.expr.Builtins.CONSTANTS); // a temporary named "now" would hide the helper
         program.aliases().forEach(a -> reserved.add(a.name()));
         Names names = new Names(reserved);
         for (AliasDef alias : program.aliases()) {
-            variables.put(
-                    alias.name(), alias.name().equals(FINAL_ANSWER) ? names.fresh("final_answer_alias") : alias.name());
+            String name = alias.name();
+            variables.put(name, name.equals(FINAL_ANSWER) || name.equals(USE) ? names.fresh(name + "_alias") : name);
         }
         if (program.resultIsAlias()) {
             variables.put(program.result().name(), FINAL_ANSWER);
@@ -106,6 +113,12 @@ public final class Backend {
                         "the plan compiles to more than " + settings.maxInstructions() + " instructions");
                 return null;
             }
+        }
+        if (program.use() && !emitter.handBack(program.result().pos())) {
+            problems.error(
+                    program.result().pos(),
+                    "the plan compiles to more than " + settings.maxInstructions() + " instructions");
+            return null;
         }
         return new Output(emitter.plan(), emitter.lines());
     }

@@ -49,6 +49,21 @@ final class Emitter {
         return !overflow;
     }
 
+    /**
+     * Ends the plan in seed 001's {@code use}: an {@code assign} of {@code true} to {@link Backend#USE}, after the
+     * result; false when the plan grew past the instruction limit.
+     */
+    boolean handBack(Pos pos) {
+        ObjectNode values = JSON.objectNode();
+        values.put(Backend.USE, true);
+        emit(
+                "assign",
+                values,
+                pos,
+                "line " + pos.line() + ": use: the result goes back to the LLM that wrote the plan");
+        return !overflow;
+    }
+
     ArrayNode plan() {
         return plan;
     }
@@ -120,7 +135,15 @@ final class Emitter {
         parameters.put("tool_name", call.tool());
         parameters.set("tool_params", Lowering.template(params));
         parameters.put("output_vars", output);
+        slots(call, parameters);
         emit("calling", parameters, call.pos(), "line " + call.pos().line() + ": " + label + " calls " + call.tool());
+    }
+
+    /** {@code "slots": true} when the call's params are seed 000's slots (a YAML domain call with slots). */
+    private static void slots(Ast.ToolCall call, ObjectNode parameters) {
+        if (call.slots() && !call.params().properties().isEmpty()) {
+            parameters.put("slots", true);
+        }
     }
 
     /** A {@code calling} with {@code for_each}: the call made once per element of {@code list}. */
@@ -134,6 +157,7 @@ final class Emitter {
         }
         parameters.set("tool_params", Lowering.template(call.params()));
         parameters.put("output_vars", output);
+        slots(call, parameters);
         emit(
                 "calling",
                 parameters,

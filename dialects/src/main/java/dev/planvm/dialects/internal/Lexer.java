@@ -12,8 +12,9 @@ import dev.planvm.dialects.internal.Token.Kind;
  * expression inside a YAML {@code ${...}} is never scanned past its closing brace, and template
  * literals are scanned chunk by chunk ({@link #templateChunk(int)}) by the parser that drives it.
  *
- * <p>Strings take single or double quotes and JavaScript's escapes; numbers are decimal (a leading
- * zero, JavaScript's old octal, is refused); names are {@code [A-Za-z_][A-Za-z0-9_]*}. With
+ * <p>Strings take single or double quotes and JavaScript's escapes; numbers are decimal, as JavaScript
+ * writes them ({@code 1}, {@code 1.5}, {@code .5}, {@code 4.56e-9}; a leading zero, JavaScript's old octal, is
+ * refused); names are {@code [A-Za-z_][A-Za-z0-9_]*}. With
  * {@code comments}, line comments ({@code //}) and block comments are skipped (the JavaScript
  * subset); operators the dialects do not have come back as {@code OPERATOR} tokens, so the parser
  * can say so.
@@ -50,8 +51,8 @@ public final class Lexer {
         }
         int start = pos;
         char c = src.charAt(pos);
-        if (c >= '0' && c <= '9') {
-            return number();
+        if ((c >= '0' && c <= '9') || (c == '.' && isDigit(peek(1)))) {
+            return number(); // .5 is a number, as in JavaScript
         }
         if (isNameStart(c)) {
             while (pos < src.length() && isNamePart(src.charAt(pos))) {

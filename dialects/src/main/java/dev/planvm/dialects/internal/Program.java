@@ -8,14 +8,21 @@ import java.util.Objects;
  * unresolved expression. The {@link Backend} turns it into StackVM JSON.
  *
  * @param aliases the aliases in source order (names unique, each a valid plan variable name)
- * @param result  the result ({@code result} alias, {@code return} statement)
+ * @param result  the result ({@code result} alias, {@code return} or {@code use} statement)
  * @param resultIsAlias whether other aliases can name the result ({@code result} in YAML)
+ * @param use     the result is handed back to the LLM that wrote the plan (seed 001's {@code use EXPR;},
+ *                compiled to the variable {@code use} set to {@code true} after {@code final_answer})
  */
-public record Program(List<AliasDef> aliases, AliasDef result, boolean resultIsAlias) {
+public record Program(List<AliasDef> aliases, AliasDef result, boolean resultIsAlias, boolean use) {
 
     public Program {
         aliases = List.copyOf(aliases);
         Objects.requireNonNull(result, "result");
+    }
+
+    /** A program whose result is returned ({@code return}), not handed back. */
+    public Program(List<AliasDef> aliases, AliasDef result, boolean resultIsAlias) {
+        this(aliases, result, resultIsAlias, false);
     }
 
     /**

@@ -95,7 +95,7 @@ public final class Resolver {
             return call(c);
         }
         if (ast instanceof Ast.ToolCall t) {
-            return new Ast.ToolCall(t.tool(), object(t.params()), t.pos());
+            return new Ast.ToolCall(t.tool(), object(t.params()), t.pos(), t.slots());
         }
         if (ast instanceof Ast.BuiltinCall b) {
             return new Ast.BuiltinCall(b.function(), walkAll(b.args()), b.pos());

@@ -32,7 +32,8 @@ import java.util.TreeMap;
  * </ul>
  *
  * <p>It also holds the date/time helpers that are not functions: the {@link #METHODS} of date/time
- * values ({@code d.at(time)}, {@code d.plus(n, unit)}, {@code d.minus(n, unit)}) and the
+ * values ({@code d.at(time)}, {@code d.plus(n, unit)}, {@code d.minus(n, unit)}, {@code d.startOf(unit)},
+ * {@code d.endOf(unit)}: {@link DatePeriods}) and the
  * {@link #CONSTANTS}, names such as {@code today} that stand for a value when no variable of that
  * name is set.
  */
@@ -105,7 +106,7 @@ public final class Builtins {
 
     /**
      * The methods of date/time values by name to their arity (the target not counted): {@code at},
-     * {@code minus}, {@code plus}. No other value has methods.
+     * {@code endOf}, {@code minus}, {@code plus}, {@code startOf}. No other value has methods.
      */
     public static final Map<String, Arity> METHODS;
 
@@ -170,6 +171,14 @@ public final class Builtins {
                 new Builtin(
                         Arity.exactly(2),
                         (args, vars) -> DateFunctions.plus("minus", args[0], args[1], args[2], -1, vars)));
+        m.put(
+                "startOf",
+                new Builtin(
+                        Arity.exactly(1), (args, vars) -> DatePeriods.bound("startOf", args[0], args[1], false, vars)));
+        m.put(
+                "endOf",
+                new Builtin(
+                        Arity.exactly(1), (args, vars) -> DatePeriods.bound("endOf", args[0], args[1], true, vars)));
         METHOD_REGISTRY = Collections.unmodifiableMap(m);
         Map<String, Arity> methodArities = new TreeMap<>();
         m.forEach((name, builtin) -> methodArities.put(name, builtin.arity()));
@@ -215,12 +224,13 @@ public final class Builtins {
         boolean position = switch (function) {
             case "next", "last", "this" -> index == 0;
             case "plus", "minus" -> index == 1;
+            case "startOf", "endOf" -> index == 0;
             default -> false;
         };
         return position && DateNames.isWord(name);
     }
 
-    /** "at, minus, plus", for messages. */
+    /** "at, endOf, minus, plus, startOf", for messages. */
     public static String methodList() {
         return String.join(", ", METHODS.keySet());
     }

@@ -31,7 +31,7 @@ class BuiltinsTest {
                         "trim",
                         "upper",
                         "values");
-        assertThat(Builtins.METHODS.keySet()).containsExactly("at", "minus", "plus");
+        assertThat(Builtins.METHODS.keySet()).containsExactly("at", "endOf", "minus", "plus", "startOf");
         assertThat(Builtins.CONSTANTS).contains("today", "now", "closeofbusiness");
         assertThat(Builtins.FUNCTIONS.keySet()).containsExactlyElementsOf(Builtins.NAMES);
     }

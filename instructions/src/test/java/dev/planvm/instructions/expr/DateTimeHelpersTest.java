@@ -352,7 +352,7 @@ class DateTimeHelpersTest {
             assertThatThrownBy(() -> ExprParser.parse("x.foo(1)"))
                     .isInstanceOf(ExprSyntaxException.class)
                     .hasMessageContaining("there is no method 'foo' (values have no methods; the date/time helpers have"
-                            + " at, minus, plus)");
+                            + " at, endOf, minus, plus, startOf)");
             assertThatThrownBy(() -> ExprParser.parse("today.at()"))
                     .hasMessageContaining("at() takes 1 argument, got 0");
             assertThatThrownBy(() -> ExprParser.parse("next(Friday, 2)"))

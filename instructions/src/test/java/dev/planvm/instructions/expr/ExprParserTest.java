@@ -324,12 +324,12 @@ class ExprParserTest {
         assertError(
                 "a.b(1)",
                 2,
-                "there is no method 'b' (values have no methods; the date/time helpers have at, minus, plus)");
+                "there is no method 'b' (values have no methods; the date/time helpers have at, endOf, minus, plus, startOf)");
         assertError(
                 "len(x)(1)",
                 6,
                 "cannot call 'len(x)': only builtin functions can be called, such as len(x), and the date/time"
-                        + " helpers' methods (at, minus, plus)");
+                        + " helpers' methods (at, endOf, minus, plus, startOf)");
     }
 
     @Test

@@ -21,7 +21,7 @@ import java.util.List;
  * /v1/runs/{id}/report}).
  *
  * <pre>{@code
- * {"title", "summary": {"status", "plan", "mode", "started", "finished", "steps", "error", "pending", "result"},
+ * {"title", "summary": {"status", "plan", "mode", "started", "finished", "steps", "error", "pending", "use", "result"},
  *  "lineage": [...], "diff": [...], "graph": {...}, "timeline": {...},
  *  "steps": [{"n", "seq", "type", "duration_ms", "failed", "inputs", "writes", "jump", "error", "children"}],
  *  "more_steps"}
@@ -127,6 +127,9 @@ final class ReportModel {
             }
             shown.put("tool", pending.path("tool").asText())
                     .put("params", Html.cut(pending.path("params").toString(), 500));
+        }
+        if (trace.path("use").asBoolean(false)) {
+            summary.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
         }
         JsonNode result = trace.path("result");
         String text = result.isTextual() ? result.asText() : pretty(result);

@@ -228,6 +228,7 @@
       item('waiting for', 'approval of seq_no ' + s.pending.seq_no + element + ' calling ' + s.pending.tool +
         ' with ' + cut(s.pending.params, 500), 'waiting');
     }
+    if (s.use) item('use', 'the plan ends in use: its result goes back to the LLM that wrote it', 'use');
     item('result', result(s.result), 'result');
     return dl;
   }

@@ -118,6 +118,14 @@ class HtmlReportTest {
     }
 
     @Test
+    void a_run_that_ends_in_use_is_marked_in_the_summary() {
+        assertThat(model.at("/summary/use").isMissingNode()).isTrue();
+        ObjectNode trace = ((ObjectNode) result.trace().deepCopy()).put("use", true);
+        ObjectNode marked = ReportModel.of(Reports.of(trace, ReportRuns.planDocument(), "t"));
+        assertThat(marked.at("/summary/use").asBoolean()).isTrue();
+    }
+
+    @Test
     void a_trace_without_its_plan_draws_the_steps_it_saw_and_huge_traces_stay_bounded() {
         ObjectNode trace = new ObjectMapper().createObjectNode().put("status", "succeeded");
         trace.set("result", TextNode.valueOf("r".repeat(50_000)));

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param cassette    the recorded cassette of a {@code record} run, else {@code null}
  * @param failedSteps the steps that failed and let the run go on, in a run that keeps going
  *                    ({@link RunSettings#keepGoing()}), in execution order; empty otherwise
+ * @param use         the run succeeded and its plan ends in seed 001's {@code use}: {@code finalAnswer} goes back
+ *                    to the LLM that wrote the plan (absent, false, from a worker that does not know it)
  */
 public record PlanResponse(
         String status,
@@ -30,7 +32,10 @@ public record PlanResponse(
         List<String> problems,
         JsonNode trace,
         JsonNode cassette,
-        List<StepFailure> failedSteps) {
+        List<StepFailure> failedSteps,
+
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+        boolean use) {
 
     public PlanResponse {
         Objects.requireNonNull(status, "status");
@@ -38,6 +43,20 @@ public record PlanResponse(
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         problems = problems == null ? List.of() : List.copyOf(problems);
         failedSteps = failedSteps == null ? List.of() : List.copyOf(failedSteps);
+    }
+
+    /** A response whose run did not end in {@code use}. */
+    public PlanResponse(
+            String status,
+            JsonNode finalAnswer,
+            RunFailure error,
+            int steps,
+            List<String> warnings,
+            List<String> problems,
+            JsonNode trace,
+            JsonNode cassette,
+            List<StepFailure> failedSteps) {
+        this(status, finalAnswer, error, steps, warnings, problems, trace, cassette, failedSteps, false);
     }
 
     /** A plan that did not run: {@code rejected} or {@code invalid}, with why. */

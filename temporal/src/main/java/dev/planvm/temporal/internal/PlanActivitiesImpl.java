@@ -58,7 +58,9 @@ public final class PlanActivitiesImpl implements PlanActivities {
                                         request.seqNo(),
                                         request.expectedKeys(),
                                         null,
-                                        request.settings().timeout())),
+                                        request.settings().timeout(),
+                                        CallContext.NO_ELEMENT,
+                                        request.slots())),
                         request.settings()));
     }
 

@@ -215,7 +215,8 @@ public final class PlanWorkflowImpl implements PlanWorkflow {
                                 failed.tool(),
                                 failed.kind().label(),
                                 failed.message()))
-                        .toList());
+                        .toList(),
+                result.handsBack());
     }
 
     /** The run's clock and whether it keeps going, as the request says. */

@@ -62,7 +62,8 @@ final class RemoteCalls implements CallInterceptor {
                                 call.context().seqNo(),
                                 call.context().expectedKeys(),
                                 callSettings,
-                                TemporalSpans.traceparent()));
+                                TemporalSpans.traceparent(),
+                                call.context().slots()));
             } else {
                 Call.ConditionCall condition = (Call.ConditionCall) call;
                 answer = stub(deployment.conditionQueue(), callSettings, "condition", call)

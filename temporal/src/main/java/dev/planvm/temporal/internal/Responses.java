@@ -43,7 +43,8 @@ final class Responses {
                     bounded.problems(),
                     marker("trace", size(bounded.trace())),
                     bounded.cassette(),
-                    bounded.failedSteps());
+                    bounded.failedSteps(),
+                    bounded.use());
         }
         if (size(bounded) > maxBytes && bounded.cassette() != null) {
             warnings.add(leftOut("recorded cassette", size(bounded.cassette()), maxBytes));
@@ -56,7 +57,8 @@ final class Responses {
                     bounded.problems(),
                     bounded.trace(),
                     marker("cassette", size(bounded.cassette())),
-                    bounded.failedSteps());
+                    bounded.failedSteps(),
+                    bounded.use());
         }
         if (size(bounded) > maxBytes) {
             bounded = withFewerFailedSteps(bounded, warnings, maxBytes);
@@ -73,7 +75,8 @@ final class Responses {
                     bounded.problems(),
                     bounded.trace(),
                     bounded.cassette(),
-                    bounded.failedSteps());
+                    bounded.failedSteps(),
+                    bounded.use());
         }
         return bounded;
     }
@@ -126,7 +129,8 @@ final class Responses {
                 r.problems(),
                 r.trace(),
                 r.cassette(),
-                failed);
+                failed,
+                r.use());
     }
 
     private static String leftOut(String what, long size, long max) {

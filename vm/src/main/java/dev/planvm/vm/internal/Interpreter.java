@@ -95,7 +95,7 @@ public final class Interpreter {
         RunError error = ending == null ? null : located(ending.error());
         current = null;
         List<String> warnings = new ArrayList<>();
-        JsonNode finalAnswer = variables.get("final_answer");
+        JsonNode finalAnswer = variables.get(Plan.FINAL_ANSWER);
         if (ending == null && finalAnswer == null) {
             String message = "final_answer was never set, so the result is null";
             if (setup.strict()) {

@@ -1,11 +1,14 @@
 package dev.planvm.vm.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Custom;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
+import dev.planvm.instructions.expr.ValueTemplate;
+import dev.planvm.tools.JsonSchemas;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.vm.run.InstructionHandler;
@@ -13,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +25,8 @@ import java.util.Set;
 /**
  * What stops a VM from running a plan, found before anything runs, one sentence per problem, each
  * starting with the {@code seq_no}: types with no handler, tools the policy denies (in every mode),
- * tools that are not installed in a live or recorded run, and LLM conditions nothing can decide.
+ * tools that are not installed in a live or recorded run, seed 000's slots that hold several values
+ * where the tool's params schema wants one ({@link #slotProblems}), and LLM conditions nothing can decide.
  *
  * <p>A replay calls nothing real, so a tool that is neither installed nor in the cassette is no
  * problem before the run: a call actually made to it fails as a cassette miss. {@code PlanVm.warnings}
@@ -65,6 +70,11 @@ public record Preflight(
                     problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool())
                             + ")");
                 }
+                if (!answered && calling.slots()) {
+                    tools.find(calling.tool())
+                            .ifPresent(tool -> slotProblems(calling, tool.paramsSchema())
+                                    .forEach(problem -> problems.add(at + problem)));
+                }
             }
             if (instruction instanceof Jmp jmp
                     && jmp.branch() instanceof Jmp.LlmCondition
@@ -76,6 +86,46 @@ public record Preflight(
             }
         }
         return problems;
+    }
+
+    /**
+     * The slots of a {@code "slots": true} calling that cannot feed their param: the tool's params schema
+     * wants one value there and the slot lists another number of values (seed 000's slots are lists;
+     * a list of one passes its value).
+     */
+    static List<String> slotProblems(Calling calling, JsonNode paramsSchema) {
+        List<String> found = new ArrayList<>();
+        Map<String, Integer> sizes = listSizes(calling.params());
+        sizes.forEach((slot, size) -> {
+            if (size != 1) {
+                JsonSchemas.oneValueParam(paramsSchema, slot)
+                        .ifPresent(schema -> found.add(JsonSchemas.slotRefusal(calling.tool(), slot, size, schema)));
+            }
+        });
+        return found;
+    }
+
+    /** Each param written as a list in the plan, and how many values it lists. */
+    private static Map<String, Integer> listSizes(ValueTemplate params) {
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        if (params instanceof ValueTemplate.ObjectTemplate object) {
+            object.fields().forEach((name, value) -> {
+                if (value instanceof ValueTemplate.ArrayTemplate array) {
+                    sizes.put(name, array.elements().size());
+                } else if (value instanceof ValueTemplate.Constant constant
+                        && constant.value().isArray()) {
+                    sizes.put(name, constant.value().size());
+                }
+            });
+        } else if (params instanceof ValueTemplate.Constant constant
+                && constant.value().isObject()) {
+            constant.value().properties().forEach(field -> {
+                if (field.getValue().isArray()) {
+                    sizes.put(field.getKey(), field.getValue().size());
+                }
+            });
+        }
+        return sizes;
     }
 
     /**

@@ -106,6 +106,16 @@ public record RunResult(
         return status == RunStatus.SUCCEEDED;
     }
 
+    /**
+     * Whether the run succeeded and its plan ended in seed 001's {@code use}: the variable
+     * {@link dev.planvm.instructions.Plan#USE} is {@code true}, so {@link #finalAnswer()} goes back to the LLM
+     * that wrote the plan (the agent plans again with it) rather than being the answer.
+     */
+    public boolean handsBack() {
+        JsonNode use = variables.get(dev.planvm.instructions.Plan.USE);
+        return succeeded() && use != null && use.isBoolean() && use.booleanValue();
+    }
+
     /** Whether the run stopped before a call that needs a reviewer's approval. */
     public boolean waiting() {
         return status == RunStatus.WAITING;

@@ -218,6 +218,9 @@ public final class TraceRecorder implements RunListener {
         document.put("finished", clock.get().toString());
         document.put("status", result.status().label());
         document.set("result", values.bound(result.finalAnswer()));
+        if (result.handsBack()) {
+            document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+        }
         RunError error = result.error();
         if (error == null) {
             document.putNull("error");

@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * Parses seed 001's grammar: {@code (ALIAS_DEC)* 'return' EXPRESSION ';'}, where an alias
- * declaration is {@code name = expression;}. Accepted beside the grammar, as JavaScript does:
+ * declaration is {@code name = expression;}, and its note on use vs return: {@code use EXPRESSION;} in
+ * place of the {@code return} hands the value back to the LLM that wrote the plan. Accepted beside the grammar, as JavaScript does:
  * {@code const}/{@code let}/{@code var} before a declaration, {@code //} and block comments, and a
  * line break in place of a {@code ;}. On a syntax error it reports the place and skips to the next
  * statement, so one pass finds every error.
@@ -86,6 +87,9 @@ final class JsParser {
     private final Locator locator;
     private final Map<String, Program.AliasDef> aliases = new LinkedHashMap<>();
     private Program.AliasDef result;
+    /** Whether the result is handed back ({@code use}) rather than returned. */
+    private boolean use;
+
     private ExprParser p;
     /** The name of the alias being defined, once its '=' was read. */
     private Token pending;
@@ -131,7 +135,7 @@ final class JsParser {
             }
             return null;
         }
-        return new Program(aliases.values().stream().toList(), result, false);
+        return new Program(aliases.values().stream().toList(), result, false, use);
     }
 
     /** A parser from {@code offset}, skipping what cannot be scanned (reported); null at the end. */
@@ -151,16 +155,24 @@ final class JsParser {
         Token t = p.current();
         if (result != null) {
             throw new SyntaxError(
-                    "nothing may follow the 'return' statement (a plan has one return, at its end)", t.offset());
+                    use
+                            ? "nothing may follow the 'use' statement (a plan has one return or use, at its end)"
+                            : "nothing may follow the 'return' statement (a plan has one return, at its end)",
+                    t.offset());
         }
-        if (t.isWord("return")) {
+        if (t.isWord("return") || t.isWord("use")) {
             p.advance();
+            if (t.isWord("use") && p.current().is(Kind.EQUALS)) {
+                alias(t); // an alias named 'use'
+                return;
+            }
             if (p.current().is(Kind.SEMI) || p.current().is(Kind.EOF)) {
-                throw new SyntaxError("'return' needs a value: return <expression>;", t.offset());
+                throw new SyntaxError("'" + t.text() + "' needs a value: " + t.text() + " <expression>;", t.offset());
             }
             Ast value = p.expression();
             end();
             result = new Program.AliasDef("return", p.pos(t), value);
+            use = t.isWord("use");
             return;
         }
         if (t.isWord("const") || t.isWord("let") || t.isWord("var")) {
@@ -199,6 +211,12 @@ final class JsParser {
                                     : ""),
                     p.current().offset());
         }
+        alias(name);
+    }
+
+    /** The rest of {@code name = expression;}, the name read and the {@code =} the lookahead. */
+    private void alias(Token name) {
+        pending = name;
         p.advance();
         if (p.current().isWord("await")) {
             throw new SyntaxError(

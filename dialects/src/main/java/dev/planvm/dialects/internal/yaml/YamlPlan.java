@@ -209,7 +209,7 @@ final class YamlPlan {
             }
         }
         if (eachSlot == null) {
-            return new Ast.ToolCall(tool, new Ast.ObjectLit(slots, params), at);
+            return new Ast.ToolCall(tool, new Ast.ObjectLit(slots, params), at, true);
         }
         String element = ForEach.DEFAULT_AS;
         for (int i = 1; aliasNames.contains(element); i++) {
@@ -228,7 +228,8 @@ final class YamlPlan {
                                     slot.pos())
                             : slot);
         }
-        return new Ast.EachCall(list, element, new Ast.ToolCall(tool, new Ast.ObjectLit(perElement, params), at), at);
+        return new Ast.EachCall(
+                list, element, new Ast.ToolCall(tool, new Ast.ObjectLit(perElement, params), at, true), at);
     }
 
     /** A slot's values as a list (seed 000: a single text is a one-element list). */

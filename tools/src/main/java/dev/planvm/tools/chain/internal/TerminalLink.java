@@ -2,6 +2,7 @@ package dev.planvm.tools.chain.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.tools.ConditionEvaluator;
+import dev.planvm.tools.JsonSchemas;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
 import dev.planvm.tools.ToolRegistry;
@@ -9,8 +10,9 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 
 /**
- * Last link: the real work. A tool call checks the params against the tool's schema and invokes
- * the tool; a condition asks the condition evaluator. A tool that throws something other than a
+ * Last link: the real work. A tool call fits seed 000's slots to the tool's params schema (when the
+ * call's params are slots: {@link dev.planvm.tools.CallContext#slots()}), checks the params against
+ * the schema and invokes the tool; a condition asks the condition evaluator. A tool that throws something other than a
  * {@link ToolException} fails the call with a non-retriable one (a bug in the tool must not crash
  * the VM).
  */
@@ -42,8 +44,11 @@ public final class TerminalLink implements CallInterceptor {
             Call.ToolCall toolCall = (Call.ToolCall) call;
             Tool tool = tools.find(toolCall.tool())
                     .orElseThrow(() -> ToolException.permanent("tool '" + toolCall.tool() + "' is not installed"));
-            paramsCheck.check(tool, toolCall.params());
-            return tool.invoke(toolCall.params(), call.context());
+            JsonNode params = call.context().slots()
+                    ? JsonSchemas.fitSlots(toolCall.tool(), tool.paramsSchema(), toolCall.params())
+                    : toolCall.params();
+            paramsCheck.check(tool, params);
+            return tool.invoke(params, call.context());
         } catch (ToolException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -56,7 +56,9 @@ final class CallingHandler implements InstructionHandler<Calling> {
         JsonNode params = Interpolator.interpolate(calling.params(), variables, limits.maxStringLength());
         limits.checkValue("the tool_params value of tool '" + calling.tool() + "'", params);
         return new Call.ToolCall(
-                calling.tool(), params, new CallContext(calling.seqNo(), expectedKeys(calling.outputVars())));
+                calling.tool(),
+                params,
+                new CallContext(calling.seqNo(), expectedKeys(calling.outputVars())).withSlots(calling.slots()));
     }
 
     /** The keys the tool is told to put in a JSON object: the names of two or more output_vars, else none. */
