@@ -103,9 +103,15 @@ class StreamedCorpusTest {
                     RunRequest.builder(plan).inputs(inputs).session(session).build());
             int unused = session.discardEarly();
 
+            // Only the calls the stream started: the run that follows may start read-only calls of a block
+            // ahead and discard them when an earlier step of the block fails (8 fails, 9 was started: plan-658),
+            // and whether a discarded call reached its tool is a race in the complete run as in this one.
+            Set<String> startedWhileArriving = streamedCalls.stream()
+                    .filter(c -> streamed.contains(Integer.parseInt(c.substring(0, c.indexOf(' ')))))
+                    .collect(Collectors.toSet());
             assertThat(completeCalls)
                     .as(where + ": calls (seq_no, tool, params) made while streaming are calls of the complete plan")
-                    .containsAll(streamedCalls);
+                    .containsAll(startedWhileArriving);
             Set<Integer> completeSeqNos = completeCalls.stream()
                     .map(c -> Integer.parseInt(c.substring(0, c.indexOf(' '))))
                     .collect(Collectors.toSet());
