@@ -1,0 +1,164 @@
+package dev.planvm.instructions.reach;
+
+import dev.planvm.instructions.Calling;
+import dev.planvm.instructions.Plan;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What a plan can do, before it runs: the one entry of the reach analysis. The plan — any dialect, once compiled to
+ * the StackVM form — is expanded with its plan tools ({@link ToolFacts.Fact#plan()}), then analysed over every path
+ * from its start: which tools it reaches and how often, which calls that may change the world no approval rule
+ * gates, where each param's value can come from, which hosts it reaches; and, given a {@link ReachPolicy}, what
+ * breaks it.
+ *
+ * <p>Sound rather than guessing: a jump decided at run time (by an LLM, or by a condition over run-time values) is
+ * taken both ways; a tool nothing is known of may change the world; a tool's output can carry what it was given; a
+ * loop that calls a tool makes its count unbounded; a {@code for_each} over a list known only at run time calls once
+ * per element (at most {@value dev.planvm.instructions.ForEach#MAX_ELEMENTS}). Implicit flows — a value that decides
+ * a jump, and so what runs after it — are not sources of what runs after it. Knows nothing of the engine; pure and
+ * thread-safe.
+ *
+ * <pre>{@code
+ * Reach reach = PlanReach.analyze(plan, facts, Set.of("API_KEY"), policy);
+ * reach.violations().forEach(v -> System.err.println(v.message()));
+ * System.out.println(reach.table());
+ * }</pre>
+ */
+public final class PlanReach {
+
+    /** The built-in LLM tool: its output is an LLM's answer. */
+    public static final String LLM_TOOL = "llm_generate";
+
+    private PlanReach() {}
+
+    /** {@link #analyze(Plan, ToolFacts, Set, ReachPolicy)} with no secrets and no policy. */
+    public static Reach analyze(Plan plan, ToolFacts facts) {
+        return analyze(plan, facts, Set.of(), ReachPolicy.NONE);
+    }
+
+    /**
+     * The reach of {@code plan}.
+     *
+     * @param facts   what is known of the tools it calls
+     * @param secrets the names of the variables the run is given as secrets ({@code --secret NAME})
+     * @param policy  what the plan must not do ({@link ReachPolicy#NONE}: report only)
+     */
+    public static Reach analyze(Plan plan, ToolFacts facts, Set<String> secrets, ReachPolicy policy) {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(facts, "facts");
+        Analysis analysis = new Analysis(plan, facts, Set.copyOf(secrets));
+        List<Reach.Violation> violations = PolicyCheck.check(analysis, Objects.requireNonNull(policy, "policy"));
+        return report(plan, analysis, violations);
+    }
+
+    private static Reach report(Plan plan, Analysis analysis, List<Reach.Violation> violations) {
+        Map<String, List<SuperGraph.Node>> byTool = new TreeMap<>();
+        for (SuperGraph.Node node : analysis.sinks()) {
+            byTool.computeIfAbsent(Counts.key(node), k -> new ArrayList<>()).add(node);
+        }
+        List<Reach.ToolReach> tools = new ArrayList<>();
+        Set<String> hosts = new TreeSet<>();
+        Set<String> unknown = new LinkedHashSet<>();
+        byTool.forEach((tool, nodes) -> {
+            Reach.ToolReach entry = tool(analysis, tool, nodes);
+            tools.add(entry);
+            if (entry.kind() != Reach.ToolKind.PLAN_TOOL) {
+                hosts.addAll(entry.hosts());
+            }
+            if (entry.kind() == Reach.ToolKind.TOOL && entry.effect() == ToolFacts.Effect.UNKNOWN) {
+                unknown.add(tool);
+            }
+        });
+        List<Reach.Branch> branches = new ArrayList<>();
+        for (SuperGraph.Node node : analysis.graph.nodes) {
+            String decidedBy = Analysis.decidedBy(node);
+            if (decidedBy != null && analysis.reachable[node.id]) {
+                branches.add(new Reach.Branch(node.site, decidedBy));
+            }
+        }
+        List<String> notes = new ArrayList<>(analysis.graph.notes);
+        for (String tool : unknown) {
+            notes.add("tool " + tool + " is not known here (not installed, or set up only when a run calls it): it"
+                    + " is taken to change the world");
+        }
+        return new Reach(
+                plan.source(), analysis.graph.complete, tools, List.copyOf(hosts), branches, notes, violations);
+    }
+
+    private static Reach.ToolReach tool(Analysis analysis, String tool, List<SuperGraph.Node> nodes) {
+        SuperGraph.Node first = nodes.get(0);
+        Reach.ToolKind kind = first.isCall()
+                ? (first.fact.isPlanTool() ? Reach.ToolKind.PLAN_TOOL : Reach.ToolKind.TOOL)
+                : Reach.ToolKind.CONDITION;
+        ToolFacts.Effect effect = ToolFacts.Effect.NONE;
+        Set<String> hosts = new TreeSet<>();
+        List<Reach.Call> calls = new ArrayList<>();
+        List<Reach.Site> unapproved = null;
+        for (SuperGraph.Node node : nodes) {
+            if (node.isCall()) {
+                if (node.child != null) {
+                    for (SuperGraph.Node inner : analysis.graph.descendants(node.child)) {
+                        if (inner.isLeafCall() && analysis.reachable[inner.id]) {
+                            effect = combine(effect, inner.fact.effect());
+                            hosts.addAll(inner.fact.hosts());
+                        }
+                    }
+                } else {
+                    effect = combine(effect, node.fact.effect());
+                    hosts.addAll(node.fact.hosts());
+                }
+            }
+            boolean approved = node.isCall() && Analysis.approved(node);
+            if (unapproved == null
+                    && node.isLeafCall()
+                    && !approved
+                    && node.fact.effect().mayChangeTheWorld()) {
+                unapproved = analysis.graph.pathTo(node);
+            }
+            calls.add(new Reach.Call(
+                    node.site,
+                    node.isCall() && ((Calling) node.instruction).forEach() != null,
+                    approved,
+                    params(analysis, node)));
+        }
+        boolean approval = first.isCall() && first.fact.approval();
+        return new Reach.ToolReach(
+                tool,
+                kind,
+                effect,
+                approval,
+                List.copyOf(hosts),
+                calls,
+                analysis.counts.of(tool).count(),
+                unapproved);
+    }
+
+    private static Map<String, List<Reach.Origin>> params(Analysis analysis, SuperGraph.Node node) {
+        Map<String, List<Reach.Origin>> params = new LinkedHashMap<>();
+        Defs.sinkParams(node).forEach((name, reads) -> {
+            BitSet sources = analysis.flows.sources(node, reads);
+            params.put(name, analysis.flows.origins().list(sources));
+        });
+        return params;
+    }
+
+    /** The most a call of either effect may do: destructive, else unknown, else side effects, else none. */
+    static ToolFacts.Effect combine(ToolFacts.Effect a, ToolFacts.Effect b) {
+        if (a == ToolFacts.Effect.DESTRUCTIVE || b == ToolFacts.Effect.DESTRUCTIVE) {
+            return ToolFacts.Effect.DESTRUCTIVE;
+        }
+        if (a == ToolFacts.Effect.UNKNOWN || b == ToolFacts.Effect.UNKNOWN) {
+            return ToolFacts.Effect.UNKNOWN;
+        }
+        return a.ordinal() >= b.ordinal() ? a : b;
+    }
+}
