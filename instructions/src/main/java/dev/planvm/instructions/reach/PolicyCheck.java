@@ -167,7 +167,7 @@ final class PolicyCheck {
 
     private static String times(Reach.Count count) {
         if (count.perElement() == 0) {
-            return count.calls() + " times";
+            return count.calls() == 1 ? "once" : count.calls() + " times";
         }
         return "up to " + count.atMost() + " times (" + count.describe() + "; a for_each maps at most "
                 + Reach.Count.MAX_ELEMENTS + " elements)";

@@ -16,9 +16,19 @@ import java.util.Optional;
  * each name a plan calls read through the registry's canonical names (as every rule reads it), its effect from
  * {@link Tool#hasSideEffects()} and {@link Tool#isDestructive()}, its hosts from {@link Tool#hosts()}, approval from
  * the approval rules, and the plan of a plan tool — a {@link PlanTool} of the registry, or one of {@code planTools}
- * (a command that checks plans without an engine loads them so). A tool the registry does not have is unknown.
+ * (a command that checks plans without an engine loads them so). A tool the registry does not have is unknown, but for
+ * planvm's own tools, which only read ({@value #READ_ONLY_NOTE}): a check without an LLM or a knowledge base
+ * configured still knows what they do.
  */
 public final class RegistryFacts implements ToolFacts {
+
+    static final String READ_ONLY_NOTE =
+            "llm_generate, vector_search, retrieve_knowledge_graph, human_input and sleep, when no tool of that name is"
+                    + " installed";
+
+    /** planvm's built-in tools: none changes the world. */
+    private static final java.util.Set<String> BUILT_IN =
+            java.util.Set.of("llm_generate", "vector_search", "retrieve_knowledge_graph", "human_input", "sleep");
 
     private final ToolRegistry tools;
     private final ApprovalRules approvals;
@@ -53,7 +63,8 @@ public final class RegistryFacts implements ToolFacts {
         Plan plan = tool.filter(PlanTool.class::isInstance)
                 .map(t -> ((PlanTool) t).plan())
                 .orElse(planTools.get(canonical));
-        Effect effect = tool.map(RegistryFacts::effect).orElse(Effect.UNKNOWN);
+        Effect effect = tool.map(RegistryFacts::effect)
+                .orElse(BUILT_IN.contains(canonical) && plan == null ? Effect.NONE : Effect.UNKNOWN);
         return new Fact(
                 canonical,
                 effect,
