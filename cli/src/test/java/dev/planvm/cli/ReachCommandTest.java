@@ -119,6 +119,28 @@ class ReachCommandTest {
     }
 
     @Test
+    void the_report_of_a_run_shows_what_its_plan_could_do_beside_what_it_did() throws Exception {
+        Path trace = dir.resolve("trace.json");
+        Path page = dir.resolve("report.html");
+        CliRun run = CliRun.of(
+                "run",
+                "../plans/stackvm-tidb-best-practices.json",
+                "--replay",
+                "../plans/stackvm-tidb-best-practices.cassette.json",
+                "--no-store",
+                "--trace",
+                trace.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        CliRun report = CliRun.of("report", trace.toString(), "-o", page.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        String html = Files.readString(page);
+        assertThat(html)
+                .contains("\"reach\":{\"complete\":true,\"tools\":[{\"tool\":\"condition_prompt\"")
+                .contains("{\"tool\":\"vector_search\",\"kind\":\"tool\",\"effect\":\"none\",\"approval\":\"no\","
+                        + "\"most\":\"3\",\"sites\":\"4, 6, 7, 8\",\"ran\":3}");
+    }
+
+    @Test
     void every_plan_of_the_examples_and_of_the_stackvm_corpus_gets_a_report_without_a_crash() {
         CliRun run = CliRun.of(
                 "validate", "--reach", "--plan-tools", "../plans/plan-tools", "../plans", "../plans/compat/stackvm");
