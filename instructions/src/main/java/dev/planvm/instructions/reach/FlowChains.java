@@ -32,11 +32,11 @@ final class FlowChains {
 
     /** The hops from {@code origin}'s entry to the read {@code reads} at {@code node}, oldest first; empty if direct. */
     List<Hop> chain(SuperGraph.Node node, TemplateReads reads, int origin) {
-        Map<Integer, BitSet> state = flows.in(node);
+        BitSet[] state = flows.in(node);
         ArrayDeque<At> work = new ArrayDeque<>();
         Map<At, Back> parent = new HashMap<>();
         for (int var : reads.vars()) {
-            BitSet of = state == null ? null : state.get(var);
+            BitSet of = state == null ? null : state[var];
             if (of != null && of.get(origin)) {
                 At at = new At(node, var);
                 if (parent.putIfAbsent(at, new Back(null, null)) == null) {
@@ -50,7 +50,7 @@ final class FlowChains {
                 return hops(at, parent);
             }
             for (SuperGraph.Edge edge : at.node().in) {
-                Map<Integer, BitSet> before = flows.in(edge.from());
+                BitSet[] before = flows.in(edge.from());
                 if (before == null) {
                     continue;
                 }
@@ -79,7 +79,7 @@ final class FlowChains {
      * What carries {@code origin} into {@code var} along {@code edge}: the definition that introduces it ({@code found}),
      * or the variables on entry to the edge's source that carry it; {@code null} when this edge does not.
      */
-    private Step stepBack(SuperGraph.Edge edge, Map<Integer, BitSet> in, int var, int origin) {
+    private Step stepBack(SuperGraph.Edge edge, BitSet[] in, int var, int origin) {
         List<Defs.Def> defs = flows.defs().along(edge);
         int last = -1;
         for (int i = 0; i < defs.size(); i++) {
@@ -88,7 +88,7 @@ final class FlowChains {
             }
         }
         if (last < 0) {
-            BitSet of = in.get(var);
+            BitSet of = in[var];
             return of != null && of.get(origin) ? new Step(false, null, new int[] {var}) : null;
         }
         Hop hop = new Hop(flows.graph().varNames.get(var), edge.from().site);
@@ -105,14 +105,16 @@ final class FlowChains {
      * Whether definition {@code index} introduces {@code origin} itself (directly or through an earlier definition of the
      * same move); else adds to {@code vars} the variables on entry to the move that carry it into the definition.
      */
-    private static boolean within(
-            List<Defs.Def> defs, int index, Map<Integer, BitSet> in, int origin, List<Integer> vars) {
+    private static boolean within(List<Defs.Def> defs, int index, BitSet[] in, int origin, List<Integer> vars) {
         Defs.Def def = defs.get(index);
         if (def.origins().get(origin)) {
             return true;
         }
-        Map<Integer, BitSet> state = new HashMap<>(in);
-        Flows.apply(defs, state, index);
+        BitSet[] state = in;
+        if (index > 0) {
+            state = in.clone();
+            Flows.apply(defs, state, index);
+        }
         List<Integer> reads = new ArrayList<>();
         for (int read : def.reads()) {
             reads.add(read);
@@ -121,7 +123,7 @@ final class FlowChains {
             reads.add(def.var());
         }
         for (int read : reads) {
-            BitSet of = state.get(read);
+            BitSet of = state[read];
             if (of == null || !of.get(origin)) {
                 continue;
             }

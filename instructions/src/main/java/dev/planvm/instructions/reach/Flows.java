@@ -2,9 +2,7 @@ package dev.planvm.instructions.reach;
 
 import java.util.ArrayDeque;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -12,24 +10,30 @@ import java.util.Set;
  * plan ({@link SuperGraph}) — at a join the sources of every way in are kept — from the start, where each variable
  * of the plan is its input (or secret) of that name, through the definitions of each move ({@link Defs}), to a
  * fixed point. A variable not visible at an instruction (a child plan's, outside it) is dropped.
+ *
+ * <p>A state is an array of source sets indexed by variable ({@code null}: no source); sets are never changed once in a
+ * state, so states share them and a move copies only the array.
  */
 final class Flows {
+
+    private static final BitSet NONE = new BitSet();
 
     private final SuperGraph graph;
     private final Origins origins;
     private final Defs defs;
     private final int[] scopeOfVar;
     private final BitSet[] ancestors;
-    /** The sources of each visible variable on entry to each node; {@code null}: not reached. */
-    private final List<Map<Integer, BitSet>> in;
+    /** The sources of each variable on entry to each node; {@code null}: not reached. */
+    private final BitSet[][] in;
 
-    private final Map<Integer, BitSet> entry = new HashMap<>();
+    private final BitSet[] entry;
 
     Flows(SuperGraph graph, Origins origins, Defs defs, Set<String> secrets) {
         this.graph = graph;
         this.origins = origins;
         this.defs = defs;
-        this.scopeOfVar = new int[graph.varNames.size()];
+        int vars = graph.varNames.size();
+        this.scopeOfVar = new int[vars];
         for (SuperGraph.Scope scope : graph.scopes) {
             scope.vars.values().forEach(var -> scopeOfVar[var] = scope.id);
         }
@@ -41,35 +45,35 @@ final class Flows {
             }
             ancestors[scope.id] = chain;
         }
-        this.in = new java.util.ArrayList<>(java.util.Collections.nCopies(graph.nodes.size(), null));
+        this.in = new BitSet[graph.nodes.size()][];
+        this.entry = new BitSet[vars];
         graph.top().vars.forEach((name, var) -> {
             Reach.Kind kind = secrets.contains(name) ? Reach.Kind.SECRET : Reach.Kind.INPUT;
             BitSet set = new BitSet();
             set.set(origins.id(new Reach.Origin(kind, name, null)));
-            entry.put(var, set);
+            entry[var] = set;
         });
         solve();
     }
 
-    /** The sources of each variable on entry to {@code node}, by variable id; null when no run reaches it. */
-    Map<Integer, BitSet> in(SuperGraph.Node node) {
-        return in.get(node.id);
+    /** The sources of each variable on entry to {@code node}, by variable id ({@code null}: none); null when not reached. */
+    BitSet[] in(SuperGraph.Node node) {
+        return in[node.id];
     }
 
     /** The sources of a variable at the start (its input or secret). */
     BitSet atStart(int var) {
-        return entry.getOrDefault(var, new BitSet());
+        return entry[var] == null ? NONE : entry[var];
     }
 
     /** The sources of a value read at {@code node} by {@code reads}. */
     BitSet sources(SuperGraph.Node node, TemplateReads reads) {
         BitSet sources = new BitSet();
-        Map<Integer, BitSet> state = in.get(node.id);
+        BitSet[] state = in[node.id];
         if (state != null) {
             for (int var : reads.vars()) {
-                BitSet of = state.get(var);
-                if (of != null) {
-                    sources.or(of);
+                if (state[var] != null) {
+                    sources.or(state[var]);
                 }
             }
         }
@@ -93,9 +97,7 @@ final class Flows {
 
     private void solve() {
         SuperGraph.Node start = graph.start();
-        Map<Integer, BitSet> first = new HashMap<>();
-        entry.forEach((var, set) -> first.put(var, (BitSet) set.clone()));
-        in.set(start.id, first);
+        in[start.id] = entry.clone();
         ArrayDeque<SuperGraph.Node> work = new ArrayDeque<>();
         boolean[] queued = new boolean[graph.nodes.size()];
         work.add(start);
@@ -104,8 +106,7 @@ final class Flows {
             SuperGraph.Node node = work.poll();
             queued[node.id] = false;
             for (SuperGraph.Edge edge : node.out) {
-                Map<Integer, BitSet> out = out(edge);
-                if (merge(edge.to(), out) && !queued[edge.to().id]) {
+                if (merge(edge.to(), out(edge)) && !queued[edge.to().id]) {
                     queued[edge.to().id] = true;
                     work.add(edge.to());
                 }
@@ -114,32 +115,35 @@ final class Flows {
     }
 
     /** The state on leaving {@code edge.from()} along {@code edge}, restricted to what its target sees. */
-    Map<Integer, BitSet> out(SuperGraph.Edge edge) {
-        Map<Integer, BitSet> state = new HashMap<>(in.get(edge.from().id));
-        apply(defs.along(edge), state, defs.along(edge).size());
+    BitSet[] out(SuperGraph.Edge edge) {
+        BitSet[] state = in[edge.from().id].clone();
+        List<Defs.Def> list = defs.along(edge);
+        apply(list, state, list.size());
         SuperGraph.Node to = edge.to();
-        state.keySet().removeIf(var -> !visible(to, var));
+        if (edge.from().scope != to.scope || edge.from().isReturn || to.isReturn) {
+            for (int var = 0; var < state.length; var++) {
+                if (state[var] != null && !visible(to, var)) {
+                    state[var] = null;
+                }
+            }
+        }
         return state;
     }
 
     /** Applies the first {@code count} of {@code list} to {@code state} (its sets are replaced, never changed). */
-    static void apply(List<Defs.Def> list, Map<Integer, BitSet> state, int count) {
+    static void apply(List<Defs.Def> list, BitSet[] state, int count) {
         for (int i = 0; i < count; i++) {
             Defs.Def def = list.get(i);
             BitSet value = (BitSet) def.origins().clone();
             for (int read : def.reads()) {
-                BitSet of = state.get(read);
-                if (of != null) {
-                    value.or(of);
+                if (state[read] != null) {
+                    value.or(state[read]);
                 }
             }
-            if (!def.kill()) {
-                BitSet before = state.get(def.var());
-                if (before != null) {
-                    value.or(before);
-                }
+            if (!def.kill() && state[def.var()] != null) {
+                value.or(state[def.var()]);
             }
-            state.put(def.var(), value);
+            state[def.var()] = value.isEmpty() ? null : value;
         }
     }
 
@@ -148,28 +152,39 @@ final class Flows {
         return ancestors[node.scope.id].get(scope) || (node.isReturn && node.call.child.id == scope);
     }
 
-    private boolean merge(SuperGraph.Node to, Map<Integer, BitSet> out) {
-        Map<Integer, BitSet> state = in.get(to.id);
+    private boolean merge(SuperGraph.Node to, BitSet[] out) {
+        BitSet[] state = in[to.id];
         if (state == null) {
-            in.set(to.id, out);
+            in[to.id] = out;
             return true;
         }
         boolean changed = false;
-        for (Map.Entry<Integer, BitSet> e : out.entrySet()) {
-            BitSet known = state.get(e.getKey());
+        for (int var = 0; var < out.length; var++) {
+            BitSet add = out[var];
+            BitSet known = state[var];
+            if (add == null || add == known) {
+                continue;
+            }
             if (known == null) {
-                state.put(e.getKey(), (BitSet) e.getValue().clone());
+                state[var] = add;
                 changed = true;
-            } else {
-                int before = known.cardinality();
+            } else if (!contains(known, add)) {
                 BitSet merged = (BitSet) known.clone();
-                merged.or(e.getValue());
-                if (merged.cardinality() != before) {
-                    state.put(e.getKey(), merged);
-                    changed = true;
-                }
+                merged.or(add);
+                state[var] = merged;
+                changed = true;
             }
         }
         return changed;
+    }
+
+    /** Whether every bit of {@code part} is in {@code whole}. */
+    private static boolean contains(BitSet whole, BitSet part) {
+        for (int i = part.nextSetBit(0); i >= 0; i = part.nextSetBit(i + 1)) {
+            if (!whole.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 }
