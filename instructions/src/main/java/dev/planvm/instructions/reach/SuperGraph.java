@@ -175,6 +175,9 @@ final class SuperGraph {
             complete = false;
             return;
         }
+        if (child.instructions().isEmpty()) {
+            return; // a loaded plan has instructions; one built otherwise stays an opaque call
+        }
         if (nodes.size() + child.instructions().size() > MAX_NODES) {
             notes.add(node.site.describe() + ": the expansion of plan tools passed " + MAX_NODES
                     + " instructions; the call of plan tool " + name + " is not expanded");

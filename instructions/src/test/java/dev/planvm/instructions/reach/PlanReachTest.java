@@ -214,6 +214,26 @@ class PlanReachTest {
     }
 
     @Test
+    void a_custom_instruction_may_write_anything_and_jump_anywhere_and_the_report_says_it_is_incomplete() {
+        Plan plan = new PlanLoader(Set.of(), Set.of("notify"))
+                .load("""
+                        [{"seq_no": 0, "type": "assign", "parameters": {"x": "plain"}},
+                         {"seq_no": 1, "type": "notify", "parameters": {"to": "${x}"}},
+                         {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "http:post",
+                           "tool_params": {"body": "${x}"}, "output_vars": "final_answer"}}]""", "custom.json")
+                .planOrThrow();
+        Reach reach = PlanReach.analyze(plan, ToolFacts.NONE);
+        assertThat(reach.complete()).isFalse();
+        assertThat(reach.notes()).anyMatch(note -> note.startsWith("seq_no 1: what a custom instruction ('notify')"));
+        assertThat(reach.tool("http:post").orElseThrow().calls().get(0).params().get("body"))
+                .extracting(Reach.Origin::describe)
+                .containsExactlyInAnyOrder("a literal", "what the custom instruction at seq_no 1 wrote");
+        assertThat(reach.tool("http:post").orElseThrow().maxCalls())
+                .as("the custom instruction may jump anywhere, but nothing jumps back from the call")
+                .isEqualTo(Reach.Count.ONE);
+    }
+
+    @Test
     void the_report_fits_its_json_schema() {
         var schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(
                         com.networknt.schema.SpecificationVersion.DRAFT_2020_12)
