@@ -18,6 +18,13 @@ final class Flows {
 
     private static final BitSet NONE = new BitSet();
 
+    /**
+     * The most instruction-by-variable cells the analysis keeps per path; a larger plan (a hostile one: thousands of
+     * instructions each with a variable of its own) is followed over the whole plan at once instead, in memory of one
+     * state: still sound, but an assignment no longer replaces what a variable held.
+     */
+    static final long MAX_CELLS = 2_000_000;
+
     private final SuperGraph graph;
     private final Origins origins;
     private final Defs defs;
@@ -53,7 +60,14 @@ final class Flows {
             set.set(origins.id(new Reach.Origin(kind, name, null)));
             entry[var] = set;
         });
-        solve();
+        if ((long) graph.nodes.size() * vars <= MAX_CELLS) {
+            solve();
+        } else {
+            solveWhole();
+            graph.notes.add("the expanded plan has " + graph.nodes.size() + " instructions and " + vars
+                    + " variables: where values come from is followed over the whole plan at once, not path by path"
+                    + " (a later assignment does not replace what a variable held)");
+        }
     }
 
     /** The sources of each variable on entry to {@code node}, by variable id ({@code null}: none); null when not reached. */
@@ -110,6 +124,44 @@ final class Flows {
                     queued[edge.to().id] = true;
                     work.add(edge.to());
                 }
+            }
+        }
+    }
+
+    /** One state for every instruction: each definition adds to its variable until nothing changes. */
+    private void solveWhole() {
+        BitSet[] whole = entry.clone();
+        boolean[] reached = graph.reachable();
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (SuperGraph.Node node : graph.nodes) {
+                if (!reached[node.id]) {
+                    continue;
+                }
+                for (SuperGraph.Edge edge : node.out) {
+                    for (Defs.Def def : defs.along(edge)) {
+                        BitSet value = (BitSet) def.origins().clone();
+                        for (int read : def.reads()) {
+                            if (whole[read] != null) {
+                                value.or(whole[read]);
+                            }
+                        }
+                        if (value.isEmpty() || (whole[def.var()] != null && contains(whole[def.var()], value))) {
+                            continue;
+                        }
+                        if (whole[def.var()] != null) {
+                            value.or(whole[def.var()]);
+                        }
+                        whole[def.var()] = value;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        for (SuperGraph.Node node : graph.nodes) {
+            if (reached[node.id]) {
+                in[node.id] = whole;
             }
         }
     }

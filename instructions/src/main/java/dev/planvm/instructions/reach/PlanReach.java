@@ -38,6 +38,9 @@ public final class PlanReach {
     /** The built-in LLM tool: its output is an LLM's answer. */
     public static final String LLM_TOOL = "llm_generate";
 
+    /** The most sources the report lists for one param (the policy check reads them all). */
+    static final int MAX_ORIGINS = 200;
+
     private PlanReach() {}
 
     /** {@link #analyze(Plan, ToolFacts, Set, ReachPolicy)} with no secrets and no policy. */
@@ -68,8 +71,9 @@ public final class PlanReach {
         List<Reach.ToolReach> tools = new ArrayList<>();
         Set<String> hosts = new TreeSet<>();
         Set<String> unknown = new LinkedHashSet<>();
+        int[] cut = {0};
         byTool.forEach((tool, nodes) -> {
-            Reach.ToolReach entry = tool(analysis, tool, nodes);
+            Reach.ToolReach entry = tool(analysis, tool, nodes, cut);
             tools.add(entry);
             if (entry.kind() != Reach.ToolKind.PLAN_TOOL) {
                 hosts.addAll(entry.hosts());
@@ -86,6 +90,10 @@ public final class PlanReach {
             }
         }
         List<String> notes = new ArrayList<>(analysis.graph.notes);
+        if (cut[0] > 0) {
+            notes.add(cut[0] + " params can carry more than " + MAX_ORIGINS + " sources: the first " + MAX_ORIGINS
+                    + " of each are listed");
+        }
         for (String tool : unknown) {
             notes.add("tool " + tool + " is not known here (not installed, or set up only when a run calls it): it"
                     + " is taken to change the world");
@@ -94,7 +102,7 @@ public final class PlanReach {
                 plan.source(), analysis.graph.complete, tools, List.copyOf(hosts), branches, notes, violations);
     }
 
-    private static Reach.ToolReach tool(Analysis analysis, String tool, List<SuperGraph.Node> nodes) {
+    private static Reach.ToolReach tool(Analysis analysis, String tool, List<SuperGraph.Node> nodes, int[] cut) {
         SuperGraph.Node first = nodes.get(0);
         Reach.ToolKind kind = first.isCall()
                 ? (first.fact.isPlanTool() ? Reach.ToolKind.PLAN_TOOL : Reach.ToolKind.TOOL)
@@ -128,7 +136,7 @@ public final class PlanReach {
                     node.site,
                     node.isCall() && ((Calling) node.instruction).forEach() != null,
                     approved,
-                    params(analysis, node)));
+                    params(analysis, node, cut)));
         }
         boolean approval = first.isCall() && first.fact.approval();
         return new Reach.ToolReach(
@@ -142,11 +150,20 @@ public final class PlanReach {
                 unapproved);
     }
 
-    private static Map<String, List<Reach.Origin>> params(Analysis analysis, SuperGraph.Node node) {
+    /**
+     * Where each param of {@code node} can come from: at most {@value #MAX_ORIGINS} sources each (a larger set is cut,
+     * and counted in {@code cut}: the policy check reads them all, the report lists the first).
+     */
+    private static Map<String, List<Reach.Origin>> params(Analysis analysis, SuperGraph.Node node, int[] cut) {
         Map<String, List<Reach.Origin>> params = new LinkedHashMap<>();
         Defs.sinkParams(node).forEach((name, reads) -> {
             BitSet sources = analysis.flows.sources(node, reads);
-            params.put(name, analysis.flows.origins().list(sources));
+            List<Reach.Origin> list = analysis.flows.origins().list(sources);
+            if (list.size() > MAX_ORIGINS) {
+                cut[0]++;
+                list = list.subList(0, MAX_ORIGINS);
+            }
+            params.put(name, list);
         });
         return params;
     }

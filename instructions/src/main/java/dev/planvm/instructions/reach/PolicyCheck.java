@@ -13,8 +13,12 @@ import java.util.StringJoiner;
  */
 final class PolicyCheck {
 
+    /** The most violations listed: a plan that breaks a policy this often is refused all the same. */
+    static final int MAX_VIOLATIONS = 100;
+
     private final Analysis analysis;
     private final List<Reach.Violation> out = new ArrayList<>();
+    private int more;
 
     private PolicyCheck(Analysis analysis) {
         this.analysis = analysis;
@@ -27,7 +31,27 @@ final class PolicyCheck {
         }
         policy.maxCalls().forEach(check::limit);
         policy.denyFlows().forEach(check::flows);
+        if (check.more > 0) {
+            Reach.Violation last = check.out.get(check.out.size() - 1);
+            check.out.add(new Reach.Violation(
+                    last.rule(),
+                    null,
+                    check.more + " more violations are not listed (the first " + MAX_VIOLATIONS + " are)"));
+        }
         return List.copyOf(check.out);
+    }
+
+    /** Adds a violation, or counts it past {@link #MAX_VIOLATIONS}. */
+    private void add(Reach.Violation violation) {
+        if (out.size() < MAX_VIOLATIONS) {
+            out.add(violation);
+        } else {
+            more++;
+        }
+    }
+
+    private boolean full() {
+        return out.size() >= MAX_VIOLATIONS;
     }
 
     private void approvals(ReachPolicy policy) {
@@ -50,7 +74,7 @@ final class PolicyCheck {
                 default -> tool + " has side effects";
             };
             String rule = all ? ReachPolicy.SIDE_EFFECTS : ReachPolicy.DESTRUCTIVE;
-            out.add(new Reach.Violation(
+            add(new Reach.Violation(
                     "requireApprovalFor",
                     node.site,
                     node.site.describe() + ": " + what + " and no approval rule gates it: the path "
@@ -73,7 +97,7 @@ final class PolicyCheck {
             String bound = "(maxCalls: " + rule + " ≤ " + limit + ")";
             if (count.unbounded()) {
                 Reach.Site first = count.loop().get(0);
-                out.add(new Reach.Violation(
+                add(new Reach.Violation(
                         "maxCalls",
                         first,
                         first.describe() + ": " + tool + " can be called without bound: the loop " + path(count.loop())
@@ -82,7 +106,7 @@ final class PolicyCheck {
                 Reach.Site first =
                         result.path().isEmpty() ? null : result.path().get(0);
                 String where = result.path().isEmpty() ? "" : " through " + sites(result.path());
-                out.add(new Reach.Violation(
+                add(new Reach.Violation(
                         "maxCalls",
                         first,
                         (first == null ? "" : first.describe() + ": ") + tool + " can be called " + times(count)
@@ -108,11 +132,15 @@ final class PolicyCheck {
                     if (!denies(rule, origin)) {
                         continue;
                     }
+                    if (full()) {
+                        more++; // no chain to look for: it would not be listed
+                        continue;
+                    }
                     List<FlowChains.Hop> hops = analysis.chains.chain(node, param.getValue(), id);
                     StringJoiner chain = new StringJoiner(" → ");
                     chain.add(origin.describe());
                     hops.forEach(hop -> chain.add(hop.var() + " (" + hop.site().describe() + ")"));
-                    out.add(new Reach.Violation(
+                    add(new Reach.Violation(
                             "denyFlows",
                             node.site,
                             node.site.describe() + ": " + origin.describe() + " reaches " + tool + "." + param.getKey()
