@@ -26,6 +26,8 @@ final class Counts {
     private final List<List<SuperGraph.Node>> components = new ArrayList<>();
     private final boolean[] cyclic;
     private final Map<String, Result> results = new LinkedHashMap<>();
+    /** The reachable nodes of each tool ({@link #key}), in expansion order. */
+    private final Map<String, List<SuperGraph.Node>> sitesByTool = new HashMap<>();
 
     Counts(SuperGraph graph, boolean[] reachable) {
         this.graph = graph;
@@ -37,6 +39,12 @@ final class Counts {
         for (int c = 0; c < components.size(); c++) {
             List<SuperGraph.Node> members = components.get(c);
             cyclic[c] = members.size() > 1 || members.get(0).out.stream().anyMatch(e -> e.to() == members.get(0));
+        }
+        for (SuperGraph.Node node : graph.nodes) {
+            String key = component[node.id] >= 0 ? key(node) : null;
+            if (key != null) {
+                sitesByTool.computeIfAbsent(key, k -> new ArrayList<>()).add(node);
+            }
         }
     }
 
@@ -62,42 +70,52 @@ final class Counts {
     }
 
     private Result count(String tool) {
-        int n = components.size();
-        Reach.Count[] weight = new Reach.Count[n];
-        for (int c = 0; c < n; c++) {
-            Reach.Count w = Reach.Count.ZERO;
-            for (SuperGraph.Node node : components.get(c)) {
-                if (tool.equals(key(node))) {
-                    if (cyclic[c]) {
-                        return new Result(new Reach.Count(0, 0, cycle(node)), cycle(node));
-                    }
-                    w = w.plus(weight(node));
-                }
-            }
-            weight[c] = w;
+        List<SuperGraph.Node> sites = sitesByTool.getOrDefault(tool, List.of());
+        if (sites.isEmpty()) {
+            return new Result(Reach.Count.ZERO, List.of());
         }
-        // Tarjan numbers components sinks first: walk them from the start's component down.
-        Reach.Count[] best = new Reach.Count[n];
-        int[] from = new int[n];
-        java.util.Arrays.fill(from, -1);
+        Map<Integer, Reach.Count> weight = new HashMap<>();
+        int hi = -1;
+        int lo = Integer.MAX_VALUE;
+        for (SuperGraph.Node node : sites) {
+            int c = component[node.id];
+            if (cyclic[c]) {
+                List<Reach.Site> loop = cycle(node);
+                return new Result(new Reach.Count(0, 0, loop), loop);
+            }
+            weight.merge(c, weight(node), Reach.Count::plus);
+            hi = Math.max(hi, c);
+            lo = Math.min(lo, c);
+        }
+        if (sites.size() == 1) {
+            return new Result(weight(sites.get(0)), List.of(sites.get(0).site));
+        }
+        // Tarjan numbers components sinks first: walk from the first site's component down to the last one's; a
+        // component above hi weighs nothing on the way, one below lo adds nothing.
+        Map<Integer, Reach.Count> best = new HashMap<>();
+        Map<Integer, Integer> from = new HashMap<>();
         Reach.Count most = Reach.Count.ZERO;
         int end = -1;
-        for (int c = n - 1; c >= 0; c--) {
+        for (int c = hi; c >= lo; c--) {
             Reach.Count before = Reach.Count.ZERO;
             for (int p : predecessors(c)) {
-                if (best[p] != null && heavier(best[p], before)) {
-                    before = best[p];
-                    from[c] = p;
+                Reach.Count known = best.get(p);
+                if (known != null && heavier(known, before)) {
+                    before = known;
+                    from.put(c, p);
                 }
             }
-            best[c] = before.plus(weight[c]);
-            if (end < 0 || heavier(best[c], most)) {
-                most = best[c];
+            Reach.Count here = before.plus(weight.getOrDefault(c, Reach.Count.ZERO));
+            if (here.atMost() > 0) {
+                best.put(c, here);
+            }
+            if (end < 0 || heavier(here, most)) {
+                most = here;
                 end = c;
             }
         }
         List<Reach.Site> path = new ArrayList<>();
-        for (int c = end; c >= 0; c = from[c]) {
+        for (Integer c = end; c != null; c = from.get(c)) {
             for (SuperGraph.Node node : components.get(c)) {
                 if (tool.equals(key(node))) {
                     path.add(0, node.site);
@@ -160,7 +178,7 @@ final class Counts {
             at = parent.get(at);
         } while (at != null && at != node);
         sites.add(0, node.site);
-        return sites;
+        return SuperGraph.shorten(sites);
     }
 
     /** Tarjan's algorithm over the reachable nodes, iteratively (plans can be long). */

@@ -41,6 +41,9 @@ public final class PlanReach {
     /** The most sources the report lists for one param (the policy check reads them all). */
     static final int MAX_ORIGINS = 200;
 
+    /** The most sources the report lists in all, so its document stays a few MiB whatever the plan. */
+    static final int MAX_LISTED = 50_000;
+
     private PlanReach() {}
 
     /** {@link #analyze(Plan, ToolFacts, Set, ReachPolicy)} with no secrets and no policy. */
@@ -71,7 +74,7 @@ public final class PlanReach {
         List<Reach.ToolReach> tools = new ArrayList<>();
         Set<String> hosts = new TreeSet<>();
         Set<String> unknown = new LinkedHashSet<>();
-        int[] cut = {0};
+        int[] cut = {0, MAX_LISTED};
         byTool.forEach((tool, nodes) -> {
             Reach.ToolReach entry = tool(analysis, tool, nodes, cut);
             tools.add(entry);
@@ -91,8 +94,8 @@ public final class PlanReach {
         }
         List<String> notes = new ArrayList<>(analysis.graph.notes);
         if (cut[0] > 0) {
-            notes.add(cut[0] + " params can carry more than " + MAX_ORIGINS + " sources: the first " + MAX_ORIGINS
-                    + " of each are listed");
+            notes.add(cut[0] + " params can carry more sources than are listed (at most " + MAX_ORIGINS
+                    + " a param and " + MAX_LISTED + " in all)");
         }
         for (String tool : unknown) {
             notes.add("tool " + tool + " is not known here (not installed, or set up only when a run calls it): it"
@@ -151,18 +154,21 @@ public final class PlanReach {
     }
 
     /**
-     * Where each param of {@code node} can come from: at most {@value #MAX_ORIGINS} sources each (a larger set is cut,
-     * and counted in {@code cut}: the policy check reads them all, the report lists the first).
+     * Where each param of {@code node} can come from: at most {@value #MAX_ORIGINS} sources each and
+     * {@value #MAX_LISTED} in all (a larger set is cut and counted in {@code cut[0]}, {@code cut[1]} what is left of the
+     * whole: the policy check reads them all, the report lists the first).
      */
     private static Map<String, List<Reach.Origin>> params(Analysis analysis, SuperGraph.Node node, int[] cut) {
         Map<String, List<Reach.Origin>> params = new LinkedHashMap<>();
         Defs.sinkParams(node).forEach((name, reads) -> {
             BitSet sources = analysis.flows.sources(node, reads);
             List<Reach.Origin> list = analysis.flows.origins().list(sources);
-            if (list.size() > MAX_ORIGINS) {
+            int room = Math.min(MAX_ORIGINS, cut[1]);
+            if (list.size() > room) {
                 cut[0]++;
-                list = list.subList(0, MAX_ORIGINS);
+                list = List.copyOf(list.subList(0, room));
             }
+            cut[1] -= list.size();
             params.put(name, list);
         });
         return params;

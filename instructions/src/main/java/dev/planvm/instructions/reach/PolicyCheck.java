@@ -67,6 +67,10 @@ final class PolicyCheck {
             if (!required) {
                 continue;
             }
+            if (full()) {
+                more++; // no path to look for: it would not be listed
+                continue;
+            }
             String tool = node.fact.canonicalName();
             String what = switch (effect) {
                 case DESTRUCTIVE -> tool + " is destructive";
@@ -174,7 +178,7 @@ final class PolicyCheck {
             joiner.add(sites.get(i).shortForm());
         }
         if (shown < sites.size()) {
-            joiner.add("… (" + (sites.size() - 10) + " more)");
+            joiner.add("…");
             for (int i = sites.size() - 5; i < sites.size(); i++) {
                 joiner.add(sites.get(i).shortForm());
             }

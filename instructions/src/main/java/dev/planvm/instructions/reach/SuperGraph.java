@@ -350,32 +350,54 @@ final class SuperGraph {
         return seen;
     }
 
-    /** One shortest path of sites from the start to {@code target} (the return nodes left out), or {@code null}. */
+    /** The parents of a breadth-first walk from the start, made on the first {@link #pathTo}. */
+    private Node[] parents;
+
+    /**
+     * One shortest path of sites from the start to {@code target} (the return nodes left out), shortened as
+     * {@link #shorten} says; {@code null} when no run reaches it.
+     */
     List<Reach.Site> pathTo(Node target) {
-        Node[] parent = new Node[nodes.size()];
-        boolean[] seen = new boolean[nodes.size()];
-        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
-        work.add(start());
-        seen[start().id] = true;
-        while (!work.isEmpty()) {
-            Node at = work.poll();
-            if (at == target) {
-                List<Reach.Site> path = new ArrayList<>();
-                for (Node step = at; step != null; step = parent[step.id]) {
-                    if (!step.isReturn) {
-                        path.add(0, step.site);
+        if (parents == null) {
+            parents = new Node[nodes.size()];
+            boolean[] seen = new boolean[nodes.size()];
+            java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
+            work.add(start());
+            seen[start().id] = true;
+            while (!work.isEmpty()) {
+                Node at = work.poll();
+                for (Edge edge : at.out) {
+                    if (!seen[edge.to().id]) {
+                        seen[edge.to().id] = true;
+                        parents[edge.to().id] = at;
+                        work.add(edge.to());
                     }
-                }
-                return path;
-            }
-            for (Edge edge : at.out) {
-                if (!seen[edge.to().id]) {
-                    seen[edge.to().id] = true;
-                    parent[edge.to().id] = at;
-                    work.add(edge.to());
                 }
             }
         }
-        return null;
+        if (target != start() && parents[target.id] == null) {
+            return null;
+        }
+        List<Reach.Site> path = new ArrayList<>();
+        for (Node step = target; step != null; step = parents[step.id]) {
+            if (!step.isReturn) {
+                path.add(step.site);
+            }
+        }
+        java.util.Collections.reverse(path);
+        return shorten(path);
+    }
+
+    /** The most sites a path or loop lists: a longer one keeps its first and last {@value #PATH_END} sites. */
+    static final int PATH_END = 32;
+
+    /** {@code sites}, or its first and last {@value #PATH_END} when it is longer than twice that. */
+    static List<Reach.Site> shorten(List<Reach.Site> sites) {
+        if (sites.size() <= 2 * PATH_END) {
+            return sites;
+        }
+        List<Reach.Site> kept = new ArrayList<>(sites.subList(0, PATH_END));
+        kept.addAll(sites.subList(sites.size() - PATH_END, sites.size()));
+        return kept;
     }
 }
