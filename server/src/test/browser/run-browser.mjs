@@ -117,6 +117,8 @@ await step('live', async () => {
   results.live_result_markdown = await page.$$eval('#report dd.result .markdown li, #report dd.result .markdown h3, #report dd.result .markdown h4',
     (items) => items.length);
   results.live_downloads = await page.$$eval('a.download', (links) => links.map((a) => a.getAttribute('href')));
+  results.live_reach = await page.$$eval('#report section#reach table.reach tr', (rows) =>
+    rows.slice(1).map((row) => Array.from(row.cells).map((cell) => cell.textContent)));
   await shoot(page, 'run-page-finished', WIDE);
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
   results.dark_background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -30,7 +30,8 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = {
             "Write a run's report: one self-contained HTML file (no external fetch) with the plan as a flow graph, "
-                    + "a timeline of steps and calls, every step's inputs, writes and errors, and the run's lineage.",
+                    + "a timeline of steps and calls, every step's inputs, writes and errors, the run's lineage, and what"
+                    + " the plan could do (validate --reach, with the configured tools) beside what it did.",
             "The run is a stored run's id, or a trace file (run --trace OUT); a trace's plan is read from --plan, or from "
                     + "the file the trace names when its digest matches."
         },
@@ -63,6 +64,9 @@ final class ReportCommand implements Callable<Integer> {
     private StoreOptions store;
 
     @CommandLine.Mixin
+    private ConfigOptions config;
+
+    @CommandLine.Mixin
     private Verbosity verbosity;
 
     @CommandLine.Spec
@@ -77,6 +81,7 @@ final class ReportCommand implements Callable<Integer> {
         Path file = Path.of(run);
         List<ChildReport> children = new ArrayList<>();
         ReportInput input = Files.isRegularFile(file) ? fromTrace(commandLine, file) : fromStore(children);
+        input = input.withReach(reach(input));
         try {
             AtomicFiles.write(output, HtmlReport.render(input, children));
         } catch (IOException e) {
@@ -104,6 +109,38 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     private static final int MAX_CHILD_REPORTS = 50;
+
+    /**
+     * What the run's plan could do, for the report beside what it did ({@code validate --reach} with the configured
+     * tools); {@code null} when the report has no plan or it does not load.
+     */
+    private com.fasterxml.jackson.databind.JsonNode reach(ReportInput input) {
+        if (input.plan() == null) {
+            return null;
+        }
+        java.util.Set<String> inputs = new java.util.HashSet<>();
+        input.trace().path("inputs").fieldNames().forEachRemaining(inputs::add);
+        String source = input.trace().path("plan").path("source").asText("plan.json");
+        dev.planvm.instructions.LoadResult loaded =
+                new dev.planvm.instructions.PlanLoader().withInputs(inputs).load(input.plan(), source);
+        if (!loaded.valid()) {
+            return null;
+        }
+        try (dev.planvm.tools.config.LoadedTools tools = config.load(parent.environment(), java.util.Map.of())) {
+            List<dev.planvm.instructions.Plan> planTools = dev.planvm.vm.plantools.PlanTools.load(
+                    tools.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
+            ValidateReach reach = new ValidateReach(
+                    tools,
+                    dev.planvm.tools.ToolRegistry.of(tools.tools()),
+                    planTools,
+                    List.of(),
+                    java.util.Set.of(),
+                    dev.planvm.instructions.reach.ReachPolicy.NONE,
+                    true);
+            return reach.analyze(loaded.plan(), Files.isRegularFile(Path.of(source)) ? source : "-", null)
+                    .toJson();
+        }
+    }
 
     private ReportInput fromTrace(CommandLine commandLine, Path file) throws IOException {
         if (Files.size(file) > MAX_TRACE_BYTES) {

@@ -13,6 +13,7 @@ import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.instructions.PlanSignature;
+import dev.planvm.instructions.reach.Reach;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
@@ -96,6 +97,34 @@ final class ValidateCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private ToolPolicyOptions tools;
 
+    @CommandLine.Option(
+            names = "--reach",
+            description = "Also report what each valid plan can do before it runs: every tool it can reach (plan tools"
+                    + " expanded) with its call sites, the most calls on any path, whether each call that may change"
+                    + " the world is behind an approval rule, where each param's value can come from, and the hosts it"
+                    + " reaches. A table after each plan, or \"reach\" in --format json (schema planvm-reach/1).")
+    private boolean reach;
+
+    @CommandLine.Option(
+            names = "--secret",
+            paramLabel = "NAME",
+            split = ",",
+            description = "A variable the run will be given as a secret (--secret NAME on run): the reach report and"
+                    + " --deny-flow 'secret:...' follow it. A value after = is ignored. Comma-separated, repeatable.")
+    private List<String> secrets = List.of();
+
+    @CommandLine.Option(
+            names = "--approve-tools",
+            paramLabel = "GLOBS",
+            split = ",",
+            description = "Tools whose every call the run will have approved (as on run; also approveTools in the"
+                    + " configuration): the reach report and --require-approval-for count them as gated."
+                    + " Comma-separated, repeatable.")
+    private List<String> approveTools = List.of();
+
+    @CommandLine.Mixin
+    private ReachPolicyOptions reachPolicy;
+
     @CommandLine.Mixin
     private Verbosity verbosity;
 
@@ -107,7 +136,9 @@ final class ValidateCommand implements Callable<Integer> {
         ToolPolicy policy = tools.policy(spec.commandLine());
         Set<String> toolNames;
         ToolRegistry known;
+        ValidateReach reaches;
         Map<String, JsonNode> schemas = new HashMap<>();
+        List<Plan> planTools = new ArrayList<>();
         try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
             toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
             known = ToolRegistry.of(loaded.tools());
@@ -119,13 +150,17 @@ final class ValidateCommand implements Callable<Integer> {
                 if (signature.inputs() != null) {
                     schemas.put(signature.name(), signature.inputs());
                 }
+                planTools.add(plan);
             }
+            reaches = reachOf(loaded, known, planTools);
         }
         LiteralParams params = new LiteralParams(schemas);
         PlanLoader loader = new PlanLoader(toolNames, Set.of());
+        Set<String> given = new java.util.LinkedHashSet<>(inputs);
+        given.addAll(reaches.secrets()); // a secret is a variable the run is given
         PlanSources sources = inputs.isEmpty()
-                ? PlanInput.sources(loader, inputs)
-                : PlanSources.of(loader).withDeclaredInputs(inputs);
+                ? PlanInput.sources(loader, given)
+                : PlanSources.of(loader).withDeclaredInputs(given);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ObjectMapper mapper = JsonMappers.mapper(JsonLimits.STORE);
@@ -133,9 +168,17 @@ final class ValidateCommand implements Callable<Integer> {
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
             LoadResult result = params.check(denied(PlanInput.load(sources, file, dialect), policy, known));
+            Reach reached = result.valid() && reaches.active() ? reaches.analyze(result.plan(), file, dialect) : null;
+            if (reached != null) {
+                result = ValidateReach.refuse(result, reached);
+            }
             allValid &= result.valid();
             if (format == Format.json) {
-                reports.add(report(mapper, file, result));
+                ObjectNode report = report(mapper, file, result);
+                if (reaches.report()) {
+                    report.set("reach", reached == null ? mapper.nullNode() : reached.toJson());
+                }
+                reports.add(report);
                 continue;
             }
             for (Diagnostic diagnostic : result.diagnostics()) {
@@ -151,6 +194,9 @@ final class ValidateCommand implements Callable<Integer> {
                         + count(result.plan().instructions().size(), "instruction")
                         + (warnings == 0 ? "" : ", " + count(warnings, "warning")) + ")");
             }
+            if (reached != null && reaches.report()) {
+                reached.table().lines().forEach(line -> out.println(TerminalText.safe(line)));
+            }
         }
         if (format == Format.json) {
             ObjectNode document = mapper.createObjectNode().put("valid", allValid);
@@ -160,6 +206,33 @@ final class ValidateCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return allValid ? ExitCodes.OK : ExitCodes.INVALID;
+    }
+
+    /** What {@code --reach} and the reach policy need: the tools as far as known here, approvals, secrets. */
+    private ValidateReach reachOf(LoadedTools loaded, ToolRegistry known, List<Plan> planTools) {
+        List<String> names = new ArrayList<>();
+        secrets.forEach(secret -> {
+            String name = secret.contains("=") ? secret.substring(0, secret.indexOf('=')) : secret;
+            if (!name.isBlank()) {
+                names.add(name.strip());
+            }
+        });
+        List<String> globs = approveTools.stream()
+                .map(String::strip)
+                .filter(g -> !g.isEmpty())
+                .toList();
+        try {
+            return new ValidateReach(
+                    loaded,
+                    known,
+                    planTools,
+                    globs,
+                    java.util.Set.copyOf(names),
+                    reachPolicy.policy(spec.commandLine()),
+                    reach);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /**

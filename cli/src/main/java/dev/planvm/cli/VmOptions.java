@@ -18,7 +18,8 @@ import picocli.CommandLine;
  * Every option that shapes the VM of a command that runs plans ({@code run}, {@code batch},
  * {@code resume}, {@code rerun}): inputs and limits ({@link RunSettings}), how calls overlap
  * ({@link ConcurrencyOptions}) and which tools may be called and how they are retried
- * ({@link CallPolicyOptions}); runs send OpenTelemetry spans when the environment asks ({@link Telemetry}).
+ * ({@link CallPolicyOptions}), and what their plans must not be able to do ({@link ReachPolicyOptions}); runs send
+ * OpenTelemetry spans when the environment asks ({@link Telemetry}).
  */
 final class VmOptions {
 
@@ -33,6 +34,9 @@ final class VmOptions {
 
     @CommandLine.Mixin
     private ConfigOptions config;
+
+    @CommandLine.Mixin
+    private ReachPolicyOptions reach;
 
     @CommandLine.Option(
             names = "--reveal-secrets",
@@ -170,6 +174,7 @@ final class VmOptions {
             builder.maxPlanDepth(depth);
         }
         return builder.secrets(secrets)
+                .reachPolicy(reach.policy(commandLine))
                 .tools(loaded, policy.toolPolicy(commandLine))
                 .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool)
                 .planTools(withDirImports(imported, loaded.planToolDirs()));
@@ -207,6 +212,7 @@ final class VmOptions {
      */
     void check(CommandLine commandLine) {
         policy.applyTo(concurrency.applyTo(settings.applyTo(PlanVm.builder()), commandLine), commandLine);
+        reach.policy(commandLine);
     }
 
     /**

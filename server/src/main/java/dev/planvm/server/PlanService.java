@@ -66,8 +66,8 @@ public final class PlanService implements AutoCloseable {
     public static final int MAX_ELEMENT_ROWS = dev.planvm.instructions.ForEach.MAX_ELEMENTS;
 
     private static final Set<String> INPUT_FIELDS = Set.of("call_id", "value");
-    private static final Set<String> VALIDATE_FIELDS =
-            Set.of("plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps");
+    private static final Set<String> VALIDATE_FIELDS = Set.of(
+            "plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", "approve_tools", "max_steps", "reach");
 
     private final PlanVm vm;
     private final RunStore store;
@@ -109,7 +109,8 @@ public final class PlanService implements AutoCloseable {
     /**
      * Validates the plan of {@code {"plan", "name", "dialect", "inputs", "allow_tools", "deny_tools", ...}}
      * without running it ({@code inputs}: the variables a run would be given, which a YAML or JavaScript
-     * plan may read); see {@link Plans#report} for the answer.
+     * plan may read; {@code "reach": true} adds what the plan can do, {@code planvm-reach/1}); see
+     * {@link Plans#report} for the answer.
      */
     public ObjectNode validate(JsonNode body) {
         Fields fields = Fields.of(body, VALIDATE_FIELDS);
@@ -123,7 +124,8 @@ public final class PlanService implements AutoCloseable {
                 RunRequest.name(fields, dialect),
                 RunRequest.options(fields),
                 dialect,
-                fields.variables("inputs").keySet());
+                fields.variables("inputs").keySet(),
+                fields.bool("reach", false));
     }
 
     /**
@@ -373,6 +375,23 @@ public final class PlanService implements AutoCloseable {
     }
 
     /**
+     * What the stored run's plan could do here ({@code planvm-reach/1}), for its report beside what it did; with nothing
+     * set up to learn about tools. {@code null} when its plan no longer loads or cannot be analysed.
+     */
+    private JsonNode reach(StoredRun run) {
+        try {
+            var loaded = vm.loader().load(run.plan(), run.planSource());
+            return loaded.valid()
+                    ? vm.reach(loaded.plan(), RunMode.dryRun(false), run.options())
+                            .toJson()
+                    : null;
+        } catch (RuntimeException e) {
+            log.debug("no reach for the report of run {}: {}", run.id(), e.toString());
+            return null;
+        }
+    }
+
+    /**
      * What the run browser draws of a run ({@code GET /v1/runs/{id}/report}): its report model ({@link Reports#model}), and under
      * {@code run} its {@code id}, {@code state}, {@code mode}, {@code parent_run}, {@code pending} (with the
      * {@code call_id} an approval names), {@code links}, and its plan-tool lineage: {@code parent_run_id},
@@ -384,7 +403,7 @@ public final class PlanService implements AutoCloseable {
         for (RunStore.ChildRun child : guard(() -> store.children(run.id()))) {
             children.add(new ChildReport(child.summary().id(), child.seqNo(), null));
         }
-        ObjectNode model = Reports.model(Reports.of(run, lineage(run)), children);
+        ObjectNode model = Reports.model(Reports.of(run, lineage(run)).withReach(reach(run)), children);
         ((ObjectNode) model.path("summary")).put("status", state(run));
         ObjectNode about = model.putObject("run")
                 .put("id", run.id())

@@ -101,12 +101,21 @@ final class Plans {
     /**
      * The validation report: {@code {"valid", "runnable", "source", "instructions", "diagnostics": [...],
      * "problems": [...]}} — {@code problems} say what stops a valid plan from running here live (a tool
-     * not installed, a denied tool), {@code runnable} is true when there are none.
+     * not installed, a denied tool, what breaks the reach policy), {@code runnable} is true when there are none;
+     * with {@code reach}, {@code "reach"} is what the valid plan can do here ({@code planvm-reach/1}, else null).
      */
-    ObjectNode report(JsonNode plan, String name, RunOptions options, Dialect dialect, Set<String> inputs) {
+    ObjectNode report(
+            JsonNode plan, String name, RunOptions options, Dialect dialect, Set<String> inputs, boolean reach) {
         LoadResult loaded = load(plan, name, dialect, inputs);
         ObjectNode report = JsonNodeFactory.instance.objectNode();
         report.put("valid", loaded.valid());
+        if (reach) {
+            report.set(
+                    "reach",
+                    loaded.valid()
+                            ? vm.reach(loaded.plan(), RunMode.live(), options).toJson()
+                            : JsonNodeFactory.instance.nullNode());
+        }
         List<String> problems = loaded.valid() ? vm.problems(loaded.plan(), RunMode.live(), options) : List.of();
         report.put("runnable", loaded.valid() && problems.isEmpty());
         report.put("source", name);

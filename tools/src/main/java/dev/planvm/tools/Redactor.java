@@ -102,6 +102,11 @@ public final class Redactor {
         return secrets.isEmpty();
     }
 
+    /** The names of the secrets (never their values): the variables a run is given as secrets are among them. */
+    public java.util.Set<String> names() {
+        return secrets.keySet();
+    }
+
     public String redact(String text) {
         if (text == null || forms.isEmpty() || text.length() < MIN_LENGTH) {
             return text;

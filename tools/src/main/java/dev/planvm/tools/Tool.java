@@ -58,6 +58,25 @@ public interface Tool {
     }
 
     /**
+     * Whether a call may destroy or overwrite something (an MCP tool's {@code destructiveHint}, an HTTP
+     * {@code DELETE}); a destructive tool has side effects too. {@code planvm validate --reach} reports it, and a
+     * policy's {@code requireApprovalFor: ["destructive"]} refuses a plan that reaches such a call with no approval
+     * rule gating it. Default: not destructive.
+     */
+    default boolean isDestructive() {
+        return false;
+    }
+
+    /**
+     * The hosts ({@code host[:port]}) a call may send requests to, as configured: what {@code planvm validate --reach}
+     * reports as the hosts a plan can reach. A host computed from a param is written as its template
+     * ({@code ${region}.api.example.com}). Default: none known (a tool that reaches no host, or does not say).
+     */
+    default java.util.List<String> hosts() {
+        return java.util.List.of();
+    }
+
+    /**
      * How long one attempt of a call may take by this tool's own setting (a {@code timeout_s} configured
      * for it, or a timeout its author chose); empty: none. It beats the run's {@code --call-timeout};
      * only {@code --tool-timeout} beats it. {@link Duration#ZERO}: no limit.

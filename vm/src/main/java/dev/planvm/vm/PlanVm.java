@@ -109,6 +109,7 @@ public final class PlanVm implements AutoCloseable {
     private final Redactor redactor;
     private final List<AutoCloseable> resources;
     private final ApprovalRules approveTools;
+    private final dev.planvm.instructions.reach.ReachPolicy reachPolicy;
     private final Approvals reviewer;
     /** The built-in tools answered by a run's person link: those no user tool of the same name replaces. */
     private final Set<String> personTools;
@@ -156,6 +157,7 @@ public final class PlanVm implements AutoCloseable {
         this.tracing = b.tracing;
         this.redactor = b.redactor;
         this.approveTools = b.approveTools;
+        this.reachPolicy = b.reachPolicy;
         this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools);
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
@@ -286,6 +288,23 @@ public final class PlanVm implements AutoCloseable {
         return approveTools;
     }
 
+    /** What plans must not be able to do here ({@link PlanVmBuilder#reachPolicy}); {@code NONE}: no check. */
+    public dev.planvm.instructions.reach.ReachPolicy reachPolicy() {
+        return reachPolicy;
+    }
+
+    /**
+     * What {@code plan} can do when run here in {@code mode} with {@code options} ({@code planvm validate --reach}):
+     * its reach with this VM's tools, plan tools and secrets, the approval rules of the VM and of the run, checked
+     * against this VM's reach policy. In a replay or a dry run no tool is set up to learn about it.
+     */
+    public dev.planvm.instructions.reach.Reach reach(Plan plan, RunMode mode, RunOptions options) {
+        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
+        dev.planvm.vm.reach.RegistryFacts facts = dev.planvm.vm.reach.RegistryFacts.of(
+                tools, approveTools.and(options.approvalRules()), Map.of(), !answered);
+        return dev.planvm.instructions.reach.PlanReach.analyze(plan, facts, redactor.names(), reachPolicy);
+    }
+
     /** Who decides approvals when a run brings no decision of its own, or {@code null} (runs then wait). */
     public Approvals reviewer() {
         return reviewer;
@@ -349,9 +368,23 @@ public final class PlanVm implements AutoCloseable {
         return all;
     }
 
-    /** {@link #problems(Plan, RunMode)}, and the calls of tools the run's own policy ({@code options}) denies. */
+    /**
+     * {@link #problems(Plan, RunMode)}, the calls of tools the run's own policy ({@code options}) denies, and what breaks
+     * this VM's reach policy ({@link PlanVmBuilder#reachPolicy}) on some path of the plan.
+     */
     public List<String> problems(Plan plan, RunMode mode, RunOptions options) {
+        return problems(plan, mode, options, true);
+    }
+
+    /**
+     * @param reach whether to check the reach policy: not for a child run, whose plan its parent's check expanded with
+     *              the parent's approvals around it
+     */
+    private List<String> problems(Plan plan, RunMode mode, RunOptions options, boolean reach) {
         List<String> problems = new ArrayList<>(problems(plan, mode));
+        if (reach && !reachPolicy.isEmpty()) { // the reach policy: dev.planvm.instructions.reach, facts from this VM
+            reach(plan, mode, options).violations().forEach(v -> problems.add(v.message()));
+        }
         ToolPolicy own = options.policy();
         if (!own.allowsEverything()) {
             Set<String> live = mode instanceof RunMode.Replay replay ? replay.live() : Set.of();
@@ -438,13 +471,18 @@ public final class PlanVm implements AutoCloseable {
      * @throws PlanRejectedException when the plan cannot run here
      */
     public RunRequest check(RunRequest request) {
+        return check(request, true);
+    }
+
+    /** {@link #check(RunRequest)}; {@code reach}: whether to check the reach policy (not for a child run). */
+    private RunRequest check(RunRequest request, boolean reach) {
         Objects.requireNonNull(request, "request");
         Plan plan = Objects.requireNonNull(request.plan(), "the request has no plan");
         RunMode mode = request.mode();
         if (request.checked() != null && request.checked().covers(request)) {
             return request;
         }
-        List<String> problems = problems(plan, mode, request.options());
+        List<String> problems = problems(plan, mode, request.options(), reach);
         if (!problems.isEmpty()) {
             throw new PlanRejectedException(problems);
         }
@@ -582,14 +620,16 @@ public final class PlanVm implements AutoCloseable {
                 Recording own = mode instanceof RunMode.Record record
                         ? (record.recording().keepsFailures() ? Recording.keepingFailures() : new Recording())
                         : null;
-                RunResult result = PlanVm.this.run(RunRequest.builder(plan)
-                        .start(start)
-                        .control(control)
-                        .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
-                        .options(options)
-                        .approvals(approvals)
-                        .journal(journal)
-                        .build());
+                RunResult result = PlanVm.this.run(check(
+                        RunRequest.builder(plan)
+                                .start(start)
+                                .control(control)
+                                .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
+                                .options(options)
+                                .approvals(approvals)
+                                .journal(journal)
+                                .build(),
+                        false));
                 if (own != null) {
                     recorded.accept(own.cassette().interactions());
                 }
@@ -598,7 +638,7 @@ public final class PlanVm implements AutoCloseable {
 
             @Override
             public List<String> problems(Plan plan, RunOptions options) {
-                return PlanVm.this.problems(plan, mode, options);
+                return PlanVm.this.problems(plan, mode, options, false);
             }
 
             @Override

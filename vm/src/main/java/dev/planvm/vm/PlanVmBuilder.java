@@ -62,6 +62,7 @@ public final class PlanVmBuilder {
     final List<AutoCloseable> resources = new ArrayList<>();
     ToolResolver resolver = ToolResolver.NONE;
     ApprovalRules approveTools = ApprovalRules.NONE;
+    dev.planvm.instructions.reach.ReachPolicy reachPolicy = dev.planvm.instructions.reach.ReachPolicy.NONE;
     Approvals reviewer;
     final List<CallInterceptor> routing = new ArrayList<>();
     Supplier<? extends CallScheduler> schedulers;
@@ -166,6 +167,7 @@ public final class PlanVmBuilder {
         if (!loaded.approveTools().isEmpty()) {
             approveTools(loaded.approveTools());
         }
+        reachPolicy(dev.planvm.vm.internal.PolicySection.policy(loaded.setup()));
         loaded.planToolDirs().forEach(this::planTools);
         resources.add(loaded);
         return this;
@@ -407,6 +409,18 @@ public final class PlanVmBuilder {
      */
     public PlanVmBuilder approveTools(List<String> globs) {
         this.approveTools = this.approveTools.and(ApprovalRules.of(globs));
+        return this;
+    }
+
+    /**
+     * What plans must not be able to do on any path ({@code requireApprovalFor}, {@code maxCalls}, {@code denyFlows};
+     * added to any given before, as {@link dev.planvm.instructions.reach.ReachPolicy#and} says): every run checks its
+     * plan before anything runs ({@link PlanVm#problems(dev.planvm.instructions.Plan, RunMode,
+     * dev.planvm.vm.run.RunOptions)}) and a plan that breaks it is refused, the path named. The configuration's
+     * {@code policy} section is added by {@link #tools(LoadedTools, ToolPolicy)}.
+     */
+    public PlanVmBuilder reachPolicy(dev.planvm.instructions.reach.ReachPolicy policy) {
+        this.reachPolicy = this.reachPolicy.and(Objects.requireNonNull(policy, "policy"));
         return this;
     }
 

@@ -52,6 +52,18 @@ final class HttpTool implements Tool {
         return spec.sideEffects();
     }
 
+    /** A {@code DELETE} that has side effects. */
+    @Override
+    public boolean isDestructive() {
+        return spec.sideEffects() && spec.method().equals("DELETE");
+    }
+
+    /** The host of its {@code url} (a template when params make the host). */
+    @Override
+    public java.util.List<String> hosts() {
+        return dev.planvm.integrations.internal.Hosts.of(spec.url().source());
+    }
+
     /** Its {@code timeout_s}, when configured. */
     @Override
     public Optional<Duration> callTimeout() {

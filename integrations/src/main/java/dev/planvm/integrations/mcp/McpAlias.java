@@ -42,6 +42,16 @@ final class McpAlias implements ToolAlias {
     }
 
     @Override
+    public boolean isDestructive() {
+        return tool.isDestructive();
+    }
+
+    @Override
+    public java.util.List<String> hosts() {
+        return tool.hosts();
+    }
+
+    @Override
     public Optional<Duration> callTimeout() {
         return tool.callTimeout();
     }

@@ -12,7 +12,7 @@ import java.util.OptionalInt;
 /**
  * A tool of an MCP server, named {@code server:tool}, with the server's own JSON Schema as its params
  * schema. Read-only tools ({@code readOnlyHint: true}) may start early; every other tool is treated
- * as having side effects. Thread-safe: calls share the server's connection.
+ * as having side effects, and as destructive unless the server says {@code destructiveHint: false}. Thread-safe: calls share the server's connection.
  */
 final class McpTool implements Tool {
 
@@ -21,18 +21,30 @@ final class McpTool implements Tool {
     private final String description;
     private final JsonNode schema;
     private final boolean readOnly;
+    private final boolean destructive;
 
     /** The server this tool belongs to. */
     McpConnection connection() {
         return connection;
     }
 
-    McpTool(McpConnection connection, String toolName, String description, JsonNode schema, boolean readOnly) {
+    /**
+     * @param destructive the server's {@code destructiveHint} (MCP's default when absent: true), for a tool that is
+     *                    not read-only
+     */
+    McpTool(
+            McpConnection connection,
+            String toolName,
+            String description,
+            JsonNode schema,
+            boolean readOnly,
+            boolean destructive) {
         this.connection = connection;
         this.toolName = toolName;
         this.description = description;
         this.schema = schema;
         this.readOnly = readOnly;
+        this.destructive = !readOnly && destructive;
     }
 
     @Override
@@ -53,6 +65,20 @@ final class McpTool implements Tool {
     @Override
     public boolean hasSideEffects() {
         return !readOnly;
+    }
+
+    /** Not read-only and not annotated {@code destructiveHint: false} (MCP's default is destructive). */
+    @Override
+    public boolean isDestructive() {
+        return destructive;
+    }
+
+    /** The host of a Streamable HTTP server; none for a stdio server. */
+    @Override
+    public java.util.List<String> hosts() {
+        return connection.spec().transport() instanceof ServerSpec.Http http
+                ? dev.planvm.integrations.internal.Hosts.of(http.url())
+                : java.util.List.of();
     }
 
     @Override

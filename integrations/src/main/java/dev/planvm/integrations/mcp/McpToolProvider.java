@@ -190,7 +190,9 @@ public final class McpToolProvider implements ToolProvider {
                         && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
                 String description =
                         tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
-                tools.add(new McpTool(connection, name, description, schema, readOnly));
+                boolean destructive = tool.annotations() == null
+                        || !Boolean.FALSE.equals(tool.annotations().destructiveHint());
+                tools.add(new McpTool(connection, name, description, schema, readOnly, destructive));
             }
         });
         return tools;

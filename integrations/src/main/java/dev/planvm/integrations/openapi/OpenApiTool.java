@@ -70,6 +70,18 @@ final class OpenApiTool implements Tool {
         return operation.hasSideEffects();
     }
 
+    /** A {@code DELETE} operation. */
+    @Override
+    public boolean isDestructive() {
+        return operation.method().equals("DELETE");
+    }
+
+    /** The host of its base URL. */
+    @Override
+    public java.util.List<String> hosts() {
+        return dev.planvm.integrations.internal.Hosts.of(baseUrl);
+    }
+
     /** The entry's {@code timeout_s}, when configured. */
     @Override
     public Optional<Duration> callTimeout() {

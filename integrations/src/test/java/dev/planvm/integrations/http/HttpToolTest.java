@@ -77,6 +77,9 @@ class HttpToolTest {
         assertThat(server.last().header("Authorization")).isEqualTo("Bearer " + TOKEN);
         assertThat(server.last().header("X-Lang")).isEqualTo("en gb");
         assertThat(lookup.hasSideEffects()).isFalse();
+        assertThat(lookup.isDestructive()).isFalse();
+        assertThat(lookup.hosts())
+                .containsExactly(java.net.URI.create(server.url("/")).getAuthority());
         assertThat(lookup.callTimeout()).as("no timeout_s configured").isEmpty();
         assertThat(lookup.defaultCallTimeout()).contains(Duration.ofSeconds(30));
         assertThat(loaded.secretsUsed()).containsEntry("CITY_TOKEN", TOKEN);
@@ -118,6 +121,7 @@ class HttpToolTest {
                         "{\"count\": 5, \"tags\": [\"a\"], \"text\": \"hello Bo\", \"fixed\": [1, 5]}"));
         assertThat(server.last().header("Content-Type")).isEqualTo("application/json");
         assertThat(post.hasSideEffects()).as("POST has side effects by default").isTrue();
+        assertThat(post.isDestructive()).as("a POST is not a DELETE").isFalse();
         assertThat(post.maxAttempts()).hasValue(1);
     }
 

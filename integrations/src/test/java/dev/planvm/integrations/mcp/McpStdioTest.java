@@ -87,6 +87,20 @@ class McpStdioTest {
     }
 
     @Test
+    void a_tool_that_is_not_read_only_is_destructive_unless_the_server_says_otherwise() {
+        assertThat(tool("svc:write").isDestructive())
+                .as("destructiveHint: true")
+                .isTrue();
+        assertThat(tool("svc:echo").isDestructive())
+                .as("no annotations: MCP's default")
+                .isTrue();
+        assertThat(tool("svc:lookup").isDestructive()).as("read-only").isFalse();
+        assertThat(tool("svc:lookup").hosts())
+                .as("a stdio server reaches no host")
+                .isEmpty();
+    }
+
+    @Test
     void a_tool_whose_name_a_plan_cannot_call_is_reported_not_dropped() {
         loaded.all();
         assertThat(loaded.unavailable()).containsKey("svc:bad name");

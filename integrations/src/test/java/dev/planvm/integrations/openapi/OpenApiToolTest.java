@@ -127,6 +127,9 @@ class OpenApiToolTest {
                 .containsExactly(Configs.JSON.getNodeFactory().textNode("query"));
         assertThat(tool("getDoc").hasSideEffects()).isFalse();
         assertThat(tool("searchDocs").hasSideEffects()).isTrue();
+        assertThat(tool("searchDocs").isDestructive()).as("a POST").isFalse();
+        assertThat(tool("getDoc").hosts())
+                .containsExactly(java.net.URI.create(server.url("/")).getAuthority());
         assertThat(tool("getDoc").description()).isEqualTo("Reads one document.");
     }
 

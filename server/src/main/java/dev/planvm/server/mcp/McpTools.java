@@ -63,7 +63,8 @@ final class McpTools {
                         json,
                         "validate_plan",
                         "Validate a sequenced plan (StackVM JSON) without running it: every problem with its "
-                                + "seq_no, JSON pointer and a sentence, and what stops a valid plan from running here.",
+                                + "seq_no, JSON pointer and a sentence, and what stops a valid plan from running here"
+                                + " (the reach policy too); with reach: true, what the plan can do on every path.",
                         VALIDATE,
                         args -> {
                             ObjectNode report = service.validate(args);
@@ -300,7 +301,10 @@ final class McpTools {
                     + "\"dialect\": " + DIALECT
                     + ", \"inputs\": {\"type\": \"object\", \"description\": \"The variables a run would be given.\"}, "
                     + "\"allow_tools\": " + GLOBS + ", \"deny_tools\": " + GLOBS + ", \"approve_tools\": " + GLOBS
-                    + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}}, \"required\": [\"plan\"]}";
+                    + ", \"max_steps\": {\"type\": \"integer\", \"minimum\": 1}, "
+                    + "\"reach\": {\"type\": \"boolean\", \"description\": \"Also answer what the plan can do before it runs"
+                    + " (reach, schema planvm-reach/1): the tools it can reach, how often, whether calls that change the"
+                    + " world are approved, where each param's value can come from, the hosts.\"}}, \"required\": [\"plan\"]}";
     static final String RUN =
             "{\"type\": \"object\", \"properties\": {\"plan\": " + PLAN + ", \"name\": {\"type\": \"string\"}, "
                     + "\"dialect\": " + DIALECT

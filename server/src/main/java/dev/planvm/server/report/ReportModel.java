@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <pre>{@code
  * {"title", "summary": {"status", "plan", "mode", "started", "finished", "steps", "error", "pending", "use", "result"},
- *  "lineage": [...], "diff": [...], "graph": {...}, "timeline": {...},
+ *  "lineage": [...], "diff": [...], "reach": {...} (ReachSection), "graph": {...}, "timeline": {...},
  *  "steps": [{"n", "seq", "type", "duration_ms", "failed", "inputs", "writes", "jump", "error", "children"}],
  *  "more_steps"}
  * }</pre>
@@ -47,6 +47,9 @@ final class ReportModel {
         input.lineage().forEach(model.putArray("lineage")::add);
         input.diff().forEach(line -> model.withArray("diff").add(Html.cut(line, 2000)));
         model.withArray("diff");
+        if (input.reach() != null && input.reach().isObject()) {
+            model.set("reach", ReachSection.of(input.reach(), trace));
+        }
         model.set("graph", FlowGraph.of(input.plan(), trace));
         model.set("timeline", Timeline.of(trace));
         JsonNode steps = trace.path("steps");

@@ -538,6 +538,37 @@
   // ---------------------------------------------------------------- the whole report
 
   /**
+   * What the plan could do before it ran (its reach) beside what this run did: one row per tool, the steps of its
+   * sites the run executed, then the paths without approval, hosts, jumps decided at run time, notes and violations.
+   */
+  function reach(r) {
+    var section = el('section', { id: 'reach' });
+    section.appendChild(el('h2', null, 'What the plan could do'));
+    if (!r.complete) section.appendChild(el('p', { class: 'note' }, 'Part of the plan could not be analysed: see the notes.'));
+    var table = el('table', { class: 'reach' });
+    var head = el('tr');
+    ['tool', 'kind', 'effect', 'approval', 'most calls', 'sites', 'ran here'].forEach(function (h) { head.appendChild(el('th', null, h)); });
+    table.appendChild(head);
+    (r.tools || []).forEach(function (t) {
+      var row = el('tr', { class: 'effect-' + t.effect });
+      [t.tool, t.kind, t.effect, t.approval, t.most, t.sites, String(t.ran)].forEach(function (v) { row.appendChild(el('td', null, v)); });
+      table.appendChild(row);
+    });
+    section.appendChild(table);
+    if (r.more_tools) section.appendChild(el('p', { class: 'note' }, r.more_tools + ' more tools not shown'));
+    [['unapproved', 'Reached without approval'], ['hosts', 'Hosts'], ['branches', 'Jumps decided at run time'],
+      ['notes', 'Notes'], ['violations', 'Policy violations']].forEach(function (part) {
+      var items = r[part[0]] || [];
+      if (!items.length) return;
+      section.appendChild(el('h4', null, part[1]));
+      var ul = el('ul', { class: 'reach-' + part[0] });
+      items.forEach(function (line) { ul.appendChild(el('li', null, line)); });
+      section.appendChild(ul);
+    });
+    return section;
+  }
+
+  /**
    * Draws {@code model} into {@code root} (replacing what was there, keeping the steps that were open);
    * {@code options.heading} false leaves out the title. Sets data-nodes, data-bars and data-ready on root.
    */
@@ -570,6 +601,7 @@
       diff.appendChild(pre);
       root.appendChild(diff);
     }
+    if (model.reach) root.appendChild(reach(model.reach));
     var flow = el('section', { id: 'graph' });
     flow.appendChild(el('h2', null, 'Flow'));
     flow.appendChild(legend([['seq', 'sequential'], ['jump', 'jump'], ['data', 'data (${} reference)'], ['count', '×N: times taken']]));

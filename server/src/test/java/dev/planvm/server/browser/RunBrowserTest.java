@@ -338,6 +338,11 @@ class RunBrowserTest {
         assertThat(results.path("live_result_markdown").asInt())
                 .as("the Markdown answer rendered")
                 .isPositive();
+        JsonNode reach = results.path("live_reach");
+        assertThat(reach).as("what the plan could do, beside what it did").hasSize(4);
+        assertThat(reach.get(1).toString())
+                .as("llm_generate: two sites, both ran")
+                .isEqualTo("[\"llm_generate\",\"tool\",\"none\",\"no\",\"2\",\"2, 9\",\"2\"]");
         String id = results.path("live_id").asText();
         assertThat(results.path("live_downloads").toString())
                 .contains("v1/runs/" + id + "/trace", "v1/runs/" + id + "/cassette");

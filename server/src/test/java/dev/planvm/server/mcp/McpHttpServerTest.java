@@ -102,6 +102,12 @@ class McpHttpServerTest {
                 assertThat(text(invalid).path("diagnostics").findValuesAsText("line"))
                         .anyMatch(line ->
                                 line.startsWith("plan.json: seq_no 0 at /0/type: unknown instruction type 'jump'"));
+                McpSchema.CallToolResult reach =
+                        call(client, "validate_plan", "{\"plan\": " + plan + ", \"reach\": true}");
+                assertThat(reach.isError()).isFalse();
+                assertThat(text(reach).at("/reach/tools/0/tool").asText()).isEqualTo("upper");
+                assertThat(text(reach).at("/reach/tools/0/calls/0/params/text").findValuesAsText("kind"))
+                        .containsExactlyInAnyOrder("literal", "input");
                 McpSchema.CallToolResult missing = call(client, "get_run", "{\"run_id\": \"ffffffffffff\"}");
                 assertThat(missing.isError()).isTrue();
                 assertThat(text(missing).path("error").asText()).isEqualTo("no_such_run");

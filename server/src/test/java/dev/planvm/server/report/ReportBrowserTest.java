@@ -54,6 +54,21 @@ class ReportBrowserTest {
     }
 
     @Test
+    void chromium_draws_what_the_plan_could_do_beside_what_it_did() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM), "no " + CHROMIUM + " here: apt-get install chromium");
+        Path withReach = dir.resolve("reach.html");
+        Files.writeString(withReach, HtmlReport.render(ReachReportTest.input()));
+        String dom = chromium("--dump-dom", withReach.toUri().toString());
+        assertThat(attribute(dom, "data-ready")).isEqualTo("1");
+        assertThat(dom).contains("<section id=\"reach\"><h2>What the plan could do</h2>");
+        assertThat(dom.split("<tr class=\"effect-", -1).length - 1)
+                .as("a row per tool")
+                .isEqualTo(3);
+        assertThat(dom)
+                .contains("<td>lookup</td><td>tool</td><td>none</td><td>no</td><td>2</td><td>0, 1</td><td>2</td>");
+    }
+
+    @Test
     void chromium_takes_a_screenshot_of_the_page() throws Exception {
         assumeTrue(Files.isExecutable(CHROMIUM), "no " + CHROMIUM + " here: apt-get install chromium");
         Path png = dir.resolve("report.png");
