@@ -57,6 +57,9 @@ record LlmClient(ChatModel model, LlmFailures failures) {
         if (options != null && options.model() != null) {
             request.modelName(options.model());
         }
+        if (options != null && !options.stop().isEmpty()) {
+            request.stopSequences(options.stop());
+        }
         long start = System.nanoTime();
         ChatResponse response;
         try {

@@ -72,6 +72,9 @@ final class Invocations {
         if (call == null) {
             return null;
         }
+        if (call.tool() == null) {
+            return "LatestResult";
+        }
         String variable = variable(call.tool());
         PlanBuilder.Label skip = null;
         if (guard != null) {
@@ -105,6 +108,10 @@ final class Invocations {
             Matcher directive = DIRECTIVE.matcher(link);
             if (directive.matches()) {
                 String name = directive.group(1);
+                if (name.equals("set")) {
+                    setLink(directive.group(2), previous, pos);
+                    continue;
+                }
                 if (!List.of("print", "echo", "ret", "return").contains(name)) {
                     problems.error(
                             pos,
@@ -116,33 +123,21 @@ final class Invocations {
                     directives.call(name, directive.group(2), pos, dialogue, loop, atEnd && last);
                     continue;
                 }
-                if (previous == null) {
-                    problems.error(pos, "'-> $" + name + "' passes on the result before it, and there is none yet");
-                    return;
-                }
-                ObjectNode assigned = JSON.objectNode();
-                if (name.equals("print") || name.equals("echo")) {
-                    assigned.set("echo", previous);
-                    script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $" + name);
-                    script.result = TextNode.valueOf("${echo}");
-                } else {
-                    assigned.set("final_answer", previous);
-                    script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $" + name);
-                    if (atEnd && last) {
-                        script.returned = true;
-                    } else {
-                        script.jumpToEnd(pos, "$" + name + " ends the script");
-                    }
+                if (name.equals("print")) {
+                    ObjectNode assigned = JSON.objectNode();
+                    assigned.set("printed", previous);
+                    script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $print");
+                } else if (!name.equals("echo") && !(atEnd && last)) {
+                    script.jumpToEnd(pos, "$" + name + " ends the script");
                 }
                 continue;
-            }
-            if (previous == null) {
-                problems.error(pos, "a chain ('->') passes on the result before it, and there is none yet");
-                return;
             }
             Call call = call(link, spread(link, previous), pos, "-> " + link);
             if (call == null) {
                 return;
+            }
+            if (call.tool() == null) {
+                continue;
             }
             script.plan.calling(call.tool(), call.params(), LATEST, pos, "line " + pos.line() + ": -> " + call.tool());
             script.result = TextNode.valueOf("${" + LATEST + "}");
@@ -153,6 +148,23 @@ final class Invocations {
                 script.typed(output);
             }
         }
+    }
+
+    /** {@code -> $set('name')}: the result before it is also kept in {@code name}, and passed on. */
+    private void setLink(String args, JsonNode previous, Pos pos) {
+        String name = args == null ? "" : args.strip();
+        if (name.length() >= 2
+                && (name.startsWith("'") || name.startsWith("\""))
+                && name.endsWith(name.substring(0, 1))) {
+            name = name.substring(1, name.length() - 1);
+        }
+        if (!ScriptCompiler.NAME.matcher(name).matches()) {
+            problems.error(pos, "'-> $set(...)' takes the name of a variable to keep the result in: -> $set('name')");
+            return;
+        }
+        ObjectNode assigned = JSON.objectNode();
+        assigned.set(name, previous);
+        script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $set('" + name + "')");
     }
 
     /**
@@ -193,14 +205,16 @@ final class Invocations {
             return null;
         }
         String tool = m.group(1);
-        if (!script.importedScripts().contains(tool)) {
-            problems.error(
-                    pos,
-                    "'" + tool + "' is not an imported script: import it in the front matter (import: ["
-                            + tool + ".ai.yaml])"
-                            + (script.importedScripts().isEmpty()
-                                    ? ""
-                                    : "; imported: " + String.join(", ", script.importedScripts())));
+        if (!script.callable(tool, pos)) {
+            if (!problems.hasErrors()) {
+                problems.warning(
+                        pos,
+                        "the script '" + tool + "' is not found: not imported, not in planvm's library, no " + tool
+                                + ".ai.yaml beside this script; the step fails when it runs");
+                script.failWhenRun(
+                        "no script '" + tool + "' (not imported, not built in, not beside this script)", pos);
+                return new Call(null, JSON.objectNode());
+            }
             return null;
         }
         ObjectNode params = passed == null ? JSON.objectNode() : passed;
