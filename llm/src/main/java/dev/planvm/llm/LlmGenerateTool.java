@@ -96,7 +96,9 @@ public final class LlmGenerateTool implements Tool {
                 .put("type", "number")
                 .put("minimum", 0)
                 .put("maximum", 2);
-        properties.putObject("max_tokens").put("type", "integer").put("minimum", 1);
+        ObjectNode maxTokens = properties.putObject("max_tokens");
+        maxTokens.putArray("type").add("integer").add("null"); // null: no limit
+        maxTokens.put("minimum", 1);
         properties.putObject("model").put("type", "string").put("description", "a model the configured server offers");
         ObjectNode stop = properties.putObject("stop");
         stop.putArray("type").add("string").add("array");

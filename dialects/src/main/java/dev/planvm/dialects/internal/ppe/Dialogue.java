@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.dialects.internal.Pos;
+import java.util.List;
 
 /**
  * The conversation, as the reference engine keeps it: a list of messages that grows as the script runs (its
@@ -28,6 +29,15 @@ final class Dialogue {
     /** The result of the last step that has one: the script's result when it ends. */
     static final String LATEST = "LatestResult";
 
+    /** The reference's JSON-schema note for the system message, as an expression's text literal (null: none). */
+    private String hint;
+    /** The property names whose mention at a line's start makes the note unneeded. */
+    private List<String> hintNames = List.of();
+
+    static final String TEXT = "ppe_text";
+    static final String HINTED = "ppe_hinted";
+    static final String HINT_SYS = "ppe_hint_sys";
+
     private final PlanBuilder plan;
     /** Whether any turn is written: without one the conversation stays empty and the AI never answers by itself. */
     private boolean turns;
@@ -41,14 +51,44 @@ final class Dialogue {
         return this;
     }
 
+    /**
+     * Asks for JSON the reference's way: when no message mentions one of {@code names} at the start of a line, the
+     * AI is sent the messages with {@code note} (the schema in words) added to the first system message (or as one
+     * of its own), as the reference does when it asks for JSON that fits the script's {@code output}.
+     */
+    void hint(String note, List<String> names) {
+        this.hint = Templates.quote(note);
+        this.hintNames = List.copyOf(names);
+    }
+
     /** The run variables this starts with: no messages, no AI call, no result. */
-    static ObjectNode initial() {
+    ObjectNode initial() {
         ObjectNode values = JSON.objectNode();
         values.set(MESSAGES, JSON.arrayNode());
         values.putNull(INIT);
         values.put(CALLS, 0);
         values.putNull(LATEST);
+        if (hint != null) {
+            values.put(TEXT, "");
+            values.set(HINTED, JSON.arrayNode());
+            values.put(HINT_SYS, false);
+        }
         return values;
+    }
+
+    /** With a hint, the other views of the conversation follow a new message whose text is in {@code text}. */
+    private void alongside(ObjectNode values, String role, String text) {
+        if (hint == null) {
+            return;
+        }
+        values.put(TEXT, "${" + TEXT + " + '\n' + " + text + "}");
+        String content = role.equals("system")
+                ? "(" + HINT_SYS + " && ('' + " + text + ") || " + text + " + '\n\n' + " + hint + ")"
+                : "'' + " + text;
+        values.put(HINTED, "${" + HINTED + " + [{role: '" + role + "', content: " + content + "}]}");
+        if (role.equals("system")) {
+            values.put(HINT_SYS, true);
+        }
     }
 
     /** Appends a turn whose text is {@code content} (a planvm template); it is also the result so far. */
@@ -56,15 +96,17 @@ final class Dialogue {
         turns = true;
         ObjectNode values = JSON.objectNode();
         values.put(TURN, content);
-        values.put(MESSAGES, "${" + MESSAGES + " + [{role: '" + role + "', content: " + TURN + "}]}");
+        values.put(MESSAGES, "${" + MESSAGES + " + [{role: '" + role + "', content: '' + " + TURN + "}]}");
         values.put(LATEST, "${" + TURN + "}");
+        alongside(values, role, TURN);
         plan.assign(values, pos, "line " + pos.line() + ": a " + role + " turn");
     }
 
     /** Appends the answer in {@code variable} as an assistant turn. */
     void addAnswer(String variable, Pos pos) {
         ObjectNode values = JSON.objectNode();
-        values.put(MESSAGES, "${" + MESSAGES + " + [{role: 'assistant', content: " + variable + "}]}");
+        values.put(MESSAGES, "${" + MESSAGES + " + [{role: 'assistant', content: '' + " + variable + "}]}");
+        alongside(values, "assistant", variable);
         plan.assign(values, pos, "line " + pos.line() + ": the answer joins the conversation");
     }
 
@@ -74,11 +116,24 @@ final class Dialogue {
      */
     void initDone(boolean force, Pos pos) {
         ObjectNode values = JSON.objectNode();
-        if (force) {
-            values.put(INIT, "${" + MESSAGES + "}");
-        } else {
-            values.put(INIT, "${" + INIT + " != null && " + INIT + " || " + MESSAGES + "}");
-            values.put(MESSAGES, "${" + INIT + "}");
+        List<String[]> views = new java.util.ArrayList<>();
+        views.add(new String[] {MESSAGES, INIT});
+        if (hint != null) {
+            views.add(new String[] {TEXT, INIT + "_text"});
+            views.add(new String[] {HINTED, INIT + "_hinted"});
+            views.add(new String[] {HINT_SYS, INIT + "_hint_sys"});
+        }
+        for (String[] view : views) {
+            if (force) {
+                values.put(view[1], "${" + view[0] + "}");
+            } else {
+                values.put(view[1], "${" + INIT + " != null && " + view[1] + " || " + view[0] + "}");
+            }
+        }
+        if (!force) {
+            for (String[] view : views) {
+                values.put(view[0], "${" + view[1] + "}");
+            }
         }
         plan.assign(values, pos, "line " + pos.line() + ": --- " + (force ? "ends the first part" : "a new dialogue"));
     }
@@ -88,13 +143,25 @@ final class Dialogue {
      * answer ({@code begun}, a template; empty: none), which is first put in {@link #TURN}.
      */
     JsonNode messages(String begun, Pos pos) {
+        String sent = MESSAGES;
+        if (hint != null) {
+            List<String> mentions = new java.util.ArrayList<>();
+            for (String name : hintNames) {
+                for (String prefix : List.of("", " ", "* ", "# ", "## ", "**", "* **", "\"", "'", "* \"")) {
+                    mentions.add("contains(" + TEXT + ", " + Templates.quote("\n" + prefix + name) + ")");
+                }
+            }
+            String needed = mentions.isEmpty() ? "true" : "!(" + String.join(" || ", mentions) + ")";
+            sent = "(" + needed + " && (" + HINT_SYS + " && " + HINTED + " || [{role: 'system', content: " + hint
+                    + "}] + " + HINTED + ") || " + MESSAGES + ")";
+        }
         if (begun.isEmpty()) {
-            return TextNode.valueOf("${" + MESSAGES + "}");
+            return TextNode.valueOf("${" + sent + "}");
         }
         ObjectNode values = JSON.objectNode();
         values.put(TURN, begun);
         plan.assign(values, pos, "line " + pos.line() + ": the assistant's text before the answer");
-        return TextNode.valueOf("${" + MESSAGES + " + [{role: 'assistant', content: " + TURN + "}]}");
+        return TextNode.valueOf("${" + sent + " + [{role: 'assistant', content: '' + " + TURN + "}]}");
     }
 
     /** After an AI call into {@code variable}: one more call made; the answer is the result so far. */

@@ -55,6 +55,8 @@ final class FrontMatter {
      * continues a last assistant message (the result is that message's text and the answer).
      */
     boolean generationPrompt = true;
+    /** {@code autoBuildOutputPrompt} (default true): the reference's JSON-schema note is added when it asks for JSON. */
+    boolean autoBuildOutputPrompt = true;
 
     /**
      * An imported script.
@@ -119,7 +121,12 @@ final class FrontMatter {
                                     + " [script.ai.yaml]')");
                 case "extends" ->
                     problems.error(pos, "'extends' is not supported: script inheritance is not supported");
-                case "tools", "permissions" ->
+                case "permissions" ->
+                    problems.warning(
+                            pos,
+                            "'permissions' (the tools the AI may call on its own) is ignored: planvm's AI calls no"
+                                    + " tools; allow the tools $tool calls with --allow-tools");
+                case "tools" ->
                     problems.error(
                             pos,
                             "'" + key + "' (tools the AI may call on its own) is not supported: call a configured tool"
@@ -443,6 +450,8 @@ final class FrontMatter {
                 llmParams.set(key, field.getValue());
             } else if (IGNORED_PARAMS.contains(key)) {
                 problems.warning(pos, "the parameter '" + key + "' is ignored: planvm does not stream answers");
+            } else if (key.equals("autoBuildOutputPrompt")) {
+                autoBuildOutputPrompt = field.getValue().asBoolean(true);
             } else if (key.equals("memoized")) {
                 problems.warning(pos, "the parameter 'memoized' is ignored: planvm runs each call");
             } else if (key.equals("stop") || key.equals("stop_words")) {

@@ -73,7 +73,8 @@ final class Invocations {
             return null;
         }
         if (call.tool() == null) {
-            return "LatestResult";
+            // no such script: the reference shows the text as written; a broken one fails the step
+            return call.params() == null ? Templates.quote("[[" + inner + "]]") : Dialogue.LATEST;
         }
         String variable = variable(call.tool());
         PlanBuilder.Label skip = null;
@@ -199,23 +200,33 @@ final class Invocations {
 
     /** {@code name(args)} of an imported script, given {@code passed} (may be null) before its own arguments. */
     private Call call(String text, ObjectNode passed, Pos pos, String written) {
+        boolean invocation = written.startsWith("[[@");
         Matcher m = CALL.matcher(text.strip());
         if (!m.matches()) {
             problems.error(pos, "'" + written + "' is not a call of an imported script: write script(name=value, ...)");
             return null;
         }
         String tool = m.group(1);
-        if (!script.callable(tool, pos)) {
-            if (!problems.hasErrors()) {
+        JsonNode callable = script.callable(tool, pos);
+        if (callable == null || callable.isNull()) {
+            if (problems.hasErrors()) {
+                return null;
+            }
+            if (callable == null) {
+                if (invocation) {
+                    return new Call(null, null); // the reference shows [[@name(...)]] as it is written
+                }
                 problems.warning(
                         pos,
                         "the script '" + tool + "' is not found: not imported, not in planvm's library, no " + tool
                                 + ".ai.yaml beside this script; the step fails when it runs");
-                script.failWhenRun(
-                        "no script '" + tool + "' (not imported, not built in, not beside this script)", pos);
-                return new Call(null, JSON.objectNode());
             }
-            return null;
+            script.failWhenRun(
+                    callable == null
+                            ? "no script '" + tool + "' (not imported, not built in, not beside this script)"
+                            : "the script '" + tool + "' does not compile",
+                    pos);
+            return new Call(null, JSON.objectNode());
         }
         ObjectNode params = passed == null ? JSON.objectNode() : passed;
         String args = m.group(2);
@@ -231,6 +242,9 @@ final class Invocations {
             if (named.matches()) {
                 name = named.group(1);
                 value = named.group(2).strip();
+            } else if (a.matches("[A-Za-z_][A-Za-z0-9_]*") && declares(tool, a)) {
+                name = a; // f(lang) passes lang when f declares it, as {lang} in JavaScript
+                value = a;
             } else {
                 if (positional) {
                     problems.error(
@@ -241,13 +255,28 @@ final class Invocations {
                 name = "content";
                 value = a;
             }
-            JsonNode v = value(value, pos);
+            JsonNode v = passed != null && value.equals("content")
+                    // in a chain, content is the result passed on (the script's own content before any result)
+                    ? JSON.textNode("${(" + LATEST + " != null && [" + LATEST + "] || [content])[0]}")
+                    : value(value, pos);
             if (v == null) {
                 return null;
             }
             params.set(name, v);
+            if (name.equals("output") && v.asText().equals("${output}")) {
+                String words = SchemaText.of(script.front.output);
+                if (words != null) {
+                    params.put("output__text", words); // the schema in words, which the called script shows
+                }
+            }
         }
         return new Call(tool, params);
+    }
+
+    /** Whether the script {@code tool} declares the input {@code name}. */
+    private boolean declares(String tool, String name) {
+        JsonNode plan = script.importedPlans.get(tool);
+        return plan != null && plan.path("inputs").path("properties").has(name) && !name.equals("content");
     }
 
     /** An argument's value: quoted text as written, a number, boolean or null, else an expression. */

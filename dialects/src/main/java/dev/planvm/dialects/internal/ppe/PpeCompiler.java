@@ -85,13 +85,18 @@ public final class PpeCompiler {
         Values values = new Values(problems, templates);
         FrontMatter front = FrontMatter.read(parts.front(), toolName(fileName), problems, values);
         front.id = baseName(fileName);
-        templates.constants = name -> {
-            PNode value = front.defaults.get(name);
-            if (value != null && !options.inputs().contains(name)) {
-                JsonNode literal = values.literal(value);
-                return literal == null ? null : Markdown.of(literal);
+        templates.constants = new Templates.Constants() {
+            @Override
+            public String markdown(String name) {
+                return markdownOf(name, front, values, options);
             }
-            return options.inputs().contains(name) ? null : "null";
+
+            @Override
+            public String outputWords() {
+                return front.output != null && !options.inputs().contains("output")
+                        ? SchemaText.of(front.output)
+                        : null;
+            }
         };
         List<ImportedScript> imported = context.resolve(front.imports, file, options, problems);
         PlanBuilder plan = new PlanBuilder(options.maxInstructions());
@@ -260,9 +265,11 @@ public final class PpeCompiler {
             if (result.plan() == null) {
                 result.diagnostics().stream()
                         .filter(Diagnostic::isError)
-                        .limit(3)
-                        .forEach(d -> problems.error(
-                                pos, "the script '" + name + "' does not compile: " + d.format(name + ".ai.yaml")));
+                        .limit(1)
+                        .forEach(d -> problems.warning(
+                                pos,
+                                "the script '" + name + "' does not compile (" + d.format(name + ".ai.yaml")
+                                        + "): the step that calls it fails when it runs"));
                 return JSON.nullNode();
             }
             JsonNode plan = named(result.plan(), name);
@@ -341,6 +348,28 @@ public final class PpeCompiler {
         }
     }
 
+    /** {@code name} as an input of the script (null when the caller does not give it), unless it is one already. */
+    private static void optionalInput(FrontMatter front, String name) {
+        if (front.inputs == null) {
+            front.inputs = JSON.objectNode().put("type", "object");
+            front.inputs.putObject("properties");
+        }
+        ObjectNode properties = (ObjectNode) front.inputs.get("properties");
+        if (!properties.has(name)) {
+            properties.putObject(name).putNull("default");
+        }
+    }
+
+    /** {@code name}'s front-matter value as Markdown, "null" when nothing gives it, null when the caller may. */
+    private static String markdownOf(String name, FrontMatter front, Values values, FrontEndOptions options) {
+        PNode value = front.defaults.get(name);
+        if (value != null && !options.inputs().contains(name)) {
+            JsonNode literal = values.literal(value);
+            return literal == null ? null : Markdown.of(literal);
+        }
+        return options.inputs().contains(name) ? null : "null";
+    }
+
     /** The front-matter values the script reads and the run does not give, assigned first (in file order). */
     /**
      * @param asTool whether the script is compiled as a plan tool another script calls: then what it reads and
@@ -382,26 +411,26 @@ public final class PpeCompiler {
         // what the script reads and nothing gives is undefined, as in the reference: null (shown as empty text)
         java.util.Set<String> written = plan.written();
         for (String name : templates.reads()) {
-            if (assigned.has(name)
-                    || options.inputs().contains(name)
-                    || !ScriptCompiler.NAME.matcher(name).matches()) {
+            if (assigned.has(name) || !ScriptCompiler.NAME.matcher(name).matches()) {
                 continue;
             }
-            if (name.equals("name") && !written.contains(name)) {
+            if (options.inputs().contains(name)) {
+                if (asTool && !written.contains(name)) {
+                    optionalInput(front, name);
+                }
+                continue;
+            }
+            if (name.equals("output") && front.output != null && !written.contains(name)) {
+                assigned.set(name, front.output); // the script's output schema, as the reference's this.output
+                first = first == null ? new Pos(1, 1) : first;
+            } else if (name.equals("name") && !written.contains(name)) {
                 assigned.put(name, front.id); // the reference's script name: its id, the file's base name
                 first = first == null ? new Pos(1, 1) : first;
             } else if (!asTool) {
                 assigned.putNull(name);
                 first = first == null ? new Pos(1, 1) : first;
             } else if (!written.contains(name)) {
-                if (front.inputs == null) {
-                    front.inputs = JSON.objectNode().put("type", "object");
-                    front.inputs.putObject("properties");
-                }
-                ObjectNode properties = (ObjectNode) front.inputs.get("properties");
-                if (!properties.has(name)) {
-                    properties.putObject(name).putNull("default");
-                }
+                optionalInput(front, name);
             }
         }
         if (first != null) {

@@ -76,6 +76,11 @@ final class ScriptCompiler {
         this.end = plan.label();
         this.dialogue = new Dialogue(plan);
         values.invocations = this::turnText;
+        String words = SchemaText.of(front.output);
+        JsonNode format = front.llmParams.get("response_format");
+        if (words != null && format != null && front.autoBuildOutputPrompt) {
+            dialogue.hint(SchemaText.hint(words), SchemaText.names(front.output));
+        }
         this.directives = new Directives(this);
         this.invocations = new Invocations(this);
     }
@@ -87,18 +92,20 @@ final class ScriptCompiler {
         return names;
     }
 
-    /** Whether {@code name} is a script this one may call: imported, or found by name (then it is offered too). */
-    boolean callable(String name, Pos pos) {
+    /**
+     * Whether {@code name} is a script this one may call: imported, or found by name (then it is offered too); null
+     * when there is none, JSON null when it is found but does not compile (a warning says why).
+     */
+    JsonNode callable(String name, Pos pos) {
         if (importedScripts().contains(name) || importedPlans.containsKey(name)) {
-            return true;
+            return com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
         }
-        JsonNode found = finder.apply(name, pos);
-        return found != null && !found.isNull();
+        return finder.apply(name, pos);
     }
 
     /** Compiles the script's steps (the document after the front matter, in the reference's list form). */
     void compile(PNode steps, Pos endPos) {
-        plan.prologueAssign(Dialogue.initial(), new Pos(1, 1), "line 1: no messages, no result yet");
+        plan.prologueAssign(dialogue.initial(), new Pos(1, 1), "line 1: no messages, no result yet");
         steps(steps, dialogue, null, true);
         plan.place(end);
         if (autoAnswer && dialogue.hasTurns()) {
@@ -387,6 +394,12 @@ final class ScriptCompiler {
             if (p == null) {
                 return;
             }
+            p.params().properties().forEach(param -> {
+                String v = param.getValue().asText();
+                if (v.startsWith("${") && v.endsWith("}")) {
+                    templates.reads().add(v.substring(2, v.length() - 1)); // [[V:temperature]] reads temperature
+                }
+            });
             JsonNode format = p.choices() == null ? null : Placeholder.enumSchema(p.choices());
             ObjectNode params = p.params();
             if (format != null) {
@@ -420,11 +433,23 @@ final class ScriptCompiler {
                 request.set(key, value);
             }
         }
+        JsonNode asked = request.get("response_format");
+        if (asked != null
+                && asked.isTextual()
+                && asked.asText().equals("json")
+                && front.output == null
+                && front.inputs != null
+                && front.inputs.path("properties").has("output")) {
+            request.put("response_format", "${output != null && output || 'json'}"); // the schema the caller gives
+        }
         JsonNode max = request.get("max_tokens");
         if (max == null) {
             request.put("max_tokens", DEFAULT_MAX_TOKENS);
         } else if (max.isNumber() && max.asDouble() <= 0) {
             request.remove("max_tokens"); // the reference's "no limit"
+        } else if (max.isTextual() && max.asText().matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*}")) {
+            String v = max.asText().substring(2, max.asText().length() - 1);
+            request.put("max_tokens", "${" + v + " != null && " + v + " > 0 && " + v + " || null}");
         }
         plan.calling("llm_generate", request, variable, pos, "line " + pos.line() + ": " + objective);
         dialogue.answered(variable, pos);

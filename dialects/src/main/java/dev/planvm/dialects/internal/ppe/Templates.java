@@ -157,12 +157,6 @@ final class Templates {
                 i = block.end();
                 continue;
             }
-            if (body.startsWith("((", i)
-                    && body.indexOf("))", i) > 0
-                    && body.substring(i, body.indexOf("))", i)).contains(":")) {
-                problems.error(pos, "logit bias '((text:bias))' is not supported");
-                return null;
-            }
             if (body.startsWith("{{", i)) {
                 boolean triple = body.startsWith("{{{", i);
                 String close = triple ? "}}}" : "}}";
@@ -172,7 +166,17 @@ final class Templates {
                     problems.error(pos, "'" + (triple ? "{{{" : "{{") + "' is not closed by '" + close + "'");
                     return null;
                 }
-                String expr = expression(body.substring(start, end), pos);
+                String inner = body.substring(start, end).strip();
+                String expr;
+                if (inner.equals("output")) {
+                    // the reference shows its output schema in words; a caller that knows them passes output__text
+                    String words = constants.outputWords();
+                    expr = words != null
+                            ? quote(words)
+                            : expression("output__text != null && output__text || output", pos);
+                } else {
+                    expr = expression(inner, pos);
+                }
                 if (expr == null) {
                     return null;
                 }
@@ -592,6 +596,11 @@ final class Templates {
     interface Constants {
         /** {@code name}'s front-matter value as Markdown ({@code | toMarkdown}), "null" when nothing sets it; null when unknown. */
         String markdown(String name);
+
+        /** The script's {@code output} schema in words ({@code {{output}}}), or null when it is not known now. */
+        default String outputWords() {
+            return null;
+        }
     }
 
     Constants constants = name -> null;
@@ -601,7 +610,8 @@ final class Templates {
         if (expr.startsWith("'") && expr.endsWith("'") && expr.indexOf('\'', 1) == expr.length() - 1) {
             return expr;
         }
-        return "(" + expr + " != null && [" + expr + "] || [''])[0]";
+        String e = expr.matches("[A-Za-z_][A-Za-z0-9_.]*") ? expr : "(" + expr + ")";
+        return "(" + e + " != null && [" + e + "] || [''])[0]";
     }
 
     private String checked(String translated, String source, Pos pos) {
