@@ -147,8 +147,13 @@ final class Dialogue {
         if (hint != null) {
             List<String> mentions = new java.util.ArrayList<>();
             for (String name : hintNames) {
-                for (String prefix : List.of("", " ", "* ", "# ", "## ", "**", "* **", "\"", "'", "* \"")) {
-                    mentions.add("contains(" + TEXT + ", " + Templates.quote("\n" + prefix + name) + ")");
+                for (String space : List.of("", "  ", "    ")) { // the reference's /^\s*(\* |#+ )?(\*\*)?['"]?name/m
+                    for (String mark : List.of("", "* ", "# ", "**")) {
+                        for (String quote : List.of("", "\"")) {
+                            mentions.add("contains(" + TEXT + ", " + Templates.quote("\n" + space + mark + quote + name)
+                                    + ")");
+                        }
+                    }
                 }
             }
             String needed = mentions.isEmpty() ? "true" : "!(" + String.join(" || ", mentions) + ")";

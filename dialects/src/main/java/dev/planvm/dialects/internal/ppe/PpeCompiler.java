@@ -92,6 +92,17 @@ public final class PpeCompiler {
             }
 
             @Override
+            public boolean isList(String name) {
+                return front.inputs != null
+                        && front.inputs
+                                .path("properties")
+                                .path(name)
+                                .path("type")
+                                .asText("")
+                                .equals("array");
+            }
+
+            @Override
             public String outputWords() {
                 return front.output != null && !options.inputs().contains("output")
                         ? SchemaText.of(front.output)

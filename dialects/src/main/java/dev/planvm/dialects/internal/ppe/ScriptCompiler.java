@@ -61,6 +61,9 @@ final class ScriptCompiler {
     java.util.function.BiFunction<String, Pos, JsonNode> finder = (name, pos) -> null;
     /** Whether a jump to the end was written. */
     boolean endUsed;
+    /** Whether the instructions that put the {@code output} input's schema in words are written. */
+    private boolean outputWords;
+
     /** Whether the AI answers by itself at the end when messages wait ({@code autoRunLLMIfPromptAvailable}). */
     boolean autoAnswer = true;
 
@@ -227,6 +230,10 @@ final class ScriptCompiler {
             invocations.chain(text, s.pos(), dialogue, loop, atEnd, directives);
             return;
         }
+        if (text.equals("---") || text.equals("***")) {
+            dialogue.initDone(false, s.pos()); // a '- ---' step in a list: a new dialogue
+            return;
+        }
         if (text.equals("$initDone") || text.equals("$initDone(force=true)")) {
             dialogue.initDone(text.endsWith("(force=true)"), s.pos());
             return;
@@ -268,6 +275,14 @@ final class ScriptCompiler {
      * script first and shows its result. Null after a problem.
      */
     private String turnText(String raw, Pos pos) {
+        if (raw.contains("{{output}}")
+                && !outputWords
+                && templates.constants.outputWords() == null
+                && front.inputs != null
+                && front.inputs.path("properties").has("output")) {
+            outputWords = true;
+            OutputWords.emit(plan, pos);
+        }
         templates.blocks = blocks;
         try {
             return turnTemplate(raw, pos);

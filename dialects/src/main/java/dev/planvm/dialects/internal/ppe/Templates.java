@@ -173,7 +173,13 @@ final class Templates {
                     String words = constants.outputWords();
                     expr = words != null
                             ? quote(words)
-                            : expression("output__text != null && output__text || output", pos);
+                            : expression(
+                                    "output__text != null && output__text || output__words != null && output__words"
+                                            + " || output",
+                                    pos);
+                } else if (inner.matches("[A-Za-z_][A-Za-z0-9_]*") && constants.isList(inner)) {
+                    // a list shows its elements joined by commas, as JavaScript's text of an array
+                    expr = expression(inner + " != null && join(" + inner + ", ',') || ''", pos);
                 } else {
                     expr = expression(inner, pos);
                 }
@@ -600,6 +606,11 @@ final class Templates {
         /** The script's {@code output} schema in words ({@code {{output}}}), or null when it is not known now. */
         default String outputWords() {
             return null;
+        }
+
+        /** Whether {@code name} is an input declared a list ({@code type: array}): shown as JavaScript shows one. */
+        default boolean isList(String name) {
+            return false;
         }
     }
 
