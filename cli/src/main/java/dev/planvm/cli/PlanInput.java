@@ -70,7 +70,7 @@ final class PlanInput {
 
     /** Loads a plan tool's file, of any dialect. */
     static LoadResult loadPlanTool(Path file) {
-        return PlanSources.of(new PlanLoader()).load(file, null);
+        return PlanSources.of(new PlanLoader()).loadTool(file, null);
     }
 
     /**

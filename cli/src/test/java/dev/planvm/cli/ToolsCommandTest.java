@@ -32,7 +32,8 @@ class ToolsCommandTest {
         }
         assertThat(tool).as("llm_generate among " + document.path("tools")).isNotNull();
         assertThat(tool.path("description").asText()).isNotBlank();
-        assertThat(tool.at("/params_schema/required/0").asText()).isEqualTo("prompt");
+        assertThat(tool.at("/params_schema/anyOf/0/required/0").asText()).isEqualTo("prompt");
+        assertThat(tool.at("/params_schema/anyOf/1/required/0").asText()).isEqualTo("messages");
         assertThat(document.path("unavailable").has("llm_generate")).isFalse();
         assertThat(document.at("/unavailable/vector_search").asText()).startsWith("no knowledge base is configured");
         CliRun text = CliRun.withEnvironment(Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), "tools");

@@ -119,6 +119,29 @@ public final class PlanSources {
     }
 
     /**
+     * Loads {@code file} as a plan tool, one that other plans call with its inputs: as {@link #load(Path, Dialect)},
+     * but a PPE script's declared inputs count as given (the caller gives them, or their defaults apply), so the
+     * script does not start by setting the ones it was not given to null, as a script run by itself does.
+     */
+    public LoadResult loadTool(Path file, Dialect dialect) {
+        Dialect d = dialectOf(
+                file.getFileName() == null
+                        ? file.toString()
+                        : file.getFileName().toString(),
+                dialect);
+        if (d != Dialect.PPE) {
+            return load(file, dialect);
+        }
+        Compiled first = compiler(d).compile(file);
+        if (first.plan() == null) {
+            return first.load(loader, file.toString());
+        }
+        java.util.Set<String> declared = new java.util.HashSet<>(options.inputs());
+        first.plan().path("inputs").path("properties").fieldNames().forEachRemaining(declared::add);
+        return DialectCompiler.of(d, options.withInputs(declared)).compile(file).load(loader, file.toString());
+    }
+
+    /**
      * Loads a plan from a stream (standard input), read up to the size limit, in {@code dialect}
      * ({@code null}: the one {@code source}'s extension selects, JSON for {@code <stdin>}).
      */

@@ -22,7 +22,10 @@ import java.util.Set;
  *       ({@code {"type": "json_object"}}, {@code {"type": "json_schema", ...}}) mean the same. Any other string
  *       (StackVM plans write e.g. {@code "English"}) asks for text, as StackVM does;
  *   <li>{@code temperature} (0 to 2), {@code max_tokens} (at least 1), {@code model} (a model name the
- *       configured server offers): passed on as they are.
+ *       configured server offers), {@code stop} (texts that end the answer): passed on as they are;
+ *   <li>{@code messages}: a whole conversation, {@code [{"role": "system" | "user" | "assistant", "content":
+ *       text}, ...]}, sent as chat messages in order (a last assistant message is the start of the answer);
+ *       {@code prompt}, when also given, is a user message after them. One of the two is needed.
  * </ul>
  *
  * When the output goes to two or more variables, their names become the required keys of the JSON object asked
@@ -36,7 +39,17 @@ record GenerateRequest(
         ObjectNode schema,
         Double temperature,
         Integer maxTokens,
-        String model) {
+        String model,
+        List<Turn> messages,
+        List<String> stop) {
+
+    /** One message of {@code messages}. */
+    record Turn(String role, String content) {}
+
+    /** The most messages and stop texts read. */
+    private static final int MAX_MESSAGES = 10_000;
+
+    private static final int MAX_STOP = 16;
 
     /** How the answer is asked for and read. */
     enum Format {
@@ -89,20 +102,69 @@ record GenerateRequest(
                 format = Format.JSON;
             }
         }
+        List<Turn> messages = messages(params.get("messages"));
+        JsonNode prompt = params.get("prompt");
+        if (messages.isEmpty() && (prompt == null || prompt.isNull())) {
+            throw ToolException.permanent("llm_generate needs 'prompt' or 'messages'");
+        }
         return new GenerateRequest(
-                params.path("prompt").asText(),
+                prompt == null || prompt.isNull() ? null : prompt.asText(),
                 params.get("context"),
                 system,
                 format,
                 schema,
                 temperature,
                 maxTokens,
-                model);
+                model,
+                messages,
+                stop(params.get("stop")));
+    }
+
+    private static List<Turn> messages(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray() || node.size() > MAX_MESSAGES) {
+            throw ToolException.permanent(
+                    "messages must be a list of at most " + MAX_MESSAGES + " {role, content} objects");
+        }
+        List<Turn> turns = new java.util.ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode m = node.get(i);
+            String role = m.path("role").asText("");
+            JsonNode content = m.path("content");
+            if (!Set.of("system", "user", "assistant").contains(role)) {
+                throw ToolException.permanent(
+                        "messages[" + i + "].role must be system, user or assistant, not '" + role + "'");
+            }
+            turns.add(new Turn(
+                    role,
+                    content.isTextual()
+                            ? content.asText()
+                            : content.isMissingNode() || content.isNull() ? "" : content.toString()));
+        }
+        return List.copyOf(turns);
+    }
+
+    private static List<String> stop(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (node.isTextual()) {
+            return List.of(node.asText());
+        }
+        if (!node.isArray() || node.size() > MAX_STOP) {
+            throw ToolException.permanent("stop must be a text or a list of at most " + MAX_STOP + " texts");
+        }
+        List<String> texts = new java.util.ArrayList<>();
+        node.forEach(t -> texts.add(t.asText()));
+        return List.copyOf(texts);
     }
 
     /** This request asking for {@code otherModel} (null: the route's configured model). */
     GenerateRequest withModel(String otherModel) {
-        return new GenerateRequest(prompt, context, system, format, schema, temperature, maxTokens, otherModel);
+        return new GenerateRequest(
+                prompt, context, system, format, schema, temperature, maxTokens, otherModel, messages, stop);
     }
 
     /** Whether the answer must be one JSON object with {@code keys} (a JSON request for two or more variables). */

@@ -127,6 +127,9 @@ record LlmClient(ChatModel model, LlmFailures failures, LlmProvider provider) {
         if (options != null && options.model() != null) {
             request.modelName(options.model());
         }
+        if (options != null && !options.stop().isEmpty()) {
+            request.stopSequences(options.stop());
+        }
         long start = System.nanoTime();
         ChatResponse response;
         try {

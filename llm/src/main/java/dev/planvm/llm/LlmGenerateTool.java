@@ -1,6 +1,7 @@
 package dev.planvm.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -77,7 +78,8 @@ public final class LlmGenerateTool implements Tool {
 
     @Override
     public String description() {
-        return "Asks the configured LLM: sends 'prompt' (and 'context', when given; 'system' first) and returns "
+        return "Asks the configured LLM: sends 'prompt' (and 'context', when given; 'system' first), or a whole"
+                + " conversation as 'messages', and returns "
                 + "the answer as text; as JSON with response_format \"json\" (an object with the output variables' "
                 + "names as keys when the output goes to two or more); as JSON that fits response_format when it is "
                 + "a JSON Schema. temperature, max_tokens and model tune the request.";
@@ -102,7 +104,9 @@ public final class LlmGenerateTool implements Tool {
                 .put("type", "number")
                 .put("minimum", 0)
                 .put("maximum", 2);
-        properties.putObject("max_tokens").put("type", "integer").put("minimum", 1);
+        ObjectNode maxTokens = properties.putObject("max_tokens");
+        maxTokens.putArray("type").add("integer").add("null"); // null: no limit
+        maxTokens.put("minimum", 1);
         properties
                 .putObject("model")
                 .put("type", "string")
@@ -110,7 +114,28 @@ public final class LlmGenerateTool implements Tool {
                         "description",
                         "a model of the configured provider, provider:model (anthropic:claude-haiku-4-5, "
                                 + "ollama:llama3.2), or a named model of planvm.json");
-        schema.putArray("required").add("prompt");
+        ObjectNode stop = properties.putObject("stop");
+        stop.putArray("type").add("string").add("array");
+        stop.put("description", "texts that end the answer");
+        ObjectNode conversation = properties.putObject("messages");
+        conversation.put("type", "array");
+        conversation.put(
+                "description",
+                "a whole conversation, sent as chat messages in order (a last assistant message starts the answer);"
+                        + " 'prompt', when also given, follows as a user message");
+        ObjectNode turn = conversation.putObject("items");
+        turn.put("type", "object");
+        turn.putObject("properties")
+                .putObject("role")
+                .putArray("enum")
+                .add("system")
+                .add("user")
+                .add("assistant");
+        ((ObjectNode) turn.get("properties")).putObject("content").put("type", "string");
+        turn.putArray("required").add("role").add("content");
+        ArrayNode oneOf = schema.putArray("anyOf");
+        oneOf.addObject().putArray("required").add("prompt");
+        oneOf.addObject().putArray("required").add("messages");
         return schema;
     }
 
@@ -126,7 +151,17 @@ public final class LlmGenerateTool implements Tool {
             messages.add(SystemMessage.from("Respond with one JSON object with exactly these keys: "
                     + String.join(", ", keys) + ". Write nothing outside the object."));
         }
-        messages.add(UserMessage.from(LlmText.withContext(request.prompt(), request.context())));
+        for (GenerateRequest.Turn turn : request.messages()) {
+            messages.add(
+                    switch (turn.role()) {
+                        case "system" -> SystemMessage.from(turn.content());
+                        case "assistant" -> AiMessage.from(turn.content());
+                        default -> UserMessage.from(turn.content());
+                    });
+        }
+        if (request.prompt() != null) {
+            messages.add(UserMessage.from(LlmText.withContext(request.prompt(), request.context())));
+        }
         Route route = route(request);
         GenerateRequest options = request.withModel(route.model());
         return switch (request.format()) {

@@ -1,5 +1,6 @@
 package dev.planvm.llm;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -107,6 +108,18 @@ public enum LlmProvider {
     /** The model used when none is named, or empty when one must be (Azure: the deployment). */
     public Optional<String> defaultModel() {
         return Optional.ofNullable(defaultModel);
+    }
+
+    /**
+     * {@code schema} as this provider's structured output takes it (a copy; the plan's schema is unchanged): OpenAI
+     * and Azure OpenAI's strict form closes every object ({@code additionalProperties: false}) and requires every
+     * property, optional ones made nullable; Anthropic's and Gemini's keep the keywords they take and note the others
+     * in the description. What a request to this provider carries, and what a conformance test compares.
+     *
+     * @throws dev.planvm.tools.ToolException (permanent) naming the provider, when it cannot take the schema at all
+     */
+    public ObjectNode structuredOutputSchema(ObjectNode schema) {
+        return SchemaForms.form(this, schema);
     }
 
     /** Whether requests need a key: every provider but Ollama, and OpenAI-compatible servers at a base URL. */

@@ -62,6 +62,35 @@ class LlmGenerateParamsTest {
     }
 
     @Test
+    void messages_are_sent_as_the_conversation_in_order_ending_on_the_answer_begun() {
+        server.reply("Paris.");
+        JsonNode answer = tool.invoke(
+                params("{\"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"},"
+                        + " {\"role\": \"user\", \"content\": \"Capital of France?\"},"
+                        + " {\"role\": \"assistant\", \"content\": \"The capital is \"}]}"),
+                WHOLE);
+        assertThat(answer.asText()).isEqualTo("Paris.");
+        JsonNode messages = request(0).path("messages");
+        assertThat(messages).hasSize(3);
+        assertThat(messages.findValuesAsText("role")).containsExactly("system", "user", "assistant");
+        assertThat(messages.get(2).path("content").asText()).isEqualTo("The capital is ");
+    }
+
+    @Test
+    void stop_texts_reach_the_server_and_neither_prompt_nor_messages_is_refused() {
+        server.reply("ok");
+        tool.invoke(params("{\"prompt\": \"Hi\", \"stop\": [\"<|END|>\"]}"), WHOLE);
+        assertThat(request(0).path("stop").get(0).asText()).isEqualTo("<|END|>");
+        assertThatThrownBy(() -> tool.invoke(params("{\"temperature\": 0.2}"), WHOLE))
+                .isInstanceOf(ToolException.class)
+                .hasMessageContaining("'prompt' or 'messages'");
+        assertThatThrownBy(
+                        () -> tool.invoke(params("{\"messages\": [{\"role\": \"tool\", \"content\": \"x\"}]}"), WHOLE))
+                .isInstanceOf(ToolException.class)
+                .hasMessageContaining("messages[0].role");
+    }
+
+    @Test
     void temperature_max_tokens_and_model_reach_the_server_and_are_absent_when_not_given() {
         server.reply("ok").reply("ok");
         tool.invoke(

@@ -163,7 +163,8 @@ class ProviderTableTest {
 
     private static String temperature(LlmProvider provider) {
         LlmClient client = new LlmClient(new Recording(), LlmFailures.unknownServer(), provider);
-        GenerateRequest hot = new GenerateRequest("p", null, null, GenerateRequest.Format.TEXT, null, 1.5, null, null);
+        GenerateRequest hot = new GenerateRequest(
+                "p", null, null, GenerateRequest.Format.TEXT, null, 1.5, null, null, List.of(), List.of());
         try {
             client.ask(List.of(UserMessage.from("p")), client.prepare(AnswerShape.TEXT), hot, CallEvents.NONE);
             return "0 to 2";

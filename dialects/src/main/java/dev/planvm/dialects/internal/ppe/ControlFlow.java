@@ -234,11 +234,7 @@ final class ControlFlow {
         String k = key.value();
         String cond;
         if (k.equals("$match")) {
-            if (script.result == null) {
-                problems.error(pos, "$match without a condition matches the last result, and there is none yet");
-                return;
-            }
-            cond = script.result.asText().substring(2, script.result.asText().length() - 1);
+            cond = Dialogue.LATEST;
         } else if (k.startsWith("$match(") && k.endsWith(")")) {
             String inner = k.substring(7, k.length() - 1);
             if (inner.contains(",")) {

@@ -127,7 +127,17 @@ final class Directives {
             }
         }
         if (!assigned.isEmpty()) {
-            script.plan.assign(assigned, pos, "line " + pos.line() + ": $set " + String.join(", ", names(assigned)));
+            List<String> names = names(assigned);
+            script.plan.assign(assigned, pos, "line " + pos.line() + ": $set " + String.join(", ", names));
+            ObjectNode latest = JSON.objectNode();
+            if (names.size() == 1) {
+                latest.put(Dialogue.LATEST, "${" + names.get(0) + "}");
+            } else {
+                ObjectNode all = latest.putObject(Dialogue.LATEST);
+                names.forEach(n -> all.put(n, "${" + n + "}"));
+            }
+            script.plan.assign(latest, pos, "line " + pos.line() + ": $set's result");
+            script.resultChanged();
         }
     }
 
@@ -140,15 +150,18 @@ final class Directives {
         return value == null ? TextNode.valueOf("") : script.values.value(value);
     }
 
+    /** {@code $echo} sets the result; {@code $print} only shows a value (in the trace, as {@code printed}). */
     private void echo(String name, Pos pos, PNode value) {
         JsonNode v = valueOf(value);
         if (v == null) {
             return;
         }
         ObjectNode assigned = JSON.objectNode();
-        assigned.set("echo", v);
+        assigned.set(name.equals("$print") ? "printed" : Dialogue.LATEST, v);
         script.plan.assign(assigned, pos, "line " + pos.line() + ": " + name);
-        script.result = TextNode.valueOf("${echo}");
+        if (!name.equals("$print")) {
+            script.resultChanged();
+        }
     }
 
     private void format(Pos pos, PNode value) {
@@ -203,24 +216,24 @@ final class Directives {
         }
         ObjectNode assigned = JSON.objectNode();
         assigned.set("formatted", v);
+        assigned.put(Dialogue.LATEST, "${formatted}");
         script.plan.assign(assigned, pos, "line " + pos.line() + ": $format");
-        script.result = TextNode.valueOf("${formatted}");
+        script.resultChanged();
     }
 
+    /** {@code $ret value} makes the value the result and ends the script; a bare {@code $ret} keeps the result. */
     private void ret(Pos pos, PNode value, boolean atEnd) {
-        JsonNode v = value == null ? script.result : script.values.value(value);
-        if (v == null) {
-            if (value == null) {
-                problems.error(pos, "$ret without a value returns the last result, and there is none yet");
+        if (value != null) {
+            JsonNode v = script.values.value(value);
+            if (v == null) {
+                return;
             }
-            return;
+            ObjectNode assigned = JSON.objectNode();
+            assigned.set(Dialogue.LATEST, v);
+            script.plan.assign(assigned, pos, "line " + pos.line() + ": $ret");
+            script.resultChanged();
         }
-        ObjectNode assigned = JSON.objectNode();
-        assigned.set("final_answer", v);
-        script.plan.assign(assigned, pos, "line " + pos.line() + ": $ret");
-        if (atEnd) {
-            script.returned = true;
-        } else {
+        if (!atEnd) {
             script.jumpToEnd(pos, "$ret ends the script");
         }
     }
@@ -291,7 +304,7 @@ final class Directives {
 
     private void answer(Pos pos, ObjectNode params, Dialogue dialogue) {
         script.ai("RESPONSE", params, dialogue, "", pos, "$AI: the AI answers");
-        dialogue.add("assistant", "${RESPONSE}");
+        dialogue.addAnswer("RESPONSE", pos);
     }
 
     private void tool(Pos pos, PNode value, Dialogue dialogue) {
@@ -327,6 +340,9 @@ final class Directives {
             }
         }
         script.plan.calling("" + name, params, "TOOL_RESULT", pos, "line " + pos.line() + ": $tool " + name);
-        script.result = TextNode.valueOf("${TOOL_RESULT}");
+        ObjectNode latest = JSON.objectNode();
+        latest.put(Dialogue.LATEST, "${TOOL_RESULT}");
+        script.plan.assign(latest, pos, "line " + pos.line() + ": $tool's result");
+        script.resultChanged();
     }
 }

@@ -34,6 +34,9 @@ final class FrontMatter {
             Set.of("stream", "timeout", "maxRetry", "continueOnLengthLimit", "minTailRepeatCount", "llmStream");
 
     String name;
+    /** The script's id: its file's base name ({@code name} when the script does not set one). */
+    String id;
+
     String description;
     ObjectNode inputs;
     JsonNode output;
@@ -43,6 +46,17 @@ final class FrontMatter {
     final Map<String, PNode> defaults = new LinkedHashMap<>();
     /** The scripts imported as plan tools, in file order. */
     final List<Import> imports = new ArrayList<>();
+    /** {@code prompt.messages}: the messages the conversation starts with, as turns ({@code role: content}). */
+    final List<PNode> promptMessages = new ArrayList<>();
+    /** {@code autoRunLLMIfPromptAvailable} (default true): the AI answers by itself when the script ends. */
+    boolean autoAnswer = true;
+    /**
+     * {@code prompt.add_generation_prompt} (default true): the answer is a message of its own; when false, it
+     * continues a last assistant message (the result is that message's text and the answer).
+     */
+    boolean generationPrompt = true;
+    /** {@code autoBuildOutputPrompt} (default true): the reference's JSON-schema note is added when it asks for JSON. */
+    boolean autoBuildOutputPrompt = true;
 
     /**
      * An imported script.
@@ -84,7 +98,8 @@ final class FrontMatter {
                 case "output" -> fm.output = values.literal(e.value());
                 case "parameters" -> parameters = e.value();
                 case "name" -> {
-                    fm.name = text(e.value(), fm.name);
+                    String named = text(e.value(), fm.name);
+                    fm.name = TOOL_NAME.matcher(named).matches() ? named : fm.name;
                     fm.defaults.put(key, e.value());
                 }
                 case "description" -> {
@@ -106,17 +121,27 @@ final class FrontMatter {
                                     + " [script.ai.yaml]')");
                 case "extends" ->
                     problems.error(pos, "'extends' is not supported: script inheritance is not supported");
-                case "tools", "permissions" ->
+                case "permissions" ->
+                    problems.warning(
+                            pos,
+                            "'permissions' (the tools the AI may call on its own) is ignored: planvm's AI calls no"
+                                    + " tools; allow the tools $tool calls with --allow-tools");
+                case "tools" ->
                     problems.error(
                             pos,
                             "'" + key + "' (tools the AI may call on its own) is not supported: call a configured tool"
                                     + " with $tool, and allow tools with --allow-tools");
-                case "roles", "character" -> problems.error(pos, "group chat ('" + key + "') is not supported");
-                case "prompt",
-                        "completion_delimiter",
-                        "shouldThink",
+                case "prompt" -> fm.prompt(e.value());
+                case "completion_delimiter" -> {
+                    String delimiter = text(e.value(), "");
+                    if (!delimiter.isEmpty()) {
+                        fm.llmParams.putArray("stop").add(delimiter);
+                    }
+                    fm.defaults.put(key, e.value());
+                }
+                case "autoRunLLMIfPromptAvailable" -> fm.autoAnswer = !"false".equals(text(e.value(), "true"));
+                case "shouldThink",
                         "forceJson",
-                        "autoRunLLMIfPromptAvailable",
                         "shouldAppendResponse",
                         "disableLlmRequest",
                         "llmReturnResult",
@@ -135,6 +160,7 @@ final class FrontMatter {
         }
         if (fm.inputs != null) {
             fm.inputDefaults();
+            fm.absentInputs();
         }
         return fm;
     }
@@ -227,18 +253,66 @@ final class FrontMatter {
     /** The names a plan tool may have (as {@code PlanSignature} reads them). */
     static final java.util.regex.Pattern TOOL_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
 
-    private void type(PNode value) {
-        String type = text(value, "");
-        if (type.equals("lib")) {
+    /**
+     * {@code prompt}: {@code messages} ({@code [{role, content}]}) start the conversation; {@code stop_words} are
+     * stop texts; the other settings ({@code add_generation_prompt}) change nothing planvm sends.
+     */
+    private void prompt(PNode node) {
+        if (!(node instanceof PNode.Mapping m)) {
+            if (!(node instanceof PNode.Scalar s && s.value().isEmpty())) {
+                problems.error(node.pos(), "'prompt' is a mapping (messages, add_generation_prompt)");
+            }
             return;
         }
-        problems.error(
-                value.pos(),
-                switch (type) {
-                    case "char" -> "characters (type: char) are not supported";
-                    case "type" -> "type scripts (type: type) are not supported: script inheritance is not supported";
-                    default -> "script inheritance (type: " + type + ") is not supported";
-                });
+        for (PNode.Entry e : m.entries()) {
+            switch (e.key().value()) {
+                case "messages" -> {
+                    if (e.value() instanceof PNode.Sequence seq) {
+                        for (PNode item : seq.items()) {
+                            promptMessage(item);
+                        }
+                    } else if (!(e.value() instanceof PNode.Scalar s
+                            && s.value().isEmpty())) {
+                        problems.error(e.value().pos(), "prompt.messages is a list of {role, content}");
+                    }
+                }
+                case "stop_words" -> {
+                    JsonNode words = values.literal(e.value());
+                    if (words != null && words.isArray() && !words.isEmpty()) {
+                        ArrayNode stop =
+                                llmParams.has("stop") ? (ArrayNode) llmParams.get("stop") : llmParams.putArray("stop");
+                        words.forEach(stop::add);
+                    }
+                }
+                case "add_generation_prompt" -> generationPrompt = !"false".equals(text(e.value(), "true"));
+                default -> {} // nothing else planvm sends depends on them
+            }
+        }
+    }
+
+    private void promptMessage(PNode item) {
+        if (item instanceof PNode.Mapping message) {
+            PNode.Scalar role = null;
+            PNode content = null;
+            for (PNode.Entry f : message.entries()) {
+                if (f.key().value().equals("role") && f.value() instanceof PNode.Scalar r) {
+                    role = r;
+                } else if (f.key().value().equals("content")) {
+                    content = f.value();
+                }
+            }
+            if (role != null && content != null) {
+                PNode.Scalar key = new PNode.Scalar(role.value(), role.pos(), true, null);
+                promptMessages.add(new PNode.Mapping(List.of(new PNode.Entry(key, content)), message.pos(), null));
+                return;
+            }
+        }
+        problems.error(item.pos(), "a message of prompt.messages is {role: system|user|assistant, content: text}");
+    }
+
+    /** {@code type: lib} and {@code type: type} are metadata; any other type was inherited ({@link Inheritance}). */
+    private void type(PNode value) {
+        // nothing to do: Inheritance has merged the type's settings and steps
     }
 
     /** {@code input}: a list of names or {@code name: {required, description, type, default, ...}}. */
@@ -336,6 +410,20 @@ final class FrontMatter {
         });
     }
 
+    /**
+     * An optional input with no default is null when the caller does not give it ({@code "default": null}), as an
+     * undefined value in the reference: a template shows it as empty text.
+     */
+    private void absentInputs() {
+        java.util.Set<String> required = new java.util.HashSet<>();
+        inputs.path("required").forEach(r -> required.add(r.asText()));
+        inputs.path("properties").properties().forEach(p -> {
+            if (!p.getValue().has("default") && !required.contains(p.getKey())) {
+                ((ObjectNode) p.getValue()).putNull("default");
+            }
+        });
+    }
+
     /** {@code parameters}: the llm_generate params every AI call starts from. */
     private void parameters(PNode node) {
         JsonNode params = values.literal(node);
@@ -362,6 +450,14 @@ final class FrontMatter {
                 llmParams.set(key, field.getValue());
             } else if (IGNORED_PARAMS.contains(key)) {
                 problems.warning(pos, "the parameter '" + key + "' is ignored: planvm does not stream answers");
+            } else if (key.equals("autoBuildOutputPrompt")) {
+                autoBuildOutputPrompt = field.getValue().asBoolean(true);
+            } else if (key.equals("memoized")) {
+                problems.warning(pos, "the parameter 'memoized' is ignored: planvm runs each call");
+            } else if (key.equals("stop") || key.equals("stop_words")) {
+                if (field.getValue().isArray() && !field.getValue().isEmpty()) {
+                    llmParams.set("stop", field.getValue());
+                }
             } else {
                 problems.error(
                         pos,

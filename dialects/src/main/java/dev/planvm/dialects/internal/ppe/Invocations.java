@@ -72,6 +72,10 @@ final class Invocations {
         if (call == null) {
             return null;
         }
+        if (call.tool() == null) {
+            // no such script: the reference shows the text as written; a broken one fails the step
+            return call.params() == null ? Templates.quote("[[" + inner + "]]") : Dialogue.LATEST;
+        }
         String variable = variable(call.tool());
         PlanBuilder.Label skip = null;
         if (guard != null) {
@@ -105,6 +109,10 @@ final class Invocations {
             Matcher directive = DIRECTIVE.matcher(link);
             if (directive.matches()) {
                 String name = directive.group(1);
+                if (name.equals("set")) {
+                    setLink(directive.group(2), previous, pos);
+                    continue;
+                }
                 if (!List.of("print", "echo", "ret", "return").contains(name)) {
                     problems.error(
                             pos,
@@ -116,33 +124,21 @@ final class Invocations {
                     directives.call(name, directive.group(2), pos, dialogue, loop, atEnd && last);
                     continue;
                 }
-                if (previous == null) {
-                    problems.error(pos, "'-> $" + name + "' passes on the result before it, and there is none yet");
-                    return;
-                }
-                ObjectNode assigned = JSON.objectNode();
-                if (name.equals("print") || name.equals("echo")) {
-                    assigned.set("echo", previous);
-                    script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $" + name);
-                    script.result = TextNode.valueOf("${echo}");
-                } else {
-                    assigned.set("final_answer", previous);
-                    script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $" + name);
-                    if (atEnd && last) {
-                        script.returned = true;
-                    } else {
-                        script.jumpToEnd(pos, "$" + name + " ends the script");
-                    }
+                if (name.equals("print")) {
+                    ObjectNode assigned = JSON.objectNode();
+                    assigned.set("printed", previous);
+                    script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $print");
+                } else if (!name.equals("echo") && !(atEnd && last)) {
+                    script.jumpToEnd(pos, "$" + name + " ends the script");
                 }
                 continue;
-            }
-            if (previous == null) {
-                problems.error(pos, "a chain ('->') passes on the result before it, and there is none yet");
-                return;
             }
             Call call = call(link, spread(link, previous), pos, "-> " + link);
             if (call == null) {
                 return;
+            }
+            if (call.tool() == null) {
+                continue;
             }
             script.plan.calling(call.tool(), call.params(), LATEST, pos, "line " + pos.line() + ": -> " + call.tool());
             script.result = TextNode.valueOf("${" + LATEST + "}");
@@ -153,6 +149,23 @@ final class Invocations {
                 script.typed(output);
             }
         }
+    }
+
+    /** {@code -> $set('name')}: the result before it is also kept in {@code name}, and passed on. */
+    private void setLink(String args, JsonNode previous, Pos pos) {
+        String name = args == null ? "" : args.strip();
+        if (name.length() >= 2
+                && (name.startsWith("'") || name.startsWith("\""))
+                && name.endsWith(name.substring(0, 1))) {
+            name = name.substring(1, name.length() - 1);
+        }
+        if (!ScriptCompiler.NAME.matcher(name).matches()) {
+            problems.error(pos, "'-> $set(...)' takes the name of a variable to keep the result in: -> $set('name')");
+            return;
+        }
+        ObjectNode assigned = JSON.objectNode();
+        assigned.set(name, previous);
+        script.plan.assign(assigned, pos, "line " + pos.line() + ": -> $set('" + name + "')");
     }
 
     /**
@@ -187,21 +200,33 @@ final class Invocations {
 
     /** {@code name(args)} of an imported script, given {@code passed} (may be null) before its own arguments. */
     private Call call(String text, ObjectNode passed, Pos pos, String written) {
+        boolean invocation = written.startsWith("[[@");
         Matcher m = CALL.matcher(text.strip());
         if (!m.matches()) {
             problems.error(pos, "'" + written + "' is not a call of an imported script: write script(name=value, ...)");
             return null;
         }
         String tool = m.group(1);
-        if (!script.importedScripts().contains(tool)) {
-            problems.error(
-                    pos,
-                    "'" + tool + "' is not an imported script: import it in the front matter (import: ["
-                            + tool + ".ai.yaml])"
-                            + (script.importedScripts().isEmpty()
-                                    ? ""
-                                    : "; imported: " + String.join(", ", script.importedScripts())));
-            return null;
+        JsonNode callable = script.callable(tool, pos);
+        if (callable == null || callable.isNull()) {
+            if (problems.hasErrors()) {
+                return null;
+            }
+            if (callable == null) {
+                if (invocation) {
+                    return new Call(null, null); // the reference shows [[@name(...)]] as it is written
+                }
+                problems.warning(
+                        pos,
+                        "the script '" + tool + "' is not found: not imported, not in planvm's library, no " + tool
+                                + ".ai.yaml beside this script; the step fails when it runs");
+            }
+            script.failWhenRun(
+                    callable == null
+                            ? "no script '" + tool + "' (not imported, not built in, not beside this script)"
+                            : "the script '" + tool + "' does not compile",
+                    pos);
+            return new Call(null, JSON.objectNode());
         }
         ObjectNode params = passed == null ? JSON.objectNode() : passed;
         String args = m.group(2);
@@ -217,6 +242,9 @@ final class Invocations {
             if (named.matches()) {
                 name = named.group(1);
                 value = named.group(2).strip();
+            } else if (a.matches("[A-Za-z_][A-Za-z0-9_]*") && declares(tool, a)) {
+                name = a; // f(lang) passes lang when f declares it, as {lang} in JavaScript
+                value = a;
             } else {
                 if (positional) {
                     problems.error(
@@ -227,13 +255,28 @@ final class Invocations {
                 name = "content";
                 value = a;
             }
-            JsonNode v = value(value, pos);
+            JsonNode v = passed != null && value.equals("content")
+                    // in a chain, content is the result passed on (the script's own content before any result)
+                    ? JSON.textNode("${(" + LATEST + " != null && [" + LATEST + "] || [content])[0]}")
+                    : value(value, pos);
             if (v == null) {
                 return null;
             }
             params.set(name, v);
+            if (name.equals("output") && v.asText().equals("${output}")) {
+                String words = SchemaText.of(script.front.output);
+                if (words != null) {
+                    params.put("output__text", words); // the schema in words, which the called script shows
+                }
+            }
         }
         return new Call(tool, params);
+    }
+
+    /** Whether the script {@code tool} declares the input {@code name}. */
+    private boolean declares(String tool, String name) {
+        JsonNode plan = script.importedPlans.get(tool);
+        return plan != null && plan.path("inputs").path("properties").has(name) && !name.equals("content");
     }
 
     /** An argument's value: quoted text as written, a number, boolean or null, else an expression. */

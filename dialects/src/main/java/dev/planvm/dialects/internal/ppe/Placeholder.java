@@ -63,7 +63,11 @@ record Placeholder(String variable, ObjectNode params, List<String> choices) {
         for (String pair : rest.split(",")) {
             int eq = pair.indexOf('=');
             String key = (eq < 0 ? pair : pair.substring(0, eq)).strip();
-            if (eq < 0 || !(key.equals("temperature") || key.equals("max_tokens") || key.equals("model"))) {
+            if (eq < 0) {
+                pair = key + "=" + key; // [[V:temperature]]: the variable of that name
+                eq = key.length();
+            }
+            if (!(key.equals("temperature") || key.equals("max_tokens") || key.equals("model"))) {
                 problems.error(
                         pos,
                         "'" + pair.strip() + "' in '[[" + inner + "]]' is not supported: write temperature=...,"
@@ -81,6 +85,9 @@ record Placeholder(String variable, ObjectNode params, List<String> choices) {
             return JSON.textNode(v.substring(1, v.length() - 1));
         }
         JsonNode typed = Values.typed(new PNode.Scalar(v, new Pos(1, 1), true, null));
+        if (typed == null && v.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            return JSON.textNode("${" + v + "}"); // a variable's value
+        }
         return typed != null ? typed : JSON.textNode(v);
     }
 

@@ -110,6 +110,22 @@ final class PlanBuilder {
         steps.add(step);
     }
 
+    /** The variables the instructions so far write (assign keys, call outputs). */
+    java.util.Set<String> written() {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (List<Step> list : List.of(prologue, steps)) {
+            for (Step step : list) {
+                ObjectNode parameters = (ObjectNode) step.instruction.get("parameters");
+                switch (step.instruction.path("type").asText()) {
+                    case "assign" -> parameters.fieldNames().forEachRemaining(names::add);
+                    case "calling" -> names.add(parameters.path("output_vars").asText());
+                    default -> {}
+                }
+            }
+        }
+        return names;
+    }
+
     /** Whether the plan grew past the instruction limit (nothing more is written). */
     boolean overflow() {
         return overflow;

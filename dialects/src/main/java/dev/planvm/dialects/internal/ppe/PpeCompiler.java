@@ -47,11 +47,11 @@ public final class PpeCompiler {
      * every script it imports, as plan tools ({@link CompileResult#imports()}).
      */
     public static CompileResult compile(String source, String fileName, Path file, FrontEndOptions options) {
-        return compile(source, fileName, file, options, new Imports());
+        return compile(source, fileName, file, options, new Imports(), false);
     }
 
     private static CompileResult compile(
-            String source, String fileName, Path file, FrontEndOptions options, Imports context) {
+            String source, String fileName, Path file, FrontEndOptions options, Imports context, boolean asTool) {
         Problems problems = new Problems();
         int longLine = longLine(source);
         if (longLine > 0) {
@@ -62,36 +62,80 @@ public final class PpeCompiler {
                             + " lines)");
             return failed(problems);
         }
-        List<PNode.Document> documents = PpeReader.read(dialogueMarks(source), options.maxNesting(), problems);
+        LenientForm form = LenientForm.of(source);
+        List<PNode.Document> documents = PpeReader.read(form, options.maxNesting(), problems);
         if (documents == null || problems.hasErrors()) {
             return failed(problems);
         }
         boolean frontMatter = documents.size() > 1 && documents.get(0).explicit();
-        List<PNode.Document> dialogues = frontMatter ? documents.subList(1, documents.size()) : documents;
-        if (dialogues.stream().allMatch(d -> d.root() == null)) {
-            problems.error(new Pos(1, 1), "the script has no steps: write turns such as 'user: ...' and directives");
+        Inheritance.Parts parts = Inheritance.resolve(
+                new Inheritance.Parts(
+                        frontMatter ? documents.get(0).root() : null,
+                        frontMatter
+                                ? documents.get(1).root()
+                                : documents.isEmpty() ? null : documents.get(0).root()),
+                file == null ? null : file.toAbsolutePath().getParent(),
+                options.maxNesting(),
+                problems);
+        if (problems.hasErrors()) {
             return failed(problems);
         }
+        PNode steps = parts.steps();
         Templates templates = new Templates(problems);
         Values values = new Values(problems, templates);
-        FrontMatter front =
-                FrontMatter.read(frontMatter ? documents.get(0).root() : null, baseName(fileName), problems, values);
+        FrontMatter front = FrontMatter.read(parts.front(), toolName(fileName), problems, values);
+        front.id = baseName(fileName);
+        templates.constants = new Templates.Constants() {
+            @Override
+            public String markdown(String name) {
+                return markdownOf(name, front, values, options);
+            }
+
+            @Override
+            public boolean isList(String name) {
+                return front.inputs != null
+                        && front.inputs
+                                .path("properties")
+                                .path(name)
+                                .path("type")
+                                .asText("")
+                                .equals("array");
+            }
+
+            @Override
+            public String outputWords() {
+                return front.output != null && !options.inputs().contains("output")
+                        ? SchemaText.of(front.output)
+                        : null;
+            }
+        };
         List<ImportedScript> imported = context.resolve(front.imports, file, options, problems);
         PlanBuilder plan = new PlanBuilder(options.maxInstructions());
         ScriptCompiler script = new ScriptCompiler(problems, templates, values, plan, front);
+        script.autoAnswer = front.autoAnswer;
+        if (!front.promptMessages.isEmpty()) {
+            List<PNode> all = new ArrayList<>(front.promptMessages);
+            if (steps instanceof PNode.Sequence seq) {
+                all.addAll(seq.items());
+            } else if (steps != null) {
+                all.add(steps);
+            }
+            steps = new PNode.Sequence(all, all.get(0).pos(), null);
+        }
         Map<String, JsonNode> importedPlans = new HashMap<>();
         imported.forEach(i -> importedPlans.put(i.name(), i.plan()));
         script.importedPlans = importedPlans;
-        script.compile(dialogues, endOf(source));
-        defaults(front, templates, values, options, plan);
-        if (plan.isEmpty() && !problems.hasErrors()) {
-            problems.error(
-                    endOf(source),
-                    "the script has nothing to run: no AI answer, directive or value it reads (the AI answers a"
-                            + " user turn)");
-        } else if (script.noResult && !problems.hasErrors()) {
-            problems.warning(endOf(source), "the script has no result: no AI answer, $echo or $ret");
-        }
+        Path folder = file == null ? null : file.toAbsolutePath().getParent();
+        script.finder = (name, pos) -> {
+            JsonNode found = context.find(name, folder, options, problems, pos, imported);
+            if (found != null) {
+                importedPlans.put(name, found);
+            }
+            return found;
+        };
+        script.compile(steps, endOf(source));
+        defaults(front, templates, values, options, plan, asTool);
+
         if (plan.overflow()) {
             problems.error(
                     new Pos(1, 1),
@@ -115,7 +159,7 @@ public final class PpeCompiler {
         /** The largest imported script, as the plan limit. */
         private static final long MAX_BYTES = 5L * 1024 * 1024;
 
-        private final List<Path> compiling = new ArrayList<>();
+        final List<Path> compiling = new ArrayList<>();
         private final Map<Path, CompileResult> compiled = new HashMap<>();
 
         /**
@@ -203,6 +247,54 @@ public final class PpeCompiler {
             all.add(script);
         }
 
+        /**
+         * The plan tool of the script {@code name} that a chain, an invocation or a type names without importing it
+         * ({@link Library}: the built-in library, then {@code folder}), compiled and added to {@code all}; null when
+         * there is none (reported at {@code pos} when it does not compile).
+         */
+        JsonNode find(
+                String name,
+                Path folder,
+                FrontEndOptions options,
+                Problems problems,
+                Pos pos,
+                List<ImportedScript> all) {
+            Library.Found found = Library.find(name, folder);
+            if (found == null) {
+                return null;
+            }
+            Path real = found.builtIn() ? found.file() : real(found.file());
+            if (compiling.contains(real)) {
+                problems.error(pos, "calling '" + name + "' makes a cycle: a script may not call itself");
+                return JSON.nullNode();
+            }
+            CompileResult result = compiled.get(real);
+            if (result == null) {
+                result = compileImport(found.text(), real, options);
+                compiled.put(real, result);
+            }
+            if (result.plan() == null) {
+                result.diagnostics().stream()
+                        .filter(Diagnostic::isError)
+                        .limit(1)
+                        .forEach(d -> problems.warning(
+                                pos,
+                                "the script '" + name + "' does not compile (" + d.format(name + ".ai.yaml")
+                                        + "): the step that calls it fails when it runs"));
+                return JSON.nullNode();
+            }
+            JsonNode plan = named(result.plan(), name);
+            add(
+                    all,
+                    new ImportedScript(name, real, plan, result.lineOfSeqNo()),
+                    new FrontMatter.Import(name, name, pos),
+                    problems);
+            for (ImportedScript below : result.imports()) {
+                add(all, below, new FrontMatter.Import(name, name, pos), problems);
+            }
+            return plan;
+        }
+
         /** Compiles an imported script; its declared inputs are given by the caller, so their defaults are not assigned over them. */
         private CompileResult compileImport(Path file, FrontEndOptions options) {
             Problems problems = new Problems();
@@ -210,6 +302,10 @@ public final class PpeCompiler {
             if (text == null) {
                 return new CompileResult(null, Map.of(), problems.list());
             }
+            return compileImport(text, file, options);
+        }
+
+        private CompileResult compileImport(String text, Path file, FrontEndOptions options) {
             compiling.add(file);
             try {
                 FrontEndOptions own = new FrontEndOptions(
@@ -220,7 +316,8 @@ public final class PpeCompiler {
                         options.maxNesting(),
                         options.maxAliases(),
                         options.maxInstructions());
-                CompileResult first = PpeCompiler.compile(text, file.toString(), file, own, this);
+                Path source = file.startsWith("<planvm>") ? null : file;
+                CompileResult first = PpeCompiler.compile(text, file.toString(), source, own, this, true);
                 Set<String> inputs = new HashSet<>();
                 if (first.plan() != null) {
                     first.plan().path("inputs").path("properties").fieldNames().forEachRemaining(inputs::add);
@@ -231,7 +328,7 @@ public final class PpeCompiler {
                 return PpeCompiler.compile(
                         text,
                         file.toString(),
-                        file,
+                        source,
                         new FrontEndOptions(
                                 own.singleDomainResult(),
                                 own.unwrapSingleElement(),
@@ -240,7 +337,8 @@ public final class PpeCompiler {
                                 own.maxNesting(),
                                 own.maxAliases(),
                                 own.maxInstructions()),
-                        this);
+                        this,
+                        true);
             } finally {
                 compiling.remove(compiling.size() - 1);
             }
@@ -252,7 +350,7 @@ public final class PpeCompiler {
             return copy;
         }
 
-        private static Path real(Path file) {
+        static Path real(Path file) {
             try {
                 return file.toRealPath();
             } catch (IOException e) {
@@ -261,9 +359,40 @@ public final class PpeCompiler {
         }
     }
 
+    /** {@code name} as an input of the script (null when the caller does not give it), unless it is one already. */
+    private static void optionalInput(FrontMatter front, String name) {
+        if (front.inputs == null) {
+            front.inputs = JSON.objectNode().put("type", "object");
+            front.inputs.putObject("properties");
+        }
+        ObjectNode properties = (ObjectNode) front.inputs.get("properties");
+        if (!properties.has(name)) {
+            properties.putObject(name).putNull("default");
+        }
+    }
+
+    /** {@code name}'s front-matter value as Markdown, "null" when nothing gives it, null when the caller may. */
+    private static String markdownOf(String name, FrontMatter front, Values values, FrontEndOptions options) {
+        PNode value = front.defaults.get(name);
+        if (value != null && !options.inputs().contains(name)) {
+            JsonNode literal = values.literal(value);
+            return literal == null ? null : Markdown.of(literal);
+        }
+        return options.inputs().contains(name) ? null : "null";
+    }
+
     /** The front-matter values the script reads and the run does not give, assigned first (in file order). */
+    /**
+     * @param asTool whether the script is compiled as a plan tool another script calls: then what it reads and
+     *     nothing sets is an input of its own (null when the caller does not give it), not a null it starts with
+     */
     private static void defaults(
-            FrontMatter front, Templates templates, Values values, FrontEndOptions options, PlanBuilder plan) {
+            FrontMatter front,
+            Templates templates,
+            Values values,
+            FrontEndOptions options,
+            PlanBuilder plan,
+            boolean asTool) {
         Map<String, JsonNode> chosen = new LinkedHashMap<>();
         boolean grew = true;
         while (grew) { // a value may read another one ("Act as {{name}}")
@@ -288,6 +417,31 @@ public final class PpeCompiler {
             if (value != null) {
                 assigned.set(e.getKey(), value);
                 first = first == null ? e.getValue().pos() : first;
+            }
+        }
+        // what the script reads and nothing gives is undefined, as in the reference: null (shown as empty text)
+        java.util.Set<String> written = plan.written();
+        for (String name : templates.reads()) {
+            if (assigned.has(name) || !ScriptCompiler.NAME.matcher(name).matches()) {
+                continue;
+            }
+            if (options.inputs().contains(name)) {
+                if (asTool && !written.contains(name)) {
+                    optionalInput(front, name);
+                }
+                continue;
+            }
+            if (name.equals("output") && front.output != null && !written.contains(name)) {
+                assigned.set(name, front.output); // the script's output schema, as the reference's this.output
+                first = first == null ? new Pos(1, 1) : first;
+            } else if (name.equals("name") && !written.contains(name)) {
+                assigned.put(name, front.id); // the reference's script name: its id, the file's base name
+                first = first == null ? new Pos(1, 1) : first;
+            } else if (!asTool) {
+                assigned.putNull(name);
+                first = first == null ? new Pos(1, 1) : first;
+            } else if (!written.contains(name)) {
+                optionalInput(front, name);
             }
         }
         if (first != null) {
@@ -327,6 +481,13 @@ public final class PpeCompiler {
             }
         }
         return name.isEmpty() ? "script" : name;
+    }
+
+    /** {@link #baseName} as a plan tool's name: other signs become {@code _}, a leading digit gets one before it. */
+    static String toolName(String fileName) {
+        String name = baseName(fileName).replaceAll("[^A-Za-z0-9_.-]", "_");
+        name = Character.isLetter(name.charAt(0)) || name.charAt(0) == '_' ? name : "_" + name;
+        return name.length() > 64 ? name.substring(0, 64) : name;
     }
 
     /** PPE's other dialogue mark, a line of {@code ***}, as YAML's {@code ---} (same length, same places). */

@@ -2,7 +2,6 @@ package dev.planvm.dialects.internal.ppe;
 
 import static dev.planvm.dialects.internal.YamlMarks.describe;
 import static dev.planvm.dialects.internal.YamlMarks.firstLine;
-import static dev.planvm.dialects.internal.YamlMarks.pos;
 
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
@@ -34,17 +33,31 @@ final class PpeReader {
 
     private final int maxNesting;
     private final Problems problems;
+    /** How many columns each line (from 1) was moved by {@link LenientForm}: positions are given without it. */
+    private final java.util.function.IntUnaryOperator shift;
+
     private final Deque<Builder> stack = new ArrayDeque<>();
     private PNode root;
 
-    private PpeReader(int maxNesting, Problems problems) {
+    private PpeReader(int maxNesting, Problems problems, java.util.function.IntUnaryOperator shift) {
         this.maxNesting = maxNesting;
         this.problems = problems;
+        this.shift = shift;
     }
 
     /** The documents of {@code text}, or null when it cannot be read (problems reported). */
     static List<PNode.Document> read(String text, int maxNesting, Problems problems) {
-        return new PpeReader(maxNesting, problems).read(text);
+        return new PpeReader(maxNesting, problems, line -> 0).read(text);
+    }
+
+    /** The documents of a script in the lenient form, positions as the script has them. */
+    static List<PNode.Document> read(LenientForm form, int maxNesting, Problems problems) {
+        return new PpeReader(maxNesting, problems, form::shift).read(form.text());
+    }
+
+    private Pos pos(Mark mark) {
+        Pos at = dev.planvm.dialects.internal.YamlMarks.pos(mark);
+        return new Pos(at.line(), Math.max(1, at.column() - shift.applyAsInt(at.line())));
     }
 
     private List<PNode.Document> read(String text) {
@@ -105,11 +118,7 @@ final class PpeReader {
             }
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            problems.error(
-                    mark == null ? null : pos(mark),
-                    "not valid YAML: " + describe(e)
-                            + " (a script is YAML: 'key: value' lines cannot be mixed with bare lines such as"
-                            + " '$AI', '\"a user turn\"' or '- item'; write every step as a list item)");
+            problems.error(mark == null ? null : pos(mark), "not valid YAML: " + describe(e));
         } catch (YAMLException e) {
             problems.fileError("not valid YAML: " + firstLine(e.getMessage()));
         } catch (RuntimeException | StackOverflowError e) {

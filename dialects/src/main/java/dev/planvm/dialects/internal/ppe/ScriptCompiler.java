@@ -13,11 +13,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Walks a script's dialogue documents and writes their instructions: turns build the conversation,
- * AI replacements ({@code [[VAR]]}, {@code $AI}, the answer due at the end) become
- * {@code llm_generate} calls, directives become assigns, jumps and calls ({@link Directives}).
- * The result, {@code final_answer}, is the last AI answer or {@code $echo} in the script's text
- * unless a {@code $ret} says otherwise.
+ * Walks a script's steps and writes their instructions, as the reference engine runs them: turns add to
+ * the conversation ({@link Dialogue}, a run variable), AI replacements ({@code [[VAR]]}, {@code $AI}) become
+ * {@code llm_generate} calls that send it, directives become assigns, jumps and calls ({@link Directives}).
+ * Every step with a result puts it in {@code LatestResult}; when the script ends (or {@code $ret} ends it) the AI
+ * answers by itself when there are messages and no AI call was made or the last message is the user's
+ * ({@code autoRunLLMIfPromptAvailable}), and {@code final_answer} is {@code LatestResult}.
  */
 final class ScriptCompiler {
 
@@ -34,13 +35,16 @@ final class ScriptCompiler {
     final PlanBuilder plan;
     final FrontMatter front;
     final PlanBuilder.Label end;
+    /** The conversation (a run variable): branches and loops add to it. */
+    final Dialogue dialogue;
+
     private final Directives directives;
     private final Invocations invocations;
     private final TurnBlocks blocks = new TurnBlocks();
     /** How many {@code {% for %}} loops turns have had (names {@code FOR_1}, ...). */
     private int loops;
-    /** What final_answer gets when no $ret runs: the last answer or echo so far (a template), or null. */
-    JsonNode result;
+    /** The result so far, {@code ${LatestResult}}, as a chain passes it on (a new node when a step sets it). */
+    JsonNode result = TextNode.valueOf("${" + Dialogue.LATEST + "}");
     /**
      * The JSON Schema {@link #result} is known to fit ({@code output} of the script a chain called, the
      * object an AI answer was asked for), while {@link #result} is still {@link #resultTyped}; else null.
@@ -50,14 +54,18 @@ final class ScriptCompiler {
     JsonNode resultTyped;
     /** The plan-tool document of each script this one may call, by name (imports of imports too). */
     java.util.Map<String, JsonNode> importedPlans = java.util.Map.of();
+    /**
+     * Finds a script that is not imported by its name ({@link Library}), compiles it and offers it as a plan tool:
+     * its plan-tool document, JSON null when it does not compile (reported), null when there is none.
+     */
+    java.util.function.BiFunction<String, Pos, JsonNode> finder = (name, pos) -> null;
     /** Whether a jump to the end was written. */
     boolean endUsed;
-    /** Whether the script's last step is a $ret (then nothing follows it). */
-    boolean returned;
-    /** Whether nothing sets final_answer (no answer, echo or $ret): worth a warning. */
-    boolean noResult;
-    /** How many earlier answers were copied so far (names {@code RESPONSE_1}, ...). */
-    private int snapshots;
+    /** Whether the instructions that put the {@code output} input's schema in words are written. */
+    private boolean outputWords;
+
+    /** Whether the AI answers by itself at the end when messages wait ({@code autoRunLLMIfPromptAvailable}). */
+    boolean autoAnswer = true;
 
     /** Where a {@code $break} and a {@code $continue} go. */
     record Loop(PlanBuilder.Label exit, PlanBuilder.Label next) {}
@@ -69,6 +77,13 @@ final class ScriptCompiler {
         this.plan = plan;
         this.front = front;
         this.end = plan.label();
+        this.dialogue = new Dialogue(plan);
+        values.invocations = this::turnText;
+        String words = SchemaText.of(front.output);
+        JsonNode format = front.llmParams.get("response_format");
+        if (words != null && format != null && front.autoBuildOutputPrompt) {
+            dialogue.hint(SchemaText.hint(words), SchemaText.names(front.output));
+        }
         this.directives = new Directives(this);
         this.invocations = new Invocations(this);
     }
@@ -80,40 +95,50 @@ final class ScriptCompiler {
         return names;
     }
 
-    /** Compiles the dialogue documents (those after the front matter). */
-    void compile(List<PNode.Document> documents, Pos endPos) {
-        Dialogue first = null;
-        Dialogue last = new Dialogue();
-        for (int d = 0; d < documents.size(); d++) {
-            PNode.Document document = documents.get(d);
-            Dialogue dialogue = first == null ? new Dialogue() : first.copy();
-            steps(document.root(), dialogue, null, d == documents.size() - 1);
-            if (first == null) {
-                first = dialogue;
-            }
-            last = dialogue;
+    /**
+     * Whether {@code name} is a script this one may call: imported, or found by name (then it is offered too); null
+     * when there is none, JSON null when it is found but does not compile (a warning says why).
+     */
+    JsonNode callable(String name, Pos pos) {
+        if (importedScripts().contains(name) || importedPlans.containsKey(name)) {
+            return com.fasterxml.jackson.databind.node.BooleanNode.TRUE;
         }
-        if (returned) {
-            placeEnd();
-            return;
-        }
-        if (last.awaitsAnswer()) {
-            ai("RESPONSE", JSON.objectNode(), last, "", endPos, "the AI answers the last user turn");
-        }
-        if (result != null) {
-            ObjectNode values = JSON.objectNode();
-            values.set("final_answer", result);
-            plan.assign(values, endPos, "line " + endPos.line() + ": the script's result");
-        } else {
-            noResult = true;
-        }
-        placeEnd();
+        return finder.apply(name, pos);
     }
 
-    private void placeEnd() {
-        if (endUsed) {
-            plan.place(end);
+    /** Compiles the script's steps (the document after the front matter, in the reference's list form). */
+    void compile(PNode steps, Pos endPos) {
+        plan.prologueAssign(dialogue.initial(), new Pos(1, 1), "line 1: no messages, no result yet");
+        steps(steps, dialogue, null, true);
+        plan.place(end);
+        if (autoAnswer && dialogue.hasTurns()) {
+            PlanBuilder.Label done = plan.label();
+            plan.jumpIf(
+                    "${!(" + Dialogue.autoAnswer() + ")}",
+                    done,
+                    endPos,
+                    "line " + endPos.line() + ": the AI answers by itself only when messages wait");
+            ai("RESPONSE", JSON.objectNode(), dialogue, "", endPos, "the AI answers the messages that wait");
+            if (!front.generationPrompt) {
+                ObjectNode continued = JSON.objectNode();
+                String last = Dialogue.MESSAGES + "[len(" + Dialogue.MESSAGES + ") - 1]";
+                continued.put(
+                        Dialogue.LATEST,
+                        "${(" + last + ".role == 'assistant' && " + last + ".content || '') + RESPONSE}");
+                plan.assign(
+                        continued, endPos, "line " + endPos.line() + ": the answer continues a last assistant turn");
+            }
+            dialogue.addAnswer("RESPONSE", endPos);
+            plan.place(done);
         }
+        ObjectNode values = JSON.objectNode();
+        values.put("final_answer", "${" + Dialogue.LATEST + "}");
+        plan.assign(values, endPos, "line " + endPos.line() + ": the script's result");
+    }
+
+    /** The result so far changed: a chain after it passes on {@code ${LatestResult}} again (of unknown type). */
+    void resultChanged() {
+        result = TextNode.valueOf("${" + Dialogue.LATEST + "}");
     }
 
     /**
@@ -205,6 +230,14 @@ final class ScriptCompiler {
             invocations.chain(text, s.pos(), dialogue, loop, atEnd, directives);
             return;
         }
+        if (text.equals("---") || text.equals("***")) {
+            dialogue.initDone(false, s.pos()); // a '- ---' step in a list: a new dialogue
+            return;
+        }
+        if (text.equals("$initDone") || text.equals("$initDone(force=true)")) {
+            dialogue.initDone(text.endsWith("(force=true)"), s.pos());
+            return;
+        }
         if (text.startsWith("$|")) {
             problems.error(s.pos(), "pipes ('$|') are not supported: write a chain ('-> script')");
             return;
@@ -232,7 +265,8 @@ final class ScriptCompiler {
     private void userTurn(PNode.Scalar s, Dialogue dialogue) {
         String content = turnText(s.value(), s.pos());
         if (content != null) {
-            dialogue.add("user", content);
+            dialogue.add("user", content, s.pos());
+            resultChanged();
         }
     }
 
@@ -241,6 +275,14 @@ final class ScriptCompiler {
      * script first and shows its result. Null after a problem.
      */
     private String turnText(String raw, Pos pos) {
+        if (raw.contains("{{output}}")
+                && !outputWords
+                && templates.constants.outputWords() == null
+                && front.inputs != null
+                && front.inputs.path("properties").has("output")) {
+            outputWords = true;
+            OutputWords.emit(plan, pos);
+        }
         templates.blocks = blocks;
         try {
             return turnTemplate(raw, pos);
@@ -300,7 +342,8 @@ final class ScriptCompiler {
         if (!role.equals("assistant")) {
             String content = turnText(s.value(), s.pos());
             if (content != null) {
-                dialogue.add(role, content);
+                dialogue.add(role, content, s.pos());
+                resultChanged();
             }
             return;
         }
@@ -324,10 +367,20 @@ final class ScriptCompiler {
     private void assistantTurn(PNode.Scalar s, Dialogue dialogue) {
         String raw = s.value();
         if (raw.startsWith("~")) {
-            dialogue.add("assistant", Templates.literal(raw.substring(1)));
+            dialogue.add("assistant", Templates.literal(raw.substring(1)), s.pos());
+            resultChanged();
             return;
         }
         String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
+        if (body.contains("{{")) {
+            // the reference renders a turn with a template as text: its [[...]] are not answered
+            String text = templates.interpolate(body.replace("[[", "\u0001").replace("]]", "\u0002"), s.pos());
+            if (text != null) {
+                dialogue.add("assistant", text.replace("\u0001", "[[").replace("\u0002", "]]"), s.pos());
+                resultChanged();
+            }
+            return;
+        }
         StringBuilder content = new StringBuilder();
         int i = 0;
         while (i < body.length()) {
@@ -356,6 +409,12 @@ final class ScriptCompiler {
             if (p == null) {
                 return;
             }
+            p.params().properties().forEach(param -> {
+                String v = param.getValue().asText();
+                if (v.startsWith("${") && v.endsWith("}")) {
+                    templates.reads().add(v.substring(2, v.length() - 1)); // [[V:temperature]] reads temperature
+                }
+            });
             JsonNode format = p.choices() == null ? null : Placeholder.enumSchema(p.choices());
             ObjectNode params = p.params();
             if (format != null) {
@@ -365,37 +424,50 @@ final class ScriptCompiler {
             content.append("${").append(p.variable()).append('}');
             i = close + 2;
         }
-        dialogue.add("assistant", content.toString());
+        dialogue.add("assistant", content.toString(), s.pos());
+        resultChanged();
     }
 
+    /** The most tokens an answer may have when the script does not say: PPE's default. */
+    static final int DEFAULT_MAX_TOKENS = 2048;
+
     /**
-     * An {@code llm_generate} call answering the conversation into {@code variable}.
+     * An {@code llm_generate} call answering the conversation into {@code variable}; the answer is then the result
+     * so far.
      *
-     * @param params what this call sets (temperature, max_tokens, model, response_format), over the front matter's
-     * @param begun  the assistant turn's text before the answer
+     * @param params what this call sets (temperature, max_tokens, model, response_format, stop), over the front
+     *     matter's
+     * @param begun the assistant turn's text before the answer (a template; empty: none)
      */
     void ai(String variable, ObjectNode params, Dialogue dialogue, String begun, Pos pos, String objective) {
-        ObjectNode request = dialogue.request(begun);
-        if (request == null) {
-            problems.error(pos, "an AI answer needs a user turn before it in its dialogue");
-            return;
-        }
-        String snapshot = variable + "_" + (snapshots + 1);
-        if (dialogue.keep(variable, snapshot)) {
-            snapshots++;
-            // the conversation shows an earlier answer in this variable: keep that answer in a copy
-            ObjectNode copy = JSON.objectNode();
-            copy.put(snapshot, "${" + variable + "}");
-            plan.assign(copy, pos, "line " + pos.line() + ": keep the earlier " + variable + " in the conversation");
-            request = dialogue.request(begun);
-        }
-        for (String key : List.of("response_format", "temperature", "max_tokens", "model")) {
+        ObjectNode request = JSON.objectNode();
+        request.set("messages", dialogue.messages(begun, pos));
+        for (String key : List.of("response_format", "temperature", "max_tokens", "model", "stop")) {
             JsonNode value = params.has(key) ? params.get(key) : front.llmParams.get(key);
             if (value != null && !value.isNull()) {
                 request.set(key, value);
             }
         }
+        JsonNode asked = request.get("response_format");
+        if (asked != null
+                && asked.isTextual()
+                && asked.asText().equals("json")
+                && front.output == null
+                && front.inputs != null
+                && front.inputs.path("properties").has("output")) {
+            request.put("response_format", "${output != null && output || 'json'}"); // the schema the caller gives
+        }
+        JsonNode max = request.get("max_tokens");
+        if (max == null) {
+            request.put("max_tokens", DEFAULT_MAX_TOKENS);
+        } else if (max.isNumber() && max.asDouble() <= 0) {
+            request.remove("max_tokens"); // the reference's "no limit"
+        } else if (max.isTextual() && max.asText().matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*}")) {
+            String v = max.asText().substring(2, max.asText().length() - 1);
+            request.put("max_tokens", "${" + v + " != null && " + v + " > 0 && " + v + " || null}");
+        }
         plan.calling("llm_generate", request, variable, pos, "line " + pos.line() + ": " + objective);
+        dialogue.answered(variable, pos);
         result = TextNode.valueOf("${" + variable + "}");
         JsonNode format = request.get("response_format");
         if (format != null && "object".equals(format.path("type").asText())) {
@@ -484,6 +556,16 @@ final class ScriptCompiler {
                 plan.place(skip);
             }
         }
+    }
+
+    /** A step that fails when it runs, with {@code message}: what the reference also finds only when it runs. */
+    void failWhenRun(String message, Pos pos) {
+        endUsed = true;
+        plan.jumpIf(
+                "${" + Templates.quote("line " + pos.line() + ": " + message) + "}",
+                end,
+                pos,
+                "line " + pos.line() + ": " + message + " (its condition is text, so the step fails)");
     }
 
     /** A jump to the end of the script. */

@@ -128,7 +128,8 @@ final class Templates {
     private final List<Boolean> loopRead = new ArrayList<>();
 
     /** Text with {@code {{...}}} translated; no prefix handling. Null on a problem. */
-    String interpolate(String body, Pos pos) {
+    String interpolate(String raw, Pos pos) {
+        String body = JinjaSpace.apply(raw);
         StringBuilder out = new StringBuilder();
         int i = 0;
         while (i < body.length()) {
@@ -156,12 +157,6 @@ final class Templates {
                 i = block.end();
                 continue;
             }
-            if (body.startsWith("((", i)
-                    && body.indexOf("))", i) > 0
-                    && body.substring(i, body.indexOf("))", i)).contains(":")) {
-                problems.error(pos, "logit bias '((text:bias))' is not supported");
-                return null;
-            }
             if (body.startsWith("{{", i)) {
                 boolean triple = body.startsWith("{{{", i);
                 String close = triple ? "}}}" : "}}";
@@ -171,7 +166,23 @@ final class Templates {
                     problems.error(pos, "'" + (triple ? "{{{" : "{{") + "' is not closed by '" + close + "'");
                     return null;
                 }
-                String expr = expression(body.substring(start, end), pos);
+                String inner = body.substring(start, end).strip();
+                String expr;
+                if (inner.equals("output")) {
+                    // the reference shows its output schema in words; a caller that knows them passes output__text
+                    String words = constants.outputWords();
+                    expr = words != null
+                            ? quote(words)
+                            : expression(
+                                    "output__text != null && output__text || output__words != null && output__words"
+                                            + " || output",
+                                    pos);
+                } else if (inner.matches("[A-Za-z_][A-Za-z0-9_]*") && constants.isList(inner)) {
+                    // a list shows its elements joined by commas, as JavaScript's text of an array
+                    expr = expression(inner + " != null && join(" + inner + ", ',') || ''", pos);
+                } else {
+                    expr = expression(inner, pos);
+                }
                 if (expr == null) {
                     return null;
                 }
@@ -180,7 +191,7 @@ final class Templates {
                     out.setLength(out.length() - 1);
                     out.append("${'$'}");
                 }
-                out.append("${").append(expr).append('}');
+                out.append("${").append(shown(expr)).append('}');
                 i = end + close.length();
             } else if (body.startsWith("${", i) && !body.startsWith("${{", i)) {
                 out.append("$${");
@@ -238,11 +249,6 @@ final class Templates {
             return null;
         }
         String words = body.substring(start + 2, end);
-        if (words.startsWith("-") || words.endsWith("-") || words.startsWith("+")) {
-            problems.error(
-                    pos, "Jinja whitespace control ('{%-', '-%}') is not supported: write the spaces as they are");
-            return null;
-        }
         return new Tag(words.strip(), end + 2);
     }
 
@@ -512,7 +518,7 @@ final class Templates {
     }
 
     /** Text as an expression's string literal. */
-    private static String quote(String text) {
+    static String quote(String text) {
         StringBuilder out = new StringBuilder("'");
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -538,6 +544,107 @@ final class Templates {
      * with the problem reported.
      */
     String expression(String source, Pos pos) {
+        List<String> parts = Invocations.split(source, "|");
+        List<String> merged = new ArrayList<>();
+        for (String part : parts) { // "a || b" splits into "a ", "", " b": join them again
+            if (!merged.isEmpty()
+                    && (part.isEmpty() || merged.get(merged.size() - 1).endsWith("|"))) {
+                merged.set(merged.size() - 1, merged.get(merged.size() - 1) + "|" + part);
+            } else {
+                merged.add(part);
+            }
+        }
+        String base = merged.get(0);
+        String translated = translate(base, pos);
+        if (translated == null) {
+            return null;
+        }
+        for (String filter : merged.subList(1, merged.size())) {
+            translated = filter(filter.strip(), translated, base.strip(), source, pos);
+            if (translated == null) {
+                return null;
+            }
+        }
+        return checked(translated, source, pos);
+    }
+
+    /** A Jinja filter applied to {@code value} (a planvm expression); null when it is not supported (reported). */
+    private String filter(String filter, String value, String base, String source, Pos pos) {
+        switch (filter) {
+            case "trim", "upper", "lower" -> {
+                return filter + "(" + value + ")";
+            }
+            case "length", "count" -> {
+                return "len(" + value + ")";
+            }
+            case "toMarkdown" -> {
+                String markdown = constants.markdown(base);
+                if (markdown != null) {
+                    return quote(markdown);
+                }
+                problems.error(
+                        pos,
+                        "'| toMarkdown' is supported on a value the front matter gives ('" + base
+                                + "' is an input or set by the script)");
+                return null;
+            }
+            default -> {
+                problems.error(
+                        pos,
+                        "the Jinja filter '| " + filter + "' in '{{" + source.strip()
+                                + "}}' is not supported (trim, upper, lower, length, toMarkdown)");
+                return null;
+            }
+        }
+    }
+
+    /** Values the compiler knows from the front matter, for filters that are rendered when the script compiles. */
+    interface Constants {
+        /** {@code name}'s front-matter value as Markdown ({@code | toMarkdown}), "null" when nothing sets it; null when unknown. */
+        String markdown(String name);
+
+        /** The script's {@code output} schema in words ({@code {{output}}}), or null when it is not known now. */
+        default String outputWords() {
+            return null;
+        }
+
+        /** Whether {@code name} is an input declared a list ({@code type: array}): shown as JavaScript shows one. */
+        default boolean isList(String name) {
+            return false;
+        }
+    }
+
+    Constants constants = name -> null;
+
+    /** How {@code {{expr}}} shows a value: an unset or null one as empty text, as Jinja does. */
+    static String shown(String expr) {
+        if (expr.startsWith("'") && expr.endsWith("'") && expr.indexOf('\'', 1) == expr.length() - 1) {
+            return expr;
+        }
+        String e = expr.matches("[A-Za-z_][A-Za-z0-9_.]*") ? expr : "(" + expr + ")";
+        return "(" + e + " != null && [" + e + "] || [''])[0]";
+    }
+
+    private String checked(String translated, String source, Pos pos) {
+        try {
+            Expr parsed = ExprParser.parse(translated);
+            reads.addAll(Exprs.rootVariables(parsed));
+            return translated;
+        } catch (ExprSyntaxException e) {
+            problems.error(pos, "the expression '" + source.strip() + "' cannot be read: " + e.getMessage());
+            return null;
+        } catch (RuntimeException | StackOverflowError e) {
+            problems.error(pos, "the expression '" + source.strip() + "' cannot be read");
+            return null;
+        }
+    }
+
+    /**
+     * A Jinja/JavaScript expression written as planvm's: the Jinja words ({@code and or not True False None}),
+     * JavaScript's {@code === !==}, {@code this.x} (a variable of the script), {@code a?.b} and {@code
+     * undefined}, {@code x.length} ({@code len(x)}), Jinja's {@code ~} (text joined).
+     */
+    private String translate(String source, Pos pos) {
         StringBuilder out = new StringBuilder();
         int i = 0;
         while (i < source.length()) {
@@ -550,26 +657,40 @@ final class Templates {
                 end = Math.min(end + 1, source.length());
                 out.append(source, i, end);
                 i = end;
-            } else if (Character.isLetter(c) || c == '_') {
-                int end = i;
+            } else if (Character.isLetter(c) || c == '_' || c == '$') {
+                int end = i + 1;
                 while (end < source.length()
                         && (Character.isLetterOrDigit(source.charAt(end)) || source.charAt(end) == '_')) {
                     end++;
                 }
                 String word = source.substring(i, end);
-                boolean member = i > 0 && source.charAt(i - 1) == '.';
-                String mapped = member ? word : jinjaWord(word, pos);
+                boolean member = out.length() > 0 && out.charAt(out.length() - 1) == '.';
+                if (!member && word.equals("this") && source.startsWith(".", end)) {
+                    i = end + 1; // this.x: the script's variable x
+                    continue;
+                }
+                if (member && word.equals("length")) {
+                    out.setLength(out.length() - 1);
+                    int from = pathStart(out);
+                    String path = out.substring(from);
+                    out.setLength(from);
+                    out.append("len(").append(path).append(')');
+                    i = end;
+                    continue;
+                }
+                String mapped = member ? word : word.equals("undefined") ? "null" : jinjaWord(word, pos);
                 if (mapped == null) {
                     return null;
                 }
                 out.append(mapped);
                 i = end;
-            } else if (c == '|' && !source.startsWith("||", i) && (i == 0 || source.charAt(i - 1) != '|')) {
-                problems.error(
-                        pos,
-                        "Jinja filters ('| name') are not supported in '{{" + source.strip()
-                                + "}}': use a function such as upper(x), join(xs, ', ')");
-                return null;
+            } else if (source.startsWith("===", i) || source.startsWith("!==", i)) {
+                out.append(c).append('=');
+                i += 3;
+            } else if (source.startsWith("?.", i)
+                    && (i + 2 >= source.length() || !Character.isDigit(source.charAt(i + 2)))) {
+                out.append('.');
+                i += 2;
             } else if (c == '~') {
                 out.append('+');
                 i++;
@@ -578,18 +699,25 @@ final class Templates {
                 i++;
             }
         }
-        String translated = out.toString().strip();
-        try {
-            Expr parsed = ExprParser.parse(translated);
-            reads.addAll(Exprs.rootVariables(parsed));
-            return translated;
-        } catch (ExprSyntaxException e) {
-            problems.error(pos, "the expression '" + source.strip() + "' cannot be read: " + e.getMessage());
-            return null;
-        } catch (RuntimeException | StackOverflowError e) {
-            problems.error(pos, "the expression '" + source.strip() + "' cannot be read");
-            return null;
+        return out.toString().strip();
+    }
+
+    /** Where the path that ends {@code out} starts ({@code a.b[0]}, {@code f(x).y}). */
+    private static int pathStart(StringBuilder out) {
+        int i = out.length();
+        int depth = 0;
+        while (i > 0) {
+            char c = out.charAt(i - 1);
+            if (c == ']' || c == ')') {
+                depth++;
+            } else if ((c == '[' || c == '(') && depth > 0) {
+                depth--;
+            } else if (depth == 0 && !(Character.isLetterOrDigit(c) || c == '_' || c == '.')) {
+                break;
+            }
+            i--;
         }
+        return i;
     }
 
     private String jinjaWord(String word, Pos pos) {

@@ -38,6 +38,9 @@ final class Values {
         return convert(node, false);
     }
 
+    /** Text with {@code [[@script(args)]]} in a directive's value: the script runs first (set by the compiler). */
+    java.util.function.BiFunction<String, Pos, String> invocations;
+
     private JsonNode convert(PNode node, boolean template) {
         if (!refuseTag(node)) {
             return null;
@@ -50,7 +53,11 @@ final class Values {
             if (!template) {
                 return JSON.textNode(s.value());
             }
-            String text = templates.value(s.value(), s.pos());
+            String text = invocations != null
+                            && !s.value().startsWith("?=")
+                            && s.value().contains("[[@")
+                    ? invocations.apply(s.value(), s.pos())
+                    : templates.value(s.value(), s.pos());
             return text == null ? null : JSON.textNode(text);
         }
         if (node instanceof PNode.Sequence seq) {

@@ -48,7 +48,12 @@ class PpeDialectTest {
                 "---\ndescription: Greets\n---\n- user: Say hello.\n- assistant: \"[[GREETING]]\"\n");
         LoadResult loaded = PlanSources.of(new PlanLoader()).load(script);
         assertThat(loaded.errors()).isEmpty();
-        assertThat(loaded.plan().sourceLine(0)).hasValue(5);
+        int call = loaded.plan().instructions().stream()
+                .filter(i -> i instanceof dev.planvm.instructions.Calling)
+                .findFirst()
+                .orElseThrow()
+                .seqNo();
+        assertThat(loaded.plan().sourceLine(call)).hasValue(5);
         Compiled compiled = PlanSources.of(new PlanLoader()).compile(script, null);
         assertThat(compiled.plan().path("name").asText()).isEqualTo("hello");
         assertThat(compiled.plan().path("description").asText()).isEqualTo("Greets");
@@ -56,13 +61,25 @@ class PpeDialectTest {
 
     @Test
     void an_error_names_the_script_line_and_the_construct() {
-        Compiled compiled =
-                DialectCompiler.of(Dialect.PPE).compile("- user: hi\n- $AI\n- -> translator\n", "x.ai.yaml");
+        Compiled compiled = DialectCompiler.of(Dialect.PPE).compile("- user: hi\n- $AI\n- $on: x\n", "x.ai.yaml");
         assertThat(compiled.valid()).isFalse();
         assertThat(compiled.errors())
                 .singleElement()
                 .satisfies(e -> assertThat(e.format("x.ai.yaml"))
-                        .startsWith("x.ai.yaml: line 3, column 3: 'translator' is not an imported script"));
+                        .startsWith("x.ai.yaml: line 3, column 3: events ($on) are not supported"));
+    }
+
+    @Test
+    void a_chain_to_a_script_that_is_nowhere_compiles_with_a_warning_and_fails_when_it_runs() {
+        Compiled compiled = DialectCompiler.of(Dialect.PPE).compile("- $echo: hi\n- -> translator\n", "x.ai.yaml");
+        assertThat(compiled.valid()).isTrue();
+        assertThat(compiled.warnings())
+                .singleElement()
+                .satisfies(w -> assertThat(w.format("x.ai.yaml"))
+                        .contains("x.ai.yaml: line 2, column 3: the script 'translator' is not found"));
+        PlanVm vm = PlanVm.builder().build();
+        RunResult result = vm.run(compiled.load(vm.loader(), "x.ai.yaml").planOrThrow(), Map.of());
+        assertThat(result.error().message()).contains("line 2: no script 'translator'");
     }
 
     @Test
@@ -71,15 +88,8 @@ class PpeDialectTest {
         Compiled without = DialectCompiler.of(Dialect.PPE).compile(script, "t.ai.yaml");
         Compiled given = DialectCompiler.of(Dialect.PPE, DialectOptions.DEFAULT.withInputs(java.util.Set.of("target")))
                 .compile(script, "t.ai.yaml");
-        assertThat(without.plan()
-                        .path("plan")
-                        .get(0)
-                        .path("parameters")
-                        .path("target")
-                        .asText())
-                .isEqualTo("French");
-        assertThat(given.plan().path("plan").get(0).path("parameters").has("target"))
-                .isFalse();
+        assertThat(without.plan().path("plan").findValuesAsText("target")).containsExactly("French");
+        assertThat(given.plan().path("plan").findValues("target")).isEmpty();
         assertThat(without.plan().at("/inputs/properties/target/default").asText())
                 .isEqualTo("French");
     }
@@ -128,8 +138,12 @@ class PpeDialectTest {
                 .compile(
                         "- user: \"[{% for x in xs %}{{x}},{% endfor %}]{% if flag %}{% set y = 1 %}{% endif %}\"\n",
                         "e.ai.yaml");
-        dev.planvm.tools.Tool echo =
-                dev.planvm.tools.Tool.of("llm_generate", "answers its prompt", (params, call) -> params.path("prompt"));
+        dev.planvm.tools.Tool echo = dev.planvm.tools.Tool.of(
+                "llm_generate",
+                "answers with the last message",
+                (params, call) -> params.path("messages")
+                        .get(params.path("messages").size() - 1)
+                        .path("content"));
         RunResult result = PlanVm.builder()
                 .tool(echo)
                 .build()

@@ -34,7 +34,7 @@ class PpeImportsTest {
 
     /** A stand-in LLM: answers a few prompts, and says which prompt it did not know. */
     private static final Tool LLM = Tool.of("llm_generate", "stand-in", (params, call) -> {
-        String prompt = params.path("prompt").asText();
+        String prompt = lastUser(params);
         return TextNode.valueOf(
                 switch (prompt) {
                     case "Tell me a joke!" -> "why not";
@@ -42,6 +42,23 @@ class PpeImportsTest {
                     default -> "unknown prompt: " + prompt;
                 });
     });
+
+    /** The text of the last user message a call sends. */
+    private static String lastUser(JsonNode params) {
+        String text = "";
+        for (JsonNode message : params.path("messages")) {
+            if (message.path("role").asText().equals("user")) {
+                text = message.path("content").asText();
+            }
+        }
+        return text;
+    }
+
+    /** The text of the last message a call sends (the assistant's turn begun, when there is one). */
+    private static String last(JsonNode params) {
+        JsonNode messages = params.path("messages");
+        return messages.get(messages.size() - 1).path("content").asText();
+    }
 
     @Test
     void a_script_compiled_from_its_file_carries_its_imports_named_as_imported() {
@@ -52,7 +69,12 @@ class PpeImportsTest {
         assertThat(translator.plan().path("name").asText()).isEqualTo("translator");
         assertThat(translator.file().getFileName().toString()).isEqualTo("translate.ai.yaml");
         // its declared input's default comes from the schema when the caller leaves it out, never over the caller's
-        assertThat(translator.plan().path("plan").get(0).path("type").asText()).isEqualTo("calling");
+        assertThat(translator.plan().path("plan").findValues("target_lang")).isEmpty();
+        assertThat(translator
+                        .plan()
+                        .at("/inputs/properties/target_lang/default")
+                        .asText())
+                .isEqualTo("French");
     }
 
     @Test
@@ -76,8 +98,7 @@ class PpeImportsTest {
         Tool echoPrompt = Tool.of(
                 "llm_generate",
                 "answers the prompt it was sent and the assistant's turn",
-                (params, call) -> TextNode.valueOf(params.path("prompt").asText() + " | "
-                        + params.path("context").get(1).path("content").asText()));
+                (params, call) -> TextNode.valueOf(lastUser(params) + " | " + last(params)));
         JsonNode names = new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(List.of("bo", "cy"));
         RunResult loud = run(
                 IMPORTS.resolve("invocation-in-blocks.ai.yaml"),
@@ -113,12 +134,13 @@ class PpeImportsTest {
         Tool echoPrompt = Tool.of(
                 "llm_generate",
                 "answers the prompt it was sent and the answer begun",
-                (params, call) -> TextNode.valueOf(params.path("prompt").asText() + " | "
-                        + params.path("context").get(0).path("content").asText()));
+                (params, call) -> TextNode.valueOf(lastUser(params) + " | " + last(params)));
         RunResult result =
                 run(IMPORTS.resolve("invocation.ai.yaml"), Map.of("name", TextNode.valueOf("ann")), echoPrompt);
         assertThat(result.error()).isNull();
-        assertThat(result.finalAnswer()).isEqualTo(TextNode.valueOf("Greet ann. Say ANN? first. | Hello ANN., "));
+        // the result is the assistant's turn: its text before the answer, then the answer
+        assertThat(result.finalAnswer())
+                .isEqualTo(TextNode.valueOf("Hello ANN., Greet ann. Say ANN? first. | Hello ANN., "));
     }
 
     @Test
