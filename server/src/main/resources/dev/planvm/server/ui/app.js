@@ -121,7 +121,7 @@ async function listPage(query) {
     if (select.value) next.set('state', select.value);
     if (input.value.trim()) next.set('q', input.value.trim());
     if (hide.checked) next.set('children', 'hide');
-    location.hash = '#/?' + next.toString();
+    navigate('#/?' + next.toString());
   };
   filters.addEventListener('submit', go);
   select.addEventListener('change', go);
@@ -175,7 +175,7 @@ async function listPage(query) {
   const move = (to) => {
     const next = new URLSearchParams(query);
     next.set('offset', String(Math.max(0, to)));
-    location.hash = '#/?' + next.toString();
+    navigate('#/?' + next.toString());
   };
   const previous = el('button', { type: 'button', disabled: offset === 0 }, 'Previous');
   previous.addEventListener('click', () => move(offset - PAGE_SIZE));
@@ -446,7 +446,7 @@ async function runPage(id) {
       const rerun = el('button', { type: 'button' }, 'Rerun');
       rerun.addEventListener('click', () => post('rerun', { from_seq: parseInt(from.value, 10) || 0 }, (answer) => {
         say('Rerun started as run ' + answer.id + '.');
-        location.hash = '#/runs/' + encodeURIComponent(answer.id);
+        navigate('#/runs/' + encodeURIComponent(answer.id));
       }));
       actions.append(label, rerun);
     }
@@ -519,6 +519,17 @@ function route() {
   say('');
   if (run) runPage(run[1]);
   else listPage(query);
+}
+
+// The page is not ready from the moment it starts to move: hashchange fires
+// later, and a reader polling data-ready must not see the old page as the new.
+function navigate(hash) {
+  if (location.hash === hash) {
+    route();
+    return;
+  }
+  delete document.body.dataset.ready;
+  location.hash = hash;
 }
 
 window.addEventListener('hashchange', () => {
