@@ -1,6 +1,7 @@
 package dev.planvm.instructions;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.json.SchemaRefCycles;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -85,8 +86,20 @@ public record PlanSignature(String name, String description, JsonNode inputs, Js
             out.add(Diagnostic.error(
                     null, "/output", "output must be a JSON Schema (an object), not " + describe(output)));
         }
+        refuseCycle(inputs, "/inputs", out);
+        refuseCycle(output, "/output", out);
         String description = descriptionNode != null && descriptionNode.isTextual() ? descriptionNode.asText() : "";
         return new PlanSignature(name, description, inputs, output);
+    }
+
+    /**
+     * An error for a schema with a {@code $ref} cycle, located at the reference: a validator would overflow its
+     * stack on every call (or answer) checked against it.
+     */
+    static void refuseCycle(JsonNode schema, String pointer, List<Diagnostic> out) {
+        SchemaRefCycles.find(schema)
+                .ifPresent(cycle -> out.add(Diagnostic.error(
+                        null, pointer + cycle.pointer(), "this schema cannot be used: " + cycle.message())));
     }
 
     private static void checkInputs(JsonNode inputs, List<Diagnostic> out) {

@@ -5,7 +5,9 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.planvm.json.SchemaRefCycles;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * JSON Schema checks of untrusted schemas and values (a tool's params schema, an {@code llm_generate}
@@ -21,9 +23,23 @@ public final class JsonSchemas {
 
     private JsonSchemas() {}
 
-    /** {@code schema} compiled (compile once and keep it for a schema checked often). */
+    /**
+     * {@code schema} compiled (compile once and keep it for a schema checked often).
+     *
+     * @throws IllegalArgumentException for a schema no value can be checked against: one with a {@code $ref}
+     *     cycle ({@link SchemaRefCycles}), which would overflow the checking thread's stack on every value
+     */
     public static Schema compile(JsonNode schema) {
+        Optional<String> unusable = problem(schema);
+        if (unusable.isPresent()) {
+            throw new IllegalArgumentException("the schema cannot be used: " + unusable.get());
+        }
         return REGISTRY.getSchema(schema);
+    }
+
+    /** Why no value can be checked against {@code schema} (a {@code $ref} cycle, located), or empty. */
+    public static Optional<String> problem(JsonNode schema) {
+        return SchemaRefCycles.find(schema).map(SchemaRefCycles.Cycle::message);
     }
 
     /** Why {@code value} does not fit {@code schema}, at most {@code max} sentences; empty when it fits. */

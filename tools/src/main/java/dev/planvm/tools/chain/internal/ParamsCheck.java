@@ -21,7 +21,13 @@ public final class ParamsCheck {
 
     /** Throws a non-retriable {@link ToolException} listing every violation. */
     public void check(Tool tool, JsonNode params) {
-        Schema schema = compiled.computeIfAbsent(tool, t -> JsonSchemas.compile(t.paramsSchema()));
+        Schema schema;
+        try {
+            schema = compiled.computeIfAbsent(tool, t -> JsonSchemas.compile(t.paramsSchema()));
+        } catch (IllegalArgumentException unusable) { // a $ref cycle: no call can be checked
+            throw ToolException.permanent(
+                    "tool '" + tool.name() + "' has a params schema planvm cannot use: " + unusable.getMessage());
+        }
         List<Error> errors = schema.validate(params);
         if (!errors.isEmpty()) {
             throw ToolException.permanent("params do not fit the schema of tool '" + tool.name() + "': "
