@@ -369,7 +369,10 @@ public final class PlanVm implements AutoCloseable {
         Objects.requireNonNull(mode, "mode");
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
-        EarlyAnswers answers = new EarlyAnswers();
+        // a plan-tool call is a child run of the run that makes it (PlanToolCalls, behind the run's guards): no
+        // call of one starts while a plan streams, and no early answer stands in for one
+        Set<String> childRunTools = planTools.keySet();
+        EarlyAnswers answers = new EarlyAnswers(tool -> childRunTools.contains(tools.knownCanonicalName(tool)));
         CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of()))
                 .withoutListeners();
         boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
@@ -381,7 +384,11 @@ public final class PlanVm implements AutoCloseable {
                 inputs -> new StreamedStarts(
                         handlers,
                         new EarlyStartRule(
-                                tools, chainParts.policy(), answered ? ApprovalRules.NONE : approveTools, answered),
+                                tools,
+                                chainParts.policy(),
+                                answered ? ApprovalRules.NONE : approveTools,
+                                answered,
+                                childRunTools),
                         runLimits,
                         early,
                         answers,
