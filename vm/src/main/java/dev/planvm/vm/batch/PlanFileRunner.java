@@ -197,9 +197,9 @@ public final class PlanFileRunner {
                     .build());
             return outcome(
                     plan,
-                    result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                    result.completed() ? result.status() : RunStatus.FAILED,
                     result.finalAnswer(),
-                    result.succeeded() ? null : result.error().describe(),
+                    result.completed() ? null : result.error().describe(),
                     start,
                     result.steps(),
                     diagnostics,

@@ -423,6 +423,17 @@ public final class DurableRuns {
         if (run.status() == RunStatus.SUCCEEDED) {
             throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
         }
+        if (run.status() == RunStatus.COMPLETED_WITH_FAILURES) {
+            String failed = run.steps().stream()
+                    .filter(step ->
+                            "keep_going".equals(step.trace().path("handled").asText()))
+                    .map(step -> String.valueOf(step.seqNo()))
+                    .distinct()
+                    .collect(java.util.stream.Collectors.joining(", "));
+            throw new DurableRunException("run " + run.id() + " completed with failed steps"
+                    + (failed.isEmpty() ? "" : " (seq_no " + failed + ")") + ", which it went on past: nothing to"
+                    + " resume; planvm rerun " + run.id() + " --from SEQ runs it again from a failed step");
+        }
         Checkpoint stored = run.checkpoint();
         Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
         variables.putAll(secrets);

@@ -368,7 +368,8 @@ public final class RunStore implements AutoCloseable {
             claimed = db.update(
                     "UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
                             + "sessions = sessions + 1, finished_at = NULL, error = NULL "
-                            + "WHERE id = ? AND owner IS ? AND lease_until IS ? AND status <> 'succeeded'",
+                            + "WHERE id = ? AND owner IS ? AND lease_until IS ? "
+                            + "AND status NOT IN ('succeeded', 'completed_with_failures')",
                     Owner.CURRENT.toString(),
                     now(),
                     leaseUntil(),
@@ -488,7 +489,7 @@ public final class RunStore implements AutoCloseable {
                             + "lease_until = NULL WHERE id = ?",
                     // an interrupted run is kept as running with no owner: any process may resume it
                     (result.interrupted() ? RunStatus.RUNNING : result.status()).label(),
-                    result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
+                    result.completed() || result.status() == RunStatus.FAILED ? now() : null,
                     json(result.finalAnswer()),
                     errorJson == null ? null : json(errorJson),
                     runId);
