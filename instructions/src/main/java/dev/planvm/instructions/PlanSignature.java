@@ -32,6 +32,11 @@ public record PlanSignature(String name, String description, JsonNode inputs, Js
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
     private static final List<String> KEYS = List.of("name", "description", "inputs", "output");
 
+    /** Whether {@code name} is a name a plan tool may give itself. */
+    public static boolean isName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
     /** The variables the plan declares as its inputs (the properties of {@link #inputs}), in order. */
     public Set<String> inputNames() {
         Set<String> names = new LinkedHashSet<>();

@@ -122,11 +122,21 @@ public final class PlanVm implements AutoCloseable {
     private final java.time.Clock clockSource;
     /** The VM's plan tools by canonical name (each run of a VM with some gets a {@link PlanToolCalls} link). */
     private final Map<String, PlanTool> planTools;
+    /**
+     * The plan tools this VM could not offer, by name (or file), and why: a plan that can reach one is refused
+     * before it runs ({@link #problems}); the others run.
+     */
+    private final Map<String, String> unusablePlanTools;
+    /** The problems of the plan-tool files whose name cannot be read (a call of a tool not installed names them). */
+    private final List<String> unnamedPlanTools;
     /** Where runs send their spans, or {@code null}: no spans. */
     private final io.opentelemetry.api.trace.Tracer tracer;
 
     PlanVm(PlanVmBuilder b) {
-        this.tools = ToolRegistry.of(withBuiltIns(withPlanTools(b)), b.resolver);
+        PlanTools.Checked checked = checkedPlanTools(b);
+        this.unusablePlanTools = checked.unusable();
+        this.unnamedPlanTools = checked.unnamed();
+        this.tools = ToolRegistry.of(withBuiltIns(withPlanTools(b, checked)), b.resolver);
         Set<String> builtIns = new HashSet<>();
         for (Tool builtIn : PersonTools.all()) {
             tools.find(builtIn.name()).filter(PersonTools::isBuiltIn).ifPresent(found -> builtIns.add(found.name()));
@@ -147,7 +157,8 @@ public final class PlanVm implements AutoCloseable {
                 .sleeper(b.sleeper)
                 .routing(b.routing)
                 .build();
-        this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
+        this.preflight = new Preflight(
+                handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint, unusablePlanTools, unnamedPlanTools);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
         this.maxSteps = b.maxSteps;
@@ -188,17 +199,21 @@ public final class PlanVm implements AutoCloseable {
         return false;
     }
 
-    /** The builder's tools and its plan tools (which run their plans on this VM), checked as a whole. */
-    private List<Tool> withPlanTools(PlanVmBuilder b) {
-        List<Plan> plans = new ArrayList<>(b.planTools);
-        plans.addAll(PlanTools.load(b.planToolDirs, b.planToolFile, b.planToolLoader));
-        if (plans.isEmpty()) {
-            return b.tools;
-        }
+    /** The builder's plan tools and those of its directories, checked as a whole (the unusable ones named). */
+    private static PlanTools.Checked checkedPlanTools(PlanVmBuilder b) {
+        PlanTools.Read read = PlanTools.read(b.planToolDirs, b.planToolFile, b.planToolLoader);
         Set<String> others = new HashSet<>();
         b.tools.forEach(t -> others.add(t.name()));
+        return PlanTools.check(read, b.planTools, others, b.maxPlanDepth);
+    }
+
+    /** The builder's tools and its usable plan tools (which run their plans on this VM). */
+    private List<Tool> withPlanTools(PlanVmBuilder b, PlanTools.Checked checked) {
+        if (checked.usable().isEmpty()) {
+            return b.tools;
+        }
         List<Tool> all = new ArrayList<>(b.tools);
-        all.addAll(PlanTools.of(plans, others, b.maxPlanDepth, new ChildRuns() {
+        all.addAll(PlanTools.of(checked, new ChildRuns() {
             @Override
             public Outcome run(Plan plan, Map<String, JsonNode> inputs) {
                 try {
@@ -257,6 +272,23 @@ public final class PlanVm implements AutoCloseable {
     }
 
     /**
+     * The plan tools this VM could not offer, and why, by tool name (or by file, for a file whose name cannot be
+     * read): a file that does not load, a name taken twice, a plan tool that reaches itself or calls plan tools
+     * deeper than the limit, or one that calls such a plan tool. A plan that calls one is refused before it runs.
+     */
+    public Map<String, String> unusablePlanTools() {
+        return unusablePlanTools;
+    }
+
+    /**
+     * The problems of the plan-tool files that do not load and whose name cannot be read, each naming its file:
+     * a plan calling a tool that is not installed is told of them.
+     */
+    public List<String> unnamedPlanTools() {
+        return unnamedPlanTools;
+    }
+
+    /**
      * The call chain a run in {@code mode} sends its calls through (permission, record or replay,
      * retries, timeouts, secrets), for calls made on a plan's behalf outside a plan: {@code planvm kb
      * index --graph} sends its extraction calls to {@code llm_generate} this way, so a cassette records
@@ -289,6 +321,18 @@ public final class PlanVm implements AutoCloseable {
     /** Who decides approvals when a run brings no decision of its own, or {@code null} (runs then wait). */
     public Approvals reviewer() {
         return reviewer;
+    }
+
+    /**
+     * What refuses {@code plan} on this VM whatever a run sets up, each located ({@code seq_no}, JSON pointer):
+     * a call of a tool the policy denies, a call of a plan tool that cannot be used
+     * ({@link #unusablePlanTools()}), params written out that cannot fit the params schema of a tool known here.
+     * {@code planvm validate} refuses exactly these beside the loader's errors; every run refuses them too
+     * ({@link #problems}), with what only a run can know (a tool not installed, an LLM condition with no LLM).
+     * Sets no tool up (starts no MCP server).
+     */
+    public List<Diagnostic> refusals(Plan plan) {
+        return preflight.refusals(plan);
     }
 
     /** {@link #problems(Plan, RunMode)} for a live run. */
