@@ -95,6 +95,35 @@ class PlanToolsCliTest {
     }
 
     @Test
+    void answer_resume_and_rerun_need_no_plan_tools_flag_and_run_the_plan_tools_the_run_started_with()
+            throws Exception {
+        write("kept/greet.json", GREET);
+        Path parent = write("asks.json", """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "human_input", "tool_params": {"prompt": "Who?"}, "output_vars": "who"}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "greet", "tool_params": {"who": "${who}"}, "output_vars": ["g"]}},
+                 {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${g}!"}}]""");
+        String store = dir.resolve("runs.db").toString();
+        CliRun waiting = CliRun.of(
+                "run", parent.toString(), "--plan-tools", dir.resolve("kept").toString(), "--store", store);
+        assertThat(waiting.exitCode()).as(waiting.err()).isEqualTo(3);
+        String id = waiting.err()
+                .lines()
+                .filter(line -> line.startsWith("run "))
+                .findFirst()
+                .orElseThrow()
+                .split(" ")[1];
+        write("kept/greet.json", GREET.replace("Hello, ${who}", "Bye, ${who}")); // edited after the run started
+
+        CliRun answered = CliRun.of("answer", id, "--text", "Ann", "--store", store);
+        assertThat(answered.exitCode()).as(answered.err()).isZero();
+        assertThat(answered.out()).isEqualTo("Hello, Ann!\n");
+
+        CliRun rerun = CliRun.of("rerun", id, "--from", "1", "--store", store);
+        assertThat(rerun.exitCode()).as(rerun.err()).isZero();
+        assertThat(rerun.out()).isEqualTo("Hello, Ann!\n");
+    }
+
+    @Test
     void max_plan_depth_bounds_how_deep_plan_tools_call_plan_tools() throws Exception {
         write("chain/greet.json", GREET);
         write("chain/welcome.json", """

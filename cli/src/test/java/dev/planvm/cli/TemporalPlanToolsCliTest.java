@@ -141,7 +141,10 @@ class TemporalPlanToolsCliTest {
                 CliRun.of("run", refused.toString(), "--plan-tools", "../plans/plan-tools", "--temporal", target);
         CliRun local = CliRun.of("run", refused.toString(), "--plan-tools", "../plans/plan-tools", "--no-store");
 
-        assertThat(remote.exitCode()).as(remote.err()).isEqualTo(local.exitCode()).isEqualTo(2);
+        assertThat(remote.exitCode())
+                .as(remote.err())
+                .isEqualTo(local.exitCode())
+                .isEqualTo(2);
         String located = local.err().lines().findFirst().orElseThrow();
         assertThat(located).contains("seq_no 0").contains("params do not fit the schema of tool 'headline'");
         assertThat(remote.err()).startsWith(located);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
@@ -127,13 +128,32 @@ public final class PlanVm implements AutoCloseable {
      * before it runs ({@link #problems}); the others run.
      */
     private final Map<String, String> unusablePlanTools;
+    /** What this VM was built from: a VM with other plan tools is built from it too ({@link #withPlanTools}). */
+    private final PlanVmBuilder builder;
+    /** The VMs {@link #withPlanTools} derived from this one, by the digests of their plan tools. */
+    private final Map<String, PlanVm> derived = new java.util.concurrent.ConcurrentHashMap<>();
     /** The problems of the plan-tool files whose name cannot be read (a call of a tool not installed names them). */
     private final List<String> unnamedPlanTools;
     /** Where runs send their spans, or {@code null}: no spans. */
     private final io.opentelemetry.api.trace.Tracer tracer;
 
     PlanVm(PlanVmBuilder b) {
-        PlanTools.Checked checked = checkedPlanTools(b);
+        this(b, null);
+    }
+
+    /**
+     * @param planTools {@code null} for the builder's plan tools; else exactly these (a VM derived from another
+     *                  by {@link #withPlanTools}, which owns none of the builder's resources)
+     */
+    private PlanVm(PlanVmBuilder b, List<Plan> planTools) {
+        this.builder = b;
+        PlanTools.Checked checked = planTools == null
+                ? checkedPlanTools(b)
+                : PlanTools.check(
+                        new PlanTools.Read(List.of(), Map.of(), List.of()),
+                        planTools,
+                        b.tools.stream().map(Tool::name).collect(java.util.stream.Collectors.toSet()),
+                        b.maxPlanDepth);
         this.unusablePlanTools = checked.unusable();
         this.unnamedPlanTools = checked.unnamed();
         this.tools = ToolRegistry.of(withBuiltIns(withPlanTools(b, checked)), b.resolver);
@@ -145,7 +165,7 @@ public final class PlanVm implements AutoCloseable {
         this.planTools = PlanToolCalls.index(tools.all());
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
-        this.resources = List.copyOf(b.resources);
+        this.resources = planTools == null ? List.copyOf(b.resources) : List.of(); // a derived VM shares them
         this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
         RetrySettings retries =
                 new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
@@ -241,6 +261,7 @@ public final class PlanVm implements AutoCloseable {
      */
     @Override
     public void close() {
+        derived.values().forEach(PlanVm::close); // their threads; the resources are this VM's
         ExecutorService current = executor;
         if (current != null) {
             current.shutdownNow();
@@ -278,6 +299,49 @@ public final class PlanVm implements AutoCloseable {
      */
     public Map<String, String> unusablePlanTools() {
         return unusablePlanTools;
+    }
+
+    /**
+     * The plan tools a run of {@code plan} can reach on this VM: those it calls, and those they call, at any depth;
+     * each once, in the order first reached. A durable run keeps them with it, so that a resume, approval, answer
+     * or rerun runs with the very plan tools it started with ({@link #withPlanTools}).
+     */
+    public List<Plan> planToolsFor(Plan plan) {
+        Map<String, Plan> reached = new LinkedHashMap<>();
+        java.util.Deque<Plan> work = new java.util.ArrayDeque<>(List.of(plan));
+        while (!work.isEmpty()) {
+            for (dev.planvm.instructions.Instruction instruction : work.pop().instructions()) {
+                if (instruction instanceof dev.planvm.instructions.Calling calling) {
+                    PlanTool tool = planTools.get(calling.tool());
+                    if (tool != null && reached.putIfAbsent(tool.name(), tool.plan()) == null) {
+                        work.push(tool.plan());
+                    }
+                }
+            }
+        }
+        return List.copyOf(reached.values());
+    }
+
+    /**
+     * This VM with {@code planTools} as its plan tools of those names (its other plan tools stay): what a stored run
+     * started with, so that continuing it does not depend on what the plan-tool folders hold now. Everything else is
+     * this VM's — tools, policy, limits, resources (which stay this VM's to close) — and {@link #close()} closes the
+     * VMs derived from it. One VM per set of plan tools, made once. No plan tools: this VM.
+     */
+    public PlanVm withPlanTools(List<Plan> planTools) {
+        if (planTools.isEmpty()) {
+            return this;
+        }
+        Map<String, Plan> merged = new LinkedHashMap<>();
+        for (Plan plan : planTools) {
+            merged.put(plan.signature().map(PlanSignature::name).orElse(plan.source()), plan);
+        }
+        this.planTools.values().forEach(own -> merged.putIfAbsent(own.name(), own.plan()));
+        String key = merged.values().stream()
+                .map(plan -> plan.digest() + "@" + plan.source())
+                .sorted()
+                .collect(java.util.stream.Collectors.joining(","));
+        return derived.computeIfAbsent(key, k -> new PlanVm(builder, List.copyOf(merged.values())));
     }
 
     /**

@@ -112,12 +112,14 @@ public final class RunStore implements AutoCloseable {
     private final ApprovalRows approvals;
     private final WaitRows waits;
     private final RunReader reader;
+    private final PlanToolRows planTools;
     private final Redactor redactor;
     private final Settings settings;
 
     private RunStore(StoreDatabase db, Redactor redactor, Settings settings) {
         this.db = db;
         this.blobs = new Blobs(db);
+        this.planTools = new PlanToolRows(db, blobs);
         this.approvals = new ApprovalRows(db);
         this.waits = new WaitRows(db);
         this.reader = new RunReader(db, blobs, approvals);
@@ -221,6 +223,16 @@ public final class RunStore implements AutoCloseable {
                 callerStep);
         ACTIVE.add(id);
         return id;
+    }
+
+    /** Keeps the plan tools run {@code runId} starts with, by content ({@link PlanToolRows}). */
+    synchronized void keepPlanTools(String runId, List<Plan> tools) {
+        planTools.keep(runId, tools);
+    }
+
+    /** The plan tools run {@code runId} started with, or {@code null} when none were kept ({@link PlanToolRows#of}). */
+    synchronized List<PlanToolRows.Kept> planTools(String runId) {
+        return planTools.of(runId);
     }
 
     /**

@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS runs (
     source_lines_json TEXT,               -- a compiled dialect plan's {"seq_no": line}; NULL for a JSON plan
     caller_run    TEXT,                   -- a child run (a plan tool's): the run whose call started it
     caller_seq    INTEGER,                -- a child run: the seq_no of that call in its caller
-    caller_step   INTEGER                 -- a child run: its caller's committed steps + 1 when it started
+    caller_step   INTEGER,                -- a child run: its caller's committed steps + 1 when it started
+    plan_tools_json TEXT                  -- the plan tools it started with: ["blob hash", ...] of {source, plan, source_lines}
 );
 
 CREATE TABLE IF NOT EXISTS steps (
