@@ -42,12 +42,35 @@ public final class JsonSchemas {
         return SchemaRefCycles.find(schema).map(SchemaRefCycles.Cycle::message);
     }
 
-    /** Why {@code value} does not fit {@code schema}, at most {@code max} sentences; empty when it fits. */
+    /**
+     * Why {@code value} does not fit {@code schema}, at most {@code max} sentences; empty when it fits. A value
+     * nested deeper than the checking thread's stack can follow through a recursive schema is a problem of its
+     * own, never a {@link StackOverflowError}.
+     */
     public static List<String> problems(Schema schema, JsonNode value, int max) {
-        return schema.validate(value).stream()
-                .limit(max)
-                .map(JsonSchemas::describe)
-                .toList();
+        try {
+            return errors(schema, value).stream()
+                    .limit(max)
+                    .map(JsonSchemas::describe)
+                    .toList();
+        } catch (IllegalArgumentException tooDeep) {
+            return List.of(tooDeep.getMessage());
+        }
+    }
+
+    /**
+     * Every violation of {@code schema} by {@code value}, as the validator reports them.
+     *
+     * @throws IllegalArgumentException when the value is nested too deeply to be checked against a recursive
+     *     schema on this thread's stack (the sentence says so)
+     */
+    public static List<Error> errors(Schema schema, JsonNode value) {
+        try {
+            return schema.validate(value);
+        } catch (StackOverflowError tooDeep) { // a recursive schema follows the value's nesting, frame by frame
+            throw new IllegalArgumentException(
+                    "the value is nested too deeply to be checked against this schema, which follows its nesting");
+        }
     }
 
     /** One violation as a sentence: where in the value, and what is wrong. */

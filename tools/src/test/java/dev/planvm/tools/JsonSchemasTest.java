@@ -44,6 +44,28 @@ class JsonSchemasTest {
     }
 
     @Test
+    void a_value_nested_deeper_than_the_stack_can_follow_through_a_recursive_schema_is_a_problem_not_an_overflow()
+            throws Exception {
+        var tree = JsonSchemas.compile(json("{\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}"));
+        JsonNode deep = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        for (int i = 0; i < 3_000; i++) {
+            deep = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                    .arrayNode()
+                    .add(deep);
+        }
+        JsonNode value = deep;
+        java.util.List<java.util.List<String>> seen = new java.util.ArrayList<>();
+        Thread small = new Thread(null, () -> seen.add(JsonSchemas.problems(tree, value, 5)), "small", 256 * 1024);
+        small.start();
+        small.join();
+        assertThat(seen)
+                .singleElement()
+                .isEqualTo(java.util.List.of(
+                        "the value is nested too deeply to be checked against this schema, which follows its nesting"));
+        assertThat(JsonSchemas.problems(tree, json("[[[]]]"), 5)).isEmpty();
+    }
+
+    @Test
     void a_tool_whose_params_schema_has_a_ref_cycle_fails_its_call_with_a_sentence() throws Exception {
         JsonNode schema = json(CYCLE);
         Tool tool = new Tool() {

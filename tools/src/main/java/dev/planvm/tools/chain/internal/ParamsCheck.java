@@ -28,7 +28,13 @@ public final class ParamsCheck {
             throw ToolException.permanent(
                     "tool '" + tool.name() + "' has a params schema planvm cannot use: " + unusable.getMessage());
         }
-        List<Error> errors = schema.validate(params);
+        List<Error> errors;
+        try {
+            errors = JsonSchemas.errors(schema, params);
+        } catch (IllegalArgumentException tooDeep) {
+            throw ToolException.permanent(
+                    "params do not fit the schema of tool '" + tool.name() + "': " + tooDeep.getMessage());
+        }
         if (!errors.isEmpty()) {
             throw ToolException.permanent("params do not fit the schema of tool '" + tool.name() + "': "
                     + errors.stream().map(JsonSchemas::describe).collect(Collectors.joining("; ")));
