@@ -201,7 +201,7 @@ public final class DurableRuns {
                 ? run.steps()
                 : keptSteps(run, fromSeq, safePosition(before, fromSeq));
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        PlanVm planVm = vmOf(run);
+        PlanVm planVm = vmForNewRunOf(run);
         RunRequest checked = planVm.check(RunRequest.builder(plan)
                 .start(new Checkpoint(position, kept.size(), variables))
                 .session(session)
@@ -562,7 +562,7 @@ public final class DurableRuns {
         inputs.putAll(edits);
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
-        PlanVm planVm = vmOf(run); // the plan tools the run started with, and this VM's others (an edit may call them)
+        PlanVm planVm = vmForNewRunOf(run);
         RunRequest checked = planVm.check(request.toBuilder()
                 .plan(plan)
                 .start(new Checkpoint(position, kept.size(), variables))
@@ -606,6 +606,25 @@ public final class DurableRuns {
      * {@code --plan-tools}, does not change it; this VM itself for a run stored with none, or before runs kept them.
      */
     private PlanVm vmOf(StoredRun run) {
+        return vm.withPlanTools(keptPlanTools(run));
+    }
+
+    /**
+     * The VM of a new run made from {@code run} (a rerun, a re-plan): a new run takes the plan tools this process
+     * has as they are now, like any new run — a plan tool fixed since is fixed in the rerun — and those the run
+     * started with for the others, so a process started without {@code --plan-tools} needs none.
+     */
+    private PlanVm vmForNewRunOf(StoredRun run) {
+        List<Plan> missing = keptPlanTools(run).stream()
+                .filter(plan -> plan.signature()
+                        .map(s -> vm.tools().findResolved(s.name()).isEmpty())
+                        .orElse(false))
+                .toList();
+        return vm.withPlanTools(missing);
+    }
+
+    /** The plan tools {@code run} (or, for a child run, its top caller) started with; none when it kept none. */
+    private List<Plan> keptPlanTools(StoredRun run) {
         String id = run.id();
         for (int height = 0; height < 64; height++) {
             List<PlanToolRows.Kept> kept = store.planTools(id);
@@ -620,15 +639,15 @@ public final class DurableRuns {
                     }
                     plans.add(loaded.plan().withSourceLines(tool.sourceLines()));
                 }
-                return vm.withPlanTools(plans);
+                return plans;
             }
             Optional<RunStore.Caller> caller = store.caller(id);
             if (caller.isEmpty()) {
-                return vm;
+                return List.of();
             }
             id = caller.get().runId();
         }
-        return vm;
+        return List.of();
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */

@@ -21,9 +21,9 @@ import java.util.Set;
 
 /**
  * What stops a VM from running a plan, found before anything runs, one sentence per problem, each
- * starting with the {@code seq_no}: the {@linkplain #refusals refusals} (a call whose params, written out,
- * cannot fit its tool's schema; a call of a plan tool that cannot be used; a tool the policy denies — in every
- * mode), types with no handler, tools that are not installed in a live or recorded run, and LLM conditions
+ * starting with the {@code seq_no}: the {@linkplain #refusals refusals} (a tool the policy denies, in every
+ * mode; a call whose params, written out, cannot fit its tool's schema, and a call of a plan tool that cannot be
+ * used, for the calls a tool answers: not those a replay or dry run answers itself), types with no handler, tools that are not installed in a live or recorded run, and LLM conditions
  * nothing can decide. {@code planvm validate} refuses a plan for its refusals (it cannot know what a run will
  * install), so a run refuses everything {@code validate} refuses: one pipeline.
  *
@@ -110,7 +110,9 @@ public record Preflight(
                 boolean answered = dryRun || replaying && !live.contains(calling.tool());
                 String canonical = canonicalName(calling.tool(), answered);
                 policy.refusal(canonical, tools.canonicalNames()).ifPresent(refusal -> problems.add(at + refusal));
-                for (Diagnostic refusal : callRefusals(calling, answered, params)) {
+                // a call a replay or dry run answers never reaches a tool (nor its schema, nor a plan tool's child)
+                List<Diagnostic> refusals = answered ? List.of() : callRefusals(calling, false, params);
+                for (Diagnostic refusal : refusals) {
                     problems.add("seq_no " + refusal.seqNo() + " at " + refusal.pointer() + ": " + refusal.message());
                 }
                 if (!answered

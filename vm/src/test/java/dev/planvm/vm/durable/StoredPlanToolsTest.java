@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A stored run keeps the plan tools it started with, by content (issue 36 item 13): its resume, answer, approval
- * and rerun run them as they were, in a process started without the plan-tool folder, or after the folder was
- * edited; a plan tool of the folder that the run did not start with is still there for an edited rerun.
+ * A stored run keeps the plan tools it started with, by content (issue 36 item 13): its resume, answer and approval
+ * run them as they were, in a process started without the plan-tool folder, or after the folder was edited; a
+ * rerun, a new run, takes the process's plan tools as they are now and the kept ones for those it lacks.
  */
 class StoredPlanToolsTest {
 
@@ -96,7 +96,7 @@ class StoredPlanToolsTest {
     }
 
     @Test
-    void a_resume_and_a_rerun_run_the_plan_tools_as_they_were_whatever_the_folder_holds_now() throws Exception {
+    void a_resume_runs_the_plan_tools_as_they_were_and_a_rerun_needs_no_folder() throws Exception {
         Path tools = folder();
         try (RunStore store = RunStore.open(dir.resolve("runs.db"))) {
             String id;
@@ -115,17 +115,23 @@ class StoredPlanToolsTest {
                         .as(String.valueOf(resumed.result().error()))
                         .isEqualTo(IntNode.valueOf(42));
                 DurableRun rerun = runs.rerun(id, 1, Map.of("n", IntNode.valueOf(1)), RunMode.live());
-                assertThat(rerun.result().finalAnswer()).isEqualTo(IntNode.valueOf(2));
-                assertThat(runs.run(runs.createRerun(
-                                        rerun.id(),
-                                        1,
-                                        Map.of(),
-                                        null,
-                                        RunRequest.builder().build()))
-                                .result()
-                                .finalAnswer())
-                        .as("a rerun of the rerun keeps them too (n is 21 again: the edit was no step's)")
-                        .isEqualTo(IntNode.valueOf(42));
+                assertThat(rerun.result().finalAnswer())
+                        .as("a rerun is a new run: the plan tool as the folder has it now (fixed, say)")
+                        .isEqualTo(IntNode.valueOf(1000));
+                try (PlanVm bare = vm(null)) {
+                    DurableRuns without = new DurableRuns(bare, store);
+                    assertThat(without.run(without.createRerun(
+                                            rerun.id(),
+                                            1,
+                                            Map.of(),
+                                            null,
+                                            RunRequest.builder().build()))
+                                    .result()
+                                    .finalAnswer())
+                            .as("without the folder, a rerun takes the plan tools its run (the rerun above, with the"
+                                    + " edited one) started with; n is 21 again: the edit was no step's")
+                            .isEqualTo(IntNode.valueOf(21_000));
+                }
                 DurableRun fresh = runs.start(plan(edited, FLAKY_THEN_WORK), Map.of(), RunMode.live());
                 assertThat(fresh.result().finalAnswer())
                         .as("a new run takes the folder as it is now")
