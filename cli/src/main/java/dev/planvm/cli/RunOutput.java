@@ -74,7 +74,7 @@ final class RunOutput {
     /** {@link #finished}, then where to find a stored run that did not succeed. */
     int stored(DurableRun run, RunMode mode, Path store) throws IOException {
         int code = finished(run, mode);
-        if (!run.result().succeeded() && !run.result().waiting()) {
+        if (!run.result().completed() && !run.result().waiting()) {
             err.println("run " + run.id() + " is stored: planvm show " + run.id() + " shows it, planvm resume "
                     + run.id() + " continues it");
         } else if (verbose) {
@@ -182,7 +182,7 @@ final class RunOutput {
             elements(runId, waiting);
             return ExitCodes.WAITING;
         }
-        if (!result.succeeded() && step == null) {
+        if (!result.completed() && step == null) {
             err.println(TerminalText.safe(label + ": " + result.error().describe()));
             if (verbose && result.error().cause() != null) {
                 StringWriter stack = new StringWriter();
@@ -201,7 +201,8 @@ final class RunOutput {
                 answer.isTextual() && step == null ? answer.asText() : TerminalText.JSON.writeValueAsString(answer));
         if (result.anyStepFailed()) {
             int count = result.failedSteps().size();
-            err.println(label + ": " + count + (count == 1 ? " step" : " steps") + " failed (--keep-going)");
+            err.println(label + ": " + count + (count == 1 ? " step" : " steps") + " failed (--keep-going): the run"
+                    + " completed_with_failures");
             return ExitCodes.RUNTIME_FAILURE;
         }
         if (document != null && step == null) {

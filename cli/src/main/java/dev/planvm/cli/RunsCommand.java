@@ -3,8 +3,10 @@ package dev.planvm.cli;
 import dev.planvm.json.TerminalText;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
+import dev.planvm.vm.run.RunStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -21,7 +23,8 @@ import picocli.CommandLine.Command;
             "List stored runs, newest first: id, state, steps, started, plan.",
             "A plan tool's child run says whose call started it: (child of RUN at seq_no N).",
             "A run's state is running (a live process works on it), interrupted (its process died: planvm resume "
-                    + "continues it), succeeded or failed.",
+                    + "continues it), waiting (for an approval or an answer), succeeded, completed_with_failures (it"
+                    + " kept going past failed steps to its end: --keep-going) or failed.",
             "With --prune, delete runs older than --older-than and/or all but the --keep newest (never one a live "
                     + "process works on), and the stored values no remaining run uses."
         },
@@ -55,6 +58,17 @@ final class RunsCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--keep", paramLabel = "N", description = "With --prune: all but the N newest runs.")
     private Integer keep;
 
+    @CommandLine.Option(
+            names = "--state",
+            paramLabel = "STATE",
+            description = "Only runs in this state: running, interrupted, waiting, succeeded, completed_with_failures"
+                    + " or failed.")
+    private String state;
+
+    /** The states a run can be in, as {@link RunSummary#state()} says them. */
+    static final List<String> STATES =
+            List.of("running", "interrupted", "waiting", "succeeded", "completed_with_failures", "failed");
+
     @CommandLine.Mixin
     private Verbosity verbosity;
 
@@ -68,6 +82,14 @@ final class RunsCommand implements Callable<Integer> {
     public Integer call() {
         CommandLine commandLine = spec.commandLine();
         PrintWriter out = commandLine.getOut();
+        if (state != null && (prune || !STATES.contains(state))) {
+            throw new CommandLine.ParameterException(
+                    commandLine,
+                    prune
+                            ? "--state goes with listing, not --prune"
+                            : "--state must be one of " + String.join(", ", STATES) + ", not '"
+                                    + TerminalText.safe(state) + "'");
+        }
         if (prune != (olderThan != null || keep != null)) {
             throw new CommandLine.ParameterException(
                     commandLine,
@@ -81,15 +103,20 @@ final class RunsCommand implements Callable<Integer> {
                 out.println("pruned " + deleted + " run" + (deleted == 1 ? "" : "s") + " from " + runs.file());
                 return ExitCodes.OK;
             }
-            List<RunSummary> summaries = runs.list(Math.max(1, limit));
+            List<RunSummary> summaries = list(runs, Math.max(1, limit));
+            int width = summaries.stream()
+                    .mapToInt(run -> run.state().length())
+                    .max()
+                    .orElse(0);
+            width = Math.max(11, width);
             if (summaries.isEmpty()) {
-                out.println("no runs in " + runs.file());
+                out.println("no runs" + (state == null ? "" : " " + state) + " in " + runs.file());
             } else {
-                out.printf("%-12s  %-11s  %5s  %-24s  %s%n", "RUN", "STATE", "STEPS", "STARTED", "PLAN");
+                out.printf("%-12s  %-" + width + "s  %5s  %-24s  %s%n", "RUN", "STATE", "STEPS", "STARTED", "PLAN");
             }
             for (RunSummary run : summaries) {
                 out.printf(
-                        "%-12s  %-11s  %5d  %-24s  %s%s%n",
+                        "%-12s  %-" + width + "s  %5d  %-24s  %s%s%n",
                         run.id(),
                         run.state(),
                         run.steps(),
@@ -103,6 +130,31 @@ final class RunsCommand implements Callable<Integer> {
         }
         return ExitCodes.OK;
     }
+
+    /**
+     * The {@code limit} most recent runs, in {@link #state} when given: the store filters by stored status;
+     * running and interrupted runs share one ({@code running}), told apart by whether their owner lives.
+     */
+    private List<RunSummary> list(RunStore runs, int limit) {
+        if (state == null) {
+            return runs.list(limit);
+        }
+        RunStatus status = state.equals("interrupted") ? RunStatus.RUNNING : RunStatus.ofLabel(state);
+        List<RunSummary> found = new ArrayList<>();
+        for (int offset = 0; found.size() < limit; offset += PAGE) {
+            List<RunSummary> page = runs.list(PAGE, offset, status);
+            page.stream()
+                    .filter(run -> run.state().equals(state))
+                    .limit(limit - found.size())
+                    .forEach(found::add);
+            if (page.size() < PAGE) {
+                break;
+            }
+        }
+        return found;
+    }
+
+    private static final int PAGE = 200;
 
     private Duration age(CommandLine commandLine) {
         if (olderThan == null) {

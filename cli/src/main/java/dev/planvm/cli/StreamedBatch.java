@@ -97,7 +97,8 @@ record StreamedBatch(PrintWriter err, boolean progress, boolean verbose) {
         BatchReport report = new BatchReport(finished, wall);
         if (verbose) {
             finished.stream()
-                    .filter(o -> !o.succeeded())
+                    .filter(o ->
+                            !o.succeeded() && o.error() != null) // completed_with_failures: its steps are on stderr
                     .forEach(o -> err.println(
                             TerminalText.safe(o.file() + ": " + o.status().label() + ": " + o.error())));
         }

@@ -190,7 +190,7 @@ final class TemporalRun {
                     written = writeCassette(file, record, response.cassette(), err);
                 }
                 int code = output.finished(result(response, took), RunMode.live());
-                if (!response.succeeded()) {
+                if (!response.completed()) {
                     err.println("workflow " + id + ": planvm show " + id + " --temporal ... shows it");
                 }
                 return written ? code : Math.max(code, ExitCodes.RUNTIME_FAILURE);

@@ -14,8 +14,10 @@ import dev.planvm.tools.config.LoadedTools;
 import dev.planvm.vm.plantools.PlanTools;
 import java.io.PrintWriter;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -71,8 +73,12 @@ final class ToolsCommand implements Callable<Integer> {
             }
         }
         tools.sort(Comparator.comparing(Tool::name));
-        List<Plan> planTools =
-                PlanTools.load(loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
+        PlanTools.Read read = PlanTools.read(loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool);
+        Set<String> others = new HashSet<>();
+        loaded.tools().forEach(tool -> others.add(tool.name()));
+        // checked as a run's VM checks them: one that cannot be used is listed with why, the others as tools
+        PlanTools.Checked checked = PlanTools.check(read, List.of(), others, PlanTools.DEFAULT_MAX_DEPTH);
+        List<Plan> planTools = checked.usable();
         if (format == ValidateCommand.Format.json) {
             ObjectNode document = mapper.createObjectNode();
             ArrayNode list = document.putArray("tools");
@@ -95,10 +101,16 @@ final class ToolsCommand implements Callable<Integer> {
             }
             ObjectNode unavailable = document.putObject("unavailable");
             loaded.unavailable().forEach(unavailable::put);
+            checked.unusable().forEach((name, why) -> unavailable.put(name, "plan tool: " + why));
+            ArrayNode unnamed = document.putArray("unusable_plan_tool_files");
+            checked.unnamed().forEach(unnamed::add);
             out.println(TerminalText.JSON.withDefaultPrettyPrinter().writeValueAsString(document));
             return ExitCodes.OK;
         }
-        if (tools.isEmpty() && planTools.isEmpty()) {
+        if (tools.isEmpty()
+                && planTools.isEmpty()
+                && checked.unusable().isEmpty()
+                && checked.unnamed().isEmpty()) {
             out.println("No tools are available.");
         }
         for (Tool tool : tools) {
@@ -124,6 +136,11 @@ final class ToolsCommand implements Callable<Integer> {
         loaded.unavailable()
                 .forEach((name, why) ->
                         out.println(TerminalText.safe(name) + " (not available: " + TerminalText.safe(why) + ")"));
+        checked.unusable()
+                .forEach((name, why) -> out.println(
+                        TerminalText.safe(name) + " (plan tool, not available: " + TerminalText.safe(why) + ")"));
+        checked.unnamed()
+                .forEach(why -> out.println("a plan-tool file (not available: " + TerminalText.safe(why) + ")"));
         out.println(
                 loaded.conditionEvaluator().isPresent()
                         ? "LLM conditions (jmp condition_prompt): available"

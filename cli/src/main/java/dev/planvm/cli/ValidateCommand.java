@@ -1,36 +1,29 @@
 package dev.planvm.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.dialects.Dialect;
 import dev.planvm.dialects.PlanSources;
-import dev.planvm.instructions.Calling;
 import dev.planvm.instructions.Diagnostic;
-import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.LoadResult;
-import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
-import dev.planvm.instructions.PlanSignature;
+import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.reach.Reach;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
-import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
-import dev.planvm.tools.approval.PersonTools;
 import dev.planvm.tools.config.LoadedTools;
+import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.plantools.PlanTools;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -134,28 +127,24 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws java.io.IOException {
         ToolPolicy policy = tools.policy(spec.commandLine());
-        Set<String> toolNames;
-        ToolRegistry known;
-        ValidateReach reaches;
-        Map<String, JsonNode> schemas = new HashMap<>();
-        List<Plan> planTools = new ArrayList<>();
-        try (LoadedTools loaded = config.load(parent.environment(), Map.of())) {
-            toolNames = loaded.tools().stream().map(Tool::name).collect(Collectors.toSet());
-            known = ToolRegistry.of(loaded.tools());
-            PersonTools.all().forEach(tool -> schemas.put(tool.name(), tool.paramsSchema()));
-            loaded.tools().forEach(tool -> schemas.put(tool.name(), tool.paramsSchema()));
-            for (Plan plan :
-                    PlanTools.load(loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool)) {
-                PlanSignature signature = plan.signature().orElseThrow();
-                if (signature.inputs() != null) {
-                    schemas.put(signature.name(), signature.inputs());
-                }
-                planTools.add(plan);
-            }
-            reaches = reachOf(loaded, known, planTools);
+        LoadedTools loaded = config.load(parent.environment(), Map.of());
+        // the VM a run would have, as far as validate can know it (no MCP server is started): one check pipeline
+        try (PlanVm vm = PlanVm.builder()
+                .toolPolicy(policy)
+                .tools(loaded, policy)
+                .planToolFiles(PlanInput::isPlanToolFile, PlanInput::loadPlanTool)
+                .planTools(PlanInput.planToolDirImports(loaded.planToolDirs()))
+                .build()) {
+            // a plan tool that does not load is the VM's to refuse (only for the plans that call it)
+            List<Plan> planTools = PlanTools.read(
+                            loaded.planToolDirs(), PlanInput::isPlanToolFile, PlanInput::loadPlanTool)
+                    .plans();
+            return validate(vm, reachOf(loaded, ToolRegistry.of(loaded.tools()), planTools));
         }
-        LiteralParams params = new LiteralParams(schemas);
-        PlanLoader loader = new PlanLoader(toolNames, Set.of());
+    }
+
+    private int validate(PlanVm vm, ValidateReach reaches) throws java.io.IOException {
+        PlanLoader loader = vm.loader();
         Set<String> given = new java.util.LinkedHashSet<>(inputs);
         given.addAll(reaches.secrets()); // a secret is a variable the run is given
         PlanSources sources = inputs.isEmpty()
@@ -167,7 +156,7 @@ final class ValidateCommand implements Callable<Integer> {
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
-            LoadResult result = params.check(denied(PlanInput.load(sources, file, dialect), policy, known));
+            LoadResult result = refused(PlanInput.load(sources, file, dialect), vm);
             Reach reached = result.valid() && reaches.active() ? reaches.analyze(result.plan(), file, dialect) : null;
             if (reached != null) {
                 result = ValidateReach.refuse(result, reached);
@@ -236,23 +225,21 @@ final class ValidateCommand implements Callable<Integer> {
     }
 
     /**
-     * The result with an error for every call of a tool the policy denies (tool names are static), by
-     * the tool's canonical name as far as {@code known} tools tell it (no server is started to learn it).
+     * The result with an error for everything that refuses its plan on {@code vm} whatever a run sets up
+     * ({@link PlanVm#refusals}: denied tools, unusable plan tools, params that cannot fit): what every run refuses
+     * too, before anything runs.
      */
-    private static LoadResult denied(LoadResult result, ToolPolicy policy, ToolRegistry known) {
-        if (!result.valid() || policy.allowsEverything()) {
+    private static LoadResult refused(LoadResult result, PlanVm vm) {
+        if (!result.valid()) {
+            return result;
+        }
+        List<Diagnostic> refusals = vm.refusals(result.plan());
+        if (refusals.isEmpty()) {
             return result;
         }
         List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
-        for (Instruction instruction : result.plan().instructions()) {
-            if (instruction instanceof Calling calling) {
-                policy.refusal(known.knownCanonicalName(calling.tool()), known.knownCanonicalNames())
-                        .ifPresent(refusal -> diagnostics.add(Diagnostic.error(
-                                calling.seqNo(), calling.header().pointer() + "/parameters", refusal)));
-            }
-        }
-        boolean refused = diagnostics.size() > result.diagnostics().size();
-        return new LoadResult(result.source(), refused ? null : result.plan(), diagnostics);
+        diagnostics.addAll(refusals);
+        return new LoadResult(result.source(), null, diagnostics);
     }
 
     private static String count(int n, String noun) {

@@ -38,11 +38,12 @@ class KeepGoingCommandTest {
             assertThat(lines.get(0))
                     .startsWith(plan + ": seq_no 0 (assign) failed, step_failed, and the run went on: ");
             assertThat(lines.get(1)).startsWith(plan + ": seq_no 1 (assign) failed, step_failed");
-            assertThat(lines.get(2)).isEqualTo(plan + ": 2 steps failed (--keep-going)");
+            assertThat(lines.get(2))
+                    .isEqualTo(plan + ": 2 steps failed (--keep-going): the run completed_with_failures");
         });
         assertThat(run.err()).doesNotContain("\tat ");
         JsonNode document = new ObjectMapper().readTree(trace.toFile());
-        assertThat(document.path("status").asText()).isEqualTo("succeeded");
+        assertThat(document.path("status").asText()).isEqualTo("completed_with_failures");
         assertThat(document.path("failed_steps")).hasSize(2);
         assertThat(document.at("/failed_steps/0/seq_no").asInt()).isZero();
         assertThat(document.at("/failed_steps/0/kind").asText()).isEqualTo("step_failed");
@@ -62,7 +63,7 @@ class KeepGoingCommandTest {
             lines.add(new ObjectMapper().readTree(line));
         }
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0).path("status").asText()).isEqualTo("succeeded");
+        assertThat(lines.get(0).path("status").asText()).isEqualTo("completed_with_failures");
         assertThat(lines.get(0).path("final_answer").asText()).isEqualTo("went on");
         assertThat(lines.get(0).path("failed_steps")).hasSize(2);
         assertThat(lines.get(0).at("/failed_steps/1/seq_no").asInt()).isEqualTo(1);
@@ -70,7 +71,7 @@ class KeepGoingCommandTest {
         assertThat(lines.get(1).has("failed_steps"))
                 .as("a clean plan's line has no failed_steps")
                 .isFalse();
-        assertThat(batch.err()).contains("2 succeeded (1 past failed steps)");
+        assertThat(batch.err()).contains("1 succeeded, 1 completed_with_failures");
 
         CliRun stops = CliRun.of("batch", failing, clean.toString());
         assertThat(stops.exitCode()).isEqualTo(1);
@@ -92,6 +93,49 @@ class KeepGoingCommandTest {
         assertThat(resumed.exitCode())
                 .as("a resumed batch counts an earlier line that went past failed steps: " + resumed.err())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void a_stored_run_that_kept_going_is_completed_with_failures_in_runs_and_show_and_resume_says_so()
+            throws Exception {
+        String plan = plan(PLAN);
+        String store = dir.resolve("runs.db").toString();
+        CliRun run = CliRun.of("run", "--keep-going", "--store", store, plan);
+        assertThat(run.exitCode()).isEqualTo(1);
+        CliRun clean = CliRun.of("run", "--store", store, plan("""
+                [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": "fine"}}]"""));
+        assertThat(clean.exitCode()).isZero();
+
+        CliRun runs = CliRun.of("runs", "--store", store);
+        assertThat(runs.out().lines().toList()).hasSize(3);
+        String id = runs.out()
+                .lines()
+                .filter(line -> line.contains("completed_with_failures"))
+                .findFirst()
+                .orElseThrow()
+                .substring(0, 12);
+        CliRun filtered = CliRun.of("runs", "--store", store, "--state", "completed_with_failures");
+        assertThat(filtered.exitCode()).isZero();
+        assertThat(filtered.out().lines().toList()).hasSize(2).last().asString().startsWith(id);
+        CliRun succeeded = CliRun.of("runs", "--store", store, "--state", "succeeded");
+        assertThat(succeeded.out().lines().toList())
+                .hasSize(2)
+                .last()
+                .asString()
+                .doesNotStartWith(id);
+        assertThat(CliRun.of("runs", "--store", store, "--state", "done").exitCode())
+                .isEqualTo(2);
+
+        JsonNode shown = new ObjectMapper()
+                .readTree(CliRun.of("show", id, "--store", store).out());
+        assertThat(shown.path("status").asText()).isEqualTo("completed_with_failures");
+
+        CliRun resume = CliRun.of("resume", id, "--store", store);
+        assertThat(resume.exitCode()).isEqualTo(2);
+        assertThat(resume.err())
+                .contains("run " + id + " completed with failed steps (seq_no 0, 1), which it went on past: nothing"
+                        + " to resume")
+                .doesNotContain("succeeded");
     }
 
     @Test

@@ -54,11 +54,13 @@ class PpeFrontEndsCliTest {
     }
 
     @Test
-    void resume_of_a_stored_ppe_parent_run_offers_its_imports_as_plan_tools_again() throws Exception {
-        String id = failedParentRun();
+    void resume_of_a_stored_ppe_parent_run_runs_its_imports_as_they_were_when_it_started() throws Exception {
+        String id = failedParentRun(); // the import is fixed after the run failed
         CliRun resumed = planvm("resume", id);
-        assertThat(resumed.exitCode()).as(resumed.err()).isZero();
-        assertThat(resumed.out()).isEqualTo("HI!\n");
+        assertThat(resumed.exitCode())
+                .as("a resumed run goes on with the plan tools it started with: " + resumed.err())
+                .isEqualTo(1);
+        assertThat(resumed.err()).contains("not yet");
     }
 
     @Test
@@ -85,12 +87,16 @@ class PpeFrontEndsCliTest {
     }
 
     @Test
-    void resume_of_a_run_whose_script_is_gone_says_the_plan_tool_is_missing() throws Exception {
+    void resume_of_a_run_whose_script_is_gone_needs_it_not_the_run_kept_its_plan_tools() throws Exception {
         String id = failedParentRun();
         Files.delete(dir.resolve("parent.ai.yaml"));
+        Files.delete(dir.resolve("lib/shout.ai.yaml"));
         CliRun resumed = planvm("resume", id);
-        assertThat(resumed.exitCode()).isEqualTo(2);
-        assertThat(resumed.err()).contains("shout").doesNotContain("Exception");
+        assertThat(resumed.exitCode()).as(resumed.err()).isEqualTo(1);
+        assertThat(resumed.err())
+                .contains("plan tool 'shout' failed")
+                .contains("not yet")
+                .doesNotContain("Exception");
     }
 
     @Test

@@ -251,7 +251,7 @@ class TemporalCommandsTest {
         assertThat(remote.err())
                 .isEqualTo(local.err())
                 .startsWith(plan + ": seq_no 0 (calling) failed, tool_error, and the run went on: tool 'lookup' failed")
-                .endsWith(plan + ": 1 step failed (--keep-going)\n");
+                .endsWith(plan + ": 1 step failed (--keep-going): the run completed_with_failures\n");
 
         CliRun batchRemote = CliRun.of("batch", plan.toString(), "--temporal", target, "--keep-going");
         CliRun batchLocal = CliRun.withEnvironment(
@@ -262,7 +262,7 @@ class TemporalCommandsTest {
                 .isEqualTo(1);
         JsonNode remoteLine = new ObjectMapper().readTree(batchRemote.out());
         JsonNode localLine = new ObjectMapper().readTree(batchLocal.out());
-        assertThat(remoteLine.path("status").asText()).isEqualTo("succeeded");
+        assertThat(remoteLine.path("status").asText()).isEqualTo("completed_with_failures");
         assertThat(remoteLine.path("failed_steps"))
                 .as("a batch line on Temporal lists the steps that failed as a local one")
                 .isEqualTo(localLine.path("failed_steps"))

@@ -133,7 +133,7 @@ class TemporalPlanToolsCliTest {
     }
 
     @Test
-    void params_that_do_not_fit_a_plan_tool_fail_the_step_as_locally() throws Exception {
+    void params_that_do_not_fit_a_plan_tool_refuse_the_plan_before_it_runs_as_locally() throws Exception {
         Path refused = write("refused.json", """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "headline", "tool_params": {"topic": 7},
                   "output_vars": ["final_answer"]}}]""");
@@ -141,7 +141,10 @@ class TemporalPlanToolsCliTest {
                 CliRun.of("run", refused.toString(), "--plan-tools", "../plans/plan-tools", "--temporal", target);
         CliRun local = CliRun.of("run", refused.toString(), "--plan-tools", "../plans/plan-tools", "--no-store");
 
-        assertThat(remote.exitCode()).isEqualTo(local.exitCode()).isEqualTo(1);
+        assertThat(remote.exitCode())
+                .as(remote.err())
+                .isEqualTo(local.exitCode())
+                .isEqualTo(2);
         String located = local.err().lines().findFirst().orElseThrow();
         assertThat(located).contains("seq_no 0").contains("params do not fit the schema of tool 'headline'");
         assertThat(remote.err()).startsWith(located);

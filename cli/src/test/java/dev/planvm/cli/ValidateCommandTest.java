@@ -89,8 +89,8 @@ class ValidateCommandTest {
                                 + " required property 'topic' not found",
                         plan + ": seq_no 1 at /1/parameters: params do not fit the schema of tool 'headline':"
                                 + " required property 'topic' not found",
-                        plan + ": seq_no 2 at /2/parameters: params do not fit the schema of tool 'sleep': property"
-                                + " 'secs' is not defined in the schema and the schema does not allow additional properties");
+                        plan + ": seq_no 2 at /2/parameters: params do not fit the schema of tool 'sleep': sleep takes"
+                                + " exactly one of seconds (a number) and until (an ISO-8601 time), not {\"secs\":1}");
     }
 
     @Test

@@ -166,6 +166,28 @@ final class InstructionTyper {
             }
         }
         checkForEach(parameters, at);
+        checkLiteralSchemas(parameters, at);
+    }
+
+    /**
+     * The JSON Schemas a call of a built-in tool writes out ({@code human_input}'s {@code schema},
+     * {@code llm_generate}'s {@code response_format}) have no {@code $ref} cycle, which would overflow the stack
+     * of whatever checks a value against them (an answer, an LLM's reply) at every value.
+     */
+    private static void checkLiteralSchemas(JsonNode parameters, Checked at) {
+        JsonNode tool = parameters.has("tool_name") ? parameters.get("tool_name") : parameters.get("tool");
+        String params = parameters.has("tool_params") ? "tool_params" : "params";
+        String key = switch (tool == null ? "" : tool.asText()) {
+            case "human_input" -> "schema";
+            case "llm_generate" -> "response_format";
+            default -> null;
+        };
+        JsonNode schema = key == null ? null : parameters.path(params).get(key);
+        if (schema != null && schema.isObject()) {
+            List<Diagnostic> found = new ArrayList<>();
+            PlanSignature.refuseCycle(schema, "/parameters/" + params + "/" + key, found);
+            found.forEach(d -> at.error(d.pointer(), d.message()));
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.planvm.instructions;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.json.SchemaRefCycles;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,11 @@ public record PlanSignature(String name, String description, JsonNode inputs, Js
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
     private static final List<String> KEYS = List.of("name", "description", "inputs", "output");
+
+    /** Whether {@code name} is a name a plan tool may give itself. */
+    public static boolean isName(String name) {
+        return NAME.matcher(name).matches();
+    }
 
     /** The variables the plan declares as its inputs (the properties of {@link #inputs}), in order. */
     public Set<String> inputNames() {
@@ -85,8 +91,20 @@ public record PlanSignature(String name, String description, JsonNode inputs, Js
             out.add(Diagnostic.error(
                     null, "/output", "output must be a JSON Schema (an object), not " + describe(output)));
         }
+        refuseCycle(inputs, "/inputs", out);
+        refuseCycle(output, "/output", out);
         String description = descriptionNode != null && descriptionNode.isTextual() ? descriptionNode.asText() : "";
         return new PlanSignature(name, description, inputs, output);
+    }
+
+    /**
+     * An error for a schema with a {@code $ref} cycle, located at the reference: a validator would overflow its
+     * stack on every call (or answer) checked against it.
+     */
+    static void refuseCycle(JsonNode schema, String pointer, List<Diagnostic> out) {
+        SchemaRefCycles.find(schema)
+                .ifPresent(cycle -> out.add(Diagnostic.error(
+                        null, pointer + cycle.pointer(), "this schema cannot be used: " + cycle.message())));
     }
 
     private static void checkInputs(JsonNode inputs, List<Diagnostic> out) {

@@ -99,6 +99,11 @@ public final class RunAssert {
         if (run.succeeded()) {
             return "succeeded (final_answer " + JsonDiff.brief(run.finalAnswer()) + ")";
         }
+        if (run.error() == null) { // completed_with_failures: its failed steps say why
+            return run.status().label() + ": " + run.failedSteps().size() + " failed step(s), the first at seq_no "
+                    + run.failedSteps().get(0).seqNo() + ": "
+                    + run.failedSteps().get(0).message();
+        }
         return run.status().label() + ": " + run.error().describe();
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.planvm.tools.JsonSchemas;
 import dev.planvm.tools.ToolException;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,6 +90,9 @@ record GenerateRequest(
         if (f != null && f.isObject()) {
             format = Format.SCHEMA;
             schema = f.deepCopy();
+            JsonSchemas.problem(schema).ifPresent(problem -> {
+                throw ToolException.permanent("response_format cannot be used: " + problem);
+            });
         } else if (f != null && f.isTextual() && f.asText().equals("json")) {
             format = Format.JSON;
         } else if (f != null && !f.isNull() && !f.isTextual()) {

@@ -120,7 +120,9 @@ class LlmGenerateParamsTest {
                 "{\"prompt\": \"Hi\", \"max_tokens\": 1.5}",
                 "{\"prompt\": \"Hi\", \"model\": \" \"}",
                 "{\"prompt\": \"Hi\", \"system\": 7}",
-                "{\"prompt\": \"Hi\", \"response_format\": 7}")) {
+                "{\"prompt\": \"Hi\", \"response_format\": 7}",
+                "{\"prompt\": \"Hi\", \"response_format\": {\"$defs\": {\"a\": {\"$ref\": \"#/$defs/a\"}},"
+                        + " \"$ref\": \"#/$defs/a\"}}")) {
             assertThatThrownBy(() -> tool.invoke(params(bad), WHOLE))
                     .as(bad)
                     .isInstanceOfSatisfying(

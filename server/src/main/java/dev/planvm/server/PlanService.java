@@ -483,12 +483,12 @@ public final class PlanService implements AutoCloseable {
                 ? null
                 : switch (state) {
                     case "running", "interrupted" -> RunStatus.RUNNING;
-                    case "waiting", "succeeded", "failed" -> RunStatus.ofLabel(state);
+                    case "waiting", "succeeded", "completed_with_failures", "failed" -> RunStatus.ofLabel(state);
                     default ->
                         throw Fields.bad(
                                 "",
-                                "state must be running, interrupted, waiting, succeeded or failed, not '" + state
-                                        + "'");
+                                "state must be running, interrupted, waiting, succeeded, completed_with_failures or"
+                                        + " failed, not '" + state + "'");
                 };
         int size = Math.max(1, Math.min(limit, 500));
         if (!needle.isEmpty()) {

@@ -72,7 +72,7 @@ class HttpApiTest {
                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "went on"}}]""";
         Answer run = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, "\"keep_going\": true"));
         assertThat(run.status()).isEqualTo(200);
-        assertThat(run.json().path("state").asText()).isEqualTo("succeeded");
+        assertThat(run.json().path("state").asText()).isEqualTo("completed_with_failures");
         assertThat(run.json().path("result").asText()).isEqualTo("went on");
         assertThat(run.json().path("failed_steps")).hasSize(1);
         assertThat(run.json().at("/failed_steps/0/seq_no").asInt()).isZero();
@@ -80,6 +80,15 @@ class HttpApiTest {
         Answer stored = fixture.get("/v1/runs/" + run.json().path("id").asText());
         assertThat(stored.json().at("/options/keep_going").asBoolean()).isTrue();
         assertThat(stored.json().at("/steps/0/handled").asText()).isEqualTo("keep_going");
+        assertThat(stored.json().path("state").asText()).isEqualTo("completed_with_failures");
+        Answer listed = fixture.get("/v1/runs?state=completed_with_failures");
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.json().path("runs"))
+                .extracting(r -> r.path("id").asText())
+                .contains(run.json().path("id").asText());
+        assertThat(fixture.get("/v1/runs?state=succeeded").json().path("runs"))
+                .extracting(r -> r.path("id").asText())
+                .doesNotContain(run.json().path("id").asText());
 
         Answer stopped = fixture.post("/v1/runs?wait=true", ServerFixture.runBody(plan, ""));
         assertThat(stopped.json().path("state").asText()).isEqualTo("failed");
@@ -119,7 +128,7 @@ class HttpApiTest {
         Answer bad = fixture.get("/v1/runs?state=done");
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().path("message").asText())
-                .contains("state must be running, interrupted, waiting, succeeded or failed");
+                .contains("state must be running, interrupted, waiting, succeeded, completed_with_failures or failed");
         assertThat(fixture.get("/v1/runs?limit=0").status()).isEqualTo(400);
     }
 

@@ -367,8 +367,8 @@ class PlanToolsOnTemporalTest {
 
         assertThat(refused.status()).isEqualTo("rejected");
         assertThat(refused.problems())
-                .containsExactly("plan tool 'outer' calls plan tools 1 deep (outer → inner); the limit is 0"
-                        + " (--max-plan-depth)");
+                .containsExactly("seq_no 0 at /0/parameters: plan tool 'outer' cannot be used: it calls plan tools 1"
+                        + " deep (outer → inner); the limit is 0 (--max-plan-depth)");
         assertThat(allowed.status()).isEqualTo("succeeded");
         assertThat(allowed.finalAnswer().asText()).isEqualTo("deep");
     }

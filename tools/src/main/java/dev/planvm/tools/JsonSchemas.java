@@ -6,6 +6,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.planvm.json.SchemaRefCycles;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,17 +25,54 @@ public final class JsonSchemas {
 
     private JsonSchemas() {}
 
-    /** {@code schema} compiled (compile once and keep it for a schema checked often). */
+    /**
+     * {@code schema} compiled (compile once and keep it for a schema checked often).
+     *
+     * @throws IllegalArgumentException for a schema no value can be checked against: one with a {@code $ref}
+     *     cycle ({@link SchemaRefCycles}), which would overflow the checking thread's stack on every value
+     */
     public static Schema compile(JsonNode schema) {
+        Optional<String> unusable = problem(schema);
+        if (unusable.isPresent()) {
+            throw new IllegalArgumentException("the schema cannot be used: " + unusable.get());
+        }
         return REGISTRY.getSchema(schema);
     }
 
-    /** Why {@code value} does not fit {@code schema}, at most {@code max} sentences; empty when it fits. */
+    /** Why no value can be checked against {@code schema} (a {@code $ref} cycle, located), or empty. */
+    public static Optional<String> problem(JsonNode schema) {
+        return SchemaRefCycles.find(schema).map(SchemaRefCycles.Cycle::message);
+    }
+
+    /**
+     * Why {@code value} does not fit {@code schema}, at most {@code max} sentences; empty when it fits. A value
+     * nested deeper than the checking thread's stack can follow through a recursive schema is a problem of its
+     * own, never a {@link StackOverflowError}.
+     */
     public static List<String> problems(Schema schema, JsonNode value, int max) {
-        return schema.validate(value).stream()
-                .limit(max)
-                .map(JsonSchemas::describe)
-                .toList();
+        try {
+            return errors(schema, value).stream()
+                    .limit(max)
+                    .map(JsonSchemas::describe)
+                    .toList();
+        } catch (IllegalArgumentException tooDeep) {
+            return List.of(tooDeep.getMessage());
+        }
+    }
+
+    /**
+     * Every violation of {@code schema} by {@code value}, as the validator reports them.
+     *
+     * @throws IllegalArgumentException when the value is nested too deeply to be checked against a recursive
+     *     schema on this thread's stack (the sentence says so)
+     */
+    public static List<Error> errors(Schema schema, JsonNode value) {
+        try {
+            return schema.validate(value);
+        } catch (StackOverflowError tooDeep) { // a recursive schema follows the value's nesting, frame by frame
+            throw new IllegalArgumentException(
+                    "the value is nested too deeply to be checked against this schema, which follows its nesting");
+        }
     }
 
     /** One violation as a sentence: where in the value, and what is wrong. */

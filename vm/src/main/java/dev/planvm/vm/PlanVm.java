@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
+import dev.planvm.instructions.PlanSignature;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.Tool;
@@ -123,11 +124,40 @@ public final class PlanVm implements AutoCloseable {
     private final java.time.Clock clockSource;
     /** The VM's plan tools by canonical name (each run of a VM with some gets a {@link PlanToolCalls} link). */
     private final Map<String, PlanTool> planTools;
+    /**
+     * The plan tools this VM could not offer, by name (or file), and why: a plan that can reach one is refused
+     * before it runs ({@link #problems}); the others run.
+     */
+    private final Map<String, String> unusablePlanTools;
+    /** What this VM was built from: a VM with other plan tools is built from it too ({@link #withPlanTools}). */
+    private final PlanVmBuilder builder;
+    /** The VMs {@link #withPlanTools} derived from this one, by the digests of their plan tools. */
+    private final Map<String, PlanVm> derived = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The problems of the plan-tool files whose name cannot be read (a call of a tool not installed names them). */
+    private final List<String> unnamedPlanTools;
     /** Where runs send their spans, or {@code null}: no spans. */
     private final io.opentelemetry.api.trace.Tracer tracer;
 
     PlanVm(PlanVmBuilder b) {
-        this.tools = ToolRegistry.of(withBuiltIns(withPlanTools(b)), b.resolver);
+        this(b, null);
+    }
+
+    /**
+     * @param planTools {@code null} for the builder's plan tools; else exactly these (a VM derived from another
+     *                  by {@link #withPlanTools}, which owns none of the builder's resources)
+     */
+    private PlanVm(PlanVmBuilder b, List<Plan> planTools) {
+        this.builder = b;
+        PlanTools.Checked checked = planTools == null
+                ? checkedPlanTools(b)
+                : PlanTools.check(
+                        new PlanTools.Read(List.of(), Map.of(), List.of()),
+                        planTools,
+                        b.tools.stream().map(Tool::name).collect(java.util.stream.Collectors.toSet()),
+                        b.maxPlanDepth);
+        this.unusablePlanTools = checked.unusable();
+        this.unnamedPlanTools = checked.unnamed();
+        this.tools = ToolRegistry.of(withBuiltIns(withPlanTools(b, checked)), b.resolver);
         Set<String> builtIns = new HashSet<>();
         for (Tool builtIn : PersonTools.all()) {
             tools.find(builtIn.name()).filter(PersonTools::isBuiltIn).ifPresent(found -> builtIns.add(found.name()));
@@ -136,7 +166,7 @@ public final class PlanVm implements AutoCloseable {
         this.planTools = PlanToolCalls.index(tools.all());
         this.handlers = Map.copyOf(b.handlers);
         this.listeners = List.copyOf(b.listeners);
-        this.resources = List.copyOf(b.resources);
+        this.resources = planTools == null ? List.copyOf(b.resources) : List.of(); // a derived VM shares them
         this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
         RetrySettings retries =
                 new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
@@ -148,7 +178,8 @@ public final class PlanVm implements AutoCloseable {
                 .sleeper(b.sleeper)
                 .routing(b.routing)
                 .build();
-        this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
+        this.preflight = new Preflight(
+                handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint, unusablePlanTools, unnamedPlanTools);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
         this.maxSteps = b.maxSteps;
@@ -190,17 +221,21 @@ public final class PlanVm implements AutoCloseable {
         return false;
     }
 
-    /** The builder's tools and its plan tools (which run their plans on this VM), checked as a whole. */
-    private List<Tool> withPlanTools(PlanVmBuilder b) {
-        List<Plan> plans = new ArrayList<>(b.planTools);
-        plans.addAll(PlanTools.load(b.planToolDirs, b.planToolFile, b.planToolLoader));
-        if (plans.isEmpty()) {
-            return b.tools;
-        }
+    /** The builder's plan tools and those of its directories, checked as a whole (the unusable ones named). */
+    private static PlanTools.Checked checkedPlanTools(PlanVmBuilder b) {
+        PlanTools.Read read = PlanTools.read(b.planToolDirs, b.planToolFile, b.planToolLoader);
         Set<String> others = new HashSet<>();
         b.tools.forEach(t -> others.add(t.name()));
+        return PlanTools.check(read, b.planTools, others, b.maxPlanDepth);
+    }
+
+    /** The builder's tools and its usable plan tools (which run their plans on this VM). */
+    private List<Tool> withPlanTools(PlanVmBuilder b, PlanTools.Checked checked) {
+        if (checked.usable().isEmpty()) {
+            return b.tools;
+        }
         List<Tool> all = new ArrayList<>(b.tools);
-        all.addAll(PlanTools.of(plans, others, b.maxPlanDepth, new ChildRuns() {
+        all.addAll(PlanTools.of(checked, new ChildRuns() {
             @Override
             public Outcome run(Plan plan, Map<String, JsonNode> inputs) {
                 try {
@@ -228,6 +263,7 @@ public final class PlanVm implements AutoCloseable {
      */
     @Override
     public void close() {
+        derived.values().forEach(PlanVm::close); // their threads; the resources are this VM's
         ExecutorService current = executor;
         if (current != null) {
             current.shutdownNow();
@@ -256,6 +292,66 @@ public final class PlanVm implements AutoCloseable {
 
     public ToolRegistry tools() {
         return tools;
+    }
+
+    /**
+     * The plan tools this VM could not offer, and why, by tool name (or by file, for a file whose name cannot be
+     * read): a file that does not load, a name taken twice, a plan tool that reaches itself or calls plan tools
+     * deeper than the limit, or one that calls such a plan tool. A plan that calls one is refused before it runs.
+     */
+    public Map<String, String> unusablePlanTools() {
+        return unusablePlanTools;
+    }
+
+    /**
+     * The plan tools a run of {@code plan} can reach on this VM: those it calls, and those they call, at any depth;
+     * each once, in the order first reached. A durable run keeps them with it, so that a resume, approval, answer
+     * or rerun runs with the very plan tools it started with ({@link #withPlanTools}).
+     */
+    public List<Plan> planToolsFor(Plan plan) {
+        Map<String, Plan> reached = new LinkedHashMap<>();
+        java.util.Deque<Plan> work = new java.util.ArrayDeque<>(List.of(plan));
+        while (!work.isEmpty()) {
+            for (dev.planvm.instructions.Instruction instruction : work.pop().instructions()) {
+                if (instruction instanceof dev.planvm.instructions.Calling calling) {
+                    PlanTool tool = planTools.get(calling.tool());
+                    if (tool != null && reached.putIfAbsent(tool.name(), tool.plan()) == null) {
+                        work.push(tool.plan());
+                    }
+                }
+            }
+        }
+        return List.copyOf(reached.values());
+    }
+
+    /**
+     * This VM with {@code planTools} as its plan tools of those names (its other plan tools stay): what a stored run
+     * started with, so that continuing it does not depend on what the plan-tool folders hold now. Everything else is
+     * this VM's — tools, policy, limits, resources (which stay this VM's to close) — and {@link #close()} closes the
+     * VMs derived from it. One VM per set of plan tools, made once. No plan tools: this VM.
+     */
+    public PlanVm withPlanTools(List<Plan> planTools) {
+        if (planTools.isEmpty()) {
+            return this;
+        }
+        Map<String, Plan> merged = new LinkedHashMap<>();
+        for (Plan plan : planTools) {
+            merged.put(plan.signature().map(PlanSignature::name).orElse(plan.source()), plan);
+        }
+        this.planTools.values().forEach(own -> merged.putIfAbsent(own.name(), own.plan()));
+        String key = merged.values().stream()
+                .map(plan -> plan.digest() + "@" + plan.source())
+                .sorted()
+                .collect(java.util.stream.Collectors.joining(","));
+        return derived.computeIfAbsent(key, k -> new PlanVm(builder, List.copyOf(merged.values())));
+    }
+
+    /**
+     * The problems of the plan-tool files that do not load and whose name cannot be read, each naming its file:
+     * a plan calling a tool that is not installed is told of them.
+     */
+    public List<String> unnamedPlanTools() {
+        return unnamedPlanTools;
     }
 
     /**
@@ -321,6 +417,18 @@ public final class PlanVm implements AutoCloseable {
     /** How large a value one variable of this VM's runs may hold, and a whole run ({@link RunLimits}). */
     public RunLimits runLimits() {
         return runLimits;
+    }
+
+    /**
+     * What refuses {@code plan} on this VM whatever a run sets up, each located ({@code seq_no}, JSON pointer):
+     * a call of a tool the policy denies, a call of a plan tool that cannot be used
+     * ({@link #unusablePlanTools()}), params written out that cannot fit the params schema of a tool known here.
+     * {@code planvm validate} refuses exactly these beside the loader's errors; every run refuses them too
+     * ({@link #problems}), with what only a run can know (a tool not installed, an LLM condition with no LLM).
+     * Sets no tool up (starts no MCP server).
+     */
+    public List<Diagnostic> refusals(Plan plan) {
+        return preflight.refusals(plan);
     }
 
     /** {@link #problems(Plan, RunMode)} for a live run. */
@@ -415,7 +523,10 @@ public final class PlanVm implements AutoCloseable {
         Objects.requireNonNull(mode, "mode");
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
-        EarlyAnswers answers = new EarlyAnswers();
+        // a plan-tool call is a child run of the run that makes it (PlanToolCalls, behind the run's guards): no
+        // call of one starts while a plan streams, and no early answer stands in for one
+        Set<String> childRunTools = planTools.keySet();
+        EarlyAnswers answers = new EarlyAnswers(tool -> childRunTools.contains(tools.knownCanonicalName(tool)));
         CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of()))
                 .withoutListeners();
         boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
@@ -427,7 +538,11 @@ public final class PlanVm implements AutoCloseable {
                 inputs -> new StreamedStarts(
                         handlers,
                         new EarlyStartRule(
-                                tools, chainParts.policy(), answered ? ApprovalRules.NONE : approveTools, answered),
+                                tools,
+                                chainParts.policy(),
+                                answered ? ApprovalRules.NONE : approveTools,
+                                answered,
+                                childRunTools),
                         runLimits,
                         early,
                         answers,

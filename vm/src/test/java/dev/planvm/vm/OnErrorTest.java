@@ -271,7 +271,9 @@ class OnErrorTest {
                              {"seq_no": 4, "type": "calling", "parameters": {"tool_name": "text",
                                "tool_params": {"text": "${a}"}, "output_vars": "final_answer"}},
                              {"seq_no": 5, "type": "reasoning", "parameters": {}}]"""));
-            assertThat(result.succeeded()).as("sequential " + sequential).isTrue();
+            assertThat(result.status()).as("sequential " + sequential).isEqualTo(RunStatus.COMPLETED_WITH_FAILURES);
+            assertThat(result.error()).isNull();
+            assertThat(result.trace().path("status").asText()).isEqualTo("completed_with_failures");
             assertThat(result.anyStepFailed()).isTrue();
             assertThat(result.finalAnswer().asText()).isEqualTo("before");
             assertThat(result.failedSteps())
@@ -327,7 +329,7 @@ class OnErrorTest {
     void a_run_that_keeps_going_goes_on_past_an_on_error_value_that_cannot_be_bound() {
         PlanVm vm = vm(true);
         RunResult result = keepGoing(vm, load(vm, VALUE_THAT_DOES_NOT_BIND));
-        assertThat(result.succeeded()).isTrue();
+        assertThat(result.status()).isEqualTo(RunStatus.COMPLETED_WITH_FAILURES);
         assertThat(result.finalAnswer().asText()).isEqualTo("went on");
         assertThat(result.failedSteps())
                 .extracting(StepError::seqNo, StepError::message)

@@ -93,7 +93,19 @@ class ToolsFromTest {
                                 + " \"tool_params\": {\"order\": {}, \"unitCents\": \"many\"}, \"output_vars\": \"x\"}}]",
                         "bad.json")
                 .planOrThrow();
-        RunResult result = vm.run(plan, Map.of());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> vm.run(plan, Map.of()))
+                .as("params written out are checked before the run starts, as validate checks them")
+                .isInstanceOf(dev.planvm.vm.PlanRejectedException.class)
+                .hasMessageContaining("seq_no 0 at /0/parameters: params do not fit the schema of tool 'price'")
+                .hasMessageContaining("unitCents");
+        Plan later = vm.loader()
+                .load(
+                        "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"price\","
+                                + " \"tool_params\": {\"order\": \"${order}\", \"unitCents\": \"many\"}, \"output_vars\": \"x\"}}]",
+                        "bad.json")
+                .planOrThrow();
+        RunResult result = vm.run(
+                later, Map.of("order", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()));
 
         assertThat(result.succeeded()).isFalse();
         assertThat(result.error().describe()).contains("price").contains("unitCents");

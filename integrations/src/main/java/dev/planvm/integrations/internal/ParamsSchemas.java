@@ -10,6 +10,7 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.planvm.json.JsonPointers;
+import dev.planvm.tools.JsonSchemas;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +24,10 @@ public final class ParamsSchemas {
 
     private ParamsSchemas() {}
 
-    /** Why {@code schema} cannot serve as a params schema (not a JSON Schema, or not for an object), or empty. */
+    /**
+     * Why {@code schema} cannot serve as a params schema (not a JSON Schema, not for an object, or one with a
+     * {@code $ref} cycle no call could be checked against), or empty.
+     */
     public static Optional<String> problem(JsonNode schema) {
         if (!schema.isObject()) {
             return Optional.of("a params schema must be a JSON Schema object, not " + Json.kind(schema));
@@ -41,7 +45,7 @@ public final class ParamsSchemas {
                         "not a valid JSON Schema" + (at.isEmpty() ? "" : " at " + at) + ": " + first.getMessage());
             }
             REGISTRY.getSchema(schema);
-            return Optional.empty();
+            return JsonSchemas.problem(schema).map(cycle -> "not a usable JSON Schema: " + cycle);
         } catch (RuntimeException e) {
             return Optional.of("not a usable JSON Schema: " + Json.shorten(String.valueOf(e.getMessage()), 200));
         }

@@ -64,6 +64,17 @@ class McpHttpTest {
     }
 
     @Test
+    void a_tool_whose_params_schema_has_a_ref_cycle_is_unavailable_with_the_reference_named() throws Exception {
+        try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+                LoadedTools loaded = load(server.url())) {
+            assertThat(loaded.all()).extracting(Tool::name).contains("lookup").doesNotContain("remote:looping");
+            assertThat(loaded.unavailable().get("remote:looping"))
+                    .contains("gives this tool a params schema planvm cannot use")
+                    .contains("its $ref at /properties/x/$ref leads back to /properties/x");
+        }
+    }
+
+    @Test
     void a_denied_full_name_also_denies_its_alias() throws Exception {
         try (TestMcpServer.Http server = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
                 LoadedTools loaded = load(server.url())) {

@@ -112,8 +112,14 @@ class McpPlanTest {
 
     @Test
     void params_that_do_not_fit_the_servers_schema_are_refused_before_the_call() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> vm.run(plan("""
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool": "svc:lookup", "params": {"id": 1}, "output_vars": "x"}}]"""), Map.of()))
+                .as("written out, before the run starts: the server's schema is known once it runs")
+                .isInstanceOf(dev.planvm.vm.PlanRejectedException.class)
+                .hasMessage("seq_no 0 at /0/parameters: params do not fit the schema of tool 'svc:lookup': required"
+                        + " property 'key' not found");
         RunResult result = vm.run(plan("""
-                [{"seq_no": 0, "type": "calling", "parameters": {"tool": "svc:lookup", "params": {"id": 1}, "output_vars": "x"}}]"""), Map.of());
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool": "svc:lookup", "params": {"key": "${k}"}, "output_vars": "x"}}]"""), Map.of("k", com.fasterxml.jackson.databind.node.IntNode.valueOf(1)));
         assertThat(result.succeeded()).isFalse();
         assertThat(result.error().message())
                 .contains("params do not fit the schema of tool 'svc:lookup'")

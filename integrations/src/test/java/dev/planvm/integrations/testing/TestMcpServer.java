@@ -36,6 +36,7 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>{@code fail}: answers {@code isError} with the text {@code no such record: KEY};</li>
  *   <li>{@code crash}: the process exits (code 3) mid-call;</li>
  *   <li>{@code crash_once}: exits mid-call unless the {@code --marker} file exists, which it creates first;</li>
+ *   <li>{@code looping}: a params schema with a {@code $ref} cycle, which planvm refuses;</li>
  *   <li>{@code bad name}: a name no plan can call.</li>
  * </ul>
  * Options: {@code --start-delay-ms N} (sleep before serving), {@code --lookup-delay-ms N}, {@code --marker FILE},
@@ -287,6 +288,12 @@ public final class TestMcpServer {
                     return CallToolResult.builder().addTextContent("survived").build();
                 },
                 "{\"type\": \"object\"}"));
+        tools.add(tool(
+                "looping",
+                "Has a params schema with a $ref cycle, which no validator can finish.",
+                null,
+                (args) -> CallToolResult.builder().addTextContent("unreachable").build(),
+                "{\"type\": \"object\", \"properties\": {\"x\": {\"$ref\": \"#/properties/x\"}}}"));
         tools.add(tool(
                 "bad name",
                 "A name no plan can call.",

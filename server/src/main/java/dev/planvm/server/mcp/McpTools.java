@@ -40,6 +40,12 @@ final class McpTools {
     /** The most steps of the compact trace {@code run_plan} answers. */
     static final int TRACE_STEPS = 200;
 
+    /** Whether an outcome is an error for the client: the run failed, or went on past failed steps (exit 1). */
+    private static boolean failed(ObjectNode outcome) {
+        String state = outcome.path("state").asText();
+        return state.equals("failed") || state.equals("completed_with_failures");
+    }
+
     private static final ObjectMapper MAPPER = Json.MAPPER;
 
     private McpTools() {}
@@ -80,9 +86,7 @@ final class McpTools {
                             PlanService.Submitted run = service.start(RunRequest.fromJson(args));
                             ObjectNode outcome = service.await(run, RUN_WAIT, true);
                             compact(outcome);
-                            return new Answer(
-                                    outcome,
-                                    "failed".equals(outcome.path("state").asText()));
+                            return new Answer(outcome, failed(outcome));
                         }),
                 tool(
                         json,
@@ -113,9 +117,7 @@ final class McpTools {
                                     service.answer(args.path("run_id").asText(), body);
                             ObjectNode outcome = service.await(run, RUN_WAIT, true);
                             compact(outcome);
-                            return new Answer(
-                                    outcome,
-                                    "failed".equals(outcome.path("state").asText()));
+                            return new Answer(outcome, failed(outcome));
                         }),
                 tool(
                         json,

@@ -3,7 +3,7 @@
 // textContent or setAttribute, never as markup. The run page draws with report.js, the renderer of `planvm report`.
 
 const PAGE_SIZE = 25;
-const STATES = ['running', 'waiting', 'interrupted', 'succeeded', 'failed'];
+const STATES = ['running', 'waiting', 'interrupted', 'succeeded', 'completed_with_failures', 'failed'];
 const main = document.getElementById('main');
 const status = document.getElementById('status');
 const tokenForm = document.getElementById('token-form');

@@ -75,6 +75,16 @@ class McpHttpServerTest {
                                 .path("state")
                                 .asText())
                         .isEqualTo("succeeded");
+                String keptGoing = "[{\"seq_no\": 0, \"type\": \"assign\", \"parameters\": {\"x\": \"${missing.y}\"}},"
+                        + " {\"seq_no\": 1, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"went on\"}}]";
+                McpSchema.CallToolResult past =
+                        call(client, "run_plan", "{\"plan\": " + keptGoing + ", \"keep_going\": true}");
+                JsonNode completed = JSON.valueToTree(past.structuredContent());
+                assertThat(completed.path("state").asText()).isEqualTo("completed_with_failures");
+                assertThat(completed.path("result").asText()).isEqualTo("went on");
+                assertThat(past.isError())
+                        .as("a step failed, as the command line exits 1")
+                        .isTrue();
                 String map = "[{\"seq_no\": 0, \"type\": \"calling\", \"parameters\": {\"tool_name\": \"upper\", "
                         + "\"for_each\": [\"a\", \"b\", \"c\"], \"as\": \"t\", \"tool_params\": {\"text\": \"${t}\"}, "
                         + "\"output_vars\": \"final_answer\"}}]";

@@ -67,4 +67,9 @@ public record PlanResponse(
     public boolean succeeded() {
         return status.equals("succeeded");
     }
+
+    /** Whether the run reached its end: it succeeded, or completed with failures (past failed steps). */
+    public boolean completed() {
+        return succeeded() || status.equals("completed_with_failures");
+    }
 }

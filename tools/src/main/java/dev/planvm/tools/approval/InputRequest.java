@@ -57,6 +57,11 @@ public record InputRequest(String prompt, JsonNode schema, List<String> choices)
         if (schema != null && !schema.isObject() && !schema.isBoolean()) {
             throw ToolException.permanent("human_input's schema must be a JSON Schema object, not " + schema);
         }
+        if (schema != null) {
+            JsonSchemas.problem(schema).ifPresent(problem -> {
+                throw ToolException.permanent("human_input's schema cannot be used: " + problem);
+            });
+        }
         List<String> choices = new ArrayList<>();
         JsonNode given = params.get("choices");
         if (given != null) {

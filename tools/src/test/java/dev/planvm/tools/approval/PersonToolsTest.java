@@ -120,6 +120,15 @@ class PersonToolsTest {
     }
 
     @Test
+    void human_input_refuses_a_schema_with_a_ref_cycle_when_it_is_called_not_at_every_answer() {
+        refused(
+                () -> InputRequest.of(json("{\"prompt\": \"x\", \"schema\": {\"$defs\": {\"a\": {\"$ref\":"
+                        + " \"#/$defs/a\"}}, \"$ref\": \"#/$defs/a\"}}")),
+                "human_input's schema cannot be used: its $ref at /$defs/a/$ref leads back to /$defs/a without going"
+                        + " deeper into the value (a $ref cycle): no value could ever be checked");
+    }
+
+    @Test
     void an_unusable_schema_is_named_rather_than_thrown() {
         InputRequest broken =
                 InputRequest.of(json("{\"prompt\": \"x\", \"schema\": {\"$ref\": \"https://127.0.0.1:1/missing\"}}"));

@@ -46,10 +46,10 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
         return outcomes.stream().allMatch(PlanOutcome::clean);
     }
 
-    /** How many plans succeeded past steps that failed (a batch that keeps going). */
+    /** How many plans completed past steps that failed (a batch that keeps going): completed_with_failures. */
     public int keptGoing() {
         return (int) outcomes.stream()
-                .filter(o -> o.succeeded() && !o.failedSteps().isEmpty())
+                .filter(o -> o.status() == RunStatus.COMPLETED_WITH_FAILURES)
                 .count();
     }
 
@@ -77,17 +77,14 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
 
     /**
      * Two lines: {@code batch: 12 plans in 1.3 s (9.2 plans/s): 10 succeeded, 1 failed, 1 invalid}
-     * (statuses with no plan left out; {@code (2 past failed steps)} after the succeeded count when plans kept
+     * (statuses with no plan left out; a plan that kept going past failed steps counts as
+     * {@code completed_with_failures}
      * going) and {@code slowest: a.json 812 ms, ...}.
      */
     public String summary() {
-        int keptGoing = keptGoing();
         String counts = counts().entrySet().stream()
                 .filter(e -> e.getValue() > 0)
-                .map(e -> e.getValue() + " " + e.getKey().label()
-                        + (e.getKey() == RunStatus.SUCCEEDED && keptGoing > 0
-                                ? " (" + keptGoing + " past failed steps)"
-                                : ""))
+                .map(e -> e.getValue() + " " + e.getKey().label())
                 .collect(Collectors.joining(", "));
         String slowest = slowest(SLOWEST).stream()
                 .map(o -> o.file() + " " + o.durationMs() + " ms")

@@ -222,9 +222,9 @@ public final class PlanFileRunner {
             RunResult result = vm.run(request.build());
             return outcome(
                     plan,
-                    result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                    result.completed() ? result.status() : RunStatus.FAILED,
                     result.finalAnswer(),
-                    result.succeeded() ? null : result.error().describe(),
+                    result.completed() ? null : result.error().describe(),
                     start,
                     result.steps(),
                     diagnostics,

@@ -14,7 +14,8 @@ import java.util.Objects;
  * {@code planvm test} compares.
  *
  * @param file        the plan file
- * @param status      what happened: succeeded, failed, invalid or rejected
+ * @param status      what happened: succeeded, completed_with_failures (past failed steps), failed, invalid or
+ *                    rejected
  * @param finalAnswer the run's {@code final_answer} (JSON null unless it ran)
  * @param error       why it did not succeed (one line: the run error, the rejection, or the
  *                    validation errors), or {@code null}
@@ -36,9 +37,16 @@ public record PlanOutcome(
         JsonNode trace,
         List<StepError> failedSteps) {
 
-    /** The statuses a plan file can end with: succeeded, failed, invalid, rejected. */
-    public static final List<RunStatus> STATUSES =
-            List.of(RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.INVALID, RunStatus.REJECTED);
+    /**
+     * The statuses a plan file can end with: succeeded, completed_with_failures (it kept going past failed steps),
+     * failed, invalid, rejected.
+     */
+    public static final List<RunStatus> STATUSES = List.of(
+            RunStatus.SUCCEEDED,
+            RunStatus.COMPLETED_WITH_FAILURES,
+            RunStatus.FAILED,
+            RunStatus.INVALID,
+            RunStatus.REJECTED);
 
     public PlanOutcome {
         Objects.requireNonNull(file, "file");

@@ -64,6 +64,25 @@ final class Blobs {
         return JsonNodeFactory.instance.objectNode().put(REF, hash);
     }
 
+    /**
+     * Stores {@code value} once per content for run {@code runId} (whatever its size) and returns its hash; the
+     * characters newly written, when the store did not have it yet, are added to {@code bytes}.
+     */
+    String put(JsonNode value, String runId, long[] bytes) {
+        String json = write(value);
+        String hash = sha256(json);
+        if (db.update("INSERT OR IGNORE INTO blobs (hash, json) VALUES (?, ?)", hash, json) > 0) {
+            bytes[0] += json.length();
+        }
+        db.update("INSERT OR IGNORE INTO blob_refs (hash, run_id) VALUES (?, ?)", hash, runId);
+        return hash;
+    }
+
+    /** The value stored under {@code hash}, or a {@link StoreException} when the store lost it. */
+    JsonNode get(String hash) {
+        return internalizeValue(JsonNodeFactory.instance.objectNode().put(REF, hash));
+    }
+
     /** {@code object} with every reference in its fields replaced by the value it stands for. */
     JsonNode internalize(JsonNode object) {
         if (object == null || !object.isObject()) {

@@ -118,7 +118,10 @@ public final class DurableRuns {
     }
 
     /** A run created here and not run yet: its checked request, its parent and the steps it kept. */
-    private record Created(RunRequest request, String parent, int stepsBefore) {}
+    private record Created(RunRequest request, String parent, int stepsBefore, PlanVm vm) {}
+
+    /** The checked request that continues a stored run, and the VM (with the run's plan tools) it runs on. */
+    private record Continuing(PlanVm vm, RunRequest request) {}
 
     /**
      * Stores a new run of the request's plan from the request's start (a fresh start with its inputs) and
@@ -143,7 +146,8 @@ public final class DurableRuns {
                 null,
                 null,
                 kept(checked.options()));
-        created.put(id, new Created(checked, null, 0));
+        store.keepPlanTools(id, vm.planToolsFor(checked.plan()));
+        created.put(id, new Created(checked, null, 0, vm));
         return id;
     }
 
@@ -161,7 +165,8 @@ public final class DurableRuns {
                     + " (planvm resume " + id + ")");
         }
         try (Heartbeat alive = store.heartbeat(id)) {
-            return ended(id, run.parent(), run.stepsBefore(), execute(run.request(), id, run.stepsBefore(), 1));
+            return ended(
+                    id, run.parent(), run.stepsBefore(), execute(run.vm(), run.request(), id, run.stepsBefore(), 1));
         }
     }
 
@@ -213,18 +218,20 @@ public final class DurableRuns {
                 ? run.steps()
                 : keptSteps(run, fromSeq, safePosition(before, fromSeq));
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        RunRequest checked = vm.check(RunRequest.builder(plan)
+        PlanVm planVm = vmForNewRunOf(run);
+        RunRequest checked = planVm.check(RunRequest.builder(plan)
                 .start(new Checkpoint(position, kept.size(), variables))
                 .session(session)
                 .options(RunOptions.DEFAULT.withClock(run.options().clock())) // the parent's dates, when it has a clock
                 .build());
         String id =
                 store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, kept(checked.options()));
+        store.keepPlanTools(id, planVm.planToolsFor(plan));
         try (Heartbeat alive = store.heartbeat(id)) {
             for (StoredStep step : kept) {
                 store.commitStep(id, step);
             }
-            return ended(id, run.id(), kept.size(), execute(checked, id, kept.size(), 1));
+            return ended(id, run.id(), kept.size(), execute(planVm, checked, id, kept.size(), 1));
         }
     }
 
@@ -378,7 +385,7 @@ public final class DurableRuns {
                     dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
                     "run " + run.id() + " keeps waiting: " + reason);
         });
-        RunRequest checked = continuation(tree.root(), request, secrets);
+        Continuing checked = continuation(tree.root(), request, secrets);
         if (!store.answer(run.id(), input.stepIndex(), input.element(), value)) {
             throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
         }
@@ -496,7 +503,7 @@ public final class DurableRuns {
                     + ")");
         }
         List<StoredApproval> named = waits.approvals(run, callIds);
-        RunRequest checked = continuation(tree.root(), request, secrets);
+        Continuing checked = continuation(tree.root(), request, secrets);
         if (!store.decide(run.id(), named, approved, reason)) {
             throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more"
                     + (named.size() > 1 ? " among those named (none was decided)" : ""));
@@ -508,19 +515,33 @@ public final class DurableRuns {
      * The checked request that continues {@code run} after its last committed step: its stored plan, state and
      * options (with the clock of {@link #clocked}), the session's mode without what committed steps replayed.
      */
-    private RunRequest continuation(StoredRun run, RunRequest request, Map<String, JsonNode> secrets) {
+    private Continuing continuation(StoredRun run, RunRequest request, Map<String, JsonNode> secrets) {
         if (run.status() == RunStatus.SUCCEEDED) {
             throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
+        }
+        if (run.status() == RunStatus.COMPLETED_WITH_FAILURES) {
+            String failed = run.steps().stream()
+                    .filter(step ->
+                            "keep_going".equals(step.trace().path("handled").asText()))
+                    .map(step -> String.valueOf(step.seqNo()))
+                    .distinct()
+                    .collect(java.util.stream.Collectors.joining(", "));
+            throw new DurableRunException("run " + run.id() + " completed with failed steps"
+                    + (failed.isEmpty() ? "" : " (seq_no " + failed + ")") + ", which it went on past: nothing to"
+                    + " resume; planvm rerun " + run.id() + " --from SEQ runs it again from a failed step");
         }
         Checkpoint stored = run.checkpoint();
         Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
         variables.putAll(secrets);
-        return vm.check(request.toBuilder()
-                .plan(plan(run))
-                .start(new Checkpoint(stored.position(), stored.steps(), variables))
-                .mode(skipServed(request.mode(), servedInTree(request.mode(), run)))
-                .options(clocked(run, request))
-                .build());
+        PlanVm planVm = vmOf(run);
+        return new Continuing(
+                planVm,
+                planVm.check(request.toBuilder()
+                        .plan(plan(run))
+                        .start(new Checkpoint(stored.position(), stored.steps(), variables))
+                        .mode(skipServed(request.mode(), servedInTree(request.mode(), run)))
+                        .options(clocked(run, request))
+                        .build()));
     }
 
     /**
@@ -550,7 +571,8 @@ public final class DurableRuns {
     }
 
     @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
-    private DurableRun continueRun(StoredRun run, RunRequest checked, boolean force) {
+    private DurableRun continueRun(StoredRun run, Continuing continuing, boolean force) {
+        RunRequest checked = continuing.request();
         int session = store.claim(run.id(), force);
         if (run.options().clock() == null) {
             store.keepClock(
@@ -562,7 +584,7 @@ public final class DurableRuns {
                     run.id(),
                     run.parentRun(),
                     checked.start().steps(),
-                    execute(checked, run.id(), checked.start().steps(), session));
+                    execute(continuing.vm(), checked, run.id(), checked.start().steps(), session));
         }
     }
 
@@ -630,17 +652,19 @@ public final class DurableRuns {
         inputs.putAll(edits);
         Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
         variables.putAll(edits);
-        RunRequest checked = vm.check(request.toBuilder()
+        PlanVm planVm = vmForNewRunOf(run);
+        RunRequest checked = planVm.check(request.toBuilder()
                 .plan(plan)
                 .start(new Checkpoint(position, kept.size(), variables))
                 .mode(skipServed(request.mode(), kept))
                 .options(clocked(run, request))
                 .build());
         String id = store.createRun(plan, inputs, checked.mode().label(), run.id(), fromSeq, kept(checked.options()));
+        store.keepPlanTools(id, planVm.planToolsFor(plan));
         for (StoredStep step : kept) {
             store.commitStep(id, step);
         }
-        created.put(id, new Created(checked, run.id(), kept.size()));
+        created.put(id, new Created(checked, run.id(), kept.size(), planVm));
         return id;
     }
 
@@ -681,15 +705,65 @@ public final class DurableRuns {
     }
 
     /** One session of stored run {@code id}, journaled as session {@code session}, approvals kept in the store. */
-    private RunResult execute(RunRequest checked, String id, int stepsBefore, int session) {
-        Approvals reviewer = checked.approvals() != null ? checked.approvals() : vm.reviewer();
+    private RunResult execute(PlanVm planVm, RunRequest checked, String id, int stepsBefore, int session) {
+        Approvals reviewer = checked.approvals() != null ? checked.approvals() : planVm.reviewer();
         StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan())
                 .reviewer(reviewer)
                 .sleepsWait(sleepsWait);
-        return vm.run(checked.toBuilder()
+        return planVm.run(checked.toBuilder()
                 .journal(journal)
                 .approvals(new StoreApprovals(store, id, journal, reviewer))
                 .build());
+    }
+
+    /**
+     * The VM that continues {@code run}: this one with the plan tools the run started with ({@link PlanVm#withPlanTools};
+     * a child run's are its top caller's), so a later edit of a plan-tool folder, or a process started without
+     * {@code --plan-tools}, does not change it; this VM itself for a run stored with none, or before runs kept them.
+     */
+    private PlanVm vmOf(StoredRun run) {
+        return vm.withPlanTools(keptPlanTools(run));
+    }
+
+    /**
+     * The VM of a new run made from {@code run} (a rerun, a re-plan): a new run takes the plan tools this process
+     * has as they are now, like any new run — a plan tool fixed since is fixed in the rerun — and those the run
+     * started with for the others, so a process started without {@code --plan-tools} needs none.
+     */
+    private PlanVm vmForNewRunOf(StoredRun run) {
+        List<Plan> missing = keptPlanTools(run).stream()
+                .filter(plan -> plan.signature()
+                        .map(s -> vm.tools().findResolved(s.name()).isEmpty())
+                        .orElse(false))
+                .toList();
+        return vm.withPlanTools(missing);
+    }
+
+    /** The plan tools {@code run} (or, for a child run, its top caller) started with; none when it kept none. */
+    private List<Plan> keptPlanTools(StoredRun run) {
+        String id = run.id();
+        for (int height = 0; height < 64; height++) {
+            List<PlanToolRows.Kept> kept = store.planTools(id);
+            if (kept != null) {
+                List<Plan> plans = new ArrayList<>();
+                for (PlanToolRows.Kept tool : kept) {
+                    LoadResult loaded = vm.loader().load(tool.document(), tool.source());
+                    if (!loaded.valid()) {
+                        throw new DurableRunException("the plan tool " + tool.source() + " that run " + run.id()
+                                + " started with does not load here: "
+                                + loaded.errors().get(0).message());
+                    }
+                    plans.add(loaded.plan().withSourceLines(tool.sourceLines()));
+                }
+                return plans;
+            }
+            Optional<RunStore.Caller> caller = store.caller(id);
+            if (caller.isEmpty()) {
+                return List.of();
+            }
+            id = caller.get().runId();
+        }
+        return List.of();
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */

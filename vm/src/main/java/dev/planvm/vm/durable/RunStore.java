@@ -113,12 +113,14 @@ public final class RunStore implements AutoCloseable {
     private final ApprovalRows approvals;
     private final WaitRows waits;
     private final RunReader reader;
+    private final PlanToolRows planTools;
     private final Redactor redactor;
     private final Settings settings;
 
     private RunStore(StoreDatabase db, Redactor redactor, Settings settings) {
         this.db = db;
         this.blobs = new Blobs(db);
+        this.planTools = new PlanToolRows(db, blobs);
         this.approvals = new ApprovalRows(db);
         this.waits = new WaitRows(db);
         this.reader = new RunReader(db, blobs, approvals);
@@ -222,6 +224,16 @@ public final class RunStore implements AutoCloseable {
                 callerStep);
         ACTIVE.add(id);
         return id;
+    }
+
+    /** Keeps the plan tools run {@code runId} starts with, by content ({@link PlanToolRows}). */
+    synchronized void keepPlanTools(String runId, List<Plan> tools) {
+        planTools.keep(runId, tools);
+    }
+
+    /** The plan tools run {@code runId} started with, or {@code null} when none were kept ({@link PlanToolRows#of}). */
+    synchronized List<PlanToolRows.Kept> planTools(String runId) {
+        return planTools.of(runId);
     }
 
     /**
@@ -369,7 +381,8 @@ public final class RunStore implements AutoCloseable {
             claimed = db.update(
                     "UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
                             + "sessions = sessions + 1, finished_at = NULL, error = NULL "
-                            + "WHERE id = ? AND owner IS ? AND lease_until IS ? AND status <> 'succeeded'",
+                            + "WHERE id = ? AND owner IS ? AND lease_until IS ? "
+                            + "AND status NOT IN ('succeeded', 'completed_with_failures')",
                     Owner.CURRENT.toString(),
                     now(),
                     leaseUntil(),
@@ -490,7 +503,7 @@ public final class RunStore implements AutoCloseable {
                             + "lease_until = NULL, wake_at = ? WHERE id = ?",
                     // an interrupted run is kept as running with no owner: any process may resume it
                     (result.interrupted() ? RunStatus.RUNNING : result.status()).label(),
-                    result.succeeded() || result.status() == RunStatus.FAILED ? now() : null,
+                    result.completed() || result.status() == RunStatus.FAILED ? now() : null,
                     json(result.finalAnswer()),
                     errorJson == null ? null : json(errorJson),
                     wake == null ? null : wake.toString(),

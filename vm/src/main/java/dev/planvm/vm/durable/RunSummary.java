@@ -17,7 +17,10 @@ public record RunSummary(
         String parentRun,
         boolean live) {
 
-    /** {@code running} (a live process works on it), {@code interrupted} (its process died), {@code succeeded}, {@code failed}. */
+    /**
+     * {@code running} (a live process works on it), {@code interrupted} (its process died), {@code waiting},
+     * {@code succeeded}, {@code completed_with_failures}, {@code failed}.
+     */
     public String state() {
         if (status == RunStatus.RUNNING) {
             return live ? "running" : "interrupted";

@@ -110,6 +110,7 @@ final class StoreDatabase implements AutoCloseable {
         addMissing(statement, "runs", "caller_seq", "INTEGER");
         addMissing(statement, "runs", "caller_step", "INTEGER"); // none: an earlier child is never taken as unused
         addMissing(statement, "runs", "wake_at", "TEXT");
+        addMissing(statement, "runs", "plan_tools_json", "TEXT"); // none: the plan tools of the VM that continues it
         statement.execute("CREATE INDEX IF NOT EXISTS runs_caller ON runs (caller_run, caller_seq)");
     }
 

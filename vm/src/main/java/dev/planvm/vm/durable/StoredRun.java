@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * A run as the store keeps it: its plan, inputs, status and committed steps.
  *
- * @param status    {@link RunStatus#RUNNING} (in progress, or the process died), succeeded, failed, or
+ * @param status    {@link RunStatus#RUNNING} (in progress, or the process died), succeeded, completed_with_failures
+ *                  (it went on past failed steps to its end), failed, or
  *                  {@link RunStatus#WAITING} (a call waits for a reviewer's approval)
  * @param sessions  processes that worked on it (1 + resumes)
  * @param options   what the run was started with beyond the VM's settings (they apply again on resume),

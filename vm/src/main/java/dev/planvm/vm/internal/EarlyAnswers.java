@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.function.Predicate;
 
 /**
  * The first link of a session's call chain: answers a call with the answer of the very same call
@@ -22,11 +23,37 @@ import java.util.concurrent.CompletionException;
 public final class EarlyAnswers implements CallInterceptor {
 
     private final Map<Call, Deque<EarlyCalls.Started>> waiting = new HashMap<>();
+    private final Predicate<String> childRuns;
     private int used;
 
-    /** Holds {@code early} for the first identical call. */
-    public synchronized void add(EarlyCalls.Started early) {
-        waiting.computeIfAbsent(early.call(), c -> new ArrayDeque<>()).add(early);
+    /** Answers of any tool's calls. */
+    public EarlyAnswers() {
+        this(tool -> false);
+    }
+
+    /**
+     * @param childRuns whether a tool (as a plan names it) is a plan tool whose calls are child runs of the
+     *                  run that makes them: such a call is never answered here, whatever was started, so it
+     *                  passes on to the run's plan-tool link behind the run's guards, which runs (and stores) its
+     *                  child; this link sits in front of the chain, but for these calls it is as if it came after
+     */
+    public EarlyAnswers(Predicate<String> childRuns) {
+        this.childRuns = childRuns;
+    }
+
+    /** Holds {@code early} for the first identical call (never one of a plan tool: see {@link #EarlyAnswers(Predicate)}). */
+    public void add(EarlyCalls.Started early) {
+        if (isChildRun(early.call())) {
+            early.cancel(); // outside the lock, as in discard()
+            return;
+        }
+        synchronized (this) {
+            waiting.computeIfAbsent(early.call(), c -> new ArrayDeque<>()).add(early);
+        }
+    }
+
+    private boolean isChildRun(Call call) {
+        return call instanceof Call.ToolCall tool && childRuns.test(tool.tool());
     }
 
     /** How many calls were answered by an early call. */
@@ -63,7 +90,7 @@ public final class EarlyAnswers implements CallInterceptor {
     @Override
     public JsonNode intercept(Chain chain) {
         Call call = chain.call();
-        EarlyCalls.Started early = take(call);
+        EarlyCalls.Started early = isChildRun(call) ? null : take(call);
         if (early == null) {
             return chain.proceed(call);
         }

@@ -6,6 +6,7 @@ import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.approval.ApprovalRules;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one rule for "may a call of this tool start before its turn", for complete plans
@@ -22,6 +23,7 @@ public final class EarlyStartRule {
     private final ToolPolicy policy;
     private final ApprovalRules approvals;
     private final boolean toolsAnswered;
+    private final Set<String> childRunTools;
 
     /**
      * @param approvals     the run's approval rules ({@link ApprovalRules#NONE} when calls are answered:
@@ -29,10 +31,26 @@ public final class EarlyStartRule {
      * @param toolsAnswered whether calls are answered without the tools (a replay or a dry run)
      */
     public EarlyStartRule(ToolRegistry tools, ToolPolicy policy, ApprovalRules approvals, boolean toolsAnswered) {
+        this(tools, policy, approvals, toolsAnswered, Set.of());
+    }
+
+    /**
+     * As {@link #EarlyStartRule(ToolRegistry, ToolPolicy, ApprovalRules, boolean)}, and a call of one of
+     * {@code childRunTools} (canonical names of plan tools) never starts early: it is a child run of the run
+     * that makes it at its turn (stored with its lineage when the run is), which a call started ahead of any
+     * run cannot be.
+     */
+    public EarlyStartRule(
+            ToolRegistry tools,
+            ToolPolicy policy,
+            ApprovalRules approvals,
+            boolean toolsAnswered,
+            Set<String> childRunTools) {
         this.tools = tools;
         this.policy = policy;
         this.approvals = approvals;
         this.toolsAnswered = toolsAnswered;
+        this.childRunTools = Set.copyOf(childRunTools);
     }
 
     /** Whether a call of {@code toolName} (as the plan spells it) may start before its turn. */
@@ -44,6 +62,9 @@ public final class EarlyStartRule {
         }
         if (!approvals.isEmpty() && approvals.matches(canonical, names)) {
             return false; // a reviewer decides at its turn
+        }
+        if (childRunTools.contains(canonical)) {
+            return false; // a child run of the run, at its turn
         }
         Optional<Tool> tool = toolsAnswered ? tools.findResolved(toolName) : tools.find(toolName);
         return tool.map(t -> !t.hasSideEffects()).orElse(toolsAnswered);

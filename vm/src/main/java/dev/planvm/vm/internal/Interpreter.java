@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * nothing but the (immutable) plan, handlers and tools. Each step commits in program order: its
  * record goes to the journal (which may stop the run) and then to the listeners.
  *
- * <p>A run ends succeeded, failed, waiting (a call needs a reviewer's approval: the step is not
+ * <p>A run ends succeeded, completed_with_failures (it kept going past failed steps to its end), failed, waiting (a call needs a reviewer's approval: the step is not
  * committed and not reported as failed) or interrupted (its {@link RunControl} asked it to stop; checked
  * before each step, so the step in progress commits first).
  *
@@ -105,7 +105,9 @@ public final class Interpreter {
                 log.debug(message);
             }
         }
-        RunStatus status = error == null ? RunStatus.SUCCEEDED : ending == null ? RunStatus.FAILED : ending.status();
+        RunStatus status = error != null
+                ? ending == null ? RunStatus.FAILED : ending.status()
+                : failedSteps.isEmpty() ? RunStatus.SUCCEEDED : RunStatus.COMPLETED_WITH_FAILURES;
         RunResult result = new RunResult(
                 status,
                 finalAnswer == null ? NullNode.getInstance() : finalAnswer,

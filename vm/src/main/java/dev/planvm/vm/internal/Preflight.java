@@ -9,6 +9,7 @@ import dev.planvm.instructions.Jmp;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.ValueTemplate;
 import dev.planvm.tools.JsonSchemas;
+import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.ToolRegistry;
 import dev.planvm.vm.run.InstructionHandler;
@@ -24,22 +25,72 @@ import java.util.Set;
 
 /**
  * What stops a VM from running a plan, found before anything runs, one sentence per problem, each
- * starting with the {@code seq_no}: types with no handler, tools the policy denies (in every mode),
- * tools that are not installed in a live or recorded run, seed 000's slots that hold several values
- * where the tool's params schema wants one ({@link #slotProblems}), and LLM conditions nothing can decide.
+ * starting with the {@code seq_no}: the {@linkplain #refusals refusals} (a tool the policy denies, in every
+ * mode; a call whose params, written out, cannot fit its tool's schema, and a call of a plan tool that cannot be
+ * used, for the calls a tool answers: not those a replay or dry run answers itself), types with no handler, tools
+ * that are not installed in a live or recorded run, seed 000's slots that hold several values where the tool's
+ * params schema wants one ({@link #slotProblems}), and LLM conditions nothing can decide. {@code planvm validate}
+ * refuses a plan for its refusals (it cannot know what a run will install), so a run refuses everything
+ * {@code validate} refuses: one pipeline.
  *
  * <p>A replay calls nothing real, so a tool that is neither installed nor in the cassette is no
  * problem before the run: a call actually made to it fails as a cassette miss. {@code PlanVm.warnings}
  * names such calls among the instructions the run can still reach.
  *
- * @param llmHint why no LLM is available (which environment variables to set), or {@code null}
+ * @param llmHint           why no LLM is available (which environment variables to set), or {@code null}
+ * @param unusablePlanTools the plan tools the VM could not offer, by name, and why: a call of one is refused
+ * @param unnamedPlanTools  the problems of plan-tool files whose name cannot be read: a call of a tool that is
+ *                          not installed names them, as the tool it meant may be one of them
  */
 public record Preflight(
         Map<String, InstructionHandler<?>> handlers,
         ToolRegistry tools,
         ToolPolicy policy,
         boolean hasConditionEvaluator,
-        String llmHint) {
+        String llmHint,
+        Map<String, String> unusablePlanTools,
+        List<String> unnamedPlanTools) {
+
+    public Preflight {
+        unusablePlanTools = Map.copyOf(unusablePlanTools);
+        unnamedPlanTools = List.copyOf(unnamedPlanTools);
+    }
+
+    /**
+     * What refuses {@code plan} here whatever a run sets up, each located: for every call, a tool the policy denies,
+     * a plan tool that cannot be used, and params written out that cannot fit the params schema of a tool known
+     * here without setting one up (an MCP server's tool is checked once its server runs: {@link #problems}).
+     */
+    public List<Diagnostic> refusals(Plan plan) {
+        List<Diagnostic> refusals = new ArrayList<>();
+        LiteralParams params = new LiteralParams();
+        for (Instruction instruction : plan.instructions()) {
+            if (instruction instanceof Calling calling) {
+                policy.refusal(canonicalName(calling.tool(), true), tools.knownCanonicalNames())
+                        .ifPresent(refusal -> refusals.add(Diagnostic.error(
+                                calling.seqNo(), calling.header().pointer() + "/parameters", refusal)));
+                refusals.addAll(callRefusals(calling, true, params));
+            }
+        }
+        return refusals;
+    }
+
+    /**
+     * The refusals of one call but its tool's policy: a plan tool that cannot be used, params that cannot fit.
+     *
+     * @param answered whether the call is answered without its tool (then no tool is set up to learn its schema)
+     */
+    private List<Diagnostic> callRefusals(Calling calling, boolean answered, LiteralParams params) {
+        String why = unusablePlanTools.get(calling.tool());
+        if (why != null) {
+            return List.of(Diagnostic.error(
+                    calling.seqNo(),
+                    calling.header().pointer() + "/parameters",
+                    "plan tool '" + calling.tool() + "' cannot be used: " + why));
+        }
+        Optional<Tool> tool = answered ? tools.findResolved(calling.tool()) : tools.find(calling.tool());
+        return tool.map(t -> params.check(calling, t)).orElse(List.of());
+    }
 
     /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
     public static final String LLM_TOOL = "llm_generate";
@@ -55,6 +106,7 @@ public record Preflight(
     /** @param live tools a partial replay calls for real: they must be installed like in a live run */
     public List<String> problems(Plan plan, boolean replaying, boolean dryRun, Set<String> live) {
         List<String> problems = new ArrayList<>();
+        LiteralParams params = new LiteralParams();
         for (Instruction instruction : plan.instructions()) {
             String at = "seq_no " + instruction.seqNo() + ": ";
             if (!handlers.containsKey(instruction.type())) {
@@ -64,7 +116,13 @@ public record Preflight(
                 boolean answered = dryRun || replaying && !live.contains(calling.tool());
                 String canonical = canonicalName(calling.tool(), answered);
                 policy.refusal(canonical, tools.canonicalNames()).ifPresent(refusal -> problems.add(at + refusal));
+                // a call a replay or dry run answers never reaches a tool (nor its schema, nor a plan tool's child)
+                List<Diagnostic> refusals = answered ? List.of() : callRefusals(calling, false, params);
+                for (Diagnostic refusal : refusals) {
+                    problems.add("seq_no " + refusal.seqNo() + " at " + refusal.pointer() + ": " + refusal.message());
+                }
                 if (!answered
+                        && !unusablePlanTools.containsKey(calling.tool())
                         && policy.allows(canonical, tools.canonicalNames())
                         && tools.find(calling.tool()).isEmpty()) {
                     problems.add(at + "tool '" + calling.tool() + "' is not installed (" + missingReason(calling.tool())
@@ -216,6 +274,9 @@ public record Preflight(
                         .map(t -> !dev.planvm.tools.approval.PersonTools.isBuiltIn(t))
                         .orElse(true))
                 .toList();
-        return installed.isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", installed);
+        String known = installed.isEmpty() ? "no tools are installed" : "installed: " + String.join(", ", installed);
+        return unnamedPlanTools.isEmpty()
+                ? known
+                : known + "; plan-tool files that cannot be used: " + String.join("; ", unnamedPlanTools);
     }
 }

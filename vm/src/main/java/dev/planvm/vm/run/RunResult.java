@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * The outcome of one run (or of one session of a durable run).
  *
- * @param status      {@link RunStatus#SUCCEEDED}; {@link RunStatus#FAILED}; {@link RunStatus#WAITING}
+ * @param status      {@link RunStatus#SUCCEEDED}; {@link RunStatus#COMPLETED_WITH_FAILURES} (it reached its end
+ *                    past failed steps, which {@code failedSteps} lists); {@link RunStatus#FAILED};
+ *                    {@link RunStatus#WAITING}
  *                    (stopped before a call that needs approval, see {@link #pending()}); or
  *                    {@link RunStatus#INTERRUPTED} when the run was interrupted at a commit point before its
  *                    end ({@link #interrupted()}: a resume continues it)
@@ -51,21 +53,30 @@ public record RunResult(
 
     public RunResult {
         if (status != RunStatus.SUCCEEDED
+                && status != RunStatus.COMPLETED_WITH_FAILURES
                 && status != RunStatus.FAILED
                 && status != RunStatus.WAITING
                 && status != RunStatus.INTERRUPTED) {
-            throw new IllegalArgumentException(
-                    "a run ends succeeded, failed, waiting or interrupted, not " + status.label());
+            throw new IllegalArgumentException("a run ends succeeded, completed_with_failures, failed, waiting or"
+                    + " interrupted, not " + status.label());
         }
         if ((status == RunStatus.WAITING) != (pending != null)) {
             throw new IllegalArgumentException("a waiting run, and only one, has a pending call");
         }
-        if (status != RunStatus.SUCCEEDED && error == null) {
+        failedSteps = List.copyOf(failedSteps == null ? List.of() : failedSteps);
+        if (status == RunStatus.SUCCEEDED && !failedSteps.isEmpty()) {
+            throw new IllegalArgumentException("a run that went on past failed steps did not succeed: it is "
+                    + RunStatus.COMPLETED_WITH_FAILURES.label());
+        }
+        if (status == RunStatus.COMPLETED_WITH_FAILURES && (failedSteps.isEmpty() || error != null)) {
+            throw new IllegalArgumentException(
+                    "a run completed with failures lists its failed steps, and has no error of its own");
+        }
+        if (!completedStatus(status) && error == null) {
             throw new IllegalArgumentException("a run that did not succeed says why (error)");
         }
         variables = Map.copyOf(variables);
         warnings = List.copyOf(warnings);
-        failedSteps = List.copyOf(failedSteps);
     }
 
     /** A result with no step that failed and let the run go on. */
@@ -102,6 +113,7 @@ public record RunResult(
         return !failedSteps.isEmpty();
     }
 
+    /** Whether the run reached its end with no step failed. */
     public boolean succeeded() {
         return status == RunStatus.SUCCEEDED;
     }
@@ -114,6 +126,18 @@ public record RunResult(
     public boolean handsBack() {
         JsonNode use = variables.get(dev.planvm.instructions.Plan.USE);
         return succeeded() && use != null && use.isBoolean() && use.booleanValue();
+    }
+
+    /**
+     * Whether the run reached its end: it succeeded, or it completed with failures (steps failed and it went on
+     * past them); either way {@link #finalAnswer()} is its answer.
+     */
+    public boolean completed() {
+        return completedStatus(status);
+    }
+
+    private static boolean completedStatus(RunStatus status) {
+        return status == RunStatus.SUCCEEDED || status == RunStatus.COMPLETED_WITH_FAILURES;
     }
 
     /** Whether the run stopped before a call that needs a reviewer's approval. */

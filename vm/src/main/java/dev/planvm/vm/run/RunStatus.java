@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * The one vocabulary of how a run (or a plan file in a batch) stands. A {@link RunResult} is
- * {@link #SUCCEEDED}, {@link #FAILED}, {@link #WAITING} (stopped before a call that needs a reviewer's
+ * {@link #SUCCEEDED}, {@link #COMPLETED_WITH_FAILURES} (it kept going past failed steps to its end),
+ * {@link #FAILED}, {@link #WAITING} (stopped before a call that needs a reviewer's
  * approval) or {@link #INTERRUPTED} (stopped at a commit point before its end: a resume continues it);
  * the run store keeps {@link #RUNNING} for runs in progress (and for interrupted ones, which it tells
  * apart by their owner being gone, so stores written before this status still read); batch and
@@ -19,8 +20,14 @@ public enum RunStatus {
      * a stop request): nothing is lost, and a resume continues it.
      */
     INTERRUPTED,
-    /** The program counter passed the last instruction (or a handler halted). */
+    /** The program counter passed the last instruction (or a handler halted), and no step failed. */
     SUCCEEDED,
+    /**
+     * The run reached its end, but steps failed and it went on past them because it keeps going
+     * ({@link RunOptions#keepGoing()}; {@link RunResult#failedSteps()} lists them): its answer is there, and the
+     * command line exits 1. Nothing is left to resume; a rerun from a failed step runs it again.
+     */
+    COMPLETED_WITH_FAILURES,
     /** A step failed, the step limit was hit, or (strict) {@code final_answer} was never set. */
     FAILED,
     /** The plan did not validate (or could not be read); nothing ran. */
@@ -33,7 +40,7 @@ public enum RunStatus {
      */
     WAITING;
 
-    /** The lower-case name: {@code succeeded}, {@code failed}, ... */
+    /** The lower-case name: {@code succeeded}, {@code completed_with_failures}, {@code failed}, ... */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }

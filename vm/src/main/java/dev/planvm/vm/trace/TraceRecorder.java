@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * <pre>{@code
  * {"format": "planvm-trace/1", "mode": "live" | "replay" | "record" | "dry-run",
  *  "plan": {"source": ..., "digest": ...}, "inputs": {...}, "clock": {"now": ..., "tz": ...},
- *  "started": ..., "finished": ..., "status": "succeeded" | "failed", "result": ..., "error": {...} | null,
+ *  "started": ..., "finished": ..., "status": "succeeded" | "completed_with_failures" | "failed" | "waiting"
+ *  | "interrupted", "result": ..., "error": {...} | null,
  *  "step_count": N, "early_calls": {"started", "used", "mismatched"},
  *  "steps": [{"seq_no", "line", "type", "start_ms", "duration_ms", "inputs", "writes", "jump": {"to", "explanation"}, "error",
  *             "handled": "value" | "jump" | "keep_going"}],

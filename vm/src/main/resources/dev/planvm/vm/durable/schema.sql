@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS runs (
     caller_run    TEXT,                   -- a child run (a plan tool's): the run whose call started it
     caller_seq    INTEGER,                -- a child run: the seq_no of that call in its caller
     caller_step   INTEGER,                -- a child run: its caller's committed steps + 1 when it started
-    wake_at       TEXT                    -- a run waiting at a sleep for its timer: when it is due (ISO-8601)
+    wake_at       TEXT,                   -- a run waiting at a sleep for its timer: when it is due (ISO-8601)
+    plan_tools_json TEXT                  -- the plan tools it started with: ["blob hash", ...] of {source, plan, source_lines}
 );
 
 CREATE TABLE IF NOT EXISTS steps (

@@ -108,7 +108,8 @@ class ExpectationTest {
     void wrong_values_and_documents_are_refused_with_a_reason() {
         assertThatThrownBy(() -> read("{\"final_answer\": 1, \"status\": \"ok\"}"))
                 .hasMessageEndingWith(
-                        "'status' must be one of \"succeeded\", \"failed\", \"invalid\", \"rejected\", not \"ok\"");
+                        "'status' must be one of \"succeeded\", \"completed_with_failures\", \"failed\", \"invalid\","
+                                + " \"rejected\", not \"ok\"");
         assertThatThrownBy(() -> read("{\"status\": \"failed\"}")).hasMessageContaining("missing key 'final_answer'");
         assertThatThrownBy(() -> read("{\"final_answer\": 1, \"error\": \"x\"}"))
                 .hasMessageEndingWith("'error' is checked only with a status other than \"succeeded\"");

@@ -109,4 +109,31 @@ class OnErrorDurableTest {
         assertThat(stored.steps()).extracting(StoredStep::seqNo).containsExactly(0, 1);
         assertThat(stored.steps().get(0).trace().path("handled").asText()).isEqualTo("keep_going");
     }
+
+    @Test
+    void a_run_that_kept_going_past_a_failed_step_is_stored_completed_with_failures_and_has_nothing_to_resume() {
+        PlanVm vm = vm();
+        Plan plan = vm.loader().load("""
+                        [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "later", "output_vars": "a"}},
+                         {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "went on"}}]""", "keep.json").planOrThrow();
+        DurableRuns runs = new DurableRuns(vm, store);
+        DurableRun run = runs.start(RunRequest.builder(plan)
+                .options(RunOptions.DEFAULT.withKeepGoing(true))
+                .build());
+        assertThat(run.result().status()).isEqualTo(RunStatus.COMPLETED_WITH_FAILURES);
+        StoredRun stored = store.find(run.id()).orElseThrow();
+        assertThat(stored.status()).isEqualTo(RunStatus.COMPLETED_WITH_FAILURES);
+        assertThat(stored.finishedAt()).isNotNull();
+        assertThat(store.list(10, 0, RunStatus.COMPLETED_WITH_FAILURES))
+                .extracting(RunSummary::id, RunSummary::state)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(run.id(), "completed_with_failures"));
+        assertThat(store.list(10, 0, RunStatus.SUCCEEDED)).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runs.resume(run.id(), RunMode.live(), Map.of()))
+                .isInstanceOf(DurableRunException.class)
+                .hasMessage("run " + run.id() + " completed with failed steps (seq_no 0), which it went on past:"
+                        + " nothing to resume; planvm rerun " + run.id() + " --from SEQ runs it again from a failed"
+                        + " step");
+        assertThat(store.find(run.id()).orElseThrow().sessions()).isEqualTo(1);
+        assertThat(calls).containsExactly("later");
+    }
 }

@@ -117,12 +117,23 @@ class SleepTest {
         assertThat(sleeps).containsExactly(Duration.ofSeconds(30));
         String both = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "sleep", "tool_params": {"seconds": 1, "until": "2026-11-26T11:00:00Z"}, "output_vars": "final_answer"}}]""";
-        RunResult failed = vm.run(plan(vm, both), Map.of());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> vm.run(plan(vm, both), Map.of()))
+                .as("written out, refused before the run starts (as validate refuses it)")
+                .isInstanceOf(dev.planvm.vm.PlanRejectedException.class)
+                .hasMessageContaining(
+                        "seq_no 0 at /0/parameters: params do not fit the schema of tool 'sleep': sleep takes"
+                                + " exactly one of seconds");
+        String bothLater = """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "sleep", "tool_params": {"seconds": "${s}", "until": "2026-11-26T11:00:00Z"}, "output_vars": "final_answer"}}]""";
+        RunResult failed =
+                vm.run(plan(vm, bothLater), Map.of("s", com.fasterxml.jackson.databind.node.IntNode.valueOf(1)));
         assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
         assertThat(failed.error().message()).contains("sleep takes exactly one of seconds");
         String tooLong = """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "sleep", "tool_params": {"seconds": 3000000}, "output_vars": "final_answer"}}]""";
-        assertThat(vm.run(plan(vm, tooLong), Map.of()).error().message()).contains("between 0 and 2592000 (30 days)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> vm.run(plan(vm, tooLong), Map.of()))
+                .isInstanceOf(dev.planvm.vm.PlanRejectedException.class)
+                .hasMessageContaining("between 0 and 2592000 (30 days)");
     }
 
     @Test

@@ -28,6 +28,14 @@ class EarlyStartRuleTest {
     }
 
     @Test
+    void a_plan_tool_whose_calls_are_child_runs_never_starts_early_even_when_read_only() {
+        EarlyStartRule streamed = new EarlyStartRule(tools, denySecret, approvePay, false, java.util.Set.of("search"));
+        assertThat(streamed.mayStartEarly("search")).isFalse();
+        assertThat(new EarlyStartRule(tools, denySecret, approvePay, false).mayStartEarly("search"))
+                .isTrue();
+    }
+
+    @Test
     void a_replay_lets_an_unknown_tool_start_early_but_still_not_a_denied_or_side_effecting_one() {
         EarlyStartRule replay = new EarlyStartRule(tools, denySecret, ApprovalRules.NONE, true);
         assertThat(replay.mayStartEarly("nowhere")).isTrue();

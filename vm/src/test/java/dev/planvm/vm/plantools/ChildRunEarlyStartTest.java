@@ -7,8 +7,11 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolException;
+import dev.planvm.vm.EarlyStarts;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.RunRequest;
+import dev.planvm.vm.RunSession;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
@@ -24,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A plan-tool call started early and then discarded leaves no stored child run (issue 23): a run that
  * stores its child runs starts plan-tool calls only at their turn; a run that stores nothing may start a
- * read-only child plan early, as any read-only call.
+ * read-only child plan early, as any read-only call. A plan still streaming (an agent's {@code ask}) starts no
+ * plan-tool call either, and the run of its session takes no early answer for one: the call goes to the run's
+ * plan-tool link, which stores its child run (issue 36 item 15).
  */
 class ChildRunEarlyStartTest {
 
@@ -75,6 +80,35 @@ class ChildRunEarlyStartTest {
             assertThat(result.error().seqNo()).isZero();
         }
         assertThat(upperCalls).as("the child started early, beside seq_no 0").hasValue(1);
+    }
+
+    @Test
+    void a_plan_tool_call_of_a_streamed_plan_is_a_stored_child_run_of_the_run_not_an_early_answer(@TempDir Path dir)
+            throws Exception {
+        Plan streamed = plan("""
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "shout", "tool_params": {"text": "hi"}, "output_vars": ["b"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${b}"}}]""");
+        try (PlanVm vm = vm(1);
+                RunStore store = RunStore.open(dir.resolve("runs.db"))) {
+            RunSession session = vm.session(RunMode.live());
+            EarlyStarts early = session.startEarly(Map.of());
+            streamed.instructions().forEach(early::arrived);
+            early.finish();
+            // a plan-tool call started here would run its child now, unstored: give it the time to answer
+            childCalled.await(2, TimeUnit.SECONDS);
+            DurableRun run = new DurableRuns(vm, store)
+                    .start(RunRequest.builder(streamed).session(session).build());
+            assertThat(run.result().succeeded()).isTrue();
+            assertThat(run.result().finalAnswer()).isEqualTo(TextNode.valueOf("HI"));
+            assertThat(store.children(run.id()))
+                    .as("the call is a stored child run of the run")
+                    .hasSize(1);
+            assertThat(early.calls())
+                    .as("no plan-tool call starts while the plan streams")
+                    .isEmpty();
+            assertThat(session.discardEarly()).isZero();
+        }
+        assertThat(upperCalls).as("the child ran once, as the stored child").hasValue(1);
     }
 
     @Test

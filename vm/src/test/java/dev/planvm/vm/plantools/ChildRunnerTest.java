@@ -90,7 +90,10 @@ class ChildRunnerTest {
         Recorder runner = new Recorder();
         try (PlanVm vm =
                 PlanVm.builder().planTool(plan(COUNT)).childRunner(runner).build()) {
-            RunResult refused = vm.run(plan(parent("{\"text\": 5}")), Map.of());
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> vm.run(plan(parent("{\"text\": 5}")), Map.of()))
+                    .isInstanceOf(dev.planvm.vm.PlanRejectedException.class)
+                    .hasMessageContaining("params do not fit the schema of tool 'count'");
+            RunResult refused = vm.run(plan(parent("{\"text\": \"${five}\"}")), Map.of("five", IntNode.valueOf(5)));
             assertThat(refused.error().message()).contains("params do not fit the schema of tool 'count'");
             assertThat(runner.inputs).isEmpty();
 

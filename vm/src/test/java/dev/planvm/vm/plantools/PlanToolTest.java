@@ -11,6 +11,7 @@ import dev.planvm.instructions.PlanLoader;
 import dev.planvm.tools.Tool;
 import dev.planvm.tools.ToolPolicy;
 import dev.planvm.tools.cassette.Cassette;
+import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.PlanVmBuilder;
 import dev.planvm.vm.RunMode;
@@ -75,12 +76,19 @@ class PlanToolTest {
     @Test
     void params_that_do_not_fit_the_inputs_are_refused_before_the_child_starts() {
         try (PlanVm vm = vm().planTool(plan(SHOUT)).build()) {
-            RunResult result = vm.run(plan(parent("{\"mark\": 3}")), Map.of());
-            assertThat(result.succeeded()).isFalse();
+            assertThatThrownBy(() -> vm.run(plan(parent("{\"mark\": 3}")), Map.of()))
+                    .as("written out, they are refused before the run starts")
+                    .isInstanceOf(PlanRejectedException.class)
+                    .hasMessageContaining("seq_no 0 at /0/parameters: params do not fit the schema of tool 'shout'")
+                    .hasMessageContaining("text");
+            RunResult result = vm.run(
+                    plan(parent("{\"text\": \"${t}\", \"mark\": \"${m}\"}")),
+                    Map.of("t", TextNode.valueOf("x"), "m", com.fasterxml.jackson.databind.node.IntNode.valueOf(3)));
+            assertThat(result.succeeded()).as("with references, at the call").isFalse();
             assertThat(result.error().seqNo()).isZero();
             assertThat(result.error().message())
                     .contains("params do not fit the schema of tool 'shout'")
-                    .contains("text");
+                    .contains("mark");
             assertThat(upperCalls).hasValue(0);
         }
     }
@@ -108,30 +116,63 @@ class PlanToolTest {
         }
     }
 
+    private static String caller(String tool) {
+        return """
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "%s", "tool_params": {"text": "x"}, "output_vars": ["a"]}},
+                 {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${a}"}}]""".formatted(tool);
+    }
+
     @Test
-    void a_plan_tool_that_reaches_itself_is_refused_and_so_is_a_chain_deeper_than_the_limit() {
+    void a_plan_tool_that_reaches_itself_cannot_be_used_and_so_is_a_chain_deeper_than_the_limit_the_others_can() {
         String a = """
                 {"name": "a", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "b", "tool_params": {}, "output_vars": ["x"]}}]}""";
         String b = """
                 {"name": "b", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "a", "tool_params": {}, "output_vars": ["x"]}}]}""";
-        assertThatThrownBy(() -> vm().planTool(plan(a)).planTool(plan(b)).build())
-                .isInstanceOf(PlanToolsException.class)
-                .hasMessageContaining("plan tool 'a' calls itself through a → b → a");
         String self = """
                 {"name": "self", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "self", "tool_params": {}, "output_vars": ["x"]}}]}""";
-        assertThatThrownBy(() -> vm().planTool(plan(self)).build())
-                .hasMessageContaining("plan tool 'self' calls itself:");
+        String above = """
+                {"name": "above", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "a", "tool_params": {}, "output_vars": ["x"]}}]}""";
+        try (PlanVm vm = vm().planTool(plan(a))
+                .planTool(plan(b))
+                .planTool(plan(self))
+                .planTool(plan(above))
+                .planTool(plan(SHOUT))
+                .build()) {
+            assertThat(vm.unusablePlanTools())
+                    .containsEntry("a", "it calls itself through a → b → a: a plan tool may not reach itself")
+                    .containsEntry("b", "it calls itself through b → a → b: a plan tool may not reach itself")
+                    .containsEntry("self", "it calls itself: a plan tool may not reach itself")
+                    .containsEntry(
+                            "above",
+                            "it calls plan tool 'a', which cannot be used: it calls itself through a → b → a: a plan"
+                                    + " tool may not reach itself")
+                    .doesNotContainKey("shout");
+            assertThatThrownBy(() -> vm.run(plan(caller("above")), Map.of()))
+                    .isInstanceOf(PlanRejectedException.class)
+                    .hasMessage("seq_no 0 at /0/parameters: plan tool 'above' cannot be used: it calls plan tool 'a',"
+                            + " which cannot be used: it calls itself through a → b → a: a plan tool may not reach"
+                            + " itself");
+            assertThat(vm.refusals(plan(caller("self"))))
+                    .singleElement()
+                    .satisfies(d -> assertThat(d.message()).startsWith("plan tool 'self' cannot be used: it calls"));
+            assertThat(vm.run(plan(caller("shout")), Map.of()).finalAnswer().asText())
+                    .as("a plan that reaches none of them runs")
+                    .isEqualTo("X!");
+        }
         String outer = """
                 {"name": "outer", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "shout", "tool_params": {"text": "x"}, "output_vars": ["x"]}}]}""";
         try (PlanVm ok =
                 vm().planTool(plan(SHOUT)).planTool(plan(outer)).maxPlanDepth(1).build()) {
             assertThat(ok.tools().find("outer")).isPresent();
         }
-        assertThatThrownBy(() -> vm().planTool(plan(SHOUT))
-                        .planTool(plan(outer))
-                        .maxPlanDepth(0)
-                        .build())
-                .hasMessageContaining("plan tool 'outer' calls plan tools 1 deep (outer → shout); the limit is 0");
+        try (PlanVm shallow =
+                vm().planTool(plan(SHOUT)).planTool(plan(outer)).maxPlanDepth(0).build()) {
+            assertThat(shallow.unusablePlanTools())
+                    .containsOnlyKeys("outer")
+                    .containsEntry(
+                            "outer", "it calls plan tools 1 deep (outer → shout); the limit is 0 (--max-plan-depth)");
+            assertThat(shallow.tools().find("shout")).isPresent();
+        }
     }
 
     @Test
@@ -180,9 +221,33 @@ class PlanToolTest {
         }
         Files.writeString(dir.resolve("anonymous.json"), """
                 [{"seq_no": 0, "type": "assign", "parameters": {"final_answer": 1}}]""");
-        assertThatThrownBy(() -> vm().planTools(dir).build())
+        Files.writeString(dir.resolve("broken.json"), """
+                {"name": "broken", "plan": [{"seq_no": 0, "type": "jmp", "parameters": {"target_seq": 7}}]}""");
+        Files.writeString(dir.resolve("loud.json"), """
+                {"name": "loud", "plan": [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "broken", "tool_params": {}, "output_vars": ["x"]}},
+                  {"seq_no": 1, "type": "assign", "parameters": {"final_answer": "${x}"}}]}""");
+        try (PlanVm vm = vm().planTools(dir).build()) {
+            assertThat(vm.unusablePlanTools()).containsOnlyKeys("broken", "loud");
+            assertThat(vm.unnamedPlanTools())
+                    .singleElement()
+                    .asString()
+                    .contains("anonymous.json: a plan tool names itself");
+            assertThat(vm.unusablePlanTools().get("broken"))
+                    .contains("broken.json: seq_no 0 at /plan/0/parameters/target_seq: jump target 7");
+            assertThat(vm.run(plan(parent("{\"text\": \"b\"}")), Map.of())
+                            .finalAnswer()
+                            .asText())
+                    .as("a plan that does not reach the broken files runs")
+                    .isEqualTo("B!");
+            assertThat(vm.refusals(plan(caller("loud"))))
+                    .singleElement()
+                    .satisfies(d -> assertThat(d.message())
+                            .startsWith("plan tool 'loud' cannot be used: it calls plan tool 'broken', which cannot be"
+                                    + " used: " + dir.resolve("broken.json")));
+        }
+        assertThatThrownBy(() -> vm().planTools(dir.resolve("missing")).build())
                 .isInstanceOf(PlanToolsException.class)
-                .hasMessageContaining("anonymous.json: a plan tool names itself");
+                .hasMessageContaining("missing: not a directory of plan tools");
     }
 
     @Test

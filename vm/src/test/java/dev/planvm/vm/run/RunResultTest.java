@@ -34,7 +34,8 @@ class RunResultTest {
     void a_result_ends_succeeded_failed_waiting_or_interrupted_and_says_why_when_it_did_not_succeed() {
         assertThatThrownBy(() -> result(RunStatus.RUNNING, FAILURE, null, List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("a run ends succeeded, failed, waiting or interrupted, not running");
+                .hasMessage(
+                        "a run ends succeeded, completed_with_failures, failed, waiting or interrupted, not running");
         assertThatThrownBy(() -> result(RunStatus.FAILED, null, null, List.of()))
                 .hasMessage("a run that did not succeed says why (error)");
         assertThatThrownBy(() -> result(RunStatus.WAITING, FAILURE, null, List.of()))
@@ -54,12 +55,22 @@ class RunResultTest {
     }
 
     @Test
-    void a_step_failed_only_when_the_run_went_on_past_one() {
+    void a_step_failed_only_when_the_run_went_on_past_one_and_then_the_run_completed_with_failures() {
         StepError failed = new StepError(2, "calling", "x", StepError.Kind.TOOL_ERROR, "boom");
         assertThat(result(RunStatus.SUCCEEDED, null, null, List.of()).anyStepFailed())
                 .isFalse();
-        assertThat(result(RunStatus.SUCCEEDED, null, null, List.of(failed)).anyStepFailed())
+        RunResult completed = result(RunStatus.COMPLETED_WITH_FAILURES, null, null, List.of(failed));
+        assertThat(completed.anyStepFailed()).isTrue();
+        assertThat(completed.succeeded()).isFalse();
+        assertThat(completed.completed()).isTrue();
+        assertThat(result(RunStatus.SUCCEEDED, null, null, List.of()).completed())
                 .isTrue();
+        assertThat(result(RunStatus.FAILED, FAILURE, null, List.of(failed)).completed())
+                .isFalse();
+        assertThatThrownBy(() -> result(RunStatus.SUCCEEDED, null, null, List.of(failed)))
+                .hasMessage("a run that went on past failed steps did not succeed: it is completed_with_failures");
+        assertThatThrownBy(() -> result(RunStatus.COMPLETED_WITH_FAILURES, null, null, List.of()))
+                .hasMessage("a run completed with failures lists its failed steps, and has no error of its own");
     }
 
     @Test

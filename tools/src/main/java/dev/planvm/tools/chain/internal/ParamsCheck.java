@@ -21,8 +21,20 @@ public final class ParamsCheck {
 
     /** Throws a non-retriable {@link ToolException} listing every violation. */
     public void check(Tool tool, JsonNode params) {
-        Schema schema = compiled.computeIfAbsent(tool, t -> JsonSchemas.compile(t.paramsSchema()));
-        List<Error> errors = schema.validate(params);
+        Schema schema;
+        try {
+            schema = compiled.computeIfAbsent(tool, t -> JsonSchemas.compile(t.paramsSchema()));
+        } catch (IllegalArgumentException unusable) { // a $ref cycle: no call can be checked
+            throw ToolException.permanent(
+                    "tool '" + tool.name() + "' has a params schema planvm cannot use: " + unusable.getMessage());
+        }
+        List<Error> errors;
+        try {
+            errors = JsonSchemas.errors(schema, params);
+        } catch (IllegalArgumentException tooDeep) {
+            throw ToolException.permanent(
+                    "params do not fit the schema of tool '" + tool.name() + "': " + tooDeep.getMessage());
+        }
         if (!errors.isEmpty()) {
             throw ToolException.permanent("params do not fit the schema of tool '" + tool.name() + "': "
                     + errors.stream().map(JsonSchemas::describe).collect(Collectors.joining("; ")));
