@@ -18,7 +18,8 @@ final class ConcurrencyOptions {
             names = "--max-in-flight",
             paramLabel = "N",
             defaultValue = "" + PlanVm.DEFAULT_MAX_IN_FLIGHT,
-            description = "The most calls one run starts ahead of their turn at once (default: ${DEFAULT-VALUE}).")
+            description =
+                    "The most calls a run and the child runs of its plan tools have in flight at once beside the run's own thread: calls started ahead of their turn and for_each elements (default: ${DEFAULT-VALUE}).")
     private int maxInFlight;
 
     @CommandLine.Option(

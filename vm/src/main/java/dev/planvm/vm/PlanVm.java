@@ -22,6 +22,7 @@ import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.tools.cassette.Recording;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
+import dev.planvm.vm.internal.CallSlots;
 import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.EarlyStartRule;
@@ -30,6 +31,7 @@ import dev.planvm.vm.internal.Listeners;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.RunSpans;
+import dev.planvm.vm.internal.RunTree;
 import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
@@ -90,7 +92,10 @@ public final class PlanVm implements AutoCloseable {
     /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
     public static final String LLM_TOOL = Preflight.LLM_TOOL;
 
-    /** Calls one run may have started ahead of their turn at once, unless configured otherwise. */
+    /**
+     * Calls a run and the child runs of its plan tools may have in flight at once beside the run's own thread,
+     * unless configured otherwise.
+     */
     public static final int DEFAULT_MAX_IN_FLIGHT = 8;
 
     private final ToolRegistry tools;
@@ -458,6 +463,14 @@ public final class PlanVm implements AutoCloseable {
      * @throws PlanRejectedException before anything runs, when the plan cannot run here
      */
     public RunResult run(RunRequest request) {
+        return run(request, null);
+    }
+
+    /**
+     * {@link #run(RunRequest)} as a run of {@code tree} (a plan-tool call's child run: it shares its parent's
+     * call slots and step count), or as the root of a tree of its own when {@code null}.
+     */
+    private RunResult run(RunRequest request, RunTree parentTree) {
         RunRequest checked = check(request);
         Plan plan = checked.plan();
         Checkpoint start = checked.start();
@@ -486,6 +499,8 @@ public final class PlanVm implements AutoCloseable {
                 ? List.of(CallChains.person(personTools, decider, clockSource, sleeper))
                 : List.of();
         CallScheduler scheduler = schedulers.get();
+        int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
+        RunTree tree = parentTree != null ? parentTree : new RunTree(maxInFlight, steps);
         TraceRecorder trace =
                 tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
         RunSpans spans = tracer == null
@@ -505,7 +520,7 @@ public final class PlanVm implements AutoCloseable {
         if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
             guards.add(new PlanToolCalls(
                     planTools,
-                    parentRun(session),
+                    parentRun(session, tree),
                     options,
                     checked.approvals(),
                     journal,
@@ -514,6 +529,7 @@ public final class PlanVm implements AutoCloseable {
                     checked.control()));
         }
         CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told));
+        CallSlots.Member slots = sequential ? null : tree.slots().join();
         Speculator speculator = sequential
                 ? null
                 : new Speculator(
@@ -522,38 +538,49 @@ public final class PlanVm implements AutoCloseable {
                                 plan,
                                 mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
                                 callsForReal ? approvals : ApprovalRules.NONE,
-                                journal == null ? Set.of() : planTools.keySet()),
+                                planTools.keySet()),
                         handlers,
                         runLimits,
                         chain,
                         scheduler,
-                        maxInFlight,
+                        slots,
                         spans == null ? seqNo -> {} : spans::discarded);
-        int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
-        RunResult result = new Interpreter(new RunSetup(
-                        plan,
-                        handlers,
-                        chain,
-                        told,
-                        journal,
-                        steps,
-                        strict,
-                        runLimits,
-                        redactor,
-                        mode instanceof RunMode.DryRun,
-                        speculator,
-                        checked.control(),
-                        trace != null || mode instanceof RunMode.Record,
-                        scheduler,
-                        clock,
-                        options.keepGoing()))
-                .run(start);
+        RunResult result;
+        try {
+            result = new Interpreter(new RunSetup(
+                            plan,
+                            handlers,
+                            chain,
+                            told,
+                            journal,
+                            steps,
+                            strict,
+                            runLimits,
+                            redactor,
+                            mode instanceof RunMode.DryRun,
+                            speculator,
+                            checked.control(),
+                            trace != null || mode instanceof RunMode.Record,
+                            scheduler,
+                            clock,
+                            options.keepGoing(),
+                            tree,
+                            slots))
+                    .run(start);
+        } finally {
+            if (slots != null) {
+                slots.leave();
+            }
+        }
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }
 
-    /** A run in {@code session} as its plan-tool calls see it: children run in the same session. */
-    private ParentRun parentRun(RunSession session) {
+    /**
+     * A run in {@code session} as its plan-tool calls see it: children run in the same session (one token
+     * budget) and in the same {@code tree} (one pool of call slots, one step count).
+     */
+    private ParentRun parentRun(RunSession session, RunTree tree) {
         RunMode mode = session.mode();
         return new ParentRun() {
             @Override
@@ -569,14 +596,16 @@ public final class PlanVm implements AutoCloseable {
                 Recording own = mode instanceof RunMode.Record record
                         ? (record.recording().keepsFailures() ? Recording.keepingFailures() : new Recording())
                         : null;
-                RunResult result = PlanVm.this.run(RunRequest.builder(plan)
-                        .start(start)
-                        .control(control)
-                        .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
-                        .options(options)
-                        .approvals(approvals)
-                        .journal(journal)
-                        .build());
+                RunResult result = PlanVm.this.run(
+                        RunRequest.builder(plan)
+                                .start(start)
+                                .control(control)
+                                .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
+                                .options(options)
+                                .approvals(approvals)
+                                .journal(journal)
+                                .build(),
+                        tree);
                 if (own != null) {
                     recorded.accept(own.cassette().interactions());
                 }
@@ -591,6 +620,11 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public dev.planvm.vm.plantools.ChildRunner elsewhere() {
                 return childRunner;
+            }
+
+            @Override
+            public String stepsSpent() {
+                return tree.stepsSpent() ? tree.stepLimitMessage() : null;
             }
 
             @Override
