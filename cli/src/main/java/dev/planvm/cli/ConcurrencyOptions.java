@@ -25,8 +25,18 @@ final class ConcurrencyOptions {
     @CommandLine.Option(
             names = "--tool-concurrency",
             paramLabel = "TOOL=N",
-            description = "The most calls of TOOL running at once, across all runs (e.g. llm_generate=4). Repeatable.")
+            description =
+                    "The most calls of TOOL running at once, across all runs (e.g. llm_generate=4): a hard ceiling for its adaptive limit. Repeatable.")
     private Map<String, Integer> toolConcurrency = Map.of();
+
+    @CommandLine.Option(
+            names = "--adaptive-limits",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "Let each tool's concurrency limit adapt: start wide, grow while calls answer in steady time, shrink on 429, 503, Retry-After, timeouts and growing latency (default). --no-adaptive-limits: only --tool-concurrency limits apply, fixed.")
+    private boolean adaptiveLimits = true;
 
     /** Whether {@code --sequential} was given. */
     boolean sequential() {
@@ -43,7 +53,7 @@ final class ConcurrencyOptions {
         if (maxInFlight < 1) {
             throw new CommandLine.ParameterException(commandLine, "--max-in-flight must be at least 1");
         }
-        builder.sequential(sequential).maxInFlightPerRun(maxInFlight);
+        builder.sequential(sequential).maxInFlightPerRun(maxInFlight).adaptiveConcurrency(adaptiveLimits);
         for (Map.Entry<String, Integer> limit : toolConcurrency.entrySet()) {
             if (limit.getValue() < 1) {
                 throw new CommandLine.ParameterException(

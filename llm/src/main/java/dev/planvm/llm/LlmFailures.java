@@ -48,11 +48,7 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         ToolException mapped = classify(e, elapsed);
         String message = LlmText.redact(mapped.getMessage(), apiKey);
         // The cause helps debugging, unless a message in it (a server's echo) holds the key.
-        return new ToolException(
-                message,
-                mapped.retriable(),
-                showsKey(e) ? null : e,
-                mapped.retryAfter().orElse(null));
+        return mapped.withMessage(message, showsKey(e) ? null : e);
     }
 
     private boolean showsKey(Throwable e) {
@@ -130,11 +126,11 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey) {
         } else if (status == 404) {
             hint = " (check PLANVM_MODEL and OPENAI_BASE_URL)";
         }
-        return new ToolException(
-                "the LLM server answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + hint,
-                retriable,
-                null,
-                retriable ? retryAfter : null);
+        String message = "the LLM server answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + hint;
+        if (status == 429 || status == 503) { // overloaded: the LLM's concurrency limit shrinks too
+            return ToolException.overloaded(message, retryAfter);
+        }
+        return new ToolException(message, retriable, null, retriable ? retryAfter : null);
     }
 
     /** The error message of an OpenAI error body ({@code {"error": {"message": ...}}}), else the body. */

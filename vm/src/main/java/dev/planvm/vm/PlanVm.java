@@ -94,7 +94,8 @@ public final class PlanVm implements AutoCloseable {
 
     /**
      * Calls a run and the child runs of its plan tools may have in flight at once beside the run's own thread,
-     * unless configured otherwise.
+     * unless configured otherwise: wide enough that a map of a few hundred elements starts at once; each tool's
+     * adaptive limit decides how many of them its calls take (docs/performance.md has the measurements).
      */
     public static final int DEFAULT_MAX_IN_FLIGHT = 8;
 
@@ -144,14 +145,18 @@ public final class PlanVm implements AutoCloseable {
         this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
         RetrySettings retries =
                 new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
-        this.chainParts = CallChains.parts(tools)
+        CallChains.PartsBuilder parts = CallChains.parts(tools)
                 .conditions(b.conditions)
                 .policy(b.toolPolicy)
                 .retries(retries)
                 .toolLimits(b.toolLimits)
                 .sleeper(b.sleeper)
-                .routing(b.routing)
-                .build();
+                .routing(b.routing);
+        tools.find(LLM_TOOL).ifPresent(llm -> parts.llmTools(Set.of(llm.name())));
+        if (!b.adaptiveConcurrency) {
+            parts.fixedLimits();
+        }
+        this.chainParts = parts.build();
         this.preflight = new Preflight(handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint);
         this.sequential = b.sequential;
         this.maxInFlight = b.maxInFlight;
@@ -269,6 +274,21 @@ public final class PlanVm implements AutoCloseable {
      */
     public CallChain callChain(RunMode mode) {
         return session(mode).chain(List.of(), List.of());
+    }
+
+    /**
+     * The concurrency limit of each tool called so far, across every run of this VM, by tool: where each adaptive
+     * limit stands, how many calls are in flight and waiting, how many the tool refused for load.
+     */
+    public Map<String, dev.planvm.vm.run.ToolLimit> toolLimits() {
+        Map<String, dev.planvm.vm.run.ToolLimit> limits = new java.util.TreeMap<>();
+        chainParts
+                .toolLimits()
+                .forEach((tool, state) -> limits.put(
+                        tool,
+                        new dev.planvm.vm.run.ToolLimit(
+                                tool, (int) state[0], (int) state[1], (int) state[2], state[3], state[4])));
+        return limits;
     }
 
     /** Which tools plans may call here. */
@@ -528,7 +548,7 @@ public final class PlanVm implements AutoCloseable {
                     clock,
                     checked.control()));
         }
-        CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told));
+        CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told), tree);
         CallSlots.Member slots = sequential ? null : tree.slots().join();
         Speculator speculator = sequential
                 ? null
