@@ -97,7 +97,7 @@ public final class PlanVm implements AutoCloseable {
      * unless configured otherwise: wide enough that a map of a few hundred elements starts at once; each tool's
      * adaptive limit decides how many of them its calls take (docs/performance.md has the measurements).
      */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 8;
+    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
     private final ToolRegistry tools;
     private final Map<String, InstructionHandler<?>> handlers;

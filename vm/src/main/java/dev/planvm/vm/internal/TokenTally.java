@@ -20,10 +20,11 @@ public final class TokenTally implements CallEvents {
     private final CallEvents downstream;
     private TokenCount total = TokenCount.ZERO;
     private long waitedNanos;
-    private final List<Slot> slots = new ArrayList<>(1);
-    private final List<LimitChange> changes = new ArrayList<>(0);
+    /** The last slot the call took (its tool, the limit then), or {@code null}: a replay tells it once. */
+    private String slotTool;
 
-    private record Slot(String tool, int limit, long waitedNanos) {}
+    private int slotLimit;
+    private List<LimitChange> changes = List.of();
 
     public TokenTally() {
         this(CallEvents.NONE);
@@ -55,7 +56,8 @@ public final class TokenTally implements CallEvents {
     public void slotTaken(String limiter, int limit, long waited) {
         synchronized (this) {
             waitedNanos += waited;
-            slots.add(new Slot(limiter, limit, waited));
+            slotTool = limiter;
+            slotLimit = limit;
         }
         downstream.slotTaken(limiter, limit, waited);
     }
@@ -63,6 +65,9 @@ public final class TokenTally implements CallEvents {
     @Override
     public void limitChanged(String limiter, int limit, String cause) {
         synchronized (this) {
+            if (changes.isEmpty()) {
+                changes = new ArrayList<>(2);
+            }
             changes.add(new LimitChange(limiter, limit, cause));
         }
         downstream.limitChanged(limiter, limit, cause);
@@ -88,13 +93,19 @@ public final class TokenTally implements CallEvents {
         if (!spent.isZero()) {
             events.tokens(spent);
         }
-        List<Slot> taken;
+        String tool;
+        int limit;
+        long waited;
         List<LimitChange> changed;
         synchronized (this) {
-            taken = List.copyOf(slots);
+            tool = slotTool;
+            limit = slotLimit;
+            waited = waitedNanos;
             changed = List.copyOf(changes);
         }
-        taken.forEach(slot -> events.slotTaken(slot.tool(), slot.limit(), slot.waitedNanos()));
+        if (tool != null) { // the waits of all its attempts, as one
+            events.slotTaken(tool, limit, waited);
+        }
         changed.forEach(change -> events.limitChanged(change.tool(), change.limit(), change.cause()));
     }
 
