@@ -506,14 +506,10 @@ public final class Interpreter {
             }
         }
         variables.checkHeld("the answers of this for_each", held[0]);
-        int[] arrived = {committed.size()};
         List<StepContext.Settled> settled = EachCalls.run(
                 setup.scheduler(), setup.chain(), setup.slots(), remaining, failedAttempts, (answer, k) -> {
-                    arrived[0]++;
                     held[0] += variables.sizeOf(answer);
-                    variables.checkHeld(
-                            "the answers of this for_each (" + arrived[0] + " of " + calls.size() + " elements so far)",
-                            held[0]);
+                    variables.checkHeld("the answers of this for_each", held[0]);
                     commitElement(journal, seqNo, positions.get(k), calls.get(positions.get(k)), answer);
                 });
         List<StepContext.Settled> all = new ArrayList<>(calls.size());

@@ -125,16 +125,18 @@ public final class VariableStore implements Variables {
 
     /**
      * Fails the step when the run could not also hold {@code held} (what a step holds before it sets anything:
-     * the answers of a map, as they arrive) beside its variables and trace; {@code what} names it.
+     * the answers of a map, as they arrive) beside its variables and trace; {@code what} names it. The message
+     * names no count of what arrived (elements arrive in any order in a concurrent run): only the limit and
+     * what the run held before the step, so a concurrent run and its sequential twin fail alike.
      *
      * @throws LimitReached when the run would hold more than {@link RunLimits#maxRunSize()}
      */
     public void checkHeld(String what, long held) {
         if (live + retained + held > limits.maxRunSize()) {
             throw new LimitReached("holding " + what + " would take the run past its limit of "
-                    + RunLimits.describeSize(limits.maxRunSize()) + " (--max-run-memory): they hold " + count(held)
-                    + " and its variables " + count(live) + (retained == 0 ? "" : " and its trace " + count(retained))
-                    + " (characters of text and keys, plus one per other value)");
+                    + RunLimits.describeSize(limits.maxRunSize()) + " (--max-run-memory) beside its variables ("
+                    + count(live) + (retained == 0 ? "" : ") and its trace (" + count(retained))
+                    + "; characters of text and keys, plus one per other value)");
         }
     }
 
