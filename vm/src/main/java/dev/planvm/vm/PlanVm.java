@@ -152,7 +152,7 @@ public final class PlanVm implements AutoCloseable {
                 .toolLimits(b.toolLimits)
                 .sleeper(b.sleeper)
                 .routing(b.routing);
-        tools.find(LLM_TOOL).ifPresent(llm -> parts.llmTools(Set.of(llm.name())));
+        parts.llmTools(Set.of(LLM_TOOL)); // by name: looking the tool up could start MCP servers
         if (!b.adaptiveConcurrency) {
             parts.fixedLimits();
         }
