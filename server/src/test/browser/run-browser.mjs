@@ -314,6 +314,8 @@ await step('children', async () => {
   await page.goto(base + '/#/');
   await page.waitForSelector('body[data-ready="list"]', { timeout: 20_000 });
   results.children_list = await page.$$eval('table.runs tbody tr', (rows) => rows.map((r) => ({ id: r.dataset.run, parent: r.dataset.parent || null })));
+  // the list is ready already: forget it, so the wait below ends only once the filtered list is drawn
+  await page.evaluate(() => { delete document.body.dataset.ready; });
   await page.click('#hide-children');
   await page.waitForFunction(() => location.hash.includes('children=hide') && document.body.dataset.ready === 'list');
   results.children_hidden_list = await page.$$eval('table.runs tbody tr', (rows) => rows.map((r) => r.dataset.run));

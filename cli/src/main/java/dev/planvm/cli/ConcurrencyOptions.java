@@ -18,14 +18,25 @@ final class ConcurrencyOptions {
             names = "--max-in-flight",
             paramLabel = "N",
             defaultValue = "" + PlanVm.DEFAULT_MAX_IN_FLIGHT,
-            description = "The most calls one run starts ahead of their turn at once (default: ${DEFAULT-VALUE}).")
+            description =
+                    "The most calls a run and the child runs of its plan tools have in flight at once beside the run's own thread: calls started ahead of their turn and for_each elements (default: ${DEFAULT-VALUE}).")
     private int maxInFlight;
 
     @CommandLine.Option(
             names = "--tool-concurrency",
             paramLabel = "TOOL=N",
-            description = "The most calls of TOOL running at once, across all runs (e.g. llm_generate=4). Repeatable.")
+            description =
+                    "The most calls of TOOL running at once, across all runs (e.g. llm_generate=4): a hard ceiling for its adaptive limit. Repeatable.")
     private Map<String, Integer> toolConcurrency = Map.of();
+
+    @CommandLine.Option(
+            names = "--adaptive-limits",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "Let each tool's concurrency limit adapt: start wide, grow while calls answer in steady time, shrink on 429, 503, Retry-After, timeouts and growing latency (default). --no-adaptive-limits: only --tool-concurrency limits apply, fixed.")
+    private boolean adaptiveLimits = true;
 
     /** Whether {@code --sequential} was given. */
     boolean sequential() {
@@ -42,7 +53,7 @@ final class ConcurrencyOptions {
         if (maxInFlight < 1) {
             throw new CommandLine.ParameterException(commandLine, "--max-in-flight must be at least 1");
         }
-        builder.sequential(sequential).maxInFlightPerRun(maxInFlight);
+        builder.sequential(sequential).maxInFlightPerRun(maxInFlight).adaptiveConcurrency(adaptiveLimits);
         for (Map.Entry<String, Integer> limit : toolConcurrency.entrySet()) {
             if (limit.getValue() < 1) {
                 throw new CommandLine.ParameterException(

@@ -29,7 +29,8 @@ final class RunSettings {
             names = "--max-steps",
             paramLabel = "N",
             defaultValue = "" + PlanVm.DEFAULT_MAX_STEPS,
-            description = "Fail a run that executes more than N instructions (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Fail a run that executes more than N instructions, counting those of the child runs of its plan tools (default: ${DEFAULT-VALUE}).")
     private int maxSteps;
 
     @CommandLine.Option(

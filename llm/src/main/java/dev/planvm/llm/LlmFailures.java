@@ -49,11 +49,7 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey, LlmProvide
         ToolException mapped = classify(e, elapsed);
         String message = LlmText.redact(mapped.getMessage(), apiKey);
         // The cause helps debugging, unless a message in it (a server's echo) holds the key.
-        return new ToolException(
-                message,
-                mapped.retriable(),
-                showsKey(e) ? null : e,
-                mapped.retryAfter().orElse(null));
+        return mapped.withMessage(message, showsKey(e) ? null : e);
     }
 
     private boolean showsKey(Throwable e) {
@@ -134,11 +130,11 @@ record LlmFailures(String serverUrl, Duration timeout, String apiKey, LlmProvide
                     ? " (check " + LlmProvider.AZURE_DEPLOYMENT_VARIABLE + " and " + named.urlVariable() + ")"
                     : " (check PLANVM_MODEL and " + named.urlVariable() + ")";
         }
-        return new ToolException(
-                "the LLM server answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + hint,
-                retriable,
-                null,
-                retriable ? retryAfter : null);
+        String message = "the LLM server answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + hint;
+        if (status == 429 || status == 503) { // overloaded: the LLM's concurrency limit shrinks too
+            return ToolException.overloaded(message, retryAfter);
+        }
+        return new ToolException(message, retriable, null, retriable ? retryAfter : null);
     }
 
     /**

@@ -100,8 +100,13 @@ class LlmFaultTest {
         ToolException badRequest = failure();
         assertThat(badRequest.retriable()).isFalse();
         assertThat(badRequest.retryAfter()).isEmpty();
+        assertThat(badRequest.overloaded()).isFalse();
         server.replyStatus(429, BOOM);
-        assertThat(failure().retryAfter()).isEmpty();
+        ToolException limited = failure();
+        assertThat(limited.retryAfter()).isEmpty();
+        assertThat(limited.overloaded())
+                .as("a 429 shrinks the LLM's concurrency limit")
+                .isTrue();
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
+import dev.planvm.vm.run.ToolLimit;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,7 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The server's figures in the Prometheus text format ({@code GET /metrics}): runs by how they ended,
  * active runs, stored runs by status, committed steps, call latency histograms by tool, calls in flight,
- * latency histograms of runs, of steps by type and of tool calls by tool, HTTP answers by status. A run
+ * latency histograms of runs, of steps by type and of tool calls by tool, each tool's concurrency limit (where
+ * it stands, calls waiting, attempts throttled, waits for a slot), HTTP answers by status. A run
  * and call listener shared by every run (thread-safe). At most {@value #MAX_TOOLS} label values per series:
  * calls of further tools (a cassette may name any) count as {@code other}.
  */
@@ -108,6 +110,14 @@ public final class Metrics implements RunListener {
 
     /** The figures as Prometheus text; {@code stored} are the store's counts by status label. */
     public String text(Map<String, Integer> stored) {
+        return text(stored, Map.of());
+    }
+
+    /**
+     * The figures as Prometheus text; {@code stored} are the store's counts by status label, {@code limits} the
+     * VM's tool concurrency limits ({@code PlanVm.toolLimits()}).
+     */
+    public String text(Map<String, Integer> stored, Map<String, ToolLimit> limits) {
         StringBuilder out = new StringBuilder(2048);
         header(out, "planvm_runs_total", "counter", "Runs this server ended, by how they ended.");
         new TreeMap<>(runs)
@@ -160,6 +170,7 @@ public final class Metrics implements RunListener {
         new TreeMap<>(toolCalls)
                 .forEach((tool, h) ->
                         h.write(out, "planvm_tool_call_duration_seconds", "tool=\"" + escape(tool) + "\""));
+        toolLimits(out, limits);
         header(out, "planvm_http_responses_total", "counter", "HTTP answers of this server, by status code.");
         new TreeMap<>(http)
                 .forEach((code, n) -> out.append("planvm_http_responses_total{code=\"")
@@ -168,6 +179,41 @@ public final class Metrics implements RunListener {
                         .append(n.sum())
                         .append('\n'));
         return out.toString();
+    }
+
+    /** Each tool's concurrency limit: where it stands, calls waiting for a slot, throttled calls, waits. */
+    private static void toolLimits(StringBuilder out, Map<String, ToolLimit> limits) {
+        Map<String, ToolLimit> shown = new TreeMap<>();
+        limits.values().stream().limit(MAX_TOOLS).forEach(limit -> shown.put(limit.tool(), limit));
+        header(
+                out,
+                "planvm_tool_concurrency_limit",
+                "gauge",
+                "Calls of the tool that may be in flight now, across all runs (its adaptive limit, or its fixed one).");
+        shown.forEach((tool, l) -> series(out, "planvm_tool_concurrency_limit", tool, l.limit()));
+        header(out, "planvm_tool_calls_waiting", "gauge", "Calls of the tool waiting for a slot of its limit now.");
+        shown.forEach((tool, l) -> series(out, "planvm_tool_calls_waiting", tool, l.waiting()));
+        header(
+                out,
+                "planvm_tool_throttled_total",
+                "counter",
+                "Attempts the tool refused for load (HTTP 429 or 503, Retry-After); each shrinks its limit.");
+        shown.forEach((tool, l) -> series(out, "planvm_tool_throttled_total", tool, l.overloaded()));
+        header(
+                out,
+                "planvm_tool_slot_waits_total",
+                "counter",
+                "Attempts that waited for a slot of the tool's limit before they could start.");
+        shown.forEach((tool, l) -> series(out, "planvm_tool_slot_waits_total", tool, l.waited()));
+    }
+
+    private static void series(StringBuilder out, String name, String tool, long value) {
+        out.append(name)
+                .append("{tool=\"")
+                .append(escape(tool))
+                .append("\"} ")
+                .append(value)
+                .append('\n');
     }
 
     private static void header(StringBuilder out, String name, String type, String help) {

@@ -103,7 +103,7 @@ public final class PlanService implements AutoCloseable {
 
     /** The figures of {@code GET /metrics} (Prometheus text). */
     public String metricsText() {
-        return metrics.text(guard(store::countByStatus));
+        return metrics.text(guard(store::countByStatus), vm.toolLimits());
     }
 
     /**

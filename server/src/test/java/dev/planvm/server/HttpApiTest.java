@@ -357,6 +357,10 @@ class HttpApiTest {
                 .contains("planvm_call_duration_seconds_count{tool=\"echo\"} 1")
                 .contains("planvm_calls_in_flight 0")
                 .contains("planvm_runs_active 0")
+                .contains("planvm_tool_concurrency_limit{tool=\"echo\"} 256")
+                .contains("planvm_tool_calls_waiting{tool=\"echo\"} 0")
+                .contains("planvm_tool_throttled_total{tool=\"echo\"} 0")
+                .contains("planvm_tool_slot_waits_total{tool=\"echo\"} 0")
                 .contains("planvm_http_responses_total{code=\"200\"}");
     }
 

@@ -31,4 +31,17 @@ class MetricsTest {
                 .contains("planvm_runs_stored{status=\"succeeded\"} 2");
         assertThat(text).doesNotContain("tool0\"\\\n\"");
     }
+
+    @Test
+    void each_tools_concurrency_limit_waits_and_throttled_attempts_are_exported() {
+        String text =
+                new Metrics().text(Map.of(), Map.of("svc", new dev.planvm.vm.run.ToolLimit("svc", 10, 3, 5, 90, 40)));
+        assertThat(text)
+                .contains("# TYPE planvm_tool_concurrency_limit gauge")
+                .contains("planvm_tool_concurrency_limit{tool=\"svc\"} 10")
+                .contains("planvm_tool_calls_waiting{tool=\"svc\"} 5")
+                .contains("# TYPE planvm_tool_throttled_total counter")
+                .contains("planvm_tool_throttled_total{tool=\"svc\"} 90")
+                .contains("planvm_tool_slot_waits_total{tool=\"svc\"} 40");
+    }
 }

@@ -10,7 +10,10 @@ final class Steps {
 
     private Steps() {}
 
-    /** Each step's {@code seq_no}, type, writes, inputs (attempt durations left out), jump and error. */
+    /**
+     * Each step's {@code seq_no}, type, writes, inputs (attempt durations left out, and what the concurrency
+     * limits of the process that made the calls did: {@code limits}, {@code slot_wait_ms}), jump and error.
+     */
     static ArrayNode of(JsonNode trace) {
         ArrayNode steps = JsonNodeFactory.instance.arrayNode();
         for (JsonNode step : trace.path("steps")) {
@@ -19,6 +22,7 @@ final class Steps {
             kept.set("type", step.get("type"));
             kept.set("writes", step.get("writes"));
             ObjectNode inputs = step.path("inputs").deepCopy();
+            inputs.remove(java.util.List.of("limits", "slot_wait_ms")); // the limits of this process, like timings
             if (inputs.get("attempts") instanceof ArrayNode attempts) {
                 attempts.forEach(a -> ((ObjectNode) a).remove(java.util.List.of("duration_ms", "waited_ms")));
             }

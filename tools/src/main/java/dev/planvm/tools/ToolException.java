@@ -34,6 +34,7 @@ public class ToolException extends RuntimeException {
     private final boolean retriable;
     private final Duration retryAfter;
     private final Kind kind;
+    private final boolean overloaded;
 
     public ToolException(String message, boolean retriable) {
         this(message, retriable, null, null);
@@ -53,7 +54,17 @@ public class ToolException extends RuntimeException {
 
     /** A failure of a {@link Kind} (a timeout, a denial); the other constructors make {@link Kind#TOOL_ERROR}s. */
     public ToolException(String message, boolean retriable, Throwable cause, Duration retryAfter, Kind kind) {
+        this(message, retriable, cause, retryAfter, kind, retryAfter != null);
+    }
+
+    /**
+     * @param overloaded whether the other side refused the call for load (HTTP 429 or 503): the tool's
+     *                   adaptive concurrency limit shrinks ({@link #overloaded()})
+     */
+    private ToolException(
+            String message, boolean retriable, Throwable cause, Duration retryAfter, Kind kind, boolean overloaded) {
         super(message, cause);
+        this.overloaded = overloaded;
         this.kind = Objects.requireNonNull(kind, "kind");
         if (retryAfter != null && retryAfter.isNegative()) {
             throw new IllegalArgumentException("retryAfter must not be negative, not " + retryAfter);
@@ -85,6 +96,30 @@ public class ToolException extends RuntimeException {
     /** A retriable failure whose other side asked to wait {@code retryAfter} before trying again (HTTP 429). */
     public static ToolException retryAfter(String message, Duration retryAfter) {
         return new ToolException(message, true, null, Objects.requireNonNull(retryAfter, "retryAfter"));
+    }
+
+    /**
+     * A retriable failure because the other side is overloaded (HTTP 429 Too Many Requests, 503 Service
+     * Unavailable), with how long it asked to wait, or {@code null} when it did not say.
+     */
+    public static ToolException overloaded(String message, Duration retryAfter) {
+        return new ToolException(message, true, null, retryAfter, Kind.TOOL_ERROR, true);
+    }
+
+    /**
+     * Whether the other side refused the call for load: it answered 429 or 503 ({@link #overloaded(String,
+     * Duration)}), or asked to wait ({@link #retryAfter()}). The tool's adaptive concurrency limit shrinks on it.
+     */
+    public boolean overloaded() {
+        return overloaded;
+    }
+
+    /**
+     * The same failure — retriable or not, its wait, kind and whether it was refused for load — told with another
+     * message and cause (a redacted message, a cause that may not travel).
+     */
+    public ToolException withMessage(String message, Throwable cause) {
+        return new ToolException(message, retriable, cause, retryAfter, kind, overloaded);
     }
 
     /** What kind of failure it is (a subclass or a wrapper keeps the kind it was given). */

@@ -23,6 +23,7 @@ import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.tools.cassette.Recording;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
+import dev.planvm.vm.internal.CallSlots;
 import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
 import dev.planvm.vm.internal.EarlyStartRule;
@@ -31,6 +32,7 @@ import dev.planvm.vm.internal.Listeners;
 import dev.planvm.vm.internal.Preflight;
 import dev.planvm.vm.internal.RunSetup;
 import dev.planvm.vm.internal.RunSpans;
+import dev.planvm.vm.internal.RunTree;
 import dev.planvm.vm.internal.Speculator;
 import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
@@ -91,8 +93,12 @@ public final class PlanVm implements AutoCloseable {
     /** The built-in LLM tool; plans calling it need an LLM, a cassette or a dry run. */
     public static final String LLM_TOOL = Preflight.LLM_TOOL;
 
-    /** Calls one run may have started ahead of their turn at once, unless configured otherwise. */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 8;
+    /**
+     * Calls a run and the child runs of its plan tools may have in flight at once beside the run's own thread,
+     * unless configured otherwise: wide enough that a map of a few hundred elements starts at once; each tool's
+     * adaptive limit decides how many of them its calls take (docs/performance.md has the measurements).
+     */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
     private final ToolRegistry tools;
     private final Map<String, InstructionHandler<?>> handlers;
@@ -170,14 +176,18 @@ public final class PlanVm implements AutoCloseable {
         this.schedulers = b.schedulers != null ? b.schedulers : () -> new ThreadScheduler(this::executor);
         RetrySettings retries =
                 new RetrySettings(b.retryPolicy, b.toolRetries, b.callTimeout, b.toolTimeouts, b.maxRetryAfter);
-        this.chainParts = CallChains.parts(tools)
+        CallChains.PartsBuilder parts = CallChains.parts(tools)
                 .conditions(b.conditions)
                 .policy(b.toolPolicy)
                 .retries(retries)
                 .toolLimits(b.toolLimits)
                 .sleeper(b.sleeper)
-                .routing(b.routing)
-                .build();
+                .routing(b.routing);
+        parts.llmTools(Set.of(LLM_TOOL)); // by name: looking the tool up could start MCP servers
+        if (!b.adaptiveConcurrency) {
+            parts.fixedLimits();
+        }
+        this.chainParts = parts.build();
         this.preflight = new Preflight(
                 handlers, tools, b.toolPolicy, b.conditions != null, b.llmHint, unusablePlanTools, unnamedPlanTools);
         this.sequential = b.sequential;
@@ -362,6 +372,21 @@ public final class PlanVm implements AutoCloseable {
      */
     public CallChain callChain(RunMode mode) {
         return session(mode).chain(List.of(), List.of());
+    }
+
+    /**
+     * The concurrency limit of each tool called so far, across every run of this VM, by tool: where each adaptive
+     * limit stands, how many calls are in flight and waiting, how many the tool refused for load.
+     */
+    public Map<String, dev.planvm.vm.run.ToolLimit> toolLimits() {
+        Map<String, dev.planvm.vm.run.ToolLimit> limits = new java.util.TreeMap<>();
+        chainParts
+                .toolLimits()
+                .forEach((tool, state) -> limits.put(
+                        tool,
+                        new dev.planvm.vm.run.ToolLimit(
+                                tool, (int) state[0], (int) state[1], (int) state[2], state[3], state[4])));
+        return limits;
     }
 
     /** Which tools plans may call here. */
@@ -624,6 +649,14 @@ public final class PlanVm implements AutoCloseable {
      * @throws PlanRejectedException before anything runs, when the plan cannot run here
      */
     public RunResult run(RunRequest request) {
+        return run(request, null);
+    }
+
+    /**
+     * {@link #run(RunRequest)} as a run of {@code tree} (a plan-tool call's child run: it shares its parent's
+     * call slots and step count), or as the root of a tree of its own when {@code null}.
+     */
+    private RunResult run(RunRequest request, RunTree parentTree) {
         RunRequest checked = check(request);
         Plan plan = checked.plan();
         Checkpoint start = checked.start();
@@ -652,6 +685,8 @@ public final class PlanVm implements AutoCloseable {
                 ? List.of(CallChains.person(personTools, decider, clockSource, sleeper))
                 : List.of();
         CallScheduler scheduler = schedulers.get();
+        int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
+        RunTree tree = parentTree != null ? parentTree : new RunTree(maxInFlight, steps);
         TraceRecorder trace =
                 tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
         RunSpans spans = tracer == null
@@ -671,7 +706,7 @@ public final class PlanVm implements AutoCloseable {
         if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
             guards.add(new PlanToolCalls(
                     planTools,
-                    parentRun(session),
+                    parentRun(session, tree),
                     options,
                     checked.approvals(),
                     journal,
@@ -679,7 +714,8 @@ public final class PlanVm implements AutoCloseable {
                     clock,
                     checked.control()));
         }
-        CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told));
+        CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told), tree);
+        CallSlots.Member slots = sequential ? null : tree.slots().join();
         Speculator speculator = sequential
                 ? null
                 : new Speculator(
@@ -688,38 +724,49 @@ public final class PlanVm implements AutoCloseable {
                                 plan,
                                 mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
                                 callsForReal ? approvals : ApprovalRules.NONE,
-                                journal == null ? Set.of() : planTools.keySet()),
+                                planTools.keySet()),
                         handlers,
                         runLimits,
                         chain,
                         scheduler,
-                        maxInFlight,
+                        slots,
                         spans == null ? seqNo -> {} : spans::discarded);
-        int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
-        RunResult result = new Interpreter(new RunSetup(
-                        plan,
-                        handlers,
-                        chain,
-                        told,
-                        journal,
-                        steps,
-                        strict,
-                        runLimits,
-                        redactor,
-                        mode instanceof RunMode.DryRun,
-                        speculator,
-                        checked.control(),
-                        trace != null || mode instanceof RunMode.Record,
-                        scheduler,
-                        clock,
-                        options.keepGoing()))
-                .run(start);
+        RunResult result;
+        try {
+            result = new Interpreter(new RunSetup(
+                            plan,
+                            handlers,
+                            chain,
+                            told,
+                            journal,
+                            steps,
+                            strict,
+                            runLimits,
+                            redactor,
+                            mode instanceof RunMode.DryRun,
+                            speculator,
+                            checked.control(),
+                            trace != null || mode instanceof RunMode.Record,
+                            scheduler,
+                            clock,
+                            options.keepGoing(),
+                            tree,
+                            slots))
+                    .run(start);
+        } finally {
+            if (slots != null) {
+                slots.leave();
+            }
+        }
         RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
         return trace == null ? warned : warned.withTrace(trace.document());
     }
 
-    /** A run in {@code session} as its plan-tool calls see it: children run in the same session. */
-    private ParentRun parentRun(RunSession session) {
+    /**
+     * A run in {@code session} as its plan-tool calls see it: children run in the same session (one token
+     * budget) and in the same {@code tree} (one pool of call slots, one step count).
+     */
+    private ParentRun parentRun(RunSession session, RunTree tree) {
         RunMode mode = session.mode();
         return new ParentRun() {
             @Override
@@ -735,7 +782,8 @@ public final class PlanVm implements AutoCloseable {
                 Recording own = mode instanceof RunMode.Record record
                         ? (record.recording().keepsFailures() ? Recording.keepingFailures() : new Recording())
                         : null;
-                RunResult result = PlanVm.this.run(check(
+                RunResult result = PlanVm.this.run(
+                        check(
                         RunRequest.builder(plan)
                                 .start(start)
                                 .control(control)
@@ -744,7 +792,8 @@ public final class PlanVm implements AutoCloseable {
                                 .approvals(approvals)
                                 .journal(journal)
                                 .build(),
-                        false));
+                                false),
+                        tree);
                 if (own != null) {
                     recorded.accept(own.cassette().interactions());
                 }
@@ -759,6 +808,11 @@ public final class PlanVm implements AutoCloseable {
             @Override
             public dev.planvm.vm.plantools.ChildRunner elsewhere() {
                 return childRunner;
+            }
+
+            @Override
+            public String stepsSpent() {
+                return tree.stepsSpent() ? tree.stepLimitMessage() : null;
             }
 
             @Override

@@ -53,6 +53,7 @@ public final class PlanVmBuilder {
     final Map<String, Integer> toolLimits = new LinkedHashMap<>();
     boolean sequential;
     int maxInFlight = PlanVm.DEFAULT_MAX_IN_FLIGHT;
+    boolean adaptiveConcurrency = true;
     int maxSteps = PlanVm.DEFAULT_MAX_STEPS;
     boolean strict;
     RunLimits runLimits = RunLimits.DEFAULT;
@@ -308,7 +309,12 @@ public final class PlanVmBuilder {
         return this;
     }
 
-    /** The most calls one run may have started ahead of their turn at once (default 8). */
+    /**
+     * The most calls a run and the child runs of its plan tools may have in flight at once beside the run's own
+     * thread: calls started ahead of their turn and {@code for_each} elements (default
+     * {@link PlanVm#DEFAULT_MAX_IN_FLIGHT}). A hard ceiling; each tool's own limit adapts below it
+     * ({@link #adaptiveConcurrency}).
+     */
     public PlanVmBuilder maxInFlightPerRun(int maxInFlight) {
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("maxInFlightPerRun must be at least 1");
@@ -317,12 +323,26 @@ public final class PlanVmBuilder {
         return this;
     }
 
-    /** The most calls of {@code tool} that may run at once across all runs of this VM (default: no limit). */
+    /**
+     * The most calls of {@code tool} that may run at once across all runs of this VM: a hard ceiling for its
+     * adaptive limit (default: none but the adaptive limit's own maximum).
+     */
     public PlanVmBuilder toolConcurrency(String tool, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("the concurrency of tool '" + tool + "' must be at least 1");
         }
         toolLimits.put(Objects.requireNonNull(tool, "tool"), limit);
+        return this;
+    }
+
+    /**
+     * Whether each tool's concurrency limit adapts to how its calls go (default true): it starts wide (256 calls
+     * in flight; the LLM's 16), grows while calls answer in steady time and shrinks on overloads (HTTP 429,
+     * 503, {@code Retry-After}), timeouts and growing latency, never above {@link #toolConcurrency}. Off, only the
+     * limits given to {@link #toolConcurrency} apply, fixed.
+     */
+    public PlanVmBuilder adaptiveConcurrency(boolean adaptive) {
+        this.adaptiveConcurrency = adaptive;
         return this;
     }
 

@@ -110,10 +110,19 @@ public final class RunSession {
 
     /** {@link #chain(List, List)} with links right after the mode link ({@link CallChains.RunLinks#afterMode}). */
     CallChain chain(List<CallInterceptor> guards, List<CallInterceptor> afterMode, List<CallListener> listeners) {
-        if (guards.isEmpty() && afterMode.isEmpty() && listeners.isEmpty()) {
+        return chain(guards, afterMode, listeners, null);
+    }
+
+    /**
+     * {@link #chain(List, List, List)} whose calls wait for tool slots as {@code owner} (a run tree: slots go
+     * fairly to the trees that wait), or as the session's when {@code null}.
+     */
+    CallChain chain(
+            List<CallInterceptor> guards, List<CallInterceptor> afterMode, List<CallListener> listeners, Object owner) {
+        if (guards.isEmpty() && afterMode.isEmpty() && listeners.isEmpty() && owner == null) {
             return chain;
         }
-        return chains.apply(new CallChains.RunLinks(budget, guards, afterMode, listeners))
+        return chains.apply(new CallChains.RunLinks(budget, guards, afterMode, listeners, owner))
                 .withFront(earlyAnswers);
     }
 }

@@ -34,7 +34,11 @@ import org.junit.jupiter.api.Test;
  * (a value, fitting their output_vars or not, or a jump), expressions may read {@code last_error},
  * and every third plan runs keeping going past failed steps. Some calls are plan-tool calls (issue 23): each is a
  * child run whose own calls may fail or have side effects, so a plan tool starts early exactly when its child's
- * tools would let it.
+ * tools would let it. Every other plan runs against services that refuse calls beyond what they serve at once
+ * (one service behind {@code echo}, {@code pair} and {@code flaky}, serving one call at once: HTTP 429 with a
+ * Retry-After), on a fresh VM whose adaptive limits start
+ * wide (issue 40): a concurrent run meets a storm of refusals, its limits shrink, its calls are retried, and it
+ * still ends exactly as the sequential run, which is never refused.
  */
 class ConcurrencyEquivalenceTest {
 
@@ -66,6 +70,10 @@ class ConcurrencyEquivalenceTest {
 
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger maxRunning = new AtomicInteger();
+    /** Calls the services refused for load (429), in all runs. */
+    private final AtomicInteger refused = new AtomicInteger();
+    /** Calls the services serve now, by tool, in the run that runs now. */
+    private final Map<String, AtomicInteger> serving = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Test
     void concurrent_runs_equal_sequential_runs_on_thousands_of_random_plans() {
@@ -111,12 +119,51 @@ class ConcurrencyEquivalenceTest {
         assertThat(maps).as("plans with a for_each step").isGreaterThan(CASES / 10);
         assertThat(planToolPlans).as("plans calling plan tools").isGreaterThan(CASES / 10);
         assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
+        assertThat(refused.get())
+                .as("calls refused for load: storms in concurrent runs")
+                .isGreaterThan(CASES / 100);
+    }
+
+    @Test
+    void a_storm_of_refusals_over_wide_maps_ends_as_the_sequential_run() {
+        int before = refused.get();
+        for (int seed = 1; seed < 40; seed += 2) { // odd seeds: the services serve one call at once
+            String json = """
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "echo", "for_each": "${xs}",
+                       "tool_params": {"x": "${item}", "n": "${index}"}, "output_vars": "c"}},
+                     {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "flaky", "for_each": "${c}",
+                       "tool_params": {"x": "${item}", "n": 1}, "output_vars": "d", "on_error": {"value": "fallback"}}},
+                     {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "wrap", "for_each": "${xs}",
+                       "tool_params": {"x": "${item}", "n": 2}, "output_vars": "e", "on_error": {"value": "no"}}},
+                     {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "${d} ${e}"}}]""";
+            ArrayNode xs = JsonNodeFactory.instance.arrayNode();
+            for (int i = 0; i < 10 + seed; i++) {
+                xs.add("x" + seed + "-" + i);
+            }
+            RunResult sequential = run(json, true, seed, false, Map.of("xs", xs));
+            RunResult concurrent = run(json, false, seed, false, Map.of("xs", xs));
+            String where = "seed " + seed;
+            assertThat(concurrent.status()).as(where).isEqualTo(sequential.status());
+            assertThat(concurrent.variables()).as(where).isEqualTo(sequential.variables());
+            assertThat(describe(concurrent.error())).as(where).isEqualTo(describe(sequential.error()));
+            assertThat(steps(concurrent.trace())).as(where).isEqualTo(steps(sequential.trace()));
+        }
+        assertThat(refused.get() - before)
+                .as("refusals for load in the concurrent runs")
+                .isGreaterThan(40);
     }
 
     private RunResult run(String json, boolean sequential, int seed, boolean keepGoing) {
+        return run(json, sequential, seed, keepGoing, Map.of());
+    }
+
+    private RunResult run(String json, boolean sequential, int seed, boolean keepGoing, Map<String, JsonNode> more) {
         AtomicInteger effects = new AtomicInteger();
+        serving.clear();
         PlanVm vm = PlanVm.builder()
-                .tools(tools(effects))
+                .tools(tools(effects, seed % 2 == 1))
+                .retryPolicy(new dev.planvm.tools.call.RetryPolicy(
+                        30, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(4)))
                 .planTools(PLAN_TOOLS)
                 .conditionEvaluator((prompt, context, call) -> {
                     pause(Math.abs((prompt + context).hashCode()) % 3);
@@ -131,41 +178,55 @@ class ConcurrencyEquivalenceTest {
         Map<String, JsonNode> inputs = new java.util.LinkedHashMap<>();
         inputs.put("a", TextNode.valueOf("start"));
         inputs.put("b", IntNode.valueOf(seed % 7));
+        inputs.putAll(more);
         return vm.run(RunRequest.builder(plan)
                 .inputs(inputs)
                 .options(dev.planvm.vm.run.RunOptions.DEFAULT.withKeepGoing(keepGoing))
                 .build());
     }
 
-    private List<Tool> tools(AtomicInteger effects) {
+    /**
+     * @param storms whether {@code echo}, {@code pair} and {@code flaky} are one service that serves one call at
+     *               once and refuses the others (429)
+     */
+    private List<Tool> tools(AtomicInteger effects, boolean storms) {
         Tool echo = Tool.of(
                 "echo",
                 "",
-                (params, context) -> observed(() -> {
-                    pause(Math.abs(params.hashCode()) % 4);
-                    return TextNode.valueOf("echo(" + params + ")");
-                }));
+                (params, context) -> service(
+                        "echo",
+                        storms ? 2 : Integer.MAX_VALUE,
+                        () -> observed(() -> {
+                            pause(Math.abs(params.hashCode()) % 4);
+                            return TextNode.valueOf("echo(" + params + ")");
+                        })));
         Tool pair = Tool.of(
                 "pair",
                 "",
-                (params, context) -> observed(() -> {
-                    pause(Math.abs(params.hashCode()) % 3);
-                    ObjectNode out = JsonNodeFactory.instance.objectNode();
-                    for (String key : context.expectedKeys()) {
-                        out.put(key, key + ":" + params.path("x").asText());
-                    }
-                    return out;
-                }));
+                (params, context) -> service(
+                        "pair",
+                        storms ? 1 : Integer.MAX_VALUE,
+                        () -> observed(() -> {
+                            pause(Math.abs(params.hashCode()) % 3);
+                            ObjectNode out = JsonNodeFactory.instance.objectNode();
+                            for (String key : context.expectedKeys()) {
+                                out.put(key, key + ":" + params.path("x").asText());
+                            }
+                            return out;
+                        })));
         Tool flaky = Tool.of(
                 "flaky",
                 "",
-                (params, context) -> observed(() -> {
-                    pause(1);
-                    if (Math.abs(params.toString().hashCode()) % 4 == 0) {
-                        throw ToolException.permanent("flaky refused " + params);
-                    }
-                    return TextNode.valueOf("flaky ok");
-                }));
+                (params, context) -> service(
+                        "svc",
+                        storms ? 1 : Integer.MAX_VALUE,
+                        () -> observed(() -> {
+                            pause(storms ? 4 : 1);
+                            if (Math.abs(params.toString().hashCode()) % 4 == 0) {
+                                throw ToolException.permanent("flaky refused " + params);
+                            }
+                            return TextNode.valueOf("flaky ok");
+                        })));
         Tool effect = new Tool() {
             @Override
             public String name() {
@@ -185,6 +246,20 @@ class ConcurrencyEquivalenceTest {
         return List.of(echo, pair, flaky, effect);
     }
 
+    /** A service that serves {@code capacity} calls of {@code tool} at once and refuses the others (429). */
+    private JsonNode service(String tool, int capacity, java.util.function.Supplier<JsonNode> call) {
+        AtomicInteger now = serving.computeIfAbsent(tool, t -> new AtomicInteger());
+        try {
+            if (now.incrementAndGet() > capacity) {
+                refused.incrementAndGet();
+                throw ToolException.overloaded(tool + " answered HTTP 429", java.time.Duration.ofMillis(1));
+            }
+            return call.get();
+        } finally {
+            now.decrementAndGet();
+        }
+    }
+
     private JsonNode observed(java.util.function.Supplier<JsonNode> call) {
         int now = running.incrementAndGet();
         maxRunning.accumulateAndGet(now, Math::max);
@@ -195,12 +270,13 @@ class ConcurrencyEquivalenceTest {
         }
     }
 
-    /** 0: no wait, 1: ~50 µs, 2: ~200 µs, 3: ~1 ms. */
+    /** 0: no wait, 1: ~50 µs, 2: ~200 µs, 3: ~1 ms, 4: ~3 ms. */
     private static void pause(int level) {
         long nanos = switch (level) {
             case 1 -> 50_000;
             case 2 -> 200_000;
             case 3 -> 1_000_000;
+            case 4 -> 3_000_000;
             default -> 0;
         };
         if (nanos > 0) {

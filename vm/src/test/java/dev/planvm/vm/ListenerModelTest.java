@@ -80,7 +80,9 @@ class ListenerModelTest {
             "attemptFailed",
             "tokens",
             "streamStarted",
-            "chunk");
+            "chunk",
+            "slotTaken",
+            "limitChanged");
 
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
     private final Logger logger = (Logger) LoggerFactory.getLogger(GuardedListeners.class);
@@ -116,9 +118,9 @@ class ListenerModelTest {
                     }
                     return TextNode.valueOf(params.path("q").asText());
                 }))
-                .tool(Tool.of("flaky", "fails its first attempt", (params, call) -> {
+                .tool(Tool.of("flaky", "is overloaded at its first attempt (its limit shrinks)", (params, call) -> {
                     if (failedOnce.compareAndSet(false, true)) {
-                        throw ToolException.transientFailure("busy", null);
+                        throw ToolException.overloaded("busy", null);
                     }
                     return TextNode.valueOf("c");
                 }))
@@ -393,6 +395,16 @@ class ListenerModelTest {
         @Override
         public void chunk(Call call, String text) {
             told("chunk " + call.context().seqNo() + " " + text);
+        }
+
+        @Override
+        public void slotTaken(Call call, String limiter, int limit, long waitedNanos) {
+            told("slotTaken " + call.context().seqNo() + " " + limiter);
+        }
+
+        @Override
+        public void limitChanged(Call call, String limiter, int limit, String cause) {
+            told("limitChanged " + call.context().seqNo() + " " + limiter + " " + cause);
         }
     }
 

@@ -94,6 +94,10 @@ public final class HttpExchange {
                         .orElse("")
                 : "";
         String message = request.describe() + " answered HTTP " + status + location + detail;
+        if (status == 429 || status == 503) { // overloaded: the tool's concurrency limit shrinks too
+            return throwing(ToolException.overloaded(
+                    message, RetryAfter.from(response.headers().map(), clock)));
+        }
         return throwing(new ToolException(
                 message,
                 retriable,

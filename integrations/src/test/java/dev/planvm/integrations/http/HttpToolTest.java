@@ -151,11 +151,18 @@ class HttpToolTest {
         assertThat(busy.retriable()).isTrue();
         assertThat(busy.retryAfter()).contains(Duration.ofSeconds(2));
         assertThat(busy.getMessage()).contains("GET " + server.url("/busy")).contains("answered HTTP 503: overloaded");
-        assertThat(catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"slow-down\"}"))
-                        .retriable())
+        assertThat(busy.overloaded())
+                .as("503: the tool's concurrency limit shrinks")
+                .isTrue();
+        ToolException slowDown =
+                catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"slow-down\"}"));
+        assertThat(slowDown.retriable()).isTrue();
+        assertThat(slowDown.overloaded())
+                .as("429 without Retry-After: overloaded all the same")
                 .isTrue();
         ToolException missing = catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"missing\"}"));
         assertThat(missing.retriable()).isFalse();
+        assertThat(missing.overloaded()).isFalse();
         assertThat(missing.getMessage()).contains("HTTP 404").contains("no such city");
         ToolException moved = catchThrowableOfType(ToolException.class, () -> call(tool, "{\"path\": \"moved\"}"));
         assertThat(moved.retriable()).isFalse();

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * The run as a Gantt chart, as data the report's renderer ({@code report.js}) draws: one row per executed step
  * (from {@code start_ms} for {@code duration_ms}), then the calls packed into lanes so that calls that ran at
- * once sit on separate lanes. A call's failed attempts and the waits before its retries come with it; a step
+ * once sit on separate lanes. A call's failed attempts and the waits before its retries come with it, and the
+ * time it waited for a slot of its tool's concurrency limit ({@code waited_ms}, drawn as a wait); a step
  * whose call was retried has them when the trace has no call list (a stored run). At most {@value #MAX_STEPS}
  * steps and {@value #MAX_CALLS} calls.
  *
@@ -19,7 +20,7 @@ import java.util.List;
  * {"end_ms": 812.5,
  *  "steps": [{"n": 1, "seq": 0, "type": "calling", "start_ms": 0, "duration_ms": 3.1, "failed": false, "attempts": []}],
  *  "calls": [{"seq": 0, "name": "vector_search", "start_ms": 0.2, "duration_ms": 2.9, "outcome": "answered",
- *             "lane": 0, "attempts": [{"attempt": 1, "duration_ms": 1, "waited_ms": 5, "error": "..."}]}],
+ *             "lane": 0, "waited_ms": 0, "attempts": [{"attempt": 1, "duration_ms": 1, "waited_ms": 5, "error": "..."}]}],
  *  "more_steps": 0, "more_calls": 0}
  * }</pre>
  */
@@ -68,6 +69,7 @@ final class Timeline {
                     .put("duration_ms", duration(call))
                     .put("outcome", call.path("outcome").asText())
                     .put("lane", lanes.get(i))
+                    .put("waited_ms", Math.max(0, call.path("waited_ms").asDouble(0)))
                     .set("attempts", attempts(call.path("attempts")));
         }
         timeline.put("end_ms", end);

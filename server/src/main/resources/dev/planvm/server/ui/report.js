@@ -366,7 +366,8 @@
   }
 
   /**
-   * The timeline: a row per step, then the calls in lanes; failed attempts red, waits before retries hatched.
+   * The timeline: a row per step, then the calls in lanes; failed attempts red, waits before retries and waits
+   * for a slot of a tool's concurrency limit (drawn at the call's start) hatched.
    * {@code prefix} (a child run's block) keeps its element ids apart from the page's own timeline.
    */
   function timeline(model, prefix) {
@@ -425,7 +426,13 @@
       svg.appendChild(sv('text', { class: 'row', x: 4, y: y0 - 4 }, 'calls'));
       calls.forEach(function (c) {
         var y = y0 + c.lane * T.row;
-        var t1 = attempts(c.attempts, c.start_ms, y, 'seq-' + c.seq);
+        var t0 = c.start_ms;
+        if (c.waited_ms > 0) { // waiting for a slot of the tool's concurrency limit: a wait, not work
+          bar('bar wait slot', t0, c.waited_ms, y, 'seq-' + c.seq,
+            'waited ' + fmt(c.waited_ms) + ' ms for a slot of ' + c.name + '\u2019s concurrency limit');
+          t0 += c.waited_ms;
+        }
+        var t1 = attempts(c.attempts, t0, y, 'seq-' + c.seq);
         bar(c.outcome === 'failed' ? 'bar call failed' : 'bar call', t1, Math.max(0, c.start_ms + c.duration_ms - t1), y,
           'seq-' + c.seq, 'seq_no ' + c.seq + ' ' + c.name + ': ' + fmt(c.duration_ms) + ' ms, ' + c.outcome);
       });
@@ -609,7 +616,7 @@
     root.appendChild(flow);
     var time = el('section', { id: 'timeline-section' });
     time.appendChild(el('h2', null, 'Timeline'));
-    time.appendChild(legend([['step', 'step'], ['call', 'call'], ['attempt', 'failed attempt'], ['wait', 'wait before a retry']]));
+    time.appendChild(legend([['step', 'step'], ['call', 'call'], ['attempt', 'failed attempt'], ['wait', 'wait for a slot or before a retry']]));
     time.appendChild(timeline(model));
     root.appendChild(time);
     root.appendChild(steps(model, open, options));

@@ -47,4 +47,16 @@ public interface CallListener {
 
     /** The next piece of the call's streamed answer ({@link dev.planvm.tools.CallEvents#chunk}), in order. */
     default void chunk(Call call, String text) {}
+
+    /**
+     * An attempt of the call took a slot of {@code limiter} (its tool's concurrency limit, or the LLM's) after
+     * waiting {@code waitedNanos}; {@code limit} slots were open then ({@link dev.planvm.tools.CallEvents#slotTaken}).
+     */
+    default void slotTaken(Call call, String limiter, int limit, long waitedNanos) {}
+
+    /**
+     * How an attempt of the call ended moved the adaptive limit of {@code limiter} to {@code limit}, because
+     * {@code cause} ({@link dev.planvm.tools.CallEvents#limitChanged}).
+     */
+    default void limitChanged(Call call, String limiter, int limit, String cause) {}
 }

@@ -131,6 +131,16 @@ public final class CassetteRecorder implements CallInterceptor {
             downstream.chunk(text);
         }
 
+        @Override
+        public void slotTaken(String limiter, int limit, long waitedNanos) {
+            downstream.slotTaken(limiter, limit, waitedNanos);
+        }
+
+        @Override
+        public void limitChanged(String limiter, int limit, String cause) {
+            downstream.limitChanged(limiter, limit, cause);
+        }
+
         synchronized TokenCount tokens() {
             return tokens;
         }

@@ -151,5 +151,17 @@ public final class CallChain {
             own.chunk(text);
             listeners.tell("chunk", l -> l.chunk(observed, text));
         }
+
+        @Override
+        public void slotTaken(String limiter, int limit, long waitedNanos) {
+            own.slotTaken(limiter, limit, waitedNanos);
+            listeners.tell("slotTaken", l -> l.slotTaken(observed, limiter, limit, waitedNanos));
+        }
+
+        @Override
+        public void limitChanged(String limiter, int limit, String cause) {
+            own.limitChanged(limiter, limit, cause);
+            listeners.tell("limitChanged", l -> l.limitChanged(observed, limiter, limit, cause));
+        }
     }
 }

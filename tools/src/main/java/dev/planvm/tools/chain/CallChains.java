@@ -87,7 +87,7 @@ public final class CallChains {
         links.addAll(run.afterMode());
         links.addAll(parts.routing);
         links.add(parts.retry);
-        links.add(parts.limits);
+        links.add(run.owner() == null ? parts.limits : parts.limits.forOwner(run.owner()));
         links.add(parts.timeouts);
         links.add(parts.terminal);
         List<CallListener> listeners = parts.listeners;
@@ -101,13 +101,15 @@ public final class CallChains {
     /**
      * What one run adds to the VM's chain: a token budget (or {@code null}), guards after the
      * permission link, links right after the mode link (they answer calls a recording keeps and a replay
-     * or dry run never lets through: {@link #person}), listeners after the VM's.
+     * or dry run never lets through: {@link #person}), listeners after the VM's, and the owner its calls
+     * wait for tool slots as (its run tree: slots are shared fairly between owners), or {@code null}.
      */
     public record RunLinks(
             TokenBudget budget,
             List<CallInterceptor> guards,
             List<CallInterceptor> afterMode,
-            List<CallListener> listeners) {
+            List<CallListener> listeners,
+            Object owner) {
         /** Nothing added. */
         public static final RunLinks NONE = new RunLinks(null, List.of(), List.of());
 
@@ -115,6 +117,15 @@ public final class CallChains {
             guards = List.copyOf(guards);
             afterMode = List.copyOf(afterMode);
             listeners = List.copyOf(listeners);
+        }
+
+        /** No owner of its own. */
+        public RunLinks(
+                TokenBudget budget,
+                List<CallInterceptor> guards,
+                List<CallInterceptor> afterMode,
+                List<CallListener> listeners) {
+            this(budget, guards, afterMode, listeners, null);
         }
 
         /** No link after the mode link. */
@@ -207,7 +218,8 @@ public final class CallChains {
             this.policy = b.policy;
             this.permission = new PermissionLink(b.policy, b.tools.canonicalNames());
             this.retry = new RetryLink(b.retries, b.sleeper, b.tools);
-            this.limits = new ToolLimitLink(b.toolLimits, b.tools.canonicalNames());
+            this.limits =
+                    new ToolLimitLink(b.toolLimits, b.tools.canonicalNames(), b.adaptive, b.llmTools, System::nanoTime);
             this.timeouts = new TimeoutLink(b.retries, b.tools);
             this.terminal = new TerminalLink(b.tools, b.conditions, new ParamsCheck());
             this.listeners = List.copyOf(b.listeners);
@@ -218,6 +230,14 @@ public final class CallChains {
         public ToolPolicy policy() {
             return policy;
         }
+
+        /**
+         * The concurrency limit of each tool called so far (the LLM's under its first LLM tool's name):
+         * {@code [limit, in flight, waiting, calls refused for load, calls that waited]}, for metrics.
+         */
+        public java.util.Map<String, long[]> toolLimits() {
+            return limits.states();
+        }
     }
 
     /** Configures {@link Parts}. */
@@ -227,6 +247,8 @@ public final class CallChains {
         private ToolPolicy policy = ToolPolicy.ALLOW_ALL;
         private RetrySettings retries = RetrySettings.DEFAULT;
         private Map<String, Integer> toolLimits = Map.of();
+        private ToolLimitLink.Adaptive adaptive = ToolLimitLink.Adaptive.DEFAULT;
+        private java.util.Set<String> llmTools = java.util.Set.of();
         private Sleeper sleeper = Sleeper.REAL;
         private final List<CallListener> listeners = new ArrayList<>();
         private final List<CallInterceptor> routing = new ArrayList<>();
@@ -254,6 +276,31 @@ public final class CallChains {
         /** Tool name to the most calls of it that may run at once, across every run sharing these parts. */
         public PartsBuilder toolLimits(Map<String, Integer> limits) {
             this.toolLimits = Map.copyOf(new LinkedHashMap<>(limits));
+            return this;
+        }
+
+        /**
+         * Each tool's concurrency limit adapts to how its calls go (the default): it starts at {@code initial}
+         * calls in flight and never passes {@code max}, nor a limit given to {@link #toolLimits}; the LLM's
+         * ({@link #llmTools}) starts at {@code llmInitial} and never passes {@code llmMax}.
+         */
+        public PartsBuilder adaptiveLimits(int initial, int max, int llmInitial, int llmMax) {
+            this.adaptive = new ToolLimitLink.Adaptive(true, initial, max, llmInitial, llmMax);
+            return this;
+        }
+
+        /** Adaptive limits off: only the limits given to {@link #toolLimits} apply, fixed (as before issue 40). */
+        public PartsBuilder fixedLimits() {
+            this.adaptive = ToolLimitLink.Adaptive.OFF;
+            return this;
+        }
+
+        /**
+         * The tools that ask the LLM (canonical names): their calls and the {@code condition_prompt}s share one
+         * limiter, the provider's.
+         */
+        public PartsBuilder llmTools(java.util.Set<String> tools) {
+            this.llmTools = java.util.Set.copyOf(tools);
             return this;
         }
 

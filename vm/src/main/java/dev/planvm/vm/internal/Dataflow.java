@@ -48,6 +48,15 @@ public final class Dataflow {
      * started early, and no later call starts before them (tools with side effects, tools that need approval).
      */
     public static Dataflow of(Plan plan, Predicate<String> sideEffects) {
+        return of(plan, sideEffects, tool -> false);
+    }
+
+    /**
+     * {@link #of(Plan, Predicate)}, where calls of the tools {@code turnOnly} accepts are made only at their
+     * turn (never started early) but are no barrier: later calls may start before them (plan tools: a child
+     * run started early and then discarded would spend its tree's steps on work a sequential run never does).
+     */
+    public static Dataflow of(Plan plan, Predicate<String> sideEffects, Predicate<String> turnOnly) {
         List<Instruction> instructions = plan.instructions();
         int n = instructions.size();
         Dataflow flow = new Dataflow(n);
@@ -71,14 +80,17 @@ public final class Dataflow {
         int start = 0;
         for (int p = 0; p < n; p++) {
             if (p + 1 == n || leader[p + 1]) {
-                flow.analyseBlock(instructions, start, p, sideEffects);
+                flow.analyseBlock(instructions, start, p, sideEffects, turnOnly);
                 start = p + 1;
             }
         }
         return flow;
     }
 
-    /** Whether the call at {@code position} is a barrier: it never starts early and waits for every earlier call. */
+    /**
+     * Whether the call at {@code position} never starts early: a barrier (it waits for every earlier call, and
+     * later ones for it) or a call made only at its turn.
+     */
     boolean isBarrier(int position) {
         int[] free = callsByReadiness.getOrDefault(blockStart[position], new int[0]);
         for (int call : free) {
@@ -89,7 +101,12 @@ public final class Dataflow {
         return true;
     }
 
-    private void analyseBlock(List<Instruction> instructions, int start, int end, Predicate<String> barriers) {
+    private void analyseBlock(
+            List<Instruction> instructions,
+            int start,
+            int end,
+            Predicate<String> barriers,
+            Predicate<String> turnOnly) {
         Map<String, Integer> lastWrite = new HashMap<>();
         int lastEffect = -1;
         List<Integer> calls = new ArrayList<>();
@@ -111,7 +128,7 @@ public final class Dataflow {
                 boolean sideEffects = instruction instanceof Calling calling && barriers.test(calling.tool());
                 if (sideEffects) {
                     lastEffect = p;
-                } else {
+                } else if (!(instruction instanceof Calling calling && turnOnly.test(calling.tool()))) {
                     calls.add(p);
                 }
             }

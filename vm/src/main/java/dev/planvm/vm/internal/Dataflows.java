@@ -15,9 +15,10 @@ import java.util.function.Predicate;
 /**
  * The dependency facts of the plans a VM runs, cached per plan: calls of tools with side effects, and
  * of tools that need approval, are barriers. A replay or a dry run asks which tools have side effects
- * without setting any up (no MCP server starts to answer from a cassette). In a run that stores the child
- * runs of its plan-tool calls, those calls are barriers too: a call started early and then discarded would
- * leave a stored child run that looks real. Thread-safe.
+ * without setting any up (no MCP server starts to answer from a cassette). Plan-tool calls are made only at
+ * their turn: a child run started early and then discarded would spend steps of its run tree's shared
+ * budget that a sequential run never spends, and in a stored run leave a stored child run that looks real.
+ * Thread-safe.
  */
 public final class Dataflows {
 
@@ -30,9 +31,9 @@ public final class Dataflows {
     private final Map<Plan, Dataflow> offline = Collections.synchronizedMap(new WeakHashMap<>());
     /** Live runs without approval barriers (a run with no approval rules when the VM has some). */
     private final Map<Plan, Dataflow> noApproval = Collections.synchronizedMap(new WeakHashMap<>());
-    /** Runs that store their child runs, live with the VM's own approval rules. */
+    /** Runs whose plans call plan tools, live with the VM's own approval rules. */
     private final Map<Plan, Dataflow> storedLive = Collections.synchronizedMap(new WeakHashMap<>());
-    /** Runs that store their child runs, replays and dry runs. */
+    /** Runs whose plans call plan tools, replays and dry runs. */
     private final Map<Plan, Dataflow> storedOffline = Collections.synchronizedMap(new WeakHashMap<>());
 
     /**
@@ -64,24 +65,21 @@ public final class Dataflows {
     }
 
     /**
-     * The plan's dataflow for a run with these approval rules that stores the child runs of its calls of
-     * {@code childRunTools} (canonical names of plan tools; empty: it stores none): those calls are barriers
-     * too, started only at their turn.
+     * The plan's dataflow for a run with these approval rules whose calls of {@code childRunTools} (canonical
+     * names of plan tools) start child runs: those calls are made only at their turn.
      */
     public Dataflow of(Plan plan, boolean offline, ApprovalRules approvals, Set<String> childRunTools) {
         if (childRunTools.isEmpty() || !calls(plan, childRunTools)) {
             return of(plan, offline, approvals);
         }
-        Predicate<String> stored = name -> childRunTools.contains(tools.knownCanonicalName(name));
+        Predicate<String> child = name -> childRunTools.contains(tools.knownCanonicalName(name));
         if (offline) {
-            return storedOffline.computeIfAbsent(
-                    plan, p -> Dataflow.of(p, barriers(ApprovalRules.NONE, true).or(stored)));
+            return storedOffline.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(ApprovalRules.NONE, true), child));
         }
         if (approvals.globs().equals(approveTools.globs())) {
-            return storedLive.computeIfAbsent(
-                    plan, p -> Dataflow.of(p, barriers(approvals, false).or(stored)));
+            return storedLive.computeIfAbsent(plan, p -> Dataflow.of(p, barriers(approvals, false), child));
         }
-        return Dataflow.of(plan, barriers(approvals, false).or(stored));
+        return Dataflow.of(plan, barriers(approvals, false), child);
     }
 
     private boolean calls(Plan plan, Set<String> canonicalTools) {

@@ -26,7 +26,8 @@ import java.util.function.IntConsumer;
  * activities inside a workflow), counts the calls in flight against the cap, keeps each call's
  * failed attempts and tokens for the step that uses its answer, and holds the values forwarded
  * ahead of commit (what an instruction not committed yet will write). Which calls may start is
- * decided by its users, with {@link EarlyStartRule}.
+ * decided by its users, with {@link EarlyStartRule}; each call starts holding a slot its user took from
+ * the run tree's pool ({@link CallSlots}), given back when the call's work ends.
  *
  * <p>Not thread-safe itself: the Speculator uses it from the run's thread only, StreamedStarts
  * under its own lock. A started call's outcome is written by whatever runs it.
@@ -42,6 +43,7 @@ public final class EarlyCalls {
         private final TokenTally tokens = new TokenTally();
         private final long startedNanos;
         private volatile CallScheduler.Pending pending;
+        private volatile CallSlots.Slot slot;
         private volatile long answeredNanos;
         private volatile JsonNode answer;
         private volatile Throwable failure;
@@ -118,6 +120,7 @@ public final class EarlyCalls {
         /** Asks the call to stop; its answer will not be used. */
         public void cancel() {
             pending.cancel();
+            slot.cancelled();
         }
 
         /**
@@ -146,36 +149,34 @@ public final class EarlyCalls {
 
     private final CallChain chain;
     private final CallScheduler scheduler;
-    private final int maxInFlight;
     /** The calls started, by seq_no, in the order they started. */
     private final Map<Integer, Started> started = new LinkedHashMap<>();
     /** Writes of instructions not committed yet, known ahead (position → variable → value). */
     private final Map<Integer, Map<String, JsonNode>> forwarded = new HashMap<>();
 
     /**
-     * @param chain       the chain every early call goes through
-     * @param scheduler   what starts the calls and tells when they are done
-     * @param maxInFlight how many may run at once
+     * @param chain     the chain every early call goes through
+     * @param scheduler what starts the calls and tells when they are done
      */
-    public EarlyCalls(CallChain chain, CallScheduler scheduler, int maxInFlight) {
+    public EarlyCalls(CallChain chain, CallScheduler scheduler) {
         this.chain = chain;
         this.scheduler = scheduler;
-        this.maxInFlight = maxInFlight;
-    }
-
-    /** How many calls may run at once. */
-    public int maxInFlight() {
-        return maxInFlight;
     }
 
     /**
      * Starts {@code call} of the instruction {@code seqNo} through the scheduler, as {@code tag} (the
-     * scheduler hands the tag out once it is done). {@code answered} runs on the thread that ran the
-     * call, once it has answered or failed and before the scheduler reports it done.
+     * scheduler hands the tag out once it is done), holding {@code slot} until its work ends. {@code answered}
+     * runs on the thread that ran the call, once it has answered or failed (and given its slot back) and
+     * before the scheduler reports it done.
      */
-    public Started start(int seqNo, int tag, String tool, Call call, Runnable answered) {
+    public Started start(int seqNo, int tag, String tool, Call call, CallSlots.Slot slot, Runnable answered) {
         Started early = new Started(seqNo, tool, call, scheduler.nanoTime());
+        early.slot = slot;
         early.pending = scheduler.start(tag, () -> {
+            if (!slot.begin()) {
+                throw new java.util.concurrent.CancellationException(
+                        call.describe() + " was cancelled before it started");
+            }
             try {
                 JsonNode answer = chain.execute(call.withEvents(early.tokens), early.attempts::add);
                 early.answer = answer;
@@ -185,16 +186,12 @@ public final class EarlyCalls {
                 throw failed;
             } finally {
                 early.answeredNanos = Math.max(1, scheduler.nanoTime());
+                slot.release();
                 answered.run();
             }
         });
         started.put(seqNo, early);
         return early;
-    }
-
-    /** Whether one more call may start: fewer than the cap are in flight. */
-    public boolean hasRoom() {
-        return inFlight() < maxInFlight;
     }
 
     /** How many started calls still run. */

@@ -83,6 +83,7 @@ public final class Interpreter {
     private RunResult runFrom(Checkpoint checkpoint, long start) {
         checkpoint.variables().forEach(variables::restore);
         steps = checkpoint.steps();
+        setup.tree().restored(steps);
         tell(l -> l.runStarted(plan, checkpoint.variables()));
         Ending ending;
         try {
@@ -203,6 +204,15 @@ public final class Interpreter {
                         instruction.type(),
                         "the run exceeded the limit of " + setup.maxSteps()
                                 + " steps (--max-steps); an unguarded jmp loop is the usual cause",
+                        null,
+                        null,
+                        FailureKind.LIMIT_REACHED));
+            }
+            if (!setup.tree().step()) {
+                return Ending.failed(new RunError(
+                        instruction.seqNo(),
+                        instruction.type(),
+                        setup.tree().stepLimitMessage(),
                         null,
                         null,
                         FailureKind.LIMIT_REACHED));
@@ -489,32 +499,36 @@ public final class Interpreter {
     }
 
     /**
-     * The calls of a for_each step: up to the run's in-flight cap at a time, counting the calls the run
-     * started ahead of their turn, one by one in a sequential run. In a journaled run each element that
-     * answers is committed as it settles, and the elements a resumed step finds committed (the same call
-     * at the same position) are not called again: their committed answers stand, in their place.
+     * The calls of a for_each step: beside the run while the run tree has slots for them (shared with the
+     * calls the run started ahead of their turn and with plan-tool children), one by one in a sequential run.
+     * Each answer counts toward the run's memory budget as it arrives, and in a journaled run is committed as
+     * it settles (toward the store's limit for the run): the first that passes a limit stops the map and
+     * fails the step with the limit's message, before the other answers pile up. The elements a resumed
+     * step finds committed (the same call at the same position) are not called again: their committed
+     * answers stand, in their place.
      */
     private List<StepContext.Settled> answerEach(int seqNo, List<Call> calls, Consumer<FailedAttempt> failedAttempts) {
-        Speculator speculator = setup.speculator();
-        int cap = speculator == null ? 1 : speculator.maxInFlight();
         RunJournal journal = setup.journal();
         Map<Integer, JsonNode> committed = journal == null ? Map.of() : journal.settledElements(seqNo, calls);
         List<Call> remaining = new ArrayList<>(calls.size());
         List<Integer> positions = new ArrayList<>(calls.size());
+        long[] held = {0};
         for (int i = 0; i < calls.size(); i++) {
-            if (!committed.containsKey(i)) {
+            JsonNode kept = committed.get(i);
+            if (kept == null) {
                 remaining.add(calls.get(i));
                 positions.add(i);
+            } else {
+                held[0] += variables.sizeOf(kept);
             }
         }
+        variables.checkHeld("the answers of this for_each", held[0]);
         List<StepContext.Settled> settled = EachCalls.run(
-                setup.scheduler(),
-                setup.chain(),
-                cap,
-                speculator == null ? () -> 0 : speculator::inFlight,
-                remaining,
-                failedAttempts,
-                (answer, k) -> commitElement(journal, seqNo, positions.get(k), calls.get(positions.get(k)), answer));
+                setup.scheduler(), setup.chain(), setup.slots(), remaining, failedAttempts, (answer, k) -> {
+                    held[0] += variables.sizeOf(answer);
+                    variables.checkHeld("the answers of this for_each", held[0]);
+                    commitElement(journal, seqNo, positions.get(k), calls.get(positions.get(k)), answer);
+                });
         List<StepContext.Settled> all = new ArrayList<>(calls.size());
         for (int i = 0, k = 0; i < calls.size(); i++) {
             JsonNode kept = committed.get(i);
@@ -524,9 +538,8 @@ public final class Interpreter {
     }
 
     /**
-     * Commits one answered element of a for_each step; a journal that cannot is only warned about (the
-     * element is called again should the step be resumed, and the step's own commit says whether the
-     * store works).
+     * Commits one answered element of a for_each step. A store that refuses it (full, or past its limit for
+     * the run) stops the map: the step fails as a step whose commit failed does, with the store's failure.
      */
     private void commitElement(RunJournal journal, int seqNo, int position, Call call, JsonNode answer) {
         if (journal == null || JsonValues.problem(answer).isPresent()) {
@@ -535,11 +548,11 @@ public final class Interpreter {
         try {
             journal.settleElement(seqNo, position, call, answer);
         } catch (RuntimeException e) {
-            log.warn(
-                    "seq_no {}: for_each element {} answered but could not be recorded: {}",
-                    seqNo,
-                    position,
-                    setup.redactor().redact(String.valueOf(e.getMessage())));
+            throw new StepFailure(
+                    setup.redactor()
+                            .redact("for_each element " + position
+                                    + " answered but could not be recorded, so the run stops here: " + e.getMessage()),
+                    e);
         }
     }
 

@@ -114,6 +114,16 @@ public final class Listeners implements RunListener {
         tell("chunk", l -> l.chunk(call, text));
     }
 
+    @Override
+    public void slotTaken(Call call, String limiter, int limit, long waitedNanos) {
+        tell("slotTaken", l -> l.slotTaken(call, limiter, limit, waitedNanos));
+    }
+
+    @Override
+    public void limitChanged(Call call, String limiter, int limit, String cause) {
+        tell("limitChanged", l -> l.limitChanged(call, limiter, limit, cause));
+    }
+
     private void tell(String event, Consumer<RunListener> told) {
         listeners.tell(event, told);
     }

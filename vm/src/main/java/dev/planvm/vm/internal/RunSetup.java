@@ -24,6 +24,9 @@ import java.util.Map;
  * @param scheduler    what the speculator starts early calls with, and the run's clocks
  * @param clock        the run's clock, which its date/time helpers read
  * @param keepGoing    whether a failed step lets the run go on with the next one
+ * @param tree         what the run shares with its parent and children: call slots and the step count
+ * @param slots        the run's share of the tree's call slots ({@code null} in a sequential run: its calls
+ *                     are made one by one on its own thread)
  */
 public record RunSetup(
         Plan plan,
@@ -41,7 +44,9 @@ public record RunSetup(
         boolean retaining,
         CallScheduler scheduler,
         RunClock clock,
-        boolean keepGoing) {
+        boolean keepGoing,
+        RunTree tree,
+        CallSlots.Member slots) {
 
     public RunSetup {
         handlers = Map.copyOf(handlers);

@@ -48,9 +48,10 @@ import java.util.function.IntConsumer;
  * within the run's {@link RunLimits}: the same computation the handler makes at its turn. Values
  * forwarded ahead of commit are held to the same limits as the variables they will become.
  *
- * <p>Early calls are started by {@link EarlyCalls} (which also holds the values forwarded ahead and
- * the in-flight cap) and waited for through the run's {@link CallScheduler}: threads of this process
- * by default, Temporal activities and promises inside a workflow.
+ * <p>Early calls are started by {@link EarlyCalls} (which also holds the values forwarded ahead) and
+ * waited for through the run's {@link CallScheduler}: threads of this process by default, Temporal
+ * activities and promises inside a workflow. Each holds a slot of the run tree's pool ({@link CallSlots}):
+ * with none free, a call is simply made at its turn.
  */
 public final class Speculator {
 
@@ -60,8 +61,10 @@ public final class Speculator {
     private final RunLimits limits;
     private final CallChain chain;
     private final CallScheduler scheduler;
-    /** The calls started early, the values forwarded ahead of commit and the in-flight cap. */
+    /** The calls started early and the values forwarded ahead of commit. */
     private final EarlyCalls calls;
+    /** This run's share of the run tree's call slots. */
+    private final CallSlots.Member slots;
     /** Told the seq_no of each call started early whose turn never came (the run left the block first). */
     private final IntConsumer discardedEarly;
 
@@ -85,7 +88,7 @@ public final class Speculator {
             RunLimits limits,
             CallChain chain,
             CallScheduler scheduler,
-            int maxInFlight,
+            CallSlots.Member slots,
             IntConsumer discardedEarly) {
         this.plan = plan;
         this.flow = flow;
@@ -93,7 +96,8 @@ public final class Speculator {
         this.limits = limits;
         this.chain = chain;
         this.scheduler = scheduler;
-        this.calls = new EarlyCalls(chain, scheduler, maxInFlight);
+        this.calls = new EarlyCalls(chain, scheduler);
+        this.slots = slots;
         this.discardedEarly = discardedEarly;
     }
 
@@ -114,7 +118,8 @@ public final class Speculator {
     /**
      * The answer to the call of the instruction at its turn. Uses the early answer when the very
      * same call was started early; otherwise calls now — on this thread when nothing else is in
-     * flight, else through the scheduler so answers of other calls keep starting ready ones meanwhile.
+     * flight (or the tree has no slot for it), else through the scheduler so answers of other calls keep
+     * starting ready ones meanwhile.
      */
     JsonNode atTurn(int seqNo, Call call, Consumer<FailedAttempt> failedAttempts) {
         EarlyCalls.Started early = calls.get(seqNo);
@@ -126,10 +131,12 @@ public final class Speculator {
         }
         if (early != null) {
             used++;
-        } else if (calls.inFlight() == 0) {
-            return chain.execute(call, failedAttempts);
         } else {
-            early = calls.start(seqNo, pc, toolOf(plan.instructions().get(pc)), call, () -> {});
+            CallSlots.Slot slot = calls.inFlight() == 0 ? null : slots.tryAcquire();
+            if (slot == null) {
+                return chain.execute(call, failedAttempts);
+            }
+            early = calls.start(seqNo, pc, toolOf(plan.instructions().get(pc)), call, slot, () -> {});
         }
         try {
             return await(early); // while it waits, later calls may start from this call's answer too
@@ -137,16 +144,6 @@ public final class Speculator {
             calls.remove(seqNo);
             early.tellTurn(failedAttempts, call.context().events());
         }
-    }
-
-    /** The most calls this run has in flight at once (a for_each step's elements are held to it too). */
-    int maxInFlight() {
-        return calls.maxInFlight();
-    }
-
-    /** How many calls started ahead of their turn run now (a for_each step's elements count them against the cap). */
-    int inFlight() {
-        return calls.inFlight();
     }
 
     RunResult.EarlyCalls stats() {
@@ -212,7 +209,7 @@ public final class Speculator {
         while (readinessCursor < ordered.length && flow.lastSideEffect[ordered[readinessCursor]] < pc) {
             unchecked.add(ordered[readinessCursor++]);
         }
-        while (!unchecked.isEmpty() && calls.hasRoom()) {
+        while (!unchecked.isEmpty()) {
             int position = unchecked.pollFirst();
             if (position <= pc) {
                 continue; // its turn is now or past: it is called at its turn
@@ -221,8 +218,13 @@ public final class Speculator {
                 Instruction instruction = plan.instructions().get(position);
                 Optional<Call> call = callFor(instruction, viewAt(position));
                 if (call.isPresent()) {
+                    CallSlots.Slot slot = slots.tryAcquire();
+                    if (slot == null) {
+                        unchecked.add(position); // checked again once a slot may be free
+                        return;
+                    }
                     started++;
-                    calls.start(instruction.seqNo(), position, toolOf(instruction), call.get(), () -> {});
+                    calls.start(instruction.seqNo(), position, toolOf(instruction), call.get(), slot, () -> {});
                 }
             } catch (NotKnownYet notYet) {
                 blockedBy

@@ -2,6 +2,7 @@ package dev.planvm.vm.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Instruction;
@@ -50,6 +51,8 @@ final class Step implements StepContext {
     private ObjectNode writes;
     private String explanation;
     private TokenCount spent = TokenCount.ZERO;
+    private long slotWaitNanos;
+    private final List<TokenTally.LimitChange> limitChanges = new ArrayList<>(0);
 
     /**
      * @param recording    whether someone reads the record (a listener, the trace, a journal)
@@ -160,6 +163,7 @@ final class Step implements StepContext {
             if (!spent.isZero()) {
                 recordInput("tokens", spent.toJson());
             }
+            noteConcurrency(List.of(tokens));
         }
         JsonValues.problem(answer).ifPresent(problem -> {
             throw new StepFailure((call instanceof Call.ToolCall ? "" : "the LLM ") + call.describe()
@@ -199,6 +203,7 @@ final class Step implements StepContext {
             if (!spent.isZero()) {
                 recordInput("tokens", spent.toJson());
             }
+            noteConcurrency(tallies);
         }
         List<Settled> checked = new ArrayList<>(settled.size());
         for (int i = 0; i < settled.size(); i++) {
@@ -211,6 +216,27 @@ final class Step implements StepContext {
                                     each.get(i).describe() + " answered a value JSON cannot hold: " + problem)));
         }
         return checked;
+    }
+
+    /**
+     * Keeps what the step's calls waited for slots of their tools' concurrency limits ({@code slot_wait_ms}, when
+     * they waited) and the changes of those limits they caused ({@code limits}), in the step's inputs: the trace
+     * and {@code planvm show} have each tool's limit over time.
+     */
+    private void noteConcurrency(List<TokenTally> tallies) {
+        boolean changed = false;
+        for (TokenTally tally : tallies) {
+            slotWaitNanos += tally.waitedNanos();
+            List<TokenTally.LimitChange> more = tally.changes();
+            changed |= !more.isEmpty();
+            limitChanges.addAll(more);
+        }
+        if (slotWaitNanos > 0) {
+            keepInput("slot_wait_ms", DoubleNode.valueOf(Math.round(slotWaitNanos / 1_000.0) / 1_000.0));
+        }
+        if (changed) {
+            keepInput("limits", TokenTally.toJson(limitChanges));
+        }
     }
 
     /** The record of this step, which started {@code offsetNanos} after the run and took {@code durationNanos}. */

@@ -44,8 +44,10 @@ public final class StreamedStarts {
     private final RunLimits limits;
     private final EarlyAnswers answers;
     private final CallScheduler scheduler;
-    /** The calls started, the values forwarded ahead (by index in {@link #prefix}) and the in-flight cap. */
+    /** The calls started and the values forwarded ahead (by index in {@link #prefix}). */
     private final EarlyCalls calls;
+    /** The in-flight cap of this stream's calls (its own pool: they belong to no run yet). */
+    private final CallSlots.Member slots;
 
     private final Map<String, JsonNode> inputs;
 
@@ -101,7 +103,8 @@ public final class StreamedStarts {
         this.limits = limits;
         this.answers = answers;
         this.scheduler = scheduler;
-        this.calls = new EarlyCalls(chain, scheduler, maxInFlight);
+        this.calls = new EarlyCalls(chain, scheduler);
+        this.slots = new CallSlots(maxInFlight).join();
         this.inputs = Map.copyOf(inputs);
     }
 
@@ -191,8 +194,9 @@ public final class StreamedStarts {
             if (entry.instruction instanceof Assign assign) {
                 evaluate(entry, i, assign, view);
             } else if (entry.instruction instanceof Calling calling) {
-                if (calls.hasRoom()) {
-                    start(entry, calling, view);
+                CallSlots.Slot slot = slots.tryAcquire();
+                if (slot != null) {
+                    start(entry, calling, view, slot);
                 }
             } else {
                 calls.forward(i, Map.of());
@@ -230,7 +234,8 @@ public final class StreamedStarts {
         }
     }
 
-    private void start(Entry entry, Calling calling, Variables view) {
+    private void start(Entry entry, Calling calling, Variables view, CallSlots.Slot slot) {
+        boolean launched = false;
         try {
             Optional<Call> call = callFor(calling, view);
             if (call.isEmpty()) {
@@ -238,11 +243,16 @@ public final class StreamedStarts {
                 return;
             }
             EarlyCalls.Started started =
-                    calls.start(calling.seqNo(), calling.seqNo(), calling.tool(), call.get(), this::answeredOne);
+                    calls.start(calling.seqNo(), calling.seqNo(), calling.tool(), call.get(), slot, this::answeredOne);
+            launched = true;
             answers.add(started);
             entry.state = State.LAUNCHED;
         } catch (RuntimeException fails) {
             entry.state = State.FAILED; // it fails at its turn, as it would in any run
+        } finally {
+            if (!launched) {
+                slot.release();
+            }
         }
     }
 

@@ -109,6 +109,37 @@ public final class VariableStore implements Variables {
         retained += size;
     }
 
+    /**
+     * The size of {@code value} as the budget counts it, measured no further than the budget's room: an answer
+     * larger than the whole budget is not walked to its end.
+     */
+    public long sizeOf(JsonNode value) {
+        if (value.isTextual()) {
+            return value.textValue().length();
+        }
+        if (!value.isContainerNode()) {
+            return 1;
+        }
+        return ValueSize.of(value, limits.maxRunSize(), Integer.MAX_VALUE).size();
+    }
+
+    /**
+     * Fails the step when the run could not also hold {@code held} (what a step holds before it sets anything:
+     * the answers of a map, as they arrive) beside its variables and trace; {@code what} names it. The message
+     * names no count of what arrived (elements arrive in any order in a concurrent run): only the limit and
+     * what the run held before the step, so a concurrent run and its sequential twin fail alike.
+     *
+     * @throws LimitReached when the run would hold more than {@link RunLimits#maxRunSize()}
+     */
+    public void checkHeld(String what, long held) {
+        if (live + retained + held > limits.maxRunSize()) {
+            throw new LimitReached("holding " + what + " would take the run past its limit of "
+                    + RunLimits.describeSize(limits.maxRunSize()) + " (--max-run-memory) beside its variables ("
+                    + count(live) + (retained == 0 ? "" : ") and its trace (" + count(retained))
+                    + "; characters of text and keys, plus one per other value)");
+        }
+    }
+
     /** Drops every value (the run exhausted the heap or the stack: what it held must be freed before anything else). */
     void clear() {
         values.clear();

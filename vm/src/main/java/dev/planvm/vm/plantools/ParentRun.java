@@ -67,6 +67,15 @@ public interface ParentRun {
     default void recordedWaiting(
             String tool, JsonNode params, long durationMs, String reason, List<Interaction> children) {}
 
+    /**
+     * Why the run tree stops, once its runs executed every step they share ({@code --max-steps}), or
+     * {@code null} while steps are left: a child that failed on a limit then fails its parent with this one
+     * sentence, whichever child reached the limit first.
+     */
+    default String stepsSpent() {
+        return null;
+    }
+
     /** Where child runs run when not on the parent's VM (a Temporal child workflow), or {@code null}: on it. */
     default ChildRunner elsewhere() {
         return null;

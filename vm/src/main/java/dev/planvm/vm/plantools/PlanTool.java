@@ -15,6 +15,7 @@ import dev.planvm.tools.call.Call;
 import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.internal.ChildRunStopped;
 import dev.planvm.vm.run.FailureKind;
+import dev.planvm.vm.run.LimitReached;
 import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunResult;
 import java.util.LinkedHashMap;
@@ -114,7 +115,16 @@ public final class PlanTool implements Tool {
             throw ToolException.permanent(
                     "params do not fit the schema of tool '" + name() + "': " + String.join("; ", problems));
         }
-        return answer(parent.runChild(this, inputs(params), call, recorded), parent.dryRun());
+        ChildRuns.Outcome outcome = parent.runChild(this, inputs(params), call, recorded);
+        RunResult result = outcome.result();
+        String spent = parent.stepsSpent();
+        if (spent != null
+                && result != null
+                && result.error() != null
+                && result.error().kind() == FailureKind.LIMIT_REACHED) {
+            throw new LimitReached(spent); // the tree's one sentence, whichever of its runs reached the limit
+        }
+        return answer(outcome, parent.dryRun());
     }
 
     private Schema inputsSchema() {
@@ -143,12 +153,16 @@ public final class PlanTool implements Tool {
         }
         if (!result.succeeded()) {
             RunError error = result.error();
-            throw ToolException.permanent("plan tool '" + name() + "' failed"
+            String message = "plan tool '" + name() + "' failed"
                     + (error.seqNo() == null
                             ? ""
                             : " at its seq_no " + error.seqNo()
                                     + (error.type() == null ? "" : " (" + error.type() + ")"))
-                    + ": " + error.message());
+                    + ": " + error.message();
+            if (error.kind() == FailureKind.LIMIT_REACHED) {
+                throw new LimitReached(message); // a protective limit stops the parent too: on_error never catches it
+            }
+            throw ToolException.permanent(message);
         }
         JsonNode answer = result.finalAnswer();
         if (output != null && !dryRun) {

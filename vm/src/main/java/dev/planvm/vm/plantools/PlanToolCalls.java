@@ -127,6 +127,11 @@ public final class PlanToolCalls implements CallInterceptor {
         return output;
     }
 
+    /** Why the run tree stops, once its runs executed every step they share, else {@code null}. */
+    String stepsSpent() {
+        return parent.stepsSpent();
+    }
+
     /** Whether the child runs in a dry run. */
     boolean dryRun() {
         return parent.dryRun();

@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  *             "handled": "value" | "jump" | "keep_going"}],
  *  "failed_steps": [{"seq_no", "type", "tool", "kind", "message"}],
  *  "calls": [{"seq_no", "kind": "tool" | "condition", "tool", "start_ms", "duration_ms", "outcome": "answered" | "failed",
- *             "error", "attempts": [...], "child_run_id"}],
+ *             "error", "attempts": [...], "child_run_id", "waited_ms"}],
+ *  "limits": [{"tool", "at_ms", "limit", "cause"}],
  *  "pending": {"seq_no", "type", "tool", "params"}}
  * }</pre>
  * {@code clock} is the run's clock, which its date/time helpers read (a replay or a resume with the same
@@ -47,7 +48,12 @@ import java.util.function.Supplier;
  * call through the chain in the order they started, with its own timing (calls started ahead of their
  * turn overlap the steps before them); a call still running when the run ended is left out, and past
  * {@link #MAX_CALLS} calls are counted in {@code calls_omitted} instead of listed. A call of a plan tool
- * in a stored run names the stored child run it started in {@code child_run_id}.
+ * in a stored run names the stored child run it started in {@code child_run_id}. A call that waited for a
+ * slot of its tool's concurrency limit has {@code waited_ms} (the wait is part of its {@code duration_ms}).
+ * {@code limits} lists each tool's concurrency limit over time, as events: the limit the run's first call of
+ * the tool found ({@code "cause": "start"}), then each change a call of the run caused ({@code overloaded},
+ * {@code timeout}, {@code latency}, {@code growth}), at most {@link #MAX_LIMIT_EVENTS} (absent when the run
+ * called no limited tool).
  * Steps appear in execution order, one entry per executed step (a loop body appears once per pass);
  * a step's {@code start_ms} counts from the run's {@code started}. In a dry run, steps whose tool
  * output or condition answer is a placeholder have {@code "placeholder": true} in their inputs.
@@ -90,6 +96,12 @@ public final class TraceRecorder implements RunListener {
     private int callsOmitted;
 
     private final Map<Call, ObjectNode> running = new IdentityHashMap<>();
+    /** The most limit events a trace lists. */
+    public static final int MAX_LIMIT_EVENTS = 1_000;
+    /** Each tool's limit as the run last saw it (a new value makes an event). */
+    private final Map<String, Integer> limitsSeen = new java.util.HashMap<>();
+
+    private final ArrayNode limitEvents = json.arrayNode();
     private final Map<Call, List<FailedAttempt>> attempts = new IdentityHashMap<>();
     private TokenCount tokens = TokenCount.ZERO;
 
@@ -160,6 +172,34 @@ public final class TraceRecorder implements RunListener {
                 entry.put("child_run_id", childRunId);
                 return;
             }
+        }
+    }
+
+    @Override
+    public synchronized void slotTaken(Call call, String limiter, int limit, long waitedNanos) {
+        ObjectNode entry = running.get(call);
+        if (entry != null && waitedNanos > 0) {
+            entry.put("waited_ms", millis(waitedNanos) + entry.path("waited_ms").asDouble(0));
+        }
+        if (!limitsSeen.containsKey(limiter)) {
+            limitEvent(limiter, limit, "start");
+        }
+    }
+
+    @Override
+    public synchronized void limitChanged(Call call, String limiter, int limit, String cause) {
+        limitEvent(limiter, limit, cause);
+    }
+
+    private void limitEvent(String limiter, int limit, String cause) {
+        Integer before = limitsSeen.put(limiter, limit);
+        if ((before == null || before != limit) && finished == null && limitEvents.size() < MAX_LIMIT_EVENTS) {
+            limitEvents
+                    .addObject()
+                    .put("tool", limiter)
+                    .put("at_ms", millis(System.nanoTime() - startNanos))
+                    .put("limit", limit)
+                    .put("cause", cause);
         }
     }
 
@@ -262,6 +302,9 @@ public final class TraceRecorder implements RunListener {
             calls.forEach(callList::add);
             if (callsOmitted > 0) {
                 document.put("calls_omitted", callsOmitted);
+            }
+            if (!limitEvents.isEmpty()) {
+                document.set("limits", limitEvents);
             }
         }
         if (result.pending() != null) {

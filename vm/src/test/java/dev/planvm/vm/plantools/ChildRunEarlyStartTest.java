@@ -25,11 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A plan-tool call started early and then discarded leaves no stored child run (issue 23): a run that
- * stores its child runs starts plan-tool calls only at their turn; a run that stores nothing may start a
- * read-only child plan early, as any read-only call. A plan still streaming (an agent's {@code ask}) starts no
- * plan-tool call either, and the run of its session takes no early answer for one: the call goes to the run's
- * plan-tool link, which stores its child run (issue 36 item 15).
+ * Plan-tool calls start only at their turn, in every run: a call started early and then discarded would
+ * leave a stored child run that looks real (issue 23), and would spend steps of the run tree's shared step
+ * budget that a sequential run never spends (issue 36 item 5). They are no barrier: a later independent
+ * call still starts beside them. A plan still streaming (an agent's {@code ask}) starts no plan-tool call
+ * either, and the run of its session takes no early answer for one: the call goes to the run's plan-tool
+ * link, which stores its child run (issue 36 item 15).
  */
 class ChildRunEarlyStartTest {
 
@@ -73,13 +74,47 @@ class ChildRunEarlyStartTest {
     }
 
     @Test
-    void a_run_that_stores_nothing_may_start_a_read_only_child_plan_early() {
-        try (PlanVm vm = vm(60)) {
+    void a_run_that_stores_nothing_starts_no_plan_tool_call_early_either() {
+        try (PlanVm vm = vm(1)) {
             RunResult result = vm.run(plan(PARENT), Map.of());
             assertThat(result.succeeded()).isFalse();
             assertThat(result.error().seqNo()).isZero();
         }
-        assertThat(upperCalls).as("the child started early, beside seq_no 0").hasValue(1);
+        assertThat(upperCalls)
+                .as("the child never started: its turn never came")
+                .hasValue(0);
+    }
+
+    @Test
+    void a_call_after_a_plan_tool_call_still_starts_beside_it() throws Exception {
+        CountDownLatch probed = new CountDownLatch(1);
+        AtomicInteger probedWhileChildRan = new AtomicInteger();
+        try (PlanVm vm = PlanVm.builder()
+                .tool(Tool.of("upper", "upper-cases text, once probe has run (10 s at most)", (params, call) -> {
+                    try {
+                        if (probed.await(10, TimeUnit.SECONDS)) {
+                            probedWhileChildRan.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return TextNode.valueOf(params.path("text").asText().toUpperCase());
+                }))
+                .tool(Tool.of("probe", "counts down", (params, call) -> {
+                    probed.countDown();
+                    return TextNode.valueOf("p");
+                }))
+                .planTool(plan(SHOUT))
+                .build()) {
+            RunResult result = vm.run(plan("""
+                    [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "shout", "tool_params": {"text": "hi"}, "output_vars": ["a"]}},
+                     {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "probe", "tool_params": {}, "output_vars": ["b"]}},
+                     {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${a}${b}"}}]"""), Map.of());
+            assertThat(result.finalAnswer().asText()).isEqualTo("HIp");
+        }
+        assertThat(probedWhileChildRan)
+                .as("probe started early, while the child ran")
+                .hasValue(1);
     }
 
     @Test

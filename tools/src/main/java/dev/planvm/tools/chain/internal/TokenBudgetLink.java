@@ -44,6 +44,16 @@ public final class TokenBudgetLink implements CallInterceptor {
             public void chunk(String text) {
                 downstream.chunk(text);
             }
+
+            @Override
+            public void slotTaken(String limiter, int limit, long waitedNanos) {
+                downstream.slotTaken(limiter, limit, waitedNanos);
+            }
+
+            @Override
+            public void limitChanged(String limiter, int limit, String cause) {
+                downstream.limitChanged(limiter, limit, cause);
+            }
         }));
         if (budget.overspent()) {
             throw budget.spentFailure();
