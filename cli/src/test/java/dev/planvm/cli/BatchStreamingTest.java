@@ -88,7 +88,7 @@ class BatchStreamingTest {
                 "--out",
                 out.toString(),
                 "--no-progress");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (lines(out) < 2 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }

@@ -89,7 +89,7 @@ class ServeCommandTest {
 
     private static String url(Path err) throws Exception {
         Pattern listening = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+)");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             Matcher m = listening.matcher(Files.exists(err) ? Files.readString(err) : "");
             if (m.find()) {

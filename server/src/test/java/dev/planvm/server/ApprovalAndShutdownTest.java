@@ -167,7 +167,7 @@ class ApprovalAndShutdownTest {
     }
 
     private static JsonNode await(ServerFixture fixture, String id, String state) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         JsonNode run;
         do {
             run = fixture.get("/v1/runs/" + id).json();

@@ -1,6 +1,7 @@
 package dev.planvm.vm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -10,6 +11,7 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.run.RunResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -177,13 +179,11 @@ class EarlyStartsTest {
                 + "\"tool_params\": {\"q\": \"x\"}, \"output_vars\": \"a\"}}]");
         Plan plan = vm.loader().load(json.toString(), "hostile.json").planOrThrow();
         EarlyStarts early = vm.session(RunMode.live()).startEarly(Map.of());
-        long start = System.nanoTime();
 
-        plan.instructions().forEach(early::arrived);
+        // not hung (rendering the doubling texts would never end): a deadline, no timing target
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> plan.instructions().forEach(early::arrived));
 
-        assertThat((System.nanoTime() - start) / 1_000_000)
-                .as("ms to take in 5,001 instructions")
-                .isLessThan(3_000);
         assertThat(early.calls())
                 .as("only the first 1,000 instructions are considered")
                 .isEmpty();

@@ -28,7 +28,7 @@ class ReplayTimingTest {
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "t", "tool_params": {}, "output_vars": "final_answer"}}]""";
 
         RunResult result = assertTimeoutPreemptively(
-                Duration.ofSeconds(10),
+                Duration.ofSeconds(60), // not hung: the sleeper records the waits, it does not sleep
                 () -> vm.run(vm.loader().load(plan, "p").planOrThrow(), Map.of(), RunMode.replay(cassette, true)));
 
         assertThat(result.finalAnswer().asText()).isEqualTo("forever");
