@@ -60,7 +60,7 @@ class ServeCommandTest {
             assertThat(outcome.path("result").asInt()).isEqualTo(2);
         } finally {
             serve.destroy(); // SIGTERM
-            assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(Files.readString(err)).contains("planvm serve: stopped");
         assertThat(Files.readString(dir.resolve("serve.out")))

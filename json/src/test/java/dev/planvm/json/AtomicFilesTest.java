@@ -46,7 +46,7 @@ class AtomicFilesTest {
         Path fifo = dir.resolve(name);
         Process mkfifo =
                 new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(mkfifo.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(mkfifo.exitValue()).isZero();
         return fifo;
     }

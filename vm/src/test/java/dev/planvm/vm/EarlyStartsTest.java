@@ -79,7 +79,7 @@ class EarlyStartsTest {
         early.arrived(instructions.get(0));
         early.arrived(instructions.get(1));
         early.arrived(instructions.get(2));
-        assertThat(searched.await(5, TimeUnit.SECONDS))
+        assertThat(searched.await(60, TimeUnit.SECONDS))
                 .as("both searches ran before the plan was complete")
                 .isTrue();
         early.arrived(instructions.get(3));
@@ -115,7 +115,7 @@ class EarlyStartsTest {
             RunSession session = scheduled.session(RunMode.live());
             EarlyStarts early = session.startEarly(inputs);
             plan.instructions().forEach(early::arrived);
-            assertThat(searched.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(searched.await(60, TimeUnit.SECONDS)).isTrue();
             early.finish();
 
             assertThat(tags).as("tags of the calls the scheduler started").containsExactly(1, 2);
@@ -214,7 +214,7 @@ class EarlyStartsTest {
         RunSession session = vm.session(RunMode.live());
         EarlyStarts early = session.startEarly(Map.of("subject", TextNode.valueOf("MySQL")));
         plan.instructions().forEach(early::arrived);
-        assertThat(searched.await(5, TimeUnit.SECONDS))
+        assertThat(searched.await(60, TimeUnit.SECONDS))
                 .as("seq_no 2 started once seq_no 1 answered")
                 .isTrue();
         early.finish();

@@ -237,6 +237,8 @@ class RenderingLimitsTest {
 
         assertThat(result.finalAnswer().booleanValue()).isTrue();
         // one pass at most (the input is measured once), not one per shared part: that would be 2,000 passes
-        assertThat(million.visited.get()).as("elements of the shared value read").isLessThanOrEqualTo(1_000_000);
+        assertThat(million.visited.get())
+                .as("elements of the shared value read")
+                .isLessThanOrEqualTo(1_000_000);
     }
 }
