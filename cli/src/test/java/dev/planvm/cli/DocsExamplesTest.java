@@ -37,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,9 +68,23 @@ class DocsExamplesTest {
         }
     }
 
+    /** Pages whose examples load the embedding model or start servers in JVMs of their own: mvn -Pslow. */
+    private static final Set<String> SLOW_PAGES = Set.of("guides/knowledge.md", "guides/serving.md");
+
     @TestFactory
     Stream<DynamicNode> every_runnable_example_runs_as_the_page_shows() {
+        return pages(page -> !SLOW_PAGES.contains(page));
+    }
+
+    @TestFactory
+    @Tag("slow") // the embedding model, servers in JVMs of their own (mvn -Pslow)
+    Stream<DynamicNode> every_runnable_example_of_the_slow_pages_runs_as_the_page_shows() {
+        return pages(SLOW_PAGES::contains);
+    }
+
+    private Stream<DynamicNode> pages(java.util.function.Predicate<String> which) {
         Map<String, List<Example>> byPage = DocExamples.in(DOCS).stream()
+                .filter(example -> which.test(example.page()))
                 .collect(Collectors.groupingBy(Example::page, LinkedHashMap::new, Collectors.toList()));
         return byPage.entrySet().stream().map(page -> {
             Page state = new Page(work.resolve(page.getKey().replace('/', '_')), peers);
