@@ -88,14 +88,14 @@ class BatchStreamingTest {
                 "--out",
                 out.toString(),
                 "--no-progress");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (lines(out) < 2 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         assertThat(lines(out)).as("lines are written while the batch runs").isGreaterThanOrEqualTo(2);
         new ProcessBuilder("kill", "-INT", Long.toString(batch.pid())).start().waitFor();
 
-        assertThat(batch.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(batch.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String err = new String(batch.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(batch.exitValue()).as(err).isEqualTo(130);
         assertThat(err)

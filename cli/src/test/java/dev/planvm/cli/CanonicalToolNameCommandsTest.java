@@ -110,7 +110,7 @@ class CanonicalToolNameCommandsTest {
             assertThat(calls()).as("the server never saw either call").isEmpty();
         } finally {
             serve.destroy();
-            assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
     }
 

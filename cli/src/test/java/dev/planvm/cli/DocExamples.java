@@ -25,6 +25,11 @@ import java.util.stream.Stream;
  *       directory, for the commands after it;
  *   <li>{@code <!-- runnable file=NAME} followed by lines and {@code -->}: a file the page does not
  *       show;
+ *   <li>{@code <!-- runnable pom=NAME -->} before an {@code xml} block: the block is the whole {@code pom.xml} of a
+ *       new Maven project NAME; {@code <!-- runnable pom=NAME in=ELEMENT -->}: the block is pasted into that
+ *       pom, before the end of its (last) {@code ELEMENT} ({@code plugins}, {@code dependencies}); files named
+ *       {@code NAME/...} (with {@code file=}) go into that project. {@link DocsBuildSnippetsTest} builds each
+ *       project with {@code mvn verify} against planvm installed in the local repository (.ci/run);
  *   <li>{@code <!-- runnable llm=NAME -->}: the commands of the block talk to an OpenAI-compatible
  *       server on 127.0.0.1 (one per page, started when first asked for) that answers with the replies of
  *       the page's file NAME, in order: its parts between lines {@code ---}.
@@ -48,7 +53,8 @@ final class DocExamples {
             OptionalInt exit,
             String llm,
             String info,
-            List<String> lines) {
+            List<String> lines,
+            String into) {
         String name() {
             return page + ":" + line + (kind == Kind.FILE ? " (" + file + ")" : "");
         }
@@ -57,13 +63,17 @@ final class DocExamples {
     enum Kind {
         SHELL,
         JAVA,
-        FILE
+        FILE,
+        /** A Maven project's pom.xml, or a part of it ({@link Example#into}): built after {@code mvn install}. */
+        POM
     }
 
     private static final Pattern MARKER = Pattern.compile("<!--\\s*runnable\\b(.*?)(-->)?\\s*$");
     private static final Pattern FILE = Pattern.compile("\\bfile=(\\S+)");
     private static final Pattern EXIT = Pattern.compile("\\bexit=(\\d+)");
     private static final Pattern LLM = Pattern.compile("\\bllm=(\\S+)");
+    private static final Pattern POM = Pattern.compile("\\bpom=(\\S+)");
+    private static final Pattern INTO = Pattern.compile("\\bin=(\\S+)");
     private static final Pattern FENCE = Pattern.compile("^(\\s*)(```+)\\s*([\\w-]*).*$");
 
     private static final Pattern NOT_RUN = Pattern.compile("<!--\\s*not run:\\s*(\\S.*?)\\s*-->");
@@ -87,7 +97,8 @@ final class DocExamples {
 
     /**
      * The blocks of code of every page: a block is code when its language is a shell's, {@code java} or
-     * {@code json}, or when it has none and shows a {@code $ ./planvm} prompt. Each must be runnable or
+     * {@code json}, an {@code xml} build snippet (it names an {@code <artifactId>}), or when it has none and
+     * shows a {@code $ ./planvm} prompt. Each must be runnable or
      * carry {@code <!-- not run: REASON -->} right before it.
      */
     static Audit audit(Path docs) {
@@ -115,7 +126,9 @@ final class DocExamples {
             String first = start + 1 < lines.size() ? lines.get(start + 1).strip() : "";
             for (i++; i < lines.size() && !lines.get(i).strip().equals(fence.group(2)); i++) {}
             String info = fence.group(3);
-            boolean code = CODE.contains(info) || (info.isEmpty() && first.startsWith("$ ./planvm"));
+            boolean build = info.equals("xml")
+                    && lines.subList(start, i).stream().anyMatch(line -> line.contains("<artifactId>"));
+            boolean code = CODE.contains(info) || build || (info.isEmpty() && first.startsWith("$ ./planvm"));
             if (!code) {
                 continue;
             }
@@ -159,7 +172,11 @@ final class DocExamples {
             Matcher file = FILE.matcher(options);
             Matcher exit = EXIT.matcher(options);
             Matcher llm = LLM.matcher(options);
+            Matcher pom = POM.matcher(options);
+            Matcher into = INTO.matcher(options);
             String replies = llm.find() ? llm.group(1) : null;
+            String project = pom.find() ? pom.group(1) : null;
+            String element = into.find() ? into.group(1) : null;
             String fileName = file.find() ? file.group(1) : null;
             OptionalInt exitCode = exit.find() ? OptionalInt.of(Integer.parseInt(exit.group(1))) : OptionalInt.empty();
             int markerLine = i + 1;
@@ -172,7 +189,7 @@ final class DocExamples {
                     throw new IllegalArgumentException(
                             page + ":" + markerLine + ": a runnable comment with lines needs file=NAME");
                 }
-                examples.add(new Example(page, markerLine, Kind.FILE, fileName, exitCode, null, "", content));
+                examples.add(new Example(page, markerLine, Kind.FILE, fileName, exitCode, null, "", content, null));
                 continue;
             }
             int start = i + 1;
@@ -195,8 +212,19 @@ final class DocExamples {
             if (end == lines.size()) {
                 throw new IllegalArgumentException(page + ":" + (start + 1) + ": the fenced block never ends");
             }
-            Kind kind = fileName != null ? Kind.FILE : info.equals("java") ? Kind.JAVA : Kind.SHELL;
-            examples.add(new Example(page, start + 1, kind, fileName, exitCode, replies, info, content));
+            Kind kind = project != null
+                    ? Kind.POM
+                    : fileName != null ? Kind.FILE : info.equals("java") ? Kind.JAVA : Kind.SHELL;
+            examples.add(new Example(
+                    page,
+                    start + 1,
+                    kind,
+                    project != null ? project : fileName,
+                    exitCode,
+                    replies,
+                    info,
+                    content,
+                    element));
             i = end;
         }
         return examples;

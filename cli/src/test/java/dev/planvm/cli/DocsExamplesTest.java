@@ -37,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,16 +54,6 @@ class DocsExamplesTest {
     private static final Path DOCS = ROOT.resolve("docs");
     private static final Pattern RUN_ID = Pattern.compile("\\b[0-9a-f]{12}\\b");
     private static final Pattern PATH_LIKE = Pattern.compile("[\\w./-]*\\.[A-Za-z]{2,5}");
-    private static final String DEFAULT_IMPORTS = """
-            import com.fasterxml.jackson.databind.*;
-            import com.fasterxml.jackson.databind.node.*;
-            import dev.planvm.instructions.*;
-            import dev.planvm.tools.*;
-            import dev.planvm.vm.*;
-            import dev.planvm.vm.run.*;
-            import java.nio.file.*;
-            import java.util.*;
-            """;
 
     @TempDir
     Path work;
@@ -77,9 +68,23 @@ class DocsExamplesTest {
         }
     }
 
+    /** Pages whose examples load the embedding model or start servers in JVMs of their own: mvn -Pslow. */
+    private static final Set<String> SLOW_PAGES = Set.of("guides/knowledge.md", "guides/serving.md");
+
     @TestFactory
     Stream<DynamicNode> every_runnable_example_runs_as_the_page_shows() {
+        return pages(page -> !SLOW_PAGES.contains(page));
+    }
+
+    @TestFactory
+    @Tag("slow") // the embedding model, servers in JVMs of their own (mvn -Pslow)
+    Stream<DynamicNode> every_runnable_example_of_the_slow_pages_runs_as_the_page_shows() {
+        return pages(SLOW_PAGES::contains);
+    }
+
+    private Stream<DynamicNode> pages(java.util.function.Predicate<String> which) {
         Map<String, List<Example>> byPage = DocExamples.in(DOCS).stream()
+                .filter(example -> which.test(example.page()))
                 .collect(Collectors.groupingBy(Example::page, LinkedHashMap::new, Collectors.toList()));
         return byPage.entrySet().stream().map(page -> {
             Page state = new Page(work.resolve(page.getKey().replace('/', '_')), peers);
@@ -113,6 +118,30 @@ class DocsExamplesTest {
         assertThat(audit.unmarked())
                 .as("blocks of code with neither <!-- runnable ... --> nor <!-- not run: REASON --> before them")
                 .isEmpty();
+    }
+
+    @Test
+    void every_java_block_of_the_docs_shows_its_imports() throws Exception {
+        List<String> without = new ArrayList<>();
+        try (Stream<Path> pages = Files.walk(DOCS)) {
+            for (Path page : pages.filter(p -> p.toString().endsWith(".md")).toList()) {
+                List<String> lines = Files.readAllLines(page);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (!lines.get(i).strip().equals("```java")) {
+                        continue;
+                    }
+                    int start = i;
+                    boolean imports = false;
+                    for (i++; i < lines.size() && !lines.get(i).strip().startsWith("```"); i++) {
+                        imports |= lines.get(i).startsWith("import ");
+                    }
+                    if (!imports) {
+                        without.add(DOCS.relativize(page) + ":" + (start + 1));
+                    }
+                }
+            }
+        }
+        assertThat(without).as("```java blocks without their imports").isEmpty();
     }
 
     @Test
@@ -223,6 +252,7 @@ class DocsExamplesTest {
                     shell(example);
                 }
                 case JAVA -> java(example);
+                case POM -> {} // built against the installed planvm by DocsBuildSnippetsTest (.ci/run)
             }
         }
 
@@ -442,7 +472,7 @@ class DocsExamplesTest {
             List<String> body = example.lines().stream()
                     .filter(l -> !l.startsWith("import "))
                     .toList();
-            String source = (imports.isEmpty() ? DEFAULT_IMPORTS : String.join("\n", imports) + "\n")
+            String source = String.join("\n", imports) + "\n" // as shown: a snippet without its imports fails
                     + "public class " + name + " {\n"
                     + "public static void run(java.io.PrintStream out) throws Exception {\n"
                     + "// " + example.name() + "\n"

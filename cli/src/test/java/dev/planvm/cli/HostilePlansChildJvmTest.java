@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runs every other plan; the issue's examples — {@code str([s, s, …])} and 900 assigns of thirty
  * 512 Ki values — fail their step with a sentence instead of ending in {@code OutOfMemoryError}.
  */
+@Tag("slow") // soak: heap exhaustion in child JVMs (mvn -Pslow)
 class HostilePlansChildJvmTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.integrations.testing.Configs;
+import dev.planvm.integrations.testing.TestMcpServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,9 +52,22 @@ class IdyllDocumentCommandsTest {
         return Files.writeString(file, text);
     }
 
+    /** The MCP server demo, on Streamable HTTP for the whole class: no server process per command. */
+    private static TestMcpServer.Http demo;
+
+    @BeforeAll
+    static void startDemo() throws Exception {
+        demo = TestMcpServer.startHttp(new TestMcpServer.Options(0, 0, null));
+    }
+
+    @AfterAll
+    static void stopDemo() throws Exception {
+        demo.close();
+    }
+
     private Path config() throws Exception {
         ObjectNode config = JSON.createObjectNode();
-        config.putObject("mcpServers").set("demo", Configs.stdioServer());
+        config.putObject("mcpServers").putObject("demo").put("url", demo.url());
         return write("planvm.json", config.toString());
     }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,6 +135,7 @@ class KbCommandTest {
      * paths in the answers are relative to where indexing ran): index the example documents with the
      * recorded graph extractions, then run the example with retrieval live and the LLM replayed.
      */
+    @Tag("slow") // end to end: indexes docs/ with the real embedding model (mvn -Pslow)
     @Test
     void the_readme_example_indexes_the_docs_and_runs_with_retrieval_live() throws Exception {
         Files.writeString(dir.resolve("planvm.json"), "{\"knowledge\": {\"kb\": \"planvm-docs\", \"root\": \"kb\"}}");

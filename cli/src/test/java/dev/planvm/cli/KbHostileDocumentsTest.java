@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.Deflater;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * content stream inflates to 300 MiB is skipped with a warning naming it, and every other document is
  * indexed.
  */
+@Tag("slow") // soak: a 300 MiB PDF bomb in a child JVM; PdfBombTest checks the bound in process (mvn -Pslow)
 class KbHostileDocumentsTest {
 
     @TempDir

@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A process that loads the in-process embedding model leaves nothing in the temp folder once it ends. */
+@Tag("slow") // soak: the embedding model loaded in a child JVM (mvn -Pslow)
 class KbTempFilesTest {
 
     @TempDir

@@ -78,7 +78,7 @@ class McpStdioTest {
         send(INITIALIZE + "\n");
         assertThat(next().path("id").asInt()).isEqualTo(1);
         mcp.getOutputStream().close();
-        assertThat(mcp.waitFor(30, TimeUnit.SECONDS))
+        assertThat(mcp.waitFor(60, TimeUnit.SECONDS))
                 .as("the process ended after stdin closed")
                 .isTrue();
         assertThat(mcp.exitValue()).isEqualTo(0);
@@ -90,7 +90,7 @@ class McpStdioTest {
         send("{\"jsonrpc\": \n");
         assertThat(next().at("/error/code").asInt()).isEqualTo(-32700);
         mcp.getOutputStream().close();
-        assertThat(mcp.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(mcp.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(mcp.exitValue()).isEqualTo(0);
     }
 

@@ -144,7 +144,7 @@ class PpeFrontEndsCliTest {
             assertThat(outcome.path("result").asText()).as(run.body()).isEqualTo("HELLO ANN!");
         } finally {
             serve.destroy(); // SIGTERM
-            assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
     }
 

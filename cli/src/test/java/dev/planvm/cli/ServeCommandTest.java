@@ -60,7 +60,7 @@ class ServeCommandTest {
             assertThat(outcome.path("result").asInt()).isEqualTo(2);
         } finally {
             serve.destroy(); // SIGTERM
-            assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(Files.readString(err)).contains("planvm serve: stopped");
         assertThat(Files.readString(dir.resolve("serve.out")))
@@ -89,7 +89,7 @@ class ServeCommandTest {
 
     private static String url(Path err) throws Exception {
         Pattern listening = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+)");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             Matcher m = listening.matcher(Files.exists(err) ? Files.readString(err) : "");
             if (m.find()) {

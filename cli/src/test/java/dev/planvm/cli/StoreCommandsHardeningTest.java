@@ -101,7 +101,7 @@ class StoreCommandsHardeningTest {
                     .contains(" running ");
 
             owner.destroyForcibly();
-            assertThat(owner.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(owner.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
             CliRun gone = planvm("runs");
             assertThat(gone.out().lines().skip(1))

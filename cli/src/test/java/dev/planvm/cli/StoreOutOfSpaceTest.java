@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fills and then frees; {@code planvm run} under a file-size limit ({@code ulimit -f}; HotSpot ignores
  * SIGXFSZ, so writes past it fail with EFBIG) that the test lifts afterwards.
  */
+@Tag("slow") // soak: a full tmpfs and a file-size limit in child JVMs (mvn -Pslow)
 class StoreOutOfSpaceTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -117,7 +119,7 @@ class StoreOutOfSpaceTest {
             assertThat(again.path("result").asInt()).isEqualTo(60);
         } finally {
             serve.destroy(); // SIGTERM
-            assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(Files.readString(err)).doesNotContain("\tat ").contains("planvm serve: stopped");
     }

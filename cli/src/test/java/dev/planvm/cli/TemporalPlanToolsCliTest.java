@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and a PPE script's imports (issue 27) with the plan, and each call runs as a child workflow whose id
  * the trace names and {@code show --temporal} prints.
  */
+@Tag("slow") // end to end on Temporal's test server; PlanToolsOnTemporalTest checks plan tools there (mvn -Pslow)
 class TemporalPlanToolsCliTest {
 
     @TempDir

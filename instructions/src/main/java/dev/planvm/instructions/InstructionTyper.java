@@ -242,6 +242,10 @@ final class InstructionTyper {
     private String unknownType(String type, JsonNode instruction) {
         String callIt = "{\"type\": \"calling\", \"parameters\": {\"tool_name\": \"" + type
                 + "\", \"tool_params\": {...}, \"output_vars\": [...]}}";
+        Optional<String> meant = Spelling.closest(type, TYPES);
+        if (meant.isPresent() && !knownTools.contains(type)) { // 'caling' with tool_params: a typo, not a tool
+            return "unknown instruction type '" + type + "': did you mean '" + meant.get() + "'?";
+        }
         if (knownTools.contains(type)
                 || looksLikeToolCall(instruction.path("parameters"))
                 || looksLikeToolCall(instruction)) {
@@ -253,10 +257,6 @@ final class InstructionTyper {
         if (type.equals("condition")) {
             return "unknown instruction type 'condition': branch with 'jmp' (condition_prompt, jump_if_true, jump_if_false); "
                     + "nested true_branch/false_branch instruction arrays are not supported";
-        }
-        Optional<String> meant = Spelling.closest(type, TYPES);
-        if (meant.isPresent()) {
-            return "unknown instruction type '" + type + "': did you mean '" + meant.get() + "'?";
         }
         return "unknown instruction type '" + type + "' (the types are " + String.join(", ", TYPES)
                 + "); to call a tool of that name, write " + callIt;

@@ -115,11 +115,19 @@ class CallTimeoutPrecedenceTest {
         }
     }
 
+    /**
+     * Every case for the Java tool and one for each other kind (each MCP case starts a server); every case of
+     * every kind with {@code mvn -Pslow} ({@code planvm.tests.full}).
+     */
     static Stream<Arguments> cases() {
         List<Arguments> all = new ArrayList<>();
         for (Kind kind : Kind.values()) {
             for (Case c : Case.values()) {
-                all.add(Arguments.of(kind, c));
+                if (kind == Kind.JAVA
+                        || c == Case.TOOL_TIMEOUT_OPTION_BEATS_THE_OWN
+                        || Boolean.getBoolean("planvm.tests.full")) {
+                    all.add(Arguments.of(kind, c));
+                }
             }
         }
         return all.stream();

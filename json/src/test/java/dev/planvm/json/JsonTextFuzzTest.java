@@ -8,37 +8,25 @@ import java.util.Optional;
 
 /**
  * {@link JsonText} reads LLM answers and tool outputs, which are untrusted: for any text it must
- * answer without an exception, in time linear in the text, with a container JSON can hold — and
- * the same answer as the obvious quadratic search ({@link JsonTextOracleTest.Oracle}). Under plain
- * {@code mvn test} this runs once per file in {@code JsonTextFuzzTestInputs}; with
- * {@code JAZZER_FUZZ=1} Jazzer mutates them (see bench/README.md, "Fuzzing").
+ * answer without an exception, with a container JSON can hold — and the same answer as the obvious
+ * quadratic search ({@link JsonTextOracleTest.Oracle}). Under plain {@code mvn test} this runs once per
+ * file in {@code JsonTextFuzzTestInputs}; with {@code JAZZER_FUZZ=1} Jazzer mutates them (see
+ * bench/README.md, "Fuzzing"), and an input that takes over 10 s (the fuzz profile's {@code -timeout}) is a
+ * finding. Linear time is {@link JsonTextLinearTest}'s: no wall clock here.
  *
  * <p>Input: bytes as UTF-8 text, or — when the first byte is 1 — as raw UTF-16 code units (two
  * bytes each, big-endian), so lone surrogates can be made.
  */
 class JsonTextFuzzTest {
 
-    /** Generous for a loaded machine: a linear scan of a fuzz input takes well under a millisecond. */
-    private static final long MAX_NANOS_PER_CHAR = 200_000;
-
-    private static final long MIN_NANOS = 1_000_000_000L;
     /** The oracle is quadratic: compare with it only on inputs short enough. */
     private static final int ORACLE_LIMIT = 1_000;
-
-    static {
-        JsonText.parse("warm up {\"classes\": [1, true, null, \"x\"]} first"); // class loading is not the search's time
-    }
 
     @FuzzTest(maxDuration = "30s")
     void any_text_is_searched_in_linear_time_and_agrees_with_the_obvious_search(byte[] bytes) {
         String text = text(bytes);
-        long start = System.nanoTime();
         Optional<JsonNode> parsed = JsonText.parse(text);
         Optional<JsonNode> object = JsonText.findObject(text).map(JsonNode.class::cast);
-        long took = System.nanoTime() - start;
-        if (took > Math.max(MIN_NANOS, MAX_NANOS_PER_CHAR * text.length())) {
-            throw new AssertionError("searching " + text.length() + " characters took " + took / 1_000_000 + " ms");
-        }
         parsed.ifPresent(JsonTextFuzzTest::check);
         object.ifPresent(JsonTextFuzzTest::check);
         if (object.isPresent() && !object.get().isObject()) {

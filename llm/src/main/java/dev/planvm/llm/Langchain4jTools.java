@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolMemoryId;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
 import dev.langchain4j.exception.ToolArgumentsException;
 import dev.langchain4j.exception.ToolExecutionException;
 import dev.langchain4j.internal.JsonSchemaElementUtils;
 import dev.langchain4j.invocation.InvocationContext;
+import dev.langchain4j.invocation.InvocationParameters;
 import dev.langchain4j.service.tool.DefaultToolExecutor;
 import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.planvm.json.JsonLimits;
@@ -23,6 +26,7 @@ import dev.planvm.tools.ToolException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,7 +58,8 @@ public final class Langchain4jTools {
     /**
      * The {@code @Tool} methods of {@code toolObject} (declared by its class), one tool each.
      *
-     * @throws IllegalArgumentException when it has none, or langchain4j refuses them (two with one name)
+     * @throws IllegalArgumentException when it has none, one has no argument names (compiled without {@code
+     *     -parameters} and no {@code @P(name = ...)}), or langchain4j refuses them (two with one name)
      */
     public static List<Tool> from(Object toolObject) {
         Objects.requireNonNull(toolObject, "toolObject");
@@ -62,6 +67,7 @@ public final class Langchain4jTools {
         List<ToolSpecification> specifications = new ArrayList<>();
         for (Method method : toolObject.getClass().getDeclaredMethods()) {
             if (method.isAnnotationPresent(dev.langchain4j.agent.tool.Tool.class)) {
+                requireParameterNames(method);
                 ToolSpecification specification = ToolSpecifications.toolSpecificationFrom(method);
                 specifications.add(specification);
                 tools.add(new MethodTool(toolObject, method, specification));
@@ -73,6 +79,34 @@ public final class Langchain4jTools {
         }
         ToolSpecifications.validateSpecifications(specifications);
         return List.copyOf(tools);
+    }
+
+    /**
+     * Refuses a method whose arguments would reach the plan as {@code arg0}, {@code arg1}: its class was compiled
+     * without {@code -parameters} and an argument has no {@code @P(name = ...)}. Found when the object is
+     * registered, not when a plan's call fails with {@code required property 'arg0' not found}.
+     */
+    private static void requireParameterNames(Method method) {
+        for (Parameter parameter : method.getParameters()) {
+            P described = parameter.getAnnotation(P.class);
+            boolean named = parameter.isNamePresent()
+                    || (described != null && !described.name().isEmpty());
+            if (!named && !passedByLangchain4j(parameter)) {
+                throw new IllegalArgumentException("@Tool method "
+                        + method.getDeclaringClass().getSimpleName() + "."
+                        + method.getName() + " has no argument names in its class file (a plan would have to call"
+                        + " them " + parameter.getName() + ", ...): compile it with -parameters (Maven:"
+                        + " <maven.compiler.parameters>true</maven.compiler.parameters>; Gradle:"
+                        + " options.compilerArgs << '-parameters') or name each argument with @P(name = \"...\")");
+            }
+        }
+    }
+
+    /** Arguments langchain4j fills itself, which are no params of the tool. */
+    private static boolean passedByLangchain4j(Parameter parameter) {
+        return parameter.isAnnotationPresent(ToolMemoryId.class)
+                || InvocationParameters.class.isAssignableFrom(parameter.getType())
+                || InvocationContext.class.isAssignableFrom(parameter.getType());
     }
 
     /** Whether {@code toolObject}'s class declares a langchain4j {@code @Tool} method. */

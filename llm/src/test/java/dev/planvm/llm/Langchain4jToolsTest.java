@@ -57,6 +57,14 @@ class Langchain4jToolsTest {
         }
     }
 
+    /** A tool class as javac compiles it without -parameters (as this module's tests are), with no @P names. */
+    static class Unnamed {
+        @dev.langchain4j.agent.tool.Tool("Greets someone")
+        public String greet(String who) {
+            return "hello " + who;
+        }
+    }
+
     private static Map<String, Tool> tools(Object object) {
         return Langchain4jTools.from(object).stream().collect(Collectors.toMap(Tool::name, Function.identity()));
     }
@@ -139,6 +147,15 @@ class Langchain4jToolsTest {
                 .isInstanceOfSatisfying(
                         ToolException.class, e -> assertThat(e.retriable()).isTrue())
                 .hasMessageContaining("warehouse unreachable");
+    }
+
+    @Test
+    void a_class_compiled_without_argument_names_is_refused_when_registered_saying_how_to_fix_it() {
+        assertThatThrownBy(() -> Langchain4jTools.from(new Unnamed()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("@Tool method Unnamed.greet has no argument names in its class file (a plan"
+                        + " would have to call them arg0, ...): compile it with -parameters")
+                .hasMessageEndingWith("or name each argument with @P(name = \"...\")");
     }
 
     @Test

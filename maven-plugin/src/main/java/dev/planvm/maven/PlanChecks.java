@@ -17,24 +17,36 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * What the goals do, apart from Maven: {@link #validate} loads every plan of a directory as
  * {@code planvm validate DIR} does, {@link #test} replays and compares them as {@code planvm test DIR}
- * does (with {@link RegressionRun}, the same code). Each reports its lines to a consumer (the build log)
- * and returns whether everything was right; the lines are the CLI's.
+ * does (with {@link RegressionRun}, the same code). Each reports its lines to a {@link Report} (the build log)
+ * and returns whether everything was right; the lines are the CLI's, errors at error level.
  */
 final class PlanChecks {
 
     private final Path dir;
-    private final Consumer<String> log;
+    private final Report log;
+
+    /** Where the lines of a report go, each at its level: the build log shows errors at {@code [ERROR]}. */
+    interface Report {
+        void info(String line);
+
+        default void warn(String line) {
+            info(line);
+        }
+
+        default void error(String line) {
+            info(line);
+        }
+    }
 
     /**
      * @param dir the directory of plans
-     * @param log where each line of the report goes
+     * @param log where each line of the report goes: errors and failing plans at error level, warnings at warn
      */
-    public PlanChecks(Path dir, Consumer<String> log) {
+    public PlanChecks(Path dir, Report log) {
         this.dir = dir;
         this.log = log;
     }
@@ -75,13 +87,15 @@ final class PlanChecks {
             LoadResult loaded = sources.load(plan);
             for (Diagnostic diagnostic : loaded.diagnostics()) {
                 String line = diagnostic.format(plan.toString());
-                log.accept(line);
                 if (diagnostic.isError()) {
+                    log.error(line);
                     errors.add(line);
+                } else {
+                    log.warn(line);
                 }
             }
             if (loaded.valid()) {
-                log.accept(plan + ": ok (" + loaded.plan().instructions().size() + " instructions)");
+                log.info(plan + ": ok (" + loaded.plan().instructions().size() + " instructions)");
             } else {
                 invalid++;
             }
@@ -124,11 +138,12 @@ final class PlanChecks {
                     .withTimeLimit(setup.planTimeout());
             for (Path plan : PlanDirectory.plans(dir, false)) {
                 RegressionResult result = regression.test(plan);
-                result.lines().forEach(log);
+                boolean failed = result.verdict() == RegressionResult.Verdict.FAILED;
+                result.lines().forEach(failed ? log::error : log::info);
                 results.add(result);
             }
         }
-        asks.forEach(ask -> log.accept("SKIP " + ask + " (an agent test: planvm test runs it)"));
+        asks.forEach(ask -> log.info("SKIP " + ask + " (an agent test: planvm test runs it)"));
         RegressionReport report = new RegressionReport(results);
         List<String> failures = new ArrayList<>();
         for (RegressionResult result : results) {

@@ -34,7 +34,22 @@ abstract class PlansMojo extends AbstractMojo {
             getLog().info("planvm:" + goal() + " skipped");
             return;
         }
-        PlanChecks checks = new PlanChecks(plansDirectory.toPath(), line -> getLog().info(line));
+        PlanChecks checks = new PlanChecks(plansDirectory.toPath(), new PlanChecks.Report() {
+            @Override
+            public void info(String line) {
+                getLog().info(line);
+            }
+
+            @Override
+            public void warn(String line) {
+                getLog().warn(line);
+            }
+
+            @Override
+            public void error(String line) {
+                getLog().error(line);
+            }
+        });
         String problem = checks.problem();
         if (problem != null) {
             throw new MojoExecutionException("planvm:" + goal() + ": " + problem);

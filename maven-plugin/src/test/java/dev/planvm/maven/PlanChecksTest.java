@@ -48,6 +48,35 @@ class PlanChecksTest {
     }
 
     @Test
+    void errors_and_failing_plans_go_to_the_log_at_error_level() throws IOException {
+        write("good.json", ANSWER_42);
+        write("bad.json", "[{\"seq_no\": 0, \"type\": \"jmp\", \"parameters\": {\"target_seq\": 9}}]");
+        write("good.expected.json", "{\"final_answer\": 41}");
+        List<String> levels = new ArrayList<>();
+        PlanChecks.Report report = new PlanChecks.Report() {
+            @Override
+            public void info(String line) {
+                levels.add("INFO " + line);
+            }
+
+            @Override
+            public void error(String line) {
+                levels.add("ERROR " + line);
+            }
+        };
+
+        new PlanChecks(dir, report).validate();
+        new PlanChecks(dir, report).test();
+
+        assertThat(levels)
+                .anySatisfy(line -> assertThat(line).startsWith("ERROR " + dir.resolve("bad.json") + ": seq_no 0 at"))
+                .anySatisfy(line ->
+                        assertThat(line).isEqualTo("INFO " + dir.resolve("good.json") + ": ok (1 instructions)"))
+                .anySatisfy(line -> assertThat(line).isEqualTo("ERROR FAIL " + dir.resolve("good.json")))
+                .noneSatisfy(line -> assertThat(line).startsWith("INFO " + dir.resolve("bad.json") + ": seq_no"));
+    }
+
+    @Test
     void test_replays_and_compares_as_planvm_test_does() throws IOException {
         write("right.json", ANSWER_42);
         write("right.expected.json", "{\"final_answer\": 42}");

@@ -116,7 +116,7 @@ class ApprovalAndShutdownTest {
                     .json()
                     .path("id")
                     .asText();
-            assertThat(first.gateReached.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(first.gateReached.await(60, TimeUnit.SECONDS)).isTrue();
             Thread opener = new Thread(() -> {
                 ServerFixture.sleep(200);
                 first.open();
@@ -152,7 +152,7 @@ class ApprovalAndShutdownTest {
                     .json()
                     .path("id")
                     .asText();
-            assertThat(fixture.gateReached.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(fixture.gateReached.await(60, TimeUnit.SECONDS)).isTrue();
             List<String> late = fixture.server.stop(Duration.ofMillis(200));
             assertThat(late).containsExactly(id);
             assertThat(fixture.runStore.summary(id).orElseThrow().state()).isEqualTo("interrupted");
@@ -167,7 +167,7 @@ class ApprovalAndShutdownTest {
     }
 
     private static JsonNode await(ServerFixture fixture, String id, String state) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         JsonNode run;
         do {
             run = fixture.get("/v1/runs/" + id).json();

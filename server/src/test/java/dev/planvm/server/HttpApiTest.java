@@ -416,7 +416,7 @@ class HttpApiTest {
     }
 
     private JsonNode awaitState(String id, String state) throws Exception {
-        long deadline = System.nanoTime() + 20_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         JsonNode run;
         do {
             run = fixture.get("/v1/runs/" + id).json();

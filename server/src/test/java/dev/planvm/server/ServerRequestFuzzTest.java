@@ -69,16 +69,11 @@ class ServerRequestFuzzTest {
         BugDetectors.allowNetworkConnections(
                 (host, port) -> port == server.port() && (host.equals("localhost") || host.startsWith("127.")));
         byte[] request = request(input, server.port());
-        long start = System.nanoTime();
         RawHttp.Answer answer;
         try {
             answer = RawHttp.exchange(server.port(), request);
-        } catch (java.net.SocketTimeoutException e) {
-            throw new AssertionError("no answer within 30 s to " + shown(request));
-        }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        if (millis > 10_000) {
-            throw new AssertionError("the answer took " + millis + " ms: " + shown(request));
+        } catch (java.net.SocketTimeoutException e) { // not hung: a deadline, no timing target
+            throw new AssertionError("no answer within 60 s to " + shown(request));
         }
         if (answer.status() == 500) { // an unexpected failure (505, 501: a protocol Jetty does not speak)
             throw new AssertionError("answered " + answer.status() + " " + answer.body() + " to " + shown(request));

@@ -67,7 +67,8 @@ class RetryTest {
         assertThat(workflowTime)
                 .as("two waits of 45 s, on the workflow's clock")
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(90));
-        assertThat(wall).as("skipped, not waited").isLessThan(Duration.ofSeconds(30));
+        // the waits add up to 90 s: a minute is a wide margin, not a timing target
+        assertThat(wall).as("skipped, not waited").isLessThan(Duration.ofSeconds(60));
         JsonNode attempts = response.trace().at("/steps/0/inputs/attempts");
         assertThat(attempts).hasSize(2);
         assertThat(attempts.get(0).get("waited_ms").asLong()).isEqualTo(45_000);

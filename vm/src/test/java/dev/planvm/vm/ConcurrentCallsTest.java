@@ -8,7 +8,6 @@ import dev.planvm.instructions.Plan;
 import dev.planvm.tools.CallContext;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.run.RunResult;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -65,12 +64,9 @@ class ConcurrentCallsTest {
     @Test
     void independent_calls_overlap_and_the_dependent_one_waits_for_them() {
         PlanVm vm = PlanVm.builder().tool(slow("search", 150, false)).build();
-        long start = System.nanoTime();
         RunResult result = run(vm, FAN_IN);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(result.finalAnswer().asText()).isEqualTo("search(search(a)+search(b)+search(c))");
-        assertThat(maxRunning).hasValue(3);
-        assertThat(took).isLessThan(Duration.ofMillis(550)); // sequential: 4 x 150 ms = 600 ms
+        assertThat(maxRunning).as("calls running at once").hasValue(3);
         assertThat(order.indexOf("start 3"))
                 .isGreaterThan(order.lastIndexOf("end 2"))
                 .isGreaterThan(order.indexOf("end 0"));

@@ -1,6 +1,7 @@
 package dev.planvm.vm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -10,6 +11,7 @@ import dev.planvm.tools.CallContext;
 import dev.planvm.tools.TokenCount;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.run.RunResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,7 +79,7 @@ class EarlyStartsTest {
         early.arrived(instructions.get(0));
         early.arrived(instructions.get(1));
         early.arrived(instructions.get(2));
-        assertThat(searched.await(5, TimeUnit.SECONDS))
+        assertThat(searched.await(60, TimeUnit.SECONDS))
                 .as("both searches ran before the plan was complete")
                 .isTrue();
         early.arrived(instructions.get(3));
@@ -113,7 +115,7 @@ class EarlyStartsTest {
             RunSession session = scheduled.session(RunMode.live());
             EarlyStarts early = session.startEarly(inputs);
             plan.instructions().forEach(early::arrived);
-            assertThat(searched.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(searched.await(60, TimeUnit.SECONDS)).isTrue();
             early.finish();
 
             assertThat(tags).as("tags of the calls the scheduler started").containsExactly(1, 2);
@@ -177,13 +179,11 @@ class EarlyStartsTest {
                 + "\"tool_params\": {\"q\": \"x\"}, \"output_vars\": \"a\"}}]");
         Plan plan = vm.loader().load(json.toString(), "hostile.json").planOrThrow();
         EarlyStarts early = vm.session(RunMode.live()).startEarly(Map.of());
-        long start = System.nanoTime();
 
-        plan.instructions().forEach(early::arrived);
+        // not hung (rendering the doubling texts would never end): a deadline, no timing target
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> plan.instructions().forEach(early::arrived));
 
-        assertThat((System.nanoTime() - start) / 1_000_000)
-                .as("ms to take in 5,001 instructions")
-                .isLessThan(3_000);
         assertThat(early.calls())
                 .as("only the first 1,000 instructions are considered")
                 .isEmpty();
@@ -214,7 +214,7 @@ class EarlyStartsTest {
         RunSession session = vm.session(RunMode.live());
         EarlyStarts early = session.startEarly(Map.of("subject", TextNode.valueOf("MySQL")));
         plan.instructions().forEach(early::arrived);
-        assertThat(searched.await(5, TimeUnit.SECONDS))
+        assertThat(searched.await(60, TimeUnit.SECONDS))
                 .as("seq_no 2 started once seq_no 1 answered")
                 .isTrue();
         early.finish();

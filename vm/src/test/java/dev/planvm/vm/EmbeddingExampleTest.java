@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Java examples of the README and of docs/guides/java.md: their code is the body of
  * {@link #example(Path, PrintStream)} (between the markers: the README shows its first part, the page all of it),
- * compiled and run here, and the README and the page must show exactly that code.
+ * compiled and run here, and the README and the page must show exactly that code; the page's example is also
+ * compiled as shown, imports and all, by the CLI's DocsExamplesTest.
  */
 class EmbeddingExampleTest {
 
@@ -83,6 +85,23 @@ class EmbeddingExampleTest {
                 .reduce("", (a, b) -> a + b + "\n");
         String page = Files.readString(Path.of("../docs/guides/java.md"));
         assertThat(normalize(page)).contains(normalize(code));
+    }
+
+    @Test
+    void the_readme_shows_imports_the_compiled_page_example_has() throws IOException {
+        List<String> readme = imports(Files.readString(Path.of("../README.md")));
+        String page = Files.readString(Path.of("../docs/guides/java.md"));
+        List<String> compiled = imports(page.substring(page.indexOf("## A tool, a run and a durable run")));
+        assertThat(readme).isNotEmpty().isSubsetOf(compiled);
+    }
+
+    /** The import lines of the first {@code java} block of {@code text}. */
+    private static List<String> imports(String text) {
+        return text.substring(text.indexOf("```java\n") + 8)
+                .lines()
+                .takeWhile(line -> !line.startsWith("```"))
+                .filter(line -> line.startsWith("import "))
+                .toList();
     }
 
     private static String source() throws IOException {

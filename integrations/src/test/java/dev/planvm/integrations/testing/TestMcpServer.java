@@ -39,7 +39,8 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>{@code looping}: a params schema with a {@code $ref} cycle, which planvm refuses;</li>
  *   <li>{@code bad name}: a name no plan can call.</li>
  * </ul>
- * Options: {@code --start-delay-ms N} (sleep before serving), {@code --lookup-delay-ms N}, {@code --marker FILE},
+ * Options: {@code --start-delay-ms N} (sleep before serving), {@code --rendezvous DIR/N} (serve only once N
+ * servers are starting at once: {@link #rendezvous}), {@code --lookup-delay-ms N}, {@code --marker FILE},
  * {@code --started FILE} (created when the server starts), {@code --log FILE} (a line {@code TOOL KEY} appended
  * when a call of {@code lookup}, {@code write}, {@code echo} or {@code fail} arrives), {@code --report-peak true}
  * ({@code lookup} also answers {@code peak}: the most lookups this server has run at once so far).
@@ -79,11 +80,21 @@ public final class TestMcpServer {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        java.util.List<String> rest = new java.util.ArrayList<>(java.util.List.of(args));
+        int meet = rest.indexOf("--rendezvous");
+        Path rendezvous = null;
+        if (meet >= 0) {
+            rendezvous = Path.of(rest.get(meet + 1));
+            rest.subList(meet, meet + 2).clear();
+        }
+        Options options = Options.parse(rest.toArray(String[]::new));
         if (options.started() != null) {
             Files.writeString(options.started(), "started");
         }
         Thread.sleep(options.startDelayMs());
+        if (rendezvous != null) {
+            rendezvous(rendezvous);
+        }
         System.err.println("test MCP server starting");
         InputStream in = new FilterInputStream(System.in) {
             @Override
@@ -104,6 +115,27 @@ public final class TestMcpServer {
                 .tools(tools(options))
                 .build();
         Thread.currentThread().join();
+    }
+
+    /**
+     * {@code --rendezvous DIR/N}: the server serves only once N servers given the same DIR are starting at once
+     * (each leaves a file in DIR); a server started after another was ready never serves (given up after a
+     * minute). Proves that a client starts its servers together, with no clock.
+     */
+    private static void rendezvous(Path spec) throws Exception {
+        Path dir = spec.getParent();
+        int count = Integer.parseInt(spec.getFileName().toString());
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(Long.toString(ProcessHandle.current().pid())), "here");
+        for (int i = 0; i < 6_000; i++) {
+            try (java.util.stream.Stream<Path> here = Files.list(dir)) {
+                if (here.count() >= count) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        Runtime.getRuntime().halt(3);
     }
 
     /** A Streamable HTTP server on 127.0.0.1 (an ephemeral port); close it when done. */

@@ -145,6 +145,35 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return enqueue((exchange, request) -> stream(exchange, request, copy, gap));
     }
 
+    /**
+     * Next, stream {@code pieces} one at a time: each piece after the first is sent only once {@code delivered}
+     * gets a permit (the client saw the piece before); without one in a minute the connection is dropped. A
+     * client that holds the pieces back until the answer ends never gets the answer.
+     */
+    public FakeOpenAiServer replyStreamedStepwise(List<String> pieces, java.util.concurrent.Semaphore delivered) {
+        List<String> copy = List.copyOf(pieces);
+        return enqueue((exchange, request) -> {
+            startEvents(exchange);
+            try (OutputStream out = exchange.getResponseBody()) {
+                event(out, chunk(request, "", null).toString());
+                for (int i = 0; i < copy.size(); i++) {
+                    if (i > 0 && !delivered.tryAcquire(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                        return; // not hung: the piece before never reached the client
+                    }
+                    event(out, chunk(request, copy.get(i), null).toString());
+                }
+                event(out, chunk(request, null, "stop").toString());
+                ObjectNode usage = chunk(request, null, null);
+                usage.putArray("choices");
+                usage.set("usage", usage());
+                event(out, usage.toString());
+                event(out, "[DONE]");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
     /** Next, stream {@code content} in pieces of {@code pieceLength} characters, {@code gap} apart. */
     public FakeOpenAiServer replyStreamed(String content, int pieceLength, Duration gap) {
         List<String> pieces = new java.util.ArrayList<>();

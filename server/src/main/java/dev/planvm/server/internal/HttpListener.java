@@ -2,20 +2,20 @@ package dev.planvm.server.internal;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * One Jetty HTTP/1.1 listener, bounded for untrusted clients the same way on every JDK: request heads are
  * parsed without a thread (a slow client holds a connection, not a thread); at most {@link
  * Limits#maxConnections} connections (beyond, new ones wait in the OS's accept queue); at most {@link
- * Limits#maxThreads} threads, with a bounded queue of work; a request head must arrive within {@link
+ * Limits#maxThreads} threads, whose queue of work the connection cap bounds; a request head must arrive within {@link
  * Limits#headerTimeout} ({@link HeaderDeadline}); a quiet connection ends after {@link Limits#idleTimeout};
  * heads of at most {@link Limits#maxHeaderBytes}; Jetty's own error answers are {@link ErrorAnswers} (no
  * stack trace, no version).
@@ -58,11 +58,13 @@ public final class HttpListener {
      */
     public static HttpListener start(String bind, int port, Limits limits, String threadName, Handler handler)
             throws IOException {
+        // Jetty's own growable queue: a bounded one makes Jetty warn at every start (a job it cannot queue is
+        // lost); the work it holds is bounded by the connection cap below, not by the queue.
         QueuedThreadPool pool = new QueuedThreadPool(
                 limits.maxThreads(),
                 Math.min(4, limits.maxThreads()),
                 60_000,
-                new ArrayBlockingQueue<>(Math.max(64, limits.maxConnections())));
+                BlockingArrayQueue.newInstance(64, Integer.MAX_VALUE));
         pool.setName(threadName);
         pool.setDaemon(true);
         pool.setReservedThreads(0);

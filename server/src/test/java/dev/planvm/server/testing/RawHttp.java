@@ -36,7 +36,7 @@ public final class RawHttp {
     /** Sends these bytes as they are, then the end of input, and reads the answer until the server closes (at most 30 s). */
     public static Answer exchange(int port, byte[] request) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            socket.setSoTimeout(30_000);
+            socket.setSoTimeout(60_000); // not hung: no timing target
             OutputStream out = socket.getOutputStream();
             out.write(request);
             out.flush();

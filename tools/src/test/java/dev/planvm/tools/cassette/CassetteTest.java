@@ -15,7 +15,10 @@ import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.chain.CallChain;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -194,11 +197,21 @@ class CassetteTest {
     void replay_timing_waits_the_recorded_duration() {
         String slow = """
                 {"format": "planvm-cassette/1", "interactions": [
-                  {"type": "tool", "tool": "t", "params": {}, "output": 1, "duration_ms": 150}]}""";
-        CassettePlayer timed = new CassettePlayer(Cassette.fromJson(json(slow), "c"), true);
-        long start = System.nanoTime();
+                  {"type": "tool", "tool": "t", "params": {}, "output": 1, "duration_ms": 40000},
+                  {"type": "tool", "tool": "t", "params": {}, "output": 2, "duration_ms": 0}]}""";
+        List<Duration> waits = new ArrayList<>();
+        CassettePlayer timed =
+                new CassettePlayer(Cassette.fromJson(json(slow), "c"), true, Redactor.none(), Set.of(), waits::add);
+        long before = System.nanoTime();
         replay(timed, new Call.ToolCall("t", json("{}"), CallContext.of(0)));
-        assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(150);
+        Duration around = Duration.ofNanos(System.nanoTime() - before);
+        replay(timed, new Call.ToolCall("t", json("{}"), CallContext.of(1)));
+        // the recorded 40 s less the moment the replay took to get there (no wall-clock bound); nothing for 0 ms
+        assertThat(waits)
+                .singleElement()
+                .satisfies(wait -> assertThat(wait)
+                        .isGreaterThanOrEqualTo(Duration.ofSeconds(40).minus(around))
+                        .isLessThanOrEqualTo(Duration.ofSeconds(40)));
     }
 
     @Test

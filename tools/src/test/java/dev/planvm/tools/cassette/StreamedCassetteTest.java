@@ -14,8 +14,10 @@ import dev.planvm.tools.ToolException;
 import dev.planvm.tools.call.Call;
 import dev.planvm.tools.call.CallInterceptor;
 import dev.planvm.tools.chain.CallChain;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What a cassette keeps besides answers: streamed pieces with their timing, tokens, and (when asked) failures. */
@@ -110,19 +112,33 @@ class StreamedCassetteTest {
     void replay_reports_the_pieces_at_their_recorded_pace_with_timing_and_at_once_without() {
         Cassette cassette = Cassette.fromJson(json("""
                 {"format": "planvm-cassette/1", "interactions": [
-                  {"type": "tool", "tool": "planvm:planner", "params": {"goal": "g"}, "output": "[1,2]", "duration_ms": 300,
-                   "chunks": [{"text": "[1,", "at_ms": 0}, {"text": "2]", "at_ms": 250}], "tokens": {"prompt": 40, "completion": 3}}]}"""), "c.json");
+                  {"type": "tool", "tool": "planvm:planner", "params": {"goal": "g"}, "output": "[1,2]", "duration_ms": 30000,
+                   "chunks": [{"text": "[1,", "at_ms": 0}, {"text": "2]", "at_ms": 25000}], "tokens": {"prompt": 40, "completion": 3}}]}"""), "c.json");
         Seen timed = new Seen();
         Seen fast = new Seen();
+        List<Duration> timedWaits = new ArrayList<>();
+        List<Duration> fastWaits = new ArrayList<>();
 
-        JsonNode answer = replay(new CassettePlayer(cassette, true), planner(timed));
-        replay(new CassettePlayer(cassette, false), planner(fast));
+        long before = System.nanoTime();
+        JsonNode answer =
+                replay(new CassettePlayer(cassette, true, Redactor.none(), Set.of(), timedWaits::add), planner(timed));
+        Duration around = Duration.ofNanos(System.nanoTime() - before);
+        replay(new CassettePlayer(cassette, false, Redactor.none(), Set.of(), fastWaits::add), planner(fast));
 
         assertThat(answer.asText()).isEqualTo("[1,2]");
         assertThat(timed.pieces).containsExactly("[1,", "2]");
-        assertThat(timed.at.get(1) - timed.at.get(0)).isGreaterThanOrEqualTo(240);
+        // the second piece at its recorded 25 s, the answer at 30 s (measured from the call's start: the
+        // moment the replay itself took is not waited again; the sleeper records, it does not sleep)
+        assertThat(timedWaits).hasSize(2);
+        assertThat(timedWaits.get(0))
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(25).minus(around))
+                .isLessThanOrEqualTo(Duration.ofSeconds(25));
+        assertThat(timedWaits.get(1))
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(30).minus(around))
+                .isLessThanOrEqualTo(Duration.ofSeconds(30));
         assertThat(timed.tokens).containsExactly(new TokenCount(40, 3));
-        assertThat(fast.at.get(1) - fast.at.get(0)).isLessThan(100);
+        assertThat(fastWaits).as("without timing nothing waits").isEmpty();
+        assertThat(fast.pieces).containsExactly("[1,", "2]");
         assertThat(fast.streams).isEqualTo(1);
     }
 

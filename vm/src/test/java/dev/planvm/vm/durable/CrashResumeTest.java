@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kill may run again (at-least-once, like Temporal activities). {@code -Dplanvm.crash.runs=N}
  * runs more (default 50).
  */
+@Tag("slow") // crash: 50 child JVMs killed with SIGKILL (mvn -Pslow)
 class CrashResumeTest {
 
     @TempDir
@@ -72,7 +74,7 @@ class CrashResumeTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("child-" + n + ".out").toFile())
                 .start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (child.isAlive() && !Files.exists(log) && System.nanoTime() < deadline) {
             Thread.sleep(2);
         }

@@ -69,20 +69,20 @@ class TimeoutLinkTest {
     void a_slow_attempt_times_out_as_retriable_is_interrupted_and_the_retry_answers() {
         AtomicInteger calls = new AtomicInteger();
         AtomicBoolean interrupted = new AtomicBoolean();
-        Tool slow = slowOnce("slow", Duration.ofSeconds(5), calls, interrupted);
+        Tool slow = slowOnce("slow", Duration.ofSeconds(120), calls, interrupted);
         RetrySettings settings = timeout(
                 new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)), Duration.ofMillis(100), Map.of());
-        long start = System.nanoTime();
         assertThat(chain(List.of(slow), settings, Map.of())
                         .execute(call("slow"))
                         .asText())
                 .isEqualTo("fast");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
-        assertThat(calls).hasValue(2);
+        assertThat(calls)
+                .as("the first attempt was not waited for: the retry answered")
+                .hasValue(2);
         assertThat(log.take(call("slow")))
                 .singleElement()
                 .satisfies(a -> assertThat(a.failure().getMessage()).isEqualTo("the call timed out after 0.1 s"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // not hung: no timing target
         while (!interrupted.get() && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
@@ -158,7 +158,7 @@ class TimeoutLinkTest {
                 chain(List.of(busy), timeout(RetryPolicy.NONE, Duration.ofMillis(1000), Map.of()), Map.of("busy", 1));
         Thread first = new Thread(() -> chain.execute(call("busy")));
         first.start();
-        assertThat(firstInside.await(2, TimeUnit.SECONDS)).isTrue();
+        assertThat(firstInside.await(60, TimeUnit.SECONDS)).isTrue();
         long start = System.nanoTime();
         assertThat(chain.execute(call("busy")).asText()).isEqualTo("done");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(1000));
