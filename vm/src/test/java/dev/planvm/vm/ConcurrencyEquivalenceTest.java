@@ -121,9 +121,8 @@ class ConcurrencyEquivalenceTest {
         assertThat(maps).as("plans with a for_each step").isGreaterThan(CASES / 10);
         assertThat(planToolPlans).as("plans calling plan tools").isGreaterThan(CASES / 10);
         assertThat(used).as("early answers used").isGreaterThan(CASES / 10).isLessThanOrEqualTo(startedEarly);
-        assertThat(refused.get())
-                .as("calls refused for load: storms in concurrent runs")
-                .isGreaterThan(CASES / 100);
+        // how many calls the services refuse here depends on how the calls overlap, which the machine's load
+        // decides: the storms are made certain by a_storm_of_refusals_over_wide_maps_ends_as_the_sequential_run
     }
 
     @Test
