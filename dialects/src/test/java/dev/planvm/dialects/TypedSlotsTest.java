@@ -122,7 +122,7 @@ class TypedSlotsTest {
     }
 
     @Test
-    void a_stackvm_plan_is_not_fitted_a_list_for_a_typed_param_fails_as_before() {
+    void a_stackvm_plan_is_not_fitted_a_list_for_a_typed_param_and_is_refused() {
         PlanVm vm = vm();
         Plan plan = vm.loader()
                 .load(
@@ -130,8 +130,10 @@ class TypedSlotsTest {
                                 + " \"tool_params\": {\"city\": [\"Oslo\"]}, \"output_vars\": \"final_answer\"}}]",
                         "plain.json")
                 .planOrThrow();
-        RunResult result = vm.run(plan, Map.of());
-        assertThat(result.error().message()).contains("params do not fit the schema of tool 'weather'");
+        // params written out that cannot fit are refused before the run, as planvm validate refuses them
+        assertThatThrownBy(() -> vm.run(plan, Map.of()))
+                .isInstanceOf(PlanRejectedException.class)
+                .hasMessageContaining("params do not fit the schema of tool 'weather': /city array found");
         assertThat(received).isEmpty();
     }
 

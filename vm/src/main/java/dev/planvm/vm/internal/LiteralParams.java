@@ -34,7 +34,7 @@ final class LiteralParams {
             return List.of();
         }
         List<Diagnostic> problems = new ArrayList<>();
-        for (String problem : problems(tool, calling.params())) {
+        for (String problem : problems(tool, slotsFitted(calling, tool))) {
             problems.add(Diagnostic.error(
                     calling.seqNo(),
                     calling.header().pointer() + "/parameters",
@@ -43,7 +43,27 @@ final class LiteralParams {
         return problems;
     }
 
+    /**
+     * The params as the tool gets them: seed 000's slots ({@link Calling#slots()}) fitted to its schema as a call
+     * fits them. A slot of another number of values than its param takes is not a misfit here: the run's preflight
+     * names the slot and the schema ({@code Preflight.slotProblems}).
+     */
+    private static ValueTemplate slotsFitted(Calling calling, Tool tool) {
+        if (!calling.slots() || !(calling.params() instanceof ValueTemplate.Constant constant)) {
+            return calling.params();
+        }
+        try {
+            return new ValueTemplate.Constant(
+                    JsonSchemas.fitSlots(calling.tool(), tool.paramsSchema(), constant.value()));
+        } catch (ToolException slotOfManyValues) {
+            return null;
+        }
+    }
+
     private List<String> problems(Tool tool, ValueTemplate params) {
+        if (params == null) {
+            return List.of();
+        }
         JsonNode schema = tool.paramsSchema();
         if (params instanceof ValueTemplate.Constant constant && PersonTools.isBuiltIn(tool)) {
             try { // the built-ins say what is wrong better than their schema can

@@ -70,7 +70,12 @@ final class Replay {
         if (plan == null) {
             return "planvm cannot load the compiled plan: " + first(loaded.diagnostics());
         }
-        RunResult result = vm.run(plan, inputs, RunMode.live());
+        RunResult result;
+        try {
+            result = vm.run(plan, inputs, RunMode.live());
+        } catch (dev.planvm.vm.PlanRejectedException refused) {
+            return "planvm refuses it before it runs: " + shorten(refused.getMessage());
+        }
         List<Map<String, Object>> sent = llm.exchanges();
         List<JsonNode> expected = recording.requests();
         for (int i = 0; i < Math.min(sent.size(), expected.size()); i++) {
