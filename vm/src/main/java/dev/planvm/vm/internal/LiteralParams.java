@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * What is known of a call's params before anything runs: params written out in full (no {@code ${...}} in
  * them) are checked against the params schema of the tool they go to, and params with references at least name
- * every property the schema requires. A call with {@code for_each} is checked per element when it runs. One
+ * every property the schema requires. A call with {@code for_each} is checked per element when it runs, and a call
+ * with {@code on_error} when it is made: its handler takes a misfit as any other failure of the call. One
  * object per check of a plan (it keeps the schemas it compiled).
  */
 final class LiteralParams {
@@ -30,8 +31,8 @@ final class LiteralParams {
 
     /** An error for each way {@code calling}'s params cannot fit {@code tool}'s params schema. */
     List<Diagnostic> check(Calling calling, Tool tool) {
-        if (calling.forEach() != null) {
-            return List.of();
+        if (calling.forEach() != null || calling.onError() != null) {
+            return List.of(); // an on_error handles the misfit as any failure of the call (an Idyll block's way)
         }
         List<Diagnostic> problems = new ArrayList<>();
         for (String problem : problems(tool, slotsFitted(calling, tool))) {
