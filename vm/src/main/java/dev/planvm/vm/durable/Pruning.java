@@ -31,7 +31,7 @@ final class Pruning {
             boolean old = cutoff != null && Instant.parse(run[1]).isBefore(cutoff);
             boolean beyond = keep != null && i >= keep;
             boolean busy =
-                    run[2] != null && RunStore.live(run[0], run[2], run[3] == null ? null : Long.parseLong(run[3]));
+                    run[2] != null && RunOwnership.live(run[0], run[2], run[3] == null ? null : Long.parseLong(run[3]));
             if ((old || beyond) && !busy) {
                 db.transaction(() -> {
                     db.update("DELETE FROM steps WHERE run_id = ?", run[0]);

@@ -40,8 +40,8 @@ final class RunReader {
                 "SELECT step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
                         + "trace_json, session, committed_at FROM steps WHERE run_id = ? ORDER BY step_index",
                 rs -> {
-                    JsonNode writes = blobs.internalize(RunStore.parse(rs.getString(6)));
-                    ObjectNode trace = (ObjectNode) RunStore.parse(rs.getString(8));
+                    JsonNode writes = blobs.internalize(StoreJson.parse(rs.getString(6)));
+                    ObjectNode trace = (ObjectNode) StoreJson.parse(rs.getString(8));
                     trace.set("inputs", blobs.internalize(trace.path("inputs")));
                     if (!trace.has("writes")) {
                         trace.set("writes", writes);
@@ -53,7 +53,7 @@ final class RunReader {
                             rs.getString(4),
                             rs.getInt(5),
                             writes,
-                            CallsJson.read(RunStore.parse(rs.getString(7)), rs.getInt(2)),
+                            CallsJson.read(StoreJson.parse(rs.getString(7)), rs.getInt(2)),
                             trace,
                             rs.getInt(9),
                             rs.getString(10));
@@ -68,8 +68,8 @@ final class RunReader {
                                 rs.getString(1),
                                 rs.getString(2),
                                 rs.getString(3),
-                                RunStore.parse(rs.getString(4)),
-                                inputs(RunStore.parse(rs.getString(5))),
+                                StoreJson.parse(rs.getString(4)),
+                                inputs(StoreJson.parse(rs.getString(5))),
                                 rs.getString(6),
                                 RunStatus.ofLabel(rs.getString(7)),
                                 rs.getString(8),
@@ -77,14 +77,14 @@ final class RunReader {
                                 rs.getString(10),
                                 rs.getString(11),
                                 rs.getInt(12),
-                                RunStore.parse(rs.getString(13)),
-                                RunStore.parse(rs.getString(14)),
+                                StoreJson.parse(rs.getString(13)),
+                                StoreJson.parse(rs.getString(14)),
                                 steps,
-                                OptionsJson.read(RunStore.parse(rs.getString(15)))
-                                        .withClock(RunClock.fromJson(RunStore.parse(rs.getString(16)))
+                                OptionsJson.read(StoreJson.parse(rs.getString(15)))
+                                        .withClock(RunClock.fromJson(StoreJson.parse(rs.getString(16)))
                                                 .orElse(null)),
                                 asked,
-                                OptionsJson.readLines(RunStore.parse(rs.getString(17)))),
+                                OptionsJson.readLines(StoreJson.parse(rs.getString(17)))),
                         id)
                 .get(0));
     }
@@ -118,7 +118,7 @@ final class RunReader {
                 rs.getInt(6),
                 rs.getString(7),
                 rs.getString(8) != null
-                        && RunStore.live(
+                        && RunOwnership.live(
                                 rs.getString(1), rs.getString(8), rs.getObject(9) == null ? null : rs.getLong(9)));
     }
 

@@ -1,25 +1,17 @@
 package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
-import dev.planvm.json.JsonLimits;
-import dev.planvm.json.JsonMappers;
 import dev.planvm.tools.Redactor;
 import dev.planvm.tools.approval.Approvals;
-import dev.planvm.tools.approval.SleepRequired;
 import dev.planvm.tools.call.Call;
-import dev.planvm.vm.run.RunError;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,8 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Durable runs in an embedded SQLite database (WAL journal): a run, its plan and inputs, and one
@@ -100,31 +90,31 @@ public final class RunStore implements AutoCloseable {
         }
     }
 
-    private static final ObjectMapper MAPPER = JsonMappers.mapper(JsonLimits.STORE);
-
-    /**
-     * The runs this process works on now (created or claimed, until their session ends): a run this
-     * process owns but no longer works on is not live, and two claims in one process exclude each other.
-     */
-    private static final Set<String> ACTIVE = ConcurrentHashMap.newKeySet();
-
     private final StoreDatabase db;
+    private final StoreJson json;
     private final Blobs blobs;
+    private final RunOwnership ownership;
+    private final RunRows runs;
+    private final ChildRunRows children;
+    private final StepRows steps;
     private final ApprovalRows approvals;
     private final WaitRows waits;
     private final RunReader reader;
     private final PlanToolRows planTools;
-    private final Redactor redactor;
     private final Settings settings;
 
     private RunStore(StoreDatabase db, Redactor redactor, Settings settings) {
         this.db = db;
+        this.json = new StoreJson(redactor);
         this.blobs = new Blobs(db);
+        this.ownership = new RunOwnership(db, settings.lease());
+        this.runs = new RunRows(db, json, ownership);
         this.planTools = new PlanToolRows(db, blobs);
         this.approvals = new ApprovalRows(db);
         this.waits = new WaitRows(db);
         this.reader = new RunReader(db, blobs, approvals);
-        this.redactor = redactor;
+        this.children = new ChildRunRows(db, json, reader);
+        this.steps = new StepRows(db, blobs, json, settings.maxRunBytes());
         this.settings = settings;
     }
 
@@ -190,40 +180,7 @@ public final class RunStore implements AutoCloseable {
             String callerRun,
             Integer callerSeq,
             Integer callerStep) {
-        String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        String planJson = json(plan.document());
-        String inputsJson = json(MAPPER.valueToTree(inputs));
-        String optionsJson = Blobs.write(OptionsJson.write(options));
-        String clockJson =
-                options.clock() == null ? null : Blobs.write(options.clock().toJson());
-        String linesJson =
-                plan.sourceLines().isEmpty() ? null : Blobs.write(OptionsJson.writeLines(plan.sourceLines()));
-        db.update(
-                "INSERT INTO runs (id, plan_source, plan_digest, plan_json, inputs_json, mode, status, parent_run, from_seq, "
-                        + "started_at, sessions, owner, owned_since, lease_until, stored_bytes, options_json, clock_json, "
-                        + "source_lines_json, caller_run, caller_seq, caller_step) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                id,
-                plan.source(),
-                plan.digest(),
-                planJson,
-                inputsJson,
-                mode,
-                parentRun,
-                fromSeq,
-                now(),
-                Owner.CURRENT.toString(),
-                now(),
-                leaseUntil(),
-                planJson.length() + inputsJson.length(),
-                optionsJson,
-                clockJson,
-                linesJson,
-                callerRun,
-                callerSeq,
-                callerStep);
-        ACTIVE.add(id);
-        return id;
+        return runs.create(plan, inputs, mode, parentRun, fromSeq, options, callerRun, callerSeq, callerStep);
     }
 
     /** Keeps the plan tools run {@code runId} starts with, by content ({@link PlanToolRows}). */
@@ -269,19 +226,7 @@ public final class RunStore implements AutoCloseable {
      */
     public synchronized Optional<String> unusedChild(
             String callerRun, int callerSeq, int committedSteps, Map<String, JsonNode> inputs, Set<String> taken) {
-        String wanted = json(MAPPER.valueToTree(inputs)); // as stored: redacted, large values as blobs
-        return db
-                .query(
-                        "SELECT id, inputs_json FROM runs WHERE caller_run = ? AND caller_seq = ? "
-                                + "AND status = 'succeeded' AND caller_step > ? ORDER BY started_at, rowid",
-                        rs -> Map.entry(rs.getString(1), rs.getString(2)),
-                        callerRun,
-                        callerSeq,
-                        committedSteps)
-                .stream()
-                .filter(row -> !taken.contains(row.getKey()) && wanted.equals(row.getValue()))
-                .map(Map.Entry::getKey)
-                .findFirst();
+        return children.unusedChild(callerRun, callerSeq, committedSteps, inputs, taken);
     }
 
     /**
@@ -302,26 +247,12 @@ public final class RunStore implements AutoCloseable {
 
     /** The run whose plan-tool call started run {@code id} (its exact id), when it is a child run. */
     public synchronized Optional<Caller> caller(String id) {
-        return db
-                .query(
-                        "SELECT caller_run, caller_seq FROM runs WHERE id = ? AND caller_run IS NOT NULL",
-                        rs -> new Caller(rs.getString(1), rs.getInt(2)),
-                        id)
-                .stream()
-                .findFirst();
+        return children.caller(id);
     }
 
     /** The child runs that calls of run {@code id} started, in the order they started. */
     public synchronized List<ChildRun> children(String id) {
-        List<String[]> rows = db.query(
-                "SELECT id, caller_seq FROM runs WHERE caller_run = ? ORDER BY started_at, rowid",
-                rs -> new String[] {rs.getString(1), rs.getString(2)},
-                id);
-        List<ChildRun> children = new ArrayList<>();
-        for (String[] row : rows) {
-            reader.summary(row[0]).ifPresent(summary -> children.add(new ChildRun(Integer.parseInt(row[1]), summary)));
-        }
-        return children;
+        return children.children(id);
     }
 
     /**
@@ -329,22 +260,12 @@ public final class RunStore implements AutoCloseable {
      * {@code running}) or waits (the newest such), which a resume, approval or answer of the caller continues.
      */
     synchronized Optional<String> interruptedChild(String callerRun, int callerSeq) {
-        return db
-                .query(
-                        "SELECT id FROM runs WHERE caller_run = ? AND caller_seq = ? "
-                                + "AND status IN ('running', 'waiting') "
-                                + "ORDER BY started_at DESC, rowid DESC",
-                        rs -> rs.getString(1),
-                        callerRun,
-                        callerSeq)
-                .stream()
-                .findFirst();
+        return children.interruptedChild(callerRun, callerSeq);
     }
 
     /** Stores {@code clock} as run {@code id}'s clock when it has none (a run stored by an earlier version). */
     public synchronized void keepClock(String id, RunClock clock) {
-        db.update(
-                "UPDATE runs SET clock_json = ? WHERE id = ? AND clock_json IS NULL", Blobs.write(clock.toJson()), id);
+        runs.keepClock(id, clock);
     }
 
     /**
@@ -355,72 +276,12 @@ public final class RunStore implements AutoCloseable {
      * once, one wins.
      */
     public synchronized int claim(String id, boolean force) {
-        Map<String, Object> row = db
-                .query(
-                        "SELECT owner, lease_until, owned_since, status FROM runs WHERE id = ?",
-                        rs -> {
-                            Map<String, Object> r = new LinkedHashMap<>();
-                            r.put("owner", rs.getString(1));
-                            r.put("lease", rs.getObject(2) == null ? null : rs.getLong(2));
-                            r.put("since", rs.getString(3));
-                            r.put("status", rs.getString(4));
-                            return r;
-                        },
-                        id)
-                .stream()
-                .findFirst()
-                .orElseThrow(() -> DurableRunException.noSuchRun("no run '" + id + "' in " + file()));
-        String owner = (String) row.get("owner");
-        Long lease = (Long) row.get("lease");
-        boolean alive = owner != null && live(id, owner, lease);
-        if ((alive && !force) || !ACTIVE.add(id)) { // reserved in this process before the conditional update
-            throw ownedElsewhere(id, owner, (String) row.get("since"));
-        }
-        int claimed;
-        try {
-            claimed = db.update(
-                    "UPDATE runs SET owner = ?, owned_since = ?, lease_until = ?, status = 'running', "
-                            + "sessions = sessions + 1, finished_at = NULL, error = NULL "
-                            + "WHERE id = ? AND owner IS ? AND lease_until IS ? "
-                            + "AND status NOT IN ('succeeded', 'completed_with_failures')",
-                    Owner.CURRENT.toString(),
-                    now(),
-                    leaseUntil(),
-                    id,
-                    owner,
-                    lease);
-        } catch (StoreException e) { // the store cannot be written now: the run stays free to claim later
-            ACTIVE.remove(id);
-            throw e;
-        }
-        if (claimed == 0) {
-            ACTIVE.remove(id);
-            String now = db.query(
-                            "SELECT owner, owned_since FROM runs WHERE id = ?",
-                            rs -> rs.getString(1) + "\n" + rs.getString(2),
-                            id)
-                    .get(0);
-            throw ownedElsewhere(id, now.split("\n")[0], now.split("\n")[1]);
-        }
-        return db.query("SELECT sessions FROM runs WHERE id = ?", rs -> rs.getInt(1), id)
-                .get(0);
-    }
-
-    private static DurableRunException ownedElsewhere(String id, String owner, String since) {
-        Optional<Owner> who = Owner.parse(owner);
-        return new DurableRunException("run " + id + " is running in process "
-                + who.map(o -> String.valueOf(o.pid())).orElse(String.valueOf(owner)) + " on host "
-                + who.map(Owner::host).orElse("?") + " since " + since
-                + "; use --force after it died");
+        return ownership.claim(id, force);
     }
 
     /** Extends this process's lease on run {@code id} (the heartbeat calls it). */
     public synchronized void renewLease(String id) {
-        db.update(
-                "UPDATE runs SET lease_until = ? WHERE id = ? AND owner = ?",
-                leaseUntil(),
-                id,
-                Owner.CURRENT.toString());
+        ownership.renew(id);
     }
 
     /** Keeps this process's lease on run {@code id} alive until the returned heartbeat is closed, which {@link #release}s it. */
@@ -430,7 +291,7 @@ public final class RunStore implements AutoCloseable {
 
     /** This process no longer works on run {@code id} (its session ended, or it was abandoned). */
     void release(String id) {
-        ACTIVE.remove(id);
+        RunOwnership.release(id);
     }
 
     /**
@@ -438,47 +299,7 @@ public final class RunStore implements AutoCloseable {
      * would take the run past {@link Settings#maxRunBytes()} is not written: a {@link StoreException}.
      */
     public synchronized void commitStep(String runId, StoredStep step) {
-        db.transaction(() -> {
-            long[] bytes = {0};
-            ObjectNode writes = blobs.externalize((ObjectNode) redactor.redact(step.writes()), runId, bytes);
-            ObjectNode trace = MAPPER.createObjectNode(); // the entry without its writes, which have their own column
-            redactor.redact(step.trace()).properties().forEach(field -> {
-                if (field.getKey().equals("inputs") && field.getValue() instanceof ObjectNode inputs) {
-                    trace.set("inputs", blobs.externalize(inputs, runId, bytes));
-                } else if (!field.getKey().equals("writes")) {
-                    trace.set(field.getKey(), field.getValue());
-                }
-            });
-            String writesJson = Blobs.write(writes);
-            String callsJson = json(CallsJson.write(step.calls()));
-            String traceJson = Blobs.write(trace);
-            bytes[0] += writesJson.length() + callsJson.length() + traceJson.length();
-            if (db.update(
-                            "UPDATE runs SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?",
-                            bytes[0],
-                            runId,
-                            bytes[0],
-                            settings.maxRunBytes())
-                    == 0) {
-                throw new StoreException(file() + ": run " + runId + " would store more than "
-                        + mebibytes(settings.maxRunBytes()) + " with step " + step.index() + " (seq_no " + step.seqNo()
-                        + "), the limit for one run (--max-store-bytes)");
-            }
-            db.update(
-                    "INSERT INTO steps (run_id, step_index, seq_no, type, outcome, next_position, writes_json, calls_json, "
-                            + "trace_json, session, committed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    runId,
-                    step.index(),
-                    step.seqNo(),
-                    step.type(),
-                    step.outcome(),
-                    step.nextPosition(),
-                    writesJson,
-                    callsJson,
-                    traceJson,
-                    step.session(),
-                    step.committedAt());
-        });
+        steps.commitStep(runId, step);
     }
 
     /**
@@ -487,30 +308,7 @@ public final class RunStore implements AutoCloseable {
      * process may resume it at once); neither has a finished time.
      */
     public synchronized void finishRun(String runId, RunResult result) {
-        RunError error = result.error();
-        ObjectNode errorJson = null;
-        if (error != null) {
-            errorJson = MAPPER.createObjectNode();
-            errorJson.put("seq_no", error.seqNo()).put("type", error.type()).put("message", error.message());
-            if (error.line() != null) {
-                errorJson.put("line", error.line());
-            }
-        }
-        Instant wake = result.status() == RunStatus.WAITING ? wakeOf(error) : null;
-        try {
-            db.update(
-                    "UPDATE runs SET status = ?, finished_at = ?, final_answer = ?, error = ?, owner = NULL, "
-                            + "lease_until = NULL, wake_at = ? WHERE id = ?",
-                    // an interrupted run is kept as running with no owner: any process may resume it
-                    (result.interrupted() ? RunStatus.RUNNING : result.status()).label(),
-                    result.completed() || result.status() == RunStatus.FAILED ? now() : null,
-                    json(result.finalAnswer()),
-                    errorJson == null ? null : json(errorJson),
-                    wake == null ? null : wake.toString(),
-                    runId);
-        } finally { // unrecorded, the run is interrupted: this process no longer works on it, any may resume it
-            ACTIVE.remove(runId);
-        }
+        runs.finish(runId, result);
     }
 
     /**
@@ -519,17 +317,7 @@ public final class RunStore implements AutoCloseable {
      * that did not reach a commit point in time. Returns whether this process owned it.
      */
     public synchronized boolean interrupt(String id) {
-        ACTIVE.remove(id);
-        return db.update(
-                        "UPDATE runs SET owner = NULL, lease_until = NULL WHERE id = ? AND owner = ? AND status = 'running'",
-                        id,
-                        Owner.CURRENT.toString())
-                > 0;
-    }
-
-    /** The wake time of a run that stopped at its own sleep ({@link SleepRequired} is its error's cause), or null. */
-    private static Instant wakeOf(RunError error) {
-        return error != null && error.cause() instanceof SleepRequired sleep ? sleep.wakeAt() : null;
+        return ownership.interrupt(id);
     }
 
     /** A run waiting at its own {@code sleep} call for its timer, and when it is due. */
@@ -537,34 +325,17 @@ public final class RunStore implements AutoCloseable {
 
     /** Every run waiting at its own {@code sleep} call for its timer, the soonest due first. */
     public synchronized List<Sleeping> sleeping() {
-        return db.query(
-                "SELECT id, wake_at FROM runs WHERE status = 'waiting' AND wake_at IS NOT NULL ORDER BY wake_at",
-                rs -> new Sleeping(rs.getString(1), Instant.parse(rs.getString(2))));
+        return runs.sleeping();
     }
 
     /** When run {@code id}, waiting at its own {@code sleep} call for its timer, is due; empty when it does not. */
     public synchronized Optional<Instant> wakeAt(String id) {
-        return db
-                .query(
-                        "SELECT wake_at FROM runs WHERE id = ? AND status = 'waiting' AND wake_at IS NOT NULL",
-                        rs -> Instant.parse(rs.getString(1)),
-                        id)
-                .stream()
-                .findFirst();
+        return runs.wakeAt(id);
     }
 
     /** Fails a run that waits (for approval, input or its timer), with {@code message}; false when it does not wait. */
     synchronized boolean cancelWaiting(String id, String message) {
-        ObjectNode error = MAPPER.createObjectNode();
-        error.putNull("seq_no").putNull("type");
-        error.put("message", message);
-        return db.update(
-                        "UPDATE runs SET status = 'failed', finished_at = ?, error = ?, wake_at = NULL WHERE id = ?"
-                                + " AND status = 'waiting'",
-                        now(),
-                        json(error),
-                        id)
-                > 0;
+        return runs.cancelWaiting(id, message);
     }
 
     /** Records that run {@code runId}'s step {@code stepIndex} waits for a decision about this call (of {@code element}). */
@@ -584,14 +355,14 @@ public final class RunStore implements AutoCloseable {
      * — when one of them no longer waits (another reviewer decided it) — none; returns whether they were decided.
      */
     synchronized boolean decide(String runId, List<StoredApproval> calls, boolean approved, String reason) {
-        return approvals.decide(runId, calls, this::json, approved, reason == null ? "" : redactor.redact(reason));
+        return approvals.decide(runId, calls, this::json, approved, reason == null ? "" : json.redact(reason));
     }
 
     /** Records a decision about one call right when a reviewer made it (a prompt on a terminal). */
     synchronized void decide(
             String runId, int stepIndex, int element, String tool, JsonNode params, Approvals.Decision decision) {
         approvals.decide(
-                runId, stepIndex, element, tool, json(params), decision.approved(), redactor.redact(decision.reason()));
+                runId, stepIndex, element, tool, json(params), decision.approved(), json.redact(decision.reason()));
     }
 
     /** Records that run {@code runId}'s step {@code stepIndex} waits for an answer to this {@code human_input} call. */
@@ -601,7 +372,7 @@ public final class RunStore implements AutoCloseable {
 
     /** The answer recorded for this {@code human_input} call of run {@code runId}'s step {@code stepIndex}, if any. */
     synchronized Optional<JsonNode> answerOf(String runId, int stepIndex, int element, JsonNode params) {
-        return waits.answerOf(runId, stepIndex, element, json(params)).map(RunStore::parse);
+        return waits.answerOf(runId, stepIndex, element, json(params)).map(StoreJson::parse);
     }
 
     /** Answers run {@code runId}'s pending input of step {@code stepIndex} and {@code element}; false when it has none there. */
@@ -637,33 +408,7 @@ public final class RunStore implements AutoCloseable {
      */
     synchronized void commitElement(
             String runId, int stepIndex, int seqNo, int position, Call call, JsonNode answer, int session) {
-        db.transaction(() -> {
-            String callJson = json(CallsJson.write(List.of(call)).get(0));
-            String answerJson = json(answer);
-            long bytes = callJson.length() + answerJson.length();
-            if (db.update(
-                            "UPDATE runs SET stored_bytes = stored_bytes + ? WHERE id = ? AND stored_bytes + ? <= ?",
-                            bytes,
-                            runId,
-                            bytes,
-                            settings.maxRunBytes())
-                    == 0) {
-                throw new StoreException(file() + ": run " + runId + " would store more than "
-                        + mebibytes(settings.maxRunBytes()) + " with element " + position + " of seq_no " + seqNo
-                        + ", the limit for one run (--max-store-bytes)");
-            }
-            db.update(
-                    "INSERT OR IGNORE INTO element_calls (run_id, step_index, seq_no, position, call_json, answer_json, "
-                            + "session, committed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    runId,
-                    stepIndex,
-                    seqNo,
-                    position,
-                    callJson,
-                    answerJson,
-                    session,
-                    now());
-        });
+        steps.commitElement(runId, stepIndex, seqNo, position, call, answer, session);
     }
 
     /**
@@ -671,22 +416,7 @@ public final class RunStore implements AutoCloseable {
      * (at {@code seqNo}), by position, whose committed call is the same as {@code calls} holds there.
      */
     synchronized Map<Integer, JsonNode> committedElements(String runId, int stepIndex, int seqNo, List<Call> calls) {
-        Map<Integer, JsonNode> answers = new LinkedHashMap<>();
-        for (String[] row : db.query(
-                "SELECT position, call_json, answer_json FROM element_calls WHERE run_id = ? AND step_index = ? "
-                        + "AND seq_no = ? ORDER BY position",
-                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)},
-                runId,
-                stepIndex,
-                seqNo)) {
-            int position = Integer.parseInt(row[0]);
-            if (position < calls.size()
-                    && row[1].equals(
-                            json(CallsJson.write(List.of(calls.get(position))).get(0)))) {
-                answers.put(position, parse(row[2]));
-            }
-        }
-        return answers;
+        return steps.committedElements(runId, stepIndex, seqNo, calls);
     }
 
     /**
@@ -694,17 +424,7 @@ public final class RunStore implements AutoCloseable {
      * the elements that failed or have not answered have none.
      */
     public synchronized List<StoredElement> elements(String id) {
-        return db.query(
-                "SELECT step_index, seq_no, position, call_json, session, committed_at FROM element_calls"
-                        + " WHERE run_id = ? ORDER BY step_index, position",
-                rs -> new StoredElement(
-                        rs.getInt(1),
-                        rs.getInt(2),
-                        rs.getInt(3),
-                        parse(rs.getString(4)).path("tool").asText(),
-                        rs.getInt(5),
-                        rs.getString(6)),
-                id);
+        return steps.elements(id);
     }
 
     /** Every {@code human_input} call of run {@code id} (the full id), in the order they were asked. */
@@ -783,43 +503,7 @@ public final class RunStore implements AutoCloseable {
         return db.query("PRAGMA synchronous", rs -> rs.getInt(1)).get(0);
     }
 
-    /**
-     * Whether {@code owner} still works on run {@code id}: this process when the run is one it works on
-     * now; another process when its lease has not run out and it is not a dead process of this host.
-     */
-    static boolean live(String id, String owner, Long leaseUntil) {
-        if (Owner.CURRENT.toString().equals(owner)) {
-            return ACTIVE.contains(id);
-        }
-        if (leaseUntil == null || leaseUntil < System.currentTimeMillis()) {
-            return false;
-        }
-        return Owner.parse(owner).map(o -> !o.knownDead()).orElse(false);
-    }
-
-    private long leaseUntil() {
-        return System.currentTimeMillis() + settings.lease().toMillis();
-    }
-
-    private static String now() {
-        return Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
-    }
-
-    private static String mebibytes(long bytes) {
-        return bytes % (1024 * 1024) == 0
-                ? bytes / (1024 * 1024) + " MiB"
-                : String.format(Locale.ROOT, "%,d bytes", bytes);
-    }
-
     private String json(JsonNode node) {
-        return node == null ? null : Blobs.write(redactor.redact(node));
-    }
-
-    static JsonNode parse(String json) {
-        try {
-            return json == null ? null : MAPPER.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new StoreException("the run store holds malformed JSON: " + e.getOriginalMessage(), e);
-        }
+        return json.write(node);
     }
 }

@@ -114,9 +114,9 @@ final class WaitRows {
                         rs.getInt(2),
                         rs.getInt(3),
                         rs.getString(4),
-                        RunStore.parse(rs.getString(5)),
+                        StoreJson.parse(rs.getString(5)),
                         rs.getString(6),
-                        RunStore.parse(rs.getString(7)),
+                        StoreJson.parse(rs.getString(7)),
                         rs.getString(8)),
                 runId,
                 InputRequest.TOOL);
