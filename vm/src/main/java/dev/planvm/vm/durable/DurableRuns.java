@@ -1,29 +1,14 @@
 package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.instructions.Instruction;
-import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.Plan;
-import dev.planvm.instructions.expr.RunClock;
-import dev.planvm.json.JsonValues;
-import dev.planvm.tools.ToolPolicy;
-import dev.planvm.tools.approval.Approvals;
-import dev.planvm.tools.call.Call;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.RunRequest;
 import dev.planvm.vm.RunSession;
-import dev.planvm.vm.run.Checkpoint;
-import dev.planvm.vm.run.LimitReached;
-import dev.planvm.vm.run.RunOptions;
-import dev.planvm.vm.run.RunResult;
-import dev.planvm.vm.run.RunStatus;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,7 +43,10 @@ public final class DurableRuns {
     private final PlanVm vm;
     private final RunStore store;
     private final Waits waits;
-    private final boolean sleepsWait;
+    private final StoredPlans plans;
+    private final StoredSessions sessions;
+    private final Continuations continuations;
+    private final Reruns reruns;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
 
     /** Durable runs whose sleeps sleep on the run's thread (the command line: the process is the timer). */
@@ -76,52 +64,14 @@ public final class DurableRuns {
         this.vm = Objects.requireNonNull(vm, "vm");
         this.store = Objects.requireNonNull(store, "store");
         this.waits = new Waits(store);
-        this.sleepsWait = sleepsWait;
+        this.plans = new StoredPlans(vm, store);
+        this.sessions = new StoredSessions(store, sleepsWait);
+        this.continuations = new Continuations(vm, store, plans, sessions);
+        this.reruns = new Reruns(store, plans, sessions);
     }
 
-    /**
-     * The options a new run is stored with: its own, and the VM's approval rules as well, so that a
-     * process that continues the run ({@code approve}, {@code resume}) holds its calls to the same rules
-     * even when that process was started without them (a denied call must stay denied).
-     */
-    private RunOptions kept(RunOptions options) {
-        java.util.LinkedHashSet<String> globs = new java.util.LinkedHashSet<>(options.approveTools());
-        globs.addAll(vm.approveTools().globs());
-        RunOptions kept =
-                globs.size() == options.approveTools().size() ? options : options.withApproveTools(List.copyOf(globs));
-        return withVmPolicy(kept);
-    }
-
-    /**
-     * {@code options} narrowed by this VM's tool policy too ({@code --allow-tools}/{@code --deny-tools} of the
-     * process that creates the run), so a resume in a process started without them still denies what they
-     * denied. Deny globs are always added (denying more never widens); the VM's allow globs are kept when the run
-     * has none of its own (two allow lists both apply, which one list cannot say: the run's own, narrower by
-     * construction of a server request, stays).
-     */
-    private RunOptions withVmPolicy(RunOptions options) {
-        ToolPolicy policy = vm.toolPolicy();
-        if (policy.allowsEverything()) {
-            return options;
-        }
-        java.util.LinkedHashSet<String> deny = new java.util.LinkedHashSet<>(options.denyTools());
-        deny.addAll(policy.denyGlobs());
-        List<String> allow = options.allowTools().stream().anyMatch(rule -> !rule.startsWith("!"))
-                ? options.allowTools()
-                : java.util.stream.Stream.concat(options.allowTools().stream(), policy.allowGlobs().stream())
-                        .toList();
-        if (deny.size() == options.denyTools().size()
-                && allow.size() == options.allowTools().size()) {
-            return options;
-        }
-        return options.withToolPolicy(allow, List.copyOf(deny));
-    }
-
-    /** A run created here and not run yet: its checked request, its parent and the steps it kept. */
-    private record Created(RunRequest request, String parent, int stepsBefore, PlanVm vm) {}
-
-    /** The checked request that continues a stored run, and the VM (with the run's plan tools) it runs on. */
-    private record Continuing(PlanVm vm, RunRequest request) {}
+    /** A run created here and not run yet: its id, checked request, its parent, the steps it kept and its VM. */
+    record Created(String id, RunRequest request, String parent, int stepsBefore, PlanVm vm) {}
 
     /**
      * Stores a new run of the request's plan from the request's start (a fresh start with its inputs) and
@@ -139,15 +89,9 @@ public final class DurableRuns {
             throw new IllegalArgumentException("a new run needs a plan and a fresh start (its inputs)");
         }
         RunRequest checked = vm.check(request);
-        String id = store.createRun(
-                checked.plan(),
-                checked.start().variables(),
-                checked.mode().label(),
-                null,
-                null,
-                kept(checked.options()));
-        store.keepPlanTools(id, vm.planToolsFor(checked.plan()));
-        created.put(id, new Created(checked, null, 0, vm));
+        String id = plans.createRun(
+                vm, checked.plan(), checked.start().variables(), checked.mode().label(), null, null, checked.options());
+        created.put(id, new Created(id, checked, null, 0, vm));
         return id;
     }
 
@@ -157,17 +101,13 @@ public final class DurableRuns {
      *
      * @throws DurableRunException when this object created no such run, or it ran already (resume it instead)
      */
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun run(String id) {
         Created run = created.remove(id);
         if (run == null) {
             throw new DurableRunException("run " + id + " was not created here or has run already: resume it"
                     + " (planvm resume " + id + ")");
         }
-        try (Heartbeat alive = store.heartbeat(id)) {
-            return ended(
-                    id, run.parent(), run.stepsBefore(), execute(run.vm(), run.request(), id, run.stepsBefore(), 1));
-        }
+        return sessions.run(run.vm(), run.request(), id, run.parent(), run.stepsBefore(), 1);
     }
 
     /** {@link #create} then {@link #run(String)}: a new stored run of the request's plan, run to its end. */
@@ -195,82 +135,8 @@ public final class DurableRuns {
      *                             that changes an instruction before {@code fromSeq}
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
     public DurableRun replan(String runId, int fromSeq, Plan plan, RunSession session) {
-        StoredRun run = find(runId);
-        Plan before = plan(run);
-        int position;
-        try {
-            position = plan.positionOf(fromSeq);
-        } catch (NoSuchElementException e) {
-            throw new DurableRunException(
-                    "the new plan of run " + run.id() + " has no seq_no " + fromSeq + " to run from");
-        }
-        for (Instruction kept : before.instructions()) {
-            if (kept.seqNo() < fromSeq && !sameInstruction(kept, plan)) {
-                throw new DurableRunException("the new plan changes seq_no " + kept.seqNo() + ", which comes before "
-                        + fromSeq + ": a new plan keeps what already ran");
-            }
-        }
-        int stoppedAt = run.checkpoint().position();
-        List<StoredStep> kept = stoppedAt < before.instructions().size()
-                        && before.instructions().get(stoppedAt).seqNo() == fromSeq
-                ? run.steps()
-                : keptSteps(run, fromSeq, safePosition(before, fromSeq));
-        Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        PlanVm planVm = vmForNewRunOf(run);
-        RunRequest checked = planVm.check(RunRequest.builder(plan)
-                .start(new Checkpoint(position, kept.size(), variables))
-                .session(session)
-                .options(RunOptions.DEFAULT.withClock(run.options().clock())) // the parent's dates, when it has a clock
-                .build());
-        String id =
-                store.createRun(plan, run.inputs(), session.mode().label(), run.id(), fromSeq, kept(checked.options()));
-        store.keepPlanTools(id, planVm.planToolsFor(plan));
-        try (Heartbeat alive = store.heartbeat(id)) {
-            for (StoredStep step : kept) {
-                store.commitStep(id, step);
-            }
-            return ended(id, run.id(), kept.size(), execute(planVm, checked, id, kept.size(), 1));
-        }
-    }
-
-    /**
-     * The lowest seq_no below {@code fromSeq} whose instruction differs between the two plans (changed,
-     * removed or added), or {@code null} when they agree before {@code fromSeq}.
-     */
-    private static Integer firstChangeBefore(Plan before, Plan after, int fromSeq) {
-        java.util.TreeSet<Integer> changed = new java.util.TreeSet<>();
-        for (Instruction kept : before.instructions()) {
-            if (kept.seqNo() < fromSeq && !sameInstruction(kept, after)) {
-                changed.add(kept.seqNo());
-            }
-        }
-        for (Instruction added : after.instructions()) {
-            if (added.seqNo() < fromSeq && !sameInstruction(added, before)) {
-                changed.add(added.seqNo());
-            }
-        }
-        return changed.isEmpty() ? null : changed.first();
-    }
-
-    private static boolean sameInstruction(Instruction kept, Plan plan) {
-        try {
-            return plan.instruction(kept.seqNo())
-                    .header()
-                    .raw()
-                    .equals(kept.header().raw());
-        } catch (NoSuchElementException gone) {
-            return false;
-        }
-    }
-
-    private static int safePosition(Plan plan, int seqNo) {
-        try {
-            return plan.positionOf(seqNo);
-        } catch (NoSuchElementException e) {
-            return -1;
-        }
+        return reruns.replan(runId, fromSeq, plan, session);
     }
 
     /** {@link #resume(String, RunRequest, Map, boolean)} of a run no live process owns, in {@code mode}. */
@@ -294,27 +160,7 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public DurableRun resume(String runId, RunRequest request, Map<String, JsonNode> secrets, boolean force) {
-        StoredRun run = find(runId);
-        StoredRun waiting = tree(run).waiting();
-        String where = waiting == run ? "" : " in its child run " + waiting.id();
-        if (waiting.status() == RunStatus.WAITING && waiting.pendingApproval().isPresent()) {
-            throw new DurableRunException("run " + run.id() + " waits for approval of "
-                    + waiting.pendingApproval()
-                            .map(a -> "seq_no " + a.seqNo()
-                                    + (a.isElement() ? " (for_each element " + a.element() + ", " : " (") + a.tool()
-                                    + ")")
-                            .orElse("a call")
-                    + where + ": approve or deny it (planvm approve " + run.id() + " [--deny --reason TEXT])");
-        }
-        store.pendingInput(waiting.id()).ifPresent(input -> {
-            if (waiting.status() == RunStatus.WAITING) {
-                throw new DurableRunException("run " + run.id() + " waits for input at seq_no " + input.seqNo()
-                        + (input.isElement() ? " (for_each element " + input.element() + ")" : "")
-                        + where + " (" + input.request().prompt() + "): answer it (planvm answer " + run.id()
-                        + " --value JSON)");
-            }
-        });
-        return continueRun(run, continuation(run, request, secrets), force);
+        return continuations.resume(runId, request, secrets, force);
     }
 
     /**
@@ -327,39 +173,7 @@ public final class DurableRuns {
 
     /** The waiting tree of {@code run} ({@link Tree}): for a run that does not wait for a child, the run twice. */
     public Tree tree(StoredRun run) {
-        return tree(store, run);
-    }
-
-    private static Tree tree(RunStore store, StoredRun run) {
-        StoredRun waiting = run;
-        for (int depth = 0; depth < 64 && waitsForAChild(store, waiting); depth++) {
-            Optional<StoredRun> child = store.children(waiting.id()).stream()
-                    .filter(c -> c.summary().status() == RunStatus.WAITING)
-                    .reduce((first, last) -> last)
-                    .flatMap(c -> store.find(c.summary().id()));
-            if (child.isEmpty()) {
-                break;
-            }
-            waiting = child.get();
-        }
-        StoredRun root = run;
-        for (int height = 0; height < 64 && root.status() == RunStatus.WAITING; height++) {
-            Optional<StoredRun> caller = store.caller(root.id())
-                    .flatMap(c -> store.find(c.runId()))
-                    .filter(c -> c.status() == RunStatus.WAITING);
-            if (caller.isEmpty()) {
-                break;
-            }
-            root = caller.get();
-        }
-        return new Tree(waiting, root);
-    }
-
-    /** Whether {@code run} waits with no call of its own pending: one of its child runs waits. */
-    private static boolean waitsForAChild(RunStore store, StoredRun run) {
-        return run.status() == RunStatus.WAITING
-                && run.pendingApproval().isEmpty()
-                && store.pendingInput(run.id()).isEmpty();
+        return WaitTrees.tree(store, run);
     }
 
     /**
@@ -377,19 +191,7 @@ public final class DurableRuns {
      */
     public DurableRun answer(
             String runId, String callId, JsonNode value, RunRequest request, Map<String, JsonNode> secrets) {
-        Tree tree = tree(find(runId));
-        StoredRun run = tree.waiting();
-        StoredInput input = waits.input(run, callId);
-        refusal(input, value).ifPresent(reason -> {
-            throw new DurableRunException(
-                    dev.planvm.vm.run.FailureKind.REJECTED_BEFORE_RUNNING,
-                    "run " + run.id() + " keeps waiting: " + reason);
-        });
-        Continuing checked = continuation(tree.root(), request, secrets);
-        if (!store.answer(run.id(), input.stepIndex(), input.element(), value)) {
-            throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
-        }
-        return continueRun(find(tree.root().id()), checked, false);
+        return continuations.answer(runId, callId, value, request, secrets);
     }
 
     /**
@@ -417,17 +219,7 @@ public final class DurableRuns {
 
     /** {@link #waiting(String)} of a run of {@code store}, for a reader that runs nothing ({@code planvm show}). */
     public static List<WaitingCall> waiting(RunStore store, String runId) {
-        return new Waits(store).of(tree(store, find(store, runId)).waiting());
-    }
-
-    /** How a session of run {@code id} ended, with the calls it waits for when it ended waiting. */
-    private DurableRun ended(String id, String parent, int stepsBefore, RunResult result) {
-        return new DurableRun(
-                id,
-                parent,
-                stepsBefore,
-                result,
-                result.waiting() ? waits.of(tree(find(id)).waiting()) : List.of());
+        return new Waits(store).of(WaitTrees.tree(store, find(store, runId)).waiting());
     }
 
     /**
@@ -440,23 +232,7 @@ public final class DurableRuns {
      * choices.
      */
     public Optional<String> refusal(StoredInput input, JsonNode value) {
-        if (value == null || value.isMissingNode()) {
-            return Optional.of("no answer was given");
-        }
-        Optional<JsonValues.Problem> unholdable = JsonValues.find(value);
-        if (unholdable.isPresent()) {
-            String at = unholdable.get().pointer().isEmpty()
-                    ? ""
-                    : " at " + unholdable.get().pointer();
-            return Optional.of("the answer" + at + " is " + unholdable.get().description()
-                    + ", which JSON cannot hold (a stored run could not keep it)");
-        }
-        try {
-            vm.runLimits().checkValue("the answer", value);
-        } catch (LimitReached tooLarge) {
-            return Optional.of(tooLarge.getMessage());
-        }
-        return input.request().refusal(value);
+        return continuations.refusal(input, value);
     }
 
     /**
@@ -492,100 +268,7 @@ public final class DurableRuns {
             String reason,
             RunRequest request,
             Map<String, JsonNode> secrets) {
-        Tree tree = tree(find(runId));
-        StoredRun run = tree.waiting();
-        if (run.status() != RunStatus.WAITING || run.pendingApproval().isEmpty()) {
-            throw new DurableRunException("run " + run.id() + " does not wait for approval (it is "
-                    + run.status().label()
-                    + (store.pendingInput(run.id()).isPresent() && run.status() == RunStatus.WAITING
-                            ? ", for input: planvm answer " + runId + " --value JSON"
-                            : "")
-                    + ")");
-        }
-        List<StoredApproval> named = waits.approvals(run, callIds);
-        Continuing checked = continuation(tree.root(), request, secrets);
-        if (!store.decide(run.id(), named, approved, reason)) {
-            throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more"
-                    + (named.size() > 1 ? " among those named (none was decided)" : ""));
-        }
-        return continueRun(find(tree.root().id()), checked, false);
-    }
-
-    /**
-     * The checked request that continues {@code run} after its last committed step: its stored plan, state and
-     * options (with the clock of {@link #clocked}), the session's mode without what committed steps replayed.
-     */
-    private Continuing continuation(StoredRun run, RunRequest request, Map<String, JsonNode> secrets) {
-        if (run.status() == RunStatus.SUCCEEDED) {
-            throw new DurableRunException("run " + run.id() + " already succeeded: nothing to resume");
-        }
-        if (run.status() == RunStatus.COMPLETED_WITH_FAILURES) {
-            String failed = run.steps().stream()
-                    .filter(step ->
-                            "keep_going".equals(step.trace().path("handled").asText()))
-                    .map(step -> String.valueOf(step.seqNo()))
-                    .distinct()
-                    .collect(java.util.stream.Collectors.joining(", "));
-            throw new DurableRunException("run " + run.id() + " completed with failed steps"
-                    + (failed.isEmpty() ? "" : " (seq_no " + failed + ")") + ", which it went on past: nothing to"
-                    + " resume; planvm rerun " + run.id() + " --from SEQ runs it again from a failed step");
-        }
-        Checkpoint stored = run.checkpoint();
-        Map<String, JsonNode> variables = new LinkedHashMap<>(stored.variables());
-        variables.putAll(secrets);
-        PlanVm planVm = vmOf(run);
-        return new Continuing(
-                planVm,
-                planVm.check(request.toBuilder()
-                        .plan(plan(run))
-                        .start(new Checkpoint(stored.position(), stored.steps(), variables))
-                        .mode(skipServed(request.mode(), servedInTree(request.mode(), run)))
-                        .options(clocked(run, request))
-                        .build()));
-    }
-
-    /**
-     * The committed steps whose calls a replay of {@code run} already served: its own, and in a replay those of
-     * its child runs at any depth (a plan tool's child is replayed from the same cassette), so that an interrupted
-     * or waiting child continued by this session is not served again what it was served before.
-     */
-    private List<StoredStep> servedInTree(RunMode mode, StoredRun run) {
-        if (!(mode instanceof RunMode.Replay)) {
-            return run.steps();
-        }
-        List<StoredStep> steps = new ArrayList<>(run.steps());
-        descendantSteps(run.id(), steps, 0);
-        return steps;
-    }
-
-    private void descendantSteps(String runId, List<StoredStep> into, int depth) {
-        if (depth > 64) {
-            return;
-        }
-        for (RunStore.ChildRun child : store.children(runId)) {
-            store.find(child.summary().id()).ifPresent(found -> {
-                into.addAll(found.steps());
-                descendantSteps(found.id(), into, depth + 1);
-            });
-        }
-    }
-
-    @SuppressWarnings("try") // the heartbeat is held while the run executes, never read
-    private DurableRun continueRun(StoredRun run, Continuing continuing, boolean force) {
-        RunRequest checked = continuing.request();
-        int session = store.claim(run.id(), force);
-        if (run.options().clock() == null) {
-            store.keepClock(
-                    run.id(),
-                    checked.options().clock()); // a run stored before runs had clocks keeps this one from now on
-        }
-        try (Heartbeat alive = store.heartbeat(run.id())) {
-            return ended(
-                    run.id(),
-                    run.parentRun(),
-                    checked.start().steps(),
-                    execute(continuing.vm(), checked, run.id(), checked.start().steps(), session));
-        }
+        return continuations.approve(runId, callIds, approved, reason, request, secrets);
     }
 
     /**
@@ -617,55 +300,9 @@ public final class DurableRuns {
      * @throws PlanRejectedException before anything is stored, when the plan cannot run here
      */
     public String createRerun(String runId, int fromSeq, Map<String, JsonNode> edits, Plan edited, RunRequest request) {
-        StoredRun run = find(runId);
-        Plan original = plan(run);
-        int position;
-        try {
-            position = original.positionOf(fromSeq);
-        } catch (NoSuchElementException e) {
-            throw new DurableRunException("no instruction of run " + run.id() + "'s plan has seq_no " + fromSeq);
-        }
-        List<StoredStep> kept = keptSteps(run, fromSeq, position);
-        Plan plan = original;
-        if (edited != null) {
-            try {
-                position = edited.positionOf(fromSeq);
-            } catch (NoSuchElementException e) {
-                throw new DurableRunException("the edited plan has no seq_no " + fromSeq + " to run from");
-            }
-            Integer changed = firstChangeBefore(original, edited, fromSeq);
-            if (changed != null) {
-                throw new DurableRunException("the edited plan changes seq_no " + changed + ", which comes before "
-                        + fromSeq + ": an edit may only change instructions from seq_no " + fromSeq
-                        + " on (rerun --from " + changed + " reruns from there)");
-            }
-            for (StoredStep step : kept) {
-                if (step.seqNo() >= fromSeq && !sameInstruction(original.instruction(step.seqNo()), edited)) {
-                    throw new DurableRunException("the edited plan changes seq_no " + step.seqNo()
-                            + ", which run " + run.id() + " ran (after a jump) before it reached seq_no " + fromSeq
-                            + ": the new run keeps that step, so its instruction must stay as it was");
-                }
-            }
-            plan = edited;
-        }
-        Map<String, JsonNode> inputs = new LinkedHashMap<>(run.inputs());
-        inputs.putAll(edits);
-        Map<String, JsonNode> variables = StoredRun.variablesAfter(kept, run.inputs());
-        variables.putAll(edits);
-        PlanVm planVm = vmForNewRunOf(run);
-        RunRequest checked = planVm.check(request.toBuilder()
-                .plan(plan)
-                .start(new Checkpoint(position, kept.size(), variables))
-                .mode(skipServed(request.mode(), kept))
-                .options(clocked(run, request))
-                .build());
-        String id = store.createRun(plan, inputs, checked.mode().label(), run.id(), fromSeq, kept(checked.options()));
-        store.keepPlanTools(id, planVm.planToolsFor(plan));
-        for (StoredStep step : kept) {
-            store.commitStep(id, step);
-        }
-        created.put(id, new Created(checked, run.id(), kept.size(), planVm));
-        return id;
+        Created rerun = reruns.createRerun(runId, fromSeq, edits, edited, request);
+        created.put(rerun.id(), rerun);
+        return rerun.id();
     }
 
     /**
@@ -674,96 +311,7 @@ public final class DurableRuns {
      * tool's) whose wait it waits for. Returns false when the run does not wait (any more).
      */
     public boolean cancelWaiting(String runId, String reason) {
-        StoredRun run = find(runId);
-        List<StoredRun> waitingChildren = new ArrayList<>();
-        StoredRun waiting = run;
-        for (int depth = 0; depth < 64 && waitsForAChild(store, waiting); depth++) {
-            Optional<StoredRun> child = store.children(waiting.id()).stream()
-                    .filter(c -> c.summary().status() == RunStatus.WAITING)
-                    .reduce((first, last) -> last)
-                    .flatMap(c -> store.find(c.summary().id()));
-            if (child.isEmpty()) {
-                break;
-            }
-            waiting = child.get();
-            waitingChildren.add(waiting);
-        }
-        String what = waiting.pendingApproval().isPresent()
-                ? "approval"
-                : store.pendingInput(waiting.id()).isPresent()
-                        ? "input"
-                        : store.wakeAt(waiting.id()).isPresent() ? "its sleep to end" : "a child run";
-        String why = reason == null || reason.isBlank() ? "" : ": " + reason;
-        if (!store.cancelWaiting(run.id(), "the run was cancelled while waiting for " + what + why)) {
-            return false;
-        }
-        for (StoredRun child : waitingChildren) {
-            store.cancelWaiting(
-                    child.id(), "its parent run " + run.id() + " was cancelled while waiting for " + what + why);
-        }
-        return true;
-    }
-
-    /** One session of stored run {@code id}, journaled as session {@code session}, approvals kept in the store. */
-    private RunResult execute(PlanVm planVm, RunRequest checked, String id, int stepsBefore, int session) {
-        Approvals reviewer = checked.approvals() != null ? checked.approvals() : planVm.reviewer();
-        StoreJournal journal = new StoreJournal(store, id, stepsBefore, session, checked.plan())
-                .reviewer(reviewer)
-                .sleepsWait(sleepsWait);
-        return planVm.run(checked.toBuilder()
-                .journal(journal)
-                .approvals(new StoreApprovals(store, id, journal, reviewer))
-                .build());
-    }
-
-    /**
-     * The VM that continues {@code run}: this one with the plan tools the run started with ({@link PlanVm#withPlanTools};
-     * a child run's are its top caller's), so a later edit of a plan-tool folder, or a process started without
-     * {@code --plan-tools}, does not change it; this VM itself for a run stored with none, or before runs kept them.
-     */
-    private PlanVm vmOf(StoredRun run) {
-        return vm.withPlanTools(keptPlanTools(run));
-    }
-
-    /**
-     * The VM of a new run made from {@code run} (a rerun, a re-plan): a new run takes the plan tools this process
-     * has as they are now, like any new run — a plan tool fixed since is fixed in the rerun — and those the run
-     * started with for the others, so a process started without {@code --plan-tools} needs none.
-     */
-    private PlanVm vmForNewRunOf(StoredRun run) {
-        List<Plan> missing = keptPlanTools(run).stream()
-                .filter(plan -> plan.signature()
-                        .map(s -> vm.tools().findResolved(s.name()).isEmpty())
-                        .orElse(false))
-                .toList();
-        return vm.withPlanTools(missing);
-    }
-
-    /** The plan tools {@code run} (or, for a child run, its top caller) started with; none when it kept none. */
-    private List<Plan> keptPlanTools(StoredRun run) {
-        String id = run.id();
-        for (int height = 0; height < 64; height++) {
-            List<PlanToolRows.Kept> kept = store.planTools(id);
-            if (kept != null) {
-                List<Plan> plans = new ArrayList<>();
-                for (PlanToolRows.Kept tool : kept) {
-                    LoadResult loaded = vm.loader().load(tool.document(), tool.source());
-                    if (!loaded.valid()) {
-                        throw new DurableRunException("the plan tool " + tool.source() + " that run " + run.id()
-                                + " started with does not load here: "
-                                + loaded.errors().get(0).message());
-                    }
-                    plans.add(loaded.plan().withSourceLines(tool.sourceLines()));
-                }
-                return plans;
-            }
-            Optional<RunStore.Caller> caller = store.caller(id);
-            if (caller.isEmpty()) {
-                return List.of();
-            }
-            id = caller.get().runId();
-        }
-        return List.of();
+        return WaitTrees.cancelWaiting(store, find(runId), reason);
     }
 
     /** The stored run, or a {@link DurableRunException} saying why not. */
@@ -780,63 +328,5 @@ public final class DurableRuns {
         } catch (StoreException ambiguous) {
             throw new DurableRunException(ambiguous.getMessage());
         }
-    }
-
-    /**
-     * The stored run's options with the clock this session runs with: the request's clock when it brings
-     * one, else the stored one, else none (a run stored before runs had clocks: {@link PlanVm#check} fixes one).
-     */
-    private static RunOptions clocked(StoredRun run, RunRequest request) {
-        RunClock clock = request.options().clock() != null
-                ? request.options().clock()
-                : run.options().clock();
-        return run.options().withClock(clock);
-    }
-
-    /**
-     * The stored run's plan, loaded again by this VM: the StackVM JSON it ran (a dialect plan's compiled
-     * JSON), with the source lines it was compiled from.
-     */
-    private Plan plan(StoredRun run) {
-        LoadResult loaded = vm.loader().load(run.plan(), run.planSource());
-        if (!loaded.valid()) {
-            throw new DurableRunException("the stored plan of run " + run.id() + " does not load here: "
-                    + loaded.errors().get(0).message());
-        }
-        return loaded.plan().withSourceLines(run.sourceLines());
-    }
-
-    /** A replay without the interactions the given committed steps already used. */
-    private static RunMode skipServed(RunMode mode, List<StoredStep> committed) {
-        if (!(mode instanceof RunMode.Replay replay)) {
-            return mode;
-        }
-        List<Call> served = new ArrayList<>();
-        committed.forEach(step -> served.addAll(step.calls()));
-        return RunMode.replay(replay.cassette().remaining(served), replay.timing(), replay.live());
-    }
-
-    /**
-     * The committed steps before the first step at {@code fromSeq}; when the run never ran it, all
-     * its steps if that is where the run stopped (a failed step), else an error.
-     */
-    private static List<StoredStep> keptSteps(StoredRun run, int fromSeq, int position) {
-        List<StoredStep> steps = run.steps();
-        for (int i = 0; i < steps.size(); i++) {
-            if (steps.get(i).seqNo() == fromSeq) {
-                return steps.subList(0, i);
-            }
-        }
-        if (run.checkpoint().position() == position) {
-            return steps;
-        }
-        throw new DurableRunException("run " + run.id() + " never reached seq_no " + fromSeq
-                + ", so there is no state to start it from (it ran seq_nos "
-                + steps.stream()
-                        .map(s -> String.valueOf(s.seqNo()))
-                        .distinct()
-                        .reduce((a, b) -> a + ", " + b)
-                        .orElse("none")
-                + ")");
     }
 }
