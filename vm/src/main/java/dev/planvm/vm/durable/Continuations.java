@@ -76,7 +76,7 @@ final class Continuations {
                     FailureKind.REJECTED_BEFORE_RUNNING, "run " + run.id() + " keeps waiting: " + reason);
         });
         Continuing checked = continuation(tree.root(), request, secrets);
-        if (!store.answer(run.id(), input.stepIndex(), input.element(), value)) {
+        if (!store.stepWaits().answer(run.id(), input.stepIndex(), input.element(), value)) {
             throw new DurableRunException("run " + run.id() + " has no input waiting for an answer any more");
         }
         return continueRun(find(tree.root().id()), checked, false);
@@ -123,7 +123,7 @@ final class Continuations {
         }
         List<StoredApproval> named = waits.approvals(run, callIds);
         Continuing checked = continuation(tree.root(), request, secrets);
-        if (!store.decide(run.id(), named, approved, reason)) {
+        if (!store.stepWaits().decide(run.id(), named, approved, reason)) {
             throw new DurableRunException("run " + run.id() + " has no call waiting for approval any more"
                     + (named.size() > 1 ? " among those named (none was decided)" : ""));
         }

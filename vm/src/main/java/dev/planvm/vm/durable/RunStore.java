@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.tools.Redactor;
-import dev.planvm.tools.approval.Approvals;
 import dev.planvm.tools.call.Call;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
@@ -101,6 +100,7 @@ public final class RunStore implements AutoCloseable {
     private final WaitRows waits;
     private final RunReader reader;
     private final PlanToolRows planTools;
+    private final StepWaits stepWaits;
     private final Settings settings;
 
     private RunStore(StoreDatabase db, Redactor redactor, Settings settings) {
@@ -114,6 +114,7 @@ public final class RunStore implements AutoCloseable {
         this.waits = new WaitRows(db);
         this.reader = new RunReader(db, blobs, approvals);
         this.children = new ChildRunRows(db, json, reader);
+        this.stepWaits = new StepWaits(this, approvals, waits, json);
         this.steps = new StepRows(db, blobs, json, settings.maxRunBytes());
         this.settings = settings;
     }
@@ -166,21 +167,7 @@ public final class RunStore implements AutoCloseable {
             String parentRun,
             Integer fromSeq,
             RunOptions options) {
-        return createRun(plan, inputs, mode, parentRun, fromSeq, options, null, null, null);
-    }
-
-    /** {@link #createRun(Plan, Map, String, String, Integer, RunOptions)} of a child run when {@code callerRun} is given. */
-    private String createRun(
-            Plan plan,
-            Map<String, JsonNode> inputs,
-            String mode,
-            String parentRun,
-            Integer fromSeq,
-            RunOptions options,
-            String callerRun,
-            Integer callerSeq,
-            Integer callerStep) {
-        return runs.create(plan, inputs, mode, parentRun, fromSeq, options, callerRun, callerSeq, callerStep);
+        return runs.create(plan, inputs, mode, parentRun, fromSeq, options, null, null, null);
     }
 
     /** Keeps the plan tools run {@code runId} starts with, by content ({@link PlanToolRows}). */
@@ -199,7 +186,7 @@ public final class RunStore implements AutoCloseable {
      */
     public synchronized String createChildRun(
             Plan plan, Map<String, JsonNode> inputs, String mode, RunOptions options, String callerRun, int callerSeq) {
-        return createRun(plan, inputs, mode, null, null, options, callerRun, callerSeq, null);
+        return runs.create(plan, inputs, mode, null, null, options, callerRun, callerSeq, null);
     }
 
     /**
@@ -215,7 +202,7 @@ public final class RunStore implements AutoCloseable {
             String callerRun,
             int callerSeq,
             int callerStep) {
-        return createRun(plan, inputs, mode, null, null, options, callerRun, callerSeq, callerStep);
+        return runs.create(plan, inputs, mode, null, null, options, callerRun, callerSeq, callerStep);
     }
 
     /**
@@ -338,67 +325,9 @@ public final class RunStore implements AutoCloseable {
         return runs.cancelWaiting(id, message);
     }
 
-    /** Records that run {@code runId}'s step {@code stepIndex} waits for a decision about this call (of {@code element}). */
-    synchronized void requestApproval(
-            String runId, int stepIndex, int seqNo, int element, String tool, JsonNode params) {
-        approvals.request(runId, stepIndex, seqNo, element, tool, json(params));
-    }
-
-    /** The decision recorded for this call of run {@code runId}'s step {@code stepIndex} (and {@code element}), if any. */
-    synchronized Optional<Approvals.Decision> decision(
-            String runId, int stepIndex, int element, String tool, JsonNode params) {
-        return approvals.decision(runId, stepIndex, element, tool, json(params));
-    }
-
-    /**
-     * Decides each of {@code calls} of run {@code runId} (approvals it waits for), in one transaction: all of them, or
-     * — when one of them no longer waits (another reviewer decided it) — none; returns whether they were decided.
-     */
-    synchronized boolean decide(String runId, List<StoredApproval> calls, boolean approved, String reason) {
-        return approvals.decide(runId, calls, this::json, approved, reason == null ? "" : json.redact(reason));
-    }
-
-    /** Records a decision about one call right when a reviewer made it (a prompt on a terminal). */
-    synchronized void decide(
-            String runId, int stepIndex, int element, String tool, JsonNode params, Approvals.Decision decision) {
-        approvals.decide(
-                runId, stepIndex, element, tool, json(params), decision.approved(), json.redact(decision.reason()));
-    }
-
-    /** Records that run {@code runId}'s step {@code stepIndex} waits for an answer to this {@code human_input} call. */
-    synchronized void requestInput(String runId, int stepIndex, int seqNo, int element, JsonNode params) {
-        waits.requestInput(runId, stepIndex, seqNo, element, json(params));
-    }
-
-    /** The answer recorded for this {@code human_input} call of run {@code runId}'s step {@code stepIndex}, if any. */
-    synchronized Optional<JsonNode> answerOf(String runId, int stepIndex, int element, JsonNode params) {
-        return waits.answerOf(runId, stepIndex, element, json(params)).map(StoreJson::parse);
-    }
-
-    /** Answers run {@code runId}'s pending input of step {@code stepIndex} and {@code element}; false when it has none there. */
-    synchronized boolean answer(String runId, int stepIndex, int element, JsonNode answer) {
-        return waits.answer(runId, stepIndex, element, json(answer));
-    }
-
-    /**
-     * The wake time kept for this {@code sleep} call of run {@code runId}'s step {@code stepIndex} (and {@code element}:
-     * each element of a map keeps its own), else {@code planned}, kept now.
-     */
-    synchronized Instant wakeAt(String runId, int stepIndex, int seqNo, int element, JsonNode params, Instant planned) {
-        return waits.wakeAt(runId, stepIndex, seqNo, element, json(params), planned);
-    }
-
-    /** The wake times run {@code id} (the full id) keeps for its {@code sleep} calls, by step and element. */
-    synchronized List<StoredWake> wakes(String id) {
-        return waits.wakes(id);
-    }
-
-    /**
-     * When this sleep call of run {@code runId}'s step {@code stepIndex} (and {@code element}) started (its wake time
-     * was kept), if it did.
-     */
-    synchronized Optional<Instant> sleptSince(String runId, int stepIndex, int element) {
-        return waits.sleptSince(runId, stepIndex, element);
+    /** The approvals, questions and wake times of the calls that wait, as a running step records them. */
+    StepWaits stepWaits() {
+        return stepWaits;
     }
 
     /**
@@ -501,9 +430,5 @@ public final class RunStore implements AutoCloseable {
     /** SQLite's {@code synchronous} setting of this connection (2 FULL, 1 NORMAL): what the durability chose. */
     synchronized int synchronousPragma() {
         return db.query("PRAGMA synchronous", rs -> rs.getInt(1)).get(0);
-    }
-
-    private String json(JsonNode node) {
-        return json.write(node);
     }
 }

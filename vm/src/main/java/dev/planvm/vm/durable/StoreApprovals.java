@@ -32,13 +32,14 @@ final class StoreApprovals implements Approvals {
     public Optional<Decision> decide(Call.ToolCall call) {
         int step = journal.nextStepIndex();
         int element = call.context().element();
-        Optional<Decision> recorded = store.decision(runId, step, element, call.tool(), call.params());
+        Optional<Decision> recorded = store.stepWaits().decision(runId, step, element, call.tool(), call.params());
         if (recorded.isPresent()) {
             return recorded;
         }
         Optional<Decision> asked = reviewer == null ? Optional.empty() : reviewer.decide(call);
-        store.requestApproval(runId, step, call.context().seqNo(), element, call.tool(), call.params());
-        asked.ifPresent(decision -> store.decide(runId, step, element, call.tool(), call.params(), decision));
+        store.stepWaits().requestApproval(runId, step, call.context().seqNo(), element, call.tool(), call.params());
+        asked.ifPresent(
+                decision -> store.stepWaits().decide(runId, step, element, call.tool(), call.params(), decision));
         return asked;
     }
 
@@ -50,15 +51,15 @@ final class StoreApprovals implements Approvals {
     public Optional<JsonNode> answer(Call.ToolCall call) {
         int step = journal.nextStepIndex();
         int element = call.context().element();
-        Optional<JsonNode> recorded = store.answerOf(runId, step, element, call.params());
+        Optional<JsonNode> recorded = store.stepWaits().answerOf(runId, step, element, call.params());
         if (recorded.isPresent()) {
             return recorded;
         }
-        store.requestInput(runId, step, call.context().seqNo(), element, call.params());
+        store.stepWaits().requestInput(runId, step, call.context().seqNo(), element, call.params());
         Optional<JsonNode> asked = reviewer == null ? Optional.empty() : reviewer.answer(call);
         if (asked.isPresent()
                 && InputRequest.of(call.params()).refusal(asked.get()).isEmpty()) {
-            store.answer(runId, step, element, asked.get());
+            store.stepWaits().answer(runId, step, element, asked.get());
         }
         return asked;
     }
@@ -76,18 +77,20 @@ final class StoreApprovals implements Approvals {
 
     @Override
     public Instant sleptSince(Call.ToolCall call, Instant now) {
-        return store.sleptSince(runId, journal.nextStepIndex(), call.context().element())
+        return store.stepWaits()
+                .sleptSince(runId, journal.nextStepIndex(), call.context().element())
                 .orElse(now);
     }
 
     @Override
     public Instant wakeAt(Call.ToolCall call, Instant planned) {
-        return store.wakeAt(
-                runId,
-                journal.nextStepIndex(),
-                call.context().seqNo(),
-                call.context().element(),
-                call.params(),
-                planned);
+        return store.stepWaits()
+                .wakeAt(
+                        runId,
+                        journal.nextStepIndex(),
+                        call.context().seqNo(),
+                        call.context().element(),
+                        call.params(),
+                        planned);
     }
 }

@@ -365,7 +365,7 @@ class ForEachWaitsTest {
                     .as("one element at a time, each sleeps its own three seconds")
                     .containsExactly(
                             Duration.ofSeconds(3), Duration.ofSeconds(3), Duration.ofSeconds(3), Duration.ofSeconds(3));
-            assertThat(store.wakes(id))
+            assertThat(store.stepWaits().wakes(id))
                     .as("each element keeps the wake time it planned when it started")
                     .extracting(StoredWake::element, StoredWake::wakeAt)
                     .containsExactly(
