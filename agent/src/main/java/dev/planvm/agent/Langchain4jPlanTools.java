@@ -1,6 +1,7 @@
 package dev.planvm.agent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +14,7 @@ import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
+import dev.planvm.json.JsonErrors;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.JsonValues;
@@ -91,9 +93,9 @@ public final class Langchain4jPlanTools {
     static String call(PlanVm vm, PlanTool tool, String arguments) {
         JsonNode params;
         try {
-            params = JsonValues.READER.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
-        } catch (JsonProcessingException e) {
-            return "error: the arguments of " + tool.name() + " are not JSON: " + e.getOriginalMessage();
+            params = arguments(tool.name(), arguments);
+        } catch (UnreadableArguments e) {
+            return e.getMessage();
         }
         try {
             JsonNode output = vm.callChain(RunMode.live())
@@ -129,9 +131,9 @@ public final class Langchain4jPlanTools {
     static String runPlan(PlanVm vm, String arguments) {
         JsonNode args;
         try {
-            args = JsonValues.READER.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
-        } catch (JsonProcessingException e) {
-            return "error: the arguments of run_plan are not JSON: " + e.getOriginalMessage();
+            args = arguments(RUN_PLAN, arguments);
+        } catch (UnreadableArguments e) {
+            return e.getMessage();
         }
         JsonNode plan = args.path("plan");
         if (plan.isMissingNode() || plan.isNull()) {
@@ -158,6 +160,35 @@ public final class Langchain4jPlanTools {
             return "error: the plan cannot run here:\n- " + String.join("\n- ", e.problems());
         }
         return answer(result);
+    }
+
+    /**
+     * The arguments an LLM wrote for tool {@code name}, read as untrusted text by the bounded {@link
+     * JsonLimits#LLM_ANSWER} profile ({@link JsonValues#READER}: one JSON value, at most {@value
+     * JsonValues#MAX_TOKENS} tokens and Jackson's 1,000 levels). Text beyond those bounds is refused in one
+     * sentence that says which bound it passed: it is not parsed, and not called "not JSON".
+     */
+    static JsonNode arguments(String name, String arguments) {
+        try {
+            return JsonValues.READER.readTree(arguments == null || arguments.isBlank() ? "{}" : arguments);
+        } catch (StreamConstraintsException e) {
+            String reason = JsonErrors.message(e);
+            int from = reason.indexOf(", from `");
+            throw new UnreadableArguments("error: the arguments of " + name + " are too large to read: "
+                    + (from >= 0 ? reason.substring(0, from) + ")" : reason));
+        } catch (JsonProcessingException e) {
+            throw new UnreadableArguments(
+                    "error: the arguments of " + name + " are not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    /** Arguments that cannot be read; its message is what the LLM is told. */
+    private static final class UnreadableArguments extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableArguments(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /** A run's outcome for the LLM. */

@@ -121,14 +121,18 @@ public final class KnowledgeBench {
         Embedders.local().embed(List.of("warm up the model"));
         KnowledgeBases bases = KnowledgeBases.at(dir.resolve("kb"));
         IndexReport report = bases.indexer(
-                        "prose", Embedders.local(), IndexSettings.defaults().withHnsw(m, beam))
+                        "prose",
+                        Embedders.local(),
+                        IndexSettings.builder().hnsw(m, beam).build())
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
         double seconds = report.elapsed().toNanos() / 1e9;
         System.out.printf(
                 "%nindex, in-process model: %d files, %d chunks in %.1f s = %.1f chunks/s (parse+chunk+embed+write)%n",
                 report.added().size(), report.chunksEmbedded(), seconds, report.chunksEmbedded() / seconds);
         IndexReport again = bases.indexer(
-                        "prose", Embedders.local(), IndexSettings.defaults().withHnsw(m, beam))
+                        "prose",
+                        Embedders.local(),
+                        IndexSettings.builder().hnsw(m, beam).build())
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
         System.out.printf(
                 "re-index, nothing changed: %d files unchanged in %d ms%n",
@@ -240,7 +244,8 @@ public final class KnowledgeBench {
     private void recall(Path dir, KnowledgeBenchData data, int size, int queries, String label) throws Exception {
         KnowledgeBenchData.writeItemDocs(dir.resolve("docs"), size);
         KnowledgeBases bases = KnowledgeBases.at(dir.resolve("kb"));
-        IndexSettings settings = IndexSettings.defaults().withChunking(16, 0).withHnsw(m, beam);
+        IndexSettings settings =
+                IndexSettings.builder().chunking(16, 0).hnsw(m, beam).build();
         IndexReport report = bases.indexer("items", data.embedder(), settings)
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
         if (report.chunksTotal() != size) {
@@ -314,10 +319,11 @@ public final class KnowledgeBench {
         IndexReport report = bases.indexer(
                         "graph",
                         data.embedder(),
-                        IndexSettings.defaults()
-                                .withChunking(16, 0)
-                                .withHnsw(m, beam)
-                                .withGraph(data.extractor(), chunks))
+                        IndexSettings.builder()
+                                .chunking(16, 0)
+                                .hnsw(m, beam)
+                                .graph(data.extractor(), chunks)
+                                .build())
                 .index(List.of(dir.resolve("docs")), dir, IndexListener.none());
         IndexReport.GraphReport graph = report.graph().orElseThrow();
         System.out.printf(

@@ -74,8 +74,9 @@ public final class ServerLoadBench {
                         dir.resolve("runs.db"), vm.redactor(), RunStore.Settings.DEFAULT.withDurability(durability));
                 PlanService service =
                         new PlanService(vm, store, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2))) {
-            PlanServer server =
-                    PlanServer.start(service, ServerSettings.DEFAULT.withPort(0).withMaxRequests(clients * 2));
+            PlanServer server = PlanServer.start(
+                    service,
+                    ServerSettings.builder().port(0).maxRequests(clients * 2).build());
             System.out.printf(
                     Locale.ROOT,
                     "planvm serve load: %d clients, POST /v1/runs?wait=true (replayed 3-step plan, "
@@ -174,7 +175,8 @@ public final class ServerLoadBench {
                         new PlanService(plain, offStore, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2));
                 PlanService onService =
                         new PlanService(traced, onStore, ServiceSettings.DEFAULT.withMaxActiveRuns(clients * 2))) {
-            ServerSettings settings = ServerSettings.DEFAULT.withPort(0).withMaxRequests(clients * 2);
+            ServerSettings settings =
+                    ServerSettings.builder().port(0).maxRequests(clients * 2).build();
             PlanServer off = PlanServer.start(offService, settings);
             PlanServer on = PlanServer.start(onService, settings);
             System.out.printf(

@@ -41,8 +41,8 @@ final class AnswerCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = JsonMappers.mapper(JsonLimits.HTTP_BODY);
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
-    private String runId;
+    @CommandLine.Mixin
+    private RunIdParameter target;
 
     @CommandLine.ArgGroup(exclusive = true)
     private Answer answer;
@@ -105,11 +105,12 @@ final class AnswerCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(
                         commandLine, "with --temporal, give the answer with --value JSON or --text STRING");
             }
-            return TemporalRun.answer(runId, seqNo(commandLine), value(commandLine, null), temporal, commandLine);
+            return TemporalRun.answer(
+                    target.runId(), seqNo(commandLine), value(commandLine, null), temporal, commandLine);
         }
         return StoredRunContinuation.run(
                 "answer",
-                runId,
+                target.runId(),
                 outputs,
                 store,
                 vmOptions,
@@ -117,7 +118,7 @@ final class AnswerCommand implements Callable<Integer> {
                 parent.environment(),
                 commandLine,
                 (durable, session, secrets) ->
-                        durable.answer(runId, callId, value(commandLine, durable), session, secrets));
+                        durable.answer(target.runId(), callId, value(commandLine, durable), session, secrets));
     }
 
     /** The seq_no {@code --call-id step-N} names, or {@code null} for the one waiting. */
@@ -157,12 +158,12 @@ final class AnswerCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     commandLine, "give the answer with --value JSON or --text STRING (no terminal to ask on)");
         }
-        JsonNode asked = durable.waiting(runId).stream() // the question --call-id names, else the first
+        JsonNode asked = durable.waiting(target.runId()).stream() // the question --call-id names, else the first
                 .filter(call -> call.kind() == WaitingCall.Kind.INPUT)
                 .filter(call -> callId == null || call.callId().equals(callId))
                 .findFirst()
                 .map(WaitingCall::params)
-                .orElseGet(() -> durable.pendingInput(runId).params());
+                .orElseGet(() -> durable.pendingInput(target.runId()).params());
         String line = console.readLine("%s ", TerminalText.safe(TerminalApprovals.question(asked)));
         if (line == null) {
             throw new CommandLine.ParameterException(commandLine, "no answer was given");

@@ -36,8 +36,8 @@ import picocli.CommandLine.Command;
         })
 final class ApproveCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
-    private String runId;
+    @CommandLine.Mixin
+    private RunIdParameter target;
 
     @CommandLine.Option(names = "--deny", description = "Deny the call instead of approving it.")
     private boolean deny;
@@ -87,14 +87,15 @@ final class ApproveCommand implements Callable<Integer> {
         }
         return StoredRunContinuation.run(
                 "approve",
-                runId,
+                target.runId(),
                 outputs,
                 store,
                 vmOptions,
                 verbosity,
                 parent.environment(),
                 spec.commandLine(),
-                (durable, session, secrets) -> durable.approve(runId, named(durable), !deny, reason, session, secrets));
+                (durable, session, secrets) ->
+                        durable.approve(target.runId(), named(durable), !deny, reason, session, secrets));
     }
 
     /** The calls {@code --call-id} or {@code --all} name, each printed as it will be decided; none: the first. */
@@ -103,7 +104,7 @@ final class ApproveCommand implements Callable<Integer> {
         if (!all && callIds.isEmpty()) {
             return List.of();
         }
-        List<WaitingCall> waiting = durable.waiting(runId).stream()
+        List<WaitingCall> waiting = durable.waiting(target.runId()).stream()
                 .filter(call -> call.kind() == WaitingCall.Kind.APPROVAL)
                 .filter(call -> all || callIds.contains(call.callId()))
                 .toList();

@@ -39,13 +39,8 @@ import picocli.CommandLine.Command;
         })
 final class BatchCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(
-            arity = "1..*",
-            paramLabel = "PATH",
-            description =
-                    "Plan files (JSON, YAML, PPE or JavaScript), or directories of them (their *.json files but *.cassette.json and"
-                            + " *.expected.json, and their *.yaml, *.yml, *.ai.yaml and *.js files).")
-    private List<String> paths;
+    @CommandLine.Mixin
+    private PlanPaths planPaths;
 
     @CommandLine.Option(
             names = "--concurrency",
@@ -128,7 +123,7 @@ final class BatchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, JsonNode> inputs = checkUsage();
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(spec.commandLine());
-        List<String> files = PlanFiles.of(paths, false, spec.commandLine());
+        List<String> files = PlanFiles.of(planPaths.paths(), false, spec.commandLine());
         temporal.checkUsage(spec.commandLine());
         if (temporal.enabled()) {
             TemporalSupport.require("batch --temporal", spec.commandLine());

@@ -1,7 +1,6 @@
 package dev.planvm.cli;
 
 import dev.planvm.dialects.Compiled;
-import dev.planvm.dialects.Dialect;
 import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
@@ -39,12 +38,8 @@ final class CompileCommand implements Callable<Integer> {
                             + " standard input.")
     private String file;
 
-    @CommandLine.Option(
-            names = "--dialect",
-            paramLabel = "yaml|js|ppe|idyll|json",
-            converter = DialectConverter.class,
-            description = DialectConverter.DESCRIPTION)
-    private Dialect dialect;
+    @CommandLine.Mixin
+    private DialectOption dialectOption;
 
     @CommandLine.Option(
             names = "--input",
@@ -67,8 +62,8 @@ final class CompileCommand implements Callable<Integer> {
         PlanSources sources = PlanInput.sources(new PlanLoader(), inputs);
         String source = file.equals("-") ? "<stdin>" : file;
         Compiled compiled = file.equals("-")
-                ? sources.compile(System.in, source, dialect)
-                : sources.compile(Path.of(file), dialect);
+                ? sources.compile(System.in, source, dialectOption.dialect())
+                : sources.compile(Path.of(file), dialectOption.dialect());
         LoadResult loaded = compiled.load(sources.loader(), source);
         for (Diagnostic diagnostic : loaded.diagnostics()) {
             err.println(TerminalText.safe(diagnostic.format(file)));

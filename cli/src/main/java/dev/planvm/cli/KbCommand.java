@@ -84,11 +84,7 @@ final class KbCommand implements Runnable {
             description = "Show one knowledge base: files, chunks, entities, relationships, model, size, dates.")
     int stats(
             @CommandLine.Parameters(paramLabel = "NAME") String name,
-            @CommandLine.Option(
-                            names = "--format",
-                            defaultValue = "text",
-                            description = "text or json. Default: ${DEFAULT-VALUE}.")
-                    ValidateCommand.Format format,
+            @CommandLine.Mixin OutputFormat format,
             @CommandLine.Mixin Root root,
             @CommandLine.Mixin Verbosity verbosity) {
         return refusingKnowledgeErrors(() -> {
@@ -96,12 +92,7 @@ final class KbCommand implements Runnable {
             if (stats.problem().isPresent()) {
                 throw new KnowledgeException(stats.problem().get());
             }
-            spec.commandLine()
-                    .getOut()
-                    .println(
-                            format == ValidateCommand.Format.json
-                                    ? stats.toJson().toPrettyString()
-                                    : stats.line());
+            spec.commandLine().getOut().println(format.json() ? stats.toJson().toPrettyString() : stats.line());
             return ExitCodes.OK;
         });
     }

@@ -120,7 +120,8 @@ final class KbIndexCommand implements Callable<Integer> {
         }
         IndexSettings settings;
         try {
-            settings = IndexSettings.defaults().withChunking(chunkTokens, overlapTokens);
+            settings =
+                    IndexSettings.builder().chunking(chunkTokens, overlapTokens).build();
         } catch (KnowledgeException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }
@@ -130,7 +131,9 @@ final class KbIndexCommand implements Callable<Integer> {
                 : cassettes.record != null ? RunMode.record() : RunMode.live();
         try (PlanVm vm = graph ? llmVm(environment, mode, commandLine) : null) {
             if (vm != null) {
-                settings = settings.withGraph(new ChainLlm(vm.callChain(mode)), maxLlmCalls);
+                settings = settings.toBuilder()
+                        .graph(new ChainLlm(vm.callChain(mode)), maxLlmCalls)
+                        .build();
             }
             return index(settings, environment, mode, commandLine);
         }

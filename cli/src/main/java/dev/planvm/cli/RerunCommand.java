@@ -44,8 +44,8 @@ import picocli.CommandLine.Command;
         })
 final class RerunCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
-    private String runId;
+    @CommandLine.Mixin
+    private RunIdParameter target;
 
     @CommandLine.Option(names = "--from", paramLabel = "SEQ", required = true, description = "The seq_no to run from.")
     private int fromSeq;
@@ -102,7 +102,7 @@ final class RerunCommand implements Callable<Integer> {
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), false);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         StoredRunSession session = StoredRunSession.of(
-                runId, vmOptions, store, parent.environment(), secrets, verbosity, trace, null, commandLine);
+                target.runId(), vmOptions, store, parent.environment(), secrets, verbosity, trace, null, commandLine);
         PlanVm vm = session.vm();
         Plan edited = null;
         if (editedPlan != null) {
@@ -118,8 +118,8 @@ final class RerunCommand implements Callable<Integer> {
         RunOutput output = session.output();
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
-            RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);
-            DurableRun run = durable.run(durable.createRerun(runId, fromSeq, edits, edited, request));
+            RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, target.runId(), mode);
+            DurableRun run = durable.run(durable.createRerun(target.runId(), fromSeq, edits, edited, request));
             commandLine
                     .getErr()
                     .println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq + " ("

@@ -37,8 +37,8 @@ import picocli.CommandLine.Command;
         })
 final class ResumeCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(index = "0", paramLabel = "RUN", description = "The run id (or an unambiguous prefix).")
-    private String runId;
+    @CommandLine.Mixin
+    private RunIdParameter target;
 
     @CommandLine.Mixin
     private DurableStoreOptions store;
@@ -90,13 +90,13 @@ final class ResumeCommand implements Callable<Integer> {
         RunMode mode = replay == null ? RunMode.live() : RunMode.replay(Cassette.read(replay), replayTiming);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
         StoredRunSession session = StoredRunSession.of(
-                runId, vmOptions, store, parent.environment(), secrets, verbosity, trace, null, commandLine);
+                target.runId(), vmOptions, store, parent.environment(), secrets, verbosity, trace, null, commandLine);
         PlanVm vm = session.vm();
         RunOutput output = session.output();
         try (RunStore runs = store.open(parent.environment(), vm.redactor())) {
             DurableRuns durable = new DurableRuns(vm, runs);
-            RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, runId, mode);
-            DurableRun run = durable.resume(runId, request, RunSettings.withSecrets(Map.of(), secrets), force);
+            RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, target.runId(), mode);
+            DurableRun run = durable.resume(target.runId(), request, RunSettings.withSecrets(Map.of(), secrets), force);
             return output.finished(run, mode);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);

@@ -1,7 +1,6 @@
 package dev.planvm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.planvm.dialects.Dialect;
 import dev.planvm.instructions.LoadResult;
 import dev.planvm.instructions.expr.RunClock;
 import dev.planvm.vm.PlanRejectedException;
@@ -50,12 +49,8 @@ final class RunCommand implements Callable<Integer> {
                             + " Idyll document (.idyll, .xml: its execution report is printed); '-' reads standard input.")
     private String file;
 
-    @CommandLine.Option(
-            names = "--dialect",
-            paramLabel = "yaml|js|ppe|idyll|json",
-            converter = DialectConverter.class,
-            description = DialectConverter.DESCRIPTION)
-    private Dialect dialect;
+    @CommandLine.Mixin
+    private DialectOption dialectOption;
 
     @CommandLine.Option(
             names = "--trace",
@@ -157,13 +152,14 @@ final class RunCommand implements Callable<Integer> {
         Map<String, JsonNode> inputs = RunSettings.withSecrets(vmOptions.inputs(commandLine), secrets);
         RunMode mode = modeOptions.mode(commandLine);
         UnaryOperator<RunClock> clock = vmOptions.clock().adjust(commandLine);
-        DocumentRun document = DocumentRun.of(file, dialect, block, writeDocument, commandLine);
+        DocumentRun document = DocumentRun.of(file, dialectOption.dialect(), block, writeDocument, commandLine);
         PlanVm vm = vmOptions
-                .planFiles(List.of(file), dialect)
+                .planFiles(List.of(file), dialectOption.dialect())
                 .build(parent.environment(), secrets, commandLine, TerminalApprovals.ifInteractive());
         LoadResult loaded = document != null
                 ? document.load(vm, inputs.keySet(), mode, commandLine.getErr(), verbosity.verbose())
-                : PlanInput.load(vm, file, dialect, inputs.keySet(), commandLine.getErr(), verbosity.verbose());
+                : PlanInput.load(
+                        vm, file, dialectOption.dialect(), inputs.keySet(), commandLine.getErr(), verbosity.verbose());
         if (!loaded.valid()) {
             return ExitCodes.INVALID;
         }

@@ -154,17 +154,18 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerSettings settings;
         try {
-            settings = ServerSettings.DEFAULT
-                    .withBind(bind)
-                    .withPort(port)
-                    .withToken(token(commandLine))
-                    .withMaxBodyBytes(maxBody)
-                    .withMaxRequests(maxRequests)
-                    .withAllowHosts(allowHosts)
-                    .withAllowOrigins(allowOrigins)
-                    .withMaxConnections(maxConnections)
-                    .withHeaderTimeout(Duration.ofSeconds(headerTimeout))
-                    .withShutdownGrace(Duration.ofSeconds(grace));
+            settings = ServerSettings.builder()
+                    .bind(bind)
+                    .port(port)
+                    .token(token(commandLine))
+                    .maxBodyBytes(maxBody)
+                    .maxRequests(maxRequests)
+                    .allowHosts(allowHosts)
+                    .allowOrigins(allowOrigins)
+                    .maxConnections(maxConnections)
+                    .headerTimeout(Duration.ofSeconds(headerTimeout))
+                    .shutdownGrace(Duration.ofSeconds(grace))
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }

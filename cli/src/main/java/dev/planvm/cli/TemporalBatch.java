@@ -73,7 +73,9 @@ final class TemporalBatch {
         TemporalRequests.check(vmOptions, commandLine);
         Map<String, JsonNode> inputs = vmOptions.inputs(commandLine);
         List<String> secrets = TemporalRequests.secretNames(vmOptions, commandLine);
-        RunSettings settings = TemporalRequests.settings(vmOptions, commandLine).withKeepGoing(keepGoing);
+        RunSettings settings = TemporalRequests.settings(vmOptions, commandLine).toBuilder()
+                .keepGoing(keepGoing)
+                .build();
         PrintWriter err = commandLine.getErr();
         long start = System.nanoTime();
         List<PlanOutcome> outcomes = new ArrayList<>();
@@ -151,17 +153,26 @@ final class TemporalBatch {
                     shared.secrets(),
                     shared.settings());
             // the plan tools travel with the plan: a worker needs no files
-            request = request.withPlanTools(
-                    TemporalRequests.planTools(shared.vm().temporalPlanTools(file.toString(), shared.planTools())),
-                    shared.maxPlanDepth());
+            request = request.toBuilder()
+                    .planTools(
+                            TemporalRequests.planTools(
+                                    shared.vm().temporalPlanTools(file.toString(), shared.planTools())),
+                            shared.maxPlanDepth())
+                    .build();
             if (shared.dryRun()) {
-                request = request.withMode("dry-run", null, shared.dryRunConditions());
+                request = request.toBuilder()
+                        .mode("dry-run", null, shared.dryRunConditions())
+                        .build();
             } else if (shared.replayDir() != null) {
                 Path cassette = PlanFileRunner.cassetteFor(file, shared.replayDir());
                 if (Files.exists(cassette)) {
                     Cassette replayed = Cassette.read(cassette);
                     request = TemporalRequests.clocked(
-                            request.withMode("replay", replayed.toJson(), false), shared.clock(), replayed);
+                            request.toBuilder()
+                                    .mode("replay", replayed.toJson(), false)
+                                    .build(),
+                            shared.clock(),
+                            replayed);
                 } else {
                     Optional<String> refused = PlanFileRunner.withoutCassette(loaded.plan(), cassette);
                     if (refused.isPresent()) {

@@ -78,16 +78,17 @@ final class TemporalRequests {
      */
     static RunSettings settings(VmOptions vm, CommandLine commandLine) {
         CallPolicyOptions calls = vm.policy();
-        return RunSettings.defaults()
-                .withMaxSteps(vm.settings().maxSteps())
-                .withStrict(vm.settings().strict())
-                .withConcurrency(vm.concurrency().sequential(), vm.concurrency().maxInFlight())
-                .withRetries(
+        return RunSettings.builder()
+                .maxSteps(vm.settings().maxSteps())
+                .strict(vm.settings().strict())
+                .concurrency(vm.concurrency().sequential(), vm.concurrency().maxInFlight())
+                .retries(
                         calls.retryPolicy(commandLine),
                         calls.toolRetries(commandLine),
                         RetrySettings.DEFAULT_MAX_RETRY_AFTER)
-                .withTimeouts(calls.callTimeout(commandLine), calls.toolTimeouts(commandLine))
-                .withToolPolicy(calls.tools().allowTools(), calls.tools().denyTools());
+                .timeouts(calls.callTimeout(commandLine), calls.toolTimeouts(commandLine))
+                .toolPolicy(calls.tools().allowTools(), calls.tools().denyTools())
+                .build();
     }
 
     /**
@@ -118,7 +119,9 @@ final class TemporalRequests {
                 ? new RunClock(replayed.clock().now(), replayed.clock().zone())
                 : RunClock.of(Clock.systemDefaultZone());
         RunClock fixed = adjust.apply(base);
-        return request.withClock(fixed.now().toString(), fixed.zone().getId());
+        return request.toBuilder()
+                .clock(fixed.now().toString(), fixed.zone().getId())
+                .build();
     }
 
     /** What {@code --now} and {@code --tz} do to a run's clock, or {@code null} when neither was given. */
@@ -136,6 +139,9 @@ final class TemporalRequests {
 
     static PlanRequest request(
             String source, String plan, Map<String, JsonNode> inputs, List<String> secrets, RunSettings settings) {
-        return PlanRequest.live(source, plan, inputs).withSecrets(secrets).withSettings(settings);
+        return PlanRequest.builder(source, plan, inputs)
+                .secrets(secrets)
+                .settings(settings)
+                .build();
     }
 }

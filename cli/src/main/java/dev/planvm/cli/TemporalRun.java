@@ -67,24 +67,28 @@ final class TemporalRun {
             loaded.errors().forEach(error -> err.println(error.format(file)));
             return ExitCodes.INVALID;
         }
-        PlanRequest request = TemporalRequests.request(
-                file,
-                text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
-                vmOptions.inputs(commandLine),
-                TemporalRequests.secretNames(vmOptions, commandLine),
-                TemporalRequests.settings(vmOptions, commandLine).withKeepGoing(keepGoing));
         // the plan tools travel with the plan: a worker needs no files
-        request = request.withPlanTools(
-                TemporalRequests.planTools(vmOptions.temporalPlanTools(file, vmOptions.temporalPlanTools())),
-                vmOptions.maxPlanDepth(commandLine));
+        PlanRequest.Builder built = TemporalRequests.request(
+                        file,
+                        text != null ? text : TemporalRequests.planText(Path.of(file), loaded),
+                        vmOptions.inputs(commandLine),
+                        TemporalRequests.secretNames(vmOptions, commandLine),
+                        TemporalRequests.settings(vmOptions, commandLine).toBuilder()
+                                .keepGoing(keepGoing)
+                                .build())
+                .toBuilder()
+                .planTools(
+                        TemporalRequests.planTools(vmOptions.temporalPlanTools(file, vmOptions.temporalPlanTools())),
+                        vmOptions.maxPlanDepth(commandLine));
         RunMode mode = modeOptions.mode(commandLine);
         if (mode instanceof RunMode.Replay replay) {
-            request = request.withMode("replay", replay.cassette().toJson(), false);
+            built.mode("replay", replay.cassette().toJson(), false);
         } else if (mode instanceof RunMode.Record) {
-            request = request.withMode("record", null, false);
+            built.mode("record", null, false);
         } else if (mode instanceof RunMode.DryRun dry) {
-            request = request.withMode("dry-run", null, dry.conditionsAnswer());
+            built.mode("dry-run", null, dry.conditionsAnswer());
         }
+        PlanRequest request = built.build();
         request = TemporalRequests.clocked(
                 request,
                 TemporalRequests.clockOptions(vmOptions, commandLine),

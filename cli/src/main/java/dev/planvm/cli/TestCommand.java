@@ -53,13 +53,8 @@ import picocli.CommandLine.Command;
         })
 final class TestCommand implements Callable<Integer> {
 
-    @CommandLine.Parameters(
-            arity = "1..*",
-            paramLabel = "PATH",
-            description =
-                    "Plan files (JSON, YAML, PPE or JavaScript), or directories of them (their *.json files but *.cassette.json and"
-                            + " *.expected.json, and their *.yaml, *.yml, *.ai.yaml and *.js files).")
-    private List<String> paths;
+    @CommandLine.Mixin
+    private PlanPaths planPaths;
 
     @CommandLine.Option(
             names = "--update",
@@ -217,7 +212,7 @@ final class TestCommand implements Callable<Integer> {
 
     /** The plan files the PATHs stand for, each once; a usage error when a PATH is missing or none is found. */
     private List<Path> plans(CommandLine commandLine) {
-        return PlanFiles.of(paths, false, true, commandLine).stream()
+        return PlanFiles.of(planPaths.paths(), false, true, commandLine).stream()
                 .map(file -> Path.of(file).normalize())
                 .distinct()
                 .toList();

@@ -38,11 +38,8 @@ import picocli.CommandLine.Command;
         })
 final class ToolsCommand implements Callable<Integer> {
 
-    @CommandLine.Option(
-            names = "--format",
-            defaultValue = "text",
-            description = "text or json. Default: ${DEFAULT-VALUE}.")
-    private ValidateCommand.Format format;
+    @CommandLine.Mixin
+    private OutputFormat format;
 
     @CommandLine.Mixin
     private ConfigOptions config;
@@ -79,7 +76,7 @@ final class ToolsCommand implements Callable<Integer> {
         // checked as a run's VM checks them: one that cannot be used is listed with why, the others as tools
         PlanTools.Checked checked = PlanTools.check(read, List.of(), others, PlanTools.DEFAULT_MAX_DEPTH);
         List<Plan> planTools = checked.usable();
-        if (format == ValidateCommand.Format.json) {
+        if (format.json()) {
             ObjectNode document = mapper.createObjectNode();
             ArrayNode list = document.putArray("tools");
             for (Tool tool : tools) {

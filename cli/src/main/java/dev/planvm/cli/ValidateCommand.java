@@ -3,7 +3,6 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.planvm.dialects.Dialect;
 import dev.planvm.dialects.PlanSources;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.LoadResult;
@@ -53,12 +52,8 @@ final class ValidateCommand implements Callable<Integer> {
                             + " and *.expected.json, and their *.yaml, *.yml, *.ai.yaml and *.js files). '-' reads standard input.")
     private List<String> paths;
 
-    @CommandLine.Option(
-            names = "--dialect",
-            paramLabel = "yaml|js|ppe|idyll|json",
-            converter = DialectConverter.class,
-            description = DialectConverter.DESCRIPTION)
-    private Dialect dialect;
+    @CommandLine.Mixin
+    private DialectOption dialectOption;
 
     @CommandLine.Option(
             names = "--input",
@@ -156,8 +151,10 @@ final class ValidateCommand implements Callable<Integer> {
         ArrayNode reports = mapper.createArrayNode();
         boolean allValid = true;
         for (String file : PlanFiles.of(paths, true, spec.commandLine())) {
-            LoadResult result = refused(PlanInput.load(sources, file, dialect), vm);
-            Reach reached = result.valid() && reaches.active() ? reaches.analyze(result.plan(), file, dialect) : null;
+            LoadResult result = refused(PlanInput.load(sources, file, dialectOption.dialect()), vm);
+            Reach reached = result.valid() && reaches.active()
+                    ? reaches.analyze(result.plan(), file, dialectOption.dialect())
+                    : null;
             if (reached != null) {
                 result = ValidateReach.refuse(result, reached);
             }

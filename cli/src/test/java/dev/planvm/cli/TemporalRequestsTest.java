@@ -52,23 +52,24 @@ class TemporalRequestsTest {
                         " a*, b*",
                         "--deny-tools",
                         "shell*"))
-                .isEqualTo(RunSettings.defaults()
-                        .withMaxSteps(50)
-                        .withStrict(true)
-                        .withConcurrency(true, 3)
-                        .withRetries(
-                                retry, Map.of("web", retry.withMaxAttempts(2)), RetrySettings.DEFAULT_MAX_RETRY_AFTER)
-                        .withTimeouts(Duration.ofMillis(1500), Map.of("slow", Duration.ZERO))
-                        .withToolPolicy(List.of("a*", "b*"), List.of("shell*")));
+                .isEqualTo(RunSettings.builder()
+                        .maxSteps(50)
+                        .strict(true)
+                        .concurrency(true, 3)
+                        .retries(retry, Map.of("web", retry.withMaxAttempts(2)), RetrySettings.DEFAULT_MAX_RETRY_AFTER)
+                        .timeouts(Duration.ofMillis(1500), Map.of("slow", Duration.ZERO))
+                        .toolPolicy(List.of("a*", "b*"), List.of("shell*"))
+                        .build());
     }
 
     @Test
     void no_option_sends_the_settings_of_a_default_local_run() {
         assertThat(settings())
-                .isEqualTo(RunSettings.defaults()
-                        .withRetries(RetryPolicy.DEFAULT, Map.of(), RetrySettings.DEFAULT_MAX_RETRY_AFTER)
-                        .withTimeouts(null, Map.of())
-                        .withToolPolicy(List.of(), List.of()));
+                .isEqualTo(RunSettings.builder()
+                        .retries(RetryPolicy.DEFAULT, Map.of(), RetrySettings.DEFAULT_MAX_RETRY_AFTER)
+                        .timeouts(null, Map.of())
+                        .toolPolicy(List.of(), List.of())
+                        .build());
     }
 
     @Test

@@ -6,7 +6,7 @@ import dev.planvm.knowledge.spi.LlmJson;
 /**
  * How {@link Indexer} builds a knowledge base: chunk size and overlap, the limits that keep hostile
  * documents from exhausting memory, the HNSW graph's settings, and the knowledge-graph extraction.
- * Start from {@link #defaults()} and change what you need with the {@code with...} methods.
+ * Start from {@link #builder()} and set what you need.
  *
  * @param chunkTokens      most tokens per chunk (the embedding model's tokenizer), 16–2048
  * @param overlapTokens    tokens a chunk repeats from the end of the previous one, 0 to half a chunk
@@ -72,65 +72,94 @@ public record IndexSettings(
                 DEFAULT_MAX_LLM_CALLS);
     }
 
-    public IndexSettings withChunking(int tokens, int overlap) {
-        return new IndexSettings(
-                tokens,
-                overlap,
-                maxFileBytes,
-                maxTextChars,
-                maxPdfPages,
-                maxChunksPerFile,
-                maxFiles,
-                hnswM,
-                hnswBeamWidth,
-                graphLlm,
-                maxLlmCalls);
+    /** A builder starting from {@link #defaults()}: set what differs, then {@link Builder#build()}. */
+    public static Builder builder() {
+        return defaults().toBuilder();
     }
 
-    public IndexSettings withLimits(long fileBytes, int textChars, int pdfPages, int chunksPerFile, int files) {
-        return new IndexSettings(
-                chunkTokens,
-                overlapTokens,
-                fileBytes,
-                textChars,
-                pdfPages,
-                chunksPerFile,
-                files,
-                hnswM,
-                hnswBeamWidth,
-                graphLlm,
-                maxLlmCalls);
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public IndexSettings withHnsw(int m, int beamWidth) {
-        return new IndexSettings(
-                chunkTokens,
-                overlapTokens,
-                maxFileBytes,
-                maxTextChars,
-                maxPdfPages,
-                maxChunksPerFile,
-                maxFiles,
-                m,
-                beamWidth,
-                graphLlm,
-                maxLlmCalls);
-    }
+    /**
+     * Settings changed a group at a time: a record of 11 components gets one builder rather than four withers each
+     * repeating every argument. The settings are checked together when built (the overlap against the chunk size),
+     * so no order of setters meets a half-changed, invalid value; a {@link KnowledgeException} says what is wrong.
+     */
+    public static final class Builder {
+        private int chunkTokens;
+        private int overlapTokens;
+        private long maxFileBytes;
+        private int maxTextChars;
+        private int maxPdfPages;
+        private int maxChunksPerFile;
+        private int maxFiles;
+        private int hnswM;
+        private int hnswBeamWidth;
+        private LlmJson graphLlm;
+        private int maxLlmCalls;
 
-    /** Extracts a knowledge graph with {@code llm}, at most {@code maxCalls} calls per run. */
-    public IndexSettings withGraph(LlmJson llm, int maxCalls) {
-        return new IndexSettings(
-                chunkTokens,
-                overlapTokens,
-                maxFileBytes,
-                maxTextChars,
-                maxPdfPages,
-                maxChunksPerFile,
-                maxFiles,
-                hnswM,
-                hnswBeamWidth,
-                llm,
-                maxCalls);
+        private Builder(IndexSettings from) {
+            this.chunkTokens = from.chunkTokens;
+            this.overlapTokens = from.overlapTokens;
+            this.maxFileBytes = from.maxFileBytes;
+            this.maxTextChars = from.maxTextChars;
+            this.maxPdfPages = from.maxPdfPages;
+            this.maxChunksPerFile = from.maxChunksPerFile;
+            this.maxFiles = from.maxFiles;
+            this.hnswM = from.hnswM;
+            this.hnswBeamWidth = from.hnswBeamWidth;
+            this.graphLlm = from.graphLlm;
+            this.maxLlmCalls = from.maxLlmCalls;
+        }
+
+        /** Most tokens per chunk, and tokens a chunk repeats from the end of the previous one. */
+        public Builder chunking(int tokens, int overlap) {
+            this.chunkTokens = tokens;
+            this.overlapTokens = overlap;
+            return this;
+        }
+
+        /** The limits that keep hostile documents from exhausting memory. */
+        public Builder limits(long fileBytes, int textChars, int pdfPages, int chunksPerFile, int files) {
+            this.maxFileBytes = fileBytes;
+            this.maxTextChars = textChars;
+            this.maxPdfPages = pdfPages;
+            this.maxChunksPerFile = chunksPerFile;
+            this.maxFiles = files;
+            return this;
+        }
+
+        /** The HNSW graph's neighbours per node and candidates while building. */
+        public Builder hnsw(int m, int beamWidth) {
+            this.hnswM = m;
+            this.hnswBeamWidth = beamWidth;
+            return this;
+        }
+
+        /** Extracts a knowledge graph with {@code llm}, at most {@code maxCalls} calls per run. */
+        public Builder graph(LlmJson llm, int maxCalls) {
+            this.graphLlm = llm;
+            this.maxLlmCalls = maxCalls;
+            return this;
+        }
+
+        /** The settings, checked. */
+        public IndexSettings build() {
+            return new IndexSettings(
+                    chunkTokens,
+                    overlapTokens,
+                    maxFileBytes,
+                    maxTextChars,
+                    maxPdfPages,
+                    maxChunksPerFile,
+                    maxFiles,
+                    hnswM,
+                    hnswBeamWidth,
+                    graphLlm,
+                    maxLlmCalls);
+        }
     }
 
     /** What a file record keeps of the chunking, so that other settings re-chunk it. */

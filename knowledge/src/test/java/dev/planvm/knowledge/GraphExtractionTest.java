@@ -49,7 +49,10 @@ class GraphExtractionTest {
     }
 
     private IndexReport index(LlmJson extractor, int maxCalls) {
-        return bases.indexer("g", Embedders.local(), IndexSettings.defaults().withGraph(extractor, maxCalls))
+        return bases.indexer(
+                        "g",
+                        Embedders.local(),
+                        IndexSettings.builder().graph(extractor, maxCalls).build())
                 .index(List.of(docs), work, IndexListener.none());
     }
 

@@ -124,7 +124,9 @@ class IncrementalIndexTest {
     @Test
     void new_chunking_settings_re_chunk_every_file() {
         IndexReport report = bases.indexer(
-                        "docs", embedder, IndexSettings.defaults().withChunking(64, 8))
+                        "docs",
+                        embedder,
+                        IndexSettings.builder().chunking(64, 8).build())
                 .index(List.of(docs), work, IndexListener.none());
         assertThat(report.changed()).hasSize(5);
         try (KnowledgeBase kb = bases.open("docs", Optional.empty(), QuerySettings.defaults())) {
@@ -174,7 +176,11 @@ class IncrementalIndexTest {
         Files.write(docs.resolve("broken.pdf"), "%PDF-1.4 garbage".getBytes());
         Files.writeString(docs.resolve("huge.txt"), "y".repeat(3000));
         IndexReport report = bases.indexer(
-                        "docs", embedder, IndexSettings.defaults().withLimits(2000, 5_000_000, 2000, 5000, 1000))
+                        "docs",
+                        embedder,
+                        IndexSettings.builder()
+                                .limits(2000, 5_000_000, 2000, 5000, 1000)
+                                .build())
                 .index(List.of(docs, work.resolve("missing")), work, IndexListener.none());
         assertThat(report.failures())
                 .extracting(IndexReport.Problem::toString)

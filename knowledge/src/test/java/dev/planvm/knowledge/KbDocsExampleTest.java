@@ -51,7 +51,7 @@ class KbDocsExampleTest {
         IndexReport report = bases.indexer(
                         "planvm-docs",
                         Embedders.local(),
-                        IndexSettings.defaults().withGraph(replay, 100))
+                        IndexSettings.builder().graph(replay, 100).build())
                 .index(List.of(PLANS.resolve("kb-docs")), PLANS.getParent(), IndexListener.none());
         assertThat(report.failures()).isEmpty();
         assertThat(report.added()).hasSize(6);

@@ -197,9 +197,9 @@ class KnowledgeBaseErrorsTest {
 
     @Test
     void invalid_settings_are_refused_in_one_sentence() {
-        assertOneSentence(() -> IndexSettings.defaults().withChunking(8, 0))
+        assertOneSentence(() -> IndexSettings.builder().chunking(8, 0).build())
                 .hasMessage("the chunk size must be 16 to 2048 tokens, not 8");
-        assertOneSentence(() -> IndexSettings.defaults().withChunking(100, 60))
+        assertOneSentence(() -> IndexSettings.builder().chunking(100, 60).build())
                 .hasMessage("the overlap must be 0 to half the chunk size (50 tokens), not 60");
         assertOneSentence(() -> QuerySettings.defaults().withTopK(0)).hasMessage("top_k must be 1 to 100, not 0");
     }

@@ -58,7 +58,9 @@ class KnowledgeToolsTest {
         bases.indexer(
                         "g",
                         Embedders.local(),
-                        IndexSettings.defaults().withGraph(new ReplayLlm("/graph-answers.json"), 10))
+                        IndexSettings.builder()
+                                .graph(new ReplayLlm("/graph-answers.json"), 10)
+                                .build())
                 .index(List.of(graphDocs), work, IndexListener.none());
     }
 

@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * langchain4j's HTTP client SPI over the JDK client, like its {@link JdkHttpClient} but keeping
@@ -44,8 +45,12 @@ import java.util.Map;
  * deep inside langchain4j's parser. A streamed answer (server-sent events, or Ollama's lines of JSON, read by
  * the parser the model gives) is read up to the same size cap; the caller bounds its time
  * ({@code StreamedAnswer}).
+ *
+ * <p>It is planvm's one langchain4j HTTP adapter: the LLM providers use it, and so does the knowledge
+ * module's embeddings endpoint ({@code OpenAiEmbedder}), which is why it is public; what it throws stays
+ * package-private, and {@link #answerCapPassed} is how another module tells an answer refused for its size.
  */
-final class StatusHttpClient implements HttpClient {
+public final class StatusHttpClient implements HttpClient {
 
     /** How much of an error answer's body is read: enough for its message. */
     static final int ERROR_BODY_BYTES = 64 * 1024;
@@ -77,8 +82,22 @@ final class StatusHttpClient implements HttpClient {
         this.retryHints = builder.retryHints;
     }
 
-    static Builder builder() {
+    /** A client with the default answer cap (16 MiB); langchain4j sets the timeouts. */
+    public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The size cap an answer passed, when {@code failure} (or one of its causes) is this client's refusal of an
+     * answer larger than its cap; empty for any other failure.
+     */
+    public static OptionalLong answerCapPassed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof LlmAnswerException answer && answer.kind() == LlmAnswerException.Kind.TOO_LARGE) {
+                return OptionalLong.of(answer.limit());
+            }
+        }
+        return OptionalLong.empty();
     }
 
     @Override
@@ -273,10 +292,13 @@ final class StatusHttpClient implements HttpClient {
     }
 
     /** Configures a {@link StatusHttpClient}; langchain4j sets the timeouts. */
-    static final class Builder implements HttpClientBuilder {
+    public static final class Builder implements HttpClientBuilder {
         private Duration connectTimeout;
         private Duration readTimeout;
         private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+
+        private Builder() {}
+
         private Clock clock = Clock.systemUTC();
         private RetryHints retryHints = RetryHints.STANDARD;
 
@@ -303,7 +325,7 @@ final class StatusHttpClient implements HttpClient {
         }
 
         /** The most bytes of an answer read (default 16 MiB); a larger one fails without being read to the end. */
-        Builder maxResponseBytes(long bytes) {
+        public Builder maxResponseBytes(long bytes) {
             this.maxResponseBytes = bytes;
             return this;
         }

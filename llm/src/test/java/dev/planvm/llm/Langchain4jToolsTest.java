@@ -43,6 +43,9 @@ class Langchain4jToolsTest {
             if (sku.equals("gone")) {
                 throw new UncheckedIOException(new java.io.IOException("warehouse unreachable"));
             }
+            if (sku.equals("deep")) {
+                return "[".repeat(1_001) + "]".repeat(1_001);
+            }
             if (sku.equals("trailing")) {
                 return "{\"sku\": \"trailing\"} and 2 more";
             }
@@ -121,6 +124,14 @@ class Langchain4jToolsTest {
 
         assertThat(call(stock, "{\"sku\": \"trailing\"}"))
                 .isEqualTo(TextNode.valueOf("{\"sku\": \"trailing\"} and 2 more"));
+    }
+
+    @Test
+    void a_string_result_nested_past_the_llm_answer_bound_is_text_not_parsed() throws Exception {
+        Tool stock = tools(new Shop()).get("stock_of");
+
+        assertThat(call(stock, "{\"sku\": \"deep\"}"))
+                .isEqualTo(TextNode.valueOf("[".repeat(1_001) + "]".repeat(1_001)));
     }
 
     @Test

@@ -91,7 +91,9 @@ class EventStreamTest {
         try (ServerFixture fixture = new ServerFixture(
                 dir.resolve("runs.db"),
                 ServiceSettings.DEFAULT,
-                dev.planvm.server.http.ServerSettings.DEFAULT.withMaxEventStreams(1))) {
+                dev.planvm.server.http.ServerSettings.builder()
+                        .maxEventStreams(1)
+                        .build())) {
             String id = fixture.post(
                             "/v1/runs",
                             ServerFixture.runBody(

@@ -237,7 +237,9 @@ class HttpApiTest {
     @Test
     void a_body_over_the_limit_is_refused_413_without_being_read() throws Exception {
         try (ServerFixture small = new ServerFixture(
-                dir.resolve("small.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withMaxBodyBytes(4096))) {
+                dir.resolve("small.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.builder().maxBodyBytes(4096).build())) {
             Answer big = small.post(
                     "/v1/runs", ServerFixture.runBody(HELLO, "\"inputs\": {\"name\": \"" + "x".repeat(10_000) + "\"}"));
             assertThat(big.status()).isEqualTo(413);
@@ -384,7 +386,9 @@ class HttpApiTest {
     void a_token_server_refuses_requests_without_the_token_and_a_public_address_needs_one() throws Exception {
         String token = "s3cret-token-0123456789";
         try (ServerFixture guarded = new ServerFixture(
-                dir.resolve("guarded.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withToken(token))) {
+                dir.resolve("guarded.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.builder().token(token).build())) {
             assertThat(guarded.get("/v1/tools").status())
                     .as("the fixture sends the token")
                     .isEqualTo(200);
@@ -408,7 +412,7 @@ class HttpApiTest {
         }
         assertThatThrownBy(() -> PlanServer.start(
                         fixture.service,
-                        ServerSettings.DEFAULT.withBind("0.0.0.0").withPort(0)))
+                        ServerSettings.builder().bind("0.0.0.0").port(0).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "listening on 0.0.0.0, which is not a loopback address, needs a bearer token (--token-file FILE): "

@@ -45,7 +45,7 @@ class RunBrowserApiTest {
         try (ServerFixture guarded = new ServerFixture(
                 dir.resolve("guarded.db"),
                 ServiceSettings.DEFAULT,
-                ServerSettings.DEFAULT.withToken("t0ken-0123456789"))) {
+                ServerSettings.builder().token("t0ken-0123456789").build())) {
             for (String path : new String[] {"/", "/ui/app.js", "/ui/report.js", "/ui/report.css", "/ui/app.css"}) {
                 Answer file = guarded.send(HttpRequest.newBuilder(URI.create(guarded.url(path)))
                         .GET()

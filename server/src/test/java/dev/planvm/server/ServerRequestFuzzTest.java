@@ -47,11 +47,12 @@ class ServerRequestFuzzTest {
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT.withMaxActiveRuns(4));
                 PlanServer server = PlanServer.start(
                         service,
-                        ServerSettings.DEFAULT
-                                .withPort(0)
-                                .withMaxWait(Duration.ofSeconds(2))
-                                .withHeaderTimeout(Duration.ofSeconds(2))
-                                .withBodyTimeout(Duration.ofSeconds(2)));
+                        ServerSettings.builder()
+                                .port(0)
+                                .maxWait(Duration.ofSeconds(2))
+                                .headerTimeout(Duration.ofSeconds(2))
+                                .bodyTimeout(Duration.ofSeconds(2))
+                                .build());
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(Duration.ZERO)));
                 return server;
             } catch (IOException e) {

@@ -36,7 +36,8 @@ class SlowClientsTest {
 
     @Test
     void a_request_head_that_trickles_in_is_cut_at_the_header_deadline() throws Exception {
-        try (ServerFixture fixture = start(ServerSettings.DEFAULT.withHeaderTimeout(Duration.ofSeconds(1)))) {
+        try (ServerFixture fixture = start(
+                ServerSettings.builder().headerTimeout(Duration.ofSeconds(1)).build())) {
             try (Socket socket = connect(fixture)) {
                 long start = System.nanoTime();
                 write(socket, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:" + fixture.server.port() + "\r\n");
@@ -63,7 +64,9 @@ class SlowClientsTest {
 
     @Test
     void a_connection_that_sends_nothing_is_cut_at_the_header_deadline_too() throws Exception {
-        try (ServerFixture fixture = start(ServerSettings.DEFAULT.withHeaderTimeout(Duration.ofSeconds(1)));
+        try (ServerFixture fixture = start(ServerSettings.builder()
+                        .headerTimeout(Duration.ofSeconds(1))
+                        .build());
                 Socket socket = connect(fixture)) {
             long start = System.nanoTime();
             socket.setSoTimeout(60_000); // not hung
@@ -79,7 +82,9 @@ class SlowClientsTest {
 
     @Test
     void a_kept_alive_connection_may_wait_quietly_between_requests() throws Exception {
-        try (ServerFixture fixture = start(ServerSettings.DEFAULT.withHeaderTimeout(Duration.ofSeconds(1)));
+        try (ServerFixture fixture = start(ServerSettings.builder()
+                        .headerTimeout(Duration.ofSeconds(1))
+                        .build());
                 Socket socket = connect(fixture)) {
             String request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:" + fixture.server.port() + "\r\n\r\n";
             write(socket, request);
@@ -93,7 +98,9 @@ class SlowClientsTest {
 
     @Test
     void a_body_that_trickles_in_past_the_body_timeout_is_answered_408() throws Exception {
-        try (ServerFixture fixture = start(ServerSettings.DEFAULT.withBodyTimeout(Duration.ofSeconds(1)));
+        try (ServerFixture fixture = start(ServerSettings.builder()
+                        .bodyTimeout(Duration.ofSeconds(1))
+                        .build());
                 Socket socket = connect(fixture)) {
             long start = System.nanoTime();
             write(
@@ -129,8 +136,10 @@ class SlowClientsTest {
 
     @Test
     void connections_beyond_the_cap_are_not_taken_until_one_ends() throws Exception {
-        try (ServerFixture fixture =
-                start(ServerSettings.DEFAULT.withMaxConnections(4).withHeaderTimeout(Duration.ofSeconds(2)))) {
+        try (ServerFixture fixture = start(ServerSettings.builder()
+                .maxConnections(4)
+                .headerTimeout(Duration.ofSeconds(2))
+                .build())) {
             List<Socket> quiet = new ArrayList<>();
             try {
                 for (int i = 0; i < 8; i++) {

@@ -90,7 +90,7 @@ public final class TemporalPlans {
         }
         String id = workflowId == null ? newWorkflowId() : workflowId;
         if (request.traceparent() == null) { // the workflow's run span becomes a child of the caller's span
-            request = request.withTraceparent(currentTraceparent());
+            request = request.toBuilder().traceparent(currentTraceparent()).build();
         }
         PlanWorkflow workflow = client.newWorkflowStub(
                 PlanWorkflow.class,

@@ -87,8 +87,9 @@ class BoundsTest {
         }
         plan.append(",{\"seq_no\": 40, \"type\": \"assign\", \"parameters\": {\"final_answer\": \"done\"}}]");
         PlanResponse response = TestTemporal.plans(queue)
-                .run(PlanRequest.live("many-failures.json", plan.toString(), Map.of())
-                        .withSettings(RunSettings.defaults().withKeepGoing(true)));
+                .run(PlanRequest.builder("many-failures.json", plan.toString(), Map.of())
+                        .settings(RunSettings.builder().keepGoing(true).build())
+                        .build());
 
         assertThat(response.status()).isEqualTo("completed_with_failures");
         assertThat(response.finalAnswer().asText()).isEqualTo("done");

@@ -86,8 +86,9 @@ class ConcurrentActivitiesTest {
     @Test
     void a_sequential_run_makes_one_call_at_a_time() {
         PlanResponse response = TestTemporal.plans(queue)
-                .run(PlanRequest.live("fan-in.json", FAN_IN, Map.of())
-                        .withSettings(RunSettings.defaults().withConcurrency(true, 1)));
+                .run(PlanRequest.builder("fan-in.json", FAN_IN, Map.of())
+                        .settings(RunSettings.builder().concurrency(true, 1).build())
+                        .build());
 
         assertThat(response.finalAnswer().asText()).isEqualTo("search(search(a)+search(b)+search(c))");
         assertThat(maxRunning).hasValue(1);

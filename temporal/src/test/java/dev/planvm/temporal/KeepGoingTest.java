@@ -65,8 +65,9 @@ class KeepGoingTest {
     void a_workflow_that_keeps_going_lists_the_failed_steps_a_local_run_lists() {
         TemporalPlans plans = TestTemporal.plans(queue);
         String id = plans.start(
-                PlanRequest.live("keep.json", PLAN, Map.of())
-                        .withSettings(RunSettings.defaults().withKeepGoing(true)),
+                PlanRequest.builder("keep.json", PLAN, Map.of())
+                        .settings(RunSettings.builder().keepGoing(true).build())
+                        .build(),
                 null);
         PlanResponse remote = plans.result(id);
         RunResult local = localRun(true);

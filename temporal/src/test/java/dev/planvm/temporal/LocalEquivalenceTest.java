@@ -133,8 +133,10 @@ class LocalEquivalenceTest {
         Cassette cassette = Cassette.read(PLANS.resolve("stackvm-tidb-best-practices.cassette.json"));
         standIns.invocations.clear();
         RunResult local = localVm().run(load(planFile), Map.of(), RunMode.replay(cassette, false));
-        PlanResponse remote =
-                TestTemporal.plans(queue).run(request(planFile).withMode("replay", cassette.toJson(), false));
+        PlanResponse remote = TestTemporal.plans(queue)
+                .run(request(planFile).toBuilder()
+                        .mode("replay", cassette.toJson(), false)
+                        .build());
         assertSame(planFile, local, remote);
         assertThat(remote.trace().get("mode").asText()).isEqualTo("replay");
         assertThat(standIns.invocations).as("a replay calls no activity").isEmpty();

@@ -177,8 +177,9 @@ class PlanToolsOnTemporalTest {
                    "output_vars": ["final_answer"]}}]""";
         try {
             String id = plans.start(
-                    PlanRequest.live("parent.json", parent, Map.of())
-                            .withPlanTools(List.of(new PlanToolSource("chain.json", chain)), null),
+                    PlanRequest.builder("parent.json", parent, Map.of())
+                            .planTools(List.of(new PlanToolSource("chain.json", chain)), null)
+                            .build(),
                     null);
             assertThat(hung.await(60, TimeUnit.SECONDS))
                     .as("the child's third call started")
@@ -217,11 +218,13 @@ class PlanToolsOnTemporalTest {
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "x"}, "output_vars": ["x"]}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "y"}, "output_vars": ["y"]}},
                  {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${x} ${y}"}}]""";
-        PlanRequest request = PlanRequest.live("twice-parent.json", parent, Map.of())
-                .withPlanTools(List.of(new PlanToolSource("twice.json", TWICE)), null);
+        PlanRequest request = PlanRequest.builder("twice-parent.json", parent, Map.of())
+                .planTools(List.of(new PlanToolSource("twice.json", TWICE)), null)
+                .build();
         TemporalPlans plans = TestTemporal.plans(queue);
 
-        PlanResponse recorded = plans.run(request.withMode("record", null, false));
+        PlanResponse recorded =
+                plans.run(request.toBuilder().mode("record", null, false).build());
 
         assertThat(recorded.status()).isEqualTo("succeeded");
         assertThat(recorded.finalAnswer().asText()).isEqualTo("step(step(x)) step(step(y))");
@@ -247,7 +250,8 @@ class PlanToolsOnTemporalTest {
                 local.loader().load(parent, "twice-parent.json").planOrThrow(),
                 Map.of(),
                 RunMode.replay(cassette, false));
-        PlanResponse replayed = plans.run(request.withMode("replay", cassette.toJson(), false));
+        PlanResponse replayed = plans.run(
+                request.toBuilder().mode("replay", cassette.toJson(), false).build());
 
         assertThat(replayedLocally.finalAnswer()).isEqualTo(recorded.finalAnswer());
         assertThat(replayed.status()).isEqualTo("succeeded");
@@ -256,7 +260,8 @@ class PlanToolsOnTemporalTest {
                 .as("a replay calls no tool")
                 .isEqualTo(made);
 
-        PlanResponse dry = plans.run(request.withMode("dry-run", null, false));
+        PlanResponse dry =
+                plans.run(request.toBuilder().mode("dry-run", null, false).build());
         RunResult dryLocally = local.run(
                 local.loader().load(parent, "twice-parent.json").planOrThrow(), Map.of(), RunMode.dryRun(false));
         assertThat(dry.status()).isEqualTo("succeeded");
@@ -293,10 +298,11 @@ class PlanToolsOnTemporalTest {
         RunResult replayedLocally = local.run(
                 local.loader().load(parent, "same-call.json").planOrThrow(), Map.of(), RunMode.replay(cassette, false));
         PlanResponse replayed = TestTemporal.plans(queue)
-                .run(PlanRequest.live("same-call.json", parent, Map.of())
-                        .withSettings(RunSettings.defaults().withConcurrency(true, 1))
-                        .withPlanTools(List.of(new PlanToolSource("twice.json", TWICE)), null)
-                        .withMode("replay", cassette.toJson(), false));
+                .run(PlanRequest.builder("same-call.json", parent, Map.of())
+                        .settings(RunSettings.builder().concurrency(true, 1).build())
+                        .planTools(List.of(new PlanToolSource("twice.json", TWICE)), null)
+                        .mode("replay", cassette.toJson(), false)
+                        .build());
 
         assertThat(replayedLocally.finalAnswer().asText()).isEqualTo("A2 B2");
         assertThat(replayed.status()).as(String.valueOf(replayed.error())).isEqualTo("succeeded");
@@ -319,8 +325,9 @@ class PlanToolsOnTemporalTest {
         TemporalPlans plans = TestTemporal.plans(queue);
         String id = "plan-tools-ask-" + queue;
         plans.start(
-                PlanRequest.live("ask-parent.json", parent, Map.of())
-                        .withPlanTools(List.of(new PlanToolSource("ask.json", ask)), null),
+                PlanRequest.builder("ask-parent.json", parent, Map.of())
+                        .planTools(List.of(new PlanToolSource("ask.json", ask)), null)
+                        .build(),
                 id);
         String child = id + "/0";
         List<WaitingInput> waiting = List.of();
@@ -360,10 +367,12 @@ class PlanToolsOnTemporalTest {
                 List.of(new PlanToolSource("outer.json", outer), new PlanToolSource("inner.json", inner));
         TemporalPlans plans = TestTemporal.plans(queue);
 
-        PlanResponse refused =
-                plans.run(PlanRequest.live("deep.json", parent, Map.of()).withPlanTools(tools, 0));
-        PlanResponse allowed =
-                plans.run(PlanRequest.live("deep.json", parent, Map.of()).withPlanTools(tools, 1));
+        PlanResponse refused = plans.run(PlanRequest.builder("deep.json", parent, Map.of())
+                .planTools(tools, 0)
+                .build());
+        PlanResponse allowed = plans.run(PlanRequest.builder("deep.json", parent, Map.of())
+                .planTools(tools, 1)
+                .build());
 
         assertThat(refused.status()).isEqualTo("rejected");
         assertThat(refused.problems())
@@ -374,7 +383,9 @@ class PlanToolsOnTemporalTest {
     }
 
     private static PlanRequest request(String source, String plan) throws IOException {
-        return PlanRequest.live(source, plan, Map.of()).withPlanTools(exampleTools(), null);
+        return PlanRequest.builder(source, plan, Map.of())
+                .planTools(exampleTools(), null)
+                .build();
     }
 
     /** The example plan tools, as the submitting side sends them. */

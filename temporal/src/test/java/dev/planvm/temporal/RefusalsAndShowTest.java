@@ -83,9 +83,10 @@ class RefusalsAndShowTest {
 
     @Test
     void a_tool_the_run_denies_is_refused_before_any_activity() {
-        PlanResponse response = run("""
+        PlanResponse response = run(
+                """
                 [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "a"},
-                  "output_vars": "final_answer"}}]""", RunSettings.defaults().withToolPolicy(List.of(), List.of("up*")));
+                  "output_vars": "final_answer"}}]""", RunSettings.builder().toolPolicy(List.of(), List.of("up*")).build());
 
         assertThat(response.status()).isEqualTo("rejected");
         assertThat(response.problems())
@@ -121,6 +122,8 @@ class RefusalsAndShowTest {
 
     private static PlanResponse run(String plan, RunSettings settings) {
         return TestTemporal.plans(queue)
-                .run(PlanRequest.live("p.json", plan, Map.of()).withSettings(settings));
+                .run(PlanRequest.builder("p.json", plan, Map.of())
+                        .settings(settings)
+                        .build());
     }
 }

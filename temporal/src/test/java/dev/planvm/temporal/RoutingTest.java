@@ -58,10 +58,12 @@ class RoutingTest {
                         .start()) {
             assertThat(general.toolNames()).containsExactly("greet");
             PlanResponse response = TestTemporal.plans(main)
-                    .run(PlanRequest.live("p.json", """
+                    .run(PlanRequest.builder("p.json", """
                     [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "greet", "tool_params": {"who": "Ann"}, "output_vars": "g"}},
                      {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "balance", "tool_params": {"auth": "${key}"}, "output_vars": "b"}},
-                     {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${g}: ${b}"}}]""", Map.of()).withSecrets(List.of("key")));
+                     {"seq_no": 2, "type": "assign", "parameters": {"final_answer": "${g}: ${b}"}}]""", Map.of())
+                            .secrets(List.of("key"))
+                            .build());
 
             assertThat(response.finalAnswer().asText()).isEqualTo("hello Ann: 42 EUR");
             assertThat(where).containsExactlyInAnyOrder("greet on " + main, "balance on " + vault + " with the key");

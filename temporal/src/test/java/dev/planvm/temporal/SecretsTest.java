@@ -63,7 +63,11 @@ class SecretsTest {
     void the_tool_gets_the_value_and_the_history_only_the_reference() {
         received.clear();
         TemporalPlans plans = TestTemporal.plans(queue);
-        String id = plans.start(PlanRequest.live("auth.json", PLAN, Map.of()).withSecrets(List.of("token")), null);
+        String id = plans.start(
+                PlanRequest.builder("auth.json", PLAN, Map.of())
+                        .secrets(List.of("token"))
+                        .build(),
+                null);
         PlanResponse response = plans.result(id);
 
         assertThat(received).containsExactly("Bearer " + SECRET);
@@ -77,7 +81,11 @@ class SecretsTest {
     void a_failure_message_holding_the_secret_is_redacted_before_it_leaves_the_worker() {
         TemporalPlans plans = TestTemporal.plans(queue);
         String plan = PLAN.replace("\"auth\"", "\"leaky\"");
-        String id = plans.start(PlanRequest.live("leaky.json", plan, Map.of()).withSecrets(List.of("token")), null);
+        String id = plans.start(
+                PlanRequest.builder("leaky.json", plan, Map.of())
+                        .secrets(List.of("token"))
+                        .build(),
+                null);
         PlanResponse response = plans.result(id);
 
         assertThat(response.error().message()).isEqualTo("tool 'leaky' failed: HTTP 401 for Bearer «secret:token»");
@@ -110,7 +118,9 @@ class SecretsTest {
                 .build()
                 .start()) {
             PlanResponse response = TestTemporal.plans(otherQueue)
-                    .run(PlanRequest.live("auth.json", PLAN, Map.of()).withSecrets(List.of("token")));
+                    .run(PlanRequest.builder("auth.json", PLAN, Map.of())
+                            .secrets(List.of("token"))
+                            .build());
 
             assertThat(response.status()).isEqualTo("failed");
             assertThat(response.error().message())

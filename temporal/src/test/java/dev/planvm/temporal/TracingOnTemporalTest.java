@@ -214,11 +214,11 @@ class TracingOnTemporalTest {
                 .build()
                 .start()) {
             id = plans.start(
-                    PlanRequest.live("parent.json", """
+                    PlanRequest.builder("parent.json", """
                             [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "twice", "tool_params": {"start": "a"}, "output_vars": "final_answer"}}]""", Map.of())
-                            .withPlanTools(
-                                    List.of(new dev.planvm.temporal.contract.PlanToolSource("twice.json", twice)),
-                                    null),
+                            .planTools(
+                                    List.of(new dev.planvm.temporal.contract.PlanToolSource("twice.json", twice)), null)
+                            .build(),
                     null);
             assertThat(plans.result(id).finalAnswer().asText()).isEqualTo("a++");
         }
@@ -260,7 +260,8 @@ class TracingOnTemporalTest {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
 
         assertThat(json.writeValueAsString(plain)).doesNotContain("traceparent");
-        String traced = json.writeValueAsString(plain.withTraceparent(TRACEPARENT));
+        String traced = json.writeValueAsString(
+                plain.toBuilder().traceparent(TRACEPARENT).build());
         assertThat(traced).contains("\"traceparent\":\"" + TRACEPARENT + "\"");
         assertThat(json.readValue(traced, PlanRequest.class).traceparent()).isEqualTo(TRACEPARENT);
     }

@@ -167,4 +167,35 @@ class PlansAsLangchain4jToolsTest {
                 .startsWith("error: ")
                 .contains("topic");
     }
+
+    @Test
+    void arguments_nested_past_the_bound_are_refused_in_one_sentence_not_parsed() {
+        String deep = "{\"plan\": " + "[".repeat(1_001) + "]".repeat(1_001) + "}";
+        server.replyToolCall("run_plan", deep).replyToolCall("headline", deep).reply("Too deep.");
+
+        assistant.chat("Run a deep plan");
+
+        assertThat(toolResults(1))
+                .containsExactly("error: the arguments of run_plan are too large to read:"
+                        + " Document nesting depth (1001) exceeds the maximum allowed (1000)");
+        assertThat(toolResults(2))
+                .last()
+                .isEqualTo("error: the arguments of headline are too large to read:"
+                        + " Document nesting depth (1001) exceeds the maximum allowed (1000)");
+    }
+
+    @Test
+    void arguments_of_more_tokens_than_the_bound_are_refused_in_one_sentence_not_parsed() {
+        String large = "{\"plan\": [" + "0,".repeat(2_000_000) + "0]}";
+        server.replyToolCall("run_plan", large).reply("Too large.");
+
+        assistant.chat("Run a large plan");
+
+        assertThat(toolResults(1))
+                .singleElement()
+                .asString()
+                .startsWith("error: the arguments of run_plan are too large to read: Token count (")
+                .endsWith("exceeds the maximum allowed (2000000)")
+                .doesNotContain("StreamReadConstraints");
+    }
 }

@@ -8,17 +8,20 @@ import dev.langchain4j.model.openai.OpenAiEmbeddingModel;
 import dev.planvm.knowledge.spi.Embedder;
 import dev.planvm.knowledge.spi.EmbeddingEndpoint;
 import dev.planvm.knowledge.spi.KnowledgeException;
+import dev.planvm.llm.StatusHttpClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * An OpenAI-compatible {@code /embeddings} endpoint through langchain4j's {@link OpenAiEmbeddingModel}:
- * no retries of its own (planvm's call chain retries tool calls), answers bounded to 64 MB, failures
- * turned into one sentence naming the endpoint, never the key.
+ * no retries of its own (planvm's call chain retries tool calls), answers bounded to 64 MB and read within the
+ * timeout by the LLM providers' HTTP adapter ({@link StatusHttpClient}), failures turned into one sentence
+ * naming the endpoint, never the key.
  */
 public final class OpenAiEmbedder implements Embedder {
 
@@ -36,7 +39,7 @@ public final class OpenAiEmbedder implements Embedder {
     public OpenAiEmbedder(EmbeddingEndpoint endpoint, long maxAnswerBytes) {
         this.endpoint = endpoint;
         this.model = OpenAiEmbeddingModel.builder()
-                .httpClientBuilder(BoundedHttpClient.builder(maxAnswerBytes))
+                .httpClientBuilder(StatusHttpClient.builder().maxResponseBytes(maxAnswerBytes))
                 .baseUrl(endpoint.baseUrl().toString())
                 .apiKey(endpoint.apiKey() == null ? "not-needed" : endpoint.apiKey())
                 .modelName(endpoint.model())
@@ -90,10 +93,10 @@ public final class OpenAiEmbedder implements Embedder {
 
     private KnowledgeException failure(RuntimeException e) {
         String where = "the embeddings endpoint " + endpoint.baseUrl();
-        BoundedHttpClient.AnswerTooLarge tooLarge = find(e, BoundedHttpClient.AnswerTooLarge.class);
-        if (tooLarge != null) {
+        OptionalLong cap = StatusHttpClient.answerCapPassed(e);
+        if (cap.isPresent()) {
             return new KnowledgeException(
-                    where + " sent an answer larger than " + tooLarge.limit + " bytes", false, null);
+                    where + " sent an answer larger than " + cap.getAsLong() + " bytes", false, null);
         }
         HttpException http = find(e, HttpException.class);
         if (http != null) {

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * (resumed when a server starts on the store again).
  *
  * <pre>{@code
- * PlanServer server = PlanServer.start(service, ServerSettings.DEFAULT.withPort(0));
+ * PlanServer server = PlanServer.start(service, ServerSettings.builder().port(0).build());
  * ... server.url() ...
  * server.stop(Duration.ofSeconds(10));
  * }</pre>

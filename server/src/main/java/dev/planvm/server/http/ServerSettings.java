@@ -83,225 +83,147 @@ public record ServerSettings(
         }
     }
 
-    public ServerSettings withBind(String value) {
-        return new ServerSettings(
-                value,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
+    /** A builder starting from {@link #DEFAULT}: set what differs, then {@link Builder#build()}. */
+    public static Builder builder() {
+        return DEFAULT.toBuilder();
     }
 
-    public ServerSettings withPort(int value) {
-        return new ServerSettings(
-                bind,
-                value,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public ServerSettings withToken(String value) {
-        return new ServerSettings(
-                bind,
-                port,
-                value,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+    /**
+     * Settings changed one at a time: a record of 13 components gets one builder rather than 13 withers each
+     * repeating every argument. The settings are checked together when built (an {@link IllegalArgumentException}
+     * names what is wrong), so no order of setters meets a half-changed, invalid value.
+     */
+    public static final class Builder {
+        private String bind;
+        private int port;
+        private String token;
+        private long maxBodyBytes;
+        private int maxRequests;
+        private int maxEventStreams;
+        private Duration maxWait;
+        private Duration shutdownGrace;
+        private List<String> allowHosts;
+        private List<String> allowOrigins;
+        private int maxConnections;
+        private Duration headerTimeout;
+        private Duration bodyTimeout;
 
-    public ServerSettings withMaxBodyBytes(long value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                value,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        private Builder(ServerSettings from) {
+            this.bind = from.bind;
+            this.port = from.port;
+            this.token = from.token;
+            this.maxBodyBytes = from.maxBodyBytes;
+            this.maxRequests = from.maxRequests;
+            this.maxEventStreams = from.maxEventStreams;
+            this.maxWait = from.maxWait;
+            this.shutdownGrace = from.shutdownGrace;
+            this.allowHosts = from.allowHosts;
+            this.allowOrigins = from.allowOrigins;
+            this.maxConnections = from.maxConnections;
+            this.headerTimeout = from.headerTimeout;
+            this.bodyTimeout = from.bodyTimeout;
+        }
 
-    public ServerSettings withMaxRequests(int value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                value,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** The address to listen on; anything but a loopback address needs a {@link #token}. */
+        public Builder bind(String value) {
+            this.bind = value;
+            return this;
+        }
 
-    public ServerSettings withMaxEventStreams(int value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                value,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** The port (0: any free one). */
+        public Builder port(int value) {
+            this.port = value;
+            return this;
+        }
 
-    public ServerSettings withMaxWait(Duration value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                value,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** The bearer token (at least {@value ServerSettings#MIN_TOKEN_LENGTH} characters), or {@code null} for none. */
+        public Builder token(String value) {
+            this.token = value;
+            return this;
+        }
 
-    public ServerSettings withShutdownGrace(Duration value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                value,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** The largest request body read (at least 1 KiB). */
+        public Builder maxBodyBytes(long value) {
+            this.maxBodyBytes = value;
+            return this;
+        }
 
-    public ServerSettings withAllowHosts(List<String> value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                value,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** Requests handled at once. */
+        public Builder maxRequests(int value) {
+            this.maxRequests = value;
+            return this;
+        }
 
-    public ServerSettings withAllowOrigins(List<String> value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                value,
-                maxConnections,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** Event streams open at once. */
+        public Builder maxEventStreams(int value) {
+            this.maxEventStreams = value;
+            return this;
+        }
 
-    public ServerSettings withMaxConnections(int value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                value,
-                headerTimeout,
-                bodyTimeout);
-    }
+        /** The longest wait a request may ask for. */
+        public Builder maxWait(Duration value) {
+            this.maxWait = value;
+            return this;
+        }
 
-    public ServerSettings withHeaderTimeout(Duration value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                value,
-                bodyTimeout);
-    }
+        /** How long a stopping server lets active runs reach a commit point. */
+        public Builder shutdownGrace(Duration value) {
+            this.shutdownGrace = value;
+            return this;
+        }
 
-    public ServerSettings withBodyTimeout(Duration value) {
-        return new ServerSettings(
-                bind,
-                port,
-                token,
-                maxBodyBytes,
-                maxRequests,
-                maxEventStreams,
-                maxWait,
-                shutdownGrace,
-                allowHosts,
-                allowOrigins,
-                maxConnections,
-                headerTimeout,
-                value);
+        /** Names a request's {@code Host} may give besides the bound address. */
+        public Builder allowHosts(List<String> value) {
+            this.allowHosts = value;
+            return this;
+        }
+
+        /** Web origins whose pages may call the API. */
+        public Builder allowOrigins(List<String> value) {
+            this.allowOrigins = value;
+            return this;
+        }
+
+        /** Connections open at once. */
+        public Builder maxConnections(int value) {
+            this.maxConnections = value;
+            return this;
+        }
+
+        /** How long a request head may take to arrive. */
+        public Builder headerTimeout(Duration value) {
+            this.headerTimeout = value;
+            return this;
+        }
+
+        /** How long a request body may take to arrive once its head did. */
+        public Builder bodyTimeout(Duration value) {
+            this.bodyTimeout = value;
+            return this;
+        }
+
+        /** The settings, checked; an {@link IllegalArgumentException} says what is wrong. */
+        public ServerSettings build() {
+            return new ServerSettings(
+                    bind,
+                    port,
+                    token,
+                    maxBodyBytes,
+                    maxRequests,
+                    maxEventStreams,
+                    maxWait,
+                    shutdownGrace,
+                    allowHosts,
+                    allowOrigins,
+                    maxConnections,
+                    headerTimeout,
+                    bodyTimeout);
+        }
     }
 
     @Override

@@ -111,7 +111,9 @@ class RunBrowserTest {
         asking = ask.path("id").asText();
 
         guarded = new ServerFixture(
-                dir.resolve("guarded.db"), ServiceSettings.DEFAULT, ServerSettings.DEFAULT.withToken(TOKEN));
+                dir.resolve("guarded.db"),
+                ServiceSettings.DEFAULT,
+                ServerSettings.builder().token(TOKEN).build());
         guardedRun = guarded.post("/v1/runs?wait=true", hello.toString())
                 .json()
                 .path("id")

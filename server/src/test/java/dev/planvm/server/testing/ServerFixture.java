@@ -68,7 +68,8 @@ public final class ServerFixture implements AutoCloseable {
         this.runStore = RunStore.open(
                 store, vm.redactor(), RunStore.Settings.DEFAULT.withDurability(RunStore.Durability.PROCESS));
         this.service = new PlanService(vm, runStore, serviceSettings);
-        this.server = PlanServer.start(service, serverSettings.withPort(0));
+        this.server =
+                PlanServer.start(service, serverSettings.toBuilder().port(0).build());
         this.token = serverSettings.token();
     }
 

@@ -45,7 +45,8 @@ public final class ServerMain {
                 store, vm.redactor(), RunStore.Settings.DEFAULT.withDurability(RunStore.Durability.PROCESS));
         PlanService service = new PlanService(vm, runs, ServiceSettings.DEFAULT);
         service.resumeInterrupted();
-        PlanServer server = PlanServer.start(service, ServerSettings.DEFAULT.withPort(0));
+        PlanServer server =
+                PlanServer.start(service, ServerSettings.builder().port(0).build());
         Path written = portFile.resolveSibling(portFile.getFileName() + ".tmp");
         Files.writeString(written, String.valueOf(server.port()));
         Files.move(written, portFile);

@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * The input of a {@link PlanWorkflow}: the plan as its text, the run's inputs, which inputs are
  * secrets held by the workers (by name only: a secret's value never enters the workflow's
- * history), how the plan reaches the world, and the run's settings.
+ * history), how the plan reaches the world, and the run's settings. Build one with {@link #builder} (or
+ * change a copy with {@link #toBuilder()}).
  *
  * @param source           what the plan is called in messages (its file name)
  * @param plan             the plan document (StackVM JSON)
@@ -75,163 +76,129 @@ public record PlanRequest(
         }
     }
 
-    /** A request without a client's trace context. */
-    public PlanRequest(
-            String source,
-            String plan,
-            Map<String, JsonNode> inputs,
-            List<String> secrets,
-            String mode,
-            JsonNode cassette,
-            boolean dryRunConditions,
-            RunSettings settings,
-            String now,
-            String zone,
-            List<PlanToolSource> planTools,
-            Integer maxPlanDepth) {
-        this(
-                source,
-                plan,
-                inputs,
-                secrets,
-                mode,
-                cassette,
-                dryRunConditions,
-                settings,
-                now,
-                zone,
-                planTools,
-                maxPlanDepth,
-                null);
-    }
-
-    /** A request without plan tools. */
-    public PlanRequest(
-            String source,
-            String plan,
-            Map<String, JsonNode> inputs,
-            List<String> secrets,
-            String mode,
-            JsonNode cassette,
-            boolean dryRunConditions,
-            RunSettings settings,
-            String now,
-            String zone) {
-        this(source, plan, inputs, secrets, mode, cassette, dryRunConditions, settings, now, zone, List.of(), null);
-    }
-
-    /** This request with the plan tools its plan may call, and how deep they may call each other ({@code null}: 8). */
-    public PlanRequest withPlanTools(List<PlanToolSource> tools, Integer maxDepth) {
-        return new PlanRequest(
-                source,
-                plan,
-                inputs,
-                secrets,
-                mode,
-                cassette,
-                dryRunConditions,
-                settings,
-                now,
-                zone,
-                tools,
-                maxDepth,
-                traceparent);
-    }
-
     /** A live run of {@code plan} with these inputs and the default settings. */
     public static PlanRequest live(String source, String plan, Map<String, JsonNode> inputs) {
         return new PlanRequest(
-                source, plan, inputs, List.of(), "live", null, false, RunSettings.defaults(), null, null);
-    }
-
-    public PlanRequest withSecrets(List<String> names) {
-        return new PlanRequest(
                 source,
                 plan,
                 inputs,
-                names,
-                mode,
-                cassette,
-                dryRunConditions,
-                settings,
-                now,
-                zone,
-                planTools,
-                maxPlanDepth,
-                traceparent);
+                List.of(),
+                "live",
+                null,
+                false,
+                RunSettings.defaults(),
+                null,
+                null,
+                List.of(),
+                null,
+                null);
     }
 
-    public PlanRequest withSettings(RunSettings runSettings) {
-        return new PlanRequest(
-                source,
-                plan,
-                inputs,
-                secrets,
-                mode,
-                cassette,
-                dryRunConditions,
-                runSettings,
-                now,
-                zone,
-                planTools,
-                maxPlanDepth,
-                traceparent);
+    /** A builder of a live run of {@code plan} with these inputs and the default settings: set what differs. */
+    public static Builder builder(String source, String plan, Map<String, JsonNode> inputs) {
+        return live(source, plan, inputs).toBuilder();
     }
 
-    /** This request in another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
-    public PlanRequest withMode(String newMode, JsonNode replayCassette, boolean conditionsAnswer) {
-        return new PlanRequest(
-                source,
-                plan,
-                inputs,
-                secrets,
-                newMode,
-                replayCassette,
-                conditionsAnswer,
-                settings,
-                now,
-                zone,
-                planTools,
-                maxPlanDepth,
-                traceparent);
-    }
-
-    /** This request with the run's clock fixed: an ISO-8601 instant and a zone id ({@code --now}, {@code --tz}). */
-    public PlanRequest withClock(String instant, String zoneId) {
-        return new PlanRequest(
-                source,
-                plan,
-                inputs,
-                secrets,
-                mode,
-                cassette,
-                dryRunConditions,
-                settings,
-                instant,
-                zoneId,
-                planTools,
-                maxPlanDepth,
-                traceparent);
+    /** A builder starting from this request. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /**
-     * This request under the client span whose W3C {@code traceparent} this is ({@code null}: none), which the
-     * workflow's run span becomes a child of.
+     * A request changed a few components at a time: a record of 13 components gets one builder rather than six
+     * withers each repeating every argument. The request is checked as a whole when built (a replay needs its
+     * cassette, a zone its instant), so no order of setters meets a half-changed, invalid request.
      */
-    public PlanRequest withTraceparent(String clientSpan) {
-        return new PlanRequest(
-                source,
-                plan,
-                inputs,
-                secrets,
-                mode,
-                cassette,
-                dryRunConditions,
-                settings,
-                now,
-                zone,
-                planTools,
-                maxPlanDepth,
-                clientSpan);
+    public static final class Builder {
+        private String source;
+        private String plan;
+        private Map<String, JsonNode> inputs;
+        private List<String> secrets;
+        private String mode;
+        private JsonNode cassette;
+        private boolean dryRunConditions;
+        private RunSettings settings;
+        private String now;
+        private String zone;
+        private List<PlanToolSource> planTools;
+        private Integer maxPlanDepth;
+        private String traceparent;
+
+        private Builder(PlanRequest from) {
+            this.source = from.source;
+            this.plan = from.plan;
+            this.inputs = from.inputs;
+            this.secrets = from.secrets;
+            this.mode = from.mode;
+            this.cassette = from.cassette;
+            this.dryRunConditions = from.dryRunConditions;
+            this.settings = from.settings;
+            this.now = from.now;
+            this.zone = from.zone;
+            this.planTools = from.planTools;
+            this.maxPlanDepth = from.maxPlanDepth;
+            this.traceparent = from.traceparent;
+        }
+
+        /** The names of secrets the workers hold, which the plan sees as references. */
+        public Builder secrets(List<String> names) {
+            this.secrets = names;
+            return this;
+        }
+
+        /** How the plan runs: steps, concurrency, limits, retries, timeouts, tool policy. */
+        public Builder settings(RunSettings runSettings) {
+            this.settings = runSettings;
+            return this;
+        }
+
+        /** Another mode: {@code record}, {@code replay} (with the cassette's JSON) or {@code dry-run}. */
+        public Builder mode(String newMode, JsonNode replayCassette, boolean conditionsAnswer) {
+            this.mode = newMode;
+            this.cassette = replayCassette;
+            this.dryRunConditions = conditionsAnswer;
+            return this;
+        }
+
+        /** The run's clock fixed: an ISO-8601 instant and a zone id ({@code --now}, {@code --tz}). */
+        public Builder clock(String instant, String zoneId) {
+            this.now = instant;
+            this.zone = zoneId;
+            return this;
+        }
+
+        /** The plan tools its plan may call, and how deep they may call each other ({@code null}: 8). */
+        public Builder planTools(List<PlanToolSource> tools, Integer maxDepth) {
+            this.planTools = tools;
+            this.maxPlanDepth = maxDepth;
+            return this;
+        }
+
+        /**
+         * The client span whose W3C {@code traceparent} this is ({@code null}: none), which the workflow's run
+         * span becomes a child of.
+         */
+        public Builder traceparent(String clientSpan) {
+            this.traceparent = clientSpan;
+            return this;
+        }
+
+        /** The request, checked: an {@link IllegalArgumentException} says what is wrong. */
+        public PlanRequest build() {
+            return new PlanRequest(
+                    source,
+                    plan,
+                    inputs,
+                    secrets,
+                    mode,
+                    cassette,
+                    dryRunConditions,
+                    settings,
+                    now,
+                    zone,
+                    planTools,
+                    maxPlanDepth,
+                    traceparent);
+        }
     }
 }
