@@ -155,7 +155,20 @@ final class RunDecisions {
     ObjectNode cancel(String id, String reason) {
         StoredRun run = lookup.find(id);
         String why = reason == null || reason.isBlank() ? "cancelled through the API" : reason;
+        java.util.Optional<java.util.concurrent.CompletableFuture<dev.planvm.vm.durable.DurableRun>> session =
+                sessions.done(run.id());
         if (sessions.cancel(run.id(), why)) {
+            // a session can end in a wait (a sleep, a question, an approval) instead of at its next step: the
+            // cancel then ends that wait, as it ends the wait of a run that no session holds
+            session.ifPresent(done -> done.thenRun(() -> {
+                try {
+                    if (runs.cancelWaiting(run.id(), why)) {
+                        submissions.cancelTimer(run.id());
+                    }
+                } catch (RuntimeException gone) {
+                    // the run is not waiting, or the store is closing: nothing is left to cancel
+                }
+            }));
             return JSON.objectNode()
                     .put("id", run.id())
                     .put("state", "cancelling")

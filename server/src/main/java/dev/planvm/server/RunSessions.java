@@ -125,13 +125,12 @@ final class RunSessions {
         active.put(id, new Active(control, events, done));
         try {
             executor.execute(() -> {
+                DurableRun run = null;
+                Throwable failed = null;
                 try {
-                    DurableRun run = work.run().apply(id, own);
-                    started.complete(null); // a session that ended before it started (nothing to run)
-                    done.complete(run);
+                    run = work.run().apply(id, own);
                 } catch (RuntimeException | Error e) {
-                    started.completeExceptionally(e);
-                    done.completeExceptionally(e);
+                    failed = e;
                 } finally {
                     events.close();
                     events.trim(FINISHED_LOG_EVENTS);
@@ -139,6 +138,15 @@ final class RunSessions {
                     finished.put(id, events);
                     metrics.active(-1);
                     slots.release();
+                }
+                // only now: whoever sees the session end (a client of ?wait=true) no longer finds it active, so a
+                // cancel that follows ends the run's wait rather than asking a session that is gone to stop
+                if (failed == null) {
+                    started.complete(null); // a session that ended before it started (nothing to run)
+                    done.complete(run);
+                } else {
+                    started.completeExceptionally(failed);
+                    done.completeExceptionally(failed);
                 }
             });
         } catch (RuntimeException rejected) {
