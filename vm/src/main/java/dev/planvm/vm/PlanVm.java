@@ -26,7 +26,6 @@ import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.CallSlots;
 import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
-import dev.planvm.vm.internal.EarlyStartRule;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Listeners;
 import dev.planvm.vm.internal.Preflight;
@@ -199,7 +198,7 @@ public final class PlanVm implements AutoCloseable {
         this.redactor = b.redactor;
         this.approveTools = b.approveTools;
         this.reachPolicy = b.reachPolicy;
-        this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools);
+        this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools, this.planTools.keySet());
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
         this.childRunner = b.childRunner;
@@ -562,12 +561,7 @@ public final class PlanVm implements AutoCloseable {
                 answers,
                 inputs -> new StreamedStarts(
                         handlers,
-                        new EarlyStartRule(
-                                tools,
-                                chainParts.policy(),
-                                answered ? ApprovalRules.NONE : approveTools,
-                                answered,
-                                childRunTools),
+                        dataflows.rule(answered, approveTools), // the rule of the run's speculator
                         runLimits,
                         early,
                         answers,
@@ -723,8 +717,7 @@ public final class PlanVm implements AutoCloseable {
                         dataflows.of(
                                 plan,
                                 mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
-                                callsForReal ? approvals : ApprovalRules.NONE,
-                                planTools.keySet()),
+                                callsForReal ? approvals : ApprovalRules.NONE),
                         handlers,
                         runLimits,
                         chain,
