@@ -23,6 +23,7 @@ import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.CallSlots;
 import dev.planvm.vm.internal.Dataflows;
 import dev.planvm.vm.internal.EarlyAnswers;
+import dev.planvm.vm.internal.EarlyStartRule;
 import dev.planvm.vm.internal.Interpreter;
 import dev.planvm.vm.internal.Listeners;
 import dev.planvm.vm.internal.Preflight;
@@ -542,27 +543,20 @@ public final class PlanVm implements AutoCloseable {
         Objects.requireNonNull(mode, "mode");
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
-        // a plan-tool call is a child run of the run that makes it (PlanToolCalls, behind the run's guards): no
-        // call of one starts while a plan streams, and no early answer stands in for one
-        Set<String> childRunTools = planTools.keySet();
-        EarlyAnswers answers = new EarlyAnswers(tool -> childRunTools.contains(tools.knownCanonicalName(tool)));
+        // the rule of the run's speculator: a plan-tool call is a child run of the run that makes it (PlanToolCalls,
+        // behind the run's guards), so no call of one starts while a plan streams, and no early answer stands in
+        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
+        EarlyStartRule rule = dataflows.rule(answered, approveTools);
+        EarlyAnswers answers = new EarlyAnswers(rule::startsChildRun);
         CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of()))
                 .withoutListeners();
-        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
         return new RunSession(
                 mode,
                 budget,
                 chains,
                 answers,
                 inputs -> new StreamedStarts(
-                        handlers,
-                        dataflows.rule(answered, approveTools), // the rule of the run's speculator
-                        runLimits,
-                        early,
-                        answers,
-                        schedulers.get(),
-                        maxInFlight,
-                        inputs));
+                        handlers, rule, runLimits, early, answers, schedulers.get(), maxInFlight, inputs));
     }
 
     /**

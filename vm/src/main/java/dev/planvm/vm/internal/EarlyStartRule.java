@@ -82,6 +82,14 @@ public final class EarlyStartRule {
         return childRunTools.contains(canonical) ? Start.AT_TURN : Start.EARLY; // a child run: of the run, at its turn
     }
 
+    /**
+     * Whether a call of {@code toolName} (as the plan spells it) starts a child run of the run that makes it (a
+     * plan tool's, side effects or not): no answer of a call started before that run stands in for it.
+     */
+    public boolean startsChildRun(String toolName) {
+        return !childRunTools.isEmpty() && childRunTools.contains(tools.knownCanonicalName(toolName));
+    }
+
     /** Whether a call of {@code toolName} (as the plan spells it) may start before its turn. */
     public boolean mayStartEarly(String toolName) {
         return startOf(toolName) == Start.EARLY;

@@ -45,6 +45,10 @@ class EarlyStartRuleTest {
         assertThat(rule.mayStartEarly("summarize")).isFalse();
         assertThat(rule.startOf("publish")).isEqualTo(Start.BARRIER);
         assertThat(rule.startOf("search")).isEqualTo(Start.EARLY);
+        assertThat(List.of("summarize", "publish", "search"))
+                .as("calls no early answer stands in for: a session's EarlyAnswers asks the same rule")
+                .filteredOn(rule::startsChildRun)
+                .containsExactly("summarize", "publish");
         assertThat(new EarlyStartRule(tools, denySecret, approvePay, false).startOf("summarize"))
                 .as("a VM where it is no plan tool")
                 .isEqualTo(Start.EARLY);
