@@ -1,7 +1,6 @@
 package dev.planvm.vm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import dev.planvm.instructions.Diagnostic;
 import dev.planvm.instructions.Plan;
 import dev.planvm.instructions.PlanLoader;
@@ -19,8 +18,6 @@ import dev.planvm.tools.call.RetrySettings;
 import dev.planvm.tools.call.Sleeper;
 import dev.planvm.tools.call.TokenBudget;
 import dev.planvm.tools.cassette.Cassette;
-import dev.planvm.tools.cassette.Interaction;
-import dev.planvm.tools.cassette.Recording;
 import dev.planvm.tools.chain.CallChain;
 import dev.planvm.tools.chain.CallChains;
 import dev.planvm.vm.internal.CallSlots;
@@ -38,12 +35,10 @@ import dev.planvm.vm.internal.StreamedStarts;
 import dev.planvm.vm.internal.ThreadScheduler;
 import dev.planvm.vm.internal.handlers.BuiltinHandlers;
 import dev.planvm.vm.plantools.ChildRuns;
-import dev.planvm.vm.plantools.ParentRun;
 import dev.planvm.vm.plantools.PlanTool;
 import dev.planvm.vm.plantools.PlanToolCalls;
 import dev.planvm.vm.plantools.PlanTools;
 import dev.planvm.vm.run.CallScheduler;
-import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.InstructionHandler;
 import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunLimits;
@@ -199,7 +194,7 @@ public final class PlanVm implements AutoCloseable {
         this.redactor = b.redactor;
         this.approveTools = b.approveTools;
         this.reachPolicy = b.reachPolicy;
-        this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools);
+        this.dataflows = new Dataflows(tools, chainParts.policy(), approveTools, this.planTools.keySet());
         this.reviewer = b.reviewer;
         this.sleeper = b.sleeper;
         this.childRunner = b.childRunner;
@@ -544,36 +539,24 @@ public final class PlanVm implements AutoCloseable {
     }
 
     /** A session in {@code mode} that spends from {@code budget} (a recording child run's: its parent's). */
-    private RunSession session(RunMode mode, TokenBudget budget) {
+    RunSession session(RunMode mode, TokenBudget budget) {
         Objects.requireNonNull(mode, "mode");
         CallInterceptor modeLink = ModeLinks.of(mode, redactor, sleeper); // one per session: a cassette is served once
         Function<CallChains.RunLinks, CallChain> chains = links -> CallChains.standard(chainParts, modeLink, links);
-        // a plan-tool call is a child run of the run that makes it (PlanToolCalls, behind the run's guards): no
-        // call of one starts while a plan streams, and no early answer stands in for one
-        Set<String> childRunTools = planTools.keySet();
-        EarlyAnswers answers = new EarlyAnswers(tool -> childRunTools.contains(tools.knownCanonicalName(tool)));
+        // the rule of the run's speculator: a plan-tool call is a child run of the run that makes it (PlanToolCalls,
+        // behind the run's guards), so no call of one starts while a plan streams, and no early answer stands in
+        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
+        EarlyStartRule rule = dataflows.rule(answered, approveTools);
+        EarlyAnswers answers = new EarlyAnswers(rule::startsChildRun);
         CallChain early = chains.apply(new CallChains.RunLinks(budget, List.of(), List.of()))
                 .withoutListeners();
-        boolean answered = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
         return new RunSession(
                 mode,
                 budget,
                 chains,
                 answers,
                 inputs -> new StreamedStarts(
-                        handlers,
-                        new EarlyStartRule(
-                                tools,
-                                chainParts.policy(),
-                                answered ? ApprovalRules.NONE : approveTools,
-                                answered,
-                                childRunTools),
-                        runLimits,
-                        early,
-                        answers,
-                        schedulers.get(),
-                        maxInFlight,
-                        inputs));
+                        handlers, rule, runLimits, early, answers, schedulers.get(), maxInFlight, inputs));
     }
 
     /**
@@ -659,40 +642,64 @@ public final class PlanVm implements AutoCloseable {
     private RunResult run(RunRequest request, RunTree parentTree) {
         RunRequest checked = check(request);
         Plan plan = checked.plan();
-        Checkpoint start = checked.start();
-        RunSession session = checked.session() != null ? checked.session() : session(checked.mode());
         RunMode mode = checked.mode();
         RunOptions options = checked.options();
-        RunJournal journal = checked.journal();
-        List<String> warnings = checked.checked().warnings();
         RunClock clock = options.clock();
-
+        RunSession session = checked.session() != null ? checked.session() : session(mode);
         if (mode instanceof RunMode.Record record) {
             record.recording().clock(new Cassette.RecordedClock(clock.now(), clock.zone()));
         }
-        ApprovalRules approvals = approveTools.and(options.approvalRules());
-        boolean callsForReal = mode instanceof RunMode.Live || mode instanceof RunMode.Record;
-        List<CallInterceptor> guards = new ArrayList<>();
-        if (!options.policy().allowsEverything()) {
-            guards.add(CallChains.permission(options.policy(), tools.canonicalNames()));
-        }
-        Approvals decider =
-                checked.approvals() != null ? checked.approvals() : reviewer != null ? reviewer : Approvals.NONE;
-        if (callsForReal && !approvals.isEmpty()) {
-            guards.add(CallChains.approval(approvals, decider, tools.canonicalNames()));
-        }
-        List<CallInterceptor> afterMode = callsPersonTools(plan)
-                ? List.of(CallChains.person(personTools, decider, clockSource, sleeper))
-                : List.of();
         CallScheduler scheduler = schedulers.get();
         int steps = options.maxSteps() == null ? maxSteps : Math.min(maxSteps, options.maxSteps());
         RunTree tree = parentTree != null ? parentTree : new RunTree(maxInFlight, steps);
         TraceRecorder trace =
                 tracing ? new TraceRecorder(mode.label(), redactor, runLimits, scheduler::now, clock) : null;
+        RunJournal journal = checked.journal();
         RunSpans spans = tracer == null
                 ? null
                 : new RunSpans(
                         tracer, LLM_TOOL, plan, journal == null ? null : journal.runId(), mode.label(), redactor);
+        Listeners told = listeners(spans, trace, checked.listeners());
+        Approvals decider =
+                checked.approvals() != null ? checked.approvals() : reviewer != null ? reviewer : Approvals.NONE;
+        List<CallInterceptor> afterMode = callsPersonTools(plan)
+                ? List.of(CallChains.person(personTools, decider, clockSource, sleeper))
+                : List.of();
+        CallChain chain = session.chain(
+                guards(checked, decider, new VmParentRun(this, session, tree, redactor, childRunner), told),
+                afterMode,
+                told.isEmpty() ? List.of() : List.of(told),
+                tree);
+        CallSlots.Member slots = sequential ? null : tree.slots().join();
+        RunSetup setup = RunSetup.builder(plan, handlers, chain)
+                .listeners(told)
+                .journal(journal)
+                .control(checked.control())
+                .limits(steps, runLimits)
+                .strict(strict)
+                .redactor(redactor)
+                .placeholders(mode instanceof RunMode.DryRun)
+                .retaining(trace != null || mode instanceof RunMode.Record)
+                .keepGoing(options.keepGoing())
+                .calls(scheduler, slots == null ? null : speculator(checked, chain, scheduler, slots, spans))
+                .clock(clock)
+                .tree(tree, slots)
+                .build();
+        RunResult result;
+        try {
+            result = new Interpreter(setup).run(checked.start());
+        } finally {
+            if (slots != null) {
+                slots.leave();
+            }
+        }
+        List<String> warnings = checked.checked().warnings();
+        RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
+        return trace == null ? warned : warned.withTrace(trace.document());
+    }
+
+    /** The run's one fan-out to its listeners: its spans first, its trace, the VM's listeners, then its own. */
+    private Listeners listeners(RunSpans spans, TraceRecorder trace, List<RunListener> own) {
         List<RunListener> all = new ArrayList<>();
         if (spans != null) {
             all.add(spans); // first: the run's span (and a call's) is open before the others hear of it
@@ -701,187 +708,69 @@ public final class PlanVm implements AutoCloseable {
             all.add(trace);
         }
         all.addAll(listeners);
-        all.addAll(checked.listeners());
-        Listeners told = all.isEmpty() ? Listeners.NONE : new Listeners(all); // the one fan-out of this run
-        if (!planTools.isEmpty()) { // last guard: a plan-tool call that passed them starts a child run of this one
-            guards.add(new PlanToolCalls(
-                    planTools,
-                    parentRun(session, tree),
-                    options,
-                    checked.approvals(),
-                    journal,
-                    told,
-                    clock,
-                    checked.control()));
-        }
-        CallChain chain = session.chain(guards, afterMode, told.isEmpty() ? List.of() : List.of(told), tree);
-        CallSlots.Member slots = sequential ? null : tree.slots().join();
-        Speculator speculator = sequential
-                ? null
-                : new Speculator(
-                        plan,
-                        dataflows.of(
-                                plan,
-                                mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun,
-                                callsForReal ? approvals : ApprovalRules.NONE,
-                                planTools.keySet()),
-                        handlers,
-                        runLimits,
-                        chain,
-                        scheduler,
-                        slots,
-                        spans == null ? seqNo -> {} : spans::discarded);
-        RunResult result;
-        try {
-            result = new Interpreter(new RunSetup(
-                            plan,
-                            handlers,
-                            chain,
-                            told,
-                            journal,
-                            steps,
-                            strict,
-                            runLimits,
-                            redactor,
-                            mode instanceof RunMode.DryRun,
-                            speculator,
-                            checked.control(),
-                            trace != null || mode instanceof RunMode.Record,
-                            scheduler,
-                            clock,
-                            options.keepGoing(),
-                            tree,
-                            slots))
-                    .run(start);
-        } finally {
-            if (slots != null) {
-                slots.leave();
-            }
-        }
-        RunResult warned = warnings.isEmpty() ? result : result.withWarningsFirst(warnings);
-        return trace == null ? warned : warned.withTrace(trace.document());
+        all.addAll(own);
+        return all.isEmpty() ? Listeners.NONE : new Listeners(all);
     }
 
     /**
-     * A run in {@code session} as its plan-tool calls see it: children run in the same session (one token
-     * budget) and in the same {@code tree} (one pool of call slots, one step count).
+     * The links of a checked request's run in front of its mode's link: its own tool policy, the approvals of the
+     * VM and the run when it calls for real ({@code decider} decides them), and last, when this VM has plan tools,
+     * the link that makes a plan-tool call that passed them a child run of {@code parent}.
      */
-    private ParentRun parentRun(RunSession session, RunTree tree) {
-        RunMode mode = session.mode();
-        return new ParentRun() {
-            @Override
-            public RunResult run(
-                    Plan plan,
-                    Checkpoint start,
-                    RunOptions options,
-                    Approvals approvals,
-                    RunJournal journal,
-                    dev.planvm.vm.run.RunControl control,
-                    java.util.function.Consumer<List<Interaction>> recorded) {
-                // recording, the child records into a recording of its own, nested under the call in the cassette
-                Recording own = mode instanceof RunMode.Record record
-                        ? (record.recording().keepsFailures() ? Recording.keepingFailures() : new Recording())
-                        : null;
-                RunResult result = PlanVm.this.run(
-                        check(
-                                RunRequest.builder(plan)
-                                        .start(start)
-                                        .control(control)
-                                        .session(
-                                                own == null
-                                                        ? session
-                                                        : session(new RunMode.Record(own), session.budget()))
-                                        .options(options)
-                                        .approvals(approvals)
-                                        .journal(journal)
-                                        .build(),
-                                false),
-                        tree);
-                if (own != null) {
-                    recorded.accept(own.cassette().interactions());
-                }
-                return result;
-            }
+    private List<CallInterceptor> guards(RunRequest checked, Approvals decider, VmParentRun parent, Listeners told) {
+        RunOptions options = checked.options();
+        List<CallInterceptor> guards = new ArrayList<>();
+        if (!options.policy().allowsEverything()) {
+            guards.add(CallChains.permission(options.policy(), tools.canonicalNames()));
+        }
+        ApprovalRules approvals = approveTools.and(options.approvalRules());
+        if (callsForReal(checked.mode()) && !approvals.isEmpty()) {
+            guards.add(CallChains.approval(approvals, decider, tools.canonicalNames()));
+        }
+        if (!planTools.isEmpty()) {
+            guards.add(new PlanToolCalls(
+                    planTools,
+                    parent,
+                    options,
+                    checked.approvals(),
+                    checked.journal(),
+                    told,
+                    options.clock(),
+                    checked.control()));
+        }
+        return guards;
+    }
 
-            @Override
-            public List<String> problems(Plan plan, RunOptions options) {
-                return PlanVm.this.problems(plan, mode, options, false);
-            }
+    /** What starts a checked request's calls ahead of their turn, with {@code slots} of its run tree. */
+    private Speculator speculator(
+            RunRequest checked, CallChain chain, CallScheduler scheduler, CallSlots.Member slots, RunSpans spans) {
+        RunMode mode = checked.mode();
+        ApprovalRules approvals = approveTools.and(checked.options().approvalRules());
+        boolean offline = mode instanceof RunMode.Replay || mode instanceof RunMode.DryRun;
+        return new Speculator(
+                checked.plan(),
+                dataflows.of(checked.plan(), offline, callsForReal(mode) ? approvals : ApprovalRules.NONE),
+                handlers,
+                runLimits,
+                chain,
+                scheduler,
+                slots,
+                spans == null ? seqNo -> {} : spans::discarded);
+    }
 
-            @Override
-            public dev.planvm.vm.plantools.ChildRunner elsewhere() {
-                return childRunner;
-            }
+    /** Whether a run in {@code mode} makes its calls for real (live or recording), so reviewers decide them. */
+    private static boolean callsForReal(RunMode mode) {
+        return mode instanceof RunMode.Live || mode instanceof RunMode.Record;
+    }
 
-            @Override
-            public String stepsSpent() {
-                return tree.stepsSpent() ? tree.stepLimitMessage() : null;
-            }
+    /** A child run of a plan-tool call ({@link VmParentRun}): checked without the reach policy, run in {@code tree}. */
+    RunResult runChild(RunRequest request, RunTree tree) {
+        return run(check(request, false), tree);
+    }
 
-            @Override
-            public String modeLabel() {
-                return mode.label();
-            }
-
-            @Override
-            public boolean dryRun() {
-                return mode instanceof RunMode.DryRun;
-            }
-
-            @Override
-            public boolean answersWhole(String tool) {
-                return mode instanceof RunMode.Replay replay
-                        && replay.cassette().flat().stream()
-                                .anyMatch(i -> i instanceof Interaction.ToolInteraction recorded
-                                        && recorded.tool().equals(tool)
-                                        && !recorded.childRun());
-            }
-
-            @Override
-            public void recorded(
-                    String tool,
-                    JsonNode params,
-                    JsonNode output,
-                    long durationMs,
-                    String error,
-                    List<Interaction> children) {
-                if (mode instanceof RunMode.Record record
-                        && (error == null || record.recording().keepsFailures())) {
-                    record.recording()
-                            .add(new Interaction.ToolInteraction(
-                                    tool,
-                                    redactor.redact(params),
-                                    error == null && output != null ? redactor.redact(output) : NullNode.getInstance(),
-                                    durationMs,
-                                    List.of(),
-                                    null,
-                                    error == null ? null : redactor.redact(error),
-                                    null,
-                                    true,
-                                    children));
-                }
-            }
-
-            @Override
-            public void recordedWaiting(
-                    String tool, JsonNode params, long durationMs, String reason, List<Interaction> children) {
-                if (mode instanceof RunMode.Record record) {
-                    record.recording()
-                            .add(new Interaction.ToolInteraction(
-                                    tool,
-                                    redactor.redact(params),
-                                    NullNode.getInstance(),
-                                    durationMs,
-                                    List.of(),
-                                    null,
-                                    redactor.redact(reason),
-                                    null,
-                                    true,
-                                    children,
-                                    true));
-                }
-            }
-        };
+    /** What stops a child run of {@code plan} in {@code mode} with {@code options}: the reach policy is its parent's. */
+    List<String> childProblems(Plan plan, RunMode mode, RunOptions options) {
+        return problems(plan, mode, options, false);
     }
 
     /** Threads for calls started ahead of their turn, created on first need and shared by all runs. */

@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
  * The static dependency facts the concurrent scheduler needs, computed once per plan: basic
@@ -44,19 +43,12 @@ public final class Dataflow {
     }
 
     /**
-     * The facts of {@code plan}, where calls of the tools {@code sideEffects} accepts are barriers: never
-     * started early, and no later call starts before them (tools with side effects, tools that need approval).
+     * The facts of {@code plan} for a run whose calls start as {@code rule} decides: a
+     * {@linkplain EarlyStartRule.Start#BARRIER barrier} is never started early, and no later call starts before
+     * it; a call made {@linkplain EarlyStartRule.Start#AT_TURN at its turn} is never started early, but later
+     * calls may start before it.
      */
-    public static Dataflow of(Plan plan, Predicate<String> sideEffects) {
-        return of(plan, sideEffects, tool -> false);
-    }
-
-    /**
-     * {@link #of(Plan, Predicate)}, where calls of the tools {@code turnOnly} accepts are made only at their
-     * turn (never started early) but are no barrier: later calls may start before them (plan tools: a child
-     * run started early and then discarded would spend its tree's steps on work a sequential run never does).
-     */
-    public static Dataflow of(Plan plan, Predicate<String> sideEffects, Predicate<String> turnOnly) {
+    public static Dataflow of(Plan plan, EarlyStartRule rule) {
         List<Instruction> instructions = plan.instructions();
         int n = instructions.size();
         Dataflow flow = new Dataflow(n);
@@ -80,7 +72,7 @@ public final class Dataflow {
         int start = 0;
         for (int p = 0; p < n; p++) {
             if (p + 1 == n || leader[p + 1]) {
-                flow.analyseBlock(instructions, start, p, sideEffects, turnOnly);
+                flow.analyseBlock(instructions, start, p, rule);
                 start = p + 1;
             }
         }
@@ -101,12 +93,7 @@ public final class Dataflow {
         return true;
     }
 
-    private void analyseBlock(
-            List<Instruction> instructions,
-            int start,
-            int end,
-            Predicate<String> barriers,
-            Predicate<String> turnOnly) {
+    private void analyseBlock(List<Instruction> instructions, int start, int end, EarlyStartRule rule) {
         Map<String, Integer> lastWrite = new HashMap<>();
         int lastEffect = -1;
         List<Integer> calls = new ArrayList<>();
@@ -125,10 +112,12 @@ public final class Dataflow {
             }
             if (instruction.callsOut()) {
                 lastSideEffect[p] = lastEffect;
-                boolean sideEffects = instruction instanceof Calling calling && barriers.test(calling.tool());
-                if (sideEffects) {
+                EarlyStartRule.Start when = instruction instanceof Calling calling
+                        ? rule.startOf(calling.tool())
+                        : EarlyStartRule.Start.EARLY;
+                if (when == EarlyStartRule.Start.BARRIER) {
                     lastEffect = p;
-                } else if (!(instruction instanceof Calling calling && turnOnly.test(calling.tool()))) {
+                } else if (when == EarlyStartRule.Start.EARLY) {
                     calls.add(p);
                 }
             }

@@ -29,15 +29,10 @@ import java.util.function.ObjIntConsumer;
  * once all have). Each call goes through the run's call chain on its own, so per-tool concurrency limits,
  * the trace, spans and a cassette see one call per element.
  *
- * <p>Used on the run's thread only. The tags it starts calls with are above every position of a
- * plan, so a tag that reaches the {@link Speculator} later is one it knows nothing of, and a tag
- * of the speculator's own that this class takes from the scheduler only delays a recheck the
- * speculator makes anyway at its next step.
+ * <p>Used on the run's thread only. Its calls share the run's scheduler with the {@link Speculator}'s, each
+ * tagged as {@link CallTags} says.
  */
 final class EachCalls {
-
-    /** Tags of element calls start here: no plan has this many instructions. */
-    static final int FIRST_TAG = 1 << 30;
 
     private EachCalls() {}
 
@@ -73,7 +68,8 @@ final class EachCalls {
                     CallSlots.Slot slot = alone || running >= slots.capacity() ? null : slots.tryAcquire();
                     if (slot != null) {
                         held[next] = slot;
-                        started[next] = start(scheduler, chain, calls.get(next), attempts, slot, FIRST_TAG + next);
+                        started[next] =
+                                start(scheduler, chain, calls.get(next), attempts, slot, CallTags.ofElement(next));
                         running++;
                     } else if (running == 0) { // no slot, nothing of ours in flight: this thread makes it
                         settled[next] = here(chain, calls.get(next), attempts);

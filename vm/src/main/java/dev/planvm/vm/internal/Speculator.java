@@ -182,9 +182,15 @@ public final class Speculator {
         }
     }
 
-    /** The calls that waited for the instruction at {@code position} are worth checking again. */
-    private void unblock(int position) {
-        List<Integer> unblocked = blockedBy.remove(position);
+    /**
+     * The calls that waited for the instruction whose call is done (as {@code tag}) are worth checking again; a
+     * tag of a map's element ({@link CallTags}) is none of this speculator's.
+     */
+    private void unblock(int tag) {
+        if (!CallTags.isPosition(tag)) {
+            return;
+        }
+        List<Integer> unblocked = blockedBy.remove(tag);
         if (unblocked != null) {
             unchecked.addAll(unblocked);
         }
@@ -224,7 +230,13 @@ public final class Speculator {
                         return;
                     }
                     started++;
-                    calls.start(instruction.seqNo(), position, toolOf(instruction), call.get(), slot, () -> {});
+                    calls.start(
+                            instruction.seqNo(),
+                            CallTags.ofPosition(position),
+                            toolOf(instruction),
+                            call.get(),
+                            slot,
+                            () -> {});
                 }
             } catch (NotKnownYet notYet) {
                 blockedBy

@@ -27,8 +27,10 @@ import java.util.Optional;
  * <p>Only the straight-line start of the plan is considered: instructions in ascending
  * {@code seq_no} order up to the first {@code jmp} or custom instruction, the first call that is not
  * free to start early (a tool with side effects, a tool not installed in a live run, a denied
- * tool), or the first instruction that arrives out of order, and at most {@value #MAX_PREFIX}
- * instructions. Over that start, an assign is evaluated ahead (once, when what it reads is known) and
+ * tool: a barrier of {@link EarlyStartRule}, the rule a complete plan's run follows too), or the first
+ * instruction that arrives out of order, and at most {@value #MAX_PREFIX} instructions. A call the rule makes
+ * only at its turn (a plan-tool call) is not started, but ends nothing: later calls that do not read what it
+ * writes still start, as in a run of the complete plan. Over that start, an assign is evaluated ahead (once, when what it reads is known) and
  * a call's answer is bound to its {@code output_vars} ahead, so later calls reading them start too;
  * values are held to the run's limits. Calls start through {@link EarlyCalls} (and so through a
  * {@link CallScheduler}), the owner of the calls started, the values forwarded ahead and the
@@ -67,7 +69,9 @@ public final class StreamedStarts {
         PENDING,
         LAUNCHED,
         KNOWN,
-        FAILED
+        FAILED,
+        /** A call made only at its turn (a plan-tool call): never started here, and what it writes never known. */
+        AT_TURN
     }
 
     /** One instruction of the start of the plan, and what it writes once known. */
@@ -121,7 +125,9 @@ public final class StreamedStarts {
             prefixClosed = true; // out of order, a jmp or a custom instruction: what follows is not straight-line
             return;
         }
-        if (instruction instanceof Calling calling && !rule.mayStartEarly(calling.tool())) {
+        EarlyStartRule.Start when =
+                instruction instanceof Calling calling ? rule.startOf(calling.tool()) : EarlyStartRule.Start.EARLY;
+        if (when == EarlyStartRule.Start.BARRIER) {
             prefixClosed = true; // a call that may not start early: no call after it does either
             return;
         }
@@ -136,7 +142,11 @@ public final class StreamedStarts {
         for (String written : instruction.writes()) {
             lastWriter.put(written, prefix.size());
         }
-        prefix.add(new Entry(instruction, writers));
+        Entry entry = new Entry(instruction, writers);
+        if (when == EarlyStartRule.Start.AT_TURN) {
+            entry.state = State.AT_TURN; // what it writes is not known ahead; later independent calls still start
+        }
+        prefix.add(entry);
         scan();
     }
 
@@ -210,7 +220,7 @@ public final class StreamedStarts {
         State state = State.KNOWN;
         for (int writer : entry.writers.values()) {
             State writerState = prefix.get(writer).state;
-            if (writerState == State.FAILED) {
+            if (writerState == State.FAILED || writerState == State.AT_TURN) {
                 return State.FAILED;
             }
             if (writerState != State.KNOWN) {

@@ -10,6 +10,7 @@ import dev.planvm.vm.run.RunJournal;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunResult;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -20,19 +21,35 @@ import java.util.function.Consumer;
 public interface ParentRun {
 
     /**
-     * Runs {@code plan} from {@code start} in the parent's session with {@code options} and reviewer {@code approvals} (the VM's when null), journaled by
-     * {@code journal} (or not, when {@code null}) and stopped by the parent's {@code control} (none when
-     * {@code null}). A failure while running is a failed result. In a recording session the child records into
-     * a recording of its own, whose interactions go to {@code recorded} once it ended (nothing otherwise).
+     * What a plan-tool call asks of its parent to run its child: a request like the parent's own, narrowed.
+     *
+     * @param plan      the plan tool's plan
+     * @param start     where the child starts: a fresh start with the call's inputs, or a stored child's checkpoint
+     * @param options   the child's options (the parent's, which it can only narrow)
+     * @param approvals who decides the child's approvals, or {@code null} for the VM's reviewer
+     * @param journal   where the child's committed steps are made durable, or {@code null}
+     * @param control   the parent's control, which stops the child at its next commit point ({@code null}: none)
      */
-    RunResult run(
+    record ChildRequest(
             Plan plan,
             Checkpoint start,
             RunOptions options,
             Approvals approvals,
             RunJournal journal,
-            RunControl control,
-            Consumer<List<Interaction>> recorded);
+            RunControl control) {
+        public ChildRequest {
+            Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(start, "start");
+            Objects.requireNonNull(options, "options");
+        }
+    }
+
+    /**
+     * Runs {@code child} in the parent's session and run tree. A failure while running is a failed result. In a
+     * recording session the child records into a recording of its own, whose interactions go to {@code recorded}
+     * once it ended (nothing otherwise).
+     */
+    RunResult run(ChildRequest child, Consumer<List<Interaction>> recorded);
 
     /** What stops {@code plan} from running in the parent's mode with {@code options} (empty: nothing). */
     List<String> problems(Plan plan, RunOptions options);

@@ -173,12 +173,13 @@ public final class PlanToolCalls implements CallInterceptor {
         }
         // the parent's control: a stop request reaches the child at its next commit point
         RunResult result = parent.run(
-                tool.plan(),
-                child == null ? Checkpoint.start(new LinkedHashMap<>(inputs)) : child.start(),
-                options,
-                child == null || child.approvals() == null ? approvals : child.approvals(),
-                child == null ? null : child.journal(),
-                control,
+                new ParentRun.ChildRequest(
+                        tool.plan(),
+                        child == null ? Checkpoint.start(new LinkedHashMap<>(inputs)) : child.start(),
+                        options,
+                        child == null || child.approvals() == null ? approvals : child.approvals(),
+                        child == null ? null : child.journal(),
+                        control),
                 recorded);
         tell(l -> l.childFinished(seqNo, tool.name(), childId, result.status()));
         if (result.waiting() && result.pending() != null) {

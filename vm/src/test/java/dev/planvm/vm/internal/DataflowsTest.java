@@ -15,18 +15,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which calls of a plan are barriers for a run, whatever dataflow an earlier run of the same plan (with other
- * approval rules, offline, storing child runs or not) left in the VM's caches.
+ * approval rules, offline or not) left in the VM's caches.
  */
 class DataflowsTest {
 
     private static final ApprovalRules APPROVE_PAY = ApprovalRules.of(List.of("pay"));
 
-    /** A VM whose own rules ask before {@code pay}; {@code summarize} stands for a plan tool. */
-    private final Dataflows dataflows = new Dataflows(
-            ToolRegistry.of(List.of(
-                    tool("search", false), tool("pay", false), tool("send_mail", true), tool("summarize", false))),
-            ToolPolicy.ALLOW_ALL,
-            APPROVE_PAY);
+    private final ToolRegistry tools = ToolRegistry.of(
+            List.of(tool("search", false), tool("pay", false), tool("send_mail", true), tool("summarize", false)));
+
+    /** A VM whose own rules ask before {@code pay}, with no plan tools. */
+    private final Dataflows dataflows = dataflows(Set.of());
+
+    /** A VM whose own rules ask before {@code pay}, with these plan tools ({@code summarize} stands for one). */
+    private Dataflows dataflows(Set<String> planTools) {
+        return new Dataflows(tools, ToolPolicy.ALLOW_ALL, APPROVE_PAY, planTools);
+    }
 
     /** Positions 0 search, 1 pay, 2 send_mail, 3 summarize. */
     private final Plan plan = plan("""
@@ -68,21 +72,20 @@ class DataflowsTest {
     }
 
     @Test
-    void a_run_that_stores_child_runs_starts_its_plan_tool_calls_only_at_their_turn() {
-        Set<String> stored = Set.of("summarize");
-        assertThat(barriers(dataflows.of(plan, false, APPROVE_PAY, stored)))
-                .isEqualTo(List.of(false, true, true, true));
-        assertThat(barriers(dataflows.of(plan, true, APPROVE_PAY, stored)))
+    void a_run_whose_plan_calls_a_plan_tool_starts_that_call_only_at_its_turn() {
+        Dataflows withPlanTool = dataflows(Set.of("summarize"));
+        assertThat(barriers(withPlanTool.of(plan, false, APPROVE_PAY))).isEqualTo(List.of(false, true, true, true));
+        assertThat(barriers(withPlanTool.of(plan, true, APPROVE_PAY)))
                 .as("replayed")
                 .isEqualTo(List.of(false, false, true, true));
-        assertThat(barriers(dataflows.of(plan, false, ApprovalRules.NONE, stored)))
+        assertThat(barriers(withPlanTool.of(plan, false, ApprovalRules.NONE)))
                 .as("with rules of the run's own")
                 .isEqualTo(List.of(false, false, true, true));
-        assertThat(barriers(dataflows.of(plan, false, APPROVE_PAY, Set.of())))
-                .as("storing none")
+        assertThat(barriers(dataflows.of(plan, false, APPROVE_PAY)))
+                .as("no plan tools")
                 .isEqualTo(List.of(false, true, true, false));
-        assertThat(barriers(dataflows.of(plan, false, APPROVE_PAY, Set.of("elsewhere"))))
-                .as("storing the children of a tool the plan does not call")
+        assertThat(barriers(dataflows(Set.of("elsewhere")).of(plan, false, APPROVE_PAY)))
+                .as("a plan tool the plan does not call")
                 .isEqualTo(List.of(false, true, true, false));
     }
 }

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Plan-tool calls start only at their turn, in every run: a call started early and then discarded would
  * leave a stored child run that looks real (issue 23), and would spend steps of the run tree's shared step
  * budget that a sequential run never spends (issue 36 item 5). They are no barrier: a later independent
- * call still starts beside them. A plan still streaming (an agent's {@code ask}) starts no plan-tool call
- * either, and the run of its session takes no early answer for one: the call goes to the run's plan-tool
+ * call still starts beside them, in a complete plan and in a plan still streaming (one rule,
+ * {@code EarlyStartRule}). A plan still streaming (an agent's {@code ask}) starts no plan-tool call either, and the run of its session takes no early answer for one: the call goes to the run's plan-tool
  * link, which stores its child run (issue 36 item 15).
  */
 class ChildRunEarlyStartTest {
@@ -144,6 +144,33 @@ class ChildRunEarlyStartTest {
             assertThat(session.discardEarly()).isZero();
         }
         assertThat(upperCalls).as("the child ran once, as the stored child").hasValue(1);
+    }
+
+    @Test
+    void a_call_after_a_plan_tool_call_of_a_streamed_plan_still_starts_while_it_streams() throws Exception {
+        Plan streamed = plan("""
+                [{"seq_no": 0, "type": "calling", "parameters": {"tool_name": "shout", "tool_params": {"text": "hi"}, "output_vars": ["a"]}},
+                 {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "x"}, "output_vars": ["b"]}},
+                 {"seq_no": 2, "type": "calling", "parameters": {"tool_name": "upper", "tool_params": {"text": "${a}"}, "output_vars": ["c"]}},
+                 {"seq_no": 3, "type": "assign", "parameters": {"final_answer": "${a}${b}${c}"}}]""");
+        try (PlanVm vm = vm(1)) {
+            RunSession session = vm.session(RunMode.live());
+            EarlyStarts early = session.startEarly(Map.of());
+            streamed.instructions().forEach(early::arrived);
+            early.finish();
+            assertThat(early.calls())
+                    .as("as in a run of the complete plan: the plan-tool call at its turn, the independent call early,"
+                            + " the call reading the plan tool's answer at its turn")
+                    .extracting(EarlyStarts.EarlyCall::seqNo)
+                    .containsExactly(1);
+            RunResult result =
+                    vm.run(RunRequest.builder(streamed).session(session).build());
+            assertThat(result.finalAnswer()).isEqualTo(TextNode.valueOf("HIXHI"));
+            assertThat(session.discardEarly()).isZero();
+        }
+        assertThat(upperCalls)
+                .as("the early call was used: upper ran once in the child, twice in the run")
+                .hasValue(3);
     }
 
     @Test
