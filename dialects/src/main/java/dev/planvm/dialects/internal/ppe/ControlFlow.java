@@ -85,11 +85,11 @@ final class ControlFlow {
         PlanBuilder.Label elseLabel = script.plan.label();
         PlanBuilder.Label done = script.plan.label();
         script.plan.jumpIf("${!(" + cond + ")}", elseLabel, pos, "line " + pos.line() + ": $if " + cond);
-        script.steps(then, dialogue.copy(), loop, false);
+        script.nestedSteps(then, dialogue.copy(), loop, false);
         if (otherwise != null) {
             script.plan.jump(done, pos, "line " + pos.line() + ": the end of then");
             script.plan.place(elseLabel);
-            script.steps(otherwise, dialogue.copy(), loop, false);
+            script.nestedSteps(otherwise, dialogue.copy(), loop, false);
             script.plan.place(done);
         } else {
             script.plan.place(elseLabel);
@@ -105,7 +105,7 @@ final class ControlFlow {
         PlanBuilder.Label exit = script.plan.label();
         script.plan.place(top);
         script.plan.jumpIf("${!(" + cond + ")}", exit, pos, "line " + pos.line() + ": $while " + cond);
-        script.steps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, top), false);
+        script.nestedSteps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, top), false);
         script.plan.jump(top, pos, "line " + pos.line() + ": $while again");
         script.plan.place(exit);
     }
@@ -184,7 +184,7 @@ final class ControlFlow {
         current.put(valueName, element);
         current.put(indexName, index);
         script.plan.assign(current, pos, "line " + pos.line() + ": $for: the next " + valueName);
-        script.steps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, next), false);
+        script.nestedSteps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, next), false);
         script.plan.place(next);
         ObjectNode step = JSON.objectNode();
         step.put(i, "${" + i + " + 1}");
@@ -289,12 +289,12 @@ final class ControlFlow {
         script.plan.jump(otherwise == null ? done : elseLabel, pos, "line " + pos.line() + ": no case matched");
         for (int i = 0; i < tests.size(); i++) {
             script.plan.place(labels.get(i));
-            script.steps(bodies.get(i), dialogue.copy(), loop, false);
+            script.nestedSteps(bodies.get(i), dialogue.copy(), loop, false);
             script.plan.jump(done, pos, "line " + pos.line() + ": the end of case " + (i + 1));
         }
         if (otherwise != null) {
             script.plan.place(elseLabel);
-            script.steps(otherwise, dialogue.copy(), loop, false);
+            script.nestedSteps(otherwise, dialogue.copy(), loop, false);
         }
         script.plan.place(done);
     }

@@ -39,6 +39,9 @@ final class ScriptCompiler {
     final Dialogue dialogue;
 
     private final Directives directives;
+    /** The script's event listeners ({@code $on}), run where an {@code $emit} is. */
+    final Events events;
+
     private final Invocations invocations;
     private final TurnBlocks blocks = new TurnBlocks();
     /** How many {@code {% for %}} loops turns have had (names {@code FOR_1}, ...). */
@@ -84,6 +87,7 @@ final class ScriptCompiler {
         if (words != null && format != null && front.autoBuildOutputPrompt) {
             dialogue.hint(SchemaText.hint(words), SchemaText.names(front.output));
         }
+        this.events = new Events(this);
         this.directives = new Directives(this);
         this.invocations = new Invocations(this);
     }
@@ -110,6 +114,7 @@ final class ScriptCompiler {
     void compile(PNode steps, Pos endPos) {
         plan.prologueAssign(dialogue.initial(), new Pos(1, 1), "line 1: no messages, no result yet");
         steps(steps, dialogue, null, true);
+        events.finish();
         plan.place(end);
         if (autoAnswer && dialogue.hasTurns()) {
             PlanBuilder.Label done = plan.label();
@@ -139,6 +144,19 @@ final class ScriptCompiler {
     /** The result so far changed: a chain after it passes on {@code ${LatestResult}} again (of unknown type). */
     void resultChanged() {
         result = TextNode.valueOf("${" + Dialogue.LATEST + "}");
+    }
+
+    /** How many branches and loop bodies enclose the steps being compiled (0: the script's top level). */
+    int depth;
+
+    /** The steps of a branch or a loop body ({@link #steps}). */
+    void nestedSteps(PNode node, Dialogue dialogue, Loop loop, boolean atEnd) {
+        depth++;
+        try {
+            steps(node, dialogue, loop, atEnd);
+        } finally {
+            depth--;
+        }
     }
 
     /**
