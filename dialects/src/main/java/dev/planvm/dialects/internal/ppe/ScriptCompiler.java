@@ -27,6 +27,7 @@ final class ScriptCompiler {
     private static final Pattern BARE_DIRECTIVE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
     private static final Pattern CALL_DIRECTIVE =
             Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)\\((.*)\\)", Pattern.DOTALL);
+    private static final Pattern PIPE_TARGET = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*(\\(.*\\))?", Pattern.DOTALL);
     private static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
     final Problems problems;
@@ -174,6 +175,27 @@ final class ScriptCompiler {
             for (int i = 0; i < seq.items().size(); i++) {
                 PNode item = seq.items().get(i);
                 boolean last = atEnd && i == seq.items().size() - 1;
+                if (item instanceof PNode.Scalar pipe && pipe.value().strip().equals("$pipe")) {
+                    PNode next = i + 1 < seq.items().size() ? seq.items().get(i + 1) : null;
+                    if (!(next instanceof PNode.Scalar target
+                            && target.value().strip().startsWith("$")
+                            && PIPE_TARGET
+                                    .matcher(target.value().strip().substring(1))
+                                    .matches())) {
+                        problems.error(
+                                pipe.pos(),
+                                "$pipe passes the result to the next step: write '$name' or '$name(args)' after it");
+                        return;
+                    }
+                    pipe(
+                            target.value().strip().substring(1),
+                            target.pos(),
+                            dialogue,
+                            loop,
+                            atEnd && i + 2 == seq.items().size());
+                    i++;
+                    continue;
+                }
                 if (item instanceof PNode.Mapping m && values.refuseTag(m)) {
                     entries(m.entries(), false, dialogue, loop, last);
                 } else {
@@ -204,6 +226,21 @@ final class ScriptCompiler {
                 directives.directive(e.key(), e.value(), settings, dialogue, loop, atEnd && j == entries.size());
             } else if (ROLES.contains(key)) {
                 turn(key, e.key().pos(), e.value(), dialogue);
+            } else if (e.value() instanceof PNode.Scalar v && v.value().strip().equals("$tool")) {
+                // seed 004's 'toolId: $tool': a call of the tool toolId
+                PNode.Mapping params = new PNode.Mapping(
+                        List.of(new PNode.Entry(
+                                new PNode.Scalar("name", e.key().pos(), true, null),
+                                new PNode.Scalar(key, e.key().pos(), false, null))),
+                        e.key().pos(),
+                        null);
+                directives.directive(
+                        new PNode.Scalar("$tool", v.pos(), true, null),
+                        params,
+                        List.of(),
+                        dialogue,
+                        loop,
+                        atEnd && j == entries.size());
             } else {
                 unknownKey(e.key());
             }
@@ -257,7 +294,11 @@ final class ScriptCompiler {
             return;
         }
         if (text.startsWith("$|")) {
-            problems.error(s.pos(), "pipes ('$|') are not supported: write a chain ('-> script')");
+            if (!PIPE_TARGET.matcher(text.substring(2)).matches()) {
+                problems.error(s.pos(), "a pipe is '$|name' or '$|name(args)': a directive or a script");
+                return;
+            }
+            pipe(text.substring(2), s.pos(), dialogue, loop, atEnd);
             return;
         }
         Matcher bare = BARE_DIRECTIVE.matcher(text);
@@ -278,6 +319,18 @@ final class ScriptCompiler {
             return;
         }
         userTurn(s, dialogue);
+    }
+
+    /**
+     * A pipe ({@code $|name}, or {@code $pipe} then {@code $name}): the result so far passes to {@code name}, as a
+     * chain passes it ({@code -> $print}, {@code -> script}): a directive a chain takes ({@code print}, {@code echo},
+     * {@code ret}, {@code set}) or else a script.
+     */
+    private void pipe(String target, Pos pos, Dialogue dialogue, Loop loop, boolean atEnd) {
+        String name =
+                target.contains("(") ? target.substring(0, target.indexOf('(')).strip() : target.strip();
+        boolean directive = Set.of("print", "echo", "ret", "return", "set").contains(name);
+        invocations.chain("-> " + (directive ? "$" : "") + target, pos, dialogue, loop, atEnd, directives);
     }
 
     private void userTurn(PNode.Scalar s, Dialogue dialogue) {
