@@ -44,6 +44,9 @@ final class ScriptCompiler {
     final Events events;
 
     private final Invocations invocations;
+    /** Seed 004's {@code [[/RegExp/:VAR]]} in messages. */
+    private final RegexReplacement regexes;
+
     private final TurnBlocks blocks = new TurnBlocks();
     /** How many {@code {% for %}} loops turns have had (names {@code FOR_1}, ...). */
     private int loops;
@@ -91,6 +94,7 @@ final class ScriptCompiler {
         this.events = new Events(this);
         this.directives = new Directives(this);
         this.invocations = new Invocations(this);
+        this.regexes = new RegexReplacement(plan, templates, problems);
     }
 
     /** The plan-tool names of the scripts this one imports. */
@@ -363,7 +367,10 @@ final class ScriptCompiler {
     }
 
     private String turnTemplate(String raw, Pos pos) {
-        if (raw.startsWith("~") || raw.startsWith("#:") || raw.startsWith("#+") || !raw.contains("[[@")) {
+        if (raw.startsWith("~")
+                || raw.startsWith("#:")
+                || raw.startsWith("#+")
+                || !raw.contains("[[@") && !raw.contains("[[/")) {
             return templates.text(raw, pos);
         }
         String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
@@ -384,7 +391,9 @@ final class ScriptCompiler {
             if (open < 0 || close < 0) {
                 break;
             }
-            String shown = invocations.replacement(body.substring(open + 2, close), pos);
+            String shown = body.startsWith("[[/", open)
+                    ? regexes.replacement(body.substring(open + 2, close), pos)
+                    : invocations.replacement(body.substring(open + 2, close), pos);
             if (shown == null) {
                 return null;
             }
@@ -394,10 +403,10 @@ final class ScriptCompiler {
         return content.toString();
     }
 
-    /** The next {@code [[@} outside Jinja blocks (those inside run with their branch). */
+    /** The next {@code [[@} or {@code [[/} outside Jinja blocks (those inside run with their branch). */
     private static int nextInvocation(String body, int from) {
         int at = Templates.nextBracket(body, from);
-        while (at >= 0 && !body.startsWith("[[@", at)) {
+        while (at >= 0 && !body.startsWith("[[@", at) && !body.startsWith("[[/", at)) {
             at = Templates.nextBracket(body, at + 2);
         }
         return at;
