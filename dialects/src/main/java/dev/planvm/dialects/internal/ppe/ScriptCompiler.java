@@ -44,6 +44,8 @@ final class ScriptCompiler {
     final Events events;
 
     private final Invocations invocations;
+    /** Seed 004's group chat ({@code roles}, {@code user[@role]:}). */
+    final GroupChat group;
     /** Seed 004's {@code [[/RegExp/:VAR]]} in messages. */
     private final RegexReplacement regexes;
 
@@ -95,6 +97,7 @@ final class ScriptCompiler {
         this.directives = new Directives(this);
         this.invocations = new Invocations(this);
         this.regexes = new RegexReplacement(plan, templates, problems);
+        this.group = new GroupChat(this);
     }
 
     /** The plan-tool names of the scripts this one imports. */
@@ -230,6 +233,8 @@ final class ScriptCompiler {
                 directives.directive(e.key(), e.value(), settings, dialogue, loop, atEnd && j == entries.size());
             } else if (ROLES.contains(key)) {
                 turn(key, e.key().pos(), e.value(), dialogue);
+            } else if (group.handles(key)) {
+                group.step(e.key(), e.value(), dialogue);
             } else if (e.value() instanceof PNode.Scalar v && v.value().strip().equals("$tool")) {
                 // seed 004's 'toolId: $tool': a call of the tool toolId
                 PNode.Mapping params = new PNode.Mapping(
@@ -267,15 +272,13 @@ final class ScriptCompiler {
 
     private void unknownKey(PNode.Scalar key) {
         String k = key.value();
-        if (k.matches("[A-Za-z_][\\w-]*\\s*\\[.*")) {
-            problems.error(key.pos(), "group chat ('" + k + "') is not supported");
-        } else if (k.equals("then") || k.equals("else") || k.equals("do") || k.equals("as")) {
+        if (k.equals("then") || k.equals("else") || k.equals("do") || k.equals("as")) {
             problems.error(key.pos(), "'" + k + ":' belongs to a directive ($if, $while, $for) just before it");
         } else {
             problems.error(
                     key.pos(),
-                    "'" + k + "' is not a dialogue role (system, user, assistant) or a directive ($if, $set, ...):"
-                            + " group chat characters are not supported");
+                    "'" + k + "' is not a dialogue role (system, user, assistant), a directive ($if, $set, ...) or"
+                            + " one of the script's group-chat 'roles'");
         }
     }
 
@@ -349,7 +352,7 @@ final class ScriptCompiler {
      * A user or system turn's text as a template; each {@code [[@script(args)]]} in it calls the imported
      * script first and shows its result. Null after a problem.
      */
-    private String turnText(String raw, Pos pos) {
+    String turnText(String raw, Pos pos) {
         if (raw.contains("{{output}}")
                 && !outputWords
                 && templates.constants.outputWords() == null
@@ -423,6 +426,7 @@ final class ScriptCompiler {
             String content = turnText(s.value(), s.pos());
             if (content != null) {
                 dialogue.add(role, content, s.pos());
+                group.turn(role, s.pos());
                 resultChanged();
             }
             return;
