@@ -12,8 +12,9 @@ import java.util.Set;
 /**
  * The directives a script may use, each as planvm instructions: {@code $set}, {@code $echo} /
  * {@code $print}, {@code $format}, {@code $ret} and {@code $abort} as assigns (and a jump);
- * {@code $AI} and {@code $tool} as calls; events ({@code $on}, {@code $emit}, ...) as {@link Events}; the control flow ({@code $if}, {@code $while}, {@code $for},
- * {@code $match}, {@code $break}, {@code $continue}) as local {@code jmp}s ({@link ControlFlow}).
+ * {@code $AI} and {@code $tool} as calls; events ({@code $on}, {@code $emit}, ...) as {@link Events};
+ * the control flow ({@code $if}, {@code $while}, {@code $for}, {@code $match}, {@code $break},
+ * {@code $continue}) as local {@code jmp}s ({@link ControlFlow}).
  * Every other directive is refused by name.
  */
 final class Directives {
