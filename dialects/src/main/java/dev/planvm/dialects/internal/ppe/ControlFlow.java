@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.dialects.internal.Pos;
 import dev.planvm.dialects.internal.Problems;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
 
 /**
  * {@code $if}, {@code $while}, {@code $for}, {@code $match}, {@code $break} and {@code $continue} as
@@ -16,6 +19,11 @@ import java.util.List;
  * of the conversation: its turns are its own.
  */
 final class ControlFlow {
+
+    private static final java.util.regex.Pattern OPTIONAL_ARGS =
+            java.util.regex.Pattern.compile("(.*?)\\[\\s*,(.*)]\\s*", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern MATCH_OPTION =
+            java.util.regex.Pattern.compile("(allMatches|parallel)\\s*=\\s*(true|false)");
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -85,11 +93,11 @@ final class ControlFlow {
         PlanBuilder.Label elseLabel = script.plan.label();
         PlanBuilder.Label done = script.plan.label();
         script.plan.jumpIf("${!(" + cond + ")}", elseLabel, pos, "line " + pos.line() + ": $if " + cond);
-        script.steps(then, dialogue.copy(), loop, false);
+        script.nestedSteps(then, dialogue.copy(), loop, false);
         if (otherwise != null) {
             script.plan.jump(done, pos, "line " + pos.line() + ": the end of then");
             script.plan.place(elseLabel);
-            script.steps(otherwise, dialogue.copy(), loop, false);
+            script.nestedSteps(otherwise, dialogue.copy(), loop, false);
             script.plan.place(done);
         } else {
             script.plan.place(elseLabel);
@@ -105,7 +113,7 @@ final class ControlFlow {
         PlanBuilder.Label exit = script.plan.label();
         script.plan.place(top);
         script.plan.jumpIf("${!(" + cond + ")}", exit, pos, "line " + pos.line() + ": $while " + cond);
-        script.steps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, top), false);
+        script.nestedSteps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, top), false);
         script.plan.jump(top, pos, "line " + pos.line() + ": $while again");
         script.plan.place(exit);
     }
@@ -184,7 +192,7 @@ final class ControlFlow {
         current.put(valueName, element);
         current.put(indexName, index);
         script.plan.assign(current, pos, "line " + pos.line() + ": $for: the next " + valueName);
-        script.steps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, next), false);
+        script.nestedSteps(setting(settings, "do"), dialogue.copy(), new ScriptCompiler.Loop(exit, next), false);
         script.plan.place(next);
         ObjectNode step = JSON.objectNode();
         step.put(i, "${" + i + " + 1}");
@@ -224,24 +232,38 @@ final class ControlFlow {
     }
 
     /**
-     * {@code $match(cond)}: the first pattern that matches runs ({@code COND__} holds the condition).
-     * Patterns: {@code :"text"} or {@code :12} (equal), {@code :> 12} (and {@code >= < <= == !=}),
-     * {@code :1 || 2} (any of), {@code :1..5}, {@code :1..<5}, {@code :1>..5} (ranges), {@code _}
-     * (otherwise). Regular expressions and destructuring patterns are refused.
+     * {@code $match(cond)}: the first pattern that matches runs ({@code COND__} holds the condition; without one, the
+     * result so far); {@code $match(cond, allMatches=true)} (also written as seed 004 shows it,
+     * {@code $match(cond[, allMatches=true])}) runs every one that matches, in order. {@code _} runs when none
+     * matched. The patterns are {@link MatchPatterns}; the names a pattern takes are assigned before its steps.
      */
     void match(PNode.Scalar key, PNode value, Dialogue dialogue, ScriptCompiler.Loop loop) {
         Pos pos = key.pos();
         String k = key.value();
         String cond;
+        boolean allMatches = false;
         if (k.equals("$match")) {
             cond = Dialogue.LATEST;
         } else if (k.startsWith("$match(") && k.endsWith(")")) {
             String inner = k.substring(7, k.length() - 1);
-            if (inner.contains(",")) {
-                problems.error(pos, "$match's allMatches and parallel are not supported: the first match runs");
-                return;
+            Matcher optional = OPTIONAL_ARGS.matcher(inner);
+            if (optional.matches()) { // seed 004's notation of optional arguments: cond[, allMatches=false]
+                inner = optional.group(1) + "," + optional.group(2);
             }
-            cond = script.templates.expression(inner, pos);
+            List<String> args = Invocations.split(inner, ",");
+            for (String option : args.subList(1, args.size())) {
+                Matcher m = MATCH_OPTION.matcher(option.strip());
+                if (!m.matches()) {
+                    problems.error(pos, "'" + option.strip() + "' is not an option of $match (allMatches=, parallel=)");
+                    return;
+                }
+                if (m.group(1).equals("allMatches")) {
+                    allMatches = m.group(2).equals("true");
+                } else if (m.group(2).equals("true")) {
+                    problems.warning(pos, "$match's parallel=true runs the matching cases one after the other");
+                }
+            }
+            cond = args.get(0).isBlank() ? Dialogue.LATEST : script.templates.expression(args.get(0), pos);
         } else {
             problems.error(pos, "write '$match(condition):' with the patterns beneath");
             return;
@@ -253,7 +275,9 @@ final class ControlFlow {
             problems.error(pos, "$match takes a mapping of patterns, each ':pattern: steps'");
             return;
         }
+        MatchPatterns patterns = new MatchPatterns(script.templates, problems);
         List<String> tests = new ArrayList<>();
+        List<Map<String, String>> bindings = new ArrayList<>();
         List<PNode> bodies = new ArrayList<>();
         PNode otherwise = null;
         for (PNode.Entry e : cases.entries()) {
@@ -262,79 +286,51 @@ final class ControlFlow {
                 otherwise = e.value();
                 continue;
             }
-            String test = pattern.startsWith(":")
-                    ? test(pattern.substring(1).strip(), e.key().pos())
-                    : null;
             if (!pattern.startsWith(":")) {
                 problems.error(e.key().pos(), "a $match pattern starts with ':' (or is '_', otherwise)");
+                return;
             }
+            Map<String, String> names = new LinkedHashMap<>();
+            String test = patterns.test(
+                    pattern.substring(1).strip(), "COND__", names, e.key().pos());
             if (test == null) {
                 return;
             }
             tests.add(test);
+            bindings.add(names);
             bodies.add(e.value());
         }
         ObjectNode start = JSON.objectNode();
         start.put("COND__", "${" + cond + "}");
-        script.plan.assign(start, pos, "line " + pos.line() + ": $match " + cond);
-        List<PlanBuilder.Label> labels = new ArrayList<>();
-        for (int i = 0; i < tests.size(); i++) {
-            PlanBuilder.Label label = script.plan.label();
-            labels.add(label);
-            script.plan.jumpIf(
-                    "${" + tests.get(i) + "}", label, pos, "line " + pos.line() + ": $match case " + (i + 1));
+        if (allMatches) {
+            start.put("MATCHED__", false);
         }
+        script.plan.assign(start, pos, "line " + pos.line() + ": $match " + cond);
         PlanBuilder.Label done = script.plan.label();
-        PlanBuilder.Label elseLabel = script.plan.label();
-        script.plan.jump(otherwise == null ? done : elseLabel, pos, "line " + pos.line() + ": no case matched");
         for (int i = 0; i < tests.size(); i++) {
-            script.plan.place(labels.get(i));
-            script.steps(bodies.get(i), dialogue.copy(), loop, false);
-            script.plan.jump(done, pos, "line " + pos.line() + ": the end of case " + (i + 1));
+            PlanBuilder.Label next = script.plan.label();
+            script.plan.jumpIf(
+                    "${!(" + tests.get(i) + ")}", next, pos, "line " + pos.line() + ": $match case " + (i + 1));
+            ObjectNode taken = JSON.objectNode();
+            bindings.get(i).forEach((name, expr) -> taken.put(name, "${" + expr + "}"));
+            if (allMatches) {
+                taken.put("MATCHED__", true);
+            }
+            if (!taken.isEmpty()) {
+                script.plan.assign(taken, pos, "line " + pos.line() + ": case " + (i + 1) + " matched");
+            }
+            script.nestedSteps(bodies.get(i), dialogue.copy(), loop, false);
+            if (!allMatches) {
+                script.plan.jump(done, pos, "line " + pos.line() + ": the end of case " + (i + 1));
+            }
+            script.plan.place(next);
         }
         if (otherwise != null) {
-            script.plan.place(elseLabel);
-            script.steps(otherwise, dialogue.copy(), loop, false);
+            if (allMatches) {
+                script.plan.jumpIf("${MATCHED__}", done, pos, "line " + pos.line() + ": a case matched");
+            }
+            script.nestedSteps(otherwise, dialogue.copy(), loop, false);
         }
         script.plan.place(done);
-    }
-
-    /** One pattern as a boolean planvm expression over {@code COND__}, or null (reported). */
-    private String test(String pattern, Pos pos) {
-        if (pattern.startsWith("/")) {
-            problems.error(pos, "regular expression patterns are not supported in $match");
-            return null;
-        }
-        if (pattern.startsWith("[") || pattern.startsWith("{")) {
-            problems.error(pos, "destructuring patterns ([...], {...}) are not supported in $match");
-            return null;
-        }
-        for (String op : List.of(">=", "<=", "==", "!=", ">", "<")) {
-            if (pattern.startsWith(op)) {
-                String operand = script.templates.expression(pattern.substring(op.length()), pos);
-                return operand == null ? null : "COND__ " + op + " " + operand;
-            }
-        }
-        int range = pattern.indexOf("..");
-        if (range > 0) {
-            boolean openLow = pattern.charAt(range - 1) == '>';
-            boolean openHigh = pattern.startsWith("<", range + 2);
-            String low = script.templates.expression(pattern.substring(0, openLow ? range - 1 : range), pos);
-            String high = script.templates.expression(pattern.substring(range + (openHigh ? 3 : 2)), pos);
-            if (low == null || high == null) {
-                return null;
-            }
-            return "COND__ " + (openLow ? ">" : ">=") + " " + low + " && COND__ " + (openHigh ? "<" : "<=") + " "
-                    + high;
-        }
-        List<String> alternatives = new ArrayList<>();
-        for (String alternative : pattern.split("\\|\\|")) {
-            String literal = script.templates.expression(alternative, pos);
-            if (literal == null) {
-                return null;
-            }
-            alternatives.add("COND__ == " + literal);
-        }
-        return String.join(" || ", alternatives);
     }
 }

@@ -12,8 +12,9 @@ import java.util.Set;
 /**
  * The directives a script may use, each as planvm instructions: {@code $set}, {@code $echo} /
  * {@code $print}, {@code $format}, {@code $ret} and {@code $abort} as assigns (and a jump);
- * {@code $AI} and {@code $tool} as calls; the control flow ({@code $if}, {@code $while}, {@code $for},
- * {@code $match}, {@code $break}, {@code $continue}) as local {@code jmp}s ({@link ControlFlow}).
+ * {@code $AI} and {@code $tool} as calls; events ({@code $on}, {@code $emit}, ...) as {@link Events};
+ * the control flow ({@code $if}, {@code $while}, {@code $for}, {@code $match}, {@code $break},
+ * {@code $continue}) as local {@code jmp}s ({@link ControlFlow}).
  * Every other directive is refused by name.
  */
 final class Directives {
@@ -66,7 +67,8 @@ final class Directives {
             case "$tool" -> tool(pos, value, dialogue);
             case "$exec" -> problems.error(pos, "$exec (running another script) is not supported: it needs plan tools");
             case "$pipe" -> problems.error(pos, "$pipe is not supported: it needs plan tools");
-            case "$on", "$once", "$off", "$emit" -> problems.error(pos, "events (" + name + ") are not supported");
+            case "$on", "$once", "$off" -> script.events.listen(name, pos, value, script.depth == 0 && loop == null);
+            case "$emit" -> script.events.emit(pos, value);
             case "$prompt", "$parameters" ->
                 problems.error(
                         pos, name + " is not supported: set llm_generate params in the front matter's 'parameters'");
@@ -77,7 +79,7 @@ final class Directives {
                         "unknown directive " + name
                                 + ": custom functions (!fn, imports) are not supported; planvm knows"
                                 + " $if, $while, $for, $match, $set, $ret, $abort, $format, $echo, $print, $AI, $tool,"
-                                + " $break, $continue");
+                                + " $break, $continue, $on, $once, $off, $emit");
         }
     }
 

@@ -44,6 +44,8 @@ final class FrontMatter {
     final ObjectNode llmParams = JSON.objectNode();
     /** Variables with a default value, in file order: assigned when the script reads them and the run does not give them. */
     final Map<String, PNode> defaults = new LinkedHashMap<>();
+    /** Group chat: the roles ({@code roles: {name: script id}}), in order. */
+    final Map<String, PNode.Scalar> roles = new LinkedHashMap<>();
     /** The scripts imported as plan tools, in file order. */
     final List<Import> imports = new ArrayList<>();
     /** {@code prompt.messages}: the messages the conversation starts with, as turns ({@code role: content}). */
@@ -107,6 +109,21 @@ final class FrontMatter {
                     fm.defaults.put(key, e.value());
                 }
                 case "type" -> fm.type(e.value());
+                case "roles" -> {
+                    if (e.value() instanceof PNode.Mapping m) {
+                        m.entries().forEach(r -> {
+                            if (r.value() instanceof PNode.Scalar id
+                                    && TOOL_NAME.matcher(r.key().value()).matches()) {
+                                fm.roles.put(r.key().value(), id);
+                            } else {
+                                problems.error(r.key().pos(), "a role is 'name: script id'");
+                            }
+                        });
+                    } else {
+                        problems.error(pos, "'roles' is a mapping of role names to script ids");
+                    }
+                    fm.defaults.put(key, e.value());
+                }
                 case "templateFormat" -> {
                     String format = text(e.value(), "hf");
                     if (!format.equals("hf") && !format.equals("huggingface")) {

@@ -133,6 +133,15 @@ public final class PpeCompiler {
             }
             return found;
         };
+        script.group.roles = (role, id, pos) -> {
+            String tool = "role_" + role;
+            JsonNode found = context.role(tool, id, folder, options, problems, pos, imported);
+            if (found == null) {
+                return null;
+            }
+            importedPlans.put(tool, found);
+            return tool;
+        };
         script.compile(steps, endOf(source));
         defaults(front, templates, values, options, plan, asTool);
 
@@ -291,6 +300,76 @@ public final class PpeCompiler {
                     problems);
             for (ImportedScript below : result.imports()) {
                 add(all, below, new FrontMatter.Import(name, name, pos), problems);
+            }
+            return plan;
+        }
+
+        /**
+         * The plan tool {@code tool} of a group chat's role: the script {@code id} ({@link Library}) with the group's
+         * messages as its last user turn ({@link GroupChat#roleTurn}); null when there is none or it does not compile
+         * (reported).
+         */
+        JsonNode role(
+                String tool,
+                String id,
+                Path folder,
+                FrontEndOptions options,
+                Problems problems,
+                Pos pos,
+                List<ImportedScript> all) {
+            Library.Found found = Library.find(id, folder);
+            if (found == null) {
+                return null;
+            }
+            Path real = found.builtIn() ? found.file() : real(found.file());
+            if (compiling.contains(real)) {
+                problems.error(pos, "the role's script '" + id + "' is the script itself");
+                return null;
+            }
+            CompileResult result;
+            compiling.add(real);
+            try {
+                result = PpeCompiler.compile(
+                        found.text() + GroupChat.roleTurn(),
+                        real.toString(),
+                        real.startsWith("<planvm>") ? null : real,
+                        new FrontEndOptions(
+                                options.singleDomainResult(),
+                                options.unwrapSingleElement(),
+                                options.tools(),
+                                Set.of(GroupChat.INPUT),
+                                options.maxNesting(),
+                                options.maxAliases(),
+                                options.maxInstructions()),
+                        this,
+                        true);
+            } finally {
+                compiling.remove(compiling.size() - 1);
+            }
+            if (result.plan() == null) {
+                result.diagnostics().stream()
+                        .filter(Diagnostic::isError)
+                        .limit(1)
+                        .forEach(d -> problems.error(
+                                pos, "the role's script '" + id + "' does not compile: " + d.format(id + ".ai.yaml")));
+                return null;
+            }
+            JsonNode plan = named(result.plan(), tool);
+            if (plan.path("inputs") instanceof ObjectNode inputs) {
+                inputs.remove("required"); // a role is given the group's messages only; its script sets the rest
+                inputs.path("properties").forEach(p -> {
+                    if (p instanceof ObjectNode property && !property.has("default")) {
+                        property.putNull("default");
+                    }
+                });
+            }
+            add(
+                    all,
+                    new ImportedScript(tool, real, plan, result.lineOfSeqNo()),
+                    new FrontMatter.Import(tool, tool, pos),
+                    problems);
+            for (ImportedScript below : result.imports()) {
+                add(all, below, new FrontMatter.Import(tool, tool, pos), problems);
             }
             return plan;
         }

@@ -27,6 +27,7 @@ final class ScriptCompiler {
     private static final Pattern BARE_DIRECTIVE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)");
     private static final Pattern CALL_DIRECTIVE =
             Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)\\((.*)\\)", Pattern.DOTALL);
+    private static final Pattern PIPE_TARGET = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*(\\(.*\\))?", Pattern.DOTALL);
     private static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
     final Problems problems;
@@ -39,7 +40,15 @@ final class ScriptCompiler {
     final Dialogue dialogue;
 
     private final Directives directives;
+    /** The script's event listeners ({@code $on}), run where an {@code $emit} is. */
+    final Events events;
+
     private final Invocations invocations;
+    /** Seed 004's group chat ({@code roles}, {@code user[@role]:}). */
+    final GroupChat group;
+    /** Seed 004's {@code [[/RegExp/:VAR]]} in messages. */
+    private final RegexReplacement regexes;
+
     private final TurnBlocks blocks = new TurnBlocks();
     /** How many {@code {% for %}} loops turns have had (names {@code FOR_1}, ...). */
     private int loops;
@@ -84,8 +93,11 @@ final class ScriptCompiler {
         if (words != null && format != null && front.autoBuildOutputPrompt) {
             dialogue.hint(SchemaText.hint(words), SchemaText.names(front.output));
         }
+        this.events = new Events(this);
         this.directives = new Directives(this);
         this.invocations = new Invocations(this);
+        this.regexes = new RegexReplacement(plan, templates, problems);
+        this.group = new GroupChat(this);
     }
 
     /** The plan-tool names of the scripts this one imports. */
@@ -110,6 +122,7 @@ final class ScriptCompiler {
     void compile(PNode steps, Pos endPos) {
         plan.prologueAssign(dialogue.initial(), new Pos(1, 1), "line 1: no messages, no result yet");
         steps(steps, dialogue, null, true);
+        events.finish();
         plan.place(end);
         if (autoAnswer && dialogue.hasTurns()) {
             PlanBuilder.Label done = plan.label();
@@ -141,6 +154,19 @@ final class ScriptCompiler {
         result = TextNode.valueOf("${" + Dialogue.LATEST + "}");
     }
 
+    /** How many branches and loop bodies enclose the steps being compiled (0: the script's top level). */
+    int depth;
+
+    /** The steps of a branch or a loop body ({@link #steps}). */
+    void nestedSteps(PNode node, Dialogue dialogue, Loop loop, boolean atEnd) {
+        depth++;
+        try {
+            steps(node, dialogue, loop, atEnd);
+        } finally {
+            depth--;
+        }
+    }
+
     /**
      * The steps of {@code node}: a list of steps, a mapping of steps in order, or one bare string.
      *
@@ -156,6 +182,27 @@ final class ScriptCompiler {
             for (int i = 0; i < seq.items().size(); i++) {
                 PNode item = seq.items().get(i);
                 boolean last = atEnd && i == seq.items().size() - 1;
+                if (item instanceof PNode.Scalar pipe && pipe.value().strip().equals("$pipe")) {
+                    PNode next = i + 1 < seq.items().size() ? seq.items().get(i + 1) : null;
+                    if (!(next instanceof PNode.Scalar target
+                            && target.value().strip().startsWith("$")
+                            && PIPE_TARGET
+                                    .matcher(target.value().strip().substring(1))
+                                    .matches())) {
+                        problems.error(
+                                pipe.pos(),
+                                "$pipe passes the result to the next step: write '$name' or '$name(args)' after it");
+                        return;
+                    }
+                    pipe(
+                            target.value().strip().substring(1),
+                            target.pos(),
+                            dialogue,
+                            loop,
+                            atEnd && i + 2 == seq.items().size());
+                    i++;
+                    continue;
+                }
                 if (item instanceof PNode.Mapping m && values.refuseTag(m)) {
                     entries(m.entries(), false, dialogue, loop, last);
                 } else {
@@ -186,6 +233,23 @@ final class ScriptCompiler {
                 directives.directive(e.key(), e.value(), settings, dialogue, loop, atEnd && j == entries.size());
             } else if (ROLES.contains(key)) {
                 turn(key, e.key().pos(), e.value(), dialogue);
+            } else if (group.handles(key)) {
+                group.step(e.key(), e.value(), dialogue);
+            } else if (e.value() instanceof PNode.Scalar v && v.value().strip().equals("$tool")) {
+                // seed 004's 'toolId: $tool': a call of the tool toolId
+                PNode.Mapping params = new PNode.Mapping(
+                        List.of(new PNode.Entry(
+                                new PNode.Scalar("name", e.key().pos(), true, null),
+                                new PNode.Scalar(key, e.key().pos(), false, null))),
+                        e.key().pos(),
+                        null);
+                directives.directive(
+                        new PNode.Scalar("$tool", v.pos(), true, null),
+                        params,
+                        List.of(),
+                        dialogue,
+                        loop,
+                        atEnd && j == entries.size());
             } else {
                 unknownKey(e.key());
             }
@@ -208,15 +272,13 @@ final class ScriptCompiler {
 
     private void unknownKey(PNode.Scalar key) {
         String k = key.value();
-        if (k.matches("[A-Za-z_][\\w-]*\\s*\\[.*")) {
-            problems.error(key.pos(), "group chat ('" + k + "') is not supported");
-        } else if (k.equals("then") || k.equals("else") || k.equals("do") || k.equals("as")) {
+        if (k.equals("then") || k.equals("else") || k.equals("do") || k.equals("as")) {
             problems.error(key.pos(), "'" + k + ":' belongs to a directive ($if, $while, $for) just before it");
         } else {
             problems.error(
                     key.pos(),
-                    "'" + k + "' is not a dialogue role (system, user, assistant) or a directive ($if, $set, ...):"
-                            + " group chat characters are not supported");
+                    "'" + k + "' is not a dialogue role (system, user, assistant), a directive ($if, $set, ...) or"
+                            + " one of the script's group-chat 'roles'");
         }
     }
 
@@ -239,7 +301,11 @@ final class ScriptCompiler {
             return;
         }
         if (text.startsWith("$|")) {
-            problems.error(s.pos(), "pipes ('$|') are not supported: write a chain ('-> script')");
+            if (!PIPE_TARGET.matcher(text.substring(2)).matches()) {
+                problems.error(s.pos(), "a pipe is '$|name' or '$|name(args)': a directive or a script");
+                return;
+            }
+            pipe(text.substring(2), s.pos(), dialogue, loop, atEnd);
             return;
         }
         Matcher bare = BARE_DIRECTIVE.matcher(text);
@@ -262,6 +328,18 @@ final class ScriptCompiler {
         userTurn(s, dialogue);
     }
 
+    /**
+     * A pipe ({@code $|name}, or {@code $pipe} then {@code $name}): the result so far passes to {@code name}, as a
+     * chain passes it ({@code -> $print}, {@code -> script}): a directive a chain takes ({@code print}, {@code echo},
+     * {@code ret}, {@code set}) or else a script.
+     */
+    private void pipe(String target, Pos pos, Dialogue dialogue, Loop loop, boolean atEnd) {
+        String name =
+                target.contains("(") ? target.substring(0, target.indexOf('(')).strip() : target.strip();
+        boolean directive = Set.of("print", "echo", "ret", "return", "set").contains(name);
+        invocations.chain("-> " + (directive ? "$" : "") + target, pos, dialogue, loop, atEnd, directives);
+    }
+
     private void userTurn(PNode.Scalar s, Dialogue dialogue) {
         String content = turnText(s.value(), s.pos());
         if (content != null) {
@@ -274,7 +352,7 @@ final class ScriptCompiler {
      * A user or system turn's text as a template; each {@code [[@script(args)]]} in it calls the imported
      * script first and shows its result. Null after a problem.
      */
-    private String turnText(String raw, Pos pos) {
+    String turnText(String raw, Pos pos) {
         if (raw.contains("{{output}}")
                 && !outputWords
                 && templates.constants.outputWords() == null
@@ -292,7 +370,10 @@ final class ScriptCompiler {
     }
 
     private String turnTemplate(String raw, Pos pos) {
-        if (raw.startsWith("~") || raw.startsWith("#:") || raw.startsWith("#+") || !raw.contains("[[@")) {
+        if (raw.startsWith("~")
+                || raw.startsWith("#:")
+                || raw.startsWith("#+")
+                || !raw.contains("[[@") && !raw.contains("[[/")) {
             return templates.text(raw, pos);
         }
         String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
@@ -313,7 +394,9 @@ final class ScriptCompiler {
             if (open < 0 || close < 0) {
                 break;
             }
-            String shown = invocations.replacement(body.substring(open + 2, close), pos);
+            String shown = body.startsWith("[[/", open)
+                    ? regexes.replacement(body.substring(open + 2, close), pos)
+                    : invocations.replacement(body.substring(open + 2, close), pos);
             if (shown == null) {
                 return null;
             }
@@ -323,10 +406,10 @@ final class ScriptCompiler {
         return content.toString();
     }
 
-    /** The next {@code [[@} outside Jinja blocks (those inside run with their branch). */
+    /** The next {@code [[@} or {@code [[/} outside Jinja blocks (those inside run with their branch). */
     private static int nextInvocation(String body, int from) {
         int at = Templates.nextBracket(body, from);
-        while (at >= 0 && !body.startsWith("[[@", at)) {
+        while (at >= 0 && !body.startsWith("[[@", at) && !body.startsWith("[[/", at)) {
             at = Templates.nextBracket(body, at + 2);
         }
         return at;
@@ -343,6 +426,7 @@ final class ScriptCompiler {
             String content = turnText(s.value(), s.pos());
             if (content != null) {
                 dialogue.add(role, content, s.pos());
+                group.turn(role, s.pos());
                 resultChanged();
             }
             return;

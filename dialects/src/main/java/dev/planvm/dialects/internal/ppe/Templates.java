@@ -62,7 +62,12 @@ final class Templates {
         String body = raw.startsWith("!") || raw.startsWith("#") ? raw.substring(1) : raw;
         int open = body.indexOf("[[");
         if (open >= 0 && body.indexOf("]]", open) > 0) {
-            problems.error(pos, describeBracket(body.substring(open)) + " is supported only in an assistant turn");
+            problems.error(
+                    pos,
+                    describeBracket(body.substring(open))
+                            + (body.startsWith("[[/", open)
+                                    ? " is supported in user and system turns"
+                                    : " is supported only in an assistant turn"));
             return null;
         }
         return interpolate(body, pos);

@@ -61,12 +61,12 @@ class PpeDialectTest {
 
     @Test
     void an_error_names_the_script_line_and_the_construct() {
-        Compiled compiled = DialectCompiler.of(Dialect.PPE).compile("- user: hi\n- $AI\n- $on: x\n", "x.ai.yaml");
+        Compiled compiled = DialectCompiler.of(Dialect.PPE).compile("- user: hi\n- $AI\n- $exec: x\n", "x.ai.yaml");
         assertThat(compiled.valid()).isFalse();
         assertThat(compiled.errors())
                 .singleElement()
                 .satisfies(e -> assertThat(e.format("x.ai.yaml"))
-                        .startsWith("x.ai.yaml: line 3, column 3: events ($on) are not supported"));
+                        .startsWith("x.ai.yaml: line 3, column 3: $exec (running another script) is not supported"));
     }
 
     @Test
