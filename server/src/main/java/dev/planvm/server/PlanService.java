@@ -319,6 +319,7 @@ public final class PlanService implements AutoCloseable {
         try {
             ObjectNode outcome =
                     RunDocuments.outcome(submitted.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS), withTrace);
+            guard(() -> store.find(submitted.id())).ifPresent(run -> RunDocuments.withStoredResult(outcome, run));
             if (outcome.path("pending").isObject()) { // the call it waits for, with the id an approval names
                 guard(() -> store.find(submitted.id()))
                         .filter(run -> run.id().equals(submitted.id()))

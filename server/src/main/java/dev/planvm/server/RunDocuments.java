@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.IdyllDocuments;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
@@ -65,6 +66,32 @@ final class RunDocuments {
         return document;
     }
 
+    /**
+     * A stored run's result as every view shows it (JSON null when it has none): an Idyll document's report
+     * with each block's time from the committed steps of all its sessions ({@link
+     * IdyllDocuments#withStepDurations}); the run's answer as it is otherwise.
+     */
+    static JsonNode result(StoredRun run) {
+        if (run.finalAnswer() == null) {
+            return JSON.nullNode();
+        }
+        return IdyllDocuments.withStepDurations(
+                run.finalAnswer(),
+                run.plan(),
+                run.steps().stream().map(StoredStep::trace).toList());
+    }
+
+    /**
+     * {@code outcome} with the result as the stored run shows it ({@link #result(StoredRun)}), when the session
+     * succeeded: a session's own result knows only its own steps.
+     */
+    static ObjectNode withStoredResult(ObjectNode outcome, StoredRun run) {
+        if (outcome.path("state").asText().equals("succeeded") && run.finalAnswer() != null) {
+            outcome.set("result", result(run));
+        }
+        return outcome;
+    }
+
     /** A run just accepted and not finished: {@code {"id", "state": "running", "links"}}. */
     static ObjectNode accepted(String id) {
         ObjectNode document = JSON.objectNode().put("id", id).put("state", "running");
@@ -96,7 +123,7 @@ final class RunDocuments {
             document.put("from_seq", run.fromSeq());
         }
         document.set("options", options(run.options()));
-        document.set("result", run.finalAnswer() == null ? JSON.nullNode() : run.finalAnswer());
+        document.set("result", result(run));
         document.put("error", StoredEvents.error(run));
         document.set(
                 "pending", run.pendingApproval().map(a -> approval(run.id(), a)).orElse(null));

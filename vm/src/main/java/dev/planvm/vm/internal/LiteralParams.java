@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * What is known of a call's params before anything runs: params written out in full (no {@code ${...}} in
  * them) are checked against the params schema of the tool they go to, and params with references at least name
- * every property the schema requires. A call with {@code for_each} is checked per element when it runs. One
+ * every property the schema requires. A call with {@code for_each} is checked per element when it runs, a call
+ * with {@code on_error} when it runs (where its handler takes the failure). One
  * object per check of a plan (it keeps the schemas it compiled).
  */
 final class LiteralParams {
@@ -28,9 +29,13 @@ final class LiteralParams {
 
     private final Map<Tool, Schema> compiled = new HashMap<>();
 
-    /** An error for each way {@code calling}'s params cannot fit {@code tool}'s params schema. */
+    /**
+     * An error for each way {@code calling}'s params cannot fit {@code tool}'s params schema; none for a call whose
+     * failure the plan handles ({@code on_error}): its params failing is a failure its handler takes when it runs
+     * (an Idyll document's block whose params do not fit fails alone, the other blocks run).
+     */
     List<Diagnostic> check(Calling calling, Tool tool) {
-        if (calling.forEach() != null) {
+        if (calling.forEach() != null || calling.onError() != null) {
             return List.of();
         }
         List<Diagnostic> problems = new ArrayList<>();
