@@ -106,6 +106,9 @@ final class ShowCommand implements Callable<Integer> {
                                     run.finalAnswer(),
                                     run.plan(),
                                     run.steps().stream().map(StoredStep::trace).toList()));
+            if (run.handsBack()) {
+                document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+            }
             document.set("error", run.error());
             List<WaitingCall> waiting = DurableRuns.waiting(runs, run.id()); // as the run's message named them
             if (!waiting.isEmpty()) {

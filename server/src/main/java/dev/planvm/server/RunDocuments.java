@@ -40,7 +40,8 @@ final class RunDocuments {
 
     /**
      * How a session of a run ended, as {@code POST /v1/runs?wait=true} answers: {@code {"id", "state",
-     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code trace} when asked;
+     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code "use": true} after the
+     * result when the plan ended in seed 001's {@code use}; {@code trace} when asked;
      * {@code failed_steps} ({@code [{"seq_no", "type", "tool", "kind", "message"}]}) when the run kept going past
      * failed steps.
      */
@@ -50,6 +51,9 @@ final class RunDocuments {
                 .put("id", run.id())
                 .put("state", result.status().label());
         document.set("result", result.finalAnswer());
+        if (result.handsBack()) {
+            document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+        }
         document.put("error", result.error() == null ? null : result.error().describe());
         document.set("pending", pending(result.pending()));
         if (result.anyStepFailed()) {
@@ -102,7 +106,8 @@ final class RunDocuments {
     /**
      * A stored run with the trace entries of its committed steps ({@code GET /v1/runs/{id}}): the shape of
      * {@code planvm show}, plus {@code state}, {@code options} (with the run's {@code clock}, which a resume
-     * reuses), {@code pending} and {@code approvals}.
+     * reuses), {@code pending} and {@code approvals}; {@code "use": true} after the result when the plan ended in
+     * seed 001's {@code use}.
      */
     public static ObjectNode full(StoredRun run, String state) {
         ObjectNode document = JSON.objectNode()
@@ -124,6 +129,9 @@ final class RunDocuments {
         }
         document.set("options", options(run.options()));
         document.set("result", result(run));
+        if (run.handsBack()) {
+            document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+        }
         document.put("error", StoredEvents.error(run));
         document.set(
                 "pending", run.pendingApproval().map(a -> approval(run.id(), a)).orElse(null));

@@ -94,8 +94,7 @@ class IdyllRunsTest {
                 JsonNode outcome = JSON.valueToTree(run.structuredContent());
                 assertThat(outcome.path("state").asText()).isEqualTo("succeeded");
                 assertThat(outcome.at("/result/metadata/nodesExecuted").asInt()).isEqualTo(2);
-                assertThat(outcome.at("/result/nodes/0/duration_ms").asDouble())
-                        .isPositive();
+                assertThat(outcome.at("/result/nodes/0/duration_ms").asDouble()).isPositive();
                 McpSchema.CallToolResult got = client.callTool(McpSchema.CallToolRequest.builder("get_run")
                         .arguments(Map.of("run_id", outcome.path("id").asText()))
                         .build());
