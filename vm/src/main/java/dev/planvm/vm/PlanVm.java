@@ -784,14 +784,17 @@ public final class PlanVm implements AutoCloseable {
                         : null;
                 RunResult result = PlanVm.this.run(
                         check(
-                        RunRequest.builder(plan)
-                                .start(start)
-                                .control(control)
-                                .session(own == null ? session : session(new RunMode.Record(own), session.budget()))
-                                .options(options)
-                                .approvals(approvals)
-                                .journal(journal)
-                                .build(),
+                                RunRequest.builder(plan)
+                                        .start(start)
+                                        .control(control)
+                                        .session(
+                                                own == null
+                                                        ? session
+                                                        : session(new RunMode.Record(own), session.budget()))
+                                        .options(options)
+                                        .approvals(approvals)
+                                        .journal(journal)
+                                        .build(),
                                 false),
                         tree);
                 if (own != null) {
