@@ -122,7 +122,7 @@ class TypedSlotsTest {
     }
 
     @Test
-    void a_stackvm_plan_is_not_fitted_a_list_for_a_typed_param_fails_as_before() {
+    void a_stackvm_plan_is_not_fitted_a_list_for_a_typed_param_and_is_refused_as_before() {
         PlanVm vm = vm();
         Plan plan = vm.loader()
                 .load(
@@ -130,8 +130,9 @@ class TypedSlotsTest {
                                 + " \"tool_params\": {\"city\": [\"Oslo\"]}, \"output_vars\": \"final_answer\"}}]",
                         "plain.json")
                 .planOrThrow();
-        RunResult result = vm.run(plan, Map.of());
-        assertThat(result.error().message()).contains("params do not fit the schema of tool 'weather'");
+        assertThatThrownBy(() -> vm.run(plan, Map.of())) // params written out that cannot fit: refused before the run
+                .isInstanceOf(PlanRejectedException.class)
+                .hasMessageContaining("params do not fit the schema of tool 'weather'");
         assertThat(received).isEmpty();
     }
 

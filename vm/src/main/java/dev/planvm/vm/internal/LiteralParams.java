@@ -32,10 +32,12 @@ final class LiteralParams {
     /**
      * An error for each way {@code calling}'s params cannot fit {@code tool}'s params schema; none for a call whose
      * failure the plan handles ({@code on_error}): its params failing is a failure its handler takes when it runs
-     * (an Idyll document's block whose params do not fit fails alone, the other blocks run).
+     * (an Idyll document's block whose params do not fit fails alone, the other blocks run); none for seed 000's
+     * slots ({@code "slots": true}), which are lists fitted to the schema when the call runs (what cannot be
+     * fitted is refused naming the slot: {@link Preflight#problems}).
      */
     List<Diagnostic> check(Calling calling, Tool tool) {
-        if (calling.forEach() != null || calling.onError() != null) {
+        if (calling.forEach() != null || calling.onError() != null || calling.slots()) {
             return List.of();
         }
         List<Diagnostic> problems = new ArrayList<>();
