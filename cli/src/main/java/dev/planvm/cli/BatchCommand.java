@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
         description = {
             "Run many plans concurrently, each in its own run, and print one JSON line per plan, in the order of the"
                     + " files: {\"file\", \"status\" (succeeded, completed_with_failures, failed, invalid or rejected), \"final_answer\", \"error\","
-                    + " \"duration_ms\", \"steps\"}, and \"failed_steps\" when a plan went on past failed steps (--keep-going).",
+                    + " \"duration_ms\", \"steps\"}, \"use\": true when a plan ended in use (its answer goes back to the LLM that"
+                    + " wrote it), and \"failed_steps\" when a plan went on past failed steps (--keep-going).",
             "A summary (counts, wall time, plans/s, the slowest plans) goes to stderr, with a progress bar when stderr is a terminal.",
             "With --replay-dir, a plan without a cassette runs only if it calls nothing (no calling, no condition_prompt);"
                     + " one that calls a tool or an LLM is rejected without running: a replayed batch never calls anything real."

@@ -16,6 +16,8 @@ import dev.planvm.tools.ToolRegistry;
 import dev.planvm.tools.cassette.Interaction;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.StoredRun;
+import dev.planvm.vm.durable.StoredStep;
 import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.StepRecord;
@@ -47,12 +49,35 @@ final class DocumentRun {
     private final Path writeDocument;
     private final Map<Integer, Double> stepMillis = new ConcurrentHashMap<>();
     private Plan plan;
+    private JsonNode storedReport;
 
     private DocumentRun(String file, Dialect dialect, String block, Path writeDocument) {
         this.file = file;
         this.dialect = dialect;
         this.block = block;
         this.writeDocument = writeDocument;
+    }
+
+    /**
+     * The document run a session of stored run {@code run} ended ({@code resume}, {@code approve},
+     * {@code answer}, {@code rerun}), or {@code null} when its answer is no document's report: the report
+     * gets each block's time from the run's committed steps of every session (this session's result knows
+     * only its own), and a failed block exits 1 as in {@code run}.
+     */
+    static DocumentRun stored(StoredRun run) {
+        if (run.finalAnswer() == null) {
+            return null;
+        }
+        JsonNode report = IdyllDocuments.withStepDurations(
+                run.finalAnswer(),
+                run.plan(),
+                run.steps().stream().map(StoredStep::trace).toList());
+        if (report == run.finalAnswer()) {
+            return null;
+        }
+        DocumentRun document = new DocumentRun(run.planSource(), Dialect.IDYLL, null, null);
+        document.storedReport = report;
+        return document;
     }
 
     /**
@@ -138,14 +163,16 @@ final class DocumentRun {
 
     /** The result with the report completed by the steps' times. */
     RunResult complete(RunResult result) {
-        if (plan == null || !result.succeeded()) {
+        if (plan == null && storedReport == null || !result.succeeded()) {
             return result;
         }
-        JsonNode report = IdyllDocuments.withDurations(
-                result.finalAnswer(),
-                plan,
-                Map.copyOf(stepMillis),
-                result.duration().toNanos() / 1_000_000.0);
+        JsonNode report = storedReport != null
+                ? storedReport
+                : IdyllDocuments.withDurations(
+                        result.finalAnswer(),
+                        plan,
+                        Map.copyOf(stepMillis),
+                        result.duration().toNanos() / 1_000_000.0);
         return new RunResult(
                 result.status(),
                 report,
@@ -153,11 +180,21 @@ final class DocumentRun {
                 result.error(),
                 result.steps(),
                 result.duration(),
-                result.trace(),
+                traced(result.trace(), result.finalAnswer(), report),
                 result.warnings(),
                 result.earlyCalls(),
                 result.pending(),
                 result.failedSteps());
+    }
+
+    /** The trace ({@code --trace}) with the completed report as its result, unless it kept only a part of it. */
+    private static JsonNode traced(JsonNode trace, JsonNode answer, JsonNode report) {
+        if (!(trace instanceof ObjectNode object) || !answer.equals(trace.get("result"))) {
+            return trace;
+        }
+        ObjectNode copy = object.deepCopy();
+        copy.set("result", report);
+        return copy;
     }
 
     /**

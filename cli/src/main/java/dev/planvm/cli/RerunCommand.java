@@ -125,7 +125,7 @@ final class RerunCommand implements Callable<Integer> {
                     .println("run " + run.id() + ": rerun of " + run.parentRun() + " from seq_no " + fromSeq + " ("
                             + run.stepsBefore() + " committed steps kept"
                             + (edited == null ? "" : ", edited plan " + editedPlan) + ")");
-            return output.finished(run, mode);
+            return output.finished(run, mode, runs);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

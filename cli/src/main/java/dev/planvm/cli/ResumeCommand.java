@@ -97,7 +97,7 @@ final class ResumeCommand implements Callable<Integer> {
             DurableRuns durable = new DurableRuns(vm, runs);
             RunRequest request = StoredClock.request(vmOptions.clock(), clock, durable, vm, target.runId(), mode);
             DurableRun run = durable.resume(target.runId(), request, RunSettings.withSecrets(Map.of(), secrets), force);
-            return output.finished(run, mode);
+            return output.finished(run, mode, runs);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

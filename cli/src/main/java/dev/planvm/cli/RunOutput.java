@@ -7,6 +7,7 @@ import dev.planvm.tools.Redactor;
 import dev.planvm.vm.PlanRejectedException;
 import dev.planvm.vm.RunMode;
 import dev.planvm.vm.durable.DurableRun;
+import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.WaitingCall;
 import dev.planvm.vm.run.FailureKind;
 import dev.planvm.vm.run.RunResult;
@@ -99,6 +100,18 @@ final class RunOutput {
      */
     int finished(DurableRun run, RunMode mode) throws IOException {
         return finished(run.result(), mode, run.id(), run.waiting(), null);
+    }
+
+    /**
+     * {@link #finished(DurableRun, RunMode)} of a session of a stored run ({@code resume}, {@code approve},
+     * {@code answer}, {@code rerun}): an Idyll document's report is completed from the run as stored
+     * ({@link DocumentRun#stored}).
+     */
+    int finished(DurableRun run, RunMode mode, RunStore runs) throws IOException {
+        if (document == null && run.result().succeeded()) {
+            document = runs.find(run.id()).map(DocumentRun::stored).orElse(null);
+        }
+        return finished(run, mode);
     }
 
     /**

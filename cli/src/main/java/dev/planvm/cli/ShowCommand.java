@@ -3,6 +3,7 @@ package dev.planvm.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.IdyllDocuments;
 import dev.planvm.json.JsonLimits;
 import dev.planvm.json.JsonMappers;
 import dev.planvm.json.TerminalText;
@@ -97,7 +98,17 @@ final class ShowCommand implements Callable<Integer> {
                         .put("state", child.summary().state())
                         .put("plan", child.summary().planSource()));
             }
-            document.set("result", run.finalAnswer());
+            document.set(
+                    "result",
+                    run.finalAnswer() == null
+                            ? null
+                            : IdyllDocuments.withStepDurations(
+                                    run.finalAnswer(),
+                                    run.plan(),
+                                    run.steps().stream().map(StoredStep::trace).toList()));
+            if (run.handsBack()) {
+                document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+            }
             document.set("error", run.error());
             List<WaitingCall> waiting = DurableRuns.waiting(runs, run.id()); // as the run's message named them
             if (!waiting.isEmpty()) {

@@ -61,7 +61,7 @@ final class StoredRunContinuation {
                     new DurableRuns(vm, runs),
                     RunRequest.builder().mode(mode).build(),
                     RunSettings.withSecrets(Map.of(), secrets));
-            return output.finished(run, mode);
+            return output.finished(run, mode, runs);
         } catch (PlanRejectedException rejected) {
             return output.rejected(rejected);
         }

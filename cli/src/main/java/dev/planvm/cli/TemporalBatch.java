@@ -189,7 +189,8 @@ final class TemporalBatch {
                     ? response.error().describe()
                     : response.problems().isEmpty() ? null : String.join("; ", response.problems());
             return outcome(file, status, response.finalAnswer(), error, start, response.steps(), loaded)
-                    .withFailedSteps(TemporalRun.stepErrors(response));
+                    .withFailedSteps(TemporalRun.stepErrors(response))
+                    .withUse(status == RunStatus.SUCCEEDED && response.use());
         } catch (CassetteException e) {
             return outcome(file, RunStatus.REJECTED, null, e.getMessage(), start, 0, loaded);
         } catch (TemporalException | IOException e) {

@@ -241,6 +241,9 @@ class IdyllDocumentCommandsTest {
                 .as("the first block's calling step")
                 .isEqualTo(5);
         assertThat(steps.get(1).path("type").asText()).isEqualTo("calling");
+        assertThat(JSON.readTree(trace.toFile()).path("result"))
+                .as("the trace's result is the printed report, with the blocks' times")
+                .isEqualTo(JSON.readTree(run.out()));
     }
 
     @Test
@@ -262,6 +265,19 @@ class IdyllDocumentCommandsTest {
         assertThat(report.path("nodes").get(0).path("data").asText()).isEqualTo("yes");
         assertThat(report.path("nodes").get(1).path("data").path("value").asText())
                 .isEqualTo("v-c");
+        assertThat(report.at("/nodes/1/duration_ms").asDouble())
+                .as("the block after the answer: its steps' time, not the 0 the plan writes")
+                .isPositive();
+        double blocks = report.at("/nodes/0/duration_ms").asDouble()
+                + report.at("/nodes/1/duration_ms").asDouble();
+        assertThat(report.at("/metadata/totalDuration_ms").asDouble())
+                .as("the total, every session's steps")
+                .isGreaterThanOrEqualTo(blocks - 0.002);
+        CliRun shown = planvm("show", id);
+        assertThat(shown.exitCode()).as(shown.err()).isZero();
+        assertThat(JSON.readTree(shown.out()).path("result"))
+                .as("show gives the stored run's report with the same times")
+                .isEqualTo(report);
         CliRun html =
                 planvm("report", id, "--output", dir.resolve("report.html").toString());
         assertThat(html.exitCode()).as(html.err()).isZero();

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +50,46 @@ class RunCommandTest {
         CliRun returned = CliRun.of("run", plan("return.js", "return ['a'];\n"), "--no-store");
         assertThat(returned.exitCode()).isZero();
         assertThat(returned.err()).isEmpty();
+    }
+
+    @Test
+    void batch_and_show_mark_a_plan_ending_in_use_and_no_other() throws Exception {
+        String used = plan("use.js", "docs = ['a', 'b'];\nuse docs;\n");
+        String returned = plan("return.js", "return ['a'];\n");
+        ObjectMapper json = new ObjectMapper();
+        CliRun batch = CliRun.of("batch", used, returned);
+        assertThat(batch.exitCode()).as(batch.err()).isZero();
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : batch.out().strip().split("\n")) {
+            lines.add(json.readTree(line));
+        }
+        JsonNode usedLine = lines.stream()
+                .filter(l -> l.path("file").asText().endsWith("use.js"))
+                .findFirst()
+                .orElseThrow();
+        JsonNode returnedLine = lines.stream()
+                .filter(l -> l.path("file").asText().endsWith("return.js"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(usedLine.path("use").asBoolean()).as(usedLine.toString()).isTrue();
+        assertThat(usedLine.path("final_answer").toString()).isEqualTo("[\"a\",\"b\"]");
+        assertThat(returnedLine.has("use")).as(returnedLine.toString()).isFalse();
+
+        Map<String, String> store =
+                Map.of("PLANVM_STORE", dir.resolve("runs.db").toString());
+        CliRun run = CliRun.withEnvironment(store, "run", used, "--verbose");
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(4);
+        String id =
+                run.err().replaceAll("(?s).*run (\\w+) is stored in.*", "$1").trim();
+        CliRun shown = CliRun.withEnvironment(store, "show", id);
+        assertThat(shown.exitCode()).as(shown.err()).isZero();
+        assertThat(json.readTree(shown.out()).path("use").asBoolean()).isTrue();
+        CliRun plain = CliRun.withEnvironment(store, "run", returned, "--verbose");
+        String other =
+                plain.err().replaceAll("(?s).*run (\\w+) is stored in.*", "$1").trim();
+        assertThat(json.readTree(CliRun.withEnvironment(store, "show", other).out())
+                        .has("use"))
+                .isFalse();
     }
 
     @Test

@@ -204,5 +204,8 @@ class PlanChecksTest {
                     files.filter(f -> f.toString().endsWith(".expected.json")).count();
         }
         assertThat(tested.summary()).startsWith(expectations + " passed, 0 failed");
+        assertThat(log.toString())
+                .as("an Idyll document among them, replayed like the plans")
+                .contains("idyll-example.idyll");
     }
 }

@@ -199,9 +199,10 @@ public final class PlanService implements AutoCloseable {
      */
     public ObjectNode await(Submitted submitted, Duration timeout, boolean withTrace) {
         try {
-            return views.withPendingCall(
-                    submitted.id(),
-                    RunDocuments.outcome(submitted.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS), withTrace));
+            ObjectNode outcome =
+                    RunDocuments.outcome(submitted.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS), withTrace);
+            guard(() -> store.find(submitted.id())).ifPresent(run -> RunDocuments.withStoredResult(outcome, run));
+            return views.withPendingCall(submitted.id(), outcome);
         } catch (TimeoutException e) {
             return RunDocuments.accepted(submitted.id());
         } catch (ExecutionException e) {

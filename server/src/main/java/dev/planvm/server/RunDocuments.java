@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.IdyllDocuments;
 import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.RunSummary;
@@ -39,7 +40,8 @@ final class RunDocuments {
 
     /**
      * How a session of a run ended, as {@code POST /v1/runs?wait=true} answers: {@code {"id", "state",
-     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code trace} when asked;
+     * "result", "error", "pending", "steps", "duration_ms", "parent_run", "links"}}; {@code "use": true} after the
+     * result when the plan ended in seed 001's {@code use}; {@code trace} when asked;
      * {@code failed_steps} ({@code [{"seq_no", "type", "tool", "kind", "message"}]}) when the run kept going past
      * failed steps.
      */
@@ -49,6 +51,9 @@ final class RunDocuments {
                 .put("id", run.id())
                 .put("state", result.status().label());
         document.set("result", result.finalAnswer());
+        if (result.handsBack()) {
+            document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+        }
         document.put("error", result.error() == null ? null : result.error().describe());
         document.set("pending", pending(result.pending()));
         if (result.anyStepFailed()) {
@@ -65,6 +70,32 @@ final class RunDocuments {
         return document;
     }
 
+    /**
+     * A stored run's result as every view shows it (JSON null when it has none): an Idyll document's report
+     * with each block's time from the committed steps of all its sessions ({@link
+     * IdyllDocuments#withStepDurations}); the run's answer as it is otherwise.
+     */
+    static JsonNode result(StoredRun run) {
+        if (run.finalAnswer() == null) {
+            return JSON.nullNode();
+        }
+        return IdyllDocuments.withStepDurations(
+                run.finalAnswer(),
+                run.plan(),
+                run.steps().stream().map(StoredStep::trace).toList());
+    }
+
+    /**
+     * {@code outcome} with the result as the stored run shows it ({@link #result(StoredRun)}), when the session
+     * succeeded: a session's own result knows only its own steps.
+     */
+    static ObjectNode withStoredResult(ObjectNode outcome, StoredRun run) {
+        if (outcome.path("state").asText().equals("succeeded") && run.finalAnswer() != null) {
+            outcome.set("result", result(run));
+        }
+        return outcome;
+    }
+
     /** A run just accepted and not finished: {@code {"id", "state": "running", "links"}}. */
     static ObjectNode accepted(String id) {
         ObjectNode document = JSON.objectNode().put("id", id).put("state", "running");
@@ -75,7 +106,8 @@ final class RunDocuments {
     /**
      * A stored run with the trace entries of its committed steps ({@code GET /v1/runs/{id}}): the shape of
      * {@code planvm show}, plus {@code state}, {@code options} (with the run's {@code clock}, which a resume
-     * reuses), {@code pending} and {@code approvals}.
+     * reuses), {@code pending} and {@code approvals}; {@code "use": true} after the result when the plan ended in
+     * seed 001's {@code use}.
      */
     public static ObjectNode full(StoredRun run, String state) {
         ObjectNode document = JSON.objectNode()
@@ -96,7 +128,10 @@ final class RunDocuments {
             document.put("from_seq", run.fromSeq());
         }
         document.set("options", options(run.options()));
-        document.set("result", run.finalAnswer() == null ? JSON.nullNode() : run.finalAnswer());
+        document.set("result", result(run));
+        if (run.handsBack()) {
+            document.put("use", true); // seed 001's use: the result goes back to the LLM that wrote the plan
+        }
         document.put("error", StoredEvents.error(run));
         document.set(
                 "pending", run.pendingApproval().map(a -> approval(run.id(), a)).orElse(null));

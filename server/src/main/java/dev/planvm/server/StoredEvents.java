@@ -42,7 +42,7 @@ final class StoredEvents {
         if (run.status() != RunStatus.RUNNING) {
             long next = run.steps().size() + 1L;
             ObjectNode data = json.objectNode().put("status", run.status().label());
-            data.set("result", run.finalAnswer());
+            data.set("result", RunDocuments.result(run));
             data.put("error", error(run));
             Optional<StoredApproval> pending = run.pendingApproval();
             pending.ifPresent(p -> {

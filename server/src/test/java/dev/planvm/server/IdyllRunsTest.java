@@ -56,6 +56,14 @@ class IdyllRunsTest {
             assertThat(nodes.get(1).at("/error/message").asText()).isEqualTo("Function not found: demo:missing");
             assertThat(run.json().at("/result/metadata/nodesFailed").asInt()).isEqualTo(1);
             Answer stored = fixture.get("/v1/runs/" + run.json().path("id").asText());
+            assertThat(run.json().at("/result/nodes/0/duration_ms").asDouble())
+                    .as("the block's steps' time, not the 0 the plan writes")
+                    .isPositive();
+            assertThat(run.json().at("/result/metadata/totalDuration_ms").asDouble())
+                    .isPositive();
+            assertThat(stored.json().path("result"))
+                    .as("the stored run shows the same report")
+                    .isEqualTo(run.json().path("result"));
             assertThat(stored.json().at("/steps/1/line").asInt())
                     .as("the first block's call")
                     .isEqualTo(3);
@@ -86,6 +94,13 @@ class IdyllRunsTest {
                 JsonNode outcome = JSON.valueToTree(run.structuredContent());
                 assertThat(outcome.path("state").asText()).isEqualTo("succeeded");
                 assertThat(outcome.at("/result/metadata/nodesExecuted").asInt()).isEqualTo(2);
+                assertThat(outcome.at("/result/nodes/0/duration_ms").asDouble()).isPositive();
+                McpSchema.CallToolResult got = client.callTool(McpSchema.CallToolRequest.builder("get_run")
+                        .arguments(Map.of("run_id", outcome.path("id").asText()))
+                        .build());
+                assertThat(JSON.valueToTree(got.structuredContent()).path("result"))
+                        .as("get_run shows the same report")
+                        .isEqualTo(outcome.path("result"));
                 assertThat(outcome.at("/result/nodes/1/error/message").asText())
                         .isEqualTo("Function not found: demo:missing");
             } finally {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.IdyllDocuments;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.durable.StoredStep;
 import dev.planvm.vm.run.RunStatus;
@@ -74,7 +75,14 @@ public final class Reports {
                 run.status() == RunStatus.RUNNING
                         ? "running or interrupted"
                         : run.status().label());
-        trace.set("result", run.finalAnswer() == null ? json.nullNode() : run.finalAnswer());
+        trace.set(
+                "result",
+                run.finalAnswer() == null
+                        ? json.nullNode()
+                        : IdyllDocuments.withStepDurations(
+                                run.finalAnswer(),
+                                run.plan(),
+                                run.steps().stream().map(StoredStep::trace).toList()));
         trace.set("error", run.error() == null ? json.nullNode() : run.error());
         trace.put("step_count", run.steps().size());
         Instant started = instant(run.startedAt());

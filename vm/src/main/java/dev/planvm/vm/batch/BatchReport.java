@@ -109,7 +109,8 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
 
     /**
      * One outcome as compact JSON: {@code file}, {@code status} ({@code succeeded}, {@code failed},
-     * {@code invalid}, {@code rejected}), {@code final_answer}, {@code error} (or null),
+     * {@code invalid}, {@code rejected}), {@code final_answer}, {@code use} ({@code true} when the plan ended in
+     * seed 001's {@code use}: the answer goes back to the LLM that wrote it; absent otherwise), {@code error} (or null),
      * {@code duration_ms}, {@code steps}, and {@code failed_steps} ({@code [{"seq_no", "type", "tool", "kind",
      * "message"}]}) when steps failed and the run went on; characters that could drive a terminal are escaped
      * ({@link TerminalText#JSON}), so the line is safe to print and means the same.
@@ -119,6 +120,9 @@ public record BatchReport(List<PlanOutcome> outcomes, Duration wallTime) {
                 .put("file", outcome.file().toString())
                 .put("status", outcome.status().label());
         line.set("final_answer", outcome.finalAnswer());
+        if (outcome.use()) {
+            line.put("use", true);
+        }
         line.put("error", outcome.error())
                 .put("duration_ms", outcome.durationMs())
                 .put("steps", outcome.steps());

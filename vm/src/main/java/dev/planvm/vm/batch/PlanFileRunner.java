@@ -221,15 +221,16 @@ public final class PlanFileRunner {
             }
             RunResult result = vm.run(request.build());
             return outcome(
-                    plan,
-                    result.completed() ? result.status() : RunStatus.FAILED,
-                    result.finalAnswer(),
-                    result.completed() ? null : result.error().describe(),
-                    start,
-                    result.steps(),
-                    diagnostics,
-                    result.trace(),
-                    result.failedSteps());
+                            plan,
+                            result.completed() ? result.status() : RunStatus.FAILED,
+                            result.finalAnswer(),
+                            result.completed() ? null : result.error().describe(),
+                            start,
+                            result.steps(),
+                            diagnostics,
+                            result.trace(),
+                            result.failedSteps())
+                    .withUse(result.handsBack());
         } catch (PlanRejectedException e) {
             return outcome(
                     plan, RunStatus.REJECTED, null, String.join("; ", e.problems()), start, 0, diagnostics, null);

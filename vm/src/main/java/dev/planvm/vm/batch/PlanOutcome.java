@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param trace       the run's trace, or {@code null} unless it ran
  * @param failedSteps the steps that failed and let the run go on (a run that keeps going), in execution order;
  *                    empty otherwise
+ * @param use         whether the run succeeded and its plan ended in seed 001's {@code use}: its final answer goes
+ *                    back to the LLM that wrote the plan ({@link dev.planvm.vm.run.RunResult#handsBack})
  */
 public record PlanOutcome(
         Path file,
@@ -35,7 +37,8 @@ public record PlanOutcome(
         int steps,
         List<Diagnostic> diagnostics,
         JsonNode trace,
-        List<StepError> failedSteps) {
+        List<StepError> failedSteps,
+        boolean use) {
 
     /**
      * The statuses a plan file can end with: succeeded, completed_with_failures (it kept going past failed steps),
@@ -56,6 +59,20 @@ public record PlanOutcome(
         failedSteps = failedSteps == null ? List.of() : List.copyOf(failedSteps);
     }
 
+    /** An outcome of a plan that does not end in {@code use}. */
+    public PlanOutcome(
+            Path file,
+            RunStatus status,
+            JsonNode finalAnswer,
+            String error,
+            long durationMs,
+            int steps,
+            List<Diagnostic> diagnostics,
+            JsonNode trace,
+            List<StepError> failedSteps) {
+        this(file, status, finalAnswer, error, durationMs, steps, diagnostics, trace, failedSteps, false);
+    }
+
     /** An outcome with no step that failed and let the run go on. */
     public PlanOutcome(
             Path file,
@@ -66,7 +83,7 @@ public record PlanOutcome(
             int steps,
             List<Diagnostic> diagnostics,
             JsonNode trace) {
-        this(file, status, finalAnswer, error, durationMs, steps, diagnostics, trace, List.of());
+        this(file, status, finalAnswer, error, durationMs, steps, diagnostics, trace, List.of(), false);
     }
 
     public boolean succeeded() {
@@ -75,17 +92,25 @@ public record PlanOutcome(
 
     /** This outcome with {@code answer} as its final answer. */
     public PlanOutcome withFinalAnswer(JsonNode answer) {
-        return new PlanOutcome(file, status, answer, error, durationMs, steps, diagnostics, trace, failedSteps);
+        return new PlanOutcome(file, status, answer, error, durationMs, steps, diagnostics, trace, failedSteps, use);
     }
 
     /** This outcome with {@code steps} as the steps that failed and let the run go on. */
     public PlanOutcome withFailedSteps(List<StepError> steps) {
-        return new PlanOutcome(file, status, finalAnswer, error, durationMs, this.steps, diagnostics, trace, steps);
+        return new PlanOutcome(
+                file, status, finalAnswer, error, durationMs, this.steps, diagnostics, trace, steps, use);
+    }
+
+    /** This outcome marked as a plan's that ended in {@code use} ({@code true}) or not. */
+    public PlanOutcome withUse(boolean handsBack) {
+        return new PlanOutcome(
+                file, status, finalAnswer, error, durationMs, steps, diagnostics, trace, failedSteps, handsBack);
     }
 
     /** This outcome without its trace (a batch keeps no trace once the plan's line is written). */
     public PlanOutcome withoutTrace() {
-        return new PlanOutcome(file, status, finalAnswer, error, durationMs, steps, diagnostics, null, failedSteps);
+        return new PlanOutcome(
+                file, status, finalAnswer, error, durationMs, steps, diagnostics, null, failedSteps, use);
     }
 
     /** Whether the plan succeeded and no step failed on the way (a run that keeps going may succeed past some). */

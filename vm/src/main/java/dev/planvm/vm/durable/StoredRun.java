@@ -1,6 +1,7 @@
 package dev.planvm.vm.durable;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.planvm.instructions.Plan;
 import dev.planvm.vm.run.Checkpoint;
 import dev.planvm.vm.run.RunOptions;
 import dev.planvm.vm.run.RunStatus;
@@ -68,6 +69,19 @@ public record StoredRun(
         return approvals.stream()
                 .filter(a -> a.pending() && a.stepIndex() == step)
                 .toList();
+    }
+
+    /**
+     * Whether the run succeeded and its plan ended in seed 001's {@code use}: its committed steps left the variable
+     * {@link Plan#USE} {@code true}, so its {@link #finalAnswer} goes back to the LLM that wrote the plan (as {@link
+     * dev.planvm.vm.run.RunResult#handsBack} says of a session).
+     */
+    public boolean handsBack() {
+        if (status != RunStatus.SUCCEEDED) {
+            return false;
+        }
+        JsonNode use = variablesAfter(steps, inputs).get(Plan.USE);
+        return use != null && use.isBoolean() && use.booleanValue();
     }
 
     /** Where a resume continues: after the last committed step, with every variable it left. */

@@ -55,6 +55,9 @@ public final class Reports {
                 }
             }
         }
+        if (top.isEmpty()) { // no document's plan: its answer is an ordinary value
+            return report;
+        }
         List<double[]> ranges = ranges(top, -1);
         JsonNode nodes = copy.get("nodes");
         for (int i = 0; i < nodes.size() && i < ranges.size(); i++) {
