@@ -192,7 +192,18 @@ public final class AdaptiveConcurrencyBench {
         List<Double> adaptive = new ArrayList<>();
         List<Double> before = new ArrayList<>();
         List<Double> graph = new ArrayList<>();
+        List<Double> plain = new ArrayList<>();
+        List<Double> inProcess = new ArrayList<>();
+        Tool sleeper = Tool.of("sleeper", "answers in the service's time, in this process", (params, call) -> {
+            try {
+                Thread.sleep(latency);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return params.path("i");
+        });
         try (PlanVm vm = PlanVm.builder().tools(tools).build();
+                PlanVm local = PlanVm.builder().tool(sleeper).build();
                 PlanVm old = PlanVm.builder()
                         .tools(tools)
                         .maxInFlightPerRun(8)
@@ -202,11 +213,16 @@ public final class AdaptiveConcurrencyBench {
                 Outcome a = map(vm, "open", n);
                 Outcome b = map(old, "open", n);
                 Outcome g = scripts == null ? null : langgraph(scripts, base + "open", n, 1);
+                double p = plainThreads(base + "open?i=", n);
+                Outcome l = map(local, "sleeper", n);
                 check(a, n, "planvm open");
                 check(b, n, "planvm open, before");
+                check(l, n, "planvm in-process");
                 if (r > 0) { // the first round warms up
                     adaptive.add(a.wallMs());
                     before.add(b.wallMs());
+                    plain.add(p);
+                    inProcess.add(l.wallMs());
                     if (g != null) {
                         graph.add(g.wallMs());
                     }
@@ -223,6 +239,8 @@ public final class AdaptiveConcurrencyBench {
             if (!graph.isEmpty()) {
                 row("LangGraph.js Send", graph, latency);
             }
+            row("no engine: 200 Java threads, the same GETs", plain, latency);
+            row("planvm, defaults, an in-process tool of the time", inProcess, latency);
             System.out.printf(
                     Locale.ROOT,
                     "   planvm's limit of open after: %s%n",
@@ -477,6 +495,39 @@ public final class AdaptiveConcurrencyBench {
                 result.succeeded() ? result.finalAnswer().size() : 0,
                 !result.succeeded(),
                 result.succeeded() ? null : result.error().message());
+    }
+
+    /**
+     * The floor this machine and these services set: {@code n} threads each sending the GET with the JDK's HTTP
+     * client (as planvm's HTTP tools do), no engine at all; wall-clock ms until the last answer.
+     */
+    private static double plainThreads(String url, int n) {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build();
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try {
+            long start = System.nanoTime();
+            List<java.util.concurrent.Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                java.net.URI uri = java.net.URI.create(url + i);
+                answers.add(threads.submit(() -> client.send(
+                                java.net.http.HttpRequest.newBuilder(uri).build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .body()));
+            }
+            for (java.util.concurrent.Future<String> answer : answers) {
+                answer.get();
+            }
+            return (System.nanoTime() - start) / 1e6;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a plain GET failed: " + e.getCause(), e);
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     private static Outcome langgraph(Path scripts, String url, int n, int attempts) {
