@@ -35,6 +35,11 @@ final class RunEvents implements RunListener {
     private long step;
 
     private int n;
+    /** The plan as it runs, and its steps' times by seq_no: an Idyll document's report is completed with them. */
+    private Plan plan;
+
+    private final java.util.Map<Integer, Double> stepMillis = new java.util.HashMap<>();
+    private double totalMillis;
 
     /**
      * Events of session {@code session}; {@link #stored} names the run and its log before it starts;
@@ -57,6 +62,9 @@ final class RunEvents implements RunListener {
     @Override
     public synchronized void runStarted(Plan plan, Map<String, JsonNode> inputs) {
         log.open();
+        if (this.plan == null) {
+            this.plan = plan;
+        }
         ObjectNode data = JSON.objectNode()
                 .put("run", runId)
                 .put("session", session)
@@ -78,6 +86,9 @@ final class RunEvents implements RunListener {
 
     @Override
     public synchronized void stepFinished(StepRecord record) {
+        double millis = record.durationNanos() / 1e6;
+        stepMillis.merge(record.seqNo(), millis, Double::sum);
+        totalMillis += millis;
         if (record.failed() && !record.recovered()) {
             event(
                     "step_failed",
@@ -104,7 +115,7 @@ final class RunEvents implements RunListener {
     @Override
     public synchronized void runFinished(RunResult result) {
         ObjectNode data = JSON.objectNode().put("status", result.status().label());
-        JsonNode answer = redactor.redact(result.finalAnswer());
+        JsonNode answer = redactor.redact(documentReport(result.finalAnswer()));
         if (answer.toString().length() <= MAX_RESULT_CHARS) {
             data.set("result", answer);
         } else {
@@ -123,6 +134,22 @@ final class RunEvents implements RunListener {
         data.put("committed_steps", step - 1);
         log.append(RunEvent.id(step, session, RunEvent.LAST), "run_finished", (ObjectNode) redactor.redact(data));
         log.close();
+    }
+
+    /**
+     * An Idyll document's report with each block's time (the compiled plan writes 0), as {@code planvm run} prints
+     * it; any other answer as it is. A resumed session knows only its own steps, so its report is left for the
+     * stored run to complete ({@code GET /v1/runs/{id}} has it whole).
+     */
+    private JsonNode documentReport(JsonNode answer) {
+        if (resumed
+                || plan == null
+                || answer == null
+                || !answer.path("nodes").isArray()
+                || !answer.path("metadata").has("nodesExecuted")) {
+            return answer;
+        }
+        return dev.planvm.dialects.IdyllDocuments.withDurations(answer, plan, stepMillis, totalMillis);
     }
 
     @Override

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.server.mcp.PlanMcpServer;
 import dev.planvm.server.testing.ServerFixture;
 import dev.planvm.server.testing.ServerFixture.Answer;
+import dev.planvm.server.testing.SseClient;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.durable.RunStore;
@@ -18,6 +19,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +69,16 @@ class IdyllRunsTest {
             assertThat(stored.json().at("/steps/1/line").asInt())
                     .as("the first block's call")
                     .isEqualTo(3);
+            List<SseClient.Event> events = SseClient.read(
+                    fixture.client,
+                    fixture.request("/v1/runs/" + run.json().path("id").asText() + "/events"),
+                    null,
+                    10_000);
+            JsonNode finished = events.get(events.size() - 1).data();
+            assertThat(events.get(events.size() - 1).type()).isEqualTo("run_finished");
+            assertThat(finished.at("/result/nodes/0/duration_ms").asDouble())
+                    .as("the live event's report has the block's time too: " + finished)
+                    .isPositive();
         }
     }
 
