@@ -52,7 +52,7 @@ class ArchitectureTest {
             Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.planvm\\.[\\w.]+)\\.[\\w*]+;", Pattern.MULTILINE);
 
     /** The public top-level types outside {@code .internal}, as docs/architecture.md counts them. */
-    private static final int PUBLIC_TYPES = 261;
+    private static final int PUBLIC_TYPES = 262;
 
     /** Package → the planvm packages it imports. */
     private static final Map<String, Set<String>> imports = new TreeMap<>();

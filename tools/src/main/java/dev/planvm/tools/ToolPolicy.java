@@ -1,5 +1,6 @@
 package dev.planvm.tools;
 
+import dev.planvm.json.Globs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -138,7 +139,7 @@ public final class ToolPolicy {
      * ({@code *} any run of characters, {@code ?} exactly one, anything else itself).
      */
     public static boolean globMatches(String glob, String name) {
-        return Glob.matches(Objects.requireNonNull(glob, "glob"), Objects.requireNonNull(name, "name"));
+        return Globs.matches(Objects.requireNonNull(glob, "glob"), Objects.requireNonNull(name, "name"));
     }
 
     @Override
@@ -158,35 +159,4 @@ public final class ToolPolicy {
 
     /** @param written the rule as the user wrote it; {@code glob} without the leading {@code !} */
     private record Rule(String written, String glob) {}
-
-    /** Glob matching over whole names: {@code *} any run, {@code ?} one character. */
-    static final class Glob {
-        private Glob() {}
-
-        /** Iterative wildcard matching with backtracking to the last {@code *}: linear-ish, no regex. */
-        static boolean matches(String glob, String name) {
-            int g = 0;
-            int n = 0;
-            int star = -1;
-            int resume = 0;
-            while (n < name.length()) {
-                if (g < glob.length() && (glob.charAt(g) == '?' || glob.charAt(g) == name.charAt(n))) {
-                    g++;
-                    n++;
-                } else if (g < glob.length() && glob.charAt(g) == '*') {
-                    star = g++;
-                    resume = n;
-                } else if (star >= 0) {
-                    g = star + 1;
-                    n = ++resume;
-                } else {
-                    return false;
-                }
-            }
-            while (g < glob.length() && glob.charAt(g) == '*') {
-                g++;
-            }
-            return g == glob.length();
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.planvm.instructions.reach;
 
+import dev.planvm.json.Globs;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -91,7 +92,7 @@ final class PolicyCheck {
         java.util.Set<String> tools = new java.util.LinkedHashSet<>();
         for (SuperGraph.Node node : analysis.sinks()) {
             String key = Counts.key(node);
-            if (key.equals(Reach.CONDITION) ? Glob.matches(rule, key) : analysis.facts.matches(rule, key)) {
+            if (key.equals(Reach.CONDITION) ? Globs.matches(rule, key) : analysis.facts.matches(rule, key)) {
                 tools.add(key);
             }
         }
@@ -124,7 +125,7 @@ final class PolicyCheck {
         for (SuperGraph.Node node : analysis.sinks()) {
             String tool = Counts.key(node);
             boolean matches = tool.equals(Reach.CONDITION)
-                    ? Glob.matches(rule.to(), tool)
+                    ? Globs.matches(rule.to(), tool)
                     : analysis.facts.matches(rule.to(), tool);
             if (!matches) {
                 continue;
@@ -163,7 +164,7 @@ final class PolicyCheck {
         }
         return switch (origin.kind()) {
             case LITERAL -> true;
-            case INPUT, SECRET, UNKNOWN -> Glob.matches(rule.glob(), origin.name());
+            case INPUT, SECRET, UNKNOWN -> Globs.matches(rule.glob(), origin.name());
             case LLM, TOOL -> rule.glob().equals("*") || analysis.facts.matches(rule.glob(), origin.name());
         };
     }

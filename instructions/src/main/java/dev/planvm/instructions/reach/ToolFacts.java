@@ -1,6 +1,7 @@
 package dev.planvm.instructions.reach;
 
 import dev.planvm.instructions.Plan;
+import dev.planvm.json.Globs;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,7 +23,7 @@ public interface ToolFacts {
      * whole name ({@code *} any run of characters, {@code ?} one); an engine matches as its approval rules do.
      */
     default boolean matches(String rule, String canonicalName) {
-        return Glob.matches(rule, canonicalName);
+        return Globs.matches(rule, canonicalName);
     }
 
     /** What a call of a tool may do outside the run, from least to most. */

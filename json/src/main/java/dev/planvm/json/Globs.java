@@ -1,15 +1,17 @@
-package dev.planvm.instructions.reach;
+package dev.planvm.json;
 
 /**
- * Glob matching over whole names, the syntax of the tool policy: {@code *} matches any run of characters
- * (none, and {@code :} too), {@code ?} exactly one, every other character itself.
+ * The one glob syntax of planvm's tool rules, over whole names: {@code *} matches any run of characters (none,
+ * and {@code :} too), {@code ?} exactly one, every other character itself. The tool policy, approval rules and
+ * canonical names match with it when a run calls a tool, and the reach analysis with the same rules before it
+ * runs: one matcher, so the two can never disagree on what a rule names.
  */
-final class Glob {
+public final class Globs {
 
-    private Glob() {}
+    private Globs() {}
 
-    /** Iterative wildcard matching with backtracking to the last {@code *}; no regex. */
-    static boolean matches(String glob, String name) {
+    /** Whether {@code glob} matches the whole of {@code name}: iterative, backtracking to the last {@code *}; no regex. */
+    public static boolean matches(String glob, String name) {
         int g = 0;
         int n = 0;
         int star = -1;
