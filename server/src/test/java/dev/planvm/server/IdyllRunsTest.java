@@ -6,16 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.server.mcp.PlanMcpServer;
+import dev.planvm.server.testing.McpClients;
 import dev.planvm.server.testing.ServerFixture;
 import dev.planvm.server.testing.ServerFixture.Answer;
 import dev.planvm.server.testing.SseClient;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.durable.RunStore;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,13 +88,7 @@ class IdyllRunsTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(30));
             try {
                 client.initialize();
                 McpSchema.CallToolResult run = client.callTool(McpSchema.CallToolRequest.builder("run_plan")

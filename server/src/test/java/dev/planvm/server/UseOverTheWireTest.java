@@ -6,14 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.planvm.server.mcp.PlanMcpServer;
+import dev.planvm.server.testing.McpClients;
 import dev.planvm.server.testing.ServerFixture;
 import dev.planvm.server.testing.ServerFixture.Answer;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.durable.RunStore;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,13 +67,7 @@ class UseOverTheWireTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(60))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(60));
             try {
                 client.initialize();
                 JsonNode used = call(client, "run_plan", Map.of("plan", USED, "dialect", "js"));

@@ -7,13 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.server.PlanService;
 import dev.planvm.server.ServiceSettings;
+import dev.planvm.server.testing.McpClients;
 import dev.planvm.tools.Tool;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.durable.RunStore;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,13 +40,7 @@ class McpHttpServerTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(30));
             try {
                 client.initialize();
                 assertThat(client.listTools().tools())
@@ -139,13 +131,7 @@ class McpHttpServerTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(30));
             try {
                 client.initialize();
                 String plan =
@@ -190,13 +176,7 @@ class McpHttpServerTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(30));
             try {
                 client.initialize();
                 String plan =
@@ -248,13 +228,7 @@ class McpHttpServerTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(30));
             try {
                 client.initialize();
                 String plan =

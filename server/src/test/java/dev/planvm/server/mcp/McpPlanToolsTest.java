@@ -6,12 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.planvm.instructions.PlanLoader;
 import dev.planvm.server.PlanService;
 import dev.planvm.server.ServiceSettings;
+import dev.planvm.server.testing.McpClients;
 import dev.planvm.vm.PlanVm;
 import dev.planvm.vm.durable.RunStore;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,13 +47,7 @@ class McpPlanToolsTest {
         try (RunStore store = RunStore.open(dir.resolve("runs.db"));
                 PlanService service = new PlanService(vm, store, ServiceSettings.DEFAULT);
                 PlanMcpServer.Http server = PlanMcpServer.http(service, "127.0.0.1", 0, "test")) {
-            McpSyncClient client = McpClient.sync(
-                            HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
-                                    .endpoint("/mcp")
-                                    .jsonMapper(new JacksonMcpJsonMapper(JSON))
-                                    .build())
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .build();
+            McpSyncClient client = McpClients.of(server.port(), Duration.ofSeconds(30));
             try {
                 client.initialize();
                 Map<String, McpSchema.Tool> tools = new java.util.HashMap<>();
