@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -33,32 +29,24 @@ class ForEachWaitsCliTest {
     @TempDir
     Path dir;
 
-    private HttpServer mail;
-    private final List<String> sent = new CopyOnWriteArrayList<>();
+    private MailService mail;
+    private List<String> sent;
     private Path config;
 
     @BeforeEach
     void start() throws Exception {
-        mail = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        mail.createContext("/send", exchange -> {
-            sent.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            byte[] body = "{\"status\": \"sent\"}".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        mail.start();
-        config = Files.writeString(
-                dir.resolve("planvm.json"), """
+        mail = new MailService();
+        sent = mail.sent();
+        config = Files.writeString(dir.resolve("planvm.json"), """
                 {"httpTools": [{"name": "send_mail", "method": "POST", "url": "http://127.0.0.1:%d/send",
                                 "body": {"to": "${to}"}, "output": "/status", "side_effects": true,
                                 "params": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}}]}
-                """.formatted(mail.getAddress().getPort()));
+                """.formatted(mail.port()));
     }
 
     @AfterEach
     void stop() {
-        mail.stop(0);
+        mail.close();
     }
 
     private CliRun planvm(String... args) {

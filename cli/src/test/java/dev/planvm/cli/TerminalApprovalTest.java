@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,29 +35,21 @@ class TerminalApprovalTest {
     @TempDir
     Path dir;
 
-    private HttpServer mail;
-    private final List<String> sent = new CopyOnWriteArrayList<>();
+    private MailService mail;
+    private List<String> sent;
     private Path config;
     private Path plan;
 
     @BeforeEach
     void start() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "needs script(1) for a pseudo-terminal");
-        mail = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        mail.createContext("/send", exchange -> {
-            sent.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            byte[] body = "{\"status\": \"sent\"}".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        mail.start();
-        config = Files.writeString(
-                dir.resolve("planvm.json"), """
+        mail = new MailService();
+        sent = mail.sent();
+        config = Files.writeString(dir.resolve("planvm.json"), """
                 {"httpTools": [{"name": "send_mail", "method": "POST", "url": "http://127.0.0.1:%d/send",
                                 "body": {"to": "${to}"}, "output": "/status",
                                 "params": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}}]}
-                """.formatted(mail.getAddress().getPort()));
+                """.formatted(mail.port()));
         plan = Files.writeString(dir.resolve("mail.json"), """
                 [{"seq_no": 0, "type": "assign", "parameters": {"to": "ann@example.com"}},
                  {"seq_no": 1, "type": "calling", "parameters": {"tool_name": "send_mail", "tool_params": {"to": "${to}"}, "output_vars": "s"}},
@@ -70,7 +59,7 @@ class TerminalApprovalTest {
     @AfterEach
     void stop() {
         if (mail != null) {
-            mail.stop(0);
+            mail.close();
         }
     }
 
