@@ -7,13 +7,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.planvm.vm.RunMode;
+import dev.planvm.vm.durable.DurableRun;
 import dev.planvm.vm.durable.DurableRuns;
 import dev.planvm.vm.durable.RunStore;
 import dev.planvm.vm.durable.StoredInput;
 import dev.planvm.vm.durable.StoredRun;
 import dev.planvm.vm.run.RunStatus;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What a request decides about a stored run: resume it, approve or deny the call it waits for, answer its
@@ -155,27 +158,23 @@ final class RunDecisions {
     ObjectNode cancel(String id, String reason) {
         StoredRun run = lookup.find(id);
         String why = reason == null || reason.isBlank() ? "cancelled through the API" : reason;
-        java.util.Optional<java.util.concurrent.CompletableFuture<dev.planvm.vm.durable.DurableRun>> session =
-                sessions.done(run.id());
-        if (sessions.cancel(run.id(), why)) {
+        Optional<CompletableFuture<DurableRun>> session = sessions.cancel(run.id(), why);
+        if (session.isPresent()) {
             // a session can end in a wait (a sleep, a question, an approval) instead of at its next step: the
             // cancel then ends that wait, as it ends the wait of a run that no session holds
-            session.ifPresent(done -> done.thenRun(() -> {
+            session.get().thenRun(() -> {
                 try {
-                    if (runs.cancelWaiting(run.id(), why)) {
-                        submissions.cancelTimer(run.id());
-                    }
+                    endWait(run.id(), why);
                 } catch (RuntimeException gone) {
                     // the run is not waiting, or the store is closing: nothing is left to cancel
                 }
-            }));
+            });
             return JSON.objectNode()
                     .put("id", run.id())
                     .put("state", "cancelling")
                     .put("message", "the run stops before its next step");
         }
-        if (run.status() == RunStatus.WAITING && guard(() -> runs.cancelWaiting(run.id(), why))) {
-            submissions.cancelTimer(run.id());
+        if (run.status() == RunStatus.WAITING && guard(() -> endWait(run.id(), why))) {
             return JSON.objectNode()
                     .put("id", run.id())
                     .put("state", "failed")
@@ -185,5 +184,14 @@ final class RunDecisions {
                 ServiceException.Kind.CONFLICT,
                 "run " + run.id() + " is " + lookup.state(run)
                         + " and does not run in this server: there is nothing to cancel");
+    }
+
+    /** Fails waiting run {@code id} (and the children its wait waits for) and drops its timer; false when it does not wait. */
+    private boolean endWait(String id, String why) {
+        if (!runs.cancelWaiting(id, why)) {
+            return false;
+        }
+        submissions.cancelTimer(id);
+        return true;
     }
 }

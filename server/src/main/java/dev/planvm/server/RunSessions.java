@@ -181,14 +181,17 @@ final class RunSessions {
         return active.containsKey(id);
     }
 
-    /** Asks run {@code id} to stop at its next commit point, failed; false when it does not run here. */
-    boolean cancel(String id, String reason) {
+    /**
+     * Asks run {@code id} to stop at its next commit point, failed: the end of the session asked, or empty when
+     * the run does not run here.
+     */
+    Optional<CompletableFuture<DurableRun>> cancel(String id, String reason) {
         Active running = active.get(id);
         if (running == null) {
-            return false;
+            return Optional.empty();
         }
         running.control().cancel(reason);
-        return true;
+        return Optional.of(running.done());
     }
 
     /** The end of run {@code id}'s session when it runs here. */
