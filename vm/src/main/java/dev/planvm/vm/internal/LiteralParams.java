@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What is known of a call's params before anything runs: params written out in full (no {@code ${...}} in
@@ -34,8 +35,12 @@ final class LiteralParams {
         if (calling.forEach() != null || calling.onError() != null) {
             return List.of(); // an on_error handles the misfit as any failure of the call (an Idyll block's way)
         }
+        Optional<ValueTemplate> params = slotsFitted(calling, tool);
+        if (params.isEmpty()) {
+            return List.of(); // a slot of several values for a one-value param: the preflight names it
+        }
         List<Diagnostic> problems = new ArrayList<>();
-        for (String problem : problems(tool, slotsFitted(calling, tool))) {
+        for (String problem : problems(tool, params.get())) {
             problems.add(Diagnostic.error(
                     calling.seqNo(),
                     calling.header().pointer() + "/parameters",
@@ -46,25 +51,22 @@ final class LiteralParams {
 
     /**
      * The params as the tool gets them: seed 000's slots ({@link Calling#slots()}) fitted to its schema as a call
-     * fits them. A slot of another number of values than its param takes is not a misfit here: the run's preflight
-     * names the slot and the schema ({@code Preflight.slotProblems}).
+     * fits them; empty for a slot of another number of values than its param takes, which is no misfit of the
+     * params: the run's preflight names the slot and the schema ({@code Preflight.slotProblems}).
      */
-    private static ValueTemplate slotsFitted(Calling calling, Tool tool) {
+    private static Optional<ValueTemplate> slotsFitted(Calling calling, Tool tool) {
         if (!calling.slots() || !(calling.params() instanceof ValueTemplate.Constant constant)) {
-            return calling.params();
+            return Optional.of(calling.params());
         }
         try {
-            return new ValueTemplate.Constant(
-                    JsonSchemas.fitSlots(calling.tool(), tool.paramsSchema(), constant.value()));
+            return Optional.of(new ValueTemplate.Constant(
+                    JsonSchemas.fitSlots(calling.tool(), tool.paramsSchema(), constant.value())));
         } catch (ToolException slotOfManyValues) {
-            return null;
+            return Optional.empty();
         }
     }
 
     private List<String> problems(Tool tool, ValueTemplate params) {
-        if (params == null) {
-            return List.of();
-        }
         JsonNode schema = tool.paramsSchema();
         if (params instanceof ValueTemplate.Constant constant && PersonTools.isBuiltIn(tool)) {
             try { // the built-ins say what is wrong better than their schema can
