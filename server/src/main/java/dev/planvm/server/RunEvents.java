@@ -3,6 +3,7 @@ package dev.planvm.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.planvm.dialects.IdyllDocuments;
 import dev.planvm.instructions.Instruction;
 import dev.planvm.instructions.Plan;
 import dev.planvm.tools.Redactor;
@@ -13,6 +14,7 @@ import dev.planvm.vm.run.RunListener;
 import dev.planvm.vm.run.RunResult;
 import dev.planvm.vm.run.RunStatus;
 import dev.planvm.vm.run.StepRecord;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -38,7 +40,7 @@ final class RunEvents implements RunListener {
     /** The plan as it runs, and its steps' times by seq_no: an Idyll document's report is completed with them. */
     private Plan plan;
 
-    private final java.util.Map<Integer, Double> stepMillis = new java.util.HashMap<>();
+    private final Map<Integer, Double> stepMillis = new HashMap<>();
     private double totalMillis;
 
     /**
@@ -149,7 +151,7 @@ final class RunEvents implements RunListener {
                 || !answer.path("metadata").has("nodesExecuted")) {
             return answer;
         }
-        return dev.planvm.dialects.IdyllDocuments.withDurations(answer, plan, stepMillis, totalMillis);
+        return IdyllDocuments.withDurations(answer, plan, stepMillis, totalMillis);
     }
 
     @Override
